@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// aotstudio-engine: the background engine process. Speaks the JSON-lines protocol of
+// core/protocol/FORMAT.md on stdin/stdout; diagnostics go to stderr.
+#include "pipeline/engine.h"
+#include "protocol/linewriter.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+using namespace AotStudio;
+
+namespace {
+void printHelp()
+{
+    std::printf("Usage: aotstudio-engine [--serve]\n\n"
+                "The AOT Studio engine: runs torch.export, AOTInductor and the profiler for the studio\n"
+                "and the CLI. It reads one JSON request per line on stdin and writes one JSON event per\n"
+                "line on stdout (protocol %d, see core/protocol/FORMAT.md); diagnostics go to stderr.\n"
+                "Over ssh it serves a remote GPU machine: ssh HOST aotstudio-engine --serve\n\n"
+                "Options:\n"
+                "  --serve     serve the protocol on stdin/stdout (the default)\n"
+                "  --version   print the engine and protocol version\n"
+                "  -h, --help  show this help\n\n"
+                "Environment: AOTSTUDIO_PYTHON (python of the torch venv), AOTSTUDIO_PYTHONPATH\n"
+                "(directory holding aotstudio_frontend/).\n",
+                Protocol::kProtocolVersion);
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            printHelp();
+            return 0;
+        }
+        if (!std::strcmp(argv[i], "--version")) {
+            std::printf("aotstudio-engine %s (protocol %d)\n", std::string(Protocol::kEngineVersion).c_str(),
+                        Protocol::kProtocolVersion);
+            return 0;
+        }
+        if (std::strcmp(argv[i], "--serve") != 0) {
+            std::fprintf(stderr, "aotstudio-engine: unknown option '%s' (try --help)\n", argv[i]);
+            return 2;
+        }
+    }
+
+    Protocol::LineWriter out(Protocol::takeStdoutForProtocol());
+    int exitCode = 0;
+    {
+        Pipeline::Engine engine([&out](const Protocol::Json &event) { out.write(event); });
+        out.write(engine.start());
+        if (auto error = engine.startupError())
+            out.write(Protocol::makeError(0, *error));
+
+        std::string line;
+        while (std::getline(std::cin, line)) {
+            if (line.empty())
+                continue;
+            Protocol::Error error;
+            const auto request = Protocol::parseRequest(line, error);
+            if (!request) {
+                out.write(Protocol::makeError(0, error));
+                continue;
+            }
+            if (!engine.handle(*request))
+                break; // shutdown
+        }
+        // stdin closed or shutdown: finish what is queued, then leave without finalizing Python.
+        engine.waitIdle();
+        std::fflush(nullptr);
+        std::_Exit(exitCode);
+    }
+}

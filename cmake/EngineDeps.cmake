@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Engine-side dependencies: the venv's Python and torch wheel (LibTorch), pybind11, nlohmann-json,
+# CLI11, the CUDA toolkit. No Qt here: the headless preset must configure on a GPU server without it.
+
+# The venv made by tools/setup.sh. The engine embeds this interpreter and links the torch/lib that
+# this interpreter imports, so that Python and C++ share one copy of c10 (DESIGN.md §2).
+if(NOT DEFINED Python_EXECUTABLE AND EXISTS "${PROJECT_SOURCE_DIR}/.venv/bin/python")
+  set(Python_EXECUTABLE "${PROJECT_SOURCE_DIR}/.venv/bin/python" CACHE FILEPATH "Python of the torch venv")
+endif()
+find_package(Python 3.11 EXACT REQUIRED COMPONENTS Interpreter Development.Embed)
+
+execute_process(
+  COMMAND "${Python_EXECUTABLE}" -c "import torch, os; print(torch.utils.cmake_prefix_path); print(torch.__version__); print(os.path.dirname(torch.__file__))"
+  OUTPUT_VARIABLE _torch_info OUTPUT_STRIP_TRAILING_WHITESPACE
+  RESULT_VARIABLE _torch_rc ERROR_QUIET)
+if(NOT _torch_rc EQUAL 0)
+  message(FATAL_ERROR "torch is not importable from ${Python_EXECUTABLE}. Run tools/setup.sh first "
+                      "(it creates .venv with the pinned torch), or pass -DPython_EXECUTABLE=<python with torch>.")
+endif()
+string(REPLACE "\n" ";" _torch_info "${_torch_info}")
+list(GET _torch_info 0 _torch_prefix)
+list(GET _torch_info 1 AOTSTUDIO_TORCH_VERSION)
+list(GET _torch_info 2 AOTSTUDIO_TORCH_DIR)
+list(APPEND CMAKE_PREFIX_PATH "${_torch_prefix}")
+
+# Torch's CMake config looks for the CUDA toolkit (nvcc, cuDNN headers) at configure time.
+if(NOT DEFINED CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+  set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+endif()
+# Naming the target architectures skips torch's try_run GPU detection, which fails on machines
+# without a driver (and with CMake 3.25, which has no CUDA20 dialect flags for nvcc). We compile no
+# CUDA of our own; 9.0 is Hopper (H100/H200), 8.9 Ada, 8.0 Ampere.
+if(NOT DEFINED TORCH_CUDA_ARCH_LIST AND NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
+  set(TORCH_CUDA_ARCH_LIST "8.0;8.9;9.0")
+endif()
+find_package(Torch REQUIRED)
+find_package(CUDAToolkit)
+message(STATUS "AOT Studio: torch ${AOTSTUDIO_TORCH_VERSION} from ${AOTSTUDIO_TORCH_DIR}")
+
+# pybind11 (Debian) for the embedded interpreter; nlohmann-json for the protocol; CLI11 for the CLI.
+set(PYBIND11_FINDPYTHON ON)
+find_package(pybind11 CONFIG REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+
+# Torch's imported targets carry flags (-D_GLIBCXX_USE_CXX11_ABI, CUDA include dirs) that only the
+# translation units including torch headers need; link them privately there and nowhere else.
+
+# libtorch_cuda.so finds the wheel's CUDA libraries (nvidia/*/lib) through its own RPATH at run
+# time, but the link editor does not read RPATHs of indirect dependencies: without -rpath-link it
+# would resolve libnccl.so.2 and friends to older system copies and fail on missing symbols.
+file(GLOB _nvidia_lib_dirs LIST_DIRECTORIES true "${AOTSTUDIO_TORCH_DIR}/../nvidia/*/lib")
+foreach(_dir IN LISTS _nvidia_lib_dirs)
+  add_link_options("LINKER:-rpath-link,${_dir}")
+endforeach()

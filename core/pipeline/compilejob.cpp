@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/compilejob.h"
+
+#include "python/frontend.h"
+#include "runtime/aotirunner.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace AotStudio::Pipeline {
+
+using Protocol::Json;
+
+namespace {
+
+/// Stages in order with the fraction of the whole job at which each starts; the compile stage
+/// dominates (C++ code generation and g++), so it gets most of the bar.
+struct StageSpan {
+    const char *name;
+    double begin;
+    double end;
+};
+constexpr StageSpan kStages[] = {
+    {"load", 0.00, 0.08},    {"export", 0.08, 0.20}, {"compile", 0.20, 0.80},
+    {"load_package", 0.80, 0.85}, {"verify", 0.85, 0.88}, {"measure", 0.88, 1.00},
+};
+
+const StageSpan &span(std::string_view stage)
+{
+    for (const auto &s : kStages) {
+        if (stage == s.name)
+            return s;
+    }
+    return kStages[0];
+}
+
+Json summaryJson(const Profiler::Summary &s, int warmup)
+{
+    return Json{{"median_ms", s.medianMs}, {"p10_ms", s.p10Ms}, {"p90_ms", s.p90Ms}, {"p99_ms", s.p99Ms},
+                {"mean_ms", s.meanMs},     {"stddev_ms", s.stddevMs}, {"min_ms", s.minMs}, {"max_ms", s.maxMs},
+                {"runs", s.runs},          {"warmup", warmup}};
+}
+
+class StageRunner {
+public:
+    StageRunner(std::int64_t id, const EventFn &emit, std::stop_token stop)
+        : m_id(id), m_emit(emit), m_stop(std::move(stop))
+    {
+    }
+
+    /// Run `body` as stage `name`: cancellation check, progress at start, stage_done at the end.
+    template<typename F>
+    auto operator()(const char *name, const char *message, F &&body)
+    {
+        if (m_stop.stop_requested())
+            throw JobFailed({name, Protocol::Code::Cancelled, "cancelled before stage '" + std::string(name) + "'", ""});
+        m_emit(Protocol::makeProgress(m_id, name, span(name).begin, message));
+        const auto t0 = std::chrono::steady_clock::now();
+        Json artifacts = Json::object();
+        if constexpr (std::is_void_v<std::invoke_result_t<F, Json &>>) {
+            body(artifacts);
+            finish(name, t0, artifacts);
+        } else {
+            auto r = body(artifacts);
+            finish(name, t0, artifacts);
+            return r;
+        }
+    }
+
+    double secondsOf(const std::string &stage) const { return m_seconds.value(stage, 0.0); }
+
+private:
+    void finish(const char *name, std::chrono::steady_clock::time_point t0, const Json &artifacts)
+    {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        m_seconds[name] = s;
+        m_emit(Protocol::makeStageDone(m_id, name, s, artifacts));
+        m_emit(Protocol::makeProgress(m_id, name, span(name).end, std::string(name) + " done"));
+    }
+
+    std::int64_t m_id;
+    const EventFn &m_emit;
+    std::stop_token m_stop;
+    Json m_seconds = Json::object();
+};
+
+} // namespace
+
+Profiler::MeasureOptions measureOptionsFrom(const Json &request)
+{
+    Profiler::MeasureOptions o;
+    o.warmup = std::max(0, request.value("warmup", o.warmup));
+    o.maxRuns = std::max(1, request.value("runs", o.maxRuns));
+    o.minRuns = std::clamp(request.value("min_runs", std::min(o.minRuns, o.maxRuns)), 1, o.maxRuns);
+    o.maxSeconds = std::max(0.0, request.value("max_seconds", o.maxSeconds));
+    return o;
+}
+
+Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
+{
+    const auto log = [&](const std::string &level, const std::string &message) {
+        emit(Protocol::makeLog(id, level, message));
+    };
+    StageRunner stage(id, emit, stop);
+    const auto options = measureOptionsFrom(request);
+    const std::string device = request.value("device", std::string("cpu"));
+
+    try {
+        Python::CompileJob job(request, log);
+        const Json loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
+        const Json exported = stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
+        const Json compiled = stage("compile", "compiling with AOTInductor", [&](Json &a) {
+            Json r = job.compile();
+            a["package"] = r.at("package");
+            return r;
+        });
+        const std::string package = compiled.at("package").get<std::string>();
+
+        std::unique_ptr<Runtime::AotiRunner> runner;
+        stage("load_package", "loading the package with LibTorch", [&](Json &) {
+            try {
+                runner = Runtime::AotiRunner::load(package, device);
+                runner->setInputs(job.inputs());
+            } catch (const Runtime::RuntimeError &e) {
+                throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
+                                 "the package may be for another device or torch version; recompile it here"});
+            }
+        });
+
+        const Json verified = stage("verify", "comparing the compiled outputs with eager", [&](Json &) {
+            try {
+                runner->run();
+            } catch (const Runtime::RuntimeError &e) {
+                throw JobFailed({"verify", Protocol::Code::LoadFailed, e.what(), "see the engine log"});
+            }
+            return job.verify(runner->outputs());
+        });
+
+        Profiler::Summary eager, aoti;
+        stage("measure", "timing eager and compiled", [&](Json &) {
+            eager = Profiler::measure([&] { job.runEager(); }, options, stop);
+            aoti = Profiler::measure([&] { runner->run(); }, options, stop);
+        });
+        if (stop.stop_requested())
+            throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring", ""});
+
+        Json result{
+            {"model", request.value("model", std::string())},
+            {"device", device},
+            {"dtype", "fp32"},
+            {"package", package},
+            {"package_bytes", compiled.value("package_bytes", 0)},
+            {"out", request.value("out", std::string())},
+            {"torch_version", Runtime::libtorchVersion()},
+            {"inputs", loaded.value("inputs", Json::array())},
+            {"outputs", verified.value("outputs", Json::array())},
+            {"parameters", loaded.value("parameters", 0)},
+            {"graph_nodes", exported.value("nodes", 0)},
+            {"max_abs_error", verified.at("max_abs_error")},
+            {"max_rel_error", verified.at("max_rel_error")},
+            {"cosine", verified.value("cosine", 1.0)},
+            {"tolerance", verified.at("tolerance")},
+            {"eager_ms", eager.medianMs},
+            {"compiled_ms", aoti.medianMs},
+            {"speedup", aoti.medianMs > 0 ? eager.medianMs / aoti.medianMs : 0.0},
+            {"runs", std::min(eager.runs, aoti.runs)},
+            {"eager", summaryJson(eager, options.warmup)},
+            {"compiled", summaryJson(aoti, options.warmup)},
+            {"timer", "std::chrono::steady_clock around each call, in the engine process"},
+            {"export_seconds", stage.secondsOf("export")},
+            {"compile_seconds", stage.secondsOf("compile")},
+        };
+        return result;
+    } catch (const Python::FrontendException &e) {
+        if (!e.details().empty())
+            log("debug", e.details());
+        throw JobFailed(e.error());
+    }
+}
+
+} // namespace AotStudio::Pipeline

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "profiler/measure.h"
+#include "protocol/messages.h"
+
+#include <functional>
+#include <stop_token>
+
+namespace AotStudio::Pipeline {
+
+/// Where a job's events go (progress, log, stage_done); result and error are returned/thrown.
+using EventFn = std::function<void(const Protocol::Json &event)>;
+
+/// Thrown when a job ends early; carries the protocol error (code, stage, message, hint).
+class JobFailed : public std::exception {
+public:
+    explicit JobFailed(Protocol::Error error) : m_error(std::move(error)) {}
+    const Protocol::Error &error() const { return m_error; }
+    const char *what() const noexcept override { return m_error.message.c_str(); }
+
+private:
+    Protocol::Error m_error;
+};
+
+/// Measuring options of a `compile` request (FORMAT.md): warmup, runs, min_runs, max_seconds.
+Profiler::MeasureOptions measureOptionsFrom(const Protocol::Json &request);
+
+/// Run one `compile` request: load -> export -> compile (AOTInductor .pt2) -> load_package (LibTorch)
+/// -> verify against eager -> measure eager and compiled with one C++ timer. Emits progress and
+/// stage_done events through `emit`, checks `stop` between stages and inside measuring.
+/// Returns the result object of FORMAT.md; throws JobFailed (cancelled, mismatch, ...).
+/// Must run on the thread that initialized the Python frontend.
+Protocol::Json runCompile(std::int64_t id, const Protocol::Json &request, const EventFn &emit, std::stop_token stop);
+
+} // namespace AotStudio::Pipeline

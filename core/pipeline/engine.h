@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "protocol/messages.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <stop_token>
+#include <thread>
+
+namespace AotStudio::Pipeline {
+
+/// The engine: a request queue served by one worker thread that owns the embedded Python
+/// interpreter (all Python and torch work happens there). Shared by `aotstudio-engine --serve`,
+/// which feeds it lines from stdin, and `aotstudio-cli`, which feeds it one request in process.
+///
+/// Events go to `sink`, called from the worker thread and (for immediate answers such as `pong`
+/// or a rejected request) from the caller's thread; the sink must be thread-safe.
+class Engine {
+public:
+    using Sink = std::function<void(const Protocol::Json &event)>;
+
+    explicit Engine(Sink sink);
+    /// Stops the worker after the running stage. The process should exit soon after: Python is
+    /// never finalized (see core/python/frontend.h).
+    ~Engine();
+    Engine(const Engine &) = delete;
+    Engine &operator=(const Engine &) = delete;
+
+    /// Start the worker, initialize Python and the frontend (imports torch: seconds), and return
+    /// the `hello` message. If the frontend is unavailable, hello still comes back (empty
+    /// torch_version) and every later request is answered with that error.
+    Protocol::Json start();
+
+    /// The frontend error found at start(), if any (code frontend_unavailable).
+    std::optional<Protocol::Error> startupError() const;
+
+    /// Handle one request: `compile` is queued; `cancel`, `ping` and `shutdown` act at once.
+    /// Unknown types are skipped (FORMAT.md). Returns false after `shutdown`.
+    bool handle(const Protocol::Request &request);
+
+    /// Block until the queue is empty and no job runs.
+    void waitIdle();
+
+private:
+    struct Job {
+        Protocol::Request request;
+        std::stop_source stop;
+    };
+
+    void workerLoop(std::stop_token stop);
+    void runJob(Job &job);
+    void emit(const Protocol::Json &event);
+
+    Sink m_sink;
+    mutable std::mutex m_mutex;
+    std::condition_variable_any m_wake;
+    std::condition_variable m_idle;
+    std::deque<Job> m_queue;
+    Job *m_running = nullptr;
+    bool m_started = false;
+    bool m_ready = false;
+    Protocol::Json m_hello;
+    std::optional<Protocol::Error> m_startupError;
+    std::jthread m_worker;
+};
+
+} // namespace AotStudio::Pipeline

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+/// Engine protocol messages (core/protocol/FORMAT.md): builders for events and a tolerant parser
+/// for requests. No I/O here; framing is one JSON object per line.
+namespace AotStudio::Protocol {
+
+using Json = nlohmann::json;
+
+/// Protocol version sent in `hello`. Bump only when an existing message changes meaning or shape.
+inline constexpr int kProtocolVersion = 1;
+
+/// The studio's version (from CMake's project()).
+inline constexpr std::string_view kEngineVersion = AOTSTUDIO_VERSION;
+
+/// Error codes of the `error` event (FORMAT.md, "Error codes").
+namespace Code {
+inline constexpr const char *BadRequest = "bad_request";
+inline constexpr const char *UnknownModel = "unknown_model";
+inline constexpr const char *ModelError = "model_error";
+inline constexpr const char *NoDevice = "no_device";
+inline constexpr const char *ExportFailed = "export_failed";
+inline constexpr const char *CompileFailed = "compile_failed";
+inline constexpr const char *LoadFailed = "load_failed";
+inline constexpr const char *Mismatch = "mismatch";
+inline constexpr const char *Cancelled = "cancelled";
+inline constexpr const char *FrontendUnavailable = "frontend_unavailable";
+inline constexpr const char *Internal = "internal";
+} // namespace Code
+
+/// A failure that ends a request: which stage, a protocol code, what failed and what to do.
+struct Error {
+    std::string stage;
+    std::string code;
+    std::string message;
+    std::string hint;
+};
+
+/// `hello`: frozen fields first (type, id, protocol, engine_version), then `info`'s fields
+/// (torch_version, cuda_version, python_version, devices, cuda_available) merged in.
+Json makeHello(const Json &info);
+/// `progress`: `fraction` in [0, 1] over the whole job (clamped).
+Json makeProgress(std::int64_t id, std::string_view stage, double fraction, std::string_view message);
+/// `log` with level debug|info|warning|error.
+Json makeLog(std::int64_t id, std::string_view level, std::string_view message);
+/// `stage_done`: `seconds` is wall time of the stage; `artifacts` maps names to paths.
+Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, const Json &artifacts = Json::object());
+Json makeResult(std::int64_t id, const Json &result);
+Json makeError(std::int64_t id, const Error &error);
+Json makePong(std::int64_t id);
+
+/// One line of the stream, serialised without a newline inside (the writer appends '\n').
+std::string toLine(const Json &message);
+
+/// A request as read from a line: `type` and `id` validated, the whole object kept.
+struct Request {
+    std::string type;
+    std::int64_t id = 0;
+    Json body;
+};
+
+/// Parse one line into a request. Returns std::nullopt and fills `error` (code bad_request) for a
+/// line that is not a JSON object or lacks a string `type` / integer `id`. Unknown types are
+/// returned as-is: skipping them is the caller's choice (FORMAT.md: unknown types are skipped).
+std::optional<Request> parseRequest(std::string_view line, Error &error);
+
+} // namespace AotStudio::Protocol

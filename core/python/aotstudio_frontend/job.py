@@ -1,0 +1,247 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""One compile job, driven stage by stage by the C++ engine (core/pipeline/compilejob.cpp).
+
+Stages (see core/protocol/FORMAT.md): load -> export -> compile here in Python; load_package and
+measure in C++; verify here, on the outputs the C++ loader produced.
+"""
+
+import importlib.util
+import os
+import platform
+import sys
+import time
+
+import torch
+import torch.utils._pytree as pytree
+
+from . import samples
+from .errors import FrontendError, one_line, user_frame
+
+DEVICES = ("cpu", "cuda")
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def engine_info() -> dict:
+    """Versions and devices for the protocol's ``hello`` (FORMAT.md, Handshake)."""
+    devices = [{"type": "cpu", "name": f"{_cpu_name()} ({torch.get_num_threads()} threads)"}]
+    cuda_available = torch.cuda.is_available()
+    if cuda_available:
+        for index in range(torch.cuda.device_count()):
+            props = torch.cuda.get_device_properties(index)
+            devices.append({
+                "type": "cuda", "index": index, "name": props.name,
+                "capability": f"{props.major}.{props.minor}",
+                "memory_bytes": int(props.total_memory),
+            })
+    return {
+        "torch_version": torch.__version__,
+        "cuda_version": torch.version.cuda or "",
+        "python_version": platform.python_version(),
+        "devices": devices,
+        "cuda_available": cuda_available,
+    }
+
+
+def _load_factory(spec: str):
+    path, _, name = spec.rpartition(":")
+    if not os.path.isfile(path):
+        raise FrontendError("unknown_model", "load", f"model file '{path}' does not exist",
+                            "give --model as path/to/file.py:factory with an existing file")
+    module_spec = importlib.util.spec_from_file_location(f"aotstudio_user_{abs(hash(path))}", path)
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:
+        raise FrontendError("model_error", "load",
+                            f"importing '{path}' raised {one_line(exc)} at {user_frame(exc, os.path.abspath(path))}",
+                            "fix the error in the model file") from exc
+    factory = getattr(module, name, None)
+    if not callable(factory):
+        raise FrontendError("unknown_model", "load", f"'{path}' has no callable '{name}'",
+                            "name a function that returns (model, example_inputs)")
+    try:
+        made = factory()
+    except Exception as exc:
+        raise FrontendError("model_error", "load",
+                            f"factory '{name}' in '{path}' raised {one_line(exc)} at {user_frame(exc, os.path.abspath(path))}",
+                            "fix the factory; it must return (model, example_inputs)") from exc
+    return made, path
+
+
+def resolve_model(spec: str):
+    """Build ``(model, example_inputs)`` from a model spec: ``sample:NAME`` or
+    ``path/to/file.py:factory``. Raises FrontendError(unknown_model|model_error)."""
+    if spec.startswith("sample:"):
+        name = spec[len("sample:"):]
+        if name not in samples.SAMPLES:
+            known = ", ".join(f"sample:{n}" for n in samples.SAMPLES)
+            raise FrontendError("unknown_model", "load", f"unknown sample '{name}'",
+                                f"choose one of {known}, or give path/to/file.py:factory")
+        factory = samples.SAMPLES[name][0]
+        try:
+            made = factory()
+        except ModuleNotFoundError as exc:
+            raise FrontendError("model_error", "load", f"sample '{name}' needs {one_line(exc)}",
+                                "run tools/setup.sh to install the pinned Python packages") from exc
+        origin = samples.__file__
+    elif ".py:" in spec:
+        made, origin = _load_factory(spec)
+    else:
+        raise FrontendError("unknown_model", "load", f"cannot read model spec '{spec}'",
+                            "use sample:mlp, sample:minilm or path/to/file.py:factory")
+    if not (isinstance(made, (tuple, list)) and len(made) >= 2):
+        raise FrontendError("model_error", "load", f"'{spec}' did not return (model, example_inputs)",
+                            "return a tuple (model, example_inputs)")
+    model, inputs = made[0], made[1]
+    if isinstance(inputs, torch.Tensor):
+        inputs = (inputs,)
+    inputs = tuple(inputs)
+    if not isinstance(model, torch.nn.Module) or not all(isinstance(t, torch.Tensor) for t in inputs):
+        raise FrontendError("model_error", "load", f"'{spec}' must return an nn.Module and a tuple of tensors",
+                            "return (model, (tensor, ...))")
+    return model, inputs, origin
+
+
+def _describe(t: torch.Tensor) -> dict:
+    return {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
+
+
+class CompileJob:
+    """State of one ``compile`` request between stages. ``request`` holds the protocol fields
+    (model, device, out, tolerance); ``log(level, message)`` sends a protocol ``log`` event."""
+
+    def __init__(self, request: dict, log):
+        self.spec = str(request.get("model", ""))
+        self.device = str(request.get("device", "cpu"))
+        self.out = os.path.abspath(str(request.get("out", "")))
+        self.tolerance = float(request.get("tolerance", 1e-3))
+        self.log = log
+        self.model = None
+        self.inputs = ()
+        self.program = None
+        self.package = None
+        self._eager_out = None
+        if not self.spec:
+            raise FrontendError("bad_request", "load", "no model given", "pass a model spec such as sample:mlp")
+        if self.device not in DEVICES:
+            raise FrontendError("bad_request", "load", f"unknown device '{self.device}'",
+                                "use --device cpu or --device cuda")
+        if not request.get("out"):
+            raise FrontendError("bad_request", "load", "no output directory given", "pass --out DIR")
+
+    # -- stages -------------------------------------------------------------------------------
+    def load(self) -> dict:
+        """Build the model and example inputs on the requested device."""
+        if self.device == "cuda" and not torch.cuda.is_available():
+            raise FrontendError("no_device", "load", "CUDA was requested but no CUDA device is available",
+                                "use --device cpu, or run the engine on a machine with an NVIDIA GPU and driver")
+        model, inputs, _origin = resolve_model(self.spec)
+        device = torch.device(self.device)
+        self.model = model.eval().to(device)
+        self.inputs = tuple(t.to(device) for t in inputs)
+        try:
+            with torch.inference_mode():
+                self._eager_out = self._flat(self.model(*self.inputs))
+        except Exception as exc:
+            raise FrontendError("model_error", "load",
+                                f"the eager forward of '{self.spec}' raised {one_line(exc)} at {user_frame(exc)}",
+                                "check that the example inputs match what forward() expects") from exc
+        params = sum(p.numel() for p in self.model.parameters())
+        self.log("info", f"loaded {self.spec}: {type(self.model).__name__}, {params} parameters")
+        return {"parameters": params, "inputs": [_describe(t) for t in self.inputs]}
+
+    def export(self) -> dict:
+        """Capture the graph with ``torch.export.export`` (static shapes for now)."""
+        try:
+            self.program = torch.export.export(self.model, self.inputs, strict=False)
+        except Exception as exc:
+            raise FrontendError("export_failed", "export",
+                                f"torch.export failed on '{self.spec}': {one_line(exc)}",
+                                "remove data-dependent control flow or unsupported ops from forward(); "
+                                "see the log for torch's full message") from exc
+        nodes = len(self.program.graph.nodes)
+        self.log("info", f"exported graph: {nodes} nodes")
+        return {"nodes": nodes}
+
+    def compile(self) -> dict:
+        """AOTInductor: compile and package into ``out/model.pt2``. The package is written under a
+        temporary name and renamed, so a failed or interrupted compile leaves no half-written file."""
+        os.makedirs(self.out, exist_ok=True)
+        final = os.path.join(self.out, "model.pt2")
+        partial = os.path.join(self.out, f".partial-{os.getpid()}-model.pt2")
+        try:
+            path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial)
+        except Exception as exc:
+            if os.path.exists(partial):
+                os.remove(partial)
+            raise FrontendError("compile_failed", "compile",
+                                f"AOTInductor failed to compile '{self.spec}': {one_line(exc)}",
+                                "see the log; try --device cpu or report the op named above") from exc
+        os.replace(path, final)
+        self.package = final
+        size = os.path.getsize(final)
+        self.log("info", f"package written: {final} ({size} bytes)")
+        return {"package": final, "package_bytes": size}
+
+    # -- helpers used by the C++ side -----------------------------------------------------------
+    @staticmethod
+    def _flat(out):
+        leaves, _ = pytree.tree_flatten(out)
+        return [t.detach() for t in leaves if isinstance(t, torch.Tensor)]
+
+    def input_capsules(self) -> list:
+        """The flattened example inputs as DLPack capsules (zero-copy), in the order the AOTI
+        package expects them (pytree order of the positional arguments)."""
+        leaves, _ = pytree.tree_flatten(self.inputs)
+        return [torch.utils.dlpack.to_dlpack(t.contiguous()) for t in leaves]
+
+    def run_eager(self) -> None:
+        """One eager forward on the example inputs; on CUDA it waits for the device so a C++
+        wall-clock timer around it measures the whole forward."""
+        with torch.inference_mode():
+            self.model(*self.inputs)
+        if self.device == "cuda":
+            torch.cuda.synchronize()
+
+    def verify(self, output_capsules: list) -> dict:
+        """Compare the outputs of the compiled package (DLPack capsules from C++) with eager on
+        the same inputs. max_abs_error = max |c - e|; max_rel_error = max |c - e| / max(|e|, 1e-12);
+        cosine over all elements flattened. Raises FrontendError(mismatch) past ``tolerance``."""
+        compiled = [torch.from_dlpack(c) for c in output_capsules]
+        eager = self._eager_out
+        if len(compiled) != len(eager):
+            raise FrontendError("mismatch", "verify",
+                                f"the package returned {len(compiled)} outputs, eager returned {len(eager)}",
+                                "this is a compiler bug; report it with the model")
+        max_abs = 0.0
+        max_rel = 0.0
+        for c, e in zip(compiled, eager):
+            if tuple(c.shape) != tuple(e.shape):
+                raise FrontendError("mismatch", "verify",
+                                    f"output shape {list(c.shape)} differs from eager {list(e.shape)}",
+                                    "this is a compiler bug; report it with the model")
+            diff = (c.double().cpu() - e.double().cpu()).abs()
+            if diff.numel():
+                max_abs = max(max_abs, float(diff.max()))
+                max_rel = max(max_rel, float((diff / e.double().cpu().abs().clamp(min=1e-12)).max()))
+        flat_c = torch.cat([c.double().cpu().flatten() for c in compiled]) if compiled else torch.zeros(1)
+        flat_e = torch.cat([e.double().cpu().flatten() for e in eager]) if eager else torch.zeros(1)
+        cosine = float(torch.nn.functional.cosine_similarity(flat_c, flat_e, dim=0))
+        result = {"max_abs_error": max_abs, "max_rel_error": max_rel, "cosine": cosine,
+                  "tolerance": self.tolerance, "outputs": [_describe(c) for c in compiled]}
+        if not max_abs <= self.tolerance:  # also catches NaN
+            raise FrontendError("mismatch", "verify",
+                                f"compiled output differs from eager by {max_abs:.3g} (max abs), "
+                                f"above the tolerance {self.tolerance:.3g}",
+                                "inspect the model for nondeterminism, or raise --tolerance if expected")
+        return result

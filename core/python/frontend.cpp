@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "python/frontend.h"
+
+#include <ATen/dlpack.h>
+#include <pybind11/embed.h>
+#include <pybind11/stl.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+
+namespace py = pybind11;
+
+namespace AotStudio::Python {
+
+FrontendException::FrontendException(Protocol::Error error, std::string details)
+    : std::runtime_error(error.message)
+    , m_error(std::move(error))
+    , m_details(std::move(details))
+{
+}
+
+namespace {
+
+std::string envOr(const char *name, const std::string &fallback)
+{
+    const char *v = std::getenv(name);
+    return v && *v ? std::string(v) : fallback;
+}
+
+std::filesystem::path selfDir()
+{
+    std::error_code ec;
+    auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path() : p.parent_path();
+}
+
+std::string defaultFrontendDir()
+{
+    const auto installed = selfDir() / ".." / AOTSTUDIO_PYTHON_INSTALL_SUBDIR;
+    std::error_code ec;
+    if (std::filesystem::is_directory(installed / "aotstudio_frontend", ec))
+        return installed.lexically_normal().string();
+    return AOTSTUDIO_PYTHON_SOURCE_DIR;
+}
+
+/// Turn the Python exception being handled into a FrontendException.
+[[noreturn]] void rethrow(py::error_already_set &e, const char *stage)
+{
+    std::string details;
+    try {
+        py::list lines = py::module_::import("traceback").attr("format_exception")(e.type(), e.value(), e.trace());
+        for (auto l : lines)
+            details += l.cast<std::string>();
+    } catch (...) {
+        details = e.what();
+    }
+    Protocol::Error err;
+    py::object value = e.value();
+    if (value && py::hasattr(value, "code") && py::hasattr(value, "hint") && py::hasattr(value, "stage")) {
+        err.code = py::str(value.attr("code"));
+        err.stage = py::str(value.attr("stage"));
+        err.message = py::str(value.attr("message"));
+        err.hint = py::str(value.attr("hint"));
+    } else {
+        err.code = Protocol::Code::Internal;
+        err.stage = stage;
+        std::string what = e.what();
+        if (const auto nl = what.find('\n'); nl != std::string::npos)
+            what.resize(nl);
+        err.message = what;
+        err.hint = "this is a bug in AOT Studio's frontend or in torch; see the engine log for the traceback";
+    }
+    throw FrontendException(std::move(err), std::move(details));
+}
+
+Protocol::Json toJson(const py::object &obj)
+{
+    static py::object dumps = py::module_::import("json").attr("dumps");
+    return Protocol::Json::parse(dumps(obj, py::arg("default") = py::str(py::module_::import("builtins").attr("str"))).cast<std::string>());
+}
+
+py::object fromJson(const Protocol::Json &j)
+{
+    return py::module_::import("json").attr("loads")(j.dump());
+}
+
+py::object g_frontend; // the aotstudio_frontend module; never released (no finalization)
+
+py::object frontend()
+{
+    if (!g_frontend)
+        throw FrontendException({"engine", Protocol::Code::FrontendUnavailable, "the Python frontend is not initialized", ""});
+    return g_frontend;
+}
+
+void capsuleDestructor(PyObject *capsule)
+{
+    // Called when the capsule dies; a consumer (torch.from_dlpack) renames it "used_dltensor".
+    if (PyCapsule_IsValid(capsule, "dltensor")) {
+        auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(capsule, "dltensor"));
+        if (t && t->deleter)
+            t->deleter(t);
+    }
+}
+
+} // namespace
+
+void initialize(InterpreterConfig config)
+{
+    if (Py_IsInitialized())
+        return;
+    if (config.pythonExecutable.empty())
+        config.pythonExecutable = envOr("AOTSTUDIO_PYTHON", AOTSTUDIO_PYTHON_EXECUTABLE);
+    if (config.frontendDir.empty())
+        config.frontendDir = envOr("AOTSTUDIO_PYTHONPATH", defaultFrontendDir());
+
+    if (access(config.pythonExecutable.c_str(), X_OK) != 0) {
+        throw FrontendException({"engine", Protocol::Code::FrontendUnavailable,
+                                 "Python interpreter '" + config.pythonExecutable + "' not found",
+                                 "run tools/setup.sh to create .venv, or set AOTSTUDIO_PYTHON to a python with torch"});
+    }
+
+    PyConfig pc;
+    PyConfig_InitPythonConfig(&pc);
+    pc.install_signal_handlers = 0; // SIGINT/SIGTERM stay with the engine
+    pc.parse_argv = 0;
+    PyConfig_SetBytesString(&pc, &pc.executable, config.pythonExecutable.c_str());
+    PyConfig_SetBytesString(&pc, &pc.program_name, config.pythonExecutable.c_str());
+    wchar_t *argv[] = {const_cast<wchar_t *>(L"aotstudio-engine")};
+    PyConfig_SetArgv(&pc, 1, argv);
+    const PyStatus status = Py_InitializeFromConfig(&pc);
+    PyConfig_Clear(&pc);
+    if (PyStatus_Exception(status)) {
+        throw FrontendException({"engine", Protocol::Code::FrontendUnavailable,
+                                 std::string("cannot start Python: ") + (status.err_msg ? status.err_msg : "unknown error"),
+                                 "check AOTSTUDIO_PYTHON and the venv made by tools/setup.sh"});
+    }
+    try {
+        py::module_::import("sys").attr("path").attr("insert")(0, config.frontendDir);
+        g_frontend = py::module_::import("aotstudio_frontend");
+    } catch (py::error_already_set &e) {
+        std::string what = e.what();
+        if (const auto nl = what.find('\n'); nl != std::string::npos)
+            what.resize(nl);
+        throw FrontendException({"engine", Protocol::Code::FrontendUnavailable,
+                                 "cannot import the Python frontend from '" + config.frontendDir + "' with '" +
+                                     config.pythonExecutable + "': " + what,
+                                 "run tools/setup.sh (installs torch into .venv), or set AOTSTUDIO_PYTHON / AOTSTUDIO_PYTHONPATH"});
+    }
+}
+
+Protocol::Json engineInfo()
+{
+    try {
+        return toJson(frontend().attr("engine_info")());
+    } catch (py::error_already_set &e) {
+        rethrow(e, "engine");
+    }
+}
+
+struct CompileJob::Private {
+    py::object job;
+    py::object log;
+};
+
+CompileJob::CompileJob(const Protocol::Json &request, LogFn log)
+    : d(std::make_unique<Private>())
+{
+    try {
+        d->log = py::cpp_function([log = std::move(log)](const std::string &level, const std::string &message) {
+            if (log)
+                log(level, message);
+        });
+        d->job = frontend().attr("CompileJob")(fromJson(request), d->log);
+    } catch (py::error_already_set &e) {
+        rethrow(e, "load");
+    }
+}
+
+CompileJob::~CompileJob() = default;
+
+#define AOTSTUDIO_PY_STAGE(stage, expr)                                                                                \
+    try {                                                                                                              \
+        expr;                                                                                                          \
+    } catch (py::error_already_set & e) {                                                                              \
+        rethrow(e, stage);                                                                                             \
+    }
+
+Protocol::Json CompileJob::load()
+{
+    AOTSTUDIO_PY_STAGE("load", return toJson(d->job.attr("load")()));
+}
+
+Protocol::Json CompileJob::exportGraph()
+{
+    AOTSTUDIO_PY_STAGE("export", return toJson(d->job.attr("export")()));
+}
+
+Protocol::Json CompileJob::compile()
+{
+    AOTSTUDIO_PY_STAGE("compile", return toJson(d->job.attr("compile")()));
+}
+
+std::vector<DLManagedTensor *> CompileJob::inputs()
+{
+    std::vector<DLManagedTensor *> out;
+    AOTSTUDIO_PY_STAGE("load_package", {
+        py::list capsules = d->job.attr("input_capsules")();
+        for (auto c : capsules) {
+            PyObject *cap = c.ptr();
+            auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap, "dltensor"));
+            if (!t)
+                throw py::error_already_set();
+            PyCapsule_SetName(cap, "used_dltensor"); // we own it now; the capsule will not free it
+            out.push_back(t);
+        }
+    });
+    return out;
+}
+
+void CompileJob::runEager()
+{
+    AOTSTUDIO_PY_STAGE("measure", d->job.attr("run_eager")());
+}
+
+Protocol::Json CompileJob::verify(const std::vector<DLManagedTensor *> &outputs)
+{
+    py::list capsules;
+    for (DLManagedTensor *t : outputs)
+        capsules.append(py::reinterpret_steal<py::object>(PyCapsule_New(t, "dltensor", capsuleDestructor)));
+    AOTSTUDIO_PY_STAGE("verify", return toJson(d->job.attr("verify")(capsules)));
+}
+
+} // namespace AotStudio::Python

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "protocol/messages.h"
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct DLManagedTensor;
+
+/// The engine's embedded CPython and the `aotstudio_frontend` package (DESIGN.md §2).
+/// Everything here must be called from the one thread that called initialize(): it holds the GIL
+/// for the life of the process. The interpreter is never finalized (torch does not survive it).
+namespace AotStudio::Python {
+
+/// A failure reported by the frontend (a FrontendError raised in Python, or any other exception,
+/// reported with code "internal"). `details` holds the full Python traceback for the log.
+class FrontendException : public std::runtime_error {
+public:
+    FrontendException(Protocol::Error error, std::string details = {});
+    const Protocol::Error &error() const { return m_error; }
+    const std::string &details() const { return m_details; }
+
+private:
+    Protocol::Error m_error;
+    std::string m_details;
+};
+
+/// Where the interpreter and the frontend come from. Empty fields take the defaults below.
+struct InterpreterConfig {
+    /// The venv's python: `AOTSTUDIO_PYTHON` if set, else the configure-time Python_EXECUTABLE.
+    /// Setting it as PyConfig.executable makes sys.prefix the venv (site-packages found) and makes
+    /// Inductor's compile workers, started with sys.executable, use the same venv.
+    std::string pythonExecutable;
+    /// Directory holding `aotstudio_frontend/`: `AOTSTUDIO_PYTHONPATH` if set, else the installed
+    /// share/aotstudio/python next to the binary, else the source tree.
+    std::string frontendDir;
+};
+
+/// Start the interpreter, import torch and the frontend. Throws FrontendException
+/// (code frontend_unavailable) with a hint when Python or torch cannot be imported.
+void initialize(InterpreterConfig config = {});
+
+/// Versions and devices for `hello` (torch_version, cuda_version, python_version, devices,
+/// cuda_available). Requires initialize().
+Protocol::Json engineInfo();
+
+/// One `compile` request on the Python side (aotstudio_frontend.job.CompileJob). Each stage
+/// returns the frontend's dict as JSON, or throws FrontendException.
+class CompileJob {
+public:
+    using LogFn = std::function<void(const std::string &level, const std::string &message)>;
+    CompileJob(const Protocol::Json &request, LogFn log);
+    ~CompileJob();
+
+    Protocol::Json load();
+    Protocol::Json exportGraph();
+    Protocol::Json compile();
+    /// Example inputs as DLPack tensors; the caller owns them (hand them to AotiRunner::setInputs).
+    std::vector<DLManagedTensor *> inputs();
+    /// One eager forward (synchronized on CUDA).
+    void runEager();
+    /// Compare `outputs` (ownership taken) with eager; throws FrontendException(mismatch).
+    Protocol::Json verify(const std::vector<DLManagedTensor *> &outputs);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace AotStudio::Python
