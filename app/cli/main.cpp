@@ -98,8 +98,8 @@ int main(int argc, char **argv)
     auto *compile = app.add_subcommand("compile", "Export a model, compile it with AOTInductor into a .pt2, load it "
                                                   "from C++ with LibTorch, check it against eager and time both");
     std::string model, device = "cpu", out = "aotstudio-out";
-    int runs = 30, warmup = 5, minRuns = 10;
-    double tolerance = 1e-3, maxSeconds = 10;
+    int runs = 200, warmup = 5, minRuns = 20;
+    double tolerance = 1e-3, maxSeconds = 5;
     bool json = false;
     compile->add_option("-m,--model", model, "Model: sample:mlp, sample:minilm, or path/to/file.py:factory "
                                              "(factory returns (model, example_inputs))")->required();

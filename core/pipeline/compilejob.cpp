@@ -151,7 +151,7 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"package", package},
             {"package_bytes", compiled.value("package_bytes", 0)},
             {"out", request.value("out", std::string())},
-            {"torch_version", Runtime::libtorchVersion()},
+            {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
             {"inputs", loaded.value("inputs", Json::array())},
             {"outputs", verified.value("outputs", Json::array())},
             {"parameters", loaded.value("parameters", 0)},

@@ -11,9 +11,9 @@ namespace AotStudio::Profiler {
 /// How long to measure. Defaults match the `compile` request defaults in FORMAT.md.
 struct MeasureOptions {
     int warmup = 5;          ///< untimed calls first (allocator, caches, lazy init)
-    int minRuns = 10;        ///< at least this many timed calls, whatever the time cap says
-    int maxRuns = 30;        ///< at most this many timed calls
-    double maxSeconds = 10;  ///< stop timing after this much wall time (once minRuns is reached)
+    int minRuns = 20;        ///< at least this many timed calls, whatever the time cap says
+    int maxRuns = 200;       ///< at most this many timed calls
+    double maxSeconds = 5;   ///< stop timing after this much wall time (once minRuns is reached)
     double stableRel = 0.01; ///< stop early when the running median moved by less than this
                              ///< fraction over the last minRuns calls (and minRuns reached)
 };

@@ -2,6 +2,8 @@
 #include "protocol/messages.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 
 namespace AotStudio::Protocol {
 
@@ -30,7 +32,7 @@ Json makeProgress(std::int64_t id, std::string_view stage, double fraction, std:
 {
     Json j = event("progress", id);
     j["stage"] = stage;
-    j["fraction"] = std::clamp(fraction, 0.0, 1.0);
+    j["fraction"] = std::isnan(fraction) ? 0.0 : std::clamp(fraction, 0.0, 1.0); // NaN would become null
     j["message"] = message;
     return j;
 }
@@ -47,7 +49,7 @@ Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, cons
 {
     Json j = event("stage_done", id);
     j["stage"] = stage;
-    j["seconds"] = seconds;
+    j["seconds"] = std::isfinite(seconds) ? seconds : 0.0;
     j["artifacts"] = artifacts.is_object() ? artifacts : Json::object();
     return j;
 }
@@ -95,7 +97,9 @@ std::optional<Request> parseRequest(std::string_view line, Error &error)
         return std::nullopt;
     }
     const auto id = j.find("id");
-    if (id == j.end() || !id->is_number_integer()) {
+    // Unsigned values above INT64_MAX would wrap to negative ids in get<int64_t>(): reject them.
+    if (id == j.end() || !id->is_number_integer() ||
+        (id->is_number_unsigned() && id->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))) {
         error.message = "request \"" + type->get<std::string>() + "\" has no integer \"id\"";
         return std::nullopt;
     }

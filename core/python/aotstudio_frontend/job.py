@@ -158,7 +158,8 @@ class CompileJob:
                                 "check that the example inputs match what forward() expects") from exc
         params = sum(p.numel() for p in self.model.parameters())
         self.log("info", f"loaded {self.spec}: {type(self.model).__name__}, {params} parameters")
-        return {"parameters": params, "inputs": [_describe(t) for t in self.inputs]}
+        return {"parameters": params, "inputs": [_describe(t) for t in self.inputs],
+                "torch_version": torch.__version__}
 
     def export(self) -> dict:
         """Capture the graph with ``torch.export.export`` (static shapes for now)."""

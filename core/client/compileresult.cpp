@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compileresult.h"
+
+#include <QtNumeric>
+
+namespace AotStudio::Client {
+
+namespace {
+double number(const QJsonObject &o, const char *key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? v.toDouble() : qQNaN();
+}
+
+LatencyStats stats(const QJsonObject &o)
+{
+    return LatencyStats{number(o, "median_ms"), number(o, "p10_ms"), number(o, "p90_ms"),
+                        number(o, "p99_ms"), o.value(QLatin1String("runs")).toInt()};
+}
+} // namespace
+
+CompileResult CompileResult::fromJson(const QJsonObject &result)
+{
+    CompileResult r;
+    r.model = result.value(QLatin1String("model")).toString();
+    r.device = result.value(QLatin1String("device")).toString();
+    r.package = result.value(QLatin1String("package")).toString();
+    r.torchVersion = result.value(QLatin1String("torch_version")).toString();
+    r.maxAbsError = number(result, "max_abs_error");
+    r.maxRelError = number(result, "max_rel_error");
+    r.tolerance = number(result, "tolerance");
+    r.eagerMs = number(result, "eager_ms");
+    r.compiledMs = number(result, "compiled_ms");
+    r.speedup = number(result, "speedup");
+    r.runs = result.value(QLatin1String("runs")).toInt();
+    r.eager = stats(result.value(QLatin1String("eager")).toObject());
+    r.compiled = stats(result.value(QLatin1String("compiled")).toObject());
+    r.raw = result;
+    return r;
+}
+
+} // namespace AotStudio::Client

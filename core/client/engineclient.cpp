@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engineclient.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QStandardPaths>
+#include <QTimer>
+
+namespace AotStudio::Client {
+
+namespace {
+constexpr auto EngineBinaryName = "aotstudio-engine";
+
+QString engineNextToApplication()
+{
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QLatin1String(EngineBinaryName));
+}
+} // namespace
+
+EngineClient::EngineClient(QObject *parent)
+    : QObject(parent)
+{
+}
+
+EngineClient::~EngineClient()
+{
+    if (!m_process)
+        return;
+    // No signals during destruction: receivers may already be half gone.
+    m_process->disconnect(this);
+    if (m_process->state() != QProcess::NotRunning) {
+        m_process->closeWriteChannel(); // EOF on stdin lets the engine exit by itself
+        if (!m_process->waitForFinished(1000)) {
+            m_process->kill();
+            m_process->waitForFinished(1000);
+        }
+    }
+}
+
+void EngineClient::setEnginePath(const QString &path)
+{
+    m_enginePath = path;
+}
+
+void EngineClient::setExtraArguments(const QStringList &arguments)
+{
+    m_extraArguments = arguments;
+}
+
+void EngineClient::setCancelGracePeriod(int milliseconds)
+{
+    m_graceMs = qMax(0, milliseconds);
+}
+
+bool EngineClient::setRecordingPath(const QString &path)
+{
+    m_recording.close();
+    if (path.isEmpty())
+        return true;
+    m_recording.setFileName(path);
+    return m_recording.open(QIODevice::WriteOnly | QIODevice::Append);
+}
+
+QString EngineClient::resolveEnginePath() const
+{
+    if (!m_enginePath.isEmpty())
+        return m_enginePath;
+    const QString fromEnv = qEnvironmentVariable("AOTSTUDIO_ENGINE");
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    const QString nextToApp = engineNextToApplication();
+    if (QFileInfo(nextToApp).isExecutable())
+        return nextToApp;
+    return QStandardPaths::findExecutable(QLatin1String(EngineBinaryName));
+}
+
+void EngineClient::start()
+{
+    if (m_process)
+        return;
+    const QString path = resolveEnginePath();
+    if (path.isEmpty()) {
+        fail(tr("The engine was not found: looked for %1 and for %2 on PATH. "
+                "Set AOTSTUDIO_ENGINE to its path.")
+                 .arg(engineNextToApplication(), QLatin1String(EngineBinaryName)));
+        return;
+    }
+    // A bare name (e.g. "ssh") is searched on PATH by QProcess; a path must exist.
+    if (path.contains(QLatin1Char('/')) && !QFileInfo::exists(path)) {
+        fail(tr("The engine was not found at %1.").arg(path));
+        return;
+    }
+
+    m_stdoutBuffer.clear();
+    m_stderrBuffer.clear();
+    m_lastStderrLine.clear();
+    m_expectingExit = false;
+    m_info = {};
+
+    m_process = new QProcess(this);
+    m_process->setProgram(path);
+    m_process->setArguments(QStringList{QStringLiteral("--serve")} + m_extraArguments);
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &EngineClient::readStdout);
+    connect(m_process, &QProcess::readyReadStandardError, this, &EngineClient::readStderr);
+    connect(m_process, &QProcess::finished, this, &EngineClient::onFinished);
+    connect(m_process, &QProcess::errorOccurred, this, &EngineClient::onProcessError);
+    setState(State::Starting);
+    m_process->start();
+}
+
+void EngineClient::restart()
+{
+    stop();
+    start();
+}
+
+void EngineClient::stop()
+{
+    if (!m_process) {
+        if (m_state != State::NotRunning)
+            setState(State::NotRunning);
+        return;
+    }
+    m_expectingExit = true;
+    if (m_process->state() != QProcess::NotRunning) {
+        if (m_state == State::Ready)
+            send(QJsonObject{{QLatin1String("type"), QLatin1String("shutdown")},
+                             {QLatin1String("id"), m_nextId++}});
+        m_process->closeWriteChannel();
+        // shutdown waits for the running stage, which may be a long native compile: do not.
+        if (!m_process->waitForFinished(2000)) {
+            m_process->kill();
+            m_process->waitForFinished(2000);
+        }
+    }
+    if (m_process) // finished() normally tore it down already
+        onFinished(0, QProcess::NormalExit);
+}
+
+qint64 EngineClient::compile(const CompileRequest &request)
+{
+    if (m_state != State::Ready && m_state != State::Starting)
+        return 0;
+    const qint64 id = m_nextId++;
+    m_jobs.insert(id, Job{});
+    const QJsonObject message = request.toJson(id);
+    if (m_state == State::Ready)
+        send(message);
+    else
+        m_pending.append(message);
+    return id;
+}
+
+void EngineClient::cancel(qint64 id)
+{
+    if (!m_jobs.contains(id))
+        return;
+    for (qsizetype i = 0; i < m_pending.size(); ++i) {
+        if (m_pending.at(i).value(QLatin1String("id")).toInteger() == id) {
+            m_pending.removeAt(i);
+            endJob(id);
+            Q_EMIT errorReceived(id, EngineError{QString(), QStringLiteral("cancelled"),
+                                                 tr("Cancelled before it started."), QString()});
+            return;
+        }
+    }
+    Job &job = m_jobs[id];
+    if (job.cancelRequested)
+        return;
+    job.cancelRequested = true;
+    send(QJsonObject{{QLatin1String("type"), QLatin1String("cancel")},
+                     {QLatin1String("id"), m_nextId++},
+                     {QLatin1String("target"), id}});
+    QTimer::singleShot(m_graceMs, this, [this, id] { escalateCancel(id); });
+}
+
+void EngineClient::escalateCancel(qint64 id)
+{
+    if (!m_jobs.contains(id) || !m_process)
+        return;
+    const QString stage = m_jobs.value(id).stage;
+    endJob(id);
+    Q_EMIT errorReceived(
+        id, EngineError{stage, QStringLiteral("cancelled"),
+                        tr("Cancelled. The engine did not stop within %1 s, so it was restarted.")
+                            .arg(m_graceMs / 1000.0),
+                        tr("Results received earlier are kept.")});
+    m_expectingExit = true;
+    m_process->kill();
+    if (m_process && !m_process->waitForFinished(3000))
+        onFinished(-1, QProcess::CrashExit);
+    start();
+}
+
+void EngineClient::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}
+
+void EngineClient::fail(const QString &reason)
+{
+    setState(State::NotRunning);
+    Q_EMIT engineFailed(reason);
+}
+
+void EngineClient::send(const QJsonObject &message)
+{
+    if (!m_process)
+        return;
+    m_process->write(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n');
+}
+
+void EngineClient::readStdout()
+{
+    if (!m_process)
+        return;
+    m_stdoutBuffer += m_process->readAllStandardOutput();
+    const QPointer<QProcess> process = m_process;
+    qsizetype newline;
+    // A receiver may restart the engine from a signal; stop when the process changed under us.
+    while (process == m_process && (newline = m_stdoutBuffer.indexOf('\n')) >= 0) {
+        QByteArray line = m_stdoutBuffer.left(newline);
+        m_stdoutBuffer.remove(0, newline + 1);
+        if (line.endsWith('\r'))
+            line.chop(1);
+        if (!line.trimmed().isEmpty())
+            handleLine(line);
+    }
+}
+
+void EngineClient::readStderr()
+{
+    if (!m_process)
+        return;
+    m_stderrBuffer += m_process->readAllStandardError();
+    qsizetype newline;
+    while ((newline = m_stderrBuffer.indexOf('\n')) >= 0) {
+        const QString line = QString::fromUtf8(m_stderrBuffer.left(newline)).trimmed();
+        m_stderrBuffer.remove(0, newline + 1);
+        if (line.isEmpty())
+            continue;
+        m_lastStderrLine = line;
+        Q_EMIT logMessage(0, QStringLiteral("debug"), line);
+    }
+}
+
+void EngineClient::handleLine(const QByteArray &line)
+{
+    if (m_recording.isOpen()) {
+        m_recording.write(line + '\n');
+        m_recording.flush();
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        ++m_skippedLines;
+        return;
+    }
+    const QJsonObject o = document.object();
+    const QString type = o.value(QLatin1String("type")).toString();
+    const qint64 id = o.value(QLatin1String("id")).toInteger();
+
+    if (m_state == State::Starting) {
+        if (type == QLatin1String("hello"))
+            handleHello(o);
+        else
+            ++m_skippedLines; // nothing is meaningful before the handshake
+        return;
+    }
+    if (m_state != State::Ready)
+        return;
+
+    if (type == QLatin1String("progress")) {
+        const QString stage = o.value(QLatin1String("stage")).toString();
+        if (m_jobs.contains(id))
+            m_jobs[id].stage = stage;
+        Q_EMIT progress(id, stage, o.value(QLatin1String("fraction")).toDouble(),
+                        o.value(QLatin1String("message")).toString());
+    } else if (type == QLatin1String("log")) {
+        Q_EMIT logMessage(id, o.value(QLatin1String("level")).toString(),
+                          o.value(QLatin1String("message")).toString());
+    } else if (type == QLatin1String("stage_done")) {
+        Q_EMIT stageDone(id, o.value(QLatin1String("stage")).toString(),
+                         o.value(QLatin1String("seconds")).toDouble(),
+                         o.value(QLatin1String("artifacts")).toObject());
+    } else if (type == QLatin1String("result")) {
+        if (!m_jobs.contains(id))
+            return; // already reported (e.g. cancelled by kill): the job has ended once
+        const QJsonObject result = o.value(QLatin1String("result")).toObject();
+        m_results.insert(id, result);
+        endJob(id);
+        Q_EMIT resultReceived(id, result);
+    } else if (type == QLatin1String("error")) {
+        if (id != 0 && !m_jobs.contains(id))
+            return;
+        endJob(id);
+        Q_EMIT errorReceived(id, EngineError::fromJson(o));
+    } else if (type == QLatin1String("pong") || type == QLatin1String("hello")) {
+        // pong needs no action; a repeated hello is ignored
+    } else {
+        ++m_skippedLines; // unknown types are skipped, never fatal (FORMAT.md)
+    }
+}
+
+void EngineClient::handleHello(const QJsonObject &hello)
+{
+    m_info = EngineInfo::fromJson(hello);
+    if (m_info.protocol != ProtocolVersion) {
+        // The handshake is frozen so both versions can always be named; after a mismatch
+        // nothing else is sent. Closing stdin lets the engine exit on its own.
+        setState(State::Failed);
+        const QList<QJsonObject> pending = std::exchange(m_pending, {});
+        m_process->closeWriteChannel();
+        m_expectingExit = true;
+        const QString reason =
+            tr("Protocol mismatch: the engine speaks protocol version %1, this studio speaks "
+               "version %2. Install matching versions of the studio and the engine.")
+                .arg(m_info.protocol)
+                .arg(ProtocolVersion);
+        for (const QJsonObject &request : pending) {
+            const qint64 id = request.value(QLatin1String("id")).toInteger();
+            endJob(id);
+            Q_EMIT errorReceived(id, EngineError{QString(), QStringLiteral("protocol_mismatch"),
+                                                 reason, QString()});
+        }
+        Q_EMIT engineFailed(reason);
+        return;
+    }
+    setState(State::Ready);
+    Q_EMIT handshakeCompleted(m_info);
+    const QList<QJsonObject> pending = std::exchange(m_pending, {});
+    for (const QJsonObject &request : pending)
+        send(request);
+}
+
+void EngineClient::endJob(qint64 id)
+{
+    m_jobs.remove(id);
+}
+
+void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    if (!m_process)
+        return;
+    // Drain what the engine wrote just before it exited: a result may be in there.
+    readStdout();
+    readStderr();
+    if (!m_process)
+        return;
+    const bool expected = m_expectingExit;
+    const bool mismatched = m_state == State::Failed;
+    m_process->disconnect(this);
+    m_process->deleteLater();
+    m_process = nullptr;
+    m_pending.clear();
+    m_expectingExit = false;
+
+    QString reason;
+    if (!expected) {
+        reason = status == QProcess::CrashExit
+                     ? tr("The engine crashed.")
+                     : tr("The engine exited unexpectedly with code %1.").arg(exitCode);
+        if (!m_lastStderrLine.isEmpty())
+            reason += QLatin1Char(' ') + tr("Its last message: %1").arg(m_lastStderrLine);
+    }
+    // Every job ends with exactly one result or error, even when its engine is gone.
+    const QList<qint64> lost = m_jobs.keys();
+    m_jobs.clear();
+    for (qint64 id : lost) {
+        Q_EMIT errorReceived(
+            id, expected ? EngineError{QString(), QStringLiteral("engine_restarted"),
+                                       tr("The engine was stopped before this job ended."),
+                                       tr("Run the job again.")}
+                         : EngineError{QString(), QStringLiteral("engine_crashed"), reason,
+                                       tr("Restart the engine and run the job again.")});
+    }
+    if (mismatched)
+        return; // stay Failed: the mismatch is the news, not the exit
+    if (expected)
+        setState(State::NotRunning);
+    else
+        fail(reason);
+}
+
+void EngineClient::onProcessError(QProcess::ProcessError error)
+{
+    if (error != QProcess::FailedToStart || !m_process)
+        return;
+    const QString reason = tr("Cannot start the engine %1: %2")
+                               .arg(m_process->program(), m_process->errorString());
+    m_process->disconnect(this);
+    m_process->deleteLater();
+    m_process = nullptr;
+    const QList<QJsonObject> pending = std::exchange(m_pending, {});
+    for (const QJsonObject &request : pending) {
+        const qint64 id = request.value(QLatin1String("id")).toInteger();
+        endJob(id);
+        Q_EMIT errorReceived(id, EngineError{QString(), QStringLiteral("engine_crashed"), reason,
+                                             QString()});
+    }
+    fail(reason);
+}
+
+} // namespace AotStudio::Client

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "compilerequest.h"
+#include "engineerror.h"
+#include "engineinfo.h"
+
+#include <QByteArray>
+#include <QFile>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+
+namespace AotStudio::Client {
+
+/**
+ * Owns the `aotstudio-engine --serve` process and speaks protocol version 1 with it
+ * (core/protocol/FORMAT.md).
+ *
+ * The engine is looked up, in order: setEnginePath(), the environment variable
+ * `AOTSTUDIO_ENGINE`, `aotstudio-engine` next to the application binary, then PATH.
+ * Every engine event becomes a typed signal. When the engine dies the client reports it with
+ * engineFailed() and keeps every result it has already received (results()); restart() brings a
+ * fresh engine up. Cancelling is cooperative first (a `cancel` request), then, after
+ * cancelGracePeriod(), the engine is killed and restarted and the job reported as cancelled.
+ */
+class EngineClient : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State {
+        NotRunning, ///< no process (never started, stopped, or died)
+        Starting,   ///< process started, waiting for `hello`
+        Ready,      ///< handshake done, requests are accepted
+        Failed,     ///< protocol mismatch: the process is left alone and nothing is sent
+    };
+    Q_ENUM(State)
+
+    /// The protocol version this client speaks.
+    static constexpr int ProtocolVersion = 1;
+
+    explicit EngineClient(QObject *parent = nullptr);
+    ~EngineClient() override;
+
+    /// Overrides the engine lookup; an empty path restores it.
+    void setEnginePath(const QString &path);
+    /// Arguments appended after `--serve` (e.g. for a remote or test engine).
+    void setExtraArguments(const QStringList &arguments);
+    /// How long cancel() waits for the engine to end the job before killing it; milliseconds.
+    void setCancelGracePeriod(int milliseconds);
+    int cancelGracePeriod() const { return m_graceMs; }
+    /// Appends every line the engine writes to this `.jsonl` file (a session recording);
+    /// an empty path stops recording. Returns false if the file cannot be opened.
+    bool setRecordingPath(const QString &path);
+
+    /// The engine binary that start() would run, or an empty string when none is found.
+    QString resolveEnginePath() const;
+
+    State state() const { return m_state; }
+    bool isReady() const { return m_state == State::Ready; }
+    /// Valid after handshakeCompleted().
+    const EngineInfo &engineInfo() const { return m_info; }
+    /// Every `result` received since construction, by request id, across engine restarts.
+    const QHash<qint64, QJsonObject> &results() const { return m_results; }
+    /// Ids of requests that have not ended yet.
+    QList<qint64> activeJobs() const { return m_jobs.keys(); }
+    /// Lines skipped because their type is unknown or they are not JSON objects.
+    int skippedLineCount() const { return m_skippedLines; }
+
+public Q_SLOTS:
+    /// Starts the engine unless it is running; failures are reported by engineFailed().
+    void start();
+    /// Stops the engine (if any) and starts a new one.
+    void restart();
+    /// Asks the engine to shut down, kills it after a short wait; does not emit engineFailed().
+    void stop();
+
+public:
+    /**
+     * Sends a `compile` request (queued until the handshake when the engine is starting).
+     * Returns the request id (> 0), or 0 when no engine is running or the protocol mismatched.
+     */
+    qint64 compile(const CompileRequest &request);
+    /// Cancels a job: `cancel` request first, kill + restart after the grace period.
+    void cancel(qint64 id);
+
+Q_SIGNALS:
+    void stateChanged(AotStudio::Client::EngineClient::State state);
+    void handshakeCompleted(const AotStudio::Client::EngineInfo &info);
+    /// fraction: 0..1 over the whole job.
+    void progress(qint64 id, const QString &stage, double fraction, const QString &message);
+    /// level: debug, info, warning, error; engine stderr arrives as "debug" with id 0.
+    void logMessage(qint64 id, const QString &level, const QString &message);
+    /// seconds: wall time of the stage; artifacts: name -> path inside the job directory.
+    void stageDone(qint64 id, const QString &stage, double seconds, const QJsonObject &artifacts);
+    void resultReceived(qint64 id, const QJsonObject &result);
+    void errorReceived(qint64 id, const AotStudio::Client::EngineError &error);
+    /// The engine is missing, crashed, exited unexpectedly or speaks another protocol version.
+    void engineFailed(const QString &reason);
+
+private:
+    struct Job
+    {
+        QString stage;
+        bool cancelRequested = false;
+    };
+
+    void setState(State state);
+    void fail(const QString &reason);
+    void send(const QJsonObject &message);
+    void readStdout();
+    void readStderr();
+    void handleLine(const QByteArray &line);
+    void handleHello(const QJsonObject &hello);
+    void endJob(qint64 id);
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onProcessError(QProcess::ProcessError error);
+    void escalateCancel(qint64 id);
+
+    QProcess *m_process = nullptr;
+    QString m_enginePath;
+    QStringList m_extraArguments;
+    State m_state = State::NotRunning;
+    EngineInfo m_info;
+    QByteArray m_stdoutBuffer;
+    QByteArray m_stderrBuffer;
+    QString m_lastStderrLine;
+    QList<QJsonObject> m_pending; ///< requests written once the handshake succeeds
+    QHash<qint64, Job> m_jobs;
+    QHash<qint64, QJsonObject> m_results;
+    qint64 m_nextId = 1;
+    int m_graceMs = 5000;
+    int m_skippedLines = 0;
+    bool m_expectingExit = false;
+    QFile m_recording;
+};
+
+} // namespace AotStudio::Client

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+namespace AotStudio::Client {
+
+/// An `error` event: which stage failed, a machine-readable code (FORMAT.md lists them, plus
+/// the client's own `engine_restarted`), what failed and what the user can do about it.
+struct EngineError
+{
+    QString stage;
+    QString code;
+    QString message;
+    QString hint;
+
+    static EngineError fromJson(const QJsonObject &event);
+    bool isCancellation() const { return code == QLatin1String("cancelled"); }
+};
+
+} // namespace AotStudio::Client

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// EngineClient against tests/fixtures/fake_engine.py, which speaks protocol 1 without torch.
+#include "client/compileresult.h"
+#include "client/engineclient.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace AotStudio::Client;
+
+class TestEngineClient : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    static std::unique_ptr<EngineClient> makeClient(const QStringList &extra = {})
+    {
+        auto client = std::make_unique<EngineClient>();
+        client->setEnginePath(QStringLiteral(AOTSTUDIO_FAKE_ENGINE));
+        client->setExtraArguments(extra);
+        return client;
+    }
+
+    static CompileRequest request(const QString &model, const QString &out)
+    {
+        CompileRequest r;
+        r.model = model;
+        r.out = out;
+        return r;
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        qunsetenv("FAKE_IGNORE_CANCEL");
+        qunsetenv("FAKE_REQUEST_LOG");
+    }
+
+    void handshake()
+    {
+        auto client = makeClient();
+        QSignalSpy hello(client.get(), &EngineClient::handshakeCompleted);
+        client->start();
+        QCOMPARE(client->state(), EngineClient::State::Starting);
+        QVERIFY(hello.wait(10000));
+        QCOMPARE(client->state(), EngineClient::State::Ready);
+        const EngineInfo &info = client->engineInfo();
+        QCOMPARE(info.protocol, 1);
+        QCOMPARE(info.engineVersion, QStringLiteral("0.1.0"));
+        QCOMPARE(info.torchVersion, QStringLiteral("2.14.1+fake"));
+        QCOMPARE(info.cudaVersion, QStringLiteral("13.0"));
+        QCOMPARE(info.pythonVersion, QStringLiteral("3.11.7"));
+        QCOMPARE(info.cudaAvailable, false);
+        QCOMPARE(info.devices.size(), 1);
+        QCOMPARE(info.devices.first().type, QStringLiteral("cpu"));
+        QCOMPARE(info.devices.first().label(), QStringLiteral("cpu"));
+    }
+
+    void compileReportsProgressThenResult()
+    {
+        auto client = makeClient();
+        const QString recording = m_dir.filePath(QStringLiteral("session.jsonl"));
+        QVERIFY(client->setRecordingPath(recording));
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy stages(client.get(), &EngineClient::stageDone);
+        QSignalSpy logs(client.get(), &EngineClient::logMessage);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        // Requests made before the handshake are queued, not lost.
+        client->start();
+        const qint64 id = client->compile(request(QStringLiteral("sample:mlp"), m_dir.path()));
+        QVERIFY(id > 0);
+        QVERIFY(results.wait(10000));
+        QCOMPARE(errors.count(), 0);
+
+        QStringList order;
+        for (const auto &args : progress) {
+            QCOMPARE(args.at(0).toLongLong(), id);
+            order << args.at(1).toString();
+        }
+        QCOMPARE(order, (QStringList{"load", "export", "compile", "load_package", "verify",
+                                     "measure"}));
+        double last = -1;
+        for (const auto &args : progress) {
+            QVERIFY(args.at(2).toDouble() > last);
+            last = args.at(2).toDouble();
+        }
+        QCOMPARE(stages.count(), 6);
+        QCOMPARE(stages.first().at(3).toJsonObject().value("log").toString(),
+                 m_dir.filePath("load.log"));
+        QVERIFY(logs.count() >= 1);
+        QCOMPARE(logs.first().at(1).toString(), QStringLiteral("info"));
+
+        QCOMPARE(results.first().at(0).toLongLong(), id);
+        const CompileResult r = CompileResult::fromJson(results.first().at(1).toJsonObject());
+        QCOMPARE(r.model, QStringLiteral("sample:mlp"));
+        QCOMPARE(r.package, m_dir.filePath(QStringLiteral("model.pt2")));
+        QCOMPARE(r.maxAbsError, 1.2e-7);
+        QCOMPARE(r.eagerMs, 0.081);
+        QCOMPARE(r.compiledMs, 0.034);
+        QCOMPARE(r.speedup, 2.38);
+        QCOMPARE(r.runs, 200);
+        QCOMPARE(r.eager.p90Ms, 0.09);
+        QVERIFY(client->results().contains(id));
+        QVERIFY(client->activeJobs().isEmpty());
+
+        // The unknown message type was skipped and did not disturb anything after it.
+        QCOMPARE(client->skippedLineCount(), 1);
+        QCOMPARE(client->state(), EngineClient::State::Ready);
+
+        QFile file(recording);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QVERIFY(lines.first().contains("\"type\":\"hello\""));
+        QVERIFY(lines.size() > 10);
+    }
+
+    void crashKeepsResultsAndRestartWorks()
+    {
+        auto client = makeClient();
+        QSignalSpy hello(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        client->start();
+        QVERIFY(hello.wait(10000));
+        const qint64 first = client->compile(request(QStringLiteral("sample:mlp"), m_dir.path()));
+        QVERIFY(results.wait(10000));
+
+        const qint64 doomed = client->compile(request(QStringLiteral("fake:crash"), m_dir.path()));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+        const QString reason = failed.first().at(0).toString();
+        QVERIFY2(reason.contains(QLatin1String("code 1")), qPrintable(reason));
+        QVERIFY2(reason.contains(QLatin1String("simulated crash")), qPrintable(reason));
+        QCOMPARE(client->state(), EngineClient::State::NotRunning);
+        // The lost job still ends, exactly once.
+        QCOMPARE(errors.count(), 1);
+        QCOMPARE(errors.first().at(0).toLongLong(), doomed);
+        QCOMPARE(errors.first().at(1).value<EngineError>().code, QStringLiteral("engine_crashed"));
+        QVERIFY(client->results().contains(first));
+        QCOMPARE(client->compile(request(QStringLiteral("sample:mlp"), m_dir.path())), 0);
+
+        client->restart();
+        QVERIFY(hello.wait(10000));
+        const qint64 again = client->compile(request(QStringLiteral("sample:mlp"), m_dir.path()));
+        QVERIFY(again > doomed);
+        QVERIFY(results.wait(10000));
+        QCOMPARE(client->results().size(), 2);
+        QVERIFY(client->results().contains(first));
+        QVERIFY(client->results().contains(again));
+    }
+
+    void cancelIsCooperative()
+    {
+        auto client = makeClient();
+        client->setCancelGracePeriod(5000);
+        QSignalSpy hello(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        client->start();
+        QVERIFY(hello.wait(10000));
+        const qint64 id = client->compile(request(QStringLiteral("fake:slow"), m_dir.path()));
+        QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(1) == "compile", 10000);
+        QElapsedTimer timer;
+        timer.start();
+        client->cancel(id);
+        QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, 5000);
+        QVERIFY(timer.elapsed() < client->cancelGracePeriod());
+        QCOMPARE(errors.first().at(0).toLongLong(), id);
+        const auto error = errors.first().at(1).value<EngineError>();
+        QVERIFY(error.isCancellation());
+        QCOMPARE(error.stage, QStringLiteral("compile"));
+        // The engine honoured the cancel: same process, no restart, no failure.
+        QTest::qWait(200);
+        QCOMPARE(hello.count(), 1);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(client->state(), EngineClient::State::Ready);
+    }
+
+    void cancelEscalatesToKillAndRestart()
+    {
+        qputenv("FAKE_IGNORE_CANCEL", "1");
+        auto client = makeClient();
+        client->setCancelGracePeriod(300);
+        QSignalSpy hello(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        client->start();
+        QVERIFY(hello.wait(10000));
+        const qint64 done = client->compile(request(QStringLiteral("sample:mlp"), m_dir.path()));
+        QVERIFY(results.wait(10000));
+        const qint64 id = client->compile(request(QStringLiteral("fake:slow"), m_dir.path()));
+        QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(1) == "compile", 10000);
+        client->cancel(id);
+        QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, 5000);
+        QCOMPARE(errors.first().at(0).toLongLong(), id);
+        const auto error = errors.first().at(1).value<EngineError>();
+        QVERIFY(error.isCancellation());
+        QVERIFY2(error.message.contains(QLatin1String("restarted")), qPrintable(error.message));
+        // Killed on purpose: a fresh engine comes up and nobody is told it "failed".
+        QTRY_COMPARE_WITH_TIMEOUT(hello.count(), 2, 10000);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(client->state(), EngineClient::State::Ready);
+        QVERIFY(client->results().contains(done));
+        QVERIFY(client->activeJobs().isEmpty());
+    }
+
+    void protocolMismatchNamesBothVersions()
+    {
+        const QString log = m_dir.filePath(QStringLiteral("requests.log"));
+        QFile::remove(log);
+        qputenv("FAKE_REQUEST_LOG", log.toLocal8Bit());
+        auto client = makeClient({QStringLiteral("--protocol"), QStringLiteral("99")});
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy hello(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        client->start();
+        const qint64 queued = client->compile(request(QStringLiteral("sample:mlp"), m_dir.path()));
+        QVERIFY(failed.wait(10000));
+        const QString reason = failed.first().at(0).toString();
+        QVERIFY2(reason.contains(QLatin1String("99")), qPrintable(reason));
+        QVERIFY2(reason.contains(QLatin1String("version 1")), qPrintable(reason));
+        QCOMPARE(hello.count(), 0);
+        QCOMPARE(client->state(), EngineClient::State::Failed);
+        QCOMPARE(client->engineInfo().protocol, 99);
+        QCOMPARE(errors.count(), 1);
+        QCOMPARE(errors.first().at(0).toLongLong(), queued);
+        QCOMPARE(client->compile(request(QStringLiteral("sample:mlp"), m_dir.path())), 0);
+        // The engine exits on EOF; it must have received nothing at all.
+        QTest::qWait(300);
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(!QFile::exists(log) || QFile(log).size() == 0);
+    }
+
+    void missingBinaryNamesThePath()
+    {
+        EngineClient client;
+        const QString path = m_dir.filePath(QStringLiteral("no-such-dir/aotstudio-engine"));
+        client.setEnginePath(path);
+        QSignalSpy failed(&client, &EngineClient::engineFailed);
+        client.start();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        QVERIFY2(failed.first().at(0).toString().contains(path),
+                 qPrintable(failed.first().at(0).toString()));
+        QCOMPARE(client.state(), EngineClient::State::NotRunning);
+    }
+
+    void environmentVariableSelectsEngine()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("elsewhere/aotstudio-engine"));
+        qputenv("AOTSTUDIO_ENGINE", path.toLocal8Bit());
+        EngineClient client;
+        QCOMPARE(client.resolveEnginePath(), path);
+        client.setEnginePath(QStringLiteral("/explicit"));
+        QCOMPARE(client.resolveEnginePath(), QStringLiteral("/explicit"));
+        qunsetenv("AOTSTUDIO_ENGINE");
+    }
+
+    void stopIsQuiet()
+    {
+        auto client = makeClient();
+        QSignalSpy hello(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        client->start();
+        QVERIFY(hello.wait(10000));
+        client->stop();
+        QCOMPARE(client->state(), EngineClient::State::NotRunning);
+        QTest::qWait(100);
+        QCOMPARE(failed.count(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngineClient)
+#include "tst_engineclient.moc"

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// aotstudio-engine --serve spoken to over stdio, as the studio does: handshake, bad lines,
+// unknown types, errors that leave the engine up, cancel (running and queued), shutdown.
+#include <QDir>
+#include <QFileInfo>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestEngine : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void handshake();
+    void badLinesAndUnknownTypes();
+    void errorKeepsEngineUp();
+    void compileFactoryKeepsStreamClean();
+    void cancelRunning();
+    void cancelQueued();
+    void shutdown();
+
+private:
+    void send(const QByteArray &json);
+    /// Next protocol message (every stdout line must be a JSON object: fails the test otherwise).
+    QJsonObject next(int timeoutMs = 300000);
+    /// Next message matching `type` and `id`, skipping others (progress, log, ...).
+    QJsonObject waitFor(const QString &type, qint64 id, int timeoutMs = 300000);
+
+    QProcess m_engine;
+    QList<QJsonObject> m_pending;
+    QTemporaryDir m_dir;
+};
+
+void TestEngine::send(const QByteArray &json)
+{
+    m_engine.write(json + '\n');
+    QVERIFY(m_engine.waitForBytesWritten(5000));
+}
+
+QJsonObject TestEngine::next(int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!m_engine.canReadLine()) {
+        if (t.elapsed() > timeoutMs || m_engine.state() != QProcess::Running)
+            return {};
+        m_engine.waitForReadyRead(100);
+    }
+    const QByteArray line = m_engine.readLine().trimmed();
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &pe);
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        qWarning("not a protocol line on stdout: %s", line.constData());
+        return {{QStringLiteral("type"), QStringLiteral("<garbage>")}};
+    }
+    return doc.object();
+}
+
+QJsonObject TestEngine::waitFor(const QString &type, qint64 id, int timeoutMs)
+{
+    for (int i = 0; i < m_pending.size(); ++i) {
+        const auto &m = m_pending.at(i);
+        if (m.value(QLatin1String("type")).toString() == type && m.value(QLatin1String("id")).toInteger() == id)
+            return m_pending.takeAt(i);
+    }
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < timeoutMs) {
+        const QJsonObject m = next(timeoutMs - int(t.elapsed()));
+        if (m.isEmpty())
+            break;
+        if (m.value(QLatin1String("type")).toString() == QLatin1String("<garbage>"))
+            return m;
+        if (m.value(QLatin1String("type")).toString() == type && m.value(QLatin1String("id")).toInteger() == id)
+            return m;
+        m_pending.append(m);
+    }
+    return {};
+}
+
+void TestEngine::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_engine.setProcessChannelMode(QProcess::SeparateChannels);
+    m_engine.setReadChannel(QProcess::StandardOutput);
+    m_engine.start(QStringLiteral(AOTSTUDIO_ENGINE_PATH), {QStringLiteral("--serve")});
+    QVERIFY(m_engine.waitForStarted());
+}
+
+void TestEngine::handshake()
+{
+    const QJsonObject hello = next(120000);
+    QCOMPARE(hello.value(QLatin1String("type")).toString(), QStringLiteral("hello")); // the very first line
+    QCOMPARE(hello.value(QLatin1String("id")).toInt(), 0);
+    QCOMPARE(hello.value(QLatin1String("protocol")).toInt(), 1);
+    QVERIFY(!hello.value(QLatin1String("engine_version")).toString().isEmpty());
+    QVERIFY(hello.value(QLatin1String("torch_version")).toString().startsWith(QLatin1String("2.")));
+    QVERIFY(hello.value(QLatin1String("devices")).toArray().size() >= 1);
+    QCOMPARE(hello.value(QLatin1String("devices")).toArray().first().toObject().value(QLatin1String("type")).toString(),
+             QStringLiteral("cpu"));
+}
+
+void TestEngine::badLinesAndUnknownTypes()
+{
+    send("this is not json");
+    const QJsonObject e = waitFor(QStringLiteral("error"), 0, 10000);
+    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("bad_request"));
+    send(R"({"type":"compile"})"); // no id
+    QCOMPARE(waitFor(QStringLiteral("error"), 0, 10000).value(QLatin1String("code")).toString(), QStringLiteral("bad_request"));
+    send(R"({"type":"frobnicate","id":7,"whatever":[1,2]})"); // skipped, not fatal
+    send(R"({"type":"ping","id":8})");
+    QVERIFY(!waitFor(QStringLiteral("pong"), 8, 10000).isEmpty());
+    QCOMPARE(m_engine.state(), QProcess::Running);
+}
+
+void TestEngine::errorKeepsEngineUp()
+{
+    send(QStringLiteral(R"({"type":"compile","id":10,"model":"sample:does-not-exist","device":"cpu","out":"%1"})")
+             .arg(m_dir.filePath(QStringLiteral("e10")))
+             .toUtf8());
+    const QJsonObject e = waitFor(QStringLiteral("error"), 10, 60000);
+    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("unknown_model"));
+    QCOMPARE(e.value(QLatin1String("stage")).toString(), QStringLiteral("load"));
+    QVERIFY(!e.value(QLatin1String("hint")).toString().isEmpty());
+    send(R"({"type":"ping","id":11})");
+    QVERIFY(!waitFor(QStringLiteral("pong"), 11, 10000).isEmpty());
+}
+
+void TestEngine::compileFactoryKeepsStreamClean()
+{
+    // The factory prints to stdout; the protocol stream must stay pure JSON (next() flags garbage).
+    const QString out = m_dir.filePath(QStringLiteral("c20"));
+    send(QStringLiteral(R"({"type":"compile","id":20,"model":"%1/tiny_factory.py:make","device":"cpu","out":"%2","runs":5,"min_runs":3,"warmup":1})")
+             .arg(QStringLiteral(AOTSTUDIO_FIXTURES_DIR), out)
+             .toUtf8());
+    QStringList stages;
+    QJsonObject result;
+    for (;;) {
+        const QJsonObject m = next();
+        const QString type = m.value(QLatin1String("type")).toString();
+        QVERIFY2(!m.isEmpty() && type != QLatin1String("<garbage>"), "engine stream ended or carried a non-JSON line");
+        if (m.value(QLatin1String("id")).toInteger() != 20)
+            continue;
+        if (type == QLatin1String("stage_done"))
+            stages << m.value(QLatin1String("stage")).toString();
+        if (type == QLatin1String("error"))
+            QFAIL(qPrintable(m.value(QLatin1String("message")).toString()));
+        if (type == QLatin1String("result")) {
+            result = m.value(QLatin1String("result")).toObject();
+            break;
+        }
+    }
+    QCOMPARE(stages, (QStringList{QStringLiteral("load"), QStringLiteral("export"), QStringLiteral("compile"),
+                                  QStringLiteral("load_package"), QStringLiteral("verify"), QStringLiteral("measure")}));
+    QCOMPARE(result.value(QLatin1String("package")).toString(), QDir(out).filePath(QStringLiteral("model.pt2")));
+    QVERIFY(QFileInfo(result.value(QLatin1String("package")).toString()).isFile());
+    QVERIFY(result.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-4);
+}
+
+void TestEngine::cancelRunning()
+{
+    const QString out = m_dir.filePath(QStringLiteral("c30"));
+    send(QStringLiteral(R"({"type":"compile","id":30,"model":"sample:mlp","device":"cpu","out":"%1"})").arg(out).toUtf8());
+    QVERIFY(!waitFor(QStringLiteral("progress"), 30, 60000).isEmpty()); // it is running
+    QElapsedTimer t;
+    t.start();
+    send(R"({"type":"cancel","id":31,"target":30})");
+    const QJsonObject e = waitFor(QStringLiteral("error"), 30, 300000);
+    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("cancelled"));
+    qInfo("cancel took %lld ms (stage %s)", t.elapsed(), qPrintable(e.value(QLatin1String("stage")).toString()));
+    // Whatever stage it stopped at, no half-written package is left behind.
+    const QStringList partial = QDir(out).entryList({QStringLiteral(".partial-*")}, QDir::Files | QDir::Hidden);
+    QVERIFY2(partial.isEmpty(), qPrintable(partial.join(QLatin1Char(' '))));
+    send(R"({"type":"ping","id":32})");
+    QVERIFY(!waitFor(QStringLiteral("pong"), 32, 300000).isEmpty());
+}
+
+void TestEngine::cancelQueued()
+{
+    send(QStringLiteral(R"({"type":"compile","id":40,"model":"sample:mlp","device":"cpu","out":"%1"})")
+             .arg(m_dir.filePath(QStringLiteral("c40"))).toUtf8());
+    send(QStringLiteral(R"({"type":"compile","id":41,"model":"sample:mlp","device":"cpu","out":"%1"})")
+             .arg(m_dir.filePath(QStringLiteral("c41"))).toUtf8());
+    send(R"({"type":"cancel","id":42,"target":41})");
+    send(R"({"type":"cancel","id":43,"target":40})");
+    const QJsonObject queued = waitFor(QStringLiteral("error"), 41, 300000);
+    QCOMPARE(queued.value(QLatin1String("code")).toString(), QStringLiteral("cancelled"));
+    QCOMPARE(queued.value(QLatin1String("stage")).toString(), QStringLiteral("queued"));
+    QCOMPARE(waitFor(QStringLiteral("error"), 40, 300000).value(QLatin1String("code")).toString(), QStringLiteral("cancelled"));
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("c41/model.pt2"))));
+}
+
+void TestEngine::shutdown()
+{
+    send(R"({"type":"shutdown","id":50})");
+    QVERIFY(m_engine.waitForFinished(120000));
+    QCOMPARE(m_engine.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(m_engine.exitCode(), 0);
+}
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "tst_engine.moc"

@@ -1,0 +1,582 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AotStudio::Client::EngineClient</name>
+    <message>
+        <source>The engine was not found: looked for %1 and for %2 on PATH. Set AOTSTUDIO_ENGINE to its path.</source>
+        <translation>未找到引擎：已查找 %1，并在 PATH 中查找 %2。请将 AOTSTUDIO_ENGINE 设置为引擎的路径。</translation>
+    </message>
+    <message>
+        <source>The engine was not found at %1.</source>
+        <translation>在 %1 未找到引擎。</translation>
+    </message>
+    <message>
+        <source>Cancelled before it started.</source>
+        <translation>在开始之前已取消。</translation>
+    </message>
+    <message>
+        <source>Cancelled. The engine did not stop within %1 s, so it was restarted.</source>
+        <translation>已取消。引擎未在 %1 秒内停止，因此已将其重启。</translation>
+    </message>
+    <message>
+        <source>Results received earlier are kept.</source>
+        <translation>之前收到的结果会保留。</translation>
+    </message>
+    <message>
+        <source>Protocol mismatch: the engine speaks protocol version %1, this studio speaks version %2. Install matching versions of the studio and the engine.</source>
+        <translation>协议不匹配：引擎使用协议版本 %1，本工作室使用版本 %2。请安装相互匹配的工作室和引擎版本。</translation>
+    </message>
+    <message>
+        <source>The engine crashed.</source>
+        <translation>引擎已崩溃。</translation>
+    </message>
+    <message>
+        <source>The engine exited unexpectedly with code %1.</source>
+        <translation>引擎意外退出，退出码为 %1。</translation>
+    </message>
+    <message>
+        <source>Its last message: %1</source>
+        <translation>其最后一条消息：%1</translation>
+    </message>
+    <message>
+        <source>The engine was stopped before this job ended.</source>
+        <translation>引擎在此任务结束前已被停止。</translation>
+    </message>
+    <message>
+        <source>Run the job again.</source>
+        <translation>请重新运行该任务。</translation>
+    </message>
+    <message>
+        <source>Restart the engine and run the job again.</source>
+        <translation>请重启引擎并重新运行该任务。</translation>
+    </message>
+    <message>
+        <source>Cannot start the engine %1: %2</source>
+        <translation>无法启动引擎 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::LatencyChart</name>
+    <message>
+        <source>Compiled</source>
+        <translation>编译后</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager</translation>
+    </message>
+    <message>
+        <source>Median latency per call (ms); whiskers p10–p90</source>
+        <translation>每次调用的延迟中位数（毫秒）；误差线为 p10–p90</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::LogView</name>
+    <message>
+        <source>All messages</source>
+        <translation>全部消息</translation>
+    </message>
+    <message>
+        <source>Info and above</source>
+        <translation>信息及以上</translation>
+    </message>
+    <message>
+        <source>Warnings and errors</source>
+        <translation>警告和错误</translation>
+    </message>
+    <message>
+        <source>Errors only</source>
+        <translation>仅错误</translation>
+    </message>
+    <message>
+        <source>Engine messages appear here.</source>
+        <translation>引擎消息将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>job %1</source>
+        <translation>任务 %1</translation>
+    </message>
+    <message>
+        <source>engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>debug</source>
+        <translation>调试</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>信息</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::MainWindow</name>
+    <message>
+        <source>AOT Studio</source>
+        <translation>AOT Studio</translation>
+    </message>
+    <message>
+        <source>&amp;Compile</source>
+        <translation>编译(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export, compile with AOTInductor, verify and measure (Ctrl+R)</source>
+        <translation>导出、使用 AOTInductor 编译、验证并测量（Ctrl+R）</translation>
+    </message>
+    <message>
+        <source>C&amp;ancel</source>
+        <translation>取消(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Cancel the running job (Esc)</source>
+        <translation>取消正在运行的任务（Esc）</translation>
+    </message>
+    <message>
+        <source>Open &amp;factory…</source>
+        <translation>打开工厂函数(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Pick a Python file with a function returning (model, example_inputs)</source>
+        <translation>选择一个 Python 文件，其中的函数返回 (model, example_inputs)</translation>
+    </message>
+    <message>
+        <source>&amp;Restart engine</source>
+        <translation>重启引擎(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>sample:NAME, or path/to/file.py:factory</source>
+        <translation>sample:名称，或 path/to/file.py:factory</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>New folder per job</source>
+        <translation>每个任务新建文件夹</translation>
+    </message>
+    <message>
+        <source>Output folder. Empty: a new folder under %1 for every job.</source>
+        <translation>输出文件夹。留空：每个任务在 %1 下新建一个文件夹。</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Choose the output folder</source>
+        <translation>选择输出文件夹</translation>
+    </message>
+    <message>
+        <source>Output:</source>
+        <translation>输出：</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Restart engine</source>
+        <translation>重启引擎</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Engine</source>
+        <translation>引擎(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>The language will change the next time AOT Studio starts.</source>
+        <translation>语言将在下次启动 AOT Studio 时更改。</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About AOT Studio</source>
+        <translation>关于 AOT Studio(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About AOT Studio</source>
+        <translation>关于 AOT Studio</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;AOT Studio %1&lt;/h3&gt;&lt;p&gt;A studio for PyTorch ahead-of-time compilation (torch.export and AOTInductor).&lt;/p&gt;&lt;p&gt;Engine: %2&lt;/p&gt;&lt;p&gt;Licensed under the GNU GPL, version 3 or later.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;AOT Studio %1&lt;/h3&gt;&lt;p&gt;用于 PyTorch 预先编译（torch.export 与 AOTInductor）的工作室。&lt;/p&gt;&lt;p&gt;引擎：%2&lt;/p&gt;&lt;p&gt;以 GNU GPL 第 3 版或更高版本授权。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>Restarting the engine.</source>
+        <translation>正在重启引擎。</translation>
+    </message>
+    <message>
+        <source>Pick a model first.</source>
+        <translation>请先选择一个模型。</translation>
+    </message>
+    <message>
+        <source>Cannot create the output folder %1.</source>
+        <translation>无法创建输出文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>Compiling %1 on %2 into %3</source>
+        <translation>正在 %2 上编译 %1，输出到 %3</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Engine %1 · torch %2 · CUDA %3 · %4</source>
+        <translation>引擎 %1 · torch %2 · CUDA %3 · %4</translation>
+    </message>
+    <message>
+        <source>unavailable</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>no devices</source>
+        <translation>无设备</translation>
+    </message>
+    <message>
+        <source>Starting engine…</source>
+        <translation>正在启动引擎…</translation>
+    </message>
+    <message>
+        <source>Engine not running</source>
+        <translation>引擎未运行</translation>
+    </message>
+    <message>
+        <source>Open model factory</source>
+        <translation>打开模型工厂函数</translation>
+    </message>
+    <message>
+        <source>Python files (*.py)</source>
+        <translation>Python 文件 (*.py)</translation>
+    </message>
+    <message>
+        <source>Factory function</source>
+        <translation>工厂函数</translation>
+    </message>
+    <message>
+        <source>Function in %1 that returns (model, example_inputs):</source>
+        <translation>%1 中返回 (model, example_inputs) 的函数：</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>输出文件夹</translation>
+    </message>
+    <message>
+        <source>Loading the model</source>
+        <translation>正在加载模型</translation>
+    </message>
+    <message>
+        <source>Exporting the graph</source>
+        <translation>正在导出计算图</translation>
+    </message>
+    <message>
+        <source>Compiling with AOTInductor</source>
+        <translation>正在使用 AOTInductor 编译</translation>
+    </message>
+    <message>
+        <source>Loading the package</source>
+        <translation>正在加载编译包</translation>
+    </message>
+    <message>
+        <source>Verifying outputs</source>
+        <translation>正在验证输出</translation>
+    </message>
+    <message>
+        <source>Measuring latency</source>
+        <translation>正在测量延迟</translation>
+    </message>
+    <message>
+        <source>The engine reports no CUDA device.</source>
+        <translation>引擎报告没有 CUDA 设备。</translation>
+    </message>
+    <message>
+        <source>Engine ready.</source>
+        <translation>引擎已就绪。</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Compiled %1.</source>
+        <translation>已编译 %1。</translation>
+    </message>
+    <message>
+        <source>%1 Hint: %2</source>
+        <translation>%1 提示：%2</translation>
+    </message>
+    <message>
+        <source>The engine reported a problem: %1</source>
+        <translation>引擎报告了一个问题：%1</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Compile failed</source>
+        <translation>编译失败</translation>
+    </message>
+    <message>
+        <source>The job failed.</source>
+        <translation>任务失败。</translation>
+    </message>
+    <message>
+        <source>Stage: %1
+Code: %2</source>
+        <translation>阶段：%1
+代码：%2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The engine is not running.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;引擎未运行。&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>Engine stopped: %1</source>
+        <translation>引擎已停止：%1</translation>
+    </message>
+    <message>
+        <source>The engine stopped during this job.</source>
+        <translation>引擎在此任务运行期间停止。</translation>
+    </message>
+    <message>
+        <source>Stage %1 finished in %2 s</source>
+        <translation>阶段 %1 完成，用时 %2 秒</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ResultPanel</name>
+    <message>
+        <source>No result yet.
+
+Pick a model and a device in the toolbar, then press Compile (Ctrl+R).
+The package path, accuracy and latency of the compiled model will appear here.</source>
+        <translation>尚无结果。
+
+请在工具栏中选择模型和设备，然后点击“编译”（Ctrl+R）。
+编译后模型的包路径、精度和延迟将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the result as text</source>
+        <translation>以文本形式复制结果</translation>
+    </message>
+    <message>
+        <source>Package:</source>
+        <translation>编译包：</translation>
+    </message>
+    <message>
+        <source>Device:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Torch version:</source>
+        <translation>Torch 版本：</translation>
+    </message>
+    <message>
+        <source>Max abs error:</source>
+        <translation>最大绝对误差：</translation>
+    </message>
+    <message>
+        <source>Eager median:</source>
+        <translation>Eager 中位数：</translation>
+    </message>
+    <message>
+        <source>Compiled median:</source>
+        <translation>编译后中位数：</translation>
+    </message>
+    <message>
+        <source>Speedup:</source>
+        <translation>加速比：</translation>
+    </message>
+    <message>
+        <source>Timed runs:</source>
+        <translation>计时运行次数：</translation>
+    </message>
+    <message>
+        <source>Compiled %1</source>
+        <translation>已编译 %1</translation>
+    </message>
+    <message>
+        <source>%1 (tolerance %2)</source>
+        <translation>%1（容差 %2）</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 ms (p10 %2, p90 %3)</source>
+        <translation>%1 毫秒（p10 %2，p90 %3）</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 was cancelled.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1 已取消。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Compiling %1 failed&lt;/b&gt;</source>
+        <translation>&lt;b&gt;编译 %1 失败&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>in stage &lt;i&gt;%1&lt;/i&gt; (%2).</source>
+        <translation>，失败阶段 &lt;i&gt;%1&lt;/i&gt;（%2）。</translation>
+    </message>
+    <message>
+        <source>Hint: %1</source>
+        <translation>提示：%1</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>AOT Studio</source>
+        <translation>AOT Studio</translation>
+    </message>
+    <message>
+        <source>AOT Studio: compile PyTorch models ahead of time with AOTInductor.</source>
+        <translation>AOT Studio：使用 AOTInductor 预先编译 PyTorch 模型。</translation>
+    </message>
+    <message>
+        <source>Model to select: sample:NAME or file.py:factory.</source>
+        <translation>要选择的模型：sample:名称 或 file.py:factory。</translation>
+    </message>
+    <message>
+        <source>spec</source>
+        <translation>模型说明</translation>
+    </message>
+    <message>
+        <source>Device to select: cpu or cuda.</source>
+        <translation>要选择的设备：cpu 或 cuda。</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Output folder for the job.</source>
+        <translation>任务的输出文件夹。</translation>
+    </message>
+    <message>
+        <source>dir</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>Start compiling as soon as the engine is ready.</source>
+        <translation>引擎就绪后立即开始编译。</translation>
+    </message>
+    <message>
+        <source>After the first result or error, save the window as PNG to FILE and quit.</source>
+        <translation>在第一个结果或错误出现后，将窗口保存为 PNG 文件 FILE 并退出。</translation>
+    </message>
+    <message>
+        <source>FILE</source>
+        <translation>FILE</translation>
+    </message>
+    <message>
+        <source>With --screenshot: take it after this many milliseconds at the latest.</source>
+        <translation>与 --screenshot 一起使用：最迟在这么多毫秒后截图。</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>毫秒</translation>
+    </message>
+    <message>
+        <source>Interface language: en or zh_CN.</source>
+        <translation>界面语言：en 或 zh_CN。</translation>
+    </message>
+    <message>
+        <source>language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>--screenshot-after-ms needs a number</source>
+        <translation>--screenshot-after-ms 需要一个数字</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mainwindow.h"
+
+#include "logview.h"
+#include "resultpanel.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+// Q_INIT_RESOURCE must be called from the global namespace; the widgets library is static, so
+// the linker would drop the unreferenced resource object otherwise.
+static void initStudioResources()
+{
+    Q_INIT_RESOURCE(aotstudio);
+}
+
+namespace AotStudio::Widgets {
+
+namespace {
+constexpr auto KeyGeometry = "window/geometry";
+constexpr auto KeyState = "window/state";
+constexpr auto KeyModel = "compile/model";
+constexpr auto KeyDevice = "compile/device";
+constexpr auto KeyOutput = "compile/output";
+constexpr auto KeyLanguage = "ui/language";
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_client(new Client::EngineClient(this))
+{
+    initStudioResources();
+    setWindowTitle(tr("AOT Studio"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/aotstudio.svg")));
+    setObjectName(QStringLiteral("mainWindow"));
+    resize(1100, 720);
+
+    createActions();
+    createToolBar();
+    createCentral();
+    createDocks();
+    createMenus();
+
+    m_engineStatus = new QLabel(this);
+    m_engineStatus->setObjectName(QStringLiteral("engineStatus"));
+    statusBar()->addPermanentWidget(m_engineStatus);
+
+    using Client::EngineClient;
+    connect(m_client, &EngineClient::stateChanged, this, [this] {
+        updateEngineStatus();
+        updateActions();
+    });
+    connect(m_client, &EngineClient::handshakeCompleted, this, &MainWindow::onHandshake);
+    connect(m_client, &EngineClient::progress, this, &MainWindow::onProgress);
+    connect(m_client, &EngineClient::logMessage, m_log, &LogView::append);
+    connect(m_client, &EngineClient::stageDone, this,
+            [this](qint64 id, const QString &stage, double seconds) {
+                onStageDone(id, stage, seconds);
+            });
+    connect(m_client, &EngineClient::resultReceived, this, &MainWindow::onResult);
+    connect(m_client, &EngineClient::errorReceived, this, &MainWindow::onError);
+    connect(m_client, &EngineClient::engineFailed, this, &MainWindow::onEngineFailed);
+
+    restoreSettings();
+    m_modelCombo->setFocus();
+    updateEngineStatus();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+QString MainWindow::languageSetting()
+{
+    return QSettings().value(QLatin1String(KeyLanguage)).toString();
+}
+
+void MainWindow::createActions()
+{
+    m_compileAction = new QAction(QIcon::fromTheme(QStringLiteral("media-playback-start")),
+                                  tr("&Compile"), this);
+    m_compileAction->setObjectName(QStringLiteral("compileAction"));
+    m_compileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_compileAction->setToolTip(tr("Export, compile with AOTInductor, verify and measure (Ctrl+R)"));
+    connect(m_compileAction, &QAction::triggered, this, &MainWindow::compile);
+
+    m_cancelAction = new QAction(QIcon::fromTheme(QStringLiteral("process-stop")), tr("C&ancel"),
+                                 this);
+    m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setToolTip(tr("Cancel the running job (Esc)"));
+    connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancel);
+
+    m_openFactoryAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open")),
+                                      tr("Open &factory…"), this);
+    m_openFactoryAction->setShortcut(QKeySequence::Open);
+    m_openFactoryAction->setToolTip(
+        tr("Pick a Python file with a function returning (model, example_inputs)"));
+    connect(m_openFactoryAction, &QAction::triggered, this, &MainWindow::openFactory);
+
+    m_restartAction = new QAction(QIcon::fromTheme(QStringLiteral("view-refresh")),
+                                  tr("&Restart engine"), this);
+    connect(m_restartAction, &QAction::triggered, this, &MainWindow::restartEngine);
+}
+
+void MainWindow::createToolBar()
+{
+    auto *bar = addToolBar(tr("Compile"));
+    bar->setObjectName(QStringLiteral("compileToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    m_modelCombo = new QComboBox(bar);
+    m_modelCombo->setObjectName(QStringLiteral("modelCombo"));
+    m_modelCombo->setEditable(true);
+    m_modelCombo->setInsertPolicy(QComboBox::NoInsert);
+    m_modelCombo->addItems({QStringLiteral("sample:mlp"), QStringLiteral("sample:minilm")});
+    m_modelCombo->setMinimumContentsLength(18);
+    m_modelCombo->setToolTip(tr("sample:NAME, or path/to/file.py:factory"));
+    bar->addWidget(new QLabel(tr("Model:"), bar));
+    bar->addWidget(m_modelCombo);
+    bar->addAction(m_openFactoryAction);
+    bar->addSeparator();
+
+    m_deviceCombo = new QComboBox(bar);
+    m_deviceCombo->setObjectName(QStringLiteral("deviceCombo"));
+    m_deviceCombo->addItem(tr("CPU"), QStringLiteral("cpu"));
+    m_deviceCombo->addItem(tr("CUDA"), QStringLiteral("cuda"));
+    bar->addWidget(new QLabel(tr("Device:"), bar));
+    bar->addWidget(m_deviceCombo);
+    bar->addSeparator();
+
+    m_outputEdit = new QLineEdit(bar);
+    m_outputEdit->setObjectName(QStringLiteral("outputEdit"));
+    m_outputEdit->setClearButtonEnabled(true);
+    m_outputEdit->setPlaceholderText(tr("New folder per job"));
+    m_outputEdit->setToolTip(
+        tr("Output folder. Empty: a new folder under %1 for every job.")
+            .arg(QDir::toNativeSeparators(
+                QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
+                + QStringLiteral("/jobs"))));
+    m_outputEdit->setMinimumWidth(160);
+    auto *browse = new QToolButton(bar);
+    browse->setText(tr("…"));
+    browse->setToolTip(tr("Choose the output folder"));
+    connect(browse, &QToolButton::clicked, this, &MainWindow::chooseOutputDirectory);
+    bar->addWidget(new QLabel(tr("Output:"), bar));
+    bar->addWidget(m_outputEdit);
+    bar->addWidget(browse);
+    bar->addSeparator();
+
+    bar->addAction(m_compileAction);
+    bar->addAction(m_cancelAction);
+
+    // Progress gets its own row: the inputs fill a normal window's width, and a stage name
+    // pushed into the toolbar's overflow menu would be invisible.
+    addToolBarBreak();
+    auto *progressBar = addToolBar(tr("Progress"));
+    progressBar->setObjectName(QStringLiteral("progressToolBar"));
+    m_progress = new QProgressBar(progressBar);
+    m_progress->setObjectName(QStringLiteral("progressBar"));
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(false);
+    m_progress->setFixedWidth(160);
+    m_stageLabel = new QLabel(tr("Idle"), progressBar);
+    m_stageLabel->setObjectName(QStringLiteral("stageLabel"));
+    m_stageLabel->setMinimumWidth(240);
+    m_stageLabel->setContentsMargins(6, 0, 6, 0);
+    progressBar->addWidget(m_progress);
+    progressBar->addWidget(m_stageLabel);
+}
+
+void MainWindow::createCentral()
+{
+    auto *central = new QWidget(this);
+    m_banner = new QFrame(central);
+    m_banner->setObjectName(QStringLiteral("engineBanner"));
+    m_banner->setStyleSheet(QStringLiteral(
+        "#engineBanner { background: #fff4e5; border: 1px solid #f0b35a; border-radius: 4px; }"
+        "#engineBanner QLabel { color: #663c00; }"));
+    m_bannerText = new QLabel(m_banner);
+    m_bannerText->setObjectName(QStringLiteral("engineBannerText"));
+    m_bannerText->setWordWrap(true);
+    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *restart = new QPushButton(tr("Restart engine"), m_banner);
+    restart->setObjectName(QStringLiteral("restartEngineButton"));
+    connect(restart, &QPushButton::clicked, this, &MainWindow::restartEngine);
+    auto *bannerLayout = new QHBoxLayout(m_banner);
+    bannerLayout->addWidget(m_bannerText, 1);
+    bannerLayout->addWidget(restart, 0, Qt::AlignVCenter);
+    m_banner->hide();
+
+    m_resultPanel = new ResultPanel(central);
+    m_resultPanel->setObjectName(QStringLiteral("resultPanel"));
+    auto *layout = new QVBoxLayout(central);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_resultPanel, 1);
+    setCentralWidget(central);
+}
+
+void MainWindow::createDocks()
+{
+    auto *dock = new QDockWidget(tr("Log"), this);
+    dock->setObjectName(QStringLiteral("logDock"));
+    m_log = new LogView(dock);
+    dock->setWidget(m_log);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openFactoryAction);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *engine = menuBar()->addMenu(tr("&Engine"));
+    engine->addAction(m_compileAction);
+    engine->addAction(m_cancelAction);
+    engine->addSeparator();
+    engine->addAction(m_restartAction);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const auto docks = findChildren<QDockWidget *>();
+    for (QDockWidget *dock : docks)
+        view->addAction(dock->toggleViewAction());
+    QMenu *language = view->addMenu(tr("&Language"));
+    auto *group = new QActionGroup(language);
+    const QString current = languageSetting();
+    // Language names are shown in their own language, so anyone can find theirs.
+    const std::pair<QString, QString> choices[] = {
+        {QString(), tr("System")},
+        {QStringLiteral("en"), QStringLiteral("English")},
+        {QStringLiteral("zh_CN"), QStringLiteral("简体中文")}};
+    for (const auto &[code, name] : choices) {
+        QAction *action = language->addAction(name);
+        action->setCheckable(true);
+        action->setChecked(code == current);
+        action->setData(code);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code = code] {
+            QSettings().setValue(QLatin1String(KeyLanguage), code);
+            statusBar()->showMessage(
+                tr("The language will change the next time AOT Studio starts."), 10000);
+        });
+    }
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About AOT Studio"), this, [this] {
+        const auto &info = m_client->engineInfo();
+        QMessageBox::about(
+            this, tr("About AOT Studio"),
+            tr("<h3>AOT Studio %1</h3><p>A studio for PyTorch ahead-of-time compilation "
+               "(torch.export and AOTInductor).</p><p>Engine: %2</p>"
+               "<p>Licensed under the GNU GPL, version 3 or later.</p>")
+                .arg(QStringLiteral(AOTSTUDIO_VERSION),
+                     info.engineVersion.isEmpty() ? tr("not connected") : info.engineVersion));
+    });
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QLatin1String(KeyGeometry)).toByteArray());
+    restoreState(settings.value(QLatin1String(KeyState)).toByteArray(), LayoutVersion);
+    const QString model = settings.value(QLatin1String(KeyModel)).toString();
+    if (!model.isEmpty())
+        setModel(model);
+    setDevice(settings.value(QLatin1String(KeyDevice), QStringLiteral("cpu")).toString());
+    m_outputEdit->setText(settings.value(QLatin1String(KeyOutput)).toString());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QLatin1String(KeyGeometry), saveGeometry());
+    settings.setValue(QLatin1String(KeyState), saveState(LayoutVersion));
+    settings.setValue(QLatin1String(KeyModel), m_modelCombo->currentText().trimmed());
+    settings.setValue(QLatin1String(KeyDevice), m_deviceCombo->currentData().toString());
+    settings.setValue(QLatin1String(KeyOutput), m_outputEdit->text().trimmed());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::setModel(const QString &model)
+{
+    m_modelCombo->setCurrentText(model);
+}
+
+void MainWindow::setDevice(const QString &device)
+{
+    const int index = m_deviceCombo->findData(device);
+    if (index < 0)
+        return;
+    auto *model = qobject_cast<QStandardItemModel *>(m_deviceCombo->model());
+    if (model && !model->item(index)->isEnabled())
+        return;
+    m_deviceCombo->setCurrentIndex(index);
+}
+
+void MainWindow::setOutputDirectory(const QString &path)
+{
+    m_outputEdit->setText(path);
+}
+
+void MainWindow::compileWhenReady()
+{
+    if (m_client->isReady())
+        compile();
+    else
+        m_compileWhenReady = true;
+}
+
+void MainWindow::startEngine()
+{
+    m_client->start();
+    updateEngineStatus();
+}
+
+void MainWindow::restartEngine()
+{
+    m_banner->hide();
+    m_log->append(0, QStringLiteral("info"), tr("Restarting the engine."));
+    m_client->restart();
+    updateEngineStatus();
+}
+
+QString MainWindow::newJobDirectory() const
+{
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
+                         + QStringLiteral("/jobs/")
+                         + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    QString path = base;
+    for (int n = 2; QFileInfo::exists(path); ++n)
+        path = base + QStringLiteral("-%1").arg(n);
+    return path;
+}
+
+bool MainWindow::compile()
+{
+    if (!m_client->isReady() || m_currentJob != 0)
+        return false;
+    Client::CompileRequest request;
+    request.model = m_modelCombo->currentText().trimmed();
+    if (request.model.isEmpty()) {
+        statusBar()->showMessage(tr("Pick a model first."), 5000);
+        return false;
+    }
+    request.device = m_deviceCombo->currentData().toString();
+    const QString chosen = m_outputEdit->text().trimmed();
+    request.out = QDir::cleanPath(chosen.isEmpty() ? newJobDirectory() : chosen);
+    if (!QDir().mkpath(request.out)) {
+        statusBar()->showMessage(tr("Cannot create the output folder %1.").arg(request.out), 10000);
+        return false;
+    }
+    m_currentJob = m_client->compile(request);
+    if (m_currentJob == 0)
+        return false;
+    m_currentModel = request.model;
+    m_resultPanel->clearError();
+    m_progress->setValue(0);
+    m_stageLabel->setText(tr("Starting…"));
+    m_log->append(m_currentJob, QStringLiteral("info"),
+                  tr("Compiling %1 on %2 into %3").arg(request.model, request.device, request.out));
+    updateActions();
+    return true;
+}
+
+void MainWindow::cancel()
+{
+    if (m_currentJob == 0)
+        return;
+    m_stageLabel->setText(tr("Cancelling…"));
+    m_client->cancel(m_currentJob);
+}
+
+void MainWindow::finishJob(bool ok)
+{
+    m_currentJob = 0;
+    m_progress->setValue(ok ? m_progress->maximum() : 0);
+    updateActions();
+    Q_EMIT jobFinished(ok);
+}
+
+void MainWindow::updateActions()
+{
+    const bool busy = m_currentJob != 0;
+    m_compileAction->setEnabled(m_client->isReady() && !busy);
+    m_cancelAction->setEnabled(busy);
+}
+
+void MainWindow::updateEngineStatus()
+{
+    using State = Client::EngineClient::State;
+    switch (m_client->state()) {
+    case State::Ready: {
+        const auto &info = m_client->engineInfo();
+        QStringList devices;
+        for (const auto &device : info.devices)
+            devices << device.label();
+        m_engineStatus->setText(
+            tr("Engine %1 · torch %2 · CUDA %3 · %4")
+                .arg(info.engineVersion,
+                     info.torchVersion.isEmpty() ? tr("unavailable") : info.torchVersion,
+                     info.cudaVersion.isEmpty() ? tr("none") : info.cudaVersion,
+                     devices.isEmpty() ? tr("no devices") : devices.join(QStringLiteral(", "))));
+        break;
+    }
+    case State::Starting:
+        m_engineStatus->setText(tr("Starting engine…"));
+        break;
+    case State::NotRunning:
+    case State::Failed:
+        m_engineStatus->setText(tr("Engine not running"));
+        break;
+    }
+}
+
+void MainWindow::showBanner(const QString &text)
+{
+    m_bannerText->setText(text);
+    m_banner->show();
+}
+
+void MainWindow::setCudaAvailable(bool available, const QString &why)
+{
+    auto *model = qobject_cast<QStandardItemModel *>(m_deviceCombo->model());
+    const int index = m_deviceCombo->findData(QStringLiteral("cuda"));
+    if (!model || index < 0)
+        return;
+    model->item(index)->setEnabled(available);
+    m_deviceCombo->setItemData(index, available ? QString() : why, Qt::ToolTipRole);
+    if (!available && m_deviceCombo->currentIndex() == index)
+        m_deviceCombo->setCurrentIndex(m_deviceCombo->findData(QStringLiteral("cpu")));
+}
+
+void MainWindow::openFactory()
+{
+    const QString file = QFileDialog::getOpenFileName(this, tr("Open model factory"), QString(),
+                                                      tr("Python files (*.py)"));
+    if (file.isEmpty())
+        return;
+    bool ok = false;
+    const QString function = QInputDialog::getText(
+        this, tr("Factory function"),
+        tr("Function in %1 that returns (model, example_inputs):")
+            .arg(QFileInfo(file).fileName()),
+        QLineEdit::Normal, QStringLiteral("factory"), &ok);
+    if (ok && !function.trimmed().isEmpty())
+        setModel(file + QLatin1Char(':') + function.trimmed());
+}
+
+void MainWindow::chooseOutputDirectory()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Output folder"),
+                                                          m_outputEdit->text());
+    if (!dir.isEmpty())
+        m_outputEdit->setText(dir);
+}
+
+QString MainWindow::stageName(const QString &stage) const
+{
+    if (stage == QLatin1String("load"))
+        return tr("Loading the model");
+    if (stage == QLatin1String("export"))
+        return tr("Exporting the graph");
+    if (stage == QLatin1String("compile"))
+        return tr("Compiling with AOTInductor");
+    if (stage == QLatin1String("load_package"))
+        return tr("Loading the package");
+    if (stage == QLatin1String("verify"))
+        return tr("Verifying outputs");
+    if (stage == QLatin1String("measure"))
+        return tr("Measuring latency");
+    return stage;
+}
+
+void MainWindow::onHandshake(const Client::EngineInfo &info)
+{
+    m_banner->hide();
+    updateEngineStatus();
+    setCudaAvailable(info.cudaAvailable, tr("The engine reports no CUDA device."));
+    statusBar()->showMessage(tr("Engine ready."), 5000);
+    updateActions();
+    if (std::exchange(m_compileWhenReady, false))
+        compile();
+}
+
+void MainWindow::onProgress(qint64 id, const QString &stage, double fraction,
+                            const QString &message)
+{
+    if (id != m_currentJob)
+        return;
+    m_progress->setValue(qRound(qBound(0.0, fraction, 1.0) * m_progress->maximum()));
+    m_stageLabel->setText(stageName(stage));
+    m_stageLabel->setToolTip(message);
+}
+
+void MainWindow::onStageDone(qint64 id, const QString &stage, double seconds)
+{
+    m_log->append(id, QStringLiteral("info"),
+                  tr("Stage %1 finished in %2 s").arg(stage, QLocale().toString(seconds, 'f', 2)));
+}
+
+void MainWindow::onResult(qint64 id, const QJsonObject &json)
+{
+    if (id != m_currentJob)
+        return;
+    m_lastResult = Client::CompileResult::fromJson(json);
+    m_resultPanel->showResult(*m_lastResult);
+    m_stageLabel->setText(tr("Done"));
+    statusBar()->showMessage(tr("Compiled %1.").arg(m_lastResult->model), 10000);
+    finishJob(true);
+}
+
+void MainWindow::onError(qint64 id, const Client::EngineError &error)
+{
+    m_log->append(id, QStringLiteral("error"),
+                  error.hint.isEmpty() ? error.message
+                                       : tr("%1 Hint: %2").arg(error.message, error.hint));
+    if (id == 0) {
+        // An engine-wide error (e.g. its Python frontend did not start): every job will fail.
+        showBanner(tr("The engine reported a problem: %1").arg(error.message));
+        return;
+    }
+    if (id != m_currentJob)
+        return;
+    if (error.code == QLatin1String("engine_crashed")) {
+        // The banner above already quotes the engine's exit; do not repeat it word for word.
+        Client::EngineError shortError = error;
+        shortError.message = tr("The engine stopped during this job.");
+        m_resultPanel->showError(m_currentModel, shortError);
+    } else {
+        m_resultPanel->showError(m_currentModel, error);
+    }
+    m_stageLabel->setText(error.isCancellation() ? tr("Cancelled") : tr("Failed"));
+    // A dead engine already has its banner; a cancel was asked for. Neither needs a dialog.
+    const bool engineGone = error.code == QLatin1String("engine_crashed")
+                            || error.code == QLatin1String("engine_restarted");
+    if (!error.isCancellation() && !engineGone) {
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Compile failed"),
+                                    error.message.isEmpty() ? tr("The job failed.") : error.message,
+                                    QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("compileErrorBox"));
+        if (!error.hint.isEmpty())
+            box->setInformativeText(error.hint);
+        box->setDetailedText(tr("Stage: %1\nCode: %2").arg(error.stage, error.code));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open(); // not exec(): the window (and tests) keep running
+    }
+    finishJob(false);
+}
+
+void MainWindow::onEngineFailed(const QString &reason)
+{
+    showBanner(tr("<b>The engine is not running.</b> %1").arg(reason.toHtmlEscaped()));
+    statusBar()->showMessage(tr("Engine stopped: %1").arg(reason));
+    m_log->append(0, QStringLiteral("error"), reason);
+    m_progress->setValue(0);
+    m_stageLabel->setText(tr("Idle"));
+    updateEngineStatus();
+    updateActions();
+}
+
+} // namespace AotStudio::Widgets

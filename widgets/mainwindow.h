@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "client/compileresult.h"
+#include "client/engineclient.h"
+
+#include <QMainWindow>
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QFrame;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+
+namespace AotStudio::Widgets {
+
+class LogView;
+class ResultPanel;
+
+/**
+ * The studio's main window: a toolbar to pick model, device and output folder and to compile,
+ * a result panel, the engine log in a dock, and the engine's state in the status bar.
+ * It owns one Client::EngineClient; call startEngine() once the window is set up.
+ */
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    /// Bumped whenever docks or toolbars change, so an old saved layout is not restored.
+    static constexpr int LayoutVersion = 1;
+
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    Client::EngineClient *engineClient() const { return m_client; }
+
+    /// The language stored in the settings: "" (follow the system), "en" or "zh_CN".
+    static QString languageSetting();
+
+    void setModel(const QString &model);
+    /// "cpu" or "cuda"; ignored when the device is not offered.
+    void setDevice(const QString &device);
+    /// Output folder for the next jobs; empty = a new folder per job under the app data dir.
+    void setOutputDirectory(const QString &path);
+    /// Compile as soon as the engine is ready (now if it already is).
+    void compileWhenReady();
+    /// The last result shown, if any.
+    std::optional<Client::CompileResult> lastResult() const { return m_lastResult; }
+
+public Q_SLOTS:
+    void startEngine();
+    void restartEngine();
+    /// Starts a compile job with the toolbar's settings; false if the engine is not ready or busy.
+    bool compile();
+    void cancel();
+    void saveSettings() const;
+
+Q_SIGNALS:
+    /// A job ended with a result (ok) or an error, cancellation included.
+    void jobFinished(bool ok);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createToolBar();
+    void createCentral();
+    void createDocks();
+    void createMenus();
+    void restoreSettings();
+    void updateActions();
+    void updateEngineStatus();
+    void showBanner(const QString &text);
+    void setCudaAvailable(bool available, const QString &why);
+    void openFactory();
+    void chooseOutputDirectory();
+    QString newJobDirectory() const;
+    QString stageName(const QString &stage) const;
+    void finishJob(bool ok);
+
+    void onHandshake(const Client::EngineInfo &info);
+    void onProgress(qint64 id, const QString &stage, double fraction, const QString &message);
+    void onStageDone(qint64 id, const QString &stage, double seconds);
+    void onResult(qint64 id, const QJsonObject &result);
+    void onError(qint64 id, const Client::EngineError &error);
+    void onEngineFailed(const QString &reason);
+
+    Client::EngineClient *m_client;
+    QAction *m_compileAction = nullptr;
+    QAction *m_cancelAction = nullptr;
+    QAction *m_openFactoryAction = nullptr;
+    QAction *m_restartAction = nullptr;
+    QComboBox *m_modelCombo = nullptr;
+    QComboBox *m_deviceCombo = nullptr;
+    QLineEdit *m_outputEdit = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_stageLabel = nullptr;
+    QFrame *m_banner = nullptr;
+    QLabel *m_bannerText = nullptr;
+    ResultPanel *m_resultPanel = nullptr;
+    LogView *m_log = nullptr;
+    QLabel *m_engineStatus = nullptr;
+    qint64 m_currentJob = 0;
+    QString m_currentModel;
+    bool m_compileWhenReady = false;
+    std::optional<Client::CompileResult> m_lastResult;
+};
+
+} // namespace AotStudio::Widgets

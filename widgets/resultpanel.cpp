@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "resultpanel.h"
+
+#include "latencychart.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFormLayout>
+#include <QFrame>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTextDocumentFragment>
+#include <QVBoxLayout>
+
+namespace AotStudio::Widgets {
+
+namespace {
+QString orDash(double value, const QString &text)
+{
+    return qIsNaN(value) ? QStringLiteral("—") : text;
+}
+} // namespace
+
+ResultPanel::ResultPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_stack(new QStackedWidget(this))
+{
+    auto *empty = new QLabel(tr("No result yet.\n\nPick a model and a device in the toolbar, "
+                                "then press Compile (Ctrl+R).\nThe package path, accuracy and "
+                                "latency of the compiled model will appear here."),
+                             m_stack);
+    empty->setObjectName(QStringLiteral("emptyState"));
+    empty->setAlignment(Qt::AlignCenter);
+    empty->setWordWrap(true);
+    empty->setEnabled(false); // greyed: it is a hint, not content
+    m_stack->addWidget(empty);
+
+    auto *page = new QWidget(m_stack);
+    m_title = new QLabel(page);
+    m_title->setObjectName(QStringLiteral("resultTitle"));
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_copy = new QPushButton(tr("Copy"), page);
+    m_copy->setObjectName(QStringLiteral("copyResultButton"));
+    m_copy->setToolTip(tr("Copy the result as text"));
+    connect(m_copy, &QPushButton::clicked, this, &ResultPanel::copyToClipboard);
+
+    m_form = new QFormLayout;
+    m_form->setLabelAlignment(Qt::AlignRight);
+    m_package = addRow(m_form, tr("Package:"), "resultPackage");
+    m_device = addRow(m_form, tr("Device:"), "resultDevice");
+    m_torch = addRow(m_form, tr("Torch version:"), "resultTorch");
+    m_maxAbsError = addRow(m_form, tr("Max abs error:"), "resultMaxAbsError");
+    m_eager = addRow(m_form, tr("Eager median:"), "resultEager");
+    m_compiled = addRow(m_form, tr("Compiled median:"), "resultCompiled");
+    m_speedup = addRow(m_form, tr("Speedup:"), "resultSpeedup");
+    m_runs = addRow(m_form, tr("Timed runs:"), "resultRuns");
+    m_chart = new LatencyChart(page);
+
+    auto *header = new QHBoxLayout;
+    header->addWidget(m_title, 1);
+    header->addWidget(m_copy);
+    auto *pageLayout = new QVBoxLayout(page);
+    pageLayout->addLayout(header);
+    pageLayout->addLayout(m_form);
+    pageLayout->addWidget(m_chart, 1);
+    m_stack->addWidget(page);
+
+    m_errorFrame = new QFrame(this);
+    m_errorFrame->setObjectName(QStringLiteral("resultError"));
+    m_errorFrame->setFrameShape(QFrame::StyledPanel);
+    m_errorFrame->setStyleSheet(QStringLiteral(
+        "#resultError { background: #fdecea; border: 1px solid #e0a4a0; border-radius: 4px; }"
+        "#resultError QLabel { color: #611a15; }"));
+    m_errorText = new QLabel(m_errorFrame);
+    m_errorText->setObjectName(QStringLiteral("resultErrorText"));
+    m_errorText->setWordWrap(true);
+    m_errorText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *errorLayout = new QVBoxLayout(m_errorFrame);
+    errorLayout->addWidget(m_errorText);
+    m_errorFrame->hide();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_errorFrame);
+    layout->addWidget(m_stack, 1);
+}
+
+QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char *objectName)
+{
+    auto *value = new QLabel(QStringLiteral("—"));
+    value->setObjectName(QLatin1String(objectName));
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(label, value);
+    return value;
+}
+
+void ResultPanel::showResult(const Client::CompileResult &r)
+{
+    const QLocale locale;
+    m_title->setText(tr("Compiled %1").arg(r.model));
+    m_package->setText(r.package);
+    m_package->setToolTip(r.package);
+    m_device->setText(r.device);
+    m_torch->setText(r.torchVersion);
+    m_maxAbsError->setText(
+        orDash(r.maxAbsError, qIsNaN(r.tolerance)
+                                  ? locale.toString(r.maxAbsError, 'g', 3)
+                                  : tr("%1 (tolerance %2)")
+                                        .arg(locale.toString(r.maxAbsError, 'g', 3),
+                                             locale.toString(r.tolerance, 'g', 3))));
+    const auto ms = [&](const Client::LatencyStats &s, double median) {
+        if (qIsNaN(median))
+            return QStringLiteral("—");
+        if (qIsNaN(s.p10Ms) || qIsNaN(s.p90Ms))
+            return tr("%1 ms").arg(locale.toString(median, 'f', 3));
+        return tr("%1 ms (p10 %2, p90 %3)")
+            .arg(locale.toString(median, 'f', 3), locale.toString(s.p10Ms, 'f', 3),
+                 locale.toString(s.p90Ms, 'f', 3));
+    };
+    m_eager->setText(ms(r.eager, r.eagerMs));
+    m_compiled->setText(ms(r.compiled, r.compiledMs));
+    m_speedup->setText(orDash(r.speedup, tr("%1×").arg(locale.toString(r.speedup, 'f', 2))));
+    m_runs->setText(r.runs > 0 ? locale.toString(r.runs) : QStringLiteral("—"));
+    m_chart->setResult(r);
+    m_stack->setCurrentIndex(1);
+}
+
+void ResultPanel::showError(const QString &model, const Client::EngineError &e)
+{
+    QString text = e.isCancellation()
+                       ? tr("<b>%1 was cancelled.</b>").arg(model.toHtmlEscaped())
+                       : tr("<b>Compiling %1 failed</b>").arg(model.toHtmlEscaped());
+    if (!e.stage.isEmpty() && !e.isCancellation())
+        text += QLatin1Char(' ') + tr("in stage <i>%1</i> (%2).").arg(e.stage, e.code);
+    if (!e.message.isEmpty())
+        text += QStringLiteral("<br>") + e.message.toHtmlEscaped();
+    if (!e.hint.isEmpty())
+        text += QStringLiteral("<br>") + tr("Hint: %1").arg(e.hint.toHtmlEscaped());
+    m_errorText->setText(text);
+    m_errorFrame->show();
+}
+
+void ResultPanel::clearError()
+{
+    m_errorFrame->hide();
+    m_errorText->clear();
+}
+
+bool ResultPanel::hasResult() const
+{
+    return m_stack->currentIndex() == 1;
+}
+
+QString ResultPanel::summaryText() const
+{
+    QStringList lines;
+    if (hasResult()) {
+        lines << m_title->text();
+        for (int row = 0; row < m_form->rowCount(); ++row) {
+            auto *label = qobject_cast<QLabel *>(
+                m_form->itemAt(row, QFormLayout::LabelRole)->widget());
+            auto *value = qobject_cast<QLabel *>(
+                m_form->itemAt(row, QFormLayout::FieldRole)->widget());
+            if (label && value)
+                lines << label->text() + QLatin1Char(' ') + value->text();
+        }
+    }
+    if (m_errorFrame->isVisibleTo(this))
+        lines << QTextDocumentFragment::fromHtml(m_errorText->text()).toPlainText();
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ResultPanel::copyToClipboard()
+{
+    QApplication::clipboard()->setText(summaryText());
+}
+
+} // namespace AotStudio::Widgets

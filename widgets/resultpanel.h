@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "client/compileresult.h"
+#include "client/engineerror.h"
+
+#include <QWidget>
+
+class QFormLayout;
+class QFrame;
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+
+namespace AotStudio::Widgets {
+
+class LatencyChart;
+
+/// Shows the latest compile result (selectable text, a latency chart) or, before the first one,
+/// an empty-state hint; a failed job adds an error box with its message and hint.
+class ResultPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ResultPanel(QWidget *parent = nullptr);
+
+    void showResult(const Client::CompileResult &result);
+    void showError(const QString &model, const Client::EngineError &error);
+    /// Hides the previous error while a new job runs.
+    void clearError();
+    bool hasResult() const;
+    /// Everything shown, as "Label: value" lines (what the Copy button puts on the clipboard).
+    QString summaryText() const;
+
+private:
+    QLabel *addRow(QFormLayout *form, const QString &label, const char *objectName);
+    void copyToClipboard();
+
+    QStackedWidget *m_stack;
+    QLabel *m_title;
+    QLabel *m_package;
+    QLabel *m_device;
+    QLabel *m_torch;
+    QLabel *m_maxAbsError;
+    QLabel *m_eager;
+    QLabel *m_compiled;
+    QLabel *m_speedup;
+    QLabel *m_runs;
+    LatencyChart *m_chart;
+    QFrame *m_errorFrame;
+    QLabel *m_errorText;
+    QPushButton *m_copy;
+    QFormLayout *m_form;
+};
+
+} // namespace AotStudio::Widgets
