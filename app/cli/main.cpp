@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // aotstudio-cli: the headless twin of the studio for terminals and CI. Runs the engine library in
 // process; progress goes to stderr, results to stdout (one JSON object with --json).
+#include "graph/graphdiff.h"
 #include "pipeline/engine.h"
 #include "protocol/linewriter.h"
 
@@ -89,6 +90,7 @@ int main(int argc, char **argv)
                "  aotstudio-cli compile --model sample:mlp --device cpu --out /tmp/mlp --json\n"
                "  aotstudio-cli compile --model sample:minilm --out /tmp/minilm\n"
                "  aotstudio-cli compile --model ./my_model.py:make --device cuda --out build/my\n"
+               "  aotstudio-cli diff /tmp/mlp/snapshots/002_decompose.json /tmp/mlp/snapshots/004_post_grad.json\n"
                "  aotstudio-cli --version");
     bool showVersion = false;
     app.add_flag("--version", showVersion, "Print studio, torch and CUDA versions and the devices found");
@@ -99,7 +101,8 @@ int main(int argc, char **argv)
                                                   "from C++ with LibTorch, check it against eager and time both");
     std::string model, device = "cpu", out = "aotstudio-out";
     int runs = 200, warmup = 5, minRuns = 20;
-    double tolerance = 1e-3, maxSeconds = 5;
+    double maxSeconds = 5;
+    std::optional<double> toleranceOpt;
     bool json = false;
     compile->add_option("-m,--model", model, "Model: sample:mlp, sample:minilm, or path/to/file.py:factory "
                                              "(factory returns (model, example_inputs))")->required();
@@ -109,15 +112,61 @@ int main(int argc, char **argv)
     compile->add_option("--min-runs", minRuns, "Fewest timed runs per variant")->capture_default_str()->check(CLI::PositiveNumber);
     compile->add_option("--warmup", warmup, "Untimed warm-up runs per variant")->capture_default_str()->check(CLI::NonNegativeNumber);
     compile->add_option("--max-seconds", maxSeconds, "Time cap for timing one variant, in seconds")->capture_default_str();
-    compile->add_option("--tolerance", tolerance, "Largest accepted max abs difference between compiled and eager "
-                                                  "outputs; above it the command fails")->capture_default_str();
+    compile->add_option("--tolerance", toleranceOpt, "Largest accepted max abs difference between compiled and eager "
+                                                     "outputs; above it the command fails (default 1e-3 for fp32, 5e-2 bf16, 1e-2 fp16)");
     compile->add_flag("--json", json, "Print one JSON object on stdout (progress stays on stderr)");
+    std::string dtype = "fp32";
+    bool freezing = false, maxAutotune = false, allowCache = false, noSnapshots = false;
+    compile->add_option("--dtype", dtype, "Model and input dtype: fp32, bf16 or fp16")->capture_default_str();
+    compile->add_flag("--freezing", freezing, "Inductor freezing: fold weights into the graph as constants");
+    compile->add_flag("--max-autotune", maxAutotune, "Inductor max-autotune (benchmarks kernel choices; slow to compile)");
+    compile->add_flag("--allow-cache", allowCache, "Let Inductor reuse its compile cache (faster; a cache hit runs no "
+                                                   "passes, so pass snapshots and the kernel list may be missing)");
+    compile->add_flag("--no-snapshots", noSnapshots, "Do not write graph snapshots (OUT/snapshots/*.json)");
+
+    auto *diffCmd = app.add_subcommand("diff", "Structural diff of two graph snapshots (OUT/snapshots/*.json): added, "
+                                               "removed and changed nodes, paired by provenance, then name, then structure");
+    std::string beforePath, afterPath;
+    bool diffJson = false;
+    diffCmd->add_option("before", beforePath, "Snapshot before (JSON)")->required()->check(CLI::ExistingFile);
+    diffCmd->add_option("after", afterPath, "Snapshot after (JSON)")->required()->check(CLI::ExistingFile);
+    diffCmd->add_flag("--json", diffJson, "Print the diff as one JSON object");
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         const int rc = app.exit(e);
         return rc == 0 ? 0 : kExitUsage;
+    }
+    if (*diffCmd) {
+        try {
+            const auto before = Graph::loadSnapshot(beforePath);
+            const auto after = Graph::loadSnapshot(afterPath);
+            const auto diff = Graph::diffSnapshots(before, after);
+            if (diffJson) {
+                std::printf("%s\n", Graph::toJson(diff).dump().c_str());
+                return 0;
+            }
+            std::printf("%s%s%s -> %s%s%s: %zu added, %zu removed, %zu changed, %zu unchanged\n", before.stage.c_str(),
+                        before.pass.empty() ? "" : "/", before.pass.c_str(), after.stage.c_str(),
+                        after.pass.empty() ? "" : "/", after.pass.c_str(), diff.added.size(), diff.removed.size(),
+                        diff.changed.size(), diff.unchanged);
+            for (const auto &id : diff.removed)
+                std::printf("- %-28s %s\n", id.c_str(), before.find(id)->target.c_str());
+            for (const auto &id : diff.added)
+                std::printf("+ %-28s %s\n", id.c_str(), after.find(id)->target.c_str());
+            for (const auto &c : diff.changed) {
+                std::string fields;
+                for (const auto &f : c.fields)
+                    fields += (fields.empty() ? "" : ",") + f;
+                std::printf("~ %-28s -> %s  [%s; matched by %s]\n", c.before.c_str(), c.after.c_str(), fields.c_str(),
+                            Graph::toString(c.via));
+            }
+            return 0;
+        } catch (const Graph::GraphError &e) {
+            std::fprintf(stderr, "aotstudio-cli: diff failed: %s. Hint: pass two snapshot files from OUT/snapshots/\n", e.what());
+            return kExitFailed;
+        }
     }
     if (!showVersion && !*compile) {
         std::fputs(app.help().c_str(), stdout);
@@ -154,7 +203,11 @@ int main(int argc, char **argv)
         } else {
             Json request{{"type", "compile"}, {"id", 1},        {"model", model},        {"device", device},
                          {"out", out},        {"runs", runs},   {"min_runs", std::min(minRuns, runs)},
-                         {"warmup", warmup},  {"tolerance", tolerance}, {"max_seconds", maxSeconds}};
+                         {"warmup", warmup},  {"max_seconds", maxSeconds},
+                         {"dtype", dtype},    {"freezing", freezing}, {"max_autotune", maxAutotune},
+                         {"allow_cache", allowCache}, {"snapshots", !noSnapshots}};
+            if (toleranceOpt)
+                request["tolerance"] = *toleranceOpt; // else the frontend's default for the dtype
             engine.handle(Protocol::Request{"compile", 1, request});
             engine.waitIdle();
             if (outcome.result) {

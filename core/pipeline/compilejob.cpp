@@ -21,7 +21,7 @@ struct StageSpan {
     double end;
 };
 constexpr StageSpan kStages[] = {
-    {"load", 0.00, 0.08},    {"export", 0.08, 0.20}, {"compile", 0.20, 0.80},
+    {"load", 0.00, 0.06},         {"export", 0.06, 0.14}, {"decompose", 0.14, 0.20}, {"compile", 0.20, 0.80},
     {"load_package", 0.80, 0.85}, {"verify", 0.85, 0.88}, {"measure", 0.88, 1.00},
 };
 
@@ -106,12 +106,20 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
     const std::string device = request.value("device", std::string("cpu"));
 
     try {
-        Python::CompileJob job(request, log);
+        const auto forward = [&](const Json &event) {
+            Json e = event;
+            e["id"] = id;
+            emit(e);
+        };
+        Python::CompileJob job(request, log, forward);
         const Json loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
         const Json exported = stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
-        const Json compiled = stage("compile", "compiling with AOTInductor", [&](Json &a) {
+        const Json decomposed = stage("decompose", "decomposing to core ATen", [&](Json &) { return job.decompose(); });
+        const Json compiled = stage("compile", "compiling with AOTInductor (passes, fusion, codegen, C++ build)", [&](Json &a) {
             Json r = job.compile();
             a["package"] = r.at("package");
+            if (const auto k = r.find("kernels"); k != r.end() && k->is_object() && k->contains("path") && !(*k)["path"].is_null())
+                a["kernels"] = (*k)["path"];
             return r;
         });
         const std::string package = compiled.at("package").get<std::string>();
@@ -147,7 +155,7 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
         Json result{
             {"model", request.value("model", std::string())},
             {"device", device},
-            {"dtype", "fp32"},
+            {"dtype", request.value("dtype", std::string("fp32"))},
             {"package", package},
             {"package_bytes", compiled.value("package_bytes", 0)},
             {"out", request.value("out", std::string())},
@@ -169,6 +177,12 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"timer", "std::chrono::steady_clock around each call, in the engine process"},
             {"export_seconds", stage.secondsOf("export")},
             {"compile_seconds", stage.secondsOf("compile")},
+            {"decomposed_nodes", decomposed.value("nodes", 0)},
+            {"non_core_ops", decomposed.value("non_core_ops", Json::array())},
+            {"stages", compiled.value("stages", Json::array())},
+            {"kernels", compiled.value("kernels", Json::object())},
+            {"inductor_cache", compiled.value("inductor_cache", "disabled")},
+            {"options", compiled.value("options", Json::object())},
         };
         return result;
     } catch (const Python::FrontendException &e) {

@@ -162,9 +162,10 @@ Protocol::Json engineInfo()
 struct CompileJob::Private {
     py::object job;
     py::object log;
+    py::object emit;
 };
 
-CompileJob::CompileJob(const Protocol::Json &request, LogFn log)
+CompileJob::CompileJob(const Protocol::Json &request, LogFn log, EventFn emit)
     : d(std::make_unique<Private>())
 {
     try {
@@ -172,7 +173,11 @@ CompileJob::CompileJob(const Protocol::Json &request, LogFn log)
             if (log)
                 log(level, message);
         });
-        d->job = frontend().attr("CompileJob")(fromJson(request), d->log);
+        d->emit = py::cpp_function([emit = std::move(emit)](const py::object &event) {
+            if (emit)
+                emit(toJson(event));
+        });
+        d->job = frontend().attr("CompileJob")(fromJson(request), d->log, d->emit);
     } catch (py::error_already_set &e) {
         rethrow(e, "load");
     }
@@ -195,6 +200,11 @@ Protocol::Json CompileJob::load()
 Protocol::Json CompileJob::exportGraph()
 {
     AOTSTUDIO_PY_STAGE("export", return toJson(d->job.attr("export")()));
+}
+
+Protocol::Json CompileJob::decompose()
+{
+    AOTSTUDIO_PY_STAGE("decompose", return toJson(d->job.attr("decompose")()));
 }
 
 Protocol::Json CompileJob::compile()

@@ -53,11 +53,14 @@ Protocol::Json engineInfo();
 class CompileJob {
 public:
     using LogFn = std::function<void(const std::string &level, const std::string &message)>;
-    CompileJob(const Protocol::Json &request, LogFn log);
+    /// Any other event the frontend announces (e.g. `snapshot`), without `id`.
+    using EventFn = std::function<void(const Protocol::Json &event)>;
+    CompileJob(const Protocol::Json &request, LogFn log, EventFn emit = {});
     ~CompileJob();
 
     Protocol::Json load();
     Protocol::Json exportGraph();
+    Protocol::Json decompose();
     Protocol::Json compile();
     /// Example inputs as DLPack tensors; the caller owns them (hand them to AotiRunner::setInputs).
     std::vector<DLManagedTensor *> inputs();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // aotstudio-cli end to end on the CPU: real torch.export + AOTInductor + LibTorch loader.
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,6 +35,45 @@ QByteArray lastLine(const QByteArray &text)
     return lines.isEmpty() ? QByteArray() : lines.last();
 }
 
+QJsonObject readJson(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+/// The stage entries of a compile result as "stage" or "stage/pass".
+QStringList stageNames(const QJsonObject &result)
+{
+    QStringList names;
+    for (const auto &v : result.value(QLatin1String("stages")).toArray()) {
+        const auto o = v.toObject();
+        const QString pass = o.value(QLatin1String("pass")).toString();
+        names << o.value(QLatin1String("name")).toString() + (pass.isEmpty() ? QString() : QLatin1Char('/') + pass);
+    }
+    return names;
+}
+
+QJsonObject kernelCovering(const QJsonObject &kernels, const QString &preGradNode, const QString &kind)
+{
+    for (const auto &v : kernels.value(QLatin1String("kernels")).toArray()) {
+        const auto k = v.toObject();
+        if (k.value(QLatin1String("kind")).toString() == kind &&
+            k.value(QLatin1String("pre_grad_nodes")).toArray().contains(QJsonValue(preGradNode)))
+            return k;
+    }
+    return {};
+}
+
+QStringList strings(const QJsonValue &v)
+{
+    QStringList out;
+    for (const auto &x : v.toArray())
+        out << x.toString();
+    return out;
+}
+
 QString fixture(const char *name)
 {
     return QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/") + QLatin1String(name);
@@ -50,6 +90,8 @@ private Q_SLOTS:
     void usageError();
     void compileMlp();
     void compileFactoryFile();
+    void convnetStagesAndKernels();
+    void diffCommand();
     void badInput_data();
     void badInput();
     void mismatchIsAnError();
@@ -104,6 +146,52 @@ void TestCli::compileMlp()
     QVERIFY(compiled.value(QLatin1String("p10_ms")).toDouble() <= compiled.value(QLatin1String("median_ms")).toDouble());
     QVERIFY(compiled.value(QLatin1String("median_ms")).toDouble() <= compiled.value(QLatin1String("p90_ms")).toDouble());
 
+    // Stages: capture, core ATen, Inductor's phases, fusion and codegen, each with a snapshot.
+    const QStringList stages = stageNames(j);
+    for (const char *s : {"capture", "decompose", "pre_grad", "post_grad", "fusion", "codegen"})
+        QVERIFY2(stages.contains(QLatin1String(s)), qPrintable(stages.join(QLatin1Char(' '))));
+    QCOMPARE(j.value(QLatin1String("inductor_cache")).toString(), QStringLiteral("disabled"));
+    // The decomposed graph has only core ATen ops.
+    QVERIFY(j.value(QLatin1String("non_core_ops")).toArray().isEmpty());
+    const QJsonObject decomposed = readJson(dir.filePath(QStringLiteral("snapshots/002_decompose.json")));
+    QCOMPARE(decomposed.value(QLatin1String("stage")).toString(), QStringLiteral("decompose"));
+    int aten = 0;
+    for (const auto &v : decomposed.value(QLatin1String("nodes")).toArray()) {
+        const auto n = v.toObject();
+        if (n.contains(QLatin1String("core_aten"))) {
+            ++aten;
+            QVERIFY2(n.value(QLatin1String("core_aten")).toBool(), qPrintable(n.value(QLatin1String("target")).toString()));
+        }
+    }
+    QVERIFY(aten >= 6); // 3 x (permute, addmm) at least
+    // Capture keeps the user's module path and source line.
+    bool sawFc1 = false;
+    for (const auto &v : readJson(dir.filePath(QStringLiteral("snapshots/001_capture.json"))).value(QLatin1String("nodes")).toArray()) {
+        const auto n = v.toObject();
+        if (n.value(QLatin1String("module")).toString() == QLatin1String("fc1")) {
+            sawFc1 = true;
+            QVERIFY(n.value(QLatin1String("source")).toObject().value(QLatin1String("code")).toString().contains(QLatin1String("fc1")));
+        }
+    }
+    QVERIFY(sawFc1);
+
+    // Kernels: GELU becomes one fused C++ kernel that covers exactly the erf-form decomposition of
+    // the pre-grad `gelu` node; each linear is a library call (addmm).
+    const QJsonObject kinfo = j.value(QLatin1String("kernels")).toObject();
+    const QJsonObject kernels = readJson(kinfo.value(QLatin1String("path")).toString());
+    QCOMPARE(kernels.value(QLatin1String("kernels")).toArray().size(), kinfo.value(QLatin1String("count")).toInt());
+    const QJsonObject gelu = kernelCovering(kernels, QStringLiteral("gelu"), QStringLiteral("cpp"));
+    QVERIFY2(!gelu.isEmpty(), "no C++ kernel covers the pre-grad gelu node");
+    QVERIFY(gelu.value(QLatin1String("name")).toString().startsWith(QLatin1String("cpp_fused")));
+    QVERIFY(gelu.value(QLatin1String("source")).toString().contains(QLatin1String("erf")));
+    QCOMPARE(strings(gelu.value(QLatin1String("pre_grad_nodes"))), QStringList{QStringLiteral("gelu")});
+    const QStringList geluPost = strings(gelu.value(QLatin1String("post_grad_nodes")));
+    QVERIFY2(geluPost.contains(QLatin1String("erf")) && geluPost.size() >= 4, qPrintable(geluPost.join(QLatin1Char(','))));
+    for (const char *linear : {"linear", "linear_1", "linear_2"}) {
+        const QJsonObject k = kernelCovering(kernels, QLatin1String(linear), QStringLiteral("library"));
+        QVERIFY2(k.value(QLatin1String("library_op")).toString().contains(QLatin1String("mm")), linear);
+    }
+
     // An independent check of the package, outside our C++ path: Python's own AOTI loader on the
     // same sample input must agree with the eager module.
     QProcess py;
@@ -135,6 +223,66 @@ void TestCli::compileFactoryFile()
     QCOMPARE(j.value(QLatin1String("outputs")).toArray().first().toObject().value(QLatin1String("shape")).toArray().size(), 2);
     // The factory's print() went to stderr, not into the JSON on stdout.
     QVERIFY(r.err.contains("tiny_factory: building the model"));
+}
+
+void TestCli::convnetStagesAndKernels()
+{
+    QTemporaryDir dir;
+    const Run r = runCli({QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:convnet"),
+                          QStringLiteral("--out"), dir.path(), QStringLiteral("--json"), QStringLiteral("--runs"),
+                          QStringLiteral("20"), QStringLiteral("--max-seconds"), QStringLiteral("1")});
+    QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QVERIFY(j.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-3);
+
+    // At least one Inductor pass changed the graph, and its snapshot is named by the pass.
+    int passSnapshots = 0;
+    for (const auto &v : j.value(QLatin1String("stages")).toArray()) {
+        const auto s = v.toObject();
+        if (s.value(QLatin1String("pass")).toString().isEmpty())
+            continue;
+        ++passSnapshots;
+        const QString path = s.value(QLatin1String("snapshot")).toString();
+        QVERIFY2(path.contains(s.value(QLatin1String("pass")).toString()), qPrintable(path));
+        QCOMPARE(readJson(path).value(QLatin1String("pass")).toString(), s.value(QLatin1String("pass")).toString());
+    }
+    QVERIFY2(passSnapshots >= 1, qPrintable(stageNames(j).join(QLatin1Char(' '))));
+
+    // Eval-mode BatchNorm and ReLU fuse into the C++ kernel after each convolution.
+    const QJsonObject kernels = readJson(j.value(QLatin1String("kernels")).toObject().value(QLatin1String("path")).toString());
+    const QJsonObject bn = kernelCovering(kernels, QStringLiteral("batch_norm"), QStringLiteral("cpp"));
+    QVERIFY2(!bn.isEmpty(), "no C++ kernel covers batch_norm");
+    const QStringList pre = strings(bn.value(QLatin1String("pre_grad_nodes")));
+    QVERIFY2(pre.contains(QLatin1String("relu")), qPrintable(pre.join(QLatin1Char(','))));
+    QVERIFY(!kernelCovering(kernels, QStringLiteral("conv2d"), QStringLiteral("library")).isEmpty());
+    QVERIFY(kernels.value(QLatin1String("scheduler_nodes_post_fusion")).toInt() <=
+            kernels.value(QLatin1String("scheduler_nodes_pre_fusion")).toInt());
+
+    // `diff` of the exported graph against its core ATen decomposition.
+    const Run d = runCli({QStringLiteral("diff"), dir.filePath(QStringLiteral("snapshots/001_capture.json")),
+                          dir.filePath(QStringLiteral("snapshots/002_decompose.json")), QStringLiteral("--json")}, 60000);
+    QCOMPARE(d.exitCode, 0);
+    const QJsonObject diff = QJsonDocument::fromJson(d.out).object();
+    // conv2d -> convolution is a replacement that provenance pairs up.
+    bool conv = false;
+    for (const auto &v : diff.value(QLatin1String("changed")).toArray()) {
+        const auto c = v.toObject();
+        if (c.value(QLatin1String("before")).toString() == QLatin1String("conv2d")) {
+            conv = true;
+            QCOMPARE(c.value(QLatin1String("after")).toString(), QStringLiteral("convolution"));
+            QCOMPARE(c.value(QLatin1String("via")).toString(), QStringLiteral("provenance"));
+        }
+    }
+    QVERIFY2(conv, d.out.constData());
+}
+
+void TestCli::diffCommand()
+{
+    const Run bad = runCli({QStringLiteral("diff"), fixture("tiny_factory.py"), fixture("tiny_factory.py")}, 60000);
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(lastLine(bad.err).contains("not valid JSON"), bad.err.constData());
+    const Run missing = runCli({QStringLiteral("diff"), QStringLiteral("/nonexistent.json"), fixture("tiny_factory.py")}, 60000);
+    QCOMPARE(missing.exitCode, 2);
 }
 
 void TestCli::badInput_data()

@@ -140,6 +140,7 @@ void TestEngine::compileFactoryKeepsStreamClean()
              .arg(QStringLiteral(AOTSTUDIO_FIXTURES_DIR), out)
              .toUtf8());
     QStringList stages;
+    QStringList snapshots;
     QJsonObject result;
     for (;;) {
         const QJsonObject m = next();
@@ -149,6 +150,11 @@ void TestEngine::compileFactoryKeepsStreamClean()
             continue;
         if (type == QLatin1String("stage_done"))
             stages << m.value(QLatin1String("stage")).toString();
+        if (type == QLatin1String("snapshot")) {
+            snapshots << m.value(QLatin1String("stage")).toString();
+            QVERIFY(QFileInfo(m.value(QLatin1String("path")).toString()).isFile());
+            QVERIFY(m.value(QLatin1String("nodes")).toInt() > 0);
+        }
         if (type == QLatin1String("error"))
             QFAIL(qPrintable(m.value(QLatin1String("message")).toString()));
         if (type == QLatin1String("result")) {
@@ -156,8 +162,12 @@ void TestEngine::compileFactoryKeepsStreamClean()
             break;
         }
     }
-    QCOMPARE(stages, (QStringList{QStringLiteral("load"), QStringLiteral("export"), QStringLiteral("compile"),
+    QCOMPARE(stages, (QStringList{QStringLiteral("load"), QStringLiteral("export"), QStringLiteral("decompose"), QStringLiteral("compile"),
                                   QStringLiteral("load_package"), QStringLiteral("verify"), QStringLiteral("measure")}));
+    // Snapshot events arrive as they are taken: export, core ATen, then Inductor's phases.
+    QVERIFY2(snapshots.size() >= 4, qPrintable(snapshots.join(QLatin1Char(' '))));
+    QCOMPARE(snapshots.mid(0, 2), (QStringList{QStringLiteral("capture"), QStringLiteral("decompose")}));
+    QVERIFY(snapshots.contains(QLatin1String("post_grad")));
     QCOMPARE(result.value(QLatin1String("package")).toString(), QDir(out).filePath(QStringLiteral("model.pt2")));
     QVERIFY(QFileInfo(result.value(QLatin1String("package")).toString()).isFile());
     QVERIFY(result.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-4);

@@ -14,10 +14,14 @@ import time
 import torch
 import torch.utils._pytree as pytree
 
-from . import samples
+from . import graph_json, kernels, samples
 from .errors import FrontendError, one_line, user_frame
+from .passes import PassRecorder
 
 DEVICES = ("cpu", "cuda")
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
+#: Default --tolerance per dtype: max abs difference between compiled and eager outputs.
+DEFAULT_TOLERANCE = {"fp32": 1e-3, "bf16": 5e-2, "fp16": 1e-2}
 
 
 def _cpu_name() -> str:
@@ -118,14 +122,29 @@ def _describe(t: torch.Tensor) -> dict:
 
 class CompileJob:
     """State of one ``compile`` request between stages. ``request`` holds the protocol fields
-    (model, device, out, tolerance); ``log(level, message)`` sends a protocol ``log`` event."""
+    (model, device, dtype, out, tolerance, freezing, max_autotune, allow_cache, snapshots);
+    ``log(level, message)`` sends a protocol ``log`` event and ``emit(event_dict)`` any other
+    event (``snapshot``)."""
 
-    def __init__(self, request: dict, log):
+    def __init__(self, request: dict, log, emit=None):
         self.spec = str(request.get("model", ""))
         self.device = str(request.get("device", "cpu"))
+        self.dtype_name = str(request.get("dtype", "fp32"))
         self.out = os.path.abspath(str(request.get("out", "")))
-        self.tolerance = float(request.get("tolerance", 1e-3))
+        if self.dtype_name not in DTYPES:
+            raise FrontendError("bad_request", "load", f"unknown dtype '{self.dtype_name}'",
+                                "use --dtype fp32, bf16 or fp16")
+        self.tolerance = float(request.get("tolerance", DEFAULT_TOLERANCE[self.dtype_name]))
+        self.freezing = bool(request.get("freezing", False))
+        self.max_autotune = bool(request.get("max_autotune", False))
+        self.allow_cache = bool(request.get("allow_cache", False))
+        self.take_snapshots = bool(request.get("snapshots", True))
         self.log = log
+        self.emit = emit or (lambda event: None)
+        self.stages = []  # [{name, pass, nodes, snapshot, seconds}]
+        self.kernel_summary = None
+        self._snapshot_seq = 0
+        self._last_mark = time.perf_counter()
         self.model = None
         self.inputs = ()
         self.program = None
@@ -147,8 +166,12 @@ class CompileJob:
                                 "use --device cpu, or run the engine on a machine with an NVIDIA GPU and driver")
         model, inputs, _origin = resolve_model(self.spec)
         device = torch.device(self.device)
+        dtype = DTYPES[self.dtype_name]
         self.model = model.eval().to(device)
-        self.inputs = tuple(t.to(device) for t in inputs)
+        if dtype != torch.float32:
+            self.model = self.model.to(dtype)
+        self.inputs = tuple(t.to(device=device, dtype=dtype) if t.is_floating_point() else t.to(device)
+                            for t in inputs)
         try:
             with torch.inference_mode():
                 self._eager_out = self._flat(self.model(*self.inputs))
@@ -172,7 +195,49 @@ class CompileJob:
                                 "see the log for torch's full message") from exc
         nodes = len(self.program.graph.nodes)
         self.log("info", f"exported graph: {nodes} nodes")
+        self._mark()
+        self.snapshot("capture", "", self.program.graph)
         return {"nodes": nodes}
+
+    def decompose(self) -> dict:
+        """Core ATen decomposition (``run_decompositions()``), kept as a snapshot of what the
+        portable op set looks like. Inductor compiles the exported program with its own
+        decomposition table; this stage is for inspection and costs one extra pass."""
+        self._mark()
+        try:
+            decomposed = self.program.run_decompositions()
+        except Exception as exc:
+            raise FrontendError("export_failed", "decompose",
+                                f"decomposing '{self.spec}' to core ATen failed: {one_line(exc)}",
+                                "an op has no decomposition; see the log") from exc
+        self.snapshot("decompose", "", decomposed.graph)
+        non_core = sorted({str(n.target) for n in decomposed.graph.nodes
+                           if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
+                           and torch.Tag.core not in n.target.tags})
+        if non_core:
+            self.log("info", f"ops outside core ATen after decomposition: {', '.join(non_core)}")
+        return {"nodes": len(decomposed.graph.nodes), "non_core_ops": non_core}
+
+    # -- snapshots ----------------------------------------------------------------------------
+    def _mark(self):
+        self._last_mark = time.perf_counter()
+
+    def snapshot(self, stage: str, pass_name: str, graph) -> None:
+        """Write ``graph`` as snapshot NN_stage[_pass].json under out/snapshots and announce it."""
+        now = time.perf_counter()
+        seconds, self._last_mark = now - self._last_mark, now
+        entry = {"name": stage, "pass": pass_name, "nodes": len(graph.nodes), "snapshot": None,
+                 "seconds": seconds}
+        if self.take_snapshots:
+            self._snapshot_seq += 1
+            safe = "".join(c if c.isalnum() or c in "_-" else "_" for c in pass_name)
+            fname = f"{self._snapshot_seq:03d}_{stage}{'_' + safe if safe else ''}.json"
+            path = os.path.join(self.out, "snapshots", fname)
+            graph_json.write_snapshot(graph_json.graph_to_json(graph, stage, pass_name), path)
+            entry["snapshot"] = path
+        self.stages.append(entry)
+        self.emit({"type": "snapshot", "stage": stage, "pass": pass_name, "nodes": entry["nodes"],
+                   "path": entry["snapshot"], "seconds": seconds})
 
     def compile(self) -> dict:
         """AOTInductor: compile and package into ``out/model.pt2``. The package is written under a
@@ -180,8 +245,30 @@ class CompileJob:
         os.makedirs(self.out, exist_ok=True)
         final = os.path.join(self.out, "model.pt2")
         partial = os.path.join(self.out, f".partial-{os.getpid()}-model.pt2")
+        trace_root = os.path.join(self.out, "trace")
+        if os.path.isdir(trace_root):
+            import shutil
+            shutil.rmtree(trace_root, ignore_errors=True)  # a stale trace would be joined to new kernels
+        options = {
+            # Debug trace (IR before/after fusion, output code, provenance mappings) into out/trace.
+            "trace.enabled": True,
+            "trace.debug_dir": trace_root,
+            # Level 1: node.meta["from_node"] names the pass that created each node, and kernels
+            # map to post-grad and pre-grad nodes.
+            "trace.provenance_tracking_level": 1,
+            # A cache hit skips the passes and writes no trace: stages would silently vanish.
+            "force_disable_caches": not self.allow_cache,
+            "freezing": self.freezing,
+            "max_autotune": self.max_autotune,
+        }
+        if self.device == "cpu":
+            # Each generated C++ kernel becomes a named RecordFunction range (for the profiler).
+            options["cpp.enable_kernel_profile"] = True
+        self._mark()
         try:
-            path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial)
+            with PassRecorder(self.snapshot, self.log):
+                path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial,
+                                                                inductor_configs=options)
         except Exception as exc:
             if os.path.exists(partial):
                 os.remove(partial)
@@ -192,7 +279,36 @@ class CompileJob:
         self.package = final
         size = os.path.getsize(final)
         self.log("info", f"package written: {final} ({size} bytes)")
-        return {"package": final, "package_bytes": size}
+        self._collect_kernels(trace_root)
+        return {"package": final, "package_bytes": size, "stages": self.stages,
+                "kernels": self.kernel_summary,
+                "inductor_cache": "allowed" if self.allow_cache else "disabled",
+                "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
+                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache}}
+
+    def _collect_kernels(self, trace_root: str) -> None:
+        trace_dir = kernels.find_trace_dir(trace_root)
+        if trace_dir is None:
+            self.log("warning", "Inductor wrote no debug trace (a cache hit?): no kernel list or fusion stage")
+            self.kernel_summary = {"count": 0, "path": None, "by_kind": {}, "trace_dir": None}
+            return
+        self._mark()
+        data = kernels.build_kernel_list(trace_dir, self.device)
+        path = os.path.join(self.out, "kernels.json")
+        graph_json.write_snapshot(data, path)
+        by_kind = {}
+        for k in data["kernels"]:
+            by_kind[k["kind"]] = by_kind.get(k["kind"], 0) + 1
+        pre, post = data["scheduler_nodes_pre_fusion"], data["scheduler_nodes_post_fusion"]
+        now = time.perf_counter()
+        self.stages.append({"name": "fusion", "pass": "", "nodes": post, "nodes_before": pre,
+                            "snapshot": os.path.join(trace_dir, "ir_post_fusion.txt"), "seconds": 0.0})
+        self.stages.append({"name": "codegen", "pass": "", "nodes": len(data["kernels"]), "snapshot": path,
+                            "seconds": now - self._last_mark})
+        self.kernel_summary = {"count": len(data["kernels"]), "path": path, "by_kind": by_kind,
+                               "trace_dir": trace_dir}
+        self.log("info", f"{len(data['kernels'])} kernels ({', '.join(f'{v} {k}' for k, v in sorted(by_kind.items()))}); "
+                         f"scheduler nodes {pre} before fusion, {post} after")
 
     # -- helpers used by the C++ side -----------------------------------------------------------
     @staticmethod

@@ -82,7 +82,113 @@ def minilm():
     return model, (batch["input_ids"], batch["attention_mask"])
 
 
+class ConvNet(nn.Module):
+    """Two conv-BN-ReLU blocks, global pooling and a classifier: input [batch, 3, 32, 32] ->
+    logits [batch, 10]. BatchNorm in eval mode, so Inductor can fold it."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(16)
+        self.conv2 = nn.Conv2d(16, 32, 3, padding=1, stride=2)
+        self.bn2 = nn.BatchNorm2d(32)
+        self.fc = nn.Linear(32, 10)
+
+    def forward(self, x):
+        x = torch.relu(self.bn1(self.conv1(x)))
+        x = torch.relu(self.bn2(self.conv2(x)))
+        x = x.mean(dim=(2, 3))
+        return self.fc(x)
+
+
+def convnet():
+    """``sample:convnet``: random weights (seed 0), input float32 [2, 3, 32, 32]."""
+    torch.manual_seed(0)
+    model = ConvNet().eval()
+    with torch.no_grad():  # non-trivial BN statistics so folding changes numbers
+        for bn in (model.bn1, model.bn2):
+            bn.running_mean.uniform_(-0.5, 0.5)
+            bn.running_var.uniform_(0.5, 1.5)
+    return model, (torch.randn(2, 3, 32, 32),)
+
+
+class Espcn(nn.Module):
+    """ESPCN image super-resolution (Shi et al. 2016, "Real-Time Single Image and Video
+    Super-Resolution Using an Efficient Sub-Pixel CNN"): 3 convs and a pixel shuffle, x``scale``.
+    Input [batch, 3, H, W] -> [batch, 3, H*scale, W*scale]."""
+
+    def __init__(self, scale=3):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 64, 5, padding=2)
+        self.conv2 = nn.Conv2d(64, 32, 3, padding=1)
+        self.conv3 = nn.Conv2d(32, 3 * scale * scale, 3, padding=1)
+        self.shuffle = nn.PixelShuffle(scale)
+
+    def forward(self, x):
+        x = torch.tanh(self.conv1(x))
+        x = torch.tanh(self.conv2(x))
+        return torch.sigmoid(self.shuffle(self.conv3(x)))
+
+
+def espcn():
+    """``sample:espcn``: random weights (seed 0), input float32 [1, 3, 256, 256]."""
+    torch.manual_seed(0)
+    return Espcn().eval(), (torch.rand(1, 3, 256, 256),)
+
+
+class DecoderBlock(nn.Module):
+    """Pre-norm decoder block: causal multi-head self-attention (scaled_dot_product_attention)
+    and a GELU MLP, with residuals."""
+
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.norm1 = nn.LayerNorm(dim)
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+        self.norm2 = nn.LayerNorm(dim)
+        self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim))
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(self.norm1(x)).split(d, dim=-1)
+        q, k, v = (z.view(b, t, self.heads, d // self.heads).transpose(1, 2) for z in (q, k, v))
+        a = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(a.transpose(1, 2).reshape(b, t, d))
+        return x + self.mlp(self.norm2(x))
+
+
+class TinyTransformer(nn.Module):
+    """Token embedding, learned positions, ``layers`` decoder blocks, final norm and LM head:
+    token ids int64 [batch, tokens] -> logits [batch, tokens, vocab]."""
+
+    def __init__(self, vocab=512, dim=128, heads=4, layers=2, max_tokens=64):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.pos = nn.Parameter(torch.zeros(1, max_tokens, dim))
+        self.blocks = nn.ModuleList(DecoderBlock(dim, heads) for _ in range(layers))
+        self.norm = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, vocab, bias=False)
+
+    def forward(self, ids):
+        x = self.embed(ids) + self.pos[:, : ids.shape[1]]
+        for block in self.blocks:
+            x = block(x)
+        return self.head(self.norm(x))
+
+
+def transformer():
+    """``sample:transformer``: 2 decoder blocks, random weights (seed 0), ids int64 [2, 32]."""
+    torch.manual_seed(0)
+    model = TinyTransformer().eval()
+    nn.init.normal_(model.pos, std=0.02)
+    return model, (torch.randint(0, 512, (2, 32)),)
+
+
 SAMPLES = {
+    "convnet": (convnet, "2 conv-BN-ReLU blocks + classifier, float32 [2, 3, 32, 32] -> [2, 10]"),
+    "espcn": (espcn, "ESPCN x3 super-resolution, float32 [1, 3, 256, 256] -> [1, 3, 768, 768]"),
+    "transformer": (transformer, "2 decoder blocks with causal attention, ids [2, 32] -> logits [2, 32, 512]"),
     "mlp": (mlp, "3-layer MLP, float32 [8, 64] -> [8, 10]"),
     "minilm": (minilm, "all-MiniLM-L6-v2 sentence encoder (real weights), 4 sentences -> [4, 384]"),
 }
