@@ -90,6 +90,7 @@ private Q_SLOTS:
     void usageError();
     void compileMlp();
     void compileFactoryFile();
+    void compileSavedProgram();
     void convnetStagesAndKernels();
     void diffCommand();
     void badInput_data();
@@ -225,6 +226,18 @@ void TestCli::compileFactoryFile()
     QVERIFY(r.err.contains("tiny_factory: building the model"));
 }
 
+void TestCli::compileSavedProgram()
+{
+    QTemporaryDir dir;
+    const Run r = runCli({QStringLiteral("compile"), QStringLiteral("--model"), fixture("tiny_program.pt2"),
+                          QStringLiteral("--out"), dir.path(), QStringLiteral("--json"), QStringLiteral("--max-seconds"),
+                          QStringLiteral("1")});
+    QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QVERIFY(QFileInfo(j.value(QLatin1String("package")).toString()).isFile());
+    QVERIFY(j.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-5);
+}
+
 void TestCli::convnetStagesAndKernels()
 {
     QTemporaryDir dir;
@@ -302,6 +315,20 @@ void TestCli::badInput_data()
                                      << QStringLiteral("unknown_model") << QStringLiteral("no callable 'build'");
     QTest::newRow("unreadable spec") << QStringList{QStringLiteral("--model"), QStringLiteral("resnet")}
                                      << QStringLiteral("unknown_model") << QStringLiteral("cannot read model spec 'resnet'");
+    QTest::newRow("data-dependent control flow")
+        << QStringList{QStringLiteral("--model"), fixture("control_flow_factory.py") + QStringLiteral(":make")}
+        << QStringLiteral("export_failed") << QStringLiteral("control_flow_factory.py:8 (if x.sum() > 0:");
+    QTest::newRow("op export cannot capture")
+        << QStringList{QStringLiteral("--model"), fixture("unsupported_factory.py") + QStringLiteral(":make")}
+        << QStringLiteral("export_failed") << QStringLiteral("unsupported_factory.py:8");
+    QTest::newRow("inputs of the wrong shape")
+        << QStringList{QStringLiteral("--model"), fixture("wrong_inputs_factory.py") + QStringLiteral(":make")}
+        << QStringLiteral("model_error") << QStringLiteral("on inputs ([2, 5] float32)");
+    QTest::newRow("truncated .pt2") << QStringList{QStringLiteral("--model"), fixture("tiny_program_truncated.pt2")}
+                                    << QStringLiteral("model_error") << QStringLiteral("truncated");
+    QTest::newRow(".pt2 that is not an ExportedProgram")
+        << QStringList{QStringLiteral("--model"), fixture("not_a_program.pt2")} << QStringLiteral("model_error")
+        << QStringLiteral("is not a loadable ExportedProgram");
     QTest::newRow("unknown device") << QStringList{QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--device"),
                                                    QStringLiteral("tpu")}
                                     << QStringLiteral("bad_request") << QStringLiteral("unknown device 'tpu'");

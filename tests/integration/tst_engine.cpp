@@ -20,6 +20,8 @@ private Q_SLOTS:
     void handshake();
     void badLinesAndUnknownTypes();
     void errorKeepsEngineUp();
+    void badModelKeepsEngineUp_data();
+    void badModelKeepsEngineUp();
     void compileFactoryKeepsStreamClean();
     void cancelRunning();
     void cancelQueued();
@@ -130,6 +132,46 @@ void TestEngine::errorKeepsEngineUp()
     QVERIFY(!e.value(QLatin1String("hint")).toString().isEmpty());
     send(R"({"type":"ping","id":11})");
     QVERIFY(!waitFor(QStringLiteral("pong"), 11, 10000).isEmpty());
+}
+
+void TestEngine::badModelKeepsEngineUp_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("stage");
+    const QString f = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/");
+    QTest::newRow("factory raises") << f + QStringLiteral("raising_factory.py:make") << QStringLiteral("model_error") << QStringLiteral("load");
+    QTest::newRow("data-dependent control flow") << f + QStringLiteral("control_flow_factory.py:make") << QStringLiteral("export_failed")
+                                                 << QStringLiteral("export");
+    QTest::newRow("op export cannot capture") << f + QStringLiteral("unsupported_factory.py:make") << QStringLiteral("export_failed")
+                                              << QStringLiteral("export");
+    QTest::newRow("wrong input shape") << f + QStringLiteral("wrong_inputs_factory.py:make") << QStringLiteral("model_error")
+                                       << QStringLiteral("load");
+    QTest::newRow("not an ExportedProgram") << f + QStringLiteral("not_a_program.pt2") << QStringLiteral("model_error")
+                                            << QStringLiteral("load");
+    QTest::newRow("truncated .pt2") << f + QStringLiteral("tiny_program_truncated.pt2") << QStringLiteral("model_error")
+                                    << QStringLiteral("load");
+}
+
+void TestEngine::badModelKeepsEngineUp()
+{
+    QFETCH(QString, model);
+    QFETCH(QString, code);
+    QFETCH(QString, stage);
+    static qint64 id = 100;
+    id += 2;
+    send(QStringLiteral(R"({"type":"compile","id":%1,"model":"%2","device":"cpu","out":"%3"})")
+             .arg(id)
+             .arg(model, m_dir.filePath(QStringLiteral("bad%1").arg(id)))
+             .toUtf8());
+    const QJsonObject e = waitFor(QStringLiteral("error"), id, 120000);
+    QCOMPARE(e.value(QLatin1String("code")).toString(), code);
+    QCOMPARE(e.value(QLatin1String("stage")).toString(), stage);
+    QVERIFY(!e.value(QLatin1String("message")).toString().isEmpty());
+    QVERIFY(!e.value(QLatin1String("hint")).toString().isEmpty());
+    send(QStringLiteral(R"({"type":"ping","id":%1})").arg(id + 1).toUtf8());
+    QVERIFY(!waitFor(QStringLiteral("pong"), id + 1, 10000).isEmpty());
+    QCOMPARE(m_engine.state(), QProcess::Running);
 }
 
 void TestEngine::compileFactoryKeepsStreamClean()

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The one exception type the engine turns into a protocol ``error`` event."""
 
+import re
 import traceback
 
 
@@ -28,6 +29,39 @@ def user_frame(exc: BaseException, path_hint: str | None = None) -> str:
     if chosen is None and frames:
         chosen = frames[-1]
     return f"{chosen.filename}:{chosen.lineno}" if chosen else ""
+
+
+_FRAME_IN_TEXT = re.compile(r'File "([^"]+)", line (\d+), in (\S+)\n\s*(.*)')
+_LIBRARY_PATHS = ("/site-packages/", "/dist-packages/", "/lib/python3", "aotstudio_frontend")
+
+
+def user_location(exc: BaseException) -> str:
+    """``file:line (code)`` of the user's code that torch blames for ``exc``: the last non-library
+    frame quoted in the message (torch.export prints "The following call raised this error:
+    File ..., line N"), else the innermost non-library frame of the traceback; "" if none."""
+    text = str(exc)
+    for m in reversed(list(_FRAME_IN_TEXT.finditer(text))):
+        if not any(p in m.group(1) for p in _LIBRARY_PATHS):
+            code = m.group(4).strip()
+            return f"{m.group(1)}:{m.group(2)}" + (f" ({code})" if code else "")
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if not any(p in frame.filename for p in _LIBRARY_PATHS):
+            return f"{frame.filename}:{frame.lineno}" + (f" ({frame.line.strip()})" if frame.line else "")
+    return ""
+
+
+def export_hint(exc: BaseException) -> str:
+    """What to do about a torch.export failure, from the kind of error torch raised."""
+    name = type(exc).__name__
+    text = str(exc)
+    if "DataDependent" in name or "data-dependent" in text:
+        return ("forward() branches on a tensor's value (data-dependent control flow): use torch.cond "
+                "or torch.where instead of a Python if, or make the value static")
+    if "Unsupported" in name or "not supported" in text.lower():
+        return "forward() uses an op or Python feature torch.export cannot capture; see the log for torch's message"
+    if "Constraint" in name or "specializ" in text:
+        return "a dimension marked dynamic was specialised to a constant; check the dynamic shape spec"
+    return "see the engine log for torch's full message; torch.export.draft_export() lists every problem at once"
 
 
 def one_line(exc: BaseException) -> str:

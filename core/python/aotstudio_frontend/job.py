@@ -15,7 +15,7 @@ import torch
 import torch.utils._pytree as pytree
 
 from . import graph_json, kernels, samples
-from .errors import FrontendError, one_line, user_frame
+from .errors import FrontendError, export_hint, one_line, user_frame, user_location
 from .passes import PassRecorder
 
 DEVICES = ("cpu", "cuda")
@@ -82,9 +82,45 @@ def _load_factory(spec: str):
     return made, path
 
 
+def _load_program(path: str):
+    """A saved ExportedProgram (``torch.export.save`` output) as (program, example_inputs)."""
+    if not os.path.isfile(path):
+        raise FrontendError("unknown_model", "load", f"model file '{path}' does not exist",
+                            "give the path of a file written by torch.export.save")
+    import zipfile
+    if not zipfile.is_zipfile(path):
+        raise FrontendError("model_error", "load", f"'{path}' is not a .pt2 archive (truncated or not a zip file)",
+                            "re-save it with torch.export.save; a partly copied file is truncated")
+    try:
+        program = torch.export.load(path)
+    except Exception as exc:
+        names = []
+        try:
+            names = zipfile.ZipFile(path).namelist()
+        except Exception:
+            pass
+        if any("aotinductor" in n or n.endswith(".so") or "/data/aotinductor/" in n for n in names):
+            raise FrontendError("model_error", "load",
+                                f"'{path}' is an AOTInductor package (compiled code), not an ExportedProgram",
+                                "give the model's factory or a torch.export.save file; a compiled package "
+                                "cannot be compiled again") from exc
+        raise FrontendError("model_error", "load",
+                            f"'{path}' is not a loadable ExportedProgram: {one_line(exc)}",
+                            "re-save it with torch.export.save from the same torch version") from exc
+    inputs = getattr(program, "example_inputs", None)
+    if not inputs or not inputs[0]:
+        raise FrontendError("model_error", "load", f"'{path}' carries no example inputs",
+                            "save it with torch.export.save from torch 2.6 or newer, which stores them")
+    return program, tuple(inputs[0])
+
+
 def resolve_model(spec: str):
-    """Build ``(model, example_inputs)`` from a model spec: ``sample:NAME`` or
-    ``path/to/file.py:factory``. Raises FrontendError(unknown_model|model_error)."""
+    """Build ``(model, example_inputs, origin)`` from a model spec: ``sample:NAME``,
+    ``path/to/file.py:factory`` or a saved ExportedProgram ``path/to/program.pt2``.
+    Raises FrontendError(unknown_model|model_error)."""
+    if spec.endswith(".pt2"):
+        program, inputs = _load_program(spec)
+        return program, inputs, spec
     if spec.startswith("sample:"):
         name = spec[len("sample:"):]
         if name not in samples.SAMPLES:
@@ -146,6 +182,7 @@ class CompileJob:
         self._snapshot_seq = 0
         self._last_mark = time.perf_counter()
         self.model = None
+        self._loaded_program = None
         self.inputs = ()
         self.program = None
         self.package = None
@@ -165,9 +202,15 @@ class CompileJob:
             raise FrontendError("no_device", "load", "CUDA was requested but no CUDA device is available",
                                 "use --device cpu, or run the engine on a machine with an NVIDIA GPU and driver")
         model, inputs, _origin = resolve_model(self.spec)
+        if isinstance(model, torch.export.ExportedProgram):
+            # A saved program: capture is already done; run it as a module for eager.
+            self._loaded_program = model
+            model = model.module()
         device = torch.device(self.device)
         dtype = DTYPES[self.dtype_name]
-        self.model = model.eval().to(device)
+        if getattr(self, "_loaded_program", None) is None:
+            model = model.eval()  # the module of an ExportedProgram refuses eval(): it is already
+        self.model = model.to(device)
         if dtype != torch.float32:
             self.model = self.model.to(dtype)
         self.inputs = tuple(t.to(device=device, dtype=dtype) if t.is_floating_point() else t.to(device)
@@ -176,8 +219,11 @@ class CompileJob:
             with torch.inference_mode():
                 self._eager_out = self._flat(self.model(*self.inputs))
         except Exception as exc:
+            where = user_location(exc)
+            shapes = ", ".join(f"{list(t.shape)} {str(t.dtype).replace('torch.', '')}" for t in self.inputs)
             raise FrontendError("model_error", "load",
-                                f"the eager forward of '{self.spec}' raised {one_line(exc)} at {user_frame(exc)}",
+                                f"the eager forward of '{self.spec}' on inputs ({shapes}) raised {one_line(exc)}"
+                                + (f" at {where}" if where else ""),
                                 "check that the example inputs match what forward() expects") from exc
         params = sum(p.numel() for p in self.model.parameters())
         self.log("info", f"loaded {self.spec}: {type(self.model).__name__}, {params} parameters")
@@ -186,13 +232,18 @@ class CompileJob:
 
     def export(self) -> dict:
         """Capture the graph with ``torch.export.export`` (static shapes for now)."""
+        loaded = getattr(self, "_loaded_program", None)
         try:
-            self.program = torch.export.export(self.model, self.inputs, strict=False)
+            if loaded is not None and self.device == "cpu" and self.dtype_name == "fp32":
+                self.program = loaded
+            else:
+                self.program = torch.export.export(self.model, self.inputs, strict=False)
         except Exception as exc:
+            where = user_location(exc)
+            self.log("debug", f"torch.export raised {type(exc).__name__}: {exc}")
             raise FrontendError("export_failed", "export",
-                                f"torch.export failed on '{self.spec}': {one_line(exc)}",
-                                "remove data-dependent control flow or unsupported ops from forward(); "
-                                "see the log for torch's full message") from exc
+                                f"torch.export failed on '{self.spec}'{' at ' + where if where else ''}: {one_line(exc)}",
+                                export_hint(exc)) from exc
         nodes = len(self.program.graph.nodes)
         self.log("info", f"exported graph: {nodes} nodes")
         self._mark()
