@@ -15,7 +15,7 @@ JOBS="${AOTSTUDIO_JOBS:-$(nproc)}"
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$JOBS"
 BIN="$ROOT/build/release/bin"
-OUT="${AOTSTUDIO_OUT:-$ROOT/build/jobs/$(echo "$MODEL" | tr -c 'A-Za-z0-9_.-' '_')}"
+OUT="${AOTSTUDIO_OUT:-$ROOT/build/jobs/$(printf '%s' "$MODEL" | tr -c 'A-Za-z0-9_.-' '_')}"
 mkdir -p "$OUT"
 
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then

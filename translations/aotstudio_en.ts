@@ -57,6 +57,37 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Client::StageNames</name>
+    <message>
+        <source>Loading the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting the graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decomposing to core ATen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling with AOTInductor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading the package</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verifying outputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measuring latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::LatencyChart</name>
     <message>
         <source>Compiled</source>
@@ -68,6 +99,10 @@
     </message>
     <message>
         <source>Median latency per call (ms); whiskers p10–p90</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p90 %1 ms ▸</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -333,30 +368,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Loading the model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exporting the graph</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiling with AOTInductor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Loading the package</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Verifying outputs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measuring latency</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The engine reports no CUDA device.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -414,7 +425,35 @@ Code: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Stage %1 finished in %2 s</source>
+        <source>Compiling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA was requested, but the engine reports no CUDA device (torch %1, CUDA %2). Nothing was compiled; choose CPU to compile on the CPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: done in %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snapshot %1: %2 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling %1 was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not started: no CUDA device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not compiled: CUDA was requested, but the engine has no CUDA device.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -503,6 +542,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Hint: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>eager %1, compiled %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -572,6 +619,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>--screenshot-after-ms needs a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>aotstudio: language &quot;%1&quot; is not available, using English. Available languages: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown device &quot;%1&quot;: use cpu or cuda.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -57,6 +57,37 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Client::StageNames</name>
+    <message>
+        <source>Loading the model</source>
+        <translation>加载模型</translation>
+    </message>
+    <message>
+        <source>Exporting the graph</source>
+        <translation>导出计算图</translation>
+    </message>
+    <message>
+        <source>Decomposing to core ATen</source>
+        <translation>分解为核心 ATen 算子</translation>
+    </message>
+    <message>
+        <source>Compiling with AOTInductor</source>
+        <translation>使用 AOTInductor 编译</translation>
+    </message>
+    <message>
+        <source>Loading the package</source>
+        <translation>加载编译包</translation>
+    </message>
+    <message>
+        <source>Verifying outputs</source>
+        <translation>验证输出</translation>
+    </message>
+    <message>
+        <source>Measuring latency</source>
+        <translation>测量延迟</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::LatencyChart</name>
     <message>
         <source>Compiled</source>
@@ -69,6 +100,10 @@
     <message>
         <source>Median latency per call (ms); whiskers p10–p90</source>
         <translation>每次调用的延迟中位数（毫秒）；误差线为 p10–p90</translation>
+    </message>
+    <message>
+        <source>p90 %1 ms ▸</source>
+        <translation>p90 %1 毫秒 ▸</translation>
     </message>
 </context>
 <context>
@@ -333,30 +368,6 @@
         <translation>输出文件夹</translation>
     </message>
     <message>
-        <source>Loading the model</source>
-        <translation>正在加载模型</translation>
-    </message>
-    <message>
-        <source>Exporting the graph</source>
-        <translation>正在导出计算图</translation>
-    </message>
-    <message>
-        <source>Compiling with AOTInductor</source>
-        <translation>正在使用 AOTInductor 编译</translation>
-    </message>
-    <message>
-        <source>Loading the package</source>
-        <translation>正在加载编译包</translation>
-    </message>
-    <message>
-        <source>Verifying outputs</source>
-        <translation>正在验证输出</translation>
-    </message>
-    <message>
-        <source>Measuring latency</source>
-        <translation>正在测量延迟</translation>
-    </message>
-    <message>
         <source>The engine reports no CUDA device.</source>
         <translation>引擎报告没有 CUDA 设备。</translation>
     </message>
@@ -415,8 +426,36 @@ Code: %2</source>
         <translation>引擎在此任务运行期间停止。</translation>
     </message>
     <message>
-        <source>Stage %1 finished in %2 s</source>
-        <translation>阶段 %1 完成，用时 %2 秒</translation>
+        <source>Compiling %1…</source>
+        <translation>正在编译 %1…</translation>
+    </message>
+    <message>
+        <source>CUDA was requested, but the engine reports no CUDA device (torch %1, CUDA %2). Nothing was compiled; choose CPU to compile on the CPU.</source>
+        <translation>请求使用 CUDA，但引擎报告没有 CUDA 设备（torch %1，CUDA %2）。未进行编译；如需在 CPU 上编译，请选择 CPU。</translation>
+    </message>
+    <message>
+        <source>%1: done in %2 s</source>
+        <translation>%1：完成，用时 %2 秒</translation>
+    </message>
+    <message>
+        <source>Snapshot %1: %2 nodes</source>
+        <translation>快照 %1：%2 个节点</translation>
+    </message>
+    <message>
+        <source>Compiling %1 was cancelled.</source>
+        <translation>编译 %1 已取消。</translation>
+    </message>
+    <message>
+        <source>Compiling %1 failed: %2</source>
+        <translation>编译 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>Not started: no CUDA device</source>
+        <translation>未开始：没有 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>Not compiled: CUDA was requested, but the engine has no CUDA device.</source>
+        <translation>未编译：请求使用 CUDA，但引擎没有 CUDA 设备。</translation>
     </message>
 </context>
 <context>
@@ -507,6 +546,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Hint: %1</source>
         <translation>提示：%1</translation>
     </message>
+    <message>
+        <source>eager %1, compiled %2</source>
+        <translation>eager %1 次，编译后 %2 次</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;警告：&lt;/b&gt;%1</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -577,6 +624,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>--screenshot-after-ms needs a number</source>
         <translation>--screenshot-after-ms 需要一个数字</translation>
+    </message>
+    <message>
+        <source>aotstudio: language &quot;%1&quot; is not available, using English. Available languages: %2.</source>
+        <translation>aotstudio：语言“%1”不可用，将使用英语。可用语言：%2。</translation>
+    </message>
+    <message>
+        <source>unknown device &quot;%1&quot;: use cpu or cuda.</source>
+        <translation>未知设备“%1”：请使用 cpu 或 cuda。</translation>
     </message>
 </context>
 </TS>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "latencychart.h"
 
+#include "numberformat.h"
+
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -22,12 +24,22 @@ LatencyChart::LatencyChart(QWidget *parent)
 void LatencyChart::clear()
 {
     m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_clippedLabels.clear();
     m_plot->replot();
+}
+
+std::pair<double, double> LatencyChart::valueRange() const
+{
+    const QCPRange range = m_plot->xAxis->range();
+    return {range.lower, range.upper};
 }
 
 void LatencyChart::setResult(const Client::CompileResult &result)
 {
     m_plot->clearPlottables();
+    m_plot->clearItems();
+    m_clippedLabels.clear();
     // Keys on the vertical axis make horizontal bars, so the labels stay readable.
     QCPAxis *keyAxis = m_plot->yAxis;
     QCPAxis *valueAxis = m_plot->xAxis;
@@ -47,7 +59,23 @@ void LatencyChart::setResult(const Client::CompileResult &result)
         QColor color;
     } rows[] = {{1, result.compiled, result.compiledMs, QColor(0x2e, 0x7d, 0x32)},
                 {2, result.eager, result.eagerMs, QColor(0x75, 0x75, 0x75)}};
-    double maxValue = 0;
+
+    // The axis is sized from the medians; whiskers only widen it while they stay comparable.
+    double maxMedian = 0;
+    double maxP90 = 0;
+    for (const auto &row : rows) {
+        if (qIsNaN(row.median))
+            continue;
+        maxMedian = qMax(maxMedian, row.median);
+        if (!qIsNaN(row.stats.p90Ms))
+            maxP90 = qMax(maxP90, row.stats.p90Ms);
+    }
+    double upper = 1;
+    if (maxMedian > 0) {
+        upper = maxP90 < MaxWhiskerRatio * maxMedian ? qMax(maxMedian, maxP90) * 1.15
+                                                     : maxMedian * ClippedAxisRatio;
+    }
+
     for (const auto &row : rows) {
         if (qIsNaN(row.median))
             continue;
@@ -56,17 +84,31 @@ void LatencyChart::setResult(const Client::CompileResult &result)
         bars->setPen(Qt::NoPen);
         bars->setBrush(row.color);
         bars->setData({row.key}, {row.median});
-        maxValue = qMax(maxValue, row.median);
-        if (!qIsNaN(row.stats.p10Ms) && !qIsNaN(row.stats.p90Ms)) {
-            auto *whiskers = new QCPErrorBars(keyAxis, valueAxis);
-            whiskers->setDataPlottable(bars);
-            whiskers->setErrorType(QCPErrorBars::etValueError);
-            whiskers->setData({qMax(0.0, row.median - row.stats.p10Ms)},
-                              {qMax(0.0, row.stats.p90Ms - row.median)});
-            maxValue = qMax(maxValue, row.stats.p90Ms);
-        }
+        if (qIsNaN(row.stats.p10Ms) || qIsNaN(row.stats.p90Ms))
+            continue;
+        auto *whiskers = new QCPErrorBars(keyAxis, valueAxis);
+        whiskers->setDataPlottable(bars);
+        whiskers->setErrorType(QCPErrorBars::etValueError);
+        // Drawn to the edge at most: the axis rect clips the rest, the label says how far it goes.
+        whiskers->setData({qMax(0.0, row.median - row.stats.p10Ms)},
+                          {qBound(0.0, row.stats.p90Ms - row.median, upper - row.median)});
+        if (row.stats.p90Ms <= upper)
+            continue;
+        const QString label =
+            tr("p90 %1 ms ▸").arg(formatNumber(row.stats.p90Ms, 'g', 3));
+        m_clippedLabels << label;
+        auto *text = new QCPItemText(m_plot);
+        text->setClipToAxisRect(true);
+        text->position->setAxes(valueAxis, keyAxis);
+        text->position->setCoords(upper, row.key + 0.38);
+        text->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        text->setPadding(QMargins(4, 1, 4, 1));
+        text->setText(label);
+        text->setColor(QColor(0x66, 0x3c, 0x00));
+        text->setBrush(QColor(0xff, 0xf4, 0xe5));
+        text->setPen(QPen(QColor(0xf0, 0xb3, 0x5a)));
     }
-    valueAxis->setRange(0, maxValue > 0 ? maxValue * 1.15 : 1);
+    valueAxis->setRange(0, upper);
     m_plot->replot();
 }
 

@@ -4,6 +4,8 @@
 #include "logview.h"
 #include "resultpanel.h"
 
+#include "client/stagenames.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -11,6 +13,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QDirIterator>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -47,6 +50,8 @@ constexpr auto KeyModel = "compile/model";
 constexpr auto KeyDevice = "compile/device";
 constexpr auto KeyOutput = "compile/output";
 constexpr auto KeyLanguage = "ui/language";
+/// The engine locks its output folder with this file (core/python job.py); it is not output.
+constexpr auto LockFileName = ".aotstudio.lock";
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -81,6 +86,10 @@ MainWindow::MainWindow(QWidget *parent)
             [this](qint64 id, const QString &stage, double seconds) {
                 onStageDone(id, stage, seconds);
             });
+    connect(m_client, &EngineClient::snapshotTaken, this,
+            [this](qint64 id, const QString &stage, const QString &pass, int nodes) {
+                onSnapshot(id, stage, pass, nodes);
+            });
     connect(m_client, &EngineClient::resultReceived, this, &MainWindow::onResult);
     connect(m_client, &EngineClient::errorReceived, this, &MainWindow::onError);
     connect(m_client, &EngineClient::engineFailed, this, &MainWindow::onEngineFailed);
@@ -92,6 +101,14 @@ MainWindow::MainWindow(QWidget *parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+QString MainWindow::jobsDirectory()
+{
+    // Not AppLocalDataLocation: with organization and application both "AOTStudio" that is
+    // ~/.local/share/AOTStudio/AOTStudio, and the settings rely on those names.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+           + QStringLiteral("/aotstudio/jobs");
+}
 
 QString MainWindow::languageSetting()
 {
@@ -148,6 +165,8 @@ void MainWindow::createToolBar()
     m_deviceCombo->setObjectName(QStringLiteral("deviceCombo"));
     m_deviceCombo->addItem(tr("CPU"), QStringLiteral("cpu"));
     m_deviceCombo->addItem(tr("CUDA"), QStringLiteral("cuda"));
+    // Picking a device by hand replaces the one asked for on the command line.
+    connect(m_deviceCombo, &QComboBox::activated, this, [this] { m_requestedDevice.clear(); });
     bar->addWidget(new QLabel(tr("Device:"), bar));
     bar->addWidget(m_deviceCombo);
     bar->addSeparator();
@@ -158,9 +177,7 @@ void MainWindow::createToolBar()
     m_outputEdit->setPlaceholderText(tr("New folder per job"));
     m_outputEdit->setToolTip(
         tr("Output folder. Empty: a new folder under %1 for every job.")
-            .arg(QDir::toNativeSeparators(
-                QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
-                + QStringLiteral("/jobs"))));
+            .arg(QDir::toNativeSeparators(jobsDirectory())));
     m_outputEdit->setMinimumWidth(160);
     auto *browse = new QToolButton(bar);
     browse->setText(tr("…"));
@@ -290,7 +307,7 @@ void MainWindow::restoreSettings()
     const QString model = settings.value(QLatin1String(KeyModel)).toString();
     if (!model.isEmpty())
         setModel(model);
-    setDevice(settings.value(QLatin1String(KeyDevice), QStringLiteral("cpu")).toString());
+    selectDevice(settings.value(QLatin1String(KeyDevice), QStringLiteral("cpu")).toString());
     m_outputEdit->setText(settings.value(QLatin1String(KeyOutput)).toString());
 }
 
@@ -316,6 +333,17 @@ void MainWindow::setModel(const QString &model)
 }
 
 void MainWindow::setDevice(const QString &device)
+{
+    m_requestedDevice = device;
+    selectDevice(device);
+    if (m_client->isReady()) {
+        const QString reason = deviceUnavailableReason(device);
+        if (!reason.isEmpty())
+            refuseCompile(reason, false);
+    }
+}
+
+void MainWindow::selectDevice(const QString &device)
 {
     const int index = m_deviceCombo->findData(device);
     if (index < 0)
@@ -347,6 +375,7 @@ void MainWindow::startEngine()
 
 void MainWindow::restartEngine()
 {
+    m_failureShown = false;
     m_banner->hide();
     m_log->append(0, QStringLiteral("info"), tr("Restarting the engine."));
     m_client->restart();
@@ -355,8 +384,7 @@ void MainWindow::restartEngine()
 
 QString MainWindow::newJobDirectory() const
 {
-    const QString base = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
-                         + QStringLiteral("/jobs/")
+    const QString base = jobsDirectory() + QLatin1Char('/')
                          + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     QString path = base;
     for (int n = 2; QFileInfo::exists(path); ++n)
@@ -375,16 +403,31 @@ bool MainWindow::compile()
         return false;
     }
     request.device = m_deviceCombo->currentData().toString();
+    // An explicit request the engine cannot serve is refused, not swapped for another device.
+    const QString deviceProblem =
+        deviceUnavailableReason(m_requestedDevice.isEmpty() ? request.device : m_requestedDevice);
+    if (!deviceProblem.isEmpty()) {
+        refuseCompile(deviceProblem);
+        return false;
+    }
     const QString chosen = m_outputEdit->text().trimmed();
     request.out = QDir::cleanPath(chosen.isEmpty() ? newJobDirectory() : chosen);
+    const bool created = !QFileInfo::exists(request.out);
     if (!QDir().mkpath(request.out)) {
         statusBar()->showMessage(tr("Cannot create the output folder %1.").arg(request.out), 10000);
         return false;
     }
     m_currentJob = m_client->compile(request);
-    if (m_currentJob == 0)
+    if (m_currentJob == 0) {
+        if (created)
+            QDir().rmdir(request.out);
         return false;
+    }
+    // Only a folder made here may be removed again, and only while the job left nothing in it.
+    m_jobDirectory = chosen.isEmpty() && created ? request.out : QString();
     m_currentModel = request.model;
+    m_failureShown = false;
+    statusBar()->showMessage(tr("Compiling %1…").arg(request.model));
     m_resultPanel->clearError();
     m_progress->setValue(0);
     m_stageLabel->setText(tr("Starting…"));
@@ -402,8 +445,57 @@ void MainWindow::cancel()
     m_client->cancel(m_currentJob);
 }
 
+void MainWindow::showFailure(const QString &message)
+{
+    // No timeout: it stays until the next compile or restart, so "Engine ready." or an
+    // earlier success cannot hide that the last thing the user asked for did not happen.
+    m_failureShown = true;
+    statusBar()->showMessage(message);
+}
+
+void MainWindow::refuseCompile(const QString &reason, bool compileWasRequested)
+{
+    // The full reason goes to the log; the status bar gets what fits beside the engine status.
+    m_log->append(0, QStringLiteral("warning"), reason);
+    m_stageLabel->setText(tr("Not started: no CUDA device"));
+    m_stageLabel->setToolTip(reason);
+    showFailure(tr("Not compiled: CUDA was requested, but the engine has no CUDA device."));
+    if (compileWasRequested)
+        Q_EMIT compileBlocked(reason);
+}
+
+QString MainWindow::deviceUnavailableReason(const QString &device) const
+{
+    if (device != QLatin1String("cuda") || !m_client->isReady() || m_client->engineInfo().cudaAvailable)
+        return QString();
+    const auto &info = m_client->engineInfo();
+    return tr("CUDA was requested, but the engine reports no CUDA device (torch %1, CUDA %2). "
+              "Nothing was compiled; choose CPU to compile on the CPU.")
+        .arg(info.torchVersion.isEmpty() ? tr("unavailable") : info.torchVersion,
+             info.cudaVersion.isEmpty() ? tr("none") : info.cudaVersion);
+}
+
+void MainWindow::removeJobDirectoryIfEmpty()
+{
+    const QString dir = std::exchange(m_jobDirectory, QString());
+    if (dir.isEmpty())
+        return;
+    // Empty sub-folders and the engine's lock file do not count as output.
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        if (it.next(), it.fileName() != QLatin1String(LockFileName))
+            return;
+    }
+    QDir(dir).removeRecursively();
+}
+
 void MainWindow::finishJob(bool ok)
 {
+    if (ok)
+        m_jobDirectory.clear(); // keep it: it holds the package
+    else
+        removeJobDirectoryIfEmpty();
     m_currentJob = 0;
     m_progress->setValue(ok ? m_progress->maximum() : 0);
     updateActions();
@@ -486,30 +578,20 @@ void MainWindow::chooseOutputDirectory()
         m_outputEdit->setText(dir);
 }
 
-QString MainWindow::stageName(const QString &stage) const
-{
-    if (stage == QLatin1String("load"))
-        return tr("Loading the model");
-    if (stage == QLatin1String("export"))
-        return tr("Exporting the graph");
-    if (stage == QLatin1String("compile"))
-        return tr("Compiling with AOTInductor");
-    if (stage == QLatin1String("load_package"))
-        return tr("Loading the package");
-    if (stage == QLatin1String("verify"))
-        return tr("Verifying outputs");
-    if (stage == QLatin1String("measure"))
-        return tr("Measuring latency");
-    return stage;
-}
-
 void MainWindow::onHandshake(const Client::EngineInfo &info)
 {
     m_banner->hide();
     updateEngineStatus();
     setCudaAvailable(info.cudaAvailable, tr("The engine reports no CUDA device."));
-    statusBar()->showMessage(tr("Engine ready."), 5000);
     updateActions();
+    const QString deviceProblem = deviceUnavailableReason(m_requestedDevice);
+    if (!deviceProblem.isEmpty()) {
+        const bool wanted = std::exchange(m_compileWhenReady, false);
+        refuseCompile(deviceProblem, wanted);
+        return;
+    }
+    if (!m_failureShown) // e.g. after a cancel that restarted the engine: keep saying so
+        statusBar()->showMessage(tr("Engine ready."), 5000);
     if (std::exchange(m_compileWhenReady, false))
         compile();
 }
@@ -520,14 +602,24 @@ void MainWindow::onProgress(qint64 id, const QString &stage, double fraction,
     if (id != m_currentJob)
         return;
     m_progress->setValue(qRound(qBound(0.0, fraction, 1.0) * m_progress->maximum()));
-    m_stageLabel->setText(stageName(stage));
+    m_stageLabel->setText(Client::StageNames::displayName(stage));
     m_stageLabel->setToolTip(message);
 }
 
 void MainWindow::onStageDone(qint64 id, const QString &stage, double seconds)
 {
     m_log->append(id, QStringLiteral("info"),
-                  tr("Stage %1 finished in %2 s").arg(stage, QLocale().toString(seconds, 'f', 2)));
+                  tr("%1: done in %2 s")
+                      .arg(Client::StageNames::displayName(stage),
+                           QLocale().toString(seconds, 'f', 2)));
+}
+
+void MainWindow::onSnapshot(qint64 id, const QString &stage, const QString &pass, int nodes)
+{
+    // Graph stages (capture, post_grad, …) and pass names are Inductor's own words: kept raw.
+    const QString where = pass.isEmpty() ? stage : QStringLiteral("%1 / %2").arg(stage, pass);
+    m_log->append(id, QStringLiteral("info"),
+                  tr("Snapshot %1: %2 nodes").arg(where, QLocale().toString(nodes)));
 }
 
 void MainWindow::onResult(qint64 id, const QJsonObject &json)
@@ -562,6 +654,9 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
         m_resultPanel->showError(m_currentModel, error);
     }
     m_stageLabel->setText(error.isCancellation() ? tr("Cancelled") : tr("Failed"));
+    showFailure(error.isCancellation()
+                    ? tr("Compiling %1 was cancelled.").arg(m_currentModel)
+                    : tr("Compiling %1 failed: %2").arg(m_currentModel, error.code));
     // A dead engine already has its banner; a cancel was asked for. Neither needs a dialog.
     const bool engineGone = error.code == QLatin1String("engine_crashed")
                             || error.code == QLatin1String("engine_restarted");
@@ -572,7 +667,8 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
         box->setObjectName(QStringLiteral("compileErrorBox"));
         if (!error.hint.isEmpty())
             box->setInformativeText(error.hint);
-        box->setDetailedText(tr("Stage: %1\nCode: %2").arg(error.stage, error.code));
+        box->setDetailedText(tr("Stage: %1\nCode: %2")
+                                 .arg(Client::StageNames::displayName(error.stage), error.code));
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open(); // not exec(): the window (and tests) keep running
     }

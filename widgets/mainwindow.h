@@ -39,8 +39,16 @@ public:
     /// The language stored in the settings: "" (follow the system), "en" or "zh_CN".
     static QString languageSetting();
 
+    /// Where jobs without a chosen output folder go, one timestamped folder each:
+    /// <generic data dir>/aotstudio/jobs (e.g. ~/.local/share/aotstudio/jobs).
+    static QString jobsDirectory();
+
     void setModel(const QString &model);
-    /// "cpu" or "cuda"; ignored when the device is not offered.
+    /**
+     * Selects "cpu" or "cuda" as an explicit request (the command line's --device). If the engine
+     * then reports no such device, the window says so in the log and the status bar and a
+     * pending compileWhenReady() does not start: it never falls back to another device silently.
+     */
     void setDevice(const QString &device);
     /// Output folder for the next jobs; empty = a new folder per job under the app data dir.
     void setOutputDirectory(const QString &path);
@@ -60,6 +68,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// A job ended with a result (ok) or an error, cancellation included.
     void jobFinished(bool ok);
+    /// A requested compile did not start (e.g. the requested device is missing); reason says why.
+    void compileBlocked(const QString &reason);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -78,12 +88,21 @@ private:
     void openFactory();
     void chooseOutputDirectory();
     QString newJobDirectory() const;
-    QString stageName(const QString &stage) const;
+    void selectDevice(const QString &device);
+    /// Why `device` cannot be used with the connected engine; empty when it can.
+    QString deviceUnavailableReason(const QString &device) const;
+    void showFailure(const QString &message);
+    /// Says in the log, the stage label and the status bar that a compile does not start because
+    /// the requested device is missing (reason: the details);
+    /// emits compileBlocked() when a compile was asked for.
+    void refuseCompile(const QString &reason, bool compileWasRequested = true);
+    void removeJobDirectoryIfEmpty();
     void finishJob(bool ok);
 
     void onHandshake(const Client::EngineInfo &info);
     void onProgress(qint64 id, const QString &stage, double fraction, const QString &message);
     void onStageDone(qint64 id, const QString &stage, double seconds);
+    void onSnapshot(qint64 id, const QString &stage, const QString &pass, int nodes);
     void onResult(qint64 id, const QJsonObject &result);
     void onError(qint64 id, const Client::EngineError &error);
     void onEngineFailed(const QString &reason);
@@ -105,7 +124,10 @@ private:
     QLabel *m_engineStatus = nullptr;
     qint64 m_currentJob = 0;
     QString m_currentModel;
+    QString m_jobDirectory;        ///< a folder this window made for the current job, else empty
+    QString m_requestedDevice;     ///< set by setDevice(): checked against the engine's devices
     bool m_compileWhenReady = false;
+    bool m_failureShown = false;   ///< the status bar names a failed job until the next action
     std::optional<Client::CompileResult> m_lastResult;
 };
 

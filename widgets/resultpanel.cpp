@@ -2,6 +2,9 @@
 #include "resultpanel.h"
 
 #include "latencychart.h"
+#include "numberformat.h"
+
+#include "client/stagenames.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -60,12 +63,28 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_runs = addRow(m_form, tr("Timed runs:"), "resultRuns");
     m_chart = new LatencyChart(page);
 
+    // Yellow, like the engine banner: the numbers are there but deserve doubt (e.g. noisy timings).
+    m_warningFrame = new QFrame(page);
+    m_warningFrame->setObjectName(QStringLiteral("resultWarnings"));
+    m_warningFrame->setFrameShape(QFrame::StyledPanel);
+    m_warningFrame->setStyleSheet(QStringLiteral(
+        "#resultWarnings { background: #fff8d6; border: 1px solid #e6c84f; border-radius: 4px; }"
+        "#resultWarnings QLabel { color: #5c4700; }"));
+    m_warningText = new QLabel(m_warningFrame);
+    m_warningText->setObjectName(QStringLiteral("resultWarningsText"));
+    m_warningText->setWordWrap(true);
+    m_warningText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *warningLayout = new QVBoxLayout(m_warningFrame);
+    warningLayout->addWidget(m_warningText);
+    m_warningFrame->hide();
+
     auto *header = new QHBoxLayout;
     header->addWidget(m_title, 1);
     header->addWidget(m_copy);
     auto *pageLayout = new QVBoxLayout(page);
     pageLayout->addLayout(header);
     pageLayout->addLayout(m_form);
+    pageLayout->addWidget(m_warningFrame);
     pageLayout->addWidget(m_chart, 1);
     m_stack->addWidget(page);
 
@@ -100,7 +119,6 @@ QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char 
 
 void ResultPanel::showResult(const Client::CompileResult &r)
 {
-    const QLocale locale;
     m_title->setText(tr("Compiled %1").arg(r.model));
     m_package->setText(r.package);
     m_package->setToolTip(r.package);
@@ -108,23 +126,41 @@ void ResultPanel::showResult(const Client::CompileResult &r)
     m_torch->setText(r.torchVersion);
     m_maxAbsError->setText(
         orDash(r.maxAbsError, qIsNaN(r.tolerance)
-                                  ? locale.toString(r.maxAbsError, 'g', 3)
+                                  ? formatNumber(r.maxAbsError, 'g', 3)
                                   : tr("%1 (tolerance %2)")
-                                        .arg(locale.toString(r.maxAbsError, 'g', 3),
-                                             locale.toString(r.tolerance, 'g', 3))));
+                                        .arg(formatNumber(r.maxAbsError, 'g', 3),
+                                             formatNumber(r.tolerance, 'g', 3))));
     const auto ms = [&](const Client::LatencyStats &s, double median) {
         if (qIsNaN(median))
             return QStringLiteral("—");
         if (qIsNaN(s.p10Ms) || qIsNaN(s.p90Ms))
-            return tr("%1 ms").arg(locale.toString(median, 'f', 3));
+            return tr("%1 ms").arg(formatNumber(median, 'f', 3));
         return tr("%1 ms (p10 %2, p90 %3)")
-            .arg(locale.toString(median, 'f', 3), locale.toString(s.p10Ms, 'f', 3),
-                 locale.toString(s.p90Ms, 'f', 3));
+            .arg(formatNumber(median, 'f', 3), formatNumber(s.p10Ms, 'f', 3),
+                 formatNumber(s.p90Ms, 'f', 3));
     };
     m_eager->setText(ms(r.eager, r.eagerMs));
     m_compiled->setText(ms(r.compiled, r.compiledMs));
-    m_speedup->setText(orDash(r.speedup, tr("%1×").arg(locale.toString(r.speedup, 'f', 2))));
-    m_runs->setText(r.runs > 0 ? locale.toString(r.runs) : QStringLiteral("—"));
+    m_speedup->setText(orDash(r.speedup, tr("%1×").arg(formatNumber(r.speedup, 'f', 2))));
+    // Each variant stops once its median is stable, so the counts differ: show both.
+    const QLocale locale;
+    if (r.eager.runs > 0 && r.compiled.runs > 0)
+        m_runs->setText(tr("eager %1, compiled %2")
+                            .arg(locale.toString(r.eager.runs), locale.toString(r.compiled.runs)));
+    else
+        m_runs->setText(r.runs > 0 ? locale.toString(r.runs) : QStringLiteral("—"));
+    if (r.warnings.isEmpty()) {
+        m_warningFrame->hide();
+        m_warningText->clear();
+    } else {
+        QStringList items;
+        for (const QString &w : r.warnings)
+            items << w.toHtmlEscaped();
+        m_warningText->setText(
+            tr("<b>Warning:</b> %1")
+                .arg(items.join(QStringLiteral("<br>"))));
+        m_warningFrame->show();
+    }
     m_chart->setResult(r);
     m_stack->setCurrentIndex(1);
 }
@@ -135,7 +171,9 @@ void ResultPanel::showError(const QString &model, const Client::EngineError &e)
                        ? tr("<b>%1 was cancelled.</b>").arg(model.toHtmlEscaped())
                        : tr("<b>Compiling %1 failed</b>").arg(model.toHtmlEscaped());
     if (!e.stage.isEmpty() && !e.isCancellation())
-        text += QLatin1Char(' ') + tr("in stage <i>%1</i> (%2).").arg(e.stage, e.code);
+        text += QLatin1Char(' ')
+                + tr("in stage <i>%1</i> (%2).")
+                      .arg(Client::StageNames::displayName(e.stage).toHtmlEscaped(), e.code);
     if (!e.message.isEmpty())
         text += QStringLiteral("<br>") + e.message.toHtmlEscaped();
     if (!e.hint.isEmpty())
@@ -168,6 +206,8 @@ QString ResultPanel::summaryText() const
             if (label && value)
                 lines << label->text() + QLatin1Char(' ') + value->text();
         }
+        if (m_warningFrame->isVisibleTo(this))
+            lines << QTextDocumentFragment::fromHtml(m_warningText->text()).toPlainText();
     }
     if (m_errorFrame->isVisibleTo(this))
         lines << QTextDocumentFragment::fromHtml(m_errorText->text()).toPlainText();

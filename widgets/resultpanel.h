@@ -47,6 +47,8 @@ private:
     QLabel *m_speedup;
     QLabel *m_runs;
     LatencyChart *m_chart;
+    QFrame *m_warningFrame;
+    QLabel *m_warningText;
     QFrame *m_errorFrame;
     QLabel *m_errorText;
     QPushButton *m_copy;

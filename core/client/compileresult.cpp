@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compileresult.h"
 
+#include <QJsonArray>
 #include <QtNumeric>
 
 namespace AotStudio::Client {
@@ -35,6 +36,17 @@ CompileResult CompileResult::fromJson(const QJsonObject &result)
     r.runs = result.value(QLatin1String("runs")).toInt();
     r.eager = stats(result.value(QLatin1String("eager")).toObject());
     r.compiled = stats(result.value(QLatin1String("compiled")).toObject());
+    // The engine stops each variant on its own once its median is stable, so the counts differ;
+    // they are also at the top level, where an older engine may be the only one to have them.
+    if (r.eager.runs <= 0)
+        r.eager.runs = result.value(QLatin1String("eager_runs")).toInt();
+    if (r.compiled.runs <= 0)
+        r.compiled.runs = result.value(QLatin1String("compiled_runs")).toInt();
+    const QJsonArray warnings = result.value(QLatin1String("warnings")).toArray();
+    for (const QJsonValue &w : warnings) {
+        if (w.isString() && !w.toString().trimmed().isEmpty())
+            r.warnings << w.toString().trimmed();
+    }
     r.raw = result;
     return r;
 }

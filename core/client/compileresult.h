@@ -3,6 +3,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <QtNumeric>
 
 namespace AotStudio::Client {
@@ -31,9 +32,10 @@ struct CompileResult
     double eagerMs = qQNaN();    ///< median wall time of eager forward, ms
     double compiledMs = qQNaN(); ///< median wall time of the AOTI package forward, ms
     double speedup = qQNaN();    ///< eagerMs / compiledMs
-    int runs = 0;
+    int runs = 0;                ///< the smaller of the two variants' counts
     LatencyStats eager;
     LatencyStats compiled;
+    QStringList warnings;  ///< e.g. noisy timings; empty when the engine sent none
     QJsonObject raw;       ///< the whole object, for fields this struct does not know yet
 
     static CompileResult fromJson(const QJsonObject &result);

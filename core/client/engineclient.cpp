@@ -289,6 +289,12 @@ void EngineClient::handleLine(const QByteArray &line)
         Q_EMIT stageDone(id, o.value(QLatin1String("stage")).toString(),
                          o.value(QLatin1String("seconds")).toDouble(),
                          o.value(QLatin1String("artifacts")).toObject());
+    } else if (type == QLatin1String("snapshot")) {
+        Q_EMIT snapshotTaken(id, o.value(QLatin1String("stage")).toString(),
+                             o.value(QLatin1String("pass")).toString(),
+                             o.value(QLatin1String("nodes")).toInt(),
+                             o.value(QLatin1String("path")).toString(), // null -> ""
+                             o.value(QLatin1String("seconds")).toDouble());
     } else if (type == QLatin1String("result")) {
         if (!m_jobs.contains(id))
             return; // already reported (e.g. cancelled by kill): the job has ended once

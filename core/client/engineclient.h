@@ -96,6 +96,11 @@ Q_SIGNALS:
     void logMessage(qint64 id, const QString &level, const QString &message);
     /// seconds: wall time of the stage; artifacts: name -> path inside the job directory.
     void stageDone(qint64 id, const QString &stage, double seconds, const QJsonObject &artifacts);
+    /// A graph snapshot inside a stage (FORMAT.md `snapshot`): graph stage (e.g. "post_grad"),
+    /// the pass that changed the graph (empty for a stage entry), its node count, the snapshot
+    /// JSON's path (empty when snapshots are off) and the seconds since the previous snapshot.
+    void snapshotTaken(qint64 id, const QString &stage, const QString &pass, int nodes,
+                       const QString &path, double seconds);
     void resultReceived(qint64 id, const QJsonObject &result);
     void errorReceived(qint64 id, const AotStudio::Client::EngineError &error);
     /// The engine is missing, crashed, exited unexpectedly or speaks another protocol version.

@@ -88,6 +88,19 @@ private:
 
 Profiler::MeasureOptions measureOptionsFrom(const Json &request)
 {
+    // Wrong types are a bad request naming the field, not an internal error.
+    for (const char *field : {"warmup", "runs", "min_runs"}) {
+        if (request.contains(field) && !request[field].is_number_integer())
+            throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be an integer",
+                             "send a JSON integer"});
+    }
+    if (request.contains("max_seconds") && !request["max_seconds"].is_number())
+        throw JobFailed({"load", Protocol::Code::BadRequest, "'max_seconds' must be a number", "send a JSON number"});
+    for (const char *field : {"model", "device", "out", "dtype"}) {
+        if (request.contains(field) && !request[field].is_string())
+            throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be a string",
+                             "send a JSON string"});
+    }
     Profiler::MeasureOptions o;
     o.warmup = std::max(0, request.value("warmup", o.warmup));
     o.maxRuns = std::max(1, request.value("runs", o.maxRuns));
@@ -152,6 +165,20 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
         if (stop.stop_requested())
             throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring", ""});
 
+        // A spread this wide means the machine was busy (other processes, OpenMP threads losing the
+        // CPU): the medians are not to be trusted. Say so instead of printing a confident ratio.
+        Json warnings = Json::array();
+        for (const auto &[name, s] : {std::pair<const char *, const Profiler::Summary &>{"eager", eager}, {"compiled", aoti}}) {
+            if (s.runs > 1 && s.p10Ms > 0 && (s.p90Ms > 2.0 * s.p10Ms || s.stddevMs > s.medianMs)) {
+                char buf[256];
+                std::snprintf(buf, sizeof buf,
+                              "%s timings are noisy (p10 %.4g ms, median %.4g ms, p90 %.4g ms): the machine was "
+                              "busy; rerun on an idle machine or with fewer threads (OMP_NUM_THREADS)",
+                              name, s.p10Ms, s.medianMs, s.p90Ms);
+                warnings.push_back(buf);
+                log("warning", buf);
+            }
+        }
         Json result{
             {"model", request.value("model", std::string())},
             {"device", device},
@@ -172,6 +199,9 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"compiled_ms", aoti.medianMs},
             {"speedup", aoti.medianMs > 0 ? eager.medianMs / aoti.medianMs : 0.0},
             {"runs", std::min(eager.runs, aoti.runs)},
+            {"eager_runs", eager.runs},
+            {"compiled_runs", aoti.runs},
+            {"warnings", warnings},
             {"eager", summaryJson(eager, options.warmup)},
             {"compiled", summaryJson(aoti, options.warmup)},
             {"timer", "std::chrono::steady_clock around each call, in the engine process"},

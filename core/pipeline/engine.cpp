@@ -4,7 +4,10 @@
 #include "pipeline/compilejob.h"
 #include "python/frontend.h"
 
+#include <filesystem>
+#include <fstream>
 #include <optional>
+#include <unistd.h>
 
 namespace AotStudio::Pipeline {
 
@@ -60,21 +63,36 @@ bool Engine::handle(const Protocol::Request &request)
         return true;
     }
     if (request.type == "cancel") {
-        const auto target = request.body.value("target", std::int64_t(0));
+        const auto t = request.body.find("target");
+        if (t == request.body.end() || !t->is_number_integer()) {
+            emit(Protocol::makeError(request.id, {"protocol", Protocol::Code::BadRequest, "cancel has no integer \"target\"",
+                                                  "send {\"type\":\"cancel\",\"id\":N,\"target\":ID of the job}"}));
+            return true;
+        }
+        const auto target = t->get<std::int64_t>();
         std::optional<Job> removed;
+        bool found = false;
         {
             std::lock_guard lock(m_mutex);
-            if (m_running && m_running->request.id == target) {
+            found = m_running && m_running->request.id == target;
+            if (found) {
                 m_running->stop.request_stop();
             } else {
                 for (auto it = m_queue.begin(); it != m_queue.end(); ++it) {
                     if (it->request.id == target) {
                         removed = std::move(*it);
                         m_queue.erase(it);
+                        found = true;
                         break;
                     }
                 }
             }
+        }
+        if (!found) {
+            emit(Protocol::makeError(request.id, {"protocol", Protocol::Code::BadRequest,
+                                                  "no queued or running job has id " + std::to_string(target),
+                                                  "it may have finished already"}));
+            return true;
         }
         if (removed)
             emit(Protocol::makeError(target, {"queued", Protocol::Code::Cancelled, "cancelled before it started", ""}));
@@ -87,9 +105,21 @@ bool Engine::handle(const Protocol::Request &request)
         return false;
     }
     if (request.type == "compile") {
+        bool inUse = false;
         {
             std::lock_guard lock(m_mutex);
-            m_queue.push_back(Job{request, {}});
+            inUse = m_running && m_running->request.id == request.id;
+            for (const auto &job : m_queue)
+                inUse = inUse || job.request.id == request.id;
+            if (!inUse)
+                m_queue.push_back(Job{request, {}});
+        }
+        if (inUse) {
+            // id 0: the error belongs to no job (the active job with this id goes on).
+            emit(Protocol::makeError(0, {"protocol", Protocol::Code::BadRequest,
+                                         "id " + std::to_string(request.id) + " is already used by an active job",
+                                         "give every request its own id"}));
+            return true;
         }
         m_wake.notify_all();
         return true;
@@ -146,6 +176,31 @@ void Engine::workerLoop(std::stop_token stop)
     }
 }
 
+namespace {
+
+/// Write `j` to `dir/name` through a temporary file and a rename (never a half-written file);
+/// remove `dir/stale` if given. Best effort: the protocol events already carried the data.
+void writeJobFile(const std::string &dir, const char *name, const Json &j, const char *stale)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (dir.empty() || !fs::is_directory(dir, ec))
+        return;
+    const fs::path final = fs::path(dir) / name;
+    const fs::path tmp = fs::path(dir) / (std::string(".partial-") + std::to_string(::getpid()) + "-" + name);
+    {
+        std::ofstream out(tmp);
+        out << j.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+        if (!out)
+            return;
+    }
+    fs::rename(tmp, final, ec);
+    if (stale)
+        fs::remove(fs::path(dir) / stale, ec);
+}
+
+} // namespace
+
 void Engine::runJob(Job &job)
 {
     const auto id = job.request.id;
@@ -155,8 +210,15 @@ void Engine::runJob(Job &job)
     }
     try {
         const Json result = runCompile(id, job.request.body, [this](const Json &e) { emit(e); }, job.stop.get_token());
+        // result.json sits next to the package it describes; a failed later run leaves the pair
+        // as it was and writes error.json instead.
+        writeJobFile(result.value("out", std::string()), "result.json", result, "error.json");
         emit(Protocol::makeResult(id, result));
     } catch (const JobFailed &e) {
+        // Not for a bad request: the directory may belong to another job (e.g. "in use").
+        const auto &out = job.request.body.value("out", Json());
+        if (out.is_string() && e.error().code != Protocol::Code::BadRequest)
+            writeJobFile(out.get<std::string>(), "error.json", Protocol::makeError(id, e.error()), nullptr);
         emit(Protocol::makeError(id, e.error()));
     } catch (const std::exception &e) {
         emit(Protocol::makeError(id, {"engine", Protocol::Code::Internal, e.what(),

@@ -57,6 +57,10 @@ std::string defaultFrontendDir()
     }
     Protocol::Error err;
     py::object value = e.value();
+    if (e.matches(PyExc_KeyboardInterrupt)) {
+        // SIGINT reached Python (some library installed Python's handler): that is a cancel.
+        throw FrontendException({stage, Protocol::Code::Cancelled, "interrupted", ""}, std::move(details));
+    }
     if (value && py::hasattr(value, "code") && py::hasattr(value, "hint") && py::hasattr(value, "stage")) {
         err.code = py::str(value.attr("code"));
         err.stage = py::str(value.attr("stage"));

@@ -2,8 +2,10 @@
 // EngineClient against tests/fixtures/fake_engine.py, which speaks protocol 1 without torch.
 #include "client/compileresult.h"
 #include "client/engineclient.h"
+#include "client/stagenames.h"
 
 #include <QFile>
+#include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -70,6 +72,7 @@ private Q_SLOTS:
         QSignalSpy logs(client.get(), &EngineClient::logMessage);
         QSignalSpy results(client.get(), &EngineClient::resultReceived);
         QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy snapshots(client.get(), &EngineClient::snapshotTaken);
         // Requests made before the handshake are queued, not lost.
         client->start();
         const qint64 id = client->compile(request(QStringLiteral("sample:mlp"), m_dir.path()));
@@ -82,14 +85,23 @@ private Q_SLOTS:
             QCOMPARE(args.at(0).toLongLong(), id);
             order << args.at(1).toString();
         }
-        QCOMPARE(order, (QStringList{"load", "export", "compile", "load_package", "verify",
-                                     "measure"}));
+        QCOMPARE(order, (QStringList{"load", "export", "decompose", "compile", "load_package",
+                                     "verify", "measure"}));
         double last = -1;
         for (const auto &args : progress) {
             QVERIFY(args.at(2).toDouble() > last);
             last = args.at(2).toDouble();
         }
-        QCOMPARE(stages.count(), 6);
+        QCOMPARE(stages.count(), 7);
+        QCOMPARE(snapshots.count(), 3);
+        const QList<QVariant> pass = snapshots.last();
+        QCOMPARE(pass.at(0).toLongLong(), id);
+        QCOMPARE(pass.at(1).toString(), QStringLiteral("post_grad"));
+        QCOMPARE(pass.at(2).toString(), QStringLiteral("remove_noop_ops"));
+        QCOMPARE(pass.at(3).toInt(), 53);
+        QVERIFY(pass.at(4).toString().endsWith(QLatin1String("/snapshots/003_remove_noop_ops.json")));
+        QCOMPARE(pass.at(5).toDouble(), 0.01);
+        QCOMPARE(snapshots.first().at(2).toString(), QString()); // a stage entry has no pass
         QCOMPARE(stages.first().at(3).toJsonObject().value("log").toString(),
                  m_dir.filePath("load.log"));
         QVERIFY(logs.count() >= 1);
@@ -103,8 +115,11 @@ private Q_SLOTS:
         QCOMPARE(r.eagerMs, 0.081);
         QCOMPARE(r.compiledMs, 0.034);
         QCOMPARE(r.speedup, 2.38);
-        QCOMPARE(r.runs, 200);
+        QCOMPARE(r.runs, 40);
+        QCOMPARE(r.eager.runs, 80);
+        QCOMPARE(r.compiled.runs, 40);
         QCOMPARE(r.eager.p90Ms, 0.09);
+        QVERIFY(r.warnings.isEmpty()); // the field is absent: tolerated
         QVERIFY(client->results().contains(id));
         QVERIFY(client->activeJobs().isEmpty());
 
@@ -117,6 +132,67 @@ private Q_SLOTS:
         const QList<QByteArray> lines = file.readAll().split('\n');
         QVERIFY(lines.first().contains("\"type\":\"hello\""));
         QVERIFY(lines.size() > 10);
+    }
+
+    void resultParsing_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<int>("eagerRuns");
+        QTest::addColumn<int>("compiledRuns");
+        QTest::addColumn<QStringList>("warnings");
+        QTest::newRow("per-variant objects")
+            << QByteArray(R"({"runs":40,"eager":{"runs":80},"compiled":{"runs":40},"warnings":["a"]})")
+            << 80 << 40 << QStringList{"a"};
+        QTest::newRow("top-level counts only")
+            << QByteArray(R"({"runs":40,"eager_runs":80,"compiled_runs":40})") << 80 << 40
+            << QStringList{};
+        QTest::newRow("no counts, odd warnings")
+            << QByteArray(R"({"warnings":[" b ",3,"",null]})") << 0 << 0 << QStringList{"b"};
+        QTest::newRow("warnings not an array") << QByteArray(R"({"warnings":"c"})") << 0 << 0
+                                               << QStringList{};
+    }
+
+    void resultParsing()
+    {
+        QFETCH(QByteArray, json);
+        const CompileResult r = CompileResult::fromJson(QJsonDocument::fromJson(json).object());
+        QTEST(r.eager.runs, "eagerRuns");
+        QTEST(r.compiled.runs, "compiledRuns");
+        QTEST(r.warnings, "warnings");
+    }
+
+    void noisyResultCarriesWarnings()
+    {
+        auto client = makeClient();
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        client->start();
+        client->compile(request(QStringLiteral("fake:noisy"), m_dir.path()));
+        QVERIFY(results.wait(10000));
+        const CompileResult r = CompileResult::fromJson(results.first().at(1).toJsonObject());
+        QCOMPARE(r.warnings.size(), 1);
+        QVERIFY(r.warnings.first().contains(QLatin1String("noisy")));
+        QCOMPARE(r.eager.p90Ms, 32.0);
+    }
+
+    void stageNames_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("load") << "load" << "Loading the model";
+        QTest::newRow("export") << "export" << "Exporting the graph";
+        QTest::newRow("decompose") << "decompose" << "Decomposing to core ATen";
+        QTest::newRow("compile") << "compile" << "Compiling with AOTInductor";
+        QTest::newRow("load_package") << "load_package" << "Loading the package";
+        QTest::newRow("verify") << "verify" << "Verifying outputs";
+        QTest::newRow("measure") << "measure" << "Measuring latency";
+        QTest::newRow("unknown stays raw") << "profile_kernels" << "profile_kernels";
+        QTest::newRow("empty") << "" << "";
+    }
+
+    void stageNames()
+    {
+        QFETCH(QString, stage);
+        QTEST(StageNames::displayName(stage), "name");
     }
 
     void crashKeepsResultsAndRestartWorks()

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // aotstudio-cli end to end on the CPU: real torch.export + AOTInductor + LibTorch loader.
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -9,6 +11,9 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+#include <sys/types.h>
 
 namespace {
 
@@ -96,6 +101,10 @@ private Q_SLOTS:
     void badInput_data();
     void badInput();
     void mismatchIsAnError();
+    void badCommandLine_data();
+    void badCommandLine();
+    void busyOutputDirectory();
+    void ctrlCCancels();
 };
 
 void TestCli::version()
@@ -375,6 +384,83 @@ void TestCli::mismatchIsAnError()
     QVERIFY2(line.contains("above the tolerance"), line.constData());
     QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("error")).toObject().value(QLatin1String("code")).toString(),
              QStringLiteral("mismatch"));
+}
+
+void TestCli::badCommandLine_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("mentions");
+    const QStringList base{QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp")};
+    QTest::newRow("unwritable out") << base + QStringList{QStringLiteral("--out"), QStringLiteral("/proc/aotstudio-test")}
+                                    << QStringLiteral("cannot create output directory '/proc/aotstudio-test'");
+    QTest::newRow("out is a file") << base + QStringList{QStringLiteral("--out"), fixture("tiny_factory.py")}
+                                   << QStringLiteral("cannot create output directory");
+    QTest::newRow("nan tolerance") << base + QStringList{QStringLiteral("--tolerance"), QStringLiteral("nan")}
+                                   << QStringLiteral("finite number >= 0");
+    QTest::newRow("negative tolerance") << base + QStringList{QStringLiteral("--tolerance"), QStringLiteral("-1")}
+                                        << QStringLiteral("finite number >= 0");
+    QTest::newRow("zero runs") << base + QStringList{QStringLiteral("--runs"), QStringLiteral("0")} << QStringLiteral("--runs");
+    QTest::newRow("negative max-seconds") << base + QStringList{QStringLiteral("--max-seconds"), QStringLiteral("-1")}
+                                          << QStringLiteral("--max-seconds");
+    QTest::newRow("empty model") << QStringList{QStringLiteral("compile"), QStringLiteral("--model"), QString()}
+                                 << QStringLiteral("must not be empty");
+}
+
+void TestCli::badCommandLine()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, mentions);
+    const Run r = runCli(args, 60000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCli::busyOutputDirectory()
+{
+    QTemporaryDir dir;
+    QProcess first;
+    first.start(QStringLiteral(AOTSTUDIO_CLI_PATH),
+                {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--out"),
+                 dir.path(), QStringLiteral("--json"), QStringLiteral("--max-seconds"), QStringLiteral("1")});
+    QByteArray firstErr;
+    QTRY_VERIFY_WITH_TIMEOUT((firstErr += first.readAllStandardError()).contains("export:"), 120000);
+
+    const Run second = runCli({QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:convnet"),
+                               QStringLiteral("--out"), dir.path()}, 120000);
+    QCOMPARE(second.exitCode, 1);
+    QVERIFY2(lastLine(second.err).contains("is in use by another compile"), second.err.constData());
+
+    QVERIFY(first.waitForFinished(600000));
+    QCOMPARE(first.exitCode(), 0);
+    // The refused compile touched nothing of the running one: its log, result and package agree.
+    QFile log(dir.filePath(QStringLiteral("aotstudio.log")));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    QVERIFY(log.readAll().contains("\"type\":\"result\""));
+    const QJsonObject result = readJson(dir.filePath(QStringLiteral("result.json")));
+    QCOMPARE(result.value(QLatin1String("model")).toString(), QStringLiteral("sample:mlp"));
+    QCOMPARE(QFileInfo(dir.filePath(QStringLiteral("model.pt2"))).size(),
+             qint64(result.value(QLatin1String("package_bytes")).toDouble()));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("error.json"))));
+}
+
+void TestCli::ctrlCCancels()
+{
+    QTemporaryDir dir;
+    QProcess p;
+    p.start(QStringLiteral(AOTSTUDIO_CLI_PATH), {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                                                QStringLiteral("--out"), dir.path()});
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("] export:"), 120000);
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(600000)); // between stages: after the running stage ends
+    err += p.readAllStandardError();
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 130);
+    QVERIFY2(lastLine(err).contains("(cancelled)"), err.constData());
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("result.json"))));
+    QCOMPARE(readJson(dir.filePath(QStringLiteral("error.json"))).value(QLatin1String("code")).toString(), QStringLiteral("cancelled"));
+    QVERIFY(QDir(dir.path()).entryList({QStringLiteral(".partial-*")}, QDir::Files | QDir::Hidden).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

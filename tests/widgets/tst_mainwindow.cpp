@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow against the fake engine (tests/fixtures/fake_engine.py), offscreen.
+#include "widgets/logview.h"
 #include "widgets/mainwindow.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
+#include <QDirIterator>
 #include <QFrame>
 #include <QLabel>
 #include <QLineEdit>
@@ -54,6 +56,17 @@ private:
     static QFrame *banner(const MainWindow &w)
     {
         return w.findChild<QFrame *>(QStringLiteral("engineBanner"));
+    }
+
+    static QString log(const MainWindow &w)
+    {
+        auto *view = w.findChild<AotStudio::Widgets::LogView *>();
+        return view ? view->visibleText() : QStringLiteral("<no log>");
+    }
+
+    static QStringList jobFolders()
+    {
+        return QDir(MainWindow::jobsDirectory()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     }
 
 private Q_SLOTS:
@@ -117,7 +130,13 @@ private Q_SLOTS:
                  qPrintable(text(*w, "resultEager")));
         QVERIFY(text(*w, "resultCompiled").startsWith(QLatin1String("0.034 ms")));
         QCOMPARE(text(*w, "resultSpeedup"), QStringLiteral("2.38×"));
-        QCOMPARE(text(*w, "resultRuns"), QStringLiteral("200"));
+        QCOMPARE(text(*w, "resultRuns"), QStringLiteral("eager 80, compiled 40"));
+        // Stages by their display names, and the engine's graph snapshots, in the log.
+        const QString lines = log(*w);
+        QVERIFY2(lines.contains(QLatin1String("Decomposing to core ATen: done in")), qPrintable(lines));
+        QVERIFY2(lines.contains(QLatin1String("Snapshot post_grad / remove_noop_ops: 53 nodes")),
+                 qPrintable(lines));
+        QVERIFY2(!lines.contains(QLatin1String("Stage load")), qPrintable(lines));
         QVERIFY(!w->findChild<QLabel *>(QStringLiteral("emptyState"))->isVisible());
         QVERIFY(!banner(*w)->isVisible());
         QCOMPARE(w->lastResult()->speedup, 2.38);
@@ -144,6 +163,11 @@ private Q_SLOTS:
         QVERIFY2(panel.contains(QLatin1String("export_failed")), qPrintable(panel));
         QVERIFY(panel.contains(QLatin1String("torch.cond")));
         QVERIFY(w->findChild<QFrame *>(QStringLiteral("resultError"))->isVisible());
+        QVERIFY2(panel.contains(QLatin1String("Exporting the graph")), qPrintable(panel));
+        // The status bar says so too, not the "Engine ready." still showing from the handshake.
+        const QString status = w->statusBar()->currentMessage();
+        QVERIFY2(status == QLatin1String("Compiling fake:error failed: export_failed"),
+                 qPrintable(status));
         // The engine itself is fine: no banner.
         QVERIFY(!banner(*w)->isVisible());
         screenshot(*w, QStringLiteral("mainwindow_error"));
@@ -177,6 +201,103 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
         QVERIFY(!banner(*w)->isVisible());
         QVERIFY(text(*w, "engineStatus").contains(QLatin1String("2.14.1+fake")));
+    }
+
+    void requestedCudaMissingDoesNotCompile()
+    {
+        MainWindow w;
+        w.setModel(QStringLiteral("sample:mlp"));
+        w.setOutputDirectory(m_out.path());
+        w.setDevice(QStringLiteral("cuda")); // as `aotstudio --device cuda --compile`
+        w.compileWhenReady();
+        QSignalSpy blocked(&w, &MainWindow::compileBlocked);
+        QSignalSpy finished(&w, &MainWindow::jobFinished);
+        w.show();
+        w.startEngine();
+        QVERIFY(blocked.wait(10000)); // the fake engine reports no CUDA device
+        QVERIFY2(blocked.first().at(0).toString().contains(QLatin1String("CUDA")),
+                 qPrintable(blocked.first().at(0).toString()));
+        const QString status = w.statusBar()->currentMessage();
+        QVERIFY2(status.contains(QLatin1String("no CUDA device")), qPrintable(status));
+        QVERIFY2(text(w, "stageLabel").contains(QLatin1String("no CUDA device")),
+                 qPrintable(text(w, "stageLabel")));
+        QVERIFY2(log(w).contains(QLatin1String("warning")) && log(w).contains(QLatin1String("no CUDA device")),
+                 qPrintable(log(w)));
+        // Nothing ran, on any device.
+        QTest::qWait(200);
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(!w.findChild<QAction *>(QStringLiteral("cancelAction"))->isEnabled());
+        QVERIFY(!w.lastResult());
+        screenshot(w, QStringLiteral("mainwindow_cuda_missing"));
+        // Pressing Compile again does not quietly go to the CPU either…
+        QVERIFY(!w.compile());
+        QCOMPARE(blocked.count(), 2);
+        // …until the user picks the CPU.
+        auto *devices = w.findChild<QComboBox *>(QStringLiteral("deviceCombo"));
+        const int cpu = devices->findData(QStringLiteral("cpu"));
+        devices->setCurrentIndex(cpu);
+        Q_EMIT devices->activated(cpu);
+        QVERIFY(w.compile());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(w.lastResult()->device, QStringLiteral("cpu"));
+    }
+
+    void requestedCudaPresentCompilesOnCuda()
+    {
+        qputenv("FAKE_CUDA", "1");
+        MainWindow w;
+        w.setModel(QStringLiteral("sample:mlp"));
+        w.setOutputDirectory(m_out.path());
+        w.setDevice(QStringLiteral("cuda"));
+        w.compileWhenReady();
+        QSignalSpy finished(&w, &MainWindow::jobFinished);
+        w.startEngine();
+        const bool done = finished.wait(10000);
+        qunsetenv("FAKE_CUDA");
+        QVERIFY(done);
+        QCOMPARE(finished.first().at(0).toBool(), true);
+        QCOMPARE(w.lastResult()->device, QStringLiteral("cuda"));
+    }
+
+    void defaultJobFolder()
+    {
+        const QString jobs = MainWindow::jobsDirectory();
+        QVERIFY2(jobs.endsWith(QLatin1String("/aotstudio/jobs")), qPrintable(jobs));
+        QVERIFY2(!jobs.contains(QLatin1String("AOTStudio/AOTStudio")), qPrintable(jobs));
+        QDir(jobs).removeRecursively();
+
+        auto w = startedWindow();
+        w->setOutputDirectory(QString()); // a new folder per job
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        // A job that failed before writing anything leaves no empty folder behind…
+        w->setModel(QStringLiteral("fake:error"));
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(jobFolders().isEmpty(), qPrintable(jobFolders().join(u' ')));
+        if (auto *box = w->findChild<QMessageBox *>(QStringLiteral("compileErrorBox")))
+            box->close();
+        // …a successful one keeps its folder.
+        w->setModel(QStringLiteral("sample:mlp"));
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.last().at(0).toBool(), true);
+        QCOMPARE(jobFolders().size(), 1);
+        QVERIFY(w->lastResult()->package.startsWith(jobs + QLatin1Char('/')));
+    }
+
+    void noisyResultShowsWarningAndReadableChart()
+    {
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("fake:noisy"));
+        w->setOutputDirectory(m_out.path());
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QVERIFY(w->findChild<QFrame *>(QStringLiteral("resultWarnings"))->isVisible());
+        QVERIFY(text(*w, "resultWarningsText").contains(QLatin1String("noisy")));
+        screenshot(*w, QStringLiteral("mainwindow_noisy"));
     }
 
     void missingEngineShowsBanner()
@@ -227,6 +348,7 @@ private Q_SLOTS:
         QTranslator translator;
         QVERIFY(translator.load(QStringLiteral(":/i18n/aotstudio_zh_CN.qm")));
         QCoreApplication::installTranslator(&translator);
+        QLocale::setDefault(QLocale(QStringLiteral("zh_CN"))); // as `aotstudio --lang zh_CN`
         {
             auto w = startedWindow();
             w->setModel(QStringLiteral("sample:mlp"));
@@ -237,8 +359,17 @@ private Q_SLOTS:
             QSignalSpy finished(w.get(), &MainWindow::jobFinished);
             QVERIFY(w->compile());
             QVERIFY(finished.wait(10000));
+            // Same number format as in English: a lowercase exponent.
+            QVERIFY2(text(*w, "resultMaxAbsError").startsWith(QLatin1String("1.2e-07")),
+                     qPrintable(text(*w, "resultMaxAbsError")));
+            // Stage names are translated, not the engine's raw words.
+            const QString lines = log(*w);
+            QVERIFY2(lines.contains(QStringLiteral("使用 AOTInductor 编译")), qPrintable(lines));
+            QVERIFY2(!lines.contains(QStringLiteral("阶段 load")), qPrintable(lines));
+            QVERIFY2(!lines.contains(QStringLiteral("load_package")), qPrintable(lines));
             screenshot(*w, QStringLiteral("mainwindow_result_zh_CN"));
         }
+        QLocale::setDefault(QLocale::c());
         QCoreApplication::removeTranslator(&translator);
     }
 };

@@ -6,6 +6,18 @@ Everything that only exists in Python lives here: building the user's model, eag
 one, loads the package with LibTorch and times both variants with one C++ timer.
 """
 
+import logging as _logging
+import os as _os
+
+# Quiet noise that is not the user's business on every job: the CPU-only "No CUDA runtime is found"
+# warning from cpp_extension, pytree deprecation chatter from torchao, progress bars from
+# transformers' weight loading. Real errors still surface.
+for _name in ("torch.utils.cpp_extension", "torch.utils._pytree"):
+    _logging.getLogger(_name).setLevel(_logging.ERROR)
+_os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+_os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+_os.environ.setdefault("TQDM_DISABLE", "1")
+
 from .errors import FrontendError
 from .job import CompileJob, engine_info
 

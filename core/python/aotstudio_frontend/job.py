@@ -6,6 +6,7 @@ measure in C++; verify here, on the outputs the C++ loader produced.
 """
 
 import importlib.util
+import math
 import os
 import platform
 import sys
@@ -137,8 +138,12 @@ def resolve_model(spec: str):
     elif ".py:" in spec:
         made, origin = _load_factory(spec)
     else:
+        if spec.endswith(".py"):
+            raise FrontendError("unknown_model", "load", f"'{spec}' names a file but no factory function",
+                                f"add the function that returns (model, example_inputs): {spec}:make")
+        known = ", ".join(f"sample:{n}" for n in samples.SAMPLES)
         raise FrontendError("unknown_model", "load", f"cannot read model spec '{spec}'",
-                            "use sample:mlp, sample:minilm or path/to/file.py:factory")
+                            f"use one of {known}, path/to/file.py:factory or a torch.export.save .pt2")
     if not (isinstance(made, (tuple, list)) and len(made) >= 2):
         raise FrontendError("model_error", "load", f"'{spec}' did not return (model, example_inputs)",
                             "return a tuple (model, example_inputs)")
@@ -150,6 +155,33 @@ def resolve_model(spec: str):
         raise FrontendError("model_error", "load", f"'{spec}' must return an nn.Module and a tuple of tensors",
                             "return (model, (tensor, ...))")
     return model, inputs, origin
+
+
+def _lock_out_dir(out: str):
+    """Create ``out`` and take an exclusive lock on ``out/.aotstudio.lock`` for the life of the job,
+    so two compiles cannot write the same package at once. Raises FrontendError(bad_request)
+    naming the directory when it cannot be created or is in use."""
+    import fcntl
+    try:
+        os.makedirs(out, exist_ok=True)
+        fd = os.open(os.path.join(out, ".aotstudio.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise FrontendError("bad_request", "load", f"cannot create output directory '{out}': {exc.strerror}",
+                            "choose a writable directory for --out") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        raise FrontendError("bad_request", "load", f"output directory '{out}' is in use by another compile",
+                            "wait for it to finish or choose another --out") from exc
+    # Stale partial files from a killed engine (the package is written under a temporary name).
+    for name in os.listdir(out):
+        if name.startswith(".partial-"):
+            try:
+                os.remove(os.path.join(out, name))
+            except OSError:
+                pass
+    return os.fdopen(fd, "r+")
 
 
 def _describe(t: torch.Tensor) -> dict:
@@ -170,7 +202,16 @@ class CompileJob:
         if self.dtype_name not in DTYPES:
             raise FrontendError("bad_request", "load", f"unknown dtype '{self.dtype_name}'",
                                 "use --dtype fp32, bf16 or fp16")
-        self.tolerance = float(request.get("tolerance", DEFAULT_TOLERANCE[self.dtype_name]))
+        tolerance = request.get("tolerance", DEFAULT_TOLERANCE[self.dtype_name])
+        if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not math.isfinite(tolerance) \
+                or tolerance < 0:
+            raise FrontendError("bad_request", "load", f"tolerance must be a finite number >= 0, got {tolerance!r}",
+                                "pass a tolerance such as 1e-3 (max abs difference allowed between compiled and eager)")
+        self.tolerance = float(tolerance)
+        for flag in ("freezing", "max_autotune", "allow_cache", "snapshots"):
+            if flag in request and not isinstance(request[flag], bool):
+                raise FrontendError("bad_request", "load", f"'{flag}' must be true or false, got {request[flag]!r}",
+                                    "send a JSON boolean")
         self.freezing = bool(request.get("freezing", False))
         self.max_autotune = bool(request.get("max_autotune", False))
         self.allow_cache = bool(request.get("allow_cache", False))
@@ -194,6 +235,7 @@ class CompileJob:
                                 "use --device cpu or --device cuda")
         if not request.get("out"):
             raise FrontendError("bad_request", "load", "no output directory given", "pass --out DIR")
+        self._lock = _lock_out_dir(self.out)
 
     # -- stages -------------------------------------------------------------------------------
     def load(self) -> dict:
@@ -411,5 +453,6 @@ class CompileJob:
             raise FrontendError("mismatch", "verify",
                                 f"compiled output differs from eager by {max_abs:.3g} (max abs), "
                                 f"above the tolerance {self.tolerance:.3g}",
-                                "inspect the model for nondeterminism, or raise --tolerance if expected")
+                                "look for randomness or uninitialised memory in forward(), or raise the tolerance if "
+                                "the difference is expected (e.g. reduced precision)")
         return result

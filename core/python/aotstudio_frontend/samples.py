@@ -185,7 +185,45 @@ def transformer():
     return model, (torch.randint(0, 512, (2, 32)),)
 
 
+def resnet18():
+    """``sample:resnet18``: torchvision's ResNet-18 architecture, random weights (seed 0), input
+    float32 [1, 3, 224, 224] -> logits [1, 1000]."""
+    import torchvision
+
+    torch.manual_seed(0)
+    return torchvision.models.resnet18(weights=None).eval(), (torch.randn(1, 3, 224, 224),)
+
+
+class UNetWrapper(nn.Module):
+    """diffusers' UNet2DModel returns a dataclass; export a plain tensor (the predicted noise)."""
+
+    def __init__(self, unet):
+        super().__init__()
+        self.unet = unet
+
+    def forward(self, sample, timestep):
+        return self.unet(sample, timestep).sample
+
+
+def unet():
+    """``sample:unet``: a small diffusers ``UNet2DModel`` built from a config (random weights,
+    seed 0; 2 levels, one attention block), noisy image float32 [1, 3, 32, 32] and timestep
+    int64 [1] -> predicted noise [1, 3, 32, 32]."""
+    from diffusers import UNet2DModel
+
+    torch.manual_seed(0)
+    model = UNet2DModel(
+        sample_size=32, in_channels=3, out_channels=3, layers_per_block=1,
+        block_out_channels=(32, 64), norm_num_groups=8,
+        down_block_types=("DownBlock2D", "AttnDownBlock2D"),
+        up_block_types=("AttnUpBlock2D", "UpBlock2D"),
+    )
+    return UNetWrapper(model).eval(), (torch.randn(1, 3, 32, 32), torch.tensor([10], dtype=torch.int64))
+
+
 SAMPLES = {
+    "resnet18": (resnet18, "torchvision ResNet-18 (random weights), float32 [1, 3, 224, 224] -> [1, 1000]"),
+    "unet": (unet, "small diffusers UNet2DModel (random weights), [1, 3, 32, 32] + timestep -> [1, 3, 32, 32]"),
     "convnet": (convnet, "2 conv-BN-ReLU blocks + classifier, float32 [2, 3, 32, 32] -> [2, 10]"),
     "espcn": (espcn, "ESPCN x3 super-resolution, float32 [1, 3, 256, 256] -> [1, 3, 768, 768]"),
     "transformer": (transformer, "2 decoder blocks with causal attention, ids [2, 32] -> logits [2, 32, 512]"),
