@@ -204,6 +204,9 @@ int main(int argc, char **argv)
     compile->add_flag("--allow-cache", allowCache, "Let Inductor reuse its compile cache (faster; a cache hit runs no "
                                                    "passes, so pass snapshots and the kernel list may be missing)");
     compile->add_flag("--no-snapshots", noSnapshots, "Do not write graph snapshots (OUT/snapshots/*.json)");
+    std::vector<std::string> dynamic;
+    compile->add_option("--dynamic", dynamic, "Dynamic dimension INPUT:DIM[:MIN:MAX] (repeatable), e.g. 0:0:1:64 for a "
+                                              "batch of 1 to 64 on the first input; without a range torch.export infers it");
 
     auto *diffCmd = app.add_subcommand("diff", "Structural diff of two graph snapshots (OUT/snapshots/*.json): added, "
                                                "removed and changed nodes, paired by provenance, then name, then structure");
@@ -300,7 +303,7 @@ int main(int argc, char **argv)
                          {"out", out},        {"runs", runs},   {"min_runs", std::min(minRuns, runs)},
                          {"warmup", warmup},  {"max_seconds", maxSeconds},
                          {"dtype", dtype},    {"freezing", freezing}, {"max_autotune", maxAutotune},
-                         {"allow_cache", allowCache}, {"snapshots", !noSnapshots}};
+                         {"allow_cache", allowCache}, {"snapshots", !noSnapshots}, {"dynamic", dynamic}};
             if (toleranceOpt)
                 request["tolerance"] = *toleranceOpt; // else the frontend's default for the dtype
             // Ctrl-C cancels cooperatively (between stages); a second Ctrl-C leaves at once.

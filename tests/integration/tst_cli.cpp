@@ -96,6 +96,7 @@ private Q_SLOTS:
     void compileMlp();
     void compileFactoryFile();
     void compileSavedProgram();
+    void dynamicDimension();
     void convnetStagesAndKernels();
     void diffCommand();
     void badInput_data();
@@ -245,6 +246,38 @@ void TestCli::compileSavedProgram()
     const QJsonObject j = QJsonDocument::fromJson(r.out).object();
     QVERIFY(QFileInfo(j.value(QLatin1String("package")).toString()).isFile());
     QVERIFY(j.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-5);
+}
+
+void TestCli::dynamicDimension()
+{
+    QTemporaryDir dir;
+    const Run r = runCli({QStringLiteral("compile"), QStringLiteral("--model"), fixture("tiny_factory.py") + QStringLiteral(":make"),
+                          QStringLiteral("--dynamic"), QStringLiteral("0:0:1:16"), QStringLiteral("--out"), dir.path(),
+                          QStringLiteral("--json"), QStringLiteral("--max-seconds"), QStringLiteral("1")});
+    QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(strings(j.value(QLatin1String("options")).toObject().value(QLatin1String("dynamic"))), QStringList{QStringLiteral("0:0:1:16")});
+    // The captured graph's input has a symbolic batch dimension (a string such as "s77").
+    bool symbolic = false;
+    for (const auto &v : readJson(dir.filePath(QStringLiteral("snapshots/001_capture.json"))).value(QLatin1String("nodes")).toArray()) {
+        const auto n = v.toObject();
+        if (n.value(QLatin1String("id")).toString() == QLatin1String("x"))
+            symbolic = n.value(QLatin1String("outputs")).toArray().first().toObject().value(QLatin1String("shape")).toArray().first().isString();
+    }
+    QVERIFY(symbolic);
+    // The package answers a batch it was not traced with (Python's loader, independent of ours).
+    QProcess py;
+    py.start(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
+             {QStringLiteral("-c"), QStringLiteral("import sys, torch; r = torch._inductor.aoti_load_package(sys.argv[1]);"
+                                                   "print(tuple(r(torch.randn(7, 16)).shape))"),
+              j.value(QLatin1String("package")).toString()});
+    QVERIFY(py.waitForFinished(300000));
+    QCOMPARE(lastLine(py.readAllStandardOutput()), QByteArray("(7, 4)"));
+
+    const Run bad = runCli({QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--dynamic"),
+                            QStringLiteral("3:0"), QStringLiteral("--out"), dir.filePath(QStringLiteral("bad"))}, 300000);
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(lastLine(bad.err).contains("dynamic dimension 3:0 does not exist"), bad.err.constData());
 }
 
 void TestCli::convnetStagesAndKernels()

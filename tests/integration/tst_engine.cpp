@@ -23,6 +23,7 @@ private Q_SLOTS:
     void badModelKeepsEngineUp_data();
     void badModelKeepsEngineUp();
     void compileFactoryKeepsStreamClean();
+    void requestChecks();
     void cancelRunning();
     void cancelQueued();
     void shutdown();
@@ -213,6 +214,30 @@ void TestEngine::compileFactoryKeepsStreamClean()
     QCOMPARE(result.value(QLatin1String("package")).toString(), QDir(out).filePath(QStringLiteral("model.pt2")));
     QVERIFY(QFileInfo(result.value(QLatin1String("package")).toString()).isFile());
     QVERIFY(result.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-4);
+}
+
+void TestEngine::requestChecks()
+{
+    // A field of the wrong type is a bad request naming the field.
+    send(QStringLiteral(R"({"type":"compile","id":60,"model":"sample:mlp","device":"cpu","out":"%1","runs":"many"})")
+             .arg(m_dir.filePath(QStringLiteral("r60"))).toUtf8());
+    QJsonObject e = waitFor(QStringLiteral("error"), 60, 60000);
+    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("bad_request"));
+    QVERIFY(e.value(QLatin1String("message")).toString().contains(QLatin1String("'runs'")));
+    // cancel without a target, and of an unknown job, are answered.
+    send(R"({"type":"cancel","id":61})");
+    QCOMPARE(waitFor(QStringLiteral("error"), 61, 10000).value(QLatin1String("code")).toString(), QStringLiteral("bad_request"));
+    send(R"({"type":"cancel","id":62,"target":99999})");
+    QVERIFY(waitFor(QStringLiteral("error"), 62, 10000).value(QLatin1String("message")).toString().contains(QLatin1String("99999")));
+    // A second request with the id of an active job is refused (id 0) and the active job goes on.
+    send(QStringLiteral(R"({"type":"compile","id":63,"model":"sample:mlp","device":"cpu","out":"%1"})")
+             .arg(m_dir.filePath(QStringLiteral("r63"))).toUtf8());
+    send(QStringLiteral(R"({"type":"compile","id":63,"model":"sample:mlp","device":"cpu","out":"%1"})")
+             .arg(m_dir.filePath(QStringLiteral("r63b"))).toUtf8());
+    e = waitFor(QStringLiteral("error"), 0, 10000);
+    QVERIFY(e.value(QLatin1String("message")).toString().contains(QLatin1String("already used")));
+    send(R"({"type":"cancel","id":64,"target":63})");
+    QCOMPARE(waitFor(QStringLiteral("error"), 63, 300000).value(QLatin1String("code")).toString(), QStringLiteral("cancelled"));
 }
 
 void TestEngine::cancelRunning()

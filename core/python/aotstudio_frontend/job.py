@@ -148,13 +148,39 @@ def resolve_model(spec: str):
         raise FrontendError("model_error", "load", f"'{spec}' did not return (model, example_inputs)",
                             "return a tuple (model, example_inputs)")
     model, inputs = made[0], made[1]
+    factory_dynamic = made[2] if len(made) >= 3 else None
     if isinstance(inputs, torch.Tensor):
         inputs = (inputs,)
     inputs = tuple(inputs)
     if not isinstance(model, torch.nn.Module) or not all(isinstance(t, torch.Tensor) for t in inputs):
         raise FrontendError("model_error", "load", f"'{spec}' must return an nn.Module and a tuple of tensors",
                             "return (model, (tensor, ...))")
+    if factory_dynamic is not None:
+        model._aotstudio_dynamic_shapes = factory_dynamic  # torch.export's dynamic_shapes argument
     return model, inputs, origin
+
+
+def _parse_dynamic(specs) -> list:
+    """Dynamic dimensions from the request: strings "INPUT:DIM" or "INPUT:DIM:MIN:MAX" (positional
+    input index, dimension index, inclusive size range). Returns [(input, dim, min|None, max|None)].
+    Raises FrontendError(bad_request) naming the malformed entry."""
+    if not isinstance(specs, list):
+        raise FrontendError("bad_request", "load", "'dynamic' must be a list of \"INPUT:DIM[:MIN:MAX]\" strings",
+                            "e.g. --dynamic 0:0 marks dimension 0 of input 0 dynamic")
+    out = []
+    for spec in specs:
+        parts = str(spec).split(":")
+        try:
+            if len(parts) not in (2, 4):
+                raise ValueError
+            nums = [int(p) for p in parts]
+            if nums[0] < 0 or nums[1] < 0 or (len(nums) == 4 and not 0 <= nums[2] <= nums[3]):
+                raise ValueError
+        except ValueError:
+            raise FrontendError("bad_request", "load", f"cannot read dynamic dimension '{spec}'",
+                                "write INPUT:DIM or INPUT:DIM:MIN:MAX, e.g. 0:0 or 0:0:1:64") from None
+        out.append((nums[0], nums[1], nums[2] if len(nums) == 4 else None, nums[3] if len(nums) == 4 else None))
+    return out
 
 
 def _lock_out_dir(out: str):
@@ -212,6 +238,7 @@ class CompileJob:
             if flag in request and not isinstance(request[flag], bool):
                 raise FrontendError("bad_request", "load", f"'{flag}' must be true or false, got {request[flag]!r}",
                                     "send a JSON boolean")
+        self.dynamic = _parse_dynamic(request.get("dynamic", []))
         self.freezing = bool(request.get("freezing", False))
         self.max_autotune = bool(request.get("max_autotune", False))
         self.allow_cache = bool(request.get("allow_cache", False))
@@ -275,11 +302,13 @@ class CompileJob:
     def export(self) -> dict:
         """Capture the graph with ``torch.export.export`` (static shapes for now)."""
         loaded = getattr(self, "_loaded_program", None)
+        dynamic_shapes = self._dynamic_shapes()
         try:
-            if loaded is not None and self.device == "cpu" and self.dtype_name == "fp32":
+            if loaded is not None and self.device == "cpu" and self.dtype_name == "fp32" and not self.dynamic:
                 self.program = loaded
             else:
-                self.program = torch.export.export(self.model, self.inputs, strict=False)
+                self.program = torch.export.export(self.model, self.inputs, dynamic_shapes=dynamic_shapes,
+                                                   strict=False)
         except Exception as exc:
             where = user_location(exc)
             self.log("debug", f"torch.export raised {type(exc).__name__}: {exc}")
@@ -291,6 +320,24 @@ class CompileJob:
         self._mark()
         self.snapshot("capture", "", self.program.graph)
         return {"nodes": nodes}
+
+    def _dynamic_shapes(self):
+        """torch.export ``dynamic_shapes``: the factory's own, else one dict per positional input
+        from --dynamic (Dim with the given range, or Dim.AUTO to let export infer it)."""
+        factory = getattr(self.model, "_aotstudio_dynamic_shapes", None)
+        if not self.dynamic:
+            return factory
+        from torch.export import Dim
+        shapes = [None] * len(self.inputs)
+        for index, dim, lo, hi in self.dynamic:
+            if index >= len(self.inputs) or dim >= self.inputs[index].dim():
+                raise FrontendError("bad_request", "export", f"dynamic dimension {index}:{dim} does not exist "
+                                    f"(the model has {len(self.inputs)} inputs)", "check the input and dimension indices")
+            spec = Dim(f"input{index}_dim{dim}", min=lo, max=hi) if lo is not None else Dim.AUTO
+            entry = dict(shapes[index] or {})
+            entry[dim] = spec
+            shapes[index] = entry
+        return tuple(shapes)
 
     def decompose(self) -> dict:
         """Core ATen decomposition (``run_decompositions()``), kept as a snapshot of what the
@@ -377,6 +424,7 @@ class CompileJob:
                 "kernels": self.kernel_summary,
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
+                            "dynamic": [":".join(str(x) for x in d if x is not None) for d in self.dynamic],
                             "max_autotune": self.max_autotune, "allow_cache": self.allow_cache}}
 
     def _collect_kernels(self, trace_root: str) -> None:
