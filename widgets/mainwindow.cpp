@@ -153,7 +153,10 @@ void MainWindow::createToolBar()
     m_modelCombo->setObjectName(QStringLiteral("modelCombo"));
     m_modelCombo->setEditable(true);
     m_modelCombo->setInsertPolicy(QComboBox::NoInsert);
-    m_modelCombo->addItems({QStringLiteral("sample:mlp"), QStringLiteral("sample:minilm")});
+    // The built-in samples (core/python/aotstudio_frontend/samples.py), smallest first.
+    m_modelCombo->addItems({QStringLiteral("sample:mlp"), QStringLiteral("sample:convnet"), QStringLiteral("sample:transformer"),
+                            QStringLiteral("sample:espcn"), QStringLiteral("sample:unet"), QStringLiteral("sample:resnet18"),
+                            QStringLiteral("sample:minilm")});
     m_modelCombo->setMinimumContentsLength(18);
     m_modelCombo->setToolTip(tr("sample:NAME, or path/to/file.py:factory"));
     bar->addWidget(new QLabel(tr("Model:"), bar));
