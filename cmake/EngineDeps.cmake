@@ -43,6 +43,14 @@ find_package(pybind11 CONFIG REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 
+# Bundles (core/bundle): SHA-256 from OpenSSL's libcrypto, zips from libzip (Debian: libssl-dev,
+# libzip-dev). libzip through pkg-config: Debian 12's libzip CMake config names /usr/bin/zipcmp
+# (package libzip-tools) and stops the configure with an error when that is not installed.
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip>=1.7)
+set(AOTSTUDIO_LIBZIP_TARGET PkgConfig::LIBZIP)
+
 # Torch's imported targets carry flags (-D_GLIBCXX_USE_CXX11_ABI, CUDA include dirs) that only the
 # translation units including torch headers need; link them privately there and nowhere else.
 

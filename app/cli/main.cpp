@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // aotstudio-cli: the headless twin of the studio for terminals and CI. Runs the engine library in
 // process; progress goes to stderr, results to stdout (one JSON object with --json).
+#include "bundle/bundle.h"
+#include "bundle/inspect.h"
 #include "graph/graphdiff.h"
 #include "pipeline/engine.h"
 #include "protocol/linewriter.h"
+#include "runtime/aotirunner.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -132,6 +136,173 @@ void printHuman(std::FILE *out, const Json &r)
         std::fprintf(out, "warning:        %s\n", w.is_string() ? w.get<std::string>().c_str() : w.dump().c_str());
 }
 
+// --- inspect: a bundle (directory or .zip) or a .pt2, read without loading any native code --------
+
+std::string humanBytes(double bytes)
+{
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4) {
+        bytes /= 1024;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return buf;
+}
+
+std::string specsLine(const Json &specs)
+{
+    std::string out;
+    for (const auto &s : specs) {
+        std::string shape;
+        for (const auto &d : s.value("shape", Json::array()))
+            shape += (shape.empty() ? "" : ", ") + (d.is_string() ? d.get<std::string>() : d.dump());
+        out += (out.empty() ? "" : "; ") + std::string("[") + shape + "] " + s.value("dtype", "");
+    }
+    return out.empty() ? "-" : out;
+}
+
+/// `aotstudio-cli inspect PATH`: exit 0 when readable (and, for a bundle, intact and runnable here),
+/// 1 when not. .pt2 archives are read with libzip (core/bundle/inspect.h): entries and JSON records
+/// only, never the package's shared objects.
+int runInspect(const std::string &path, bool asJson)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const bool isDir = fs::is_directory(path, ec);
+    if (!fs::exists(path, ec)) {
+        std::fprintf(stderr, "aotstudio-cli: inspect: '%s' does not exist\n", path.c_str());
+        return kExitFailed;
+    }
+    const bool isBundle = isDir || fs::path(path).extension() == ".zip";
+    // Whether this machine's LibTorch and GPU could run the bundle (aotstudio-run's checks).
+    const auto runsHere = [](const Bundle::Manifest &m) {
+        const bool cuda = Runtime::cudaAvailable();
+        return Bundle::checkCompatible(m, Runtime::libtorchVersion(), cuda, cuda ? Runtime::cudaComputeCapability(0) : "");
+    };
+    Json info;
+    try {
+        info = isBundle ? Bundle::inspectBundle(path, runsHere) : Bundle::inspectPt2(path);
+    } catch (const Bundle::BundleError &e) {
+        std::fprintf(stderr, "aotstudio-cli: inspect: %s\n", e.what());
+        if (asJson)
+            std::printf("%s\n", Json{{"ok", false}, {"error", e.what()}}.dump().c_str());
+        return kExitFailed;
+    }
+    int rc = 0;
+    if (isBundle) {
+        std::vector<std::string> why = info["runs_here"].value("reasons", std::vector<std::string>{});
+        info["runs_here"]["runtime_torch_version"] = Runtime::libtorchVersion();
+        if (!info.value("ok", false) || !why.empty())
+            rc = kExitFailed;
+        if (asJson) {
+            std::printf("%s\n", info.dump().c_str());
+            return rc;
+        }
+        std::printf("bundle:       %s%s\n", info.value("path", "").c_str(), info.value("zip", false) ? " (zip)" : "");
+        std::printf("model:        %s\n", info.value("model", "").c_str());
+        const Json cc = info.value("compute_capability", Json());
+        std::printf("device:       %s%s\n", info.value("device", "").c_str(),
+                    cc.is_string() ? (" (compute capability " + cc.get<std::string>() + ")").c_str() : "");
+        std::printf("built with:   torch %s%s%s, quantization %s\n", info.value("torch_version", "").c_str(),
+                    info.value("cuda_version", "").empty() ? "" : ", CUDA ", info.value("cuda_version", "").c_str(),
+                    info.value("quantization", "none").c_str());
+        std::printf("made by:      %s, %s (format version %d)\n", info.value("producer", "?").c_str(),
+                    info.value("created", "?").c_str(), info.value("format_version", 0));
+        std::printf("inputs:       %s\n", specsLine(info.value("inputs", Json::array())).c_str());
+        std::printf("outputs:      %s\n", specsLine(info.value("outputs", Json::array())).c_str());
+        std::printf("pad_safe:     %s\n", info.value("pad_safe", false) ? "yes (smaller batches run padded in larger buckets)" : "no");
+        for (const auto &b : info.value("buckets", Json::array())) {
+            const std::string range = b.contains("batch") ? "batch " + b["batch"].dump()
+                                                          : "batch " + b["batch_min"].dump() + ".." + b["batch_max"].dump();
+            std::printf("bucket:       %-10s %-14s %s%s\n", b.value("name", "").c_str(), range.c_str(),
+                        b.value("package", "").c_str(),
+                        b.contains("bytes") ? ("  " + humanBytes(b["bytes"].get<double>())).c_str() : "");
+        }
+        const auto problems = info.value("problems", Json::array());
+        std::printf("files:        %zu, %s: %s\n", info.value("files", std::size_t(0)),
+                    humanBytes(info.value("bytes", 0.0)).c_str(),
+                    problems.empty() ? "every SHA-256 and size matches" : (std::to_string(problems.size()) + " problem(s)").c_str());
+        for (const auto &p : problems)
+            std::printf("  problem:    %s\n", p.get<std::string>().c_str());
+        if (why.empty())
+            std::printf("runs here:    yes (LibTorch %s)\n", Runtime::libtorchVersion().c_str());
+        for (const auto &w : why)
+            std::printf("runs here:    no: %s\n", w.c_str());
+        return rc;
+    }
+
+    if (info.value("kind", "") == "unknown")
+        rc = kExitFailed;
+    if (asJson) {
+        std::printf("%s\n", info.dump().c_str());
+        return rc;
+    }
+    const std::string kind = info.value("kind", "");
+    std::printf("file:         %s\n", info.value("path", "").c_str());
+    std::printf("kind:         %s\n", kind == "aoti_package"       ? "AOTInductor package (native code; not loaded by inspect)"
+                                      : kind == "exported_program" ? "ExportedProgram (torch.export.save)"
+                                                                   : "unknown (neither an AOTInductor package nor an ExportedProgram)");
+    std::printf("archive:      '%s', format %s, version %s, data version %s, byte order %s\n", info.value("archive", "").c_str(),
+                info.value("archive_format", "?").c_str(), info.value("archive_version", "?").c_str(),
+                info.value("data_version", "?").c_str(), info.value("byteorder", "?").c_str());
+    if (kind == "aoti_package") {
+        for (const auto &[name, model] : info["aoti"]["models"].items()) {
+            std::printf("model:        %s: %zu files, %zu shared object(s)", name.c_str(), model.value("files", std::size_t(0)),
+                        model.value("shared_objects", Json::array()).size());
+            if (model.contains("kernels"))
+                std::printf(", %d kernel(s)", model.value("kernels", 0));
+            std::printf("\n");
+            const Json metadata = model.value("metadata", Json::object());
+            for (const auto &[k, v] : metadata.items())
+                std::printf("  %-26s %s\n", k.c_str(), v.is_string() ? v.get<std::string>().c_str() : v.dump().c_str());
+        }
+    } else if (kind == "exported_program") {
+        for (const auto &[name, model] : info["exported_program"]["models"].items()) {
+            if (!model.value("readable", true)) {
+                std::printf("model:        %s: graph not readable\n", name.c_str());
+                continue;
+            }
+            std::printf("model:        %s: %d nodes, %d inputs, %d outputs (schema %s, torch %s)\n", name.c_str(),
+                        model.value("nodes", 0), model.value("inputs", 0), model.value("outputs", 0),
+                        model.value("schema_version", "?").c_str(), model.value("torch_version", "?").c_str());
+            std::vector<std::pair<int, std::string>> ops;
+            const Json histogram = model.value("ops", Json::object());
+            for (const auto &[op, n] : histogram.items())
+                ops.emplace_back(n.get<int>(), op);
+            std::sort(ops.begin(), ops.end(), [](const auto &a, const auto &b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+            for (const auto &[n, op] : ops)
+                std::printf("  %5d  %s\n", n, op.c_str());
+        }
+    }
+    const auto entries = info.value("entries", Json::array());
+    std::printf("entries:      %zu, %s uncompressed\n", entries.size(), humanBytes(info.value("bytes", 0.0)).c_str());
+    for (const auto &e : entries)
+        std::printf("  %12llu  %s\n", e.value("bytes", 0ULL), e.value("name", "").c_str());
+    return rc;
+}
+
+void printExport(std::FILE *out, const Json &r)
+{
+    std::fprintf(out, "bundle:         %s\n", r.value("bundle", "").c_str());
+    if (!r.value("zip", std::string()).empty())
+        std::fprintf(out, "zip:            %s\n", r.value("zip", "").c_str());
+    for (const auto &b : r.value("buckets", Json::array())) {
+        if (b.contains("batch_min"))
+            std::fprintf(out, "bucket:         %-10s batch %ld..%ld  %s\n", b.value("name", "").c_str(), b.value("batch_min", 0L),
+                         b.value("batch_max", 0L), b.value("package", "").c_str());
+        else
+            std::fprintf(out, "bucket:         %-10s batch %ld  %s\n", b.value("name", "").c_str(), b.value("batch", 0L),
+                         b.value("package", "").c_str());
+    }
+    const Json cold = r.value("cold_start", Json::object());
+    if (cold.contains("bundle_ms"))
+        std::fprintf(out, "cold start:     bundle %.0f ms, eager %.0f ms (%.2fx; spawn to first output, median of %d)\n",
+                     cold.value("bundle_ms", 0.0), cold.value("eager_ms", 0.0), cold.value("ratio", 0.0), cold.value("runs", 0));
+    std::fprintf(out, "run it:         aotstudio-run %s\n", r.value("bundle", "").c_str());
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -155,6 +326,9 @@ int main(int argc, char **argv)
                "  aotstudio-cli compile --model sample:minilm --out /tmp/minilm\n"
                "  aotstudio-cli compile --model ./my_model.py:make --device cuda --out build/my\n"
                "  aotstudio-cli diff /tmp/mlp/snapshots/002_decompose.json /tmp/mlp/snapshots/004_post_grad.json\n"
+               "  aotstudio-cli inspect build/convnet-bundle.zip\n"
+               "  aotstudio-cli export --from /tmp/mlp --buckets batch=1,4,16 --dynamic-batch 1:64 --out /tmp/mlp-bundle\n"
+               "  aotstudio-cli inspect /tmp/mlp-bundle.zip\n"
                "  aotstudio-cli --version");
     bool showVersion = false;
     app.add_flag("--version", showVersion, "Print studio, torch and CUDA versions and the devices found");
@@ -216,12 +390,46 @@ int main(int argc, char **argv)
     diffCmd->add_option("after", afterPath, "Snapshot after (JSON)")->required()->check(CLI::ExistingFile);
     diffCmd->add_flag("--json", diffJson, "Print the diff as one JSON object");
 
+    auto *exportCmd = app.add_subcommand("export", "Build a deployable bundle (core/runtime/BUNDLE.md): one AOTInductor "
+                                                    "package per batch bucket, a manifest with SHA-256 of every file, the "
+                                                    "report with cold start, and BUNDLE.zip");
+    std::string exportFrom, exportModel, exportOut, bucketSpec, dynamicBatchSpec;
+    bool padSafe = false, noZip = false, exportJson = false;
+    int coldStartRuns = 3;
+    exportCmd->add_option("--from", exportFrom, "A compile output directory (its result.json gives model, device, dtype)");
+    exportCmd->add_option("-m,--model", exportModel, "Model spec, instead of or overriding --from");
+    exportCmd->add_option("-o,--out", exportOut, "Bundle directory to create (must not exist); BUNDLE.zip is written next to it")
+        ->required();
+    exportCmd->add_option("--buckets", bucketSpec, "Batch buckets, e.g. batch=1,4,16 (default: the example batch)");
+    exportCmd->add_option("--dynamic-batch", dynamicBatchSpec, "Add a dynamic-batch package for MIN:MAX rows, the fallback "
+                                                              "for batches without a bucket, e.g. 1:64");
+    exportCmd->add_flag("--pad-safe", padSafe, "Rows of a batch are independent: a smaller batch may run padded in a larger bucket");
+    exportCmd->add_flag("--no-zip", noZip, "Do not write BUNDLE.zip");
+    exportCmd->add_option("--cold-start-runs", coldStartRuns, "Fresh processes timed for cold start (bundle and eager); 0 to skip")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100));
+    exportCmd->add_flag("--json", exportJson, "Print one JSON object on stdout");
+    exportCmd->add_option("-d,--device", device, "Device (overrides --from)");
+    exportCmd->add_flag("-v,--verbose", verbose, "Also print debug logs to stderr");
+
+    auto *inspectCmd = app.add_subcommand("inspect", "Describe a bundle (directory or .zip: manifest, buckets, SHA-256 "
+                                                     "check, whether it runs here) or a .pt2 (entries, AOTInductor metadata "
+                                                     "or ExportedProgram op histogram) without loading native code");
+    std::string inspectPath;
+    bool inspectJson = false;
+    inspectCmd->add_option("path", inspectPath, "Bundle directory, bundle .zip, or .pt2 file")->required();
+    inspectCmd->add_flag("--json", inspectJson, "Print one JSON object");
+    inspectCmd->footer("Exit status: 0 readable (a bundle: intact and runnable here), 1 unreadable, tampered or not "
+                       "runnable here, 2 bad command line.");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         const int rc = app.exit(e);
         return rc == 0 ? 0 : kExitUsage;
     }
+    if (*inspectCmd)
+        return runInspect(inspectPath, inspectJson);
     if (*diffCmd) {
         try {
             const auto before = Graph::loadSnapshot(beforePath);
@@ -252,7 +460,7 @@ int main(int argc, char **argv)
             return kExitFailed;
         }
     }
-    if (!showVersion && !*compile) {
+    if (!showVersion && !*compile && !*exportCmd) {
         std::fputs(app.help().c_str(), stdout);
         return kExitUsage;
     }
@@ -278,6 +486,49 @@ int main(int argc, char **argv)
     {
         Pipeline::Engine engine([&](const Json &event) { printer(event, outcome); });
         const Json hello = engine.start();
+        // Runs one compile or export request in process, with Ctrl-C, and prints its outcome.
+        const auto runJob = [&](const Json &request, bool asJson) {
+            int rc = 0;
+            // Ctrl-C cancels cooperatively (between stages); a second Ctrl-C leaves at once.
+            struct sigaction sa {};
+            sa.sa_handler = onSigint;
+            sigemptyset(&sa.sa_mask);
+            ::sigaction(SIGINT, &sa, nullptr);
+            std::atomic<bool> done{false};
+            std::jthread watcher([&] {
+                bool sent = false;
+                while (!done.load()) {
+                    if (!sent && g_interrupts.load() > 0) {
+                        std::fprintf(stderr, "\naotstudio-cli: cancelling after the current stage (Ctrl-C again to quit now)\n");
+                        engine.handle(Protocol::Request{"cancel", 2, Json{{"type", "cancel"}, {"id", 2}, {"target", 1}}});
+                        sent = true;
+                    }
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                }
+            });
+            engine.handle(Protocol::Request{request.value("type", ""), 1, request});
+            engine.waitIdle();
+            done = true;
+            if (outcome.result) {
+                if (asJson)
+                    std::fprintf(stdoutStream, "%s\n", Protocol::toLine(*outcome.result).c_str());
+                else if (request.value("type", "") == "export")
+                    printExport(stdoutStream, *outcome.result);
+                else
+                    printHuman(stdoutStream, *outcome.result);
+            } else {
+                const Json error = outcome.error.value_or(Protocol::makeError(
+                    1, {"engine", Protocol::Code::Internal, "the engine ended without a result", "see the log above"}));
+                if (printer.hasLog())
+                    std::fprintf(stderr, "aotstudio-cli: full log: %s/aotstudio.log\n", out.c_str());
+                std::fprintf(stderr, "%s\n", errorLine(error).c_str()); // last line: what failed and what to do
+                if (asJson)
+                    std::fprintf(stdoutStream, "%s\n", Protocol::toLine(Json{{"error", error}}).c_str());
+                rc = error.value("code", std::string()) == Protocol::Code::Cancelled ? kExitInterrupted : kExitFailed;
+            }
+
+            return rc;
+        };
         if (showVersion) {
             std::fprintf(stdoutStream, "aotstudio %s (engine protocol %d)\n", hello.value("engine_version", "").c_str(),
                          hello.value("protocol", 0));
@@ -298,6 +549,47 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "%s\n", errorLine(Protocol::makeError(0, *e)).c_str());
                 rc = kExitFailed;
             }
+        } else if (*exportCmd) {
+            Json request{{"type", "export"}, {"id", 1}, {"out", exportOut}, {"pad_safe", padSafe}, {"zip", !noZip},
+                         {"cold_start_runs", coldStartRuns}};
+            if (!exportFrom.empty())
+                request["from"] = std::filesystem::absolute(exportFrom).string();
+            if (!exportModel.empty())
+                request["model"] = exportModel;
+            if (exportCmd->count("--device"))
+                request["device"] = device;
+            if (!bucketSpec.empty()) {
+                // batch=1,4,16 (the "batch=" prefix names the dimension; version 1 knows only batch)
+                std::string list = bucketSpec.rfind("batch=", 0) == 0 ? bucketSpec.substr(6) : bucketSpec;
+                Json buckets = Json::array();
+                std::size_t pos = 0;
+                while (pos <= list.size()) {
+                    const auto comma = list.find(',', pos);
+                    const std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+                    char *end = nullptr;
+                    const long v = std::strtol(item.c_str(), &end, 10);
+                    if (item.empty() || *end != '\0' || v < 1) {
+                        std::fprintf(stderr, "aotstudio-cli: --buckets: cannot read '%s'; write batch=1,4,16\n", bucketSpec.c_str());
+                        std::_Exit(kExitUsage);
+                    }
+                    buckets.push_back(v);
+                    if (comma == std::string::npos)
+                        break;
+                    pos = comma + 1;
+                }
+                request["buckets"] = buckets;
+            }
+            if (!dynamicBatchSpec.empty()) {
+                long lo = 0, hi = 0;
+                char tail = 0;
+                if (std::sscanf(dynamicBatchSpec.c_str(), "%ld:%ld%c", &lo, &hi, &tail) != 2 || lo < 1 || lo > hi) {
+                    std::fprintf(stderr, "aotstudio-cli: --dynamic-batch: cannot read '%s'; write MIN:MAX, e.g. 1:64\n",
+                                 dynamicBatchSpec.c_str());
+                    std::_Exit(kExitUsage);
+                }
+                request["dynamic_batch"] = Json::array({lo, hi});
+            }
+            rc = runJob(request, exportJson);
         } else {
             Json request{{"type", "compile"}, {"id", 1},        {"model", model},        {"device", device},
                          {"out", out},        {"runs", runs},   {"min_runs", std::min(minRuns, runs)},
@@ -306,41 +598,7 @@ int main(int argc, char **argv)
                          {"allow_cache", allowCache}, {"snapshots", !noSnapshots}, {"dynamic", dynamic}};
             if (toleranceOpt)
                 request["tolerance"] = *toleranceOpt; // else the frontend's default for the dtype
-            // Ctrl-C cancels cooperatively (between stages); a second Ctrl-C leaves at once.
-            struct sigaction sa {};
-            sa.sa_handler = onSigint;
-            sigemptyset(&sa.sa_mask);
-            ::sigaction(SIGINT, &sa, nullptr);
-            std::atomic<bool> done{false};
-            std::jthread watcher([&] {
-                bool sent = false;
-                while (!done.load()) {
-                    if (!sent && g_interrupts.load() > 0) {
-                        std::fprintf(stderr, "\naotstudio-cli: cancelling after the current stage (Ctrl-C again to quit now)\n");
-                        engine.handle(Protocol::Request{"cancel", 2, Json{{"type", "cancel"}, {"id", 2}, {"target", 1}}});
-                        sent = true;
-                    }
-                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-                }
-            });
-            engine.handle(Protocol::Request{"compile", 1, request});
-            engine.waitIdle();
-            done = true;
-            if (outcome.result) {
-                if (json)
-                    std::fprintf(stdoutStream, "%s\n", Protocol::toLine(*outcome.result).c_str());
-                else
-                    printHuman(stdoutStream, *outcome.result);
-            } else {
-                const Json error = outcome.error.value_or(Protocol::makeError(
-                    1, {"engine", Protocol::Code::Internal, "the engine ended without a result", "see the log above"}));
-                if (printer.hasLog())
-                    std::fprintf(stderr, "aotstudio-cli: full log: %s/aotstudio.log\n", out.c_str());
-                std::fprintf(stderr, "%s\n", errorLine(error).c_str()); // last line: what failed and what to do
-                if (json)
-                    std::fprintf(stdoutStream, "%s\n", Protocol::toLine(Json{{"error", error}}).c_str());
-                rc = error.value("code", std::string()) == Protocol::Code::Cancelled ? kExitInterrupted : kExitFailed;
-            }
+            rc = runJob(request, json);
         }
         std::fflush(nullptr);
         // Leave without running torch's and Python's static destructors (Python is never finalized).

@@ -94,6 +94,8 @@ Profiler::MeasureOptions measureOptionsFrom(const Json &request)
             throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be an integer",
                              "send a JSON integer"});
     }
+    if (request.contains("measure") && !request["measure"].is_boolean())
+        throw JobFailed({"load", Protocol::Code::BadRequest, "'measure' must be true or false", "send a JSON boolean"});
     if (request.contains("max_seconds") && !request["max_seconds"].is_number())
         throw JobFailed({"load", Protocol::Code::BadRequest, "'max_seconds' must be a number", "send a JSON number"});
     for (const char *field : {"model", "device", "out", "dtype"}) {
@@ -158,10 +160,12 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
         });
 
         Profiler::Summary eager, aoti;
-        stage("measure", "timing eager and compiled", [&](Json &) {
-            eager = Profiler::measure([&] { job.runEager(); }, options, stop);
-            aoti = Profiler::measure([&] { runner->run(); }, options, stop);
-        });
+        if (request.value("measure", true)) { // export compiles buckets without timing them
+            stage("measure", "timing eager and compiled", [&](Json &) {
+                eager = Profiler::measure([&] { job.runEager(); }, options, stop);
+                aoti = Profiler::measure([&] { runner->run(); }, options, stop);
+            });
+        }
         if (stop.stop_requested())
             throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring", ""});
 
@@ -189,6 +193,9 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"package_bytes", compiled.value("package_bytes", 0)},
             {"out", request.value("out", std::string())},
             {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+            {"cuda_version", loaded.value("cuda_version", std::string())},
+            {"compute_capability", loaded.value("compute_capability", Json())},
+            {"batch", request.value("batch", Json())},
             {"inputs", loaded.value("inputs", Json::array())},
             {"outputs", verified.value("outputs", Json::array())},
             {"parameters", loaded.value("parameters", 0)},

@@ -2,6 +2,7 @@
 #include "pipeline/engine.h"
 
 #include "pipeline/compilejob.h"
+#include "pipeline/exportjob.h"
 #include "python/frontend.h"
 
 #include <filesystem>
@@ -104,7 +105,7 @@ bool Engine::handle(const Protocol::Request &request)
             job.stop.request_stop();
         return false;
     }
-    if (request.type == "compile") {
+    if (request.type == "compile" || request.type == "export") {
         bool inUse = false;
         {
             std::lock_guard lock(m_mutex);
@@ -209,7 +210,12 @@ void Engine::runJob(Job &job)
         return;
     }
     try {
-        const Json result = runCompile(id, job.request.body, [this](const Json &e) { emit(e); }, job.stop.get_token());
+        const EventFn forward = [this](const Json &e) { emit(e); };
+        if (job.request.type == "export") {
+            emit(Protocol::makeResult(id, runExport(id, job.request.body, forward, job.stop.get_token())));
+            return;
+        }
+        const Json result = runCompile(id, job.request.body, forward, job.stop.get_token());
         // result.json sits next to the package it describes; a failed later run leaves the pair
         // as it was and writes error.json instead.
         writeJobFile(result.value("out", std::string()), "result.json", result, "error.json");
@@ -217,7 +223,7 @@ void Engine::runJob(Job &job)
     } catch (const JobFailed &e) {
         // Not for a bad request: the directory may belong to another job (e.g. "in use").
         const auto &out = job.request.body.value("out", Json());
-        if (out.is_string() && e.error().code != Protocol::Code::BadRequest)
+        if (job.request.type == "compile" && out.is_string() && e.error().code != Protocol::Code::BadRequest)
             writeJobFile(out.get<std::string>(), "error.json", Protocol::makeError(id, e.error()), nullptr);
         emit(Protocol::makeError(id, e.error()));
     } catch (const std::exception &e) {

@@ -90,6 +90,8 @@ py::object fromJson(const Protocol::Json &j)
 }
 
 py::object g_frontend; // the aotstudio_frontend module; never released (no finalization)
+std::string g_interpreter;
+std::string g_frontendDir;
 
 py::object frontend()
 {
@@ -125,6 +127,8 @@ void initialize(InterpreterConfig config)
                                  "run tools/setup.sh to create .venv, or set AOTSTUDIO_PYTHON to a python with torch"});
     }
 
+    g_interpreter = config.pythonExecutable;
+    g_frontendDir = config.frontendDir;
     PyConfig pc;
     PyConfig_InitPythonConfig(&pc);
     pc.install_signal_handlers = 0; // SIGINT/SIGTERM stay with the engine
@@ -152,6 +156,16 @@ void initialize(InterpreterConfig config)
                                      config.pythonExecutable + "': " + what,
                                  "run tools/setup.sh (installs torch into .venv), or set AOTSTUDIO_PYTHON / AOTSTUDIO_PYTHONPATH"});
     }
+}
+
+std::string interpreterPath()
+{
+    return g_interpreter;
+}
+
+std::string frontendDirectory()
+{
+    return g_frontendDir;
 }
 
 Protocol::Json engineInfo()

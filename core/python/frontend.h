@@ -44,6 +44,11 @@ struct InterpreterConfig {
 /// (code frontend_unavailable) with a hint when Python or torch cannot be imported.
 void initialize(InterpreterConfig config = {});
 
+/// The python executable and the frontend directory initialize() used (empty before it), for
+/// child processes that must run the same Python (e.g. the eager cold-start baseline).
+std::string interpreterPath();
+std::string frontendDirectory();
+
 /// Versions and devices for `hello` (torch_version, cuda_version, python_version, devices,
 /// cuda_available). Requires initialize().
 Protocol::Json engineInfo();

@@ -1,15 +1,63 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/aotirunner.h"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/DLConvertor.h>
+#include <ATen/Functions.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <c10/core/Device.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/cuda.h>
 #include <torch/version.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 
 namespace AotStudio::Runtime {
+
+namespace {
+
+std::string firstLine(std::string what)
+{
+    if (const auto nl = what.find('\n'); nl != std::string::npos)
+        what.resize(nl); // c10 errors append a C++ backtrace
+    return what;
+}
+
+at::ScalarType scalarTypeOf(const std::string &name)
+{
+    const std::string n = name.rfind("torch.", 0) == 0 ? name.substr(6) : name;
+    static const std::map<std::string, at::ScalarType> types{
+        {"float32", at::kFloat}, {"float", at::kFloat},     {"float16", at::kHalf},  {"half", at::kHalf},
+        {"bfloat16", at::kBFloat16}, {"float64", at::kDouble}, {"double", at::kDouble}, {"int64", at::kLong},
+        {"long", at::kLong},     {"int32", at::kInt},       {"int", at::kInt},       {"int16", at::kShort},
+        {"int8", at::kChar},     {"uint8", at::kByte},      {"bool", at::kBool}};
+    const auto it = types.find(n);
+    if (it == types.end())
+        throw RuntimeError("unknown input dtype '" + name + "' (use float32, float16, bfloat16, float64, int64, int32, int16, int8, uint8 or bool)");
+    return it->second;
+}
+
+std::string dtypeName(at::ScalarType t)
+{
+    switch (t) {
+    case at::kFloat: return "float32";
+    case at::kHalf: return "float16";
+    case at::kBFloat16: return "bfloat16";
+    case at::kDouble: return "float64";
+    case at::kLong: return "int64";
+    case at::kInt: return "int32";
+    case at::kShort: return "int16";
+    case at::kChar: return "int8";
+    case at::kByte: return "uint8";
+    case at::kBool: return "bool";
+    default: return std::string(c10::toString(t));
+    }
+}
+
+} // namespace
 
 struct AotiRunner::Private {
     std::string path;
@@ -104,6 +152,87 @@ std::vector<TensorInfo> AotiRunner::outputInfo() const
     return info;
 }
 
+void AotiRunner::setGeneratedInputs(const std::vector<TensorInfo> &specs, long long validRows, std::uint64_t seed)
+{
+    std::vector<at::Tensor> tensors;
+    tensors.reserve(specs.size());
+    try {
+        auto generator = at::make_generator<at::CPUGeneratorImpl>(seed);
+        for (const auto &spec : specs) {
+            const at::ScalarType type = scalarTypeOf(spec.dtype);
+            std::vector<int64_t> shape(spec.shape.begin(), spec.shape.end());
+            for (auto d : shape)
+                if (d < 0)
+                    throw RuntimeError("input shape has a negative size; give every dimension a size");
+            const bool pad = validRows >= 0 && !shape.empty() && validRows < shape[0];
+            std::vector<int64_t> drawn = shape;
+            if (pad)
+                drawn[0] = validRows;
+            const auto cpu = at::TensorOptions().device(at::kCPU);
+            at::Tensor t = at::isFloatingType(type) ? at::randn(drawn, generator, cpu.dtype(at::kFloat)).to(type)
+                                                    : at::zeros(drawn, cpu.dtype(type));
+            if (pad)
+                t = at::cat({t, at::zeros(shape, cpu.dtype(type)).narrow(0, 0, shape[0] - validRows)}, 0);
+            tensors.push_back(t.to(d->device));
+        }
+    } catch (const RuntimeError &) {
+        throw;
+    } catch (const std::exception &e) {
+        throw RuntimeError("cannot make inputs for '" + d->path + "': " + firstLine(e.what()));
+    }
+    d->inputs = std::move(tensors);
+}
+
+std::vector<OutputSummary> AotiRunner::outputSummary(long long rows, int firstValues) const
+{
+    std::vector<OutputSummary> out;
+    for (const auto &o : d->outputs) {
+        at::Tensor t = o.detach();
+        if (rows >= 0 && t.dim() > 0 && rows < t.size(0))
+            t = t.narrow(0, 0, rows);
+        OutputSummary s;
+        for (auto v : t.sizes())
+            s.shape.push_back(v);
+        s.dtype = dtypeName(t.scalar_type());
+        const at::Tensor values = (t.is_complex() ? at::real(t) : t).to(at::kCPU).to(at::kDouble).contiguous();
+        if (values.numel() > 0) {
+            s.sum = values.sum().item<double>();
+            s.mean = s.sum / static_cast<double>(values.numel());
+            s.nonFinite = (~at::isfinite(values)).sum().item<int64_t>();
+            const auto flat = values.reshape({-1});
+            const int64_t n = std::min<int64_t>(std::max(0, firstValues), flat.numel());
+            const double *p = flat.data_ptr<double>();
+            s.first.assign(p, p + n);
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+void AotiRunner::runConcurrent() const
+{
+    try {
+        if (d->device.is_cuda()) {
+            // One stream per calling thread, so that concurrent runs overlap on the GPU instead of
+            // queueing on the legacy default stream; wait for this thread's stream only. The inputs
+            // are ready: they were made on the default stream, which run() synchronized.
+            const c10::DeviceIndex index = d->device.has_index() ? d->device.index() : c10::cuda::current_device();
+            thread_local std::optional<c10::cuda::CUDAStream> stream;
+            if (!stream || stream->device_index() != index)
+                stream = c10::cuda::getStreamFromPool(/*isHighPriority=*/false, index);
+            const c10::cuda::CUDAStreamGuard guard(*stream); // outputs are allocated on this stream
+            {
+                const std::vector<at::Tensor> outputs = d->loader->run(d->inputs, stream->stream());
+                stream->synchronize();
+            } // outputs freed after the stream finished with them
+            return;
+        }
+        const std::vector<at::Tensor> outputs = d->loader->run(d->inputs);
+    } catch (const std::exception &e) {
+        throw RuntimeError("running package '" + d->path + "' failed: " + firstLine(e.what()));
+    }
+}
+
 std::map<std::string, std::string> AotiRunner::metadata() const
 {
     const auto m = d->loader->get_metadata();
@@ -118,6 +247,19 @@ const std::string &AotiRunner::packagePath() const
 std::string libtorchVersion()
 {
     return TORCH_VERSION;
+}
+
+bool cudaAvailable()
+{
+    return torch::cuda::is_available();
+}
+
+std::string cudaComputeCapability(int index)
+{
+    if (!torch::cuda::is_available() || index < 0 || static_cast<std::size_t>(index) >= torch::cuda::device_count())
+        return {};
+    const auto *props = at::cuda::getDeviceProperties(static_cast<c10::DeviceIndex>(index));
+    return std::to_string(props->major) + "." + std::to_string(props->minor);
 }
 
 } // namespace AotStudio::Runtime

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -21,6 +22,18 @@ public:
 struct TensorInfo {
     std::vector<long long> shape;
     std::string dtype;
+};
+
+/// What one output holds, for a quick look without torch (aotstudio-run): shape and dtype of the
+/// rows summarised, sum and mean over them (in float64), the first few values in flattened order,
+/// and how many values are NaN or infinite.
+struct OutputSummary {
+    std::vector<long long> shape;
+    std::string dtype;          ///< "float32", "int64", ... (as in a bundle manifest)
+    double sum = 0;
+    double mean = 0;
+    std::vector<double> first;  ///< the first values, flattened row-major
+    long long nonFinite = 0;
 };
 
 /// An AOTInductor package (`.pt2` from `aoti_compile_and_package`) loaded in C++ with LibTorch's
@@ -48,6 +61,28 @@ public:
     /// its deleter, e.g. by handing it to torch.from_dlpack). Empty before the first run().
     std::vector<DLManagedTensor *> outputs() const;
     std::vector<TensorInfo> outputInfo() const;
+
+    /// Make the inputs for run() without Python, one tensor per spec (`shape` with the batch the
+    /// package was compiled for as dimension 0; `dtype` "float32", "float16", "bfloat16",
+    /// "float64", "int64", "int32", "int16", "int8", "uint8" or "bool", a "torch." prefix allowed).
+    /// Floating tensors are drawn from N(0, 1) by a CPU generator seeded with `seed` (one stream, in
+    /// input order); integer and bool tensors are zeros (valid indices for embeddings). When
+    /// `validRows` >= 0 and smaller than dimension 0, only that many rows are drawn and the rest are
+    /// zero padding, so the real rows are the same whatever bucket they are padded into. Tensors are
+    /// made on the CPU and moved to the package's device. Throws RuntimeError on an unknown dtype or
+    /// a negative size.
+    void setGeneratedInputs(const std::vector<TensorInfo> &specs, long long validRows = -1, std::uint64_t seed = 0);
+    /// Summaries of the last run's outputs, each limited to its first `rows` rows along dimension 0
+    /// (rows < 0: all; to drop the padding of a padded batch), with up to `firstValues` values.
+    /// Empty before the first run().
+    std::vector<OutputSummary> outputSummary(long long rows = -1, int firstValues = 6) const;
+    /// One forward on the stored inputs that keeps no outputs, safe to call from several threads at
+    /// once (the loader's num_runners model instances serve them; with more threads than runners,
+    /// callers wait for a free one). On CUDA each calling thread runs on its own stream from
+    /// LibTorch's pool and waits for that stream before returning. Call run() once first (it
+    /// synchronizes the inputs' copy to the device), and never overlap setInputs() or
+    /// setGeneratedInputs(). Throws RuntimeError on failure.
+    void runConcurrent() const;
     /// Package metadata recorded by AOTInductor (e.g. "AOTI_DEVICE_KEY").
     std::map<std::string, std::string> metadata() const;
     const std::string &packagePath() const;
@@ -60,5 +95,11 @@ private:
 
 /// LibTorch's version string as compiled in (e.g. "2.14.1"), without loading Python.
 std::string libtorchVersion();
+
+/// Whether LibTorch sees a usable CUDA device.
+bool cudaAvailable();
+
+/// Compute capability of CUDA device `index` as "major.minor" ("9.0"); empty without CUDA.
+std::string cudaComputeCapability(int index = 0);
 
 } // namespace AotStudio::Runtime

@@ -160,6 +160,19 @@ def resolve_model(spec: str):
     return model, inputs, origin
 
 
+def resize_batch(t: torch.Tensor, batch: int) -> torch.Tensor:
+    """``t`` with dimension 0 resized to ``batch`` rows by repeating or truncating its rows (for
+    shape buckets: example inputs of another batch size, same content distribution)."""
+    if t.dim() == 0:
+        raise FrontendError("bad_request", "load", "a scalar input has no batch dimension",
+                            "shape buckets need every input to have the batch as dimension 0")
+    n = t.shape[0]
+    if n == batch:
+        return t
+    reps = -(-batch // n)
+    return torch.cat([t] * reps, dim=0)[:batch].contiguous()
+
+
 def _parse_dynamic(specs) -> list:
     """Dynamic dimensions from the request: strings "INPUT:DIM" or "INPUT:DIM:MIN:MAX" (positional
     input index, dimension index, inclusive size range). Returns [(input, dim, min|None, max|None)].
@@ -201,12 +214,17 @@ def _lock_out_dir(out: str):
         raise FrontendError("bad_request", "load", f"output directory '{out}' is in use by another compile",
                             "wait for it to finish or choose another --out") from exc
     # Stale partial files from a killed engine (the package is written under a temporary name).
+    import shutil
     for name in os.listdir(out):
         if name.startswith(".partial-"):
-            try:
-                os.remove(os.path.join(out, name))
-            except OSError:
-                pass
+            path = os.path.join(out, name)
+            if os.path.isdir(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.remove(path)
+                except OSError:
+                    pass
     return os.fdopen(fd, "r+")
 
 
@@ -239,6 +257,18 @@ class CompileJob:
                 raise FrontendError("bad_request", "load", f"'{flag}' must be true or false, got {request[flag]!r}",
                                     "send a JSON boolean")
         self.dynamic = _parse_dynamic(request.get("dynamic", []))
+        batch = request.get("batch")
+        if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
+            raise FrontendError("bad_request", "load", f"'batch' must be a positive integer, got {batch!r}",
+                                "pass the bucket's batch size, e.g. 4")
+        self.batch = batch
+        dynamic_batch = request.get("dynamic_batch")
+        if dynamic_batch is not None and not (isinstance(dynamic_batch, list) and len(dynamic_batch) == 2
+                                              and all(isinstance(x, int) for x in dynamic_batch)
+                                              and 1 <= dynamic_batch[0] <= dynamic_batch[1]):
+            raise FrontendError("bad_request", "load", f"'dynamic_batch' must be [min, max], got {dynamic_batch!r}",
+                                "e.g. [1, 64]")
+        self.dynamic_batch = dynamic_batch
         self.freezing = bool(request.get("freezing", False))
         self.max_autotune = bool(request.get("max_autotune", False))
         self.allow_cache = bool(request.get("allow_cache", False))
@@ -282,6 +312,8 @@ class CompileJob:
         self.model = model.to(device)
         if dtype != torch.float32:
             self.model = self.model.to(dtype)
+        if self.batch is not None:
+            inputs = tuple(resize_batch(t, self.batch) for t in inputs)
         self.inputs = tuple(t.to(device=device, dtype=dtype) if t.is_floating_point() else t.to(device)
                             for t in inputs)
         try:
@@ -296,8 +328,13 @@ class CompileJob:
                                 "check that the example inputs match what forward() expects") from exc
         params = sum(p.numel() for p in self.model.parameters())
         self.log("info", f"loaded {self.spec}: {type(self.model).__name__}, {params} parameters")
+        capability = None
+        if self.device == "cuda":
+            major, minor = torch.cuda.get_device_capability()
+            capability = f"{major}.{minor}"
         return {"parameters": params, "inputs": [_describe(t) for t in self.inputs],
-                "torch_version": torch.__version__}
+                "torch_version": torch.__version__, "cuda_version": torch.version.cuda or "",
+                "compute_capability": capability}
 
     def export(self) -> dict:
         """Capture the graph with ``torch.export.export`` (static shapes for now)."""
@@ -325,6 +362,11 @@ class CompileJob:
         """torch.export ``dynamic_shapes``: the factory's own, else one dict per positional input
         from --dynamic (Dim with the given range, or Dim.AUTO to let export infer it)."""
         factory = getattr(self.model, "_aotstudio_dynamic_shapes", None)
+        if self.dynamic_batch is not None:
+            # A dynamic-batch bucket: dimension 0 of every input is one shared batch dimension.
+            from torch.export import Dim
+            batch = Dim("batch", min=self.dynamic_batch[0], max=self.dynamic_batch[1])
+            return tuple({0: batch} for _ in self.inputs)
         if not self.dynamic:
             return factory
         from torch.export import Dim
@@ -384,7 +426,11 @@ class CompileJob:
         temporary name and renamed, so a failed or interrupted compile leaves no half-written file."""
         os.makedirs(self.out, exist_ok=True)
         final = os.path.join(self.out, "model.pt2")
-        partial = os.path.join(self.out, f".partial-{os.getpid()}-model.pt2")
+        # Written under a temporary directory with the final file name (torch names the archive's
+        # top folder after the file), then renamed into place.
+        partial_dir = os.path.join(self.out, f".partial-{os.getpid()}")
+        os.makedirs(partial_dir, exist_ok=True)
+        partial = os.path.join(partial_dir, "model.pt2")
         trace_root = os.path.join(self.out, "trace")
         if os.path.isdir(trace_root):
             import shutil
@@ -410,12 +456,13 @@ class CompileJob:
                 path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial,
                                                                 inductor_configs=options)
         except Exception as exc:
-            if os.path.exists(partial):
-                os.remove(partial)
+            import shutil
+            shutil.rmtree(partial_dir, ignore_errors=True)
             raise FrontendError("compile_failed", "compile",
                                 f"AOTInductor failed to compile '{self.spec}': {one_line(exc)}",
                                 "see the log; try --device cpu or report the op named above") from exc
         os.replace(path, final)
+        os.rmdir(partial_dir)
         self.package = final
         size = os.path.getsize(final)
         self.log("info", f"package written: {final} ({size} bytes)")

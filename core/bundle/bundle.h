@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Deployable bundles (core/runtime/BUNDLE.md, format version 1): manifest, integrity check,
+// bucket choice, compatibility, zip. No torch, no Qt, no Python: aotstudio-run and the engine's
+// export both link this. SHA-256 comes from OpenSSL (EVP), zips from libzip.
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace AotStudio::Bundle {
+
+inline constexpr const char *kFormat = "aotstudio.bundle";
+inline constexpr int kFormatVersion = 1;        ///< the newest format_version this code reads and writes
+inline constexpr const char *kManifestName = "manifest.json";
+inline constexpr long long kBatchDim = -1;      ///< TensorSpec::shape value for the "batch" dimension
+
+/// A bundle that cannot be read, written or used. The message is one line that names the file (or
+/// zip, or bundle) and the problem, e.g. "bundle 'b' failed verification: packages/batch4.pt2:
+/// SHA-256 differs (tampered or corrupt)". problems() lists each problem separately when there are
+/// several (verification), else it is empty.
+class BundleError : public std::runtime_error {
+public:
+    explicit BundleError(const std::string &message, std::vector<std::string> problems = {})
+        : std::runtime_error(message)
+        , m_problems(std::move(problems))
+    {
+    }
+    const std::vector<std::string> &problems() const { return m_problems; }
+
+private:
+    std::vector<std::string> m_problems;
+};
+
+/// One input or output: shape with kBatchDim where the manifest says "batch", and a dtype name as
+/// torch prints it without the "torch." prefix ("float32", "int64", "bfloat16", "bool").
+struct TensorSpec {
+    std::vector<long long> shape;
+    std::string dtype;
+    /// The shape with the batch dimension replaced by `batch`.
+    std::vector<long long> withBatch(long long batch) const;
+};
+
+/// A bucket: exact (`batch` set) or dynamic (`batchMin`..`batchMax`, inclusive).
+struct Bucket {
+    std::string name;
+    std::optional<long long> batch; ///< exact buckets
+    long long batchMin = 0;         ///< dynamic bucket only
+    long long batchMax = 0;         ///< dynamic bucket only
+    std::string package;            ///< path relative to the bundle root ("packages/batch4.pt2")
+    bool isDynamic() const { return !batch.has_value(); }
+    /// "batch4 (batch 4)" or "dynamic (batch 1..64)", for messages.
+    std::string describe() const;
+};
+
+/// Size (bytes) and SHA-256 (64 lowercase hex digits) of one listed file.
+struct FileEntry {
+    std::string sha256;
+    std::uintmax_t bytes = 0;
+};
+
+/// manifest.json, parsed. `raw` keeps the whole JSON (fields this version does not model).
+struct Manifest {
+    std::string format;
+    int formatVersion = 0;
+    std::string created;
+    std::string producer;
+    std::string model;
+    std::string torchVersion;
+    std::string cudaVersion;       ///< empty when null or absent
+    std::string device;            ///< "cpu" or "cuda" (possibly "cuda:N")
+    std::string computeCapability; ///< "9.0"; empty when null (CPU bundles)
+    std::string quantization;
+    std::vector<TensorSpec> inputs;
+    std::vector<TensorSpec> outputs;
+    bool padSafe = false;
+    std::vector<Bucket> buckets;
+    std::map<std::string, FileEntry> files; ///< path relative to the bundle root, '/' separators
+    nlohmann::json raw;
+};
+
+/// Parse a manifest. `origin` names where it came from (a path) for messages. Throws BundleError
+/// ("<origin>: <field>: <problem>") on a missing or mistyped field, an unknown `format`, a bucket
+/// that is neither exact nor dynamic, two dynamic buckets, or a `files` path that is absolute or
+/// contains "..". A newer format_version parses if its fields still read as version 1, else the
+/// error says that the version is newer; checkCompatible() refuses it either way.
+Manifest parseManifest(const nlohmann::json &json, const std::string &origin);
+
+/// Read and parse `bundleDir/manifest.json`. Throws BundleError when it is missing, unreadable,
+/// not JSON, or not a valid manifest (see parseManifest).
+Manifest loadManifest(const std::filesystem::path &bundleDir);
+
+/// SHA-256 of a file as 64 lowercase hex digits, read in 1 MiB chunks (OpenSSL EVP). Throws
+/// BundleError naming the file when it cannot be opened or read.
+std::string sha256File(const std::filesystem::path &path);
+
+/// One integrity problem: `path` relative to the bundle root, `message` the whole sentence
+/// ("packages/batch4.pt2: SHA-256 differs (tampered or corrupt)").
+struct Problem {
+    std::string path;
+    std::string message;
+};
+
+/// Check `bundleDir` against `manifest`: every listed file exists as a regular file with the listed
+/// size and SHA-256, no other file is present (manifest.json aside; empty directories are ignored),
+/// no symbolic links, and every bucket's package is listed. Returns the problems in path order
+/// (empty: the bundle is intact). Hashes only files whose size matches. Does not throw for problems
+/// in the bundle; throws BundleError only when `bundleDir` cannot be listed.
+std::vector<Problem> verify(const std::filesystem::path &bundleDir, const Manifest &manifest);
+
+/// The bucket to run a request of `batch` rows in, and the batch to run it at.
+struct BucketChoice {
+    Bucket bucket;
+    long long padTo = 0;  ///< rows to run: bucket.batch (exact) or `batch` (dynamic)
+    bool padded = false;  ///< padTo > batch: inputs padded with zero rows, outputs sliced back
+};
+
+/// BUNDLE.md "Choosing a bucket": an exact bucket with batch == B; else, if pad_safe, the smallest
+/// exact bucket with batch > B; else the dynamic bucket if batch_min <= B <= batch_max. Throws
+/// BundleError naming B and the available buckets otherwise (or when B < 1).
+BucketChoice chooseBucket(const Manifest &manifest, long long batch);
+
+/// Why `manifest` cannot run here (empty: it can). Checks an unknown `format`, a format_version
+/// newer than kFormatVersion, a torch_version whose major.minor differs from `runtimeTorchVersion`
+/// ("2.14.1+cu130" and "2.14.1" match), device cuda without `cudaAvailable`, and a
+/// compute_capability newer than `deviceCapability` ("9.0"; empty when unknown or no CUDA).
+std::vector<std::string> checkCompatible(const Manifest &manifest, const std::string &runtimeTorchVersion, bool cudaAvailable,
+                                         const std::string &deviceCapability);
+
+/// Export side: hash every regular file under `bundleDir` except manifest.json and write
+/// `bundleDir/manifest.json` = `manifestWithoutFiles` + "files" (format and format_version are
+/// filled in when absent). Written to a temporary file in the same directory and renamed, so a
+/// reader never sees half a manifest. The result is checked with parseManifest(). Throws
+/// BundleError on a symbolic link or special file in the tree, an I/O error, or an invalid manifest.
+void writeManifest(const std::filesystem::path &bundleDir, nlohmann::json manifestWithoutFiles);
+
+/// Zip the tree under `dir` (paths relative to `dir`, manifest.json at the zip's root; .pt2 stored,
+/// other files deflated) into `zipPath`, through `zipPath.partial-<pid>` renamed into place. Throws
+/// BundleError naming the zip on any libzip or I/O error (the partial file is removed).
+void zipDirectory(const std::filesystem::path &dir, const std::filesystem::path &zipPath);
+
+/// Extract `zipPath` into `destDir` (created if needed). Refuses, with BundleError naming the zip, a
+/// truncated or corrupt archive (libzip's consistency check, CRC and size of every entry), and any
+/// entry that is absolute, contains "..", a backslash or a NUL. Returns the bundle root: `destDir`
+/// when manifest.json is at the zip's root, else the single top-level directory that holds it
+/// (`zip -r B.zip B` layout), else `destDir`.
+std::filesystem::path extractZip(const std::filesystem::path &zipPath, const std::filesystem::path &destDir);
+
+/// A private temporary directory under $TMPDIR (or /tmp), removed with its contents on destruction.
+class TempDir {
+public:
+    /// Throws BundleError when the directory cannot be created.
+    explicit TempDir(const std::string &prefix = "aotstudio-bundle-");
+    ~TempDir();
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+    const std::filesystem::path &path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+/// A verified bundle. For a zip, `root` lies in `extracted`, which is removed when the last copy of
+/// this struct goes away: keep it alive while packages are loaded from `root`.
+struct OpenedBundle {
+    std::filesystem::path source; ///< what was opened (directory or zip), absolute
+    std::filesystem::path root;   ///< the bundle directory (manifest.json inside)
+    Manifest manifest;
+    std::shared_ptr<TempDir> extracted; ///< null for a directory
+};
+
+/// Open a bundle directory or `.zip` (a regular file is taken as a zip), load its manifest, refuse
+/// a format_version newer than kFormatVersion and verify every file. Throws BundleError whose
+/// message lists every problem on one line ("bundle 'X' failed verification: a: ...; b: ...") and
+/// whose problems() lists them one by one.
+OpenedBundle openBundle(const std::filesystem::path &path);
+
+/// Like openBundle() but verification problems are returned instead of thrown (for `inspect`).
+/// Still throws BundleError when there is no readable manifest or the zip cannot be extracted.
+OpenedBundle openBundleUnverified(const std::filesystem::path &path, std::vector<Problem> &problems);
+
+/// Dtype name as the manifest writes it: "torch.float32" -> "float32"; others unchanged.
+std::string normalizeDtype(const std::string &dtype);
+
+} // namespace AotStudio::Bundle

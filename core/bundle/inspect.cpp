@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bundle/inspect.h"
+
+#include "bundle/bundle.h"
+
+#include <zip.h>
+
+#include <map>
+#include <memory>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace AotStudio::Bundle {
+
+namespace {
+
+constexpr zip_uint64_t kMaxRecordBytes = 64ull << 20;
+
+json specsJson(const std::vector<TensorSpec> &specs)
+{
+    json out = json::array();
+    for (const auto &s : specs) {
+        json shape = json::array();
+        for (auto d : s.shape)
+            shape.push_back(d == kBatchDim ? json("batch") : json(d));
+        out.push_back({{"shape", shape}, {"dtype", s.dtype}});
+    }
+    return out;
+}
+
+/// Read one entry fully (for small records); nullopt when too large or unreadable.
+std::optional<std::string> readEntry(zip_t *z, zip_uint64_t index, zip_uint64_t size)
+{
+    if (size > kMaxRecordBytes)
+        return std::nullopt;
+    zip_file_t *f = zip_fopen_index(z, index, 0);
+    if (!f)
+        return std::nullopt;
+    std::string data(size, '\0');
+    zip_uint64_t done = 0;
+    while (done < size) {
+        const zip_int64_t n = zip_fread(f, data.data() + done, size - done);
+        if (n <= 0)
+            break;
+        done += static_cast<zip_uint64_t>(n);
+    }
+    const int rc = zip_fclose(f);
+    if (done != size || rc != 0)
+        return std::nullopt;
+    return data;
+}
+
+std::string trim(std::string s)
+{
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
+        s.pop_back();
+    return s;
+}
+
+} // namespace
+
+json inspectPt2(const fs::path &path)
+{
+    int code = 0;
+    zip_t *z = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
+    if (!z) {
+        zip_error_t e;
+        zip_error_init_with_code(&e, code);
+        const std::string why = zip_error_strerror(&e);
+        zip_error_fini(&e);
+        throw BundleError("'" + path.string() + "' cannot be read as a .pt2 archive: " + why +
+                          (code == ZIP_ER_NOENT || code == ZIP_ER_OPEN ? "" : " (truncated, corrupt or not a zip)"));
+    }
+    std::unique_ptr<zip_t, decltype(&zip_discard)> guard(z, &zip_discard);
+
+    struct Entry {
+        std::string name;
+        zip_uint64_t index, size, csize;
+    };
+    std::vector<Entry> entries;
+    const zip_int64_t count = zip_get_num_entries(z, 0);
+    json entriesJson = json::array();
+    zip_uint64_t total = 0;
+    for (zip_int64_t i = 0; i < count; ++i) {
+        zip_stat_t st;
+        zip_stat_init(&st);
+        if (zip_stat_index(z, static_cast<zip_uint64_t>(i), 0, &st) != 0)
+            throw BundleError("'" + path.string() + "': entry " + std::to_string(i) + " cannot be read: " + zip_strerror(z));
+        Entry e{st.name ? st.name : "", static_cast<zip_uint64_t>(i), st.size, st.comp_size};
+        total += e.size;
+        entriesJson.push_back({{"name", e.name}, {"bytes", e.size}, {"compressed_bytes", e.csize}});
+        entries.push_back(std::move(e));
+    }
+
+    // PyTorch archives keep every record under one top-level directory (the archive name).
+    std::string prefix;
+    if (!entries.empty()) {
+        const auto slash = entries.front().name.find('/');
+        if (slash != std::string::npos) {
+            prefix = entries.front().name.substr(0, slash + 1);
+            for (const auto &e : entries)
+                if (e.name.rfind(prefix, 0) != 0) {
+                    prefix.clear();
+                    break;
+                }
+        }
+    }
+
+    json out{{"path", path.string()}, {"archive", prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1)},
+             {"entries", entriesJson}, {"bytes", total}};
+    const std::map<std::string, const char *> records{{"archive_format", "archive_format"},
+                                                      {"archive_version", "archive_version"},
+                                                      {".data/version", "data_version"},
+                                                      {"byteorder", "byteorder"}};
+    json aotiModels = json::object();
+    json epModels = json::object();
+    for (const auto &e : entries) {
+        if (e.name.rfind(prefix, 0) != 0)
+            continue;
+        const std::string rel = e.name.substr(prefix.size());
+        if (auto it = records.find(rel); it != records.end()) {
+            if (auto data = readEntry(z, e.index, e.size))
+                out[it->second] = trim(*data);
+            continue;
+        }
+        const std::string aotiDir = "data/aotinductor/";
+        if (rel.rfind(aotiDir, 0) == 0) {
+            const std::string rest = rel.substr(aotiDir.size());
+            const auto slash = rest.find('/');
+            if (slash == std::string::npos)
+                continue;
+            const std::string model = rest.substr(0, slash);
+            const std::string file = rest.substr(slash + 1);
+            json &m = aotiModels[model];
+            if (!m.contains("metadata")) {
+                m["metadata"] = json::object();
+                m["shared_objects"] = json::array();
+                m["files"] = 0;
+            }
+            m["files"] = m["files"].get<int>() + 1;
+            if (file.size() > 3 && file.compare(file.size() - 3, 3, ".so") == 0)
+                m["shared_objects"].push_back(file); // listed, never opened or loaded
+            const std::string suffix = "_metadata.json";
+            if (file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0) {
+                if (auto data = readEntry(z, e.index, e.size)) {
+                    const json meta = json::parse(*data, nullptr, false);
+                    if (meta.is_object())
+                        for (const auto &[k, v] : meta.items())
+                            m["metadata"][k] = v;
+                }
+            }
+            if (file == "kernel_information.json") {
+                if (auto data = readEntry(z, e.index, e.size)) {
+                    const json info = json::parse(*data, nullptr, false);
+                    if (info.is_object())
+                        m["kernels"] = info.size();
+                }
+            }
+            continue;
+        }
+        const std::string modelsDir = "models/";
+        if (rel.rfind(modelsDir, 0) == 0 && rel.size() > 5 && rel.compare(rel.size() - 5, 5, ".json") == 0 &&
+            rel.find('/', modelsDir.size()) == std::string::npos) {
+            const std::string model = rel.substr(modelsDir.size(), rel.size() - modelsDir.size() - 5);
+            json m = json::object();
+            const auto data = readEntry(z, e.index, e.size);
+            const json program = data ? json::parse(*data, nullptr, false) : json();
+            const json *graph = nullptr;
+            if (program.is_object() && program.contains("graph_module") && program["graph_module"].is_object() &&
+                program["graph_module"].contains("graph") && program["graph_module"]["graph"].is_object())
+                graph = &program["graph_module"]["graph"];
+            if (!graph) {
+                m["readable"] = false;
+            } else {
+                if (program.contains("schema_version") && program["schema_version"].is_object())
+                    m["schema_version"] = std::to_string(program["schema_version"].value("major", 0)) + "." +
+                                          std::to_string(program["schema_version"].value("minor", 0));
+                if (program.contains("torch_version") && program["torch_version"].is_string())
+                    m["torch_version"] = program["torch_version"];
+                std::map<std::string, int> ops;
+                int nodes = 0;
+                for (const auto &n : graph->value("nodes", json::array())) {
+                    ++nodes;
+                    ++ops[n.value("target", std::string("?"))];
+                }
+                m["nodes"] = nodes;
+                m["inputs"] = graph->value("inputs", json::array()).size();
+                m["outputs"] = graph->value("outputs", json::array()).size();
+                m["ops"] = ops;
+            }
+            epModels[model] = m;
+        }
+    }
+    if (!aotiModels.empty()) {
+        out["kind"] = "aoti_package";
+        out["aoti"] = {{"models", aotiModels}};
+    } else if (!epModels.empty()) {
+        out["kind"] = "exported_program";
+        out["exported_program"] = {{"models", epModels}};
+    } else {
+        out["kind"] = "unknown";
+    }
+    return out;
+}
+
+json inspectBundle(const fs::path &path, const std::function<std::vector<std::string>(const Manifest &)> &runsHere)
+{
+    std::vector<Problem> problems;
+    const OpenedBundle b = openBundleUnverified(path, problems);
+    const Manifest &m = b.manifest;
+    json buckets = json::array();
+    for (const auto &bucket : m.buckets) {
+        json j{{"name", bucket.name}, {"package", bucket.package}};
+        if (bucket.batch)
+            j["batch"] = *bucket.batch;
+        else {
+            j["batch_min"] = bucket.batchMin;
+            j["batch_max"] = bucket.batchMax;
+        }
+        if (auto it = m.files.find(bucket.package); it != m.files.end())
+            j["bytes"] = it->second.bytes;
+        buckets.push_back(j);
+    }
+    std::uintmax_t bytes = 0;
+    for (const auto &[_, f] : m.files)
+        bytes += f.bytes;
+    json problemLines = json::array();
+    for (const auto &p : problems)
+        problemLines.push_back(p.message);
+    json out{{"path", b.source.string()},
+                {"root", b.extracted ? std::string() : b.root.string()},
+                {"zip", static_cast<bool>(b.extracted)},
+                {"format_version", m.formatVersion},
+                {"model", m.model},
+                {"device", m.device},
+                {"compute_capability", m.computeCapability.empty() ? json() : json(m.computeCapability)},
+                {"torch_version", m.torchVersion},
+                {"cuda_version", m.cudaVersion},
+                {"quantization", m.quantization},
+                {"producer", m.producer},
+                {"created", m.created},
+                {"pad_safe", m.padSafe},
+                {"inputs", specsJson(m.inputs)},
+                {"outputs", specsJson(m.outputs)},
+                {"buckets", buckets},
+                {"files", m.files.size()},
+                {"bytes", bytes},
+                {"problems", problemLines},
+                {"ok", problems.empty()}};
+    if (runsHere) {
+        const auto why = runsHere(m);
+        out["runs_here"] = {{"ok", why.empty()}, {"reasons", why}};
+    }
+    return out;
+}
+
+} // namespace AotStudio::Bundle

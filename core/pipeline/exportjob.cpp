@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/exportjob.h"
+
+#include "bundle/bundle.h"
+#include "profiler/statistics.h"
+#include "python/frontend.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace AotStudio::Pipeline {
+
+using Protocol::Json;
+namespace fs = std::filesystem;
+
+namespace {
+
+Json readJsonFile(const fs::path &path)
+{
+    std::ifstream in(path);
+    if (!in)
+        return Json();
+    return Json::parse(in, nullptr, false);
+}
+
+void writeJsonFile(const fs::path &path, const Json &j)
+{
+    std::ofstream out(path);
+    out << j.dump(2) << '\n';
+}
+
+std::string shellQuote(const std::string &s)
+{
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+/// Wall time of one fresh process, spawn to exit, in ms; -1 when it failed.
+double timeProcess(const std::string &command)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const int rc = std::system((command + " >/dev/null 2>&1").c_str());
+    const auto t1 = std::chrono::steady_clock::now();
+    return rc == 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() : -1.0;
+}
+
+fs::path selfDir()
+{
+    std::error_code ec;
+    const auto p = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::path() : p.parent_path();
+}
+
+std::string isoNow()
+{
+    char buf[32];
+    const std::time_t t = std::time(nullptr);
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+/// Shapes of a compile result's inputs/outputs with dimension 0 replaced by "batch".
+Json batchShapes(const Json &tensors)
+{
+    Json out = Json::array();
+    for (const auto &t : tensors) {
+        Json shape = t.value("shape", Json::array());
+        if (!shape.empty())
+            shape[0] = "batch";
+        out.push_back({{"shape", shape}, {"dtype", t.value("dtype", "")}});
+    }
+    return out;
+}
+
+} // namespace
+
+Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
+{
+    const auto fail = [](const std::string &stage, const char *code, const std::string &message, const std::string &hint) {
+        return JobFailed({stage, code, message, hint});
+    };
+    // 1. What to compile: the request, or the compile job directory it names.
+    Json base = Json::object();
+    if (request.contains("from")) {
+        const fs::path from = request.value("from", std::string());
+        const Json source = readJsonFile(from / "result.json");
+        if (!source.is_object())
+            throw fail("export", Protocol::Code::BadRequest, "'" + from.string() + "' has no readable result.json",
+                       "pass --from the output directory of a successful compile");
+        base["model"] = source.value("model", "");
+        base["device"] = source.value("device", "cpu");
+        base["dtype"] = source.value("dtype", "fp32");
+        if (source.contains("options") && source["options"].contains("freezing"))
+            base["freezing"] = source["options"]["freezing"];
+    }
+    for (const char *k : {"model", "device", "dtype", "freezing", "tolerance"}) {
+        if (request.contains(k))
+            base[k] = request[k];
+    }
+    if (base.value("model", std::string()).empty())
+        throw fail("export", Protocol::Code::BadRequest, "export needs a model or --from DIR", "pass --from DIR or --model SPEC");
+    const std::string outString = request.value("out", std::string());
+    if (outString.empty())
+        throw fail("export", Protocol::Code::BadRequest, "no bundle path given", "pass --out BUNDLE");
+    const fs::path out = fs::absolute(outString).lexically_normal();
+    std::error_code ec;
+    if (fs::exists(out, ec))
+        throw fail("export", Protocol::Code::BadRequest, "'" + out.string() + "' already exists",
+                   "remove it or choose another --out (an export never overwrites a bundle)");
+    std::vector<long> buckets;
+    for (const auto &b : request.value("buckets", Json::array())) {
+        if (!b.is_number_integer() || b.get<long>() < 1)
+            throw fail("export", Protocol::Code::BadRequest, "buckets must be positive batch sizes", "e.g. --buckets batch=1,4,16");
+        buckets.push_back(b.get<long>());
+    }
+    const Json dynamicBatch = request.value("dynamic_batch", Json());
+    if (!dynamicBatch.is_null() && !(dynamicBatch.is_array() && dynamicBatch.size() == 2 && dynamicBatch[0].is_number_integer() &&
+                                     dynamicBatch[1].is_number_integer() && dynamicBatch[0].get<long>() >= 1 &&
+                                     dynamicBatch[0].get<long>() <= dynamicBatch[1].get<long>()))
+        throw fail("export", Protocol::Code::BadRequest, "dynamic_batch must be [min, max] with 1 <= min <= max",
+                   "e.g. --dynamic-batch 1:64");
+
+    // 2. Staging directory next to the destination; stale ones of killed exports go first.
+    const fs::path staging = out.parent_path() / (out.filename().string() + ".partial-" + std::to_string(::getpid()));
+    for (const auto &e : fs::directory_iterator(out.parent_path().empty() ? "." : out.parent_path(), ec)) {
+        if (e.path().filename().string().rfind(out.filename().string() + ".partial-", 0) == 0)
+            fs::remove_all(e.path(), ec);
+    }
+    fs::create_directories(staging / "packages", ec);
+    fs::create_directories(staging / "report", ec);
+    if (ec)
+        throw fail("export", Protocol::Code::BadRequest, "cannot create '" + staging.string() + "': " + ec.message(),
+                   "choose a writable location for --out");
+    struct Cleanup {
+        fs::path dir;
+        ~Cleanup()
+        {
+            std::error_code e;
+            if (!dir.empty())
+                fs::remove_all(dir, e);
+        }
+    } cleanup{staging};
+
+    // 3. One compile per bucket (plus the dynamic one), each verified against eager.
+    struct Planned {
+        std::string name;
+        Json request;
+        Json bucket;
+    };
+    std::vector<Planned> plan;
+    for (long b : buckets) {
+        Json r = base;
+        r["batch"] = b;
+        plan.push_back({"batch" + std::to_string(b), r, {{"batch", b}}});
+    }
+    if (!dynamicBatch.is_null()) {
+        const long lo = dynamicBatch[0].get<long>(), hi = dynamicBatch[1].get<long>();
+        Json r = base;
+        // torch.export specialises a size-1 example dimension; trace the dynamic one with 2 rows when allowed.
+        r["batch"] = std::clamp<long>(2, lo, hi);
+        r["dynamic_batch_all_inputs"] = Json::array({lo, hi});
+        plan.push_back({"dynamic", r, {{"batch_min", lo}, {"batch_max", hi}}});
+    }
+    if (plan.empty()) {
+        Json r = base;
+        plan.push_back({"default", r, Json::object()});
+    }
+
+    Json first;
+    Json bucketsJson = Json::array();
+    const double share = 0.8 / static_cast<double>(plan.size());
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        auto &p = plan[i];
+        if (stop.stop_requested())
+            throw fail("export", Protocol::Code::Cancelled, "cancelled before bucket " + p.name, "");
+        const fs::path work = staging / "work" / p.name;
+        Json r = p.request;
+        r["out"] = work.string();
+        r["measure"] = false;
+        r["snapshots"] = i == 0; // graphs of the first bucket only
+        if (r.contains("dynamic_batch_all_inputs")) {
+            // Dimension 0 of every input is the batch; the count comes from a cheap load-free
+            // guess: the frontend checks indices and reports a clear error if one is wrong.
+            r["dynamic_batch"] = r["dynamic_batch_all_inputs"];
+            r.erase("dynamic_batch_all_inputs");
+        }
+        const double begin = 0.05 + share * static_cast<double>(i);
+        const EventFn scaled = [&](const Json &e) {
+            Json ev = e;
+            ev["id"] = id;
+            if (ev.value("type", "") == "progress") {
+                ev["fraction"] = begin + share * ev.value("fraction", 0.0);
+                ev["message"] = p.name + ": " + ev.value("message", "");
+            }
+            emit(ev);
+        };
+        const Json result = runCompile(id, r, scaled, stop);
+        const std::string rel = "packages/" + p.name + ".pt2";
+        fs::copy_file(result.value("package", ""), staging / rel, fs::copy_options::overwrite_existing, ec);
+        if (ec)
+            throw fail("export", Protocol::Code::Internal, "cannot copy the package of bucket " + p.name + ": " + ec.message(), "");
+        writeJsonFile(staging / "report" / (p.name + ".json"), result);
+        if (i == 0) {
+            first = result;
+            if (fs::is_directory(work / "snapshots"))
+                fs::copy(work / "snapshots", staging / "graphs", fs::copy_options::recursive, ec);
+            if (fs::exists(work / "kernels.json"))
+                fs::copy_file(work / "kernels.json", staging / "graphs" / "kernels.json", ec);
+        }
+        Json bucket = p.bucket;
+        if (p.name == "default") {
+            const Json in0 = result.value("inputs", Json::array());
+            if (!in0.empty() && !in0[0].value("shape", Json::array()).empty())
+                bucket["batch"] = in0[0]["shape"][0];
+        }
+        bucket["name"] = p.name;
+        bucket["package"] = rel;
+        bucketsJson.push_back(bucket);
+    }
+    fs::remove_all(staging / "work", ec);
+
+    // 4. Manifest (hashes of every file), verified as the runtime will.
+    Json manifest{
+        {"format", "aotstudio.bundle"},
+        {"format_version", 1},
+        {"created", isoNow()},
+        {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion)},
+        {"model", base.value("model", "")},
+        {"torch_version", first.value("torch_version", "")},
+        {"cuda_version", first.value("cuda_version", "")},
+        {"device", first.value("device", "cpu")},
+        {"compute_capability", first.value("compute_capability", Json())},
+        {"quantization", request.value("quantization", "none")},
+        {"inputs", batchShapes(first.value("inputs", Json::array()))},
+        {"outputs", batchShapes(first.value("outputs", Json::array()))},
+        {"batch", {{"pad_safe", request.value("pad_safe", false)}}},
+        {"buckets", bucketsJson},
+    };
+    const auto finishManifest = [&] {
+        try {
+            Bundle::writeManifest(staging, manifest);
+            const auto problems = Bundle::verify(staging, Bundle::loadManifest(staging));
+            if (!problems.empty())
+                throw fail("export", Protocol::Code::Internal, "the new bundle does not verify: " + problems.front().message, "");
+        } catch (const Bundle::BundleError &e) {
+            throw fail("export", Protocol::Code::Internal, e.what(), "");
+        }
+    };
+    finishManifest();
+
+    // 5. Cold start: fresh processes, spawn to exit, bundle runtime against eager Python.
+    Json cold = Json::object();
+    const int coldRuns = std::max(0, request.value("cold_start_runs", 3));
+    const fs::path runner = selfDir() / "aotstudio-run";
+    const long coldBatch = bucketsJson.empty() ? 1 : bucketsJson[0].value("batch", bucketsJson[0].value("batch_min", 1L));
+    if (coldRuns > 0 && fs::exists(runner) && !stop.stop_requested()) {
+        emit(Protocol::makeProgress(id, "cold_start", 0.88, "timing cold start (fresh processes)"));
+        std::vector<double> bundleMs, eagerMs;
+        const std::string runCmd = shellQuote(runner.string()) + " " + shellQuote(staging.string()) + " --batch " +
+                                   std::to_string(coldBatch) + " --iters 1 --warmup 0";
+        const std::string eagerCmd = "PYTHONPATH=" + shellQuote(Python::frontendDirectory()) + " " +
+                                     shellQuote(Python::interpreterPath()) + " -m aotstudio_frontend.coldstart " +
+                                     shellQuote(base.value("model", "")) + " " + shellQuote(first.value("device", "cpu")) + " " +
+                                     std::to_string(coldBatch);
+        for (int i = 0; i < coldRuns && !stop.stop_requested(); ++i) {
+            const double b = timeProcess(runCmd);
+            const double e = timeProcess(eagerCmd);
+            if (b > 0)
+                bundleMs.push_back(b);
+            if (e > 0)
+                eagerMs.push_back(e);
+        }
+        const auto bundle = Profiler::summarize(bundleMs);
+        const auto eager = Profiler::summarize(eagerMs);
+        cold = {{"method", "wall time of a fresh process from spawn to exit after its first output, median of runs"},
+                {"batch", coldBatch},
+                {"runs", coldRuns},
+                {"bundle_ms", bundle.medianMs},
+                {"eager_ms", eager.medianMs},
+                {"bundle_runs_ok", bundle.runs},
+                {"eager_runs_ok", eager.runs},
+                {"ratio", bundle.medianMs > 0 ? eager.medianMs / bundle.medianMs : 0.0}};
+        writeJsonFile(staging / "report" / "cold_start.json", cold);
+        finishManifest();
+    } else if (coldRuns > 0) {
+        emit(Protocol::makeLog(id, "warning", "aotstudio-run not found next to the engine: cold start not measured"));
+    }
+    if (stop.stop_requested())
+        throw fail("export", Protocol::Code::Cancelled, "cancelled before the bundle was put in place", "");
+
+    // 6. Into place, then the zip (both through temporary names).
+    emit(Protocol::makeProgress(id, "package", 0.95, "writing the bundle and its zip"));
+    fs::rename(staging, out, ec);
+    if (ec)
+        throw fail("export", Protocol::Code::Internal, "cannot move the bundle into '" + out.string() + "': " + ec.message(), "");
+    cleanup.dir.clear();
+    std::string zipPath;
+    if (request.value("zip", true)) {
+        try {
+            Bundle::zipDirectory(out, out.string() + ".zip");
+            zipPath = out.string() + ".zip";
+        } catch (const Bundle::BundleError &e) {
+            emit(Protocol::makeLog(id, "warning", std::string("zip not written: ") + e.what()));
+        }
+    }
+    return Json{{"bundle", out.string()}, {"zip", zipPath}, {"buckets", bucketsJson}, {"cold_start", cold},
+                {"model", base.value("model", "")}, {"device", first.value("device", "cpu")},
+                {"manifest", (out / "manifest.json").string()}};
+}
+
+} // namespace AotStudio::Pipeline

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Eager cold start, the baseline of a bundle's cold start: a fresh Python process that imports
+torch, builds the model and produces its first output. Run as
+``python -m aotstudio_frontend.coldstart MODEL DEVICE [BATCH]``; the caller times the whole process
+(spawn to exit), exactly as it times ``aotstudio-run`` on the bundle. Prints the output's sum."""
+
+import sys
+
+
+def main(argv):
+    import torch
+
+    from .job import resize_batch, resolve_model
+
+    spec, device = argv[1], argv[2]
+    batch = int(argv[3]) if len(argv) > 3 else None
+    model, inputs, _ = resolve_model(spec)
+    if isinstance(model, torch.export.ExportedProgram):
+        model = model.module()
+    else:
+        model = model.eval()
+    if batch is not None:
+        inputs = tuple(resize_batch(t, batch) for t in inputs)
+    model = model.to(device)
+    inputs = tuple(t.to(device) for t in inputs)
+    with torch.inference_mode():
+        out = model(*inputs)
+    leaves = torch.utils._pytree.tree_leaves(out)
+    if device == "cuda":
+        torch.cuda.synchronize()
+    print(sum(float(t.float().sum()) for t in leaves if isinstance(t, torch.Tensor)))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// aotstudio-run's command line and refusals, on fake bundles (text files as packages): every case
+// here stops before a package is loaded, or fails loading one that is not an AOTInductor package.
+// The real round trip (export, then run) is tests/integration's export test.
+#include "bundle/bundle.h"
+
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+namespace B = AotStudio::Bundle;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result runTool(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(AOTSTUDIO_RUN_PATH), args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+void writeText(const fs::path &path, const std::string &text)
+{
+    fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+/// A fake CPU bundle for this runtime's torch: buckets batch1 and batch4, not pad_safe.
+void makeBundle(const fs::path &dir, const std::string &device = "cpu", const std::string &torch = AOTSTUDIO_TORCH_VERSION)
+{
+    writeText(dir / "packages/batch1.pt2", "not really a package\n");
+    writeText(dir / "packages/batch4.pt2", "not really a package either\n");
+    writeText(dir / "report/result.json", "{}\n");
+    B::writeManifest(dir, json{{"model", "sample:fake"},
+                               {"created", "2026-11-30T12:00:00Z"},
+                               {"producer", "test"},
+                               {"torch_version", torch},
+                               {"device", device},
+                               {"compute_capability", nullptr},
+                               {"inputs", json::array({json{{"shape", json::array({"batch", 4})}, {"dtype", "float32"}}})},
+                               {"outputs", json::array({json{{"shape", json::array({"batch", 2})}, {"dtype", "float32"}}})},
+                               {"batch", {{"pad_safe", false}}},
+                               {"buckets", json::array({json{{"name", "batch1"}, {"batch", 1}, {"package", "packages/batch1.pt2"}},
+                                                        json{{"name", "batch4"}, {"batch", 4}, {"package", "packages/batch4.pt2"}}})}});
+}
+
+/// Exit status 1 and exactly one line on stderr containing `needle`.
+void expectRefused(const Result &r, const QString &needle)
+{
+    QVERIFY2(r.exitCode == 1, qPrintable(QString("exit %1, stderr: %2").arg(r.exitCode).arg(r.err)));
+    const QString err = r.err.trimmed();
+    QVERIFY2(err.contains(needle), qPrintable(err));
+    QVERIFY2(!err.contains('\n'), qPrintable("more than one line: " + err));
+    QVERIFY2(err.startsWith("aotstudio-run: "), qPrintable(err));
+}
+
+} // namespace
+
+class TestAotStudioRun : public QObject {
+    Q_OBJECT
+
+private slots:
+    void helpExitsZero();
+    void usageErrorsExitTwo_data();
+    void usageErrorsExitTwo();
+    void missingBundle();
+    void tamperedBundle();
+    void truncatedZip();
+    void noBucketForBatch();
+    void incompatibleTorch();
+    void cudaBundleWithoutCuda();
+    void notAnAotiPackageFailsToLoad();
+    void jsonRefusal();
+};
+
+void TestAotStudioRun::helpExitsZero()
+{
+    const Result r = runTool({"--help"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("--batch") && r.out.contains("--runners") && r.out.contains("Exit status"), qPrintable(r.out));
+}
+
+void TestAotStudioRun::usageErrorsExitTwo_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("no bundle") << QStringList{};
+    QTest::newRow("unknown option") << QStringList{"b", "--frobnicate"};
+    QTest::newRow("batch 0") << QStringList{"b", "--batch", "0"};
+    QTest::newRow("batch not a number") << QStringList{"b", "--batch", "many"};
+    QTest::newRow("runners 0") << QStringList{"b", "--runners", "0"};
+    QTest::newRow("negative iters") << QStringList{"b", "--iters", "-1"};
+}
+
+void TestAotStudioRun::usageErrorsExitTwo()
+{
+    QFETCH(QStringList, args);
+    const Result r = runTool(args);
+    QVERIFY2(r.exitCode == 2, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
+    QVERIFY(!r.err.trimmed().isEmpty());
+}
+
+void TestAotStudioRun::missingBundle()
+{
+    QTemporaryDir tmp;
+    expectRefused(runTool({tmp.filePath("no-such-bundle")}), "does not exist");
+}
+
+void TestAotStudioRun::tamperedBundle()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    writeText(dir / "packages/batch4.pt2", "not really a package EITHER\n"); // same size, other bytes
+    expectRefused(runTool({tmp.path(), "--batch", "4"}), "packages/batch4.pt2: SHA-256 differs (tampered or corrupt)");
+}
+
+void TestAotStudioRun::truncatedZip()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "b";
+    makeBundle(dir);
+    const fs::path zip = fs::path(tmp.path().toStdString()) / "b.zip";
+    B::zipDirectory(dir, zip);
+    fs::resize_file(zip, fs::file_size(zip) - 30);
+    expectRefused(runTool({QString::fromStdString(zip.string())}), "truncated or corrupt");
+}
+
+void TestAotStudioRun::noBucketForBatch()
+{
+    QTemporaryDir tmp;
+    makeBundle(tmp.path().toStdString());
+    const Result r = runTool({tmp.path(), "--batch", "3"});
+    expectRefused(r, "no bucket for batch 3");
+    QVERIFY2(r.err.contains("batch1 (batch 1)") && r.err.contains("batch4 (batch 4)"), qPrintable(r.err));
+}
+
+void TestAotStudioRun::incompatibleTorch()
+{
+    QTemporaryDir tmp;
+    makeBundle(tmp.path().toStdString(), "cpu", "1.13.0");
+    expectRefused(runTool({tmp.path()}), "torch 1.13.0");
+}
+
+void TestAotStudioRun::cudaBundleWithoutCuda()
+{
+    QTemporaryDir tmp;
+    makeBundle(tmp.path().toStdString(), "cuda");
+    const Result r = runTool({tmp.path()});
+    // Without CUDA it is refused before loading; with CUDA the fake package fails to load.
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("no usable CUDA device") || r.err.contains("cannot load AOTInductor package"), qPrintable(r.err));
+}
+
+void TestAotStudioRun::notAnAotiPackageFailsToLoad()
+{
+    QTemporaryDir tmp;
+    makeBundle(tmp.path().toStdString());
+    const Result r = runTool({tmp.path(), "--batch", "1"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("packages/batch1.pt2"), qPrintable(r.err));
+}
+
+void TestAotStudioRun::jsonRefusal()
+{
+    QTemporaryDir tmp;
+    makeBundle(tmp.path().toStdString());
+    const Result r = runTool({tmp.path(), "--batch", "7", "--json"});
+    QCOMPARE(r.exitCode, 1);
+    const json j = json::parse(r.out.toStdString());
+    QCOMPARE(j.value("ok", true), false);
+    QVERIFY(j.value("error", "").find("no bucket for batch 7") != std::string::npos);
+}
+
+QTEST_GUILESS_MAIN(TestAotStudioRun)
+#include "tst_aotstudio_run.moc"

@@ -1,0 +1,587 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// core/bundle against fake bundles in temporary directories: small text files stand in for the
+// packages, so no torch is needed. Format: core/runtime/BUNDLE.md.
+#include "bundle/bundle.h"
+#include "bundle/inspect.h"
+
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+#include <zip.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace AotStudio::Bundle;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kFixtures = AOTSTUDIO_FIXTURES_DIR;
+
+void writeText(const fs::path &path, const std::string &text)
+{
+    fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+std::string readText(const fs::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// Manifest fields as export writes them, without "files".
+json baseManifest(bool padSafe = true, const std::string &device = "cpu")
+{
+    return json{{"format", "aotstudio.bundle"},
+                {"format_version", 1},
+                {"created", "2026-11-30T12:00:00Z"},
+                {"producer", "aotstudio test"},
+                {"model", "sample:fake"},
+                {"torch_version", "2.14.1+cu130"},
+                {"cuda_version", "13.0"},
+                {"device", device},
+                {"compute_capability", nullptr},
+                {"quantization", "none"},
+                {"inputs", json::array({json{{"shape", json::array({"batch", 3, 8, 8})}, {"dtype", "float32"}}})},
+                {"outputs", json::array({json{{"shape", json::array({"batch", 10})}, {"dtype", "float32"}}})},
+                {"batch", {{"pad_safe", padSafe}}},
+                {"buckets", json::array({json{{"name", "batch1"}, {"batch", 1}, {"package", "packages/batch1.pt2"}},
+                                         json{{"name", "batch4"}, {"batch", 4}, {"package", "packages/batch4.pt2"}}})}};
+}
+
+/// A complete fake bundle under `dir`, with its manifest written by writeManifest().
+void makeBundle(const fs::path &dir, json manifest = baseManifest())
+{
+    writeText(dir / "packages/batch1.pt2", "package for batch 1\n");
+    writeText(dir / "packages/batch4.pt2", std::string(5000, 'x') + "package for batch 4\n");
+    writeText(dir / "report/result.json", "{\"ok\": true}\n");
+    writeText(dir / "graphs/000_export.json", "{}\n");
+    writeManifest(dir, std::move(manifest));
+}
+
+bool anyContains(const std::vector<Problem> &problems, const std::string &path, const std::string &what)
+{
+    for (const auto &p : problems)
+        if (p.path == path && p.message.find(path) != std::string::npos && p.message.find(what) != std::string::npos)
+            return true;
+    return false;
+}
+
+std::string listProblems(const std::vector<Problem> &problems)
+{
+    std::string s;
+    for (const auto &p : problems)
+        s += p.message + " | ";
+    return s;
+}
+
+/// A zip with the given entries, written with libzip directly (names not checked), for attacks.
+void makeRawZip(const fs::path &zipPath, const std::vector<std::pair<std::string, std::string>> &entries)
+{
+    int err = 0;
+    zip_t *z = zip_open(zipPath.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+    QVERIFY(z);
+    for (const auto &[name, data] : entries) {
+        zip_source_t *src = zip_source_buffer(z, data.data(), data.size(), 0);
+        QVERIFY(src);
+        QVERIFY(zip_file_add(z, name.c_str(), src, ZIP_FL_OVERWRITE) >= 0);
+    }
+    QCOMPARE(zip_close(z), 0);
+}
+
+Manifest manifestFrom(json j)
+{
+    if (!j.contains("files"))
+        j["files"] = json::object();
+    return parseManifest(j, "test");
+}
+
+} // namespace
+
+class TestBundle : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sha256KnownVectors();
+    void writeManifestThenVerifyIsClean();
+    void flippedByteNamesTheFile();
+    void truncatedFileIsASizeProblem();
+    void missingListedFile();
+    void unlistedExtraFile();
+    void symlinkIsAProblem();
+    void openBundleThrowsWithEveryProblem();
+    void writeManifestRefusesSymlinks();
+    void parseManifestRefusals_data();
+    void parseManifestRefusals();
+    void zipRoundTrip();
+    void zipOfTopLevelDirectory();
+    void truncatedZipRefused();
+    void zipEntryEscapingRefused_data();
+    void zipEntryEscapingRefused();
+    void tamperedZipRefused();
+    void chooseBucketTable_data();
+    void chooseBucketTable();
+    void chooseBucketErrorNamesBatchAndBuckets();
+    void checkCompatibleTable_data();
+    void checkCompatibleTable();
+    void inspectPt2Fixtures();
+    void inspectBundleReportsProblems();
+};
+
+void TestBundle::sha256KnownVectors()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const fs::path dir = tmp.path().toStdString();
+    writeText(dir / "empty", "");
+    writeText(dir / "abc", "abc");
+    writeText(dir / "big", std::string(1500000, 'a')); // more than one 1 MiB read
+    QCOMPARE(sha256File(dir / "empty"), std::string("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    QCOMPARE(sha256File(dir / "abc"), std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    QCOMPARE(sha256File(dir / "big"), std::string("f30207a92765493dcdd80a5a2b541b3f67073c413676ab523b30c4feb12fac90"));
+    try {
+        sha256File(dir / "nope");
+        QFAIL("no exception for a missing file");
+    } catch (const BundleError &e) {
+        QVERIFY(std::string(e.what()).find("nope") != std::string::npos);
+    }
+}
+
+void TestBundle::writeManifestThenVerifyIsClean()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    const Manifest m = loadManifest(dir);
+    QCOMPARE(m.format, std::string(kFormat));
+    QCOMPARE(m.formatVersion, 1);
+    QCOMPARE(m.model, std::string("sample:fake"));
+    QCOMPARE(m.device, std::string("cpu"));
+    QVERIFY(m.computeCapability.empty());
+    QVERIFY(m.padSafe);
+    QCOMPARE(m.inputs.size(), std::size_t(1));
+    QCOMPARE(m.inputs[0].shape, (std::vector<long long>{kBatchDim, 3, 8, 8}));
+    QCOMPARE(m.inputs[0].withBatch(4), (std::vector<long long>{4, 3, 8, 8}));
+    QCOMPARE(m.buckets.size(), std::size_t(2));
+    QCOMPARE(m.files.size(), std::size_t(4)); // manifest.json does not list itself
+    QVERIFY(!m.files.count("manifest.json"));
+    QCOMPARE(m.files.at("packages/batch1.pt2").bytes, std::uintmax_t(20));
+    QCOMPARE(m.files.at("packages/batch1.pt2").sha256, sha256File(dir / "packages/batch1.pt2"));
+    const auto problems = verify(dir, m);
+    QVERIFY2(problems.empty(), listProblems(problems).c_str());
+    // Written atomically: no temporary file left next to it.
+    for (const auto &e : fs::directory_iterator(dir))
+        QVERIFY2(e.path().filename().string().find("partial") == std::string::npos, e.path().c_str());
+    // Rewriting (e.g. after adding report/cold_start.json) lists the new file.
+    writeText(dir / "report/cold_start.json", "{}");
+    writeManifest(dir, baseManifest());
+    QVERIFY(verify(dir, loadManifest(dir)).empty());
+    QCOMPARE(loadManifest(dir).files.size(), std::size_t(5));
+}
+
+void TestBundle::flippedByteNamesTheFile()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    std::string data = readText(dir / "packages/batch4.pt2");
+    data[100] ^= 0x01;
+    writeText(dir / "packages/batch4.pt2", data);
+    const auto problems = verify(dir, loadManifest(dir));
+    QCOMPARE(problems.size(), std::size_t(1));
+    QCOMPARE(problems[0].message, std::string("packages/batch4.pt2: SHA-256 differs (tampered or corrupt)"));
+}
+
+void TestBundle::truncatedFileIsASizeProblem()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    fs::resize_file(dir / "packages/batch4.pt2", 100);
+    const auto problems = verify(dir, loadManifest(dir));
+    QCOMPARE(problems.size(), std::size_t(1));
+    QVERIFY2(anyContains(problems, "packages/batch4.pt2", "size differs"), listProblems(problems).c_str());
+}
+
+void TestBundle::missingListedFile()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    fs::remove(dir / "report/result.json");
+    const auto problems = verify(dir, loadManifest(dir));
+    QCOMPARE(problems.size(), std::size_t(1));
+    QVERIFY2(anyContains(problems, "report/result.json", "missing"), listProblems(problems).c_str());
+}
+
+void TestBundle::unlistedExtraFile()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    writeText(dir / "packages/evil.pt2", "not from the export");
+    fs::create_directories(dir / "empty/dir"); // empty directories are not files: ignored
+    const auto problems = verify(dir, loadManifest(dir));
+    QCOMPARE(problems.size(), std::size_t(1));
+    QVERIFY2(anyContains(problems, "packages/evil.pt2", "not listed"), listProblems(problems).c_str());
+}
+
+void TestBundle::symlinkIsAProblem()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    fs::create_symlink("/etc/hostname", dir / "report/link.json");
+    const auto problems = verify(dir, loadManifest(dir));
+    QVERIFY2(anyContains(problems, "report/link.json", "symbolic link"), listProblems(problems).c_str());
+}
+
+void TestBundle::openBundleThrowsWithEveryProblem()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    QVERIFY(openBundle(dir).manifest.files.size() == 4);
+    writeText(dir / "extra.txt", "x");
+    fs::remove(dir / "graphs/000_export.json");
+    try {
+        openBundle(dir);
+        QFAIL("a tampered bundle opened");
+    } catch (const BundleError &e) {
+        const std::string what = e.what();
+        QCOMPARE(e.problems().size(), std::size_t(2));
+        QVERIFY2(what.find("extra.txt") != std::string::npos, what.c_str());
+        QVERIFY2(what.find("graphs/000_export.json") != std::string::npos, what.c_str());
+        QVERIFY2(what.find('\n') == std::string::npos, "the message is one line");
+    }
+    try {
+        openBundle(dir / "does-not-exist");
+        QFAIL("a missing bundle opened");
+    } catch (const BundleError &e) {
+        QVERIFY(std::string(e.what()).find("does not exist") != std::string::npos);
+    }
+    fs::create_directories(dir / "nomanifest");
+    try {
+        openBundle(dir / "nomanifest");
+        QFAIL("a directory without manifest opened");
+    } catch (const BundleError &e) {
+        QVERIFY(std::string(e.what()).find("manifest.json") != std::string::npos);
+    }
+}
+
+void TestBundle::writeManifestRefusesSymlinks()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeText(dir / "packages/batch1.pt2", "p1");
+    writeText(dir / "packages/batch4.pt2", "p4");
+    fs::create_symlink("/etc/hostname", dir / "report.json");
+    QVERIFY_THROWS_EXCEPTION(BundleError, writeManifest(dir, baseManifest()));
+    QVERIFY(!fs::exists(dir / "manifest.json"));
+}
+
+void TestBundle::parseManifestRefusals_data()
+{
+    QTest::addColumn<QString>("patch"); // a JSON merge patch applied to a valid manifest
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown format") << R"({"format": "something.else"})" << "not an AOT Studio bundle";
+    QTest::newRow("no buckets") << R"({"buckets": []})" << "buckets";
+    QTest::newRow("escaping file") << R"({"files": {"../outside": {"sha256": "00", "bytes": 1}}})" << "not a relative path";
+    QTest::newRow("absolute package")
+        << R"({"buckets": [{"name": "b", "batch": 1, "package": "/etc/passwd"}]})" << "not a relative path";
+    QTest::newRow("two dynamic") << R"({"buckets": [{"name": "d1", "batch_min": 1, "batch_max": 8, "package": "a.pt2"},
+                                                    {"name": "d2", "batch_min": 1, "batch_max": 8, "package": "b.pt2"}]})"
+                                 << "second dynamic";
+    QTest::newRow("exact and dynamic")
+        << R"({"buckets": [{"name": "x", "batch": 2, "batch_min": 1, "batch_max": 8, "package": "a.pt2"}]})" << "either";
+    QTest::newRow("bad hash") << R"({"files": {"a": {"sha256": "xyz", "bytes": 1}}})" << "64 hex";
+    QTest::newRow("batch not first") << R"({"inputs": [{"shape": [3, "batch"], "dtype": "float32"}]})" << "dimension 0";
+    QTest::newRow("newer and different") << R"({"format_version": 2, "buckets": {"renamed": true}})" << "newer";
+    QTest::newRow("missing device") << R"({"device": null})" << "device";
+}
+
+void TestBundle::parseManifestRefusals()
+{
+    QFETCH(QString, patch);
+    QFETCH(QString, expected);
+    json j = baseManifest();
+    j["files"] = json::object();
+    j.merge_patch(json::parse(patch.toStdString()));
+    try {
+        parseManifest(j, "bundle/manifest.json");
+        QFAIL("accepted");
+    } catch (const BundleError &e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("bundle/manifest.json") != std::string::npos, what.c_str());
+        QVERIFY2(what.find(expected.toStdString()) != std::string::npos, what.c_str());
+    }
+}
+
+void TestBundle::zipRoundTrip()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "bundle";
+    makeBundle(dir);
+    const fs::path zip = fs::path(tmp.path().toStdString()) / "bundle.zip";
+    zipDirectory(dir, zip);
+    QVERIFY(fs::is_regular_file(zip));
+    for (const auto &e : fs::directory_iterator(tmp.path().toStdString()))
+        QVERIFY2(e.path().filename().string().find("partial") == std::string::npos, e.path().c_str());
+    fs::path extractedTo;
+    {
+        const OpenedBundle b = openBundle(zip);
+        QVERIFY(b.extracted);
+        extractedTo = b.extracted->path();
+        QCOMPARE(b.root, extractedTo);
+        QCOMPARE(b.manifest.files.size(), std::size_t(4));
+        QCOMPARE(readText(b.root / "packages/batch4.pt2"), readText(dir / "packages/batch4.pt2"));
+    }
+    QVERIFY2(!fs::exists(extractedTo), "the extraction is removed with the last OpenedBundle");
+}
+
+void TestBundle::zipOfTopLevelDirectory()
+{
+    // `zip -r B.zip B` puts everything under B/: accepted, the root is that directory.
+    QTemporaryDir tmp;
+    const fs::path base = tmp.path().toStdString();
+    makeBundle(base / "src");
+    std::vector<std::pair<std::string, std::string>> entries;
+    for (const auto &e : fs::recursive_directory_iterator(base / "src"))
+        if (e.is_regular_file())
+            entries.emplace_back("B/" + e.path().lexically_relative(base / "src").generic_string(), readText(e.path()));
+    makeRawZip(base / "B.zip", entries);
+    const OpenedBundle b = openBundle(base / "B.zip");
+    QCOMPARE(b.root.filename().string(), std::string("B"));
+}
+
+void TestBundle::truncatedZipRefused()
+{
+    QTemporaryDir tmp;
+    const fs::path base = tmp.path().toStdString();
+    makeBundle(base / "bundle");
+    const fs::path zip = base / "bundle.zip";
+    zipDirectory(base / "bundle", zip);
+    fs::resize_file(zip, fs::file_size(zip) / 2);
+    try {
+        extractZip(zip, base / "out");
+        QFAIL("a truncated zip was extracted");
+    } catch (const BundleError &e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find(zip.string()) != std::string::npos, what.c_str());
+        QVERIFY2(what.find("truncated or corrupt") != std::string::npos, what.c_str());
+    }
+    QVERIFY_THROWS_EXCEPTION(BundleError, openBundle(zip));
+    // Corrupt data with an intact directory: the CRC check catches it.
+    zipDirectory(base / "bundle", zip);
+    std::string data = readText(zip);
+    const auto at = data.find("package for batch 4"); // .pt2 entries are stored, not deflated
+    QVERIFY(at != std::string::npos);
+    data[at] ^= 0x20;
+    writeText(zip, data);
+    QVERIFY_THROWS_EXCEPTION(BundleError, extractZip(zip, base / "out2"));
+}
+
+void TestBundle::zipEntryEscapingRefused_data()
+{
+    QTest::addColumn<QString>("entry");
+    QTest::newRow("parent") << "../evil.txt";
+    QTest::newRow("nested parent") << "packages/../../evil.txt";
+    QTest::newRow("absolute") << "/tmp/evil.txt";
+    QTest::newRow("backslash") << "..\\evil.txt";
+}
+
+void TestBundle::zipEntryEscapingRefused()
+{
+    QFETCH(QString, entry);
+    QTemporaryDir tmp;
+    const fs::path base = tmp.path().toStdString();
+    const fs::path zip = base / "evil.zip";
+    makeRawZip(zip, {{"manifest.json", "{}"}, {entry.toStdString(), "pwned"}});
+    const fs::path dest = base / "a" / "b";
+    try {
+        extractZip(zip, dest);
+        QFAIL("an escaping entry was extracted");
+    } catch (const BundleError &e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find(zip.string()) != std::string::npos, what.c_str());
+        QVERIFY2(what.find("refused") != std::string::npos, what.c_str());
+    }
+    QVERIFY(!fs::exists(base / "a" / "evil.txt"));
+    QVERIFY(!fs::exists(base / "evil.txt"));
+}
+
+void TestBundle::tamperedZipRefused()
+{
+    // A valid zip of a bundle whose package was swapped after the manifest was written.
+    QTemporaryDir tmp;
+    const fs::path base = tmp.path().toStdString();
+    makeBundle(base / "bundle");
+    writeText(base / "bundle/packages/batch1.pt2", "swapped package ...\n");
+    zipDirectory(base / "bundle", base / "bundle.zip");
+    try {
+        openBundle(base / "bundle.zip");
+        QFAIL("opened");
+    } catch (const BundleError &e) {
+        QVERIFY2(std::string(e.what()).find("packages/batch1.pt2: SHA-256 differs") != std::string::npos, e.what());
+    }
+}
+
+void TestBundle::chooseBucketTable_data()
+{
+    QTest::addColumn<bool>("padSafe");
+    QTest::addColumn<bool>("withDynamic");
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<QString>("bucket"); // empty: BundleError
+    QTest::addColumn<int>("padTo");
+    QTest::addColumn<bool>("padded");
+
+    QTest::newRow("exact 1") << true << true << 1 << "batch1" << 1 << false;
+    QTest::newRow("exact 4") << true << true << 4 << "batch4" << 4 << false;
+    QTest::newRow("exact 16") << false << false << 16 << "batch16" << 16 << false;
+    QTest::newRow("pad 2 -> 4") << true << true << 2 << "batch4" << 4 << true;
+    QTest::newRow("pad 5 -> 16 (smallest larger)") << true << false << 5 << "batch16" << 16 << true;
+    QTest::newRow("pad wins over dynamic") << true << true << 3 << "batch4" << 4 << true;
+    QTest::newRow("no pad: dynamic") << false << true << 3 << "dynamic" << 3 << false;
+    QTest::newRow("larger than exact: dynamic") << true << true << 40 << "dynamic" << 40 << false;
+    QTest::newRow("dynamic upper bound") << false << true << 64 << "dynamic" << 64 << false;
+    QTest::newRow("no pad, no dynamic") << false << false << 3 << "" << 0 << false;
+    QTest::newRow("beyond everything") << true << true << 65 << "" << 0 << false;
+    QTest::newRow("zero") << true << true << 0 << "" << 0 << false;
+}
+
+void TestBundle::chooseBucketTable()
+{
+    QFETCH(bool, padSafe);
+    QFETCH(bool, withDynamic);
+    QFETCH(int, batch);
+    QFETCH(QString, bucket);
+    QFETCH(int, padTo);
+    QFETCH(bool, padded);
+    json j = baseManifest(padSafe);
+    j["buckets"] = json::array({json{{"name", "batch16"}, {"batch", 16}, {"package", "packages/batch16.pt2"}},
+                                json{{"name", "batch1"}, {"batch", 1}, {"package", "packages/batch1.pt2"}},
+                                json{{"name", "batch4"}, {"batch", 4}, {"package", "packages/batch4.pt2"}}});
+    if (withDynamic)
+        j["buckets"].push_back({{"name", "dynamic"}, {"batch_min", 1}, {"batch_max", 64}, {"package", "packages/dynamic.pt2"}});
+    const Manifest m = manifestFrom(j);
+    if (bucket.isEmpty()) {
+        QVERIFY_THROWS_EXCEPTION(BundleError, chooseBucket(m, batch));
+        return;
+    }
+    const BucketChoice c = chooseBucket(m, batch);
+    QCOMPARE(QString::fromStdString(c.bucket.name), bucket);
+    QCOMPARE(c.padTo, static_cast<long long>(padTo));
+    QCOMPARE(c.padded, padded);
+}
+
+void TestBundle::chooseBucketErrorNamesBatchAndBuckets()
+{
+    json j = baseManifest(false);
+    j["buckets"].push_back({{"name", "dynamic"}, {"batch_min", 8}, {"batch_max", 32}, {"package", "packages/dynamic.pt2"}});
+    const Manifest m = manifestFrom(j);
+    try {
+        chooseBucket(m, 3);
+        QFAIL("no error");
+    } catch (const BundleError &e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("batch 3") != std::string::npos, what.c_str());
+        QVERIFY2(what.find("batch1 (batch 1)") != std::string::npos, what.c_str());
+        QVERIFY2(what.find("batch4 (batch 4)") != std::string::npos, what.c_str());
+        QVERIFY2(what.find("dynamic (batch 8..32)") != std::string::npos, what.c_str());
+        QVERIFY2(what.find("pad_safe") != std::string::npos, what.c_str());
+    }
+}
+
+void TestBundle::checkCompatibleTable_data()
+{
+    QTest::addColumn<QString>("patch");
+    QTest::addColumn<QString>("runtimeTorch");
+    QTest::addColumn<bool>("cuda");
+    QTest::addColumn<QString>("capability");
+    QTest::addColumn<QString>("expected"); // empty: compatible
+
+    QTest::newRow("cpu here") << "{}" << "2.14.1" << false << "" << "";
+    QTest::newRow("local build suffix") << "{}" << "2.14.0a0+git123" << false << "" << "";
+    QTest::newRow("cpu bundle on a GPU machine") << "{}" << "2.14.1" << true << "9.0" << "";
+    QTest::newRow("newer format_version") << R"({"format_version": 2})" << "2.14.1" << false << "" << "newer";
+    QTest::newRow("unknown format") << R"({"format": "x"})" << "2.14.1" << false << "" << "unknown bundle format";
+    QTest::newRow("torch minor differs") << "{}" << "2.13.0" << false << "" << "major.minor";
+    QTest::newRow("torch major differs") << "{}" << "3.14.1" << false << "" << "major.minor";
+    QTest::newRow("cuda bundle, no CUDA") << R"({"device": "cuda"})" << "2.14.1" << false << "" << "no usable CUDA";
+    QTest::newRow("cuda:0 bundle, no CUDA") << R"({"device": "cuda:0"})" << "2.14.1" << false << "" << "no usable CUDA";
+    QTest::newRow("cuda bundle on cuda") << R"({"device": "cuda", "compute_capability": "9.0"})" << "2.14.1" << true << "9.0" << "";
+    QTest::newRow("older capability runs") << R"({"device": "cuda", "compute_capability": "8.0"})" << "2.14.1" << true << "9.0"
+                                           << "";
+    QTest::newRow("newer capability") << R"({"device": "cuda", "compute_capability": "9.0"})" << "2.14.1" << true << "8.6"
+                                      << "compute capability 9.0";
+    QTest::newRow("capability 10.0 > 9.0") << R"({"device": "cuda", "compute_capability": "10.0"})" << "2.14.1" << true
+                                           << "9.0" << "compute capability 10.0";
+    QTest::newRow("unknown device") << R"({"device": "tpu"})" << "2.14.1" << false << "" << "unknown bundle device";
+}
+
+void TestBundle::checkCompatibleTable()
+{
+    QFETCH(QString, patch);
+    QFETCH(QString, runtimeTorch);
+    QFETCH(bool, cuda);
+    QFETCH(QString, capability);
+    QFETCH(QString, expected);
+    Manifest m = manifestFrom(baseManifest());
+    const json p = json::parse(patch.toStdString());
+    // Set on the struct: parseManifest itself refuses some of these (e.g. an unknown format).
+    if (p.contains("format_version"))
+        m.formatVersion = p["format_version"];
+    if (p.contains("format"))
+        m.format = p["format"];
+    if (p.contains("device"))
+        m.device = p["device"];
+    if (p.contains("compute_capability"))
+        m.computeCapability = p["compute_capability"];
+    const auto why = checkCompatible(m, runtimeTorch.toStdString(), cuda, capability.toStdString());
+    std::string all;
+    for (const auto &w : why)
+        all += w + " | ";
+    if (expected.isEmpty()) {
+        QVERIFY2(why.empty(), all.c_str());
+    } else {
+        QCOMPARE(why.size(), std::size_t(1));
+        QVERIFY2(all.find(expected.toStdString()) != std::string::npos, all.c_str());
+    }
+}
+
+void TestBundle::inspectPt2Fixtures()
+{
+    const json ep = inspectPt2(kFixtures + "/tiny_program.pt2");
+    QCOMPARE(ep.value("kind", ""), std::string("exported_program"));
+    QCOMPARE(ep.value("archive_format", ""), std::string("pt2"));
+    const json model = ep["exported_program"]["models"]["model"];
+    QCOMPARE(model.value("nodes", 0), 3);
+    QCOMPARE(model["ops"].value("torch.ops.aten.sigmoid.default", 0), 1);
+    QVERIFY(ep["entries"].size() > 5);
+
+    QCOMPARE(inspectPt2(kFixtures + "/not_a_program.pt2").value("kind", ""), std::string("unknown"));
+    QVERIFY_THROWS_EXCEPTION(BundleError, inspectPt2(kFixtures + "/tiny_program_truncated.pt2"));
+    QVERIFY_THROWS_EXCEPTION(BundleError, inspectPt2(kFixtures + "/does_not_exist.pt2"));
+}
+
+void TestBundle::inspectBundleReportsProblems()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    json info = inspectBundle(dir);
+    QVERIFY(info.value("ok", false));
+    QCOMPARE(info["buckets"].size(), std::size_t(2));
+    writeText(dir / "packages/batch1.pt2", "tampered\n");
+    info = inspectBundle(dir);
+    QVERIFY(!info.value("ok", true));
+    QCOMPARE(info["problems"].size(), std::size_t(1));
+}
+
+QTEST_GUILESS_MAIN(TestBundle)
+#include "tst_bundle.moc"

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Bundles end to end on the CPU: `aotstudio-cli export` with shape buckets and a dynamic fallback,
+// then `aotstudio-run` (no Python) on the directory and the zip, and every refusal of BUNDLE.md.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <sys/types.h>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run run(const char *program, const QStringList &args, int timeoutMs = 600000)
+{
+    QProcess p;
+    p.start(QString::fromUtf8(program), args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QByteArray lastLine(const QByteArray &text)
+{
+    const auto lines = text.trimmed().split('\n');
+    return lines.isEmpty() ? QByteArray() : lines.last();
+}
+
+QJsonObject readJson(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+}
+
+bool writeJson(const QString &path, const QJsonObject &o)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(QJsonDocument(o).toJson()) > 0;
+}
+
+/// Copy a bundle directory (recursively) so a test can damage the copy.
+bool copyTree(const QString &from, const QString &to)
+{
+    return QProcess::execute(QStringLiteral("cp"), {QStringLiteral("-r"), from, to}) == 0;
+}
+
+QJsonObject runJson(const QString &bundle, int batch)
+{
+    const Run r = run(AOTSTUDIO_RUN_PATH, {bundle, QStringLiteral("--batch"), QString::number(batch), QStringLiteral("--iters"),
+                                           QStringLiteral("3"), QStringLiteral("--warmup"), QStringLiteral("1"), QStringLiteral("--json")});
+    if (r.exitCode != 0)
+        qWarning("aotstudio-run failed: %s", r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+QJsonArray firstValues(const QJsonObject &runResult)
+{
+    return runResult.value(QLatin1String("outputs")).toArray().first().toObject().value(QLatin1String("first")).toArray();
+}
+
+} // namespace
+
+class TestExport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void bundleLayoutAndManifest();
+    void runExactBucketFromDirAndZip();
+    void paddingAndDynamicFallbackAgree();
+    void missingBucketIsRefused();
+    void tamperedPackageIsRefused();
+    void truncatedZipIsRefused();
+    void wrongDeviceIsRefused();
+    void inspectBundle();
+    void neverOverwrites();
+    void interruptedExportLeavesNothing();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_bundle;
+};
+
+void TestExport::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    const QString job = m_dir.filePath(QStringLiteral("job"));
+    Run c = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:convnet"),
+                                     QStringLiteral("--out"), job, QStringLiteral("--max-seconds"), QStringLiteral("0"),
+                                     QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--min-runs"), QStringLiteral("1"),
+                                     QStringLiteral("--no-snapshots")});
+    QVERIFY2(c.exitCode == 0, c.err.right(2000).constData());
+    m_bundle = m_dir.filePath(QStringLiteral("convnet-bundle"));
+    const Run e = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("export"), QStringLiteral("--from"), job, QStringLiteral("--buckets"),
+                                           QStringLiteral("batch=1,4"), QStringLiteral("--dynamic-batch"), QStringLiteral("1:8"),
+                                           QStringLiteral("--pad-safe"), QStringLiteral("--cold-start-runs"), QStringLiteral("2"),
+                                           QStringLiteral("--out"), m_bundle, QStringLiteral("--json")});
+    QVERIFY2(e.exitCode == 0, e.err.right(3000).constData());
+    const QJsonObject r = QJsonDocument::fromJson(e.out).object();
+    QCOMPARE(r.value(QLatin1String("bundle")).toString(), m_bundle);
+    QCOMPARE(r.value(QLatin1String("zip")).toString(), m_bundle + QStringLiteral(".zip"));
+}
+
+void TestExport::bundleLayoutAndManifest()
+{
+    const QJsonObject m = readJson(m_bundle + QStringLiteral("/manifest.json"));
+    QCOMPARE(m.value(QLatin1String("format")).toString(), QStringLiteral("aotstudio.bundle"));
+    QCOMPARE(m.value(QLatin1String("format_version")).toInt(), 1);
+    QCOMPARE(m.value(QLatin1String("model")).toString(), QStringLiteral("sample:convnet"));
+    QCOMPARE(m.value(QLatin1String("device")).toString(), QStringLiteral("cpu"));
+    QVERIFY(m.value(QLatin1String("torch_version")).toString().startsWith(QLatin1String("2.")));
+    QCOMPARE(m.value(QLatin1String("inputs")).toArray().first().toObject().value(QLatin1String("shape")).toArray().first().toString(),
+             QStringLiteral("batch"));
+    QStringList names;
+    for (const auto &b : m.value(QLatin1String("buckets")).toArray())
+        names << b.toObject().value(QLatin1String("name")).toString();
+    QCOMPARE(names, (QStringList{QStringLiteral("batch1"), QStringLiteral("batch4"), QStringLiteral("dynamic")}));
+    // Every file but the manifest is listed with a SHA-256.
+    const QJsonObject files = m.value(QLatin1String("files")).toObject();
+    for (const char *f : {"packages/batch1.pt2", "packages/batch4.pt2", "packages/dynamic.pt2", "report/cold_start.json",
+                          "report/batch4.json", "graphs/kernels.json"})
+        QVERIFY2(files.value(QLatin1String(f)).toObject().value(QLatin1String("sha256")).toString().size() == 64, f);
+    // Each bucket's package was checked against eager when it was compiled.
+    for (const char *b : {"batch1", "batch4", "dynamic"}) {
+        const double err = readJson(m_bundle + QStringLiteral("/report/") + QLatin1String(b) + QStringLiteral(".json"))
+                               .value(QLatin1String("max_abs_error"))
+                               .toDouble(-1);
+        QVERIFY2(err >= 0 && err < 1e-3, b);
+    }
+    const QJsonObject cold = readJson(m_bundle + QStringLiteral("/report/cold_start.json"));
+    QVERIFY(cold.value(QLatin1String("bundle_ms")).toDouble() > 0);
+    QVERIFY(cold.value(QLatin1String("eager_ms")).toDouble() > 0);
+    qInfo("cold start: bundle %.0f ms, eager %.0f ms", cold.value(QLatin1String("bundle_ms")).toDouble(),
+          cold.value(QLatin1String("eager_ms")).toDouble());
+}
+
+void TestExport::runExactBucketFromDirAndZip()
+{
+    const QJsonObject dir = runJson(m_bundle, 4);
+    const QJsonObject zip = runJson(m_bundle + QStringLiteral(".zip"), 4);
+    QCOMPARE(dir.value(QLatin1String("bucket")).toString(), QStringLiteral("batch4"));
+    QCOMPARE(dir.value(QLatin1String("padded")).toBool(), false);
+    QCOMPARE(dir.value(QLatin1String("outputs")).toArray().first().toObject().value(QLatin1String("shape")).toArray(),
+             (QJsonArray{4, 10}));
+    // Same seed, same package: the zip and the directory give the same numbers.
+    QCOMPARE(firstValues(zip), firstValues(dir));
+    QVERIFY(!firstValues(dir).isEmpty());
+}
+
+void TestExport::paddingAndDynamicFallbackAgree()
+{
+    // Batch 3: padded into batch4 (pad_safe) ...
+    const QJsonObject padded = runJson(m_bundle, 3);
+    QCOMPARE(padded.value(QLatin1String("bucket")).toString(), QStringLiteral("batch4"));
+    QVERIFY(padded.value(QLatin1String("padded")).toBool());
+    // ... and, in a copy that does not declare padding safe, answered by the dynamic package.
+    const QString copy = m_dir.filePath(QStringLiteral("nopad"));
+    QVERIFY(copyTree(m_bundle, copy));
+    QJsonObject m = readJson(copy + QStringLiteral("/manifest.json"));
+    m.insert(QStringLiteral("batch"), QJsonObject{{QStringLiteral("pad_safe"), false}});
+    QVERIFY(writeJson(copy + QStringLiteral("/manifest.json"), m));
+    const QJsonObject dynamic = runJson(copy, 3);
+    QCOMPARE(dynamic.value(QLatin1String("bucket")).toString(), QStringLiteral("dynamic"));
+    QCOMPARE(dynamic.value(QLatin1String("outputs")).toArray().first().toObject().value(QLatin1String("shape")).toArray(),
+             (QJsonArray{3, 10}));
+    // The same three rows in, the same three rows out (padding rows sliced off).
+    const QJsonArray a = firstValues(padded), b = firstValues(dynamic);
+    QCOMPARE(a.size(), b.size());
+    for (qsizetype i = 0; i < a.size(); ++i)
+        QVERIFY2(qAbs(a[i].toDouble() - b[i].toDouble()) < 1e-4, qPrintable(QString::number(i)));
+}
+
+void TestExport::missingBucketIsRefused()
+{
+    const QString copy = m_dir.filePath(QStringLiteral("nobucket"));
+    QVERIFY(copyTree(m_bundle, copy));
+    QJsonObject m = readJson(copy + QStringLiteral("/manifest.json"));
+    m.insert(QStringLiteral("batch"), QJsonObject{{QStringLiteral("pad_safe"), false}});
+    QJsonArray buckets;
+    for (const auto &b : m.value(QLatin1String("buckets")).toArray())
+        if (b.toObject().value(QLatin1String("name")).toString() != QLatin1String("dynamic"))
+            buckets.append(b);
+    m.insert(QStringLiteral("buckets"), buckets);
+    QJsonObject files = m.value(QLatin1String("files")).toObject();
+    files.remove(QStringLiteral("packages/dynamic.pt2"));
+    m.insert(QStringLiteral("files"), files);
+    QVERIFY(QFile::remove(copy + QStringLiteral("/packages/dynamic.pt2")));
+    QVERIFY(writeJson(copy + QStringLiteral("/manifest.json"), m));
+    const Run r = run(AOTSTUDIO_RUN_PATH, {copy, QStringLiteral("--batch"), QStringLiteral("3")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(lastLine(r.err).contains("3") && lastLine(r.err).contains("batch4"), r.err.constData());
+}
+
+void TestExport::tamperedPackageIsRefused()
+{
+    const QString copy = m_dir.filePath(QStringLiteral("tampered"));
+    QVERIFY(copyTree(m_bundle, copy));
+    QFile f(copy + QStringLiteral("/packages/batch4.pt2"));
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.seek(f.size() / 2));
+    char c = 0;
+    QVERIFY(f.getChar(&c));
+    QVERIFY(f.seek(f.size() / 2));
+    QVERIFY(f.putChar(static_cast<char>(c ^ 0x01))); // one flipped bit
+    f.close();
+    const Run r = run(AOTSTUDIO_RUN_PATH, {copy, QStringLiteral("--batch"), QStringLiteral("4")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("packages/batch4.pt2") && r.err.contains("SHA-256"), r.err.constData());
+}
+
+void TestExport::truncatedZipIsRefused()
+{
+    const QString zip = m_dir.filePath(QStringLiteral("truncated.zip"));
+    QVERIFY(QFile::copy(m_bundle + QStringLiteral(".zip"), zip));
+    QVERIFY(QFile::resize(zip, QFileInfo(zip).size() / 2));
+    const Run r = run(AOTSTUDIO_RUN_PATH, {zip});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("truncated.zip"), r.err.constData());
+}
+
+void TestExport::wrongDeviceIsRefused()
+{
+    const Run probe = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("--version")}, 120000);
+    if (!probe.out.contains("no CUDA device"))
+        QSKIP("this machine has a CUDA device: a CUDA bundle would be runnable");
+    const QString copy = m_dir.filePath(QStringLiteral("cuda"));
+    QVERIFY(copyTree(m_bundle, copy));
+    QJsonObject m = readJson(copy + QStringLiteral("/manifest.json"));
+    m.insert(QStringLiteral("device"), QStringLiteral("cuda"));
+    m.insert(QStringLiteral("compute_capability"), QStringLiteral("9.0"));
+    QVERIFY(writeJson(copy + QStringLiteral("/manifest.json"), m));
+    const Run r = run(AOTSTUDIO_RUN_PATH, {copy});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(lastLine(r.err).contains("CUDA"), r.err.constData());
+}
+
+void TestExport::inspectBundle()
+{
+    const Run r = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("inspect"), m_bundle + QStringLiteral(".zip"), QStringLiteral("--json")}, 120000);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("dynamic") && r.out.contains("batch4"), r.out.constData());
+}
+
+void TestExport::neverOverwrites()
+{
+    const Run r = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("export"), QStringLiteral("--from"), m_dir.filePath(QStringLiteral("job")),
+                                           QStringLiteral("--out"), m_bundle});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(lastLine(r.err).contains("already exists"), r.err.constData());
+    QVERIFY(QFileInfo::exists(m_bundle + QStringLiteral("/manifest.json")));
+}
+
+void TestExport::interruptedExportLeavesNothing()
+{
+    const QString out = m_dir.filePath(QStringLiteral("interrupted"));
+    QProcess p;
+    p.start(QStringLiteral(AOTSTUDIO_CLI_PATH), {QStringLiteral("export"), QStringLiteral("--from"), m_dir.filePath(QStringLiteral("job")),
+                                                QStringLiteral("--buckets"), QStringLiteral("batch=1,2"), QStringLiteral("--out"), out});
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("batch2: "), 300000); // second bucket started
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(600000));
+    QCOMPARE(p.exitCode(), 130);
+    QVERIFY(!QFileInfo::exists(out));
+    QVERIFY(!QFileInfo::exists(out + QStringLiteral(".zip")));
+    const QStringList partial = QDir(m_dir.path()).entryList({QStringLiteral("interrupted*")}, QDir::AllEntries | QDir::Hidden);
+    QVERIFY2(partial.isEmpty(), qPrintable(partial.join(QLatin1Char(' '))));
+}
+
+QTEST_GUILESS_MAIN(TestExport)
+#include "tst_export.moc"
