@@ -128,7 +128,7 @@ int main(int argc, char **argv)
                  "SHA-256 of every file, check device and torch, pick the shape bucket for --batch, load its\n"
                  "AOTInductor package, run it on generated inputs and report latency, cold start and outputs.",
                  "aotstudio-run"};
-    app.footer("Inputs are generated: floating inputs N(0, 1) from --seed, integer and bool inputs zeros. A batch\n"
+    app.footer("Inputs are generated (unless --input): floating inputs N(0, 1) from --seed, integer and bool inputs zeros. A batch\n"
                "without an exact bucket runs padded with zero rows in the next larger bucket when the bundle is\n"
                "pad_safe (outputs are sliced back), else in the dynamic bucket. Loading a package runs native\n"
                "code from the bundle: hashes are verified first (integrity, not authenticity).\n"
@@ -157,6 +157,10 @@ int main(int argc, char **argv)
         ->check(CLI::Range(0, 100000000));
     app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::Range(0, 100000000));
     app.add_option("--seed", seed, "Seed of the generated inputs")->capture_default_str();
+    std::string inputPath;
+    app.add_option("-i,--input", inputPath, "Inputs from a file written by torch.save(tensor or [tensors], FILE) instead of "
+                                            "generated ones; the batch is its first dimension")
+        ->check(CLI::ExistingFile);
     app.add_flag("--json", asJson, "Print one JSON object on stdout");
     try {
         app.parse(argc, argv);
@@ -187,7 +191,24 @@ int main(int argc, char **argv)
         return refuse(asJson, "refused", "bundle '" + bundlePath + "': " + all);
     }
     long long batch = 0;
-    if (batchOpt) {
+    std::shared_ptr<const Runtime::InputFile> inputFile;
+    if (!inputPath.empty()) {
+        try {
+            inputFile = Runtime::InputFile::read(inputPath);
+        } catch (const Runtime::RuntimeError &e) {
+            return refuse(asJson, "refused", e.what());
+        }
+        const auto info = inputFile->info();
+        if (info.size() != m.inputs.size())
+            return refuse(asJson, "refused", "input file '" + inputPath + "' has " + std::to_string(info.size()) +
+                                                 " tensors; the bundle's model takes " + std::to_string(m.inputs.size()));
+        if (info.front().shape.empty())
+            return refuse(asJson, "refused", "input file '" + inputPath + "': the first tensor has no batch dimension");
+        batch = info.front().shape.front();
+        if (batchOpt && *batchOpt != batch)
+            return refuse(asJson, "refused", "--batch " + std::to_string(*batchOpt) + " differs from the input file's batch " +
+                                                 std::to_string(batch));
+    } else if (batchOpt) {
         batch = *batchOpt;
     } else {
         for (const auto &b : m.buckets)
@@ -229,7 +250,10 @@ int main(int argc, char **argv)
     Profiler::Summary latency;
     json throughput;
     try {
-        runner->setGeneratedInputs(specs, batch, seed);
+        if (inputFile)
+            runner->setInputs(*inputFile, choice.padTo, static_cast<long long>(m.inputs.size()));
+        else
+            runner->setGeneratedInputs(specs, batch, seed);
         const auto tFirst = Clock::now();
         runner->run();
         firstRunMs = msSince(tFirst);

@@ -10,6 +10,10 @@
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/cuda.h>
 #include <torch/version.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+
+#include <fstream>
+#include <iterator>
 
 #include <algorithm>
 #include <filesystem>
@@ -179,6 +183,86 @@ void AotiRunner::setGeneratedInputs(const std::vector<TensorInfo> &specs, long l
         throw;
     } catch (const std::exception &e) {
         throw RuntimeError("cannot make inputs for '" + d->path + "': " + firstLine(e.what()));
+    }
+    d->inputs = std::move(tensors);
+}
+
+struct InputFile::Private {
+    std::vector<at::Tensor> tensors;
+};
+
+InputFile::InputFile()
+    : d(std::make_unique<Private>())
+{
+}
+
+InputFile::~InputFile() = default;
+
+std::shared_ptr<const InputFile> InputFile::read(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw RuntimeError("input file '" + path + "' cannot be opened");
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    c10::IValue value;
+    try {
+        value = torch::jit::pickle_load(bytes);
+    } catch (const std::exception &e) {
+        throw RuntimeError("input file '" + path + "' is not a torch.save file: " + firstLine(e.what()));
+    }
+    std::shared_ptr<InputFile> file(new InputFile);
+    const auto add = [&](const c10::IValue &v) {
+        if (!v.isTensor())
+            throw RuntimeError("input file '" + path + "' holds a " + v.tagKind() +
+                               ", not tensors; save a tensor or a list/tuple of tensors");
+        file->d->tensors.push_back(v.toTensor().contiguous());
+    };
+    if (value.isTensor())
+        add(value);
+    else if (value.isTensorList())
+        for (const auto &t : value.toTensorList())
+            file->d->tensors.push_back(static_cast<at::Tensor>(t).contiguous());
+    else if (value.isList())
+        for (const auto &v : value.toListRef())
+            add(v);
+    else if (value.isTuple())
+        for (const auto &v : value.toTupleRef().elements())
+            add(v);
+    else
+        add(value);
+    if (file->d->tensors.empty())
+        throw RuntimeError("input file '" + path + "' holds no tensors");
+    return file;
+}
+
+std::vector<TensorInfo> InputFile::info() const
+{
+    std::vector<TensorInfo> out;
+    for (const auto &t : d->tensors) {
+        TensorInfo i;
+        for (auto s : t.sizes())
+            i.shape.push_back(s);
+        i.dtype = dtypeName(t.scalar_type());
+        out.push_back(std::move(i));
+    }
+    return out;
+}
+
+void AotiRunner::setInputs(const InputFile &file, long long padTo, long long expectedInputs)
+{
+    const auto &src = file.d->tensors;
+    if (expectedInputs >= 0 && static_cast<long long>(src.size()) != expectedInputs)
+        throw RuntimeError("the input file has " + std::to_string(src.size()) + " tensors, the model takes " +
+                           std::to_string(expectedInputs));
+    std::vector<at::Tensor> tensors;
+    for (const auto &t0 : src) {
+        at::Tensor t = t0;
+        if (padTo >= 0 && t.dim() > 0 && t.size(0) < padTo) {
+            auto shape = t.sizes().vec();
+            shape[0] = padTo - t.size(0);
+            t = at::cat({t, at::zeros(shape, t.options())}, 0);
+        }
+        tensors.push_back(t.to(d->device));
     }
     d->inputs = std::move(tensors);
 }

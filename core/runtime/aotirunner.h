@@ -36,6 +36,25 @@ struct OutputSummary {
     long long nonFinite = 0;
 };
 
+/// Input tensors read from a file written by Python's `torch.save(tensor_or_list_or_tuple, FILE)`
+/// (read with LibTorch's torch::pickle_load: tensors and containers only, no Python objects or
+/// code). Opaque so that callers stay free of torch headers.
+class InputFile {
+public:
+    /// Throws RuntimeError naming the file when it is missing, not a torch.save archive, or holds
+    /// something other than tensors.
+    static std::shared_ptr<const InputFile> read(const std::string &path);
+    ~InputFile();
+    /// Shape and dtype of each tensor, in order.
+    std::vector<TensorInfo> info() const;
+
+private:
+    InputFile();
+    friend class AotiRunner;
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
 /// An AOTInductor package (`.pt2` from `aoti_compile_and_package`) loaded in C++ with LibTorch's
 /// `torch::inductor::AOTIModelPackageLoader`, no Python involved. Inputs and outputs cross this
 /// interface as DLPack tensors so that callers never include torch headers.
@@ -76,6 +95,10 @@ public:
     /// (rows < 0: all; to drop the padding of a padded batch), with up to `firstValues` values.
     /// Empty before the first run().
     std::vector<OutputSummary> outputSummary(long long rows = -1, int firstValues = 6) const;
+    /// Use the tensors of `file` as inputs, padded with zero rows along dimension 0 up to `padTo`
+    /// rows when that is larger (a bucket's batch). Throws RuntimeError when the count of tensors
+    /// differs from `expectedInputs` (when >= 0).
+    void setInputs(const InputFile &file, long long padTo = -1, long long expectedInputs = -1);
     /// One forward on the stored inputs that keeps no outputs, safe to call from several threads at
     /// once (the loader's num_runners model instances serve them; with more threads than runners,
     /// callers wait for a free one). On CUDA each calling thread runs on its own stream from

@@ -81,6 +81,7 @@ private Q_SLOTS:
     void initTestCase();
     void bundleLayoutAndManifest();
     void runExactBucketFromDirAndZip();
+    void roundTripEqualsEager();
     void paddingAndDynamicFallbackAgree();
     void missingBucketIsRefused();
     void tamperedPackageIsRefused();
@@ -159,6 +160,38 @@ void TestExport::runExactBucketFromDirAndZip()
     // Same seed, same package: the zip and the directory give the same numbers.
     QCOMPARE(firstValues(zip), firstValues(dir));
     QVERIFY(!firstValues(dir).isEmpty());
+}
+
+void TestExport::roundTripEqualsEager()
+{
+    // Python writes 3 rows of the sample's input with torch.save and prints eager's first outputs;
+    // aotstudio-run (no Python) reads the file, pads into the batch4 bucket and must agree.
+    const QString input = m_dir.filePath(QStringLiteral("in3.pt"));
+    QProcess py;
+    py.start(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
+             {QStringLiteral("-c"),
+              QStringLiteral("import sys, json, torch; sys.path.insert(0, sys.argv[2]);"
+                             "from aotstudio_frontend import samples;"
+                             "m, (x,) = samples.convnet(); x = torch.cat([x, x])[:3]; torch.save([x], sys.argv[1]);"
+                             "print(json.dumps(m(x).flatten()[:6].tolist()))"),
+              input, QStringLiteral(AOTSTUDIO_FRONTEND_DIR)});
+    QVERIFY(py.waitForFinished(300000));
+    QCOMPARE(py.exitCode(), 0);
+    const QJsonArray eager = QJsonDocument::fromJson(lastLine(py.readAllStandardOutput())).array();
+    QCOMPARE(eager.size(), 6);
+    const Run r = run(AOTSTUDIO_RUN_PATH, {m_bundle + QStringLiteral(".zip"), QStringLiteral("--input"), input, QStringLiteral("--iters"),
+                                           QStringLiteral("0"), QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(j.value(QLatin1String("batch")).toInt(), 3);
+    const QJsonArray compiled = firstValues(j);
+    QCOMPARE(compiled.size(), eager.size());
+    for (qsizetype i = 0; i < eager.size(); ++i)
+        QVERIFY2(qAbs(compiled[i].toDouble() - eager[i].toDouble()) < 1e-4, qPrintable(QString::number(i)));
+
+    const Run bad = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--input"), QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/tiny_factory.py")});
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(lastLine(bad.err).contains("is not a torch.save file"), bad.err.constData());
 }
 
 void TestExport::paddingAndDynamicFallbackAgree()
