@@ -86,6 +86,117 @@
         <source>Measuring latency</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Measuring cold start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ExportDialog</name>
+    <message>
+        <source>Export Bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiles one package per batch size from &lt;b&gt;%1&lt;/b&gt; and writes them, with a manifest and a report, into a new bundle folder that aotstudio-run can load.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new folder: the engine never overwrites an existing bundle.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 1,4,16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch sizes, separated by commas: one compiled package each.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic batch from</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Adds one package whose batch dimension may be any size in this range.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows are independent (padding is safe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lets the runtime answer a batch of 3 with the batch-4 package by padding with zeros. Leave it off if rows influence each other (e.g. batch normalization in training mode).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also write a .zip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Do not measure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fresh processes timed from spawn to first output, bundle against eager PyTorch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch buckets:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold-start runs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a folder for the bundle.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already exists. The engine never overwrites a bundle: choose a new folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already exists. Choose another bundle folder or do not write a .zip.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch buckets must be whole numbers from 1 to %1, separated by commas (e.g. 1,4,16).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give at least one batch bucket or a dynamic batch range.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The dynamic batch range must run from a smaller to a larger size.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder to create the bundle in</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::LatencyChart</name>
@@ -456,6 +567,50 @@ Code: %2</source>
         <source>Not compiled: CUDA was requested, but the engine has no CUDA device.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Export Bundle…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package the last compile&apos;s model as a bundle of batch-size packages (Ctrl+E)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting a bundle to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting a bundle of %1 (batch %2) into %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported the bundle %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting the bundle %1 was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting the bundle %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::ResultPanel</name>
@@ -548,6 +703,70 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>&lt;b&gt;Warning:&lt;/b&gt; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle exported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zip:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Buckets:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Manifest: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dynamic %1–%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bundle %1 ms vs eager %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(%1×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wall time of a fresh process from spawn to its first output, median of %1 runs each: the bundle with aotstudio-run, the model in eager PyTorch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Exporting %1 was cancelled.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Exporting %1 failed&lt;/b&gt;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

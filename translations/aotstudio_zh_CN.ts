@@ -86,6 +86,117 @@
         <source>Measuring latency</source>
         <translation>测量延迟</translation>
     </message>
+    <message>
+        <source>Measuring cold start</source>
+        <translation>测量冷启动</translation>
+    </message>
+    <message>
+        <source>Writing the bundle</source>
+        <translation>写入部署包</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ExportDialog</name>
+    <message>
+        <source>Export Bundle</source>
+        <translation>导出部署包</translation>
+    </message>
+    <message>
+        <source>Compiles one package per batch size from &lt;b&gt;%1&lt;/b&gt; and writes them, with a manifest and a report, into a new bundle folder that aotstudio-run can load.</source>
+        <translation>从 &lt;b&gt;%1&lt;/b&gt; 为每个批大小编译一个编译包，并连同清单和报告写入一个新的部署包文件夹，供 aotstudio-run 加载。</translation>
+    </message>
+    <message>
+        <source>A new folder: the engine never overwrites an existing bundle.</source>
+        <translation>一个新文件夹：引擎从不覆盖已有的部署包。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>e.g. 1,4,16</source>
+        <translation>例如 1,4,16</translation>
+    </message>
+    <message>
+        <source>Batch sizes, separated by commas: one compiled package each.</source>
+        <translation>批大小，以逗号分隔：每个编译一个编译包。</translation>
+    </message>
+    <message>
+        <source>Dynamic batch from</source>
+        <translation>动态批大小，从</translation>
+    </message>
+    <message>
+        <source>Adds one package whose batch dimension may be any size in this range.</source>
+        <translation>额外生成一个编译包，其批维度可以是此范围内的任意大小。</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>Rows are independent (padding is safe)</source>
+        <translation>各行相互独立（可安全填充）</translation>
+    </message>
+    <message>
+        <source>Lets the runtime answer a batch of 3 with the batch-4 package by padding with zeros. Leave it off if rows influence each other (e.g. batch normalization in training mode).</source>
+        <translation>允许运行时用零填充，以批大小 4 的编译包处理批大小 3 的请求。如果各行相互影响（例如训练模式下的批归一化），请不要勾选。</translation>
+    </message>
+    <message>
+        <source>Also write a .zip</source>
+        <translation>同时写入 .zip</translation>
+    </message>
+    <message>
+        <source>Do not measure</source>
+        <translation>不测量</translation>
+    </message>
+    <message>
+        <source>Fresh processes timed from spawn to first output, bundle against eager PyTorch.</source>
+        <translation>对全新进程从启动到首个输出计时，比较部署包与 eager PyTorch。</translation>
+    </message>
+    <message>
+        <source>Bundle folder:</source>
+        <translation>部署包文件夹：</translation>
+    </message>
+    <message>
+        <source>Batch buckets:</source>
+        <translation>批大小档位：</translation>
+    </message>
+    <message>
+        <source>Cold-start runs:</source>
+        <translation>冷启动测量次数：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the bundle.</source>
+        <translation>请为部署包选择一个文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 already exists. The engine never overwrites a bundle: choose a new folder.</source>
+        <translation>%1 已存在。引擎从不覆盖部署包：请选择一个新文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 already exists. Choose another bundle folder or do not write a .zip.</source>
+        <translation>%1 已存在。请选择其他部署包文件夹，或不写入 .zip。</translation>
+    </message>
+    <message>
+        <source>Batch buckets must be whole numbers from 1 to %1, separated by commas (e.g. 1,4,16).</source>
+        <translation>批大小档位必须是 1 到 %1 之间的整数，以逗号分隔（例如 1,4,16）。</translation>
+    </message>
+    <message>
+        <source>Give at least one batch bucket or a dynamic batch range.</source>
+        <translation>请至少给出一个批大小档位或一个动态批大小范围。</translation>
+    </message>
+    <message>
+        <source>The dynamic batch range must run from a smaller to a larger size.</source>
+        <translation>动态批大小范围必须从较小值到较大值。</translation>
+    </message>
+    <message>
+        <source>Folder to create the bundle in</source>
+        <translation>要在其中创建部署包的文件夹</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::LatencyChart</name>
@@ -457,6 +568,50 @@ Code: %2</source>
         <source>Not compiled: CUDA was requested, but the engine has no CUDA device.</source>
         <translation>未编译：请求使用 CUDA，但引擎没有 CUDA 设备。</translation>
     </message>
+    <message>
+        <source>&amp;Export Bundle…</source>
+        <translation>导出部署包(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Package the last compile&apos;s model as a bundle of batch-size packages (Ctrl+E)</source>
+        <translation>将上次编译的模型打包为按批大小划分的部署包（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Exporting a bundle to %1…</source>
+        <translation>正在导出部署包到 %1…</translation>
+    </message>
+    <message>
+        <source>Exporting a bundle of %1 (batch %2) into %3</source>
+        <translation>正在导出 %1 的部署包（批大小 %2），输出到 %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Export · %1</source>
+        <translation>导出 · %1</translation>
+    </message>
+    <message>
+        <source>Exported the bundle %1.</source>
+        <translation>已导出部署包 %1。</translation>
+    </message>
+    <message>
+        <source>Bundle written to %1</source>
+        <translation>部署包已写入 %1</translation>
+    </message>
+    <message>
+        <source>Exporting the bundle %1 was cancelled.</source>
+        <translation>导出部署包 %1 已取消。</translation>
+    </message>
+    <message>
+        <source>Exporting the bundle %1 failed: %2</source>
+        <translation>导出部署包 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::ResultPanel</name>
@@ -553,6 +708,70 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>&lt;b&gt;Warning:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;警告：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>Bundle exported</source>
+        <translation>已导出部署包</translation>
+    </message>
+    <message>
+        <source>Bundle:</source>
+        <translation>部署包：</translation>
+    </message>
+    <message>
+        <source>Zip:</source>
+        <translation>Zip：</translation>
+    </message>
+    <message>
+        <source>Buckets:</source>
+        <translation>档位：</translation>
+    </message>
+    <message>
+        <source>Cold start:</source>
+        <translation>冷启动：</translation>
+    </message>
+    <message>
+        <source>Manifest: %1</source>
+        <translation>清单：%1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>dynamic %1–%2</source>
+        <translation>动态 %1–%2</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>批大小 %1</translation>
+    </message>
+    <message>
+        <source>bundle %1 ms vs eager %2 ms</source>
+        <translation>部署包 %1 毫秒，eager %2 毫秒</translation>
+    </message>
+    <message>
+        <source>(%1×)</source>
+        <translation>（%1×）</translation>
+    </message>
+    <message>
+        <source>Wall time of a fresh process from spawn to its first output, median of %1 runs each: the bundle with aotstudio-run, the model in eager PyTorch.</source>
+        <translation>全新进程从启动到首个输出的墙钟时间，各取 %1 次运行的中位数：部署包使用 aotstudio-run，模型使用 eager PyTorch。</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <source>Writing the bundle</source>
+        <translation>写入部署包</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Exporting %1 was cancelled.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;导出 %1 已取消。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Exporting %1 failed&lt;/b&gt;</source>
+        <translation>&lt;b&gt;导出 %1 失败&lt;/b&gt;</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "exportdialog.h"
 #include "logview.h"
 #include "resultpanel.h"
 
@@ -131,6 +132,14 @@ void MainWindow::createActions()
     m_cancelAction->setToolTip(tr("Cancel the running job (Esc)"));
     connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancel);
 
+    m_exportAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save-as")),
+                                 tr("&Export Bundle…"), this);
+    m_exportAction->setObjectName(QStringLiteral("exportAction"));
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setToolTip(
+        tr("Package the last compile's model as a bundle of batch-size packages (Ctrl+E)"));
+    connect(m_exportAction, &QAction::triggered, this, &MainWindow::showExportDialog);
+
     m_openFactoryAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open")),
                                       tr("Open &factory…"), this);
     m_openFactoryAction->setShortcut(QKeySequence::Open);
@@ -254,6 +263,7 @@ void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openFactoryAction);
+    file->addAction(m_exportAction);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -428,7 +438,9 @@ bool MainWindow::compile()
     }
     // Only a folder made here may be removed again, and only while the job left nothing in it.
     m_jobDirectory = chosen.isEmpty() && created ? request.out : QString();
+    m_currentKind = JobKind::Compile;
     m_currentModel = request.model;
+    m_currentOut = request.out;
     m_failureShown = false;
     statusBar()->showMessage(tr("Compiling %1…").arg(request.model));
     m_resultPanel->clearError();
@@ -436,6 +448,45 @@ bool MainWindow::compile()
     m_stageLabel->setText(tr("Starting…"));
     m_log->append(m_currentJob, QStringLiteral("info"),
                   tr("Compiling %1 on %2 into %3").arg(request.model, request.device, request.out));
+    updateActions();
+    return true;
+}
+
+void MainWindow::showExportDialog()
+{
+    if (!m_exportAction->isEnabled())
+        return;
+    auto *dialog = new ExportDialog(m_lastCompileDirectory, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { exportBundle(dialog->request()); });
+    dialog->open(); // not exec(): the window (and tests) keep running
+}
+
+bool MainWindow::exportBundle(const Client::ExportRequest &request)
+{
+    if (!m_client->isReady() || m_currentJob != 0)
+        return false;
+    // No folder is made here: the engine creates the bundle and refuses an existing one.
+    m_currentJob = m_client->exportBundle(request);
+    if (m_currentJob == 0)
+        return false;
+    m_currentKind = JobKind::Export;
+    m_currentModel = m_lastResult ? m_lastResult->model : request.model;
+    m_currentOut = request.out;
+    m_failureShown = false;
+    statusBar()->showMessage(tr("Exporting a bundle to %1…").arg(request.out));
+    m_resultPanel->clearError();
+    m_progress->setValue(0);
+    m_stageLabel->setText(tr("Starting…"));
+    QStringList buckets;
+    for (int b : request.buckets)
+        buckets << QString::number(b);
+    if (request.hasDynamicBatch())
+        buckets << QStringLiteral("%1..%2").arg(request.dynamicBatchMin).arg(request.dynamicBatchMax);
+    m_log->append(m_currentJob, QStringLiteral("info"),
+                  tr("Exporting a bundle of %1 (batch %2) into %3")
+                      .arg(request.from.isEmpty() ? request.model : request.from,
+                           buckets.join(QStringLiteral(", ")), request.out));
     updateActions();
     return true;
 }
@@ -509,6 +560,7 @@ void MainWindow::updateActions()
 {
     const bool busy = m_currentJob != 0;
     m_compileAction->setEnabled(m_client->isReady() && !busy);
+    m_exportAction->setEnabled(m_client->isReady() && !busy && !m_lastCompileDirectory.isEmpty());
     m_cancelAction->setEnabled(busy);
 }
 
@@ -605,7 +657,15 @@ void MainWindow::onProgress(qint64 id, const QString &stage, double fraction,
     if (id != m_currentJob)
         return;
     m_progress->setValue(qRound(qBound(0.0, fraction, 1.0) * m_progress->maximum()));
-    m_stageLabel->setText(Client::StageNames::displayName(stage));
+    QString label = Client::StageNames::displayName(stage);
+    if (m_currentKind == JobKind::Export) {
+        // The engine prefixes each bucket's compile events with its name ("batch4: …").
+        const QString bucket = message.section(QLatin1String(": "), 0, 0);
+        if (message.contains(QLatin1String(": ")) && !bucket.contains(QLatin1Char(' ')))
+            label = tr("%1: %2").arg(bucket, label);
+        label = tr("Export · %1").arg(label);
+    }
+    m_stageLabel->setText(label);
     m_stageLabel->setToolTip(message);
 }
 
@@ -629,7 +689,19 @@ void MainWindow::onResult(qint64 id, const QJsonObject &json)
 {
     if (id != m_currentJob)
         return;
+    if (m_currentKind == JobKind::Export) {
+        m_lastExport = Client::ExportResult::fromJson(json);
+        m_resultPanel->showBundle(*m_lastExport);
+        m_stageLabel->setText(tr("Done"));
+        statusBar()->showMessage(tr("Exported the bundle %1.").arg(m_lastExport->bundle), 10000);
+        m_log->append(id, QStringLiteral("info"),
+                      tr("Bundle written to %1").arg(m_lastExport->bundle));
+        finishJob(true);
+        return;
+    }
     m_lastResult = Client::CompileResult::fromJson(json);
+    m_lastExport.reset();
+    m_lastCompileDirectory = m_currentOut;
     m_resultPanel->showResult(*m_lastResult);
     m_stageLabel->setText(tr("Done"));
     statusBar()->showMessage(tr("Compiled %1.").arg(m_lastResult->model), 10000);
@@ -648,26 +720,35 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
     }
     if (id != m_currentJob)
         return;
+    const bool exporting = m_currentKind == JobKind::Export;
+    Client::EngineError shown = error;
     if (error.code == QLatin1String("engine_crashed")) {
         // The banner above already quotes the engine's exit; do not repeat it word for word.
-        Client::EngineError shortError = error;
-        shortError.message = tr("The engine stopped during this job.");
-        m_resultPanel->showError(m_currentModel, shortError);
-    } else {
-        m_resultPanel->showError(m_currentModel, error);
+        shown.message = tr("The engine stopped during this job.");
     }
+    if (exporting)
+        m_resultPanel->showExportError(m_currentOut, shown);
+    else
+        m_resultPanel->showError(m_currentModel, shown);
     m_stageLabel->setText(error.isCancellation() ? tr("Cancelled") : tr("Failed"));
-    showFailure(error.isCancellation()
-                    ? tr("Compiling %1 was cancelled.").arg(m_currentModel)
-                    : tr("Compiling %1 failed: %2").arg(m_currentModel, error.code));
+    if (exporting)
+        showFailure(error.isCancellation()
+                        ? tr("Exporting the bundle %1 was cancelled.").arg(m_currentOut)
+                        : tr("Exporting the bundle %1 failed: %2").arg(m_currentOut, error.code));
+    else
+        showFailure(error.isCancellation()
+                        ? tr("Compiling %1 was cancelled.").arg(m_currentModel)
+                        : tr("Compiling %1 failed: %2").arg(m_currentModel, error.code));
     // A dead engine already has its banner; a cancel was asked for. Neither needs a dialog.
     const bool engineGone = error.code == QLatin1String("engine_crashed")
                             || error.code == QLatin1String("engine_restarted");
     if (!error.isCancellation() && !engineGone) {
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("Compile failed"),
+        auto *box = new QMessageBox(QMessageBox::Warning,
+                                    exporting ? tr("Export failed") : tr("Compile failed"),
                                     error.message.isEmpty() ? tr("The job failed.") : error.message,
                                     QMessageBox::Ok, this);
-        box->setObjectName(QStringLiteral("compileErrorBox"));
+        box->setObjectName(exporting ? QStringLiteral("exportErrorBox")
+                                     : QStringLiteral("compileErrorBox"));
         if (!error.hint.isEmpty())
             box->setInformativeText(error.hint);
         box->setDetailedText(tr("Stage: %1\nCode: %2")

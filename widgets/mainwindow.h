@@ -3,6 +3,7 @@
 
 #include "client/compileresult.h"
 #include "client/engineclient.h"
+#include "client/exportresult.h"
 
 #include <QMainWindow>
 #include <optional>
@@ -22,6 +23,7 @@ class ResultPanel;
 /**
  * The studio's main window: a toolbar to pick model, device and output folder and to compile,
  * a result panel, the engine log in a dock, and the engine's state in the status bar.
+ * After a successful compile, File → Export Bundle… turns its output into a deployable bundle.
  * It owns one Client::EngineClient; call startEngine() once the window is set up.
  */
 class MainWindow : public QMainWindow
@@ -56,12 +58,21 @@ public:
     void compileWhenReady();
     /// The last result shown, if any.
     std::optional<Client::CompileResult> lastResult() const { return m_lastResult; }
+    /// The last bundle exported from lastResult(), if any.
+    std::optional<Client::ExportResult> lastExport() const { return m_lastExport; }
+    /// The output folder of the last successful compile (what an export starts from); empty
+    /// before one.
+    QString lastCompileDirectory() const { return m_lastCompileDirectory; }
 
 public Q_SLOTS:
     void startEngine();
     void restartEngine();
     /// Starts a compile job with the toolbar's settings; false if the engine is not ready or busy.
     bool compile();
+    /// Opens the export dialog for the last successful compile; it starts the export on OK.
+    void showExportDialog();
+    /// Starts an export job; false if the engine is not ready or busy.
+    bool exportBundle(const Client::ExportRequest &request);
     void cancel();
     void saveSettings() const;
 
@@ -107,8 +118,11 @@ private:
     void onError(qint64 id, const Client::EngineError &error);
     void onEngineFailed(const QString &reason);
 
+    enum class JobKind { Compile, Export };
+
     Client::EngineClient *m_client;
     QAction *m_compileAction = nullptr;
+    QAction *m_exportAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_openFactoryAction = nullptr;
     QAction *m_restartAction = nullptr;
@@ -123,12 +137,16 @@ private:
     LogView *m_log = nullptr;
     QLabel *m_engineStatus = nullptr;
     qint64 m_currentJob = 0;
+    JobKind m_currentKind = JobKind::Compile;
     QString m_currentModel;
+    QString m_currentOut;          ///< the running job's output folder (or bundle folder)
+    QString m_lastCompileDirectory;
     QString m_jobDirectory;        ///< a folder this window made for the current job, else empty
     QString m_requestedDevice;     ///< set by setDevice(): checked against the engine's devices
     bool m_compileWhenReady = false;
     bool m_failureShown = false;   ///< the status bar names a failed job until the next action
     std::optional<Client::CompileResult> m_lastResult;
+    std::optional<Client::ExportResult> m_lastExport;
 };
 
 } // namespace AotStudio::Widgets

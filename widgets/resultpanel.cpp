@@ -63,6 +63,29 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_runs = addRow(m_form, tr("Timed runs:"), "resultRuns");
     m_chart = new LatencyChart(page);
 
+    // The bundle exported from this result: its own framed section, so it reads as a second
+    // step on the same model rather than more compile numbers.
+    m_bundleFrame = new QFrame(page);
+    m_bundleFrame->setObjectName(QStringLiteral("resultBundle"));
+    m_bundleFrame->setFrameShape(QFrame::StyledPanel);
+    m_bundleFrame->setStyleSheet(QStringLiteral(
+        "#resultBundle { background: #eef6ee; border: 1px solid #9cc79c; border-radius: 4px; }"));
+    auto *bundleTitle = new QLabel(tr("Bundle exported"), m_bundleFrame);
+    bundleTitle->setObjectName(QStringLiteral("resultBundleTitle"));
+    QFont bundleFont = bundleTitle->font();
+    bundleFont.setBold(true);
+    bundleTitle->setFont(bundleFont);
+    m_bundleForm = new QFormLayout;
+    m_bundleForm->setLabelAlignment(Qt::AlignRight);
+    m_bundlePath = addRow(m_bundleForm, tr("Bundle:"), "resultBundlePath");
+    m_bundleZip = addRow(m_bundleForm, tr("Zip:"), "resultBundleZip");
+    m_bundleBuckets = addRow(m_bundleForm, tr("Buckets:"), "resultBundleBuckets");
+    m_bundleColdStart = addRow(m_bundleForm, tr("Cold start:"), "resultBundleColdStart");
+    auto *bundleLayout = new QVBoxLayout(m_bundleFrame);
+    bundleLayout->addWidget(bundleTitle);
+    bundleLayout->addLayout(m_bundleForm);
+    m_bundleFrame->hide();
+
     // Yellow, like the engine banner: the numbers are there but deserve doubt (e.g. noisy timings).
     m_warningFrame = new QFrame(page);
     m_warningFrame->setObjectName(QStringLiteral("resultWarnings"));
@@ -84,6 +107,7 @@ ResultPanel::ResultPanel(QWidget *parent)
     auto *pageLayout = new QVBoxLayout(page);
     pageLayout->addLayout(header);
     pageLayout->addLayout(m_form);
+    pageLayout->addWidget(m_bundleFrame);
     pageLayout->addWidget(m_warningFrame);
     pageLayout->addWidget(m_chart, 1);
     m_stack->addWidget(page);
@@ -162,18 +186,74 @@ void ResultPanel::showResult(const Client::CompileResult &r)
         m_warningFrame->show();
     }
     m_chart->setResult(r);
+    m_bundleFrame->hide(); // a bundle belongs to the result it was exported from
     m_stack->setCurrentIndex(1);
+}
+
+void ResultPanel::showBundle(const Client::ExportResult &r)
+{
+    m_bundlePath->setText(r.bundle);
+    m_bundlePath->setToolTip(r.manifest.isEmpty() ? QString() : tr("Manifest: %1").arg(r.manifest));
+    m_bundleZip->setText(r.zip.isEmpty() ? tr("none") : r.zip);
+    const QLocale locale;
+    QStringList buckets;
+    for (const auto &b : r.buckets) {
+        if (b.isDynamic())
+            buckets << tr("dynamic %1–%2").arg(locale.toString(b.batchMin),
+                                                locale.toString(b.batchMax));
+        else
+            buckets << tr("batch %1").arg(locale.toString(b.batch));
+    }
+    m_bundleBuckets->setText(buckets.isEmpty() ? QStringLiteral("—")
+                                               : buckets.join(QStringLiteral(", ")));
+    const auto &c = r.coldStart;
+    if (c.isMeasured()) {
+        QString text = tr("bundle %1 ms vs eager %2 ms")
+                           .arg(formatNumber(c.bundleMs, 'f', 0), formatNumber(c.eagerMs, 'f', 0));
+        if (!qIsNaN(c.ratio) && c.ratio > 0)
+            text += QLatin1Char(' ') + tr("(%1×)").arg(formatNumber(c.ratio, 'f', 1));
+        m_bundleColdStart->setText(text);
+        m_bundleColdStart->setToolTip(
+            tr("Wall time of a fresh process from spawn to its first output, median of %1 runs "
+               "each: the bundle with aotstudio-run, the model in eager PyTorch.")
+                .arg(QLocale().toString(c.runs)));
+    } else {
+        m_bundleColdStart->setText(tr("not measured"));
+        m_bundleColdStart->setToolTip(QString());
+    }
+    m_bundleFrame->show();
+    m_stack->setCurrentIndex(1);
+}
+
+bool ResultPanel::hasBundle() const
+{
+    return hasResult() && m_bundleFrame->isVisibleTo(this);
 }
 
 void ResultPanel::showError(const QString &model, const Client::EngineError &e)
 {
-    QString text = e.isCancellation()
-                       ? tr("<b>%1 was cancelled.</b>").arg(model.toHtmlEscaped())
-                       : tr("<b>Compiling %1 failed</b>").arg(model.toHtmlEscaped());
+    setErrorText(e.isCancellation() ? tr("<b>%1 was cancelled.</b>").arg(model.toHtmlEscaped())
+                                    : tr("<b>Compiling %1 failed</b>").arg(model.toHtmlEscaped()),
+                 Client::StageNames::displayName(e.stage), e);
+}
+
+void ResultPanel::showExportError(const QString &bundle, const Client::EngineError &e)
+{
+    // The engine names its bundle-level failures "export", which for a compile means
+    // torch.export: say what it is here.
+    const QString stage = e.stage == QLatin1String("export") ? tr("Writing the bundle")
+                                                             : Client::StageNames::displayName(e.stage);
+    setErrorText(e.isCancellation()
+                     ? tr("<b>Exporting %1 was cancelled.</b>").arg(bundle.toHtmlEscaped())
+                     : tr("<b>Exporting %1 failed</b>").arg(bundle.toHtmlEscaped()),
+                 stage, e);
+}
+
+void ResultPanel::setErrorText(QString text, const QString &stageName, const Client::EngineError &e)
+{
     if (!e.stage.isEmpty() && !e.isCancellation())
         text += QLatin1Char(' ')
-                + tr("in stage <i>%1</i> (%2).")
-                      .arg(Client::StageNames::displayName(e.stage).toHtmlEscaped(), e.code);
+                + tr("in stage <i>%1</i> (%2).").arg(stageName.toHtmlEscaped(), e.code);
     if (!e.message.isEmpty())
         text += QStringLiteral("<br>") + e.message.toHtmlEscaped();
     if (!e.hint.isEmpty())
@@ -205,6 +285,17 @@ QString ResultPanel::summaryText() const
                 m_form->itemAt(row, QFormLayout::FieldRole)->widget());
             if (label && value)
                 lines << label->text() + QLatin1Char(' ') + value->text();
+        }
+        if (m_bundleFrame->isVisibleTo(this)) {
+            lines << tr("Bundle exported");
+            for (int row = 0; row < m_bundleForm->rowCount(); ++row) {
+                auto *label = qobject_cast<QLabel *>(
+                    m_bundleForm->itemAt(row, QFormLayout::LabelRole)->widget());
+                auto *value = qobject_cast<QLabel *>(
+                    m_bundleForm->itemAt(row, QFormLayout::FieldRole)->widget());
+                if (label && value)
+                    lines << label->text() + QLatin1Char(' ') + value->text();
+            }
         }
         if (m_warningFrame->isVisibleTo(this))
             lines << QTextDocumentFragment::fromHtml(m_warningText->text()).toPlainText();

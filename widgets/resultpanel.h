@@ -3,6 +3,7 @@
 
 #include "client/compileresult.h"
 #include "client/engineerror.h"
+#include "client/exportresult.h"
 
 #include <QWidget>
 
@@ -17,7 +18,8 @@ namespace AotStudio::Widgets {
 class LatencyChart;
 
 /// Shows the latest compile result (selectable text, a latency chart) or, before the first one,
-/// an empty-state hint; a failed job adds an error box with its message and hint.
+/// an empty-state hint; a bundle exported from it adds a bundle section; a failed job adds an
+/// error box with its message and hint.
 class ResultPanel : public QWidget
 {
     Q_OBJECT
@@ -26,6 +28,12 @@ public:
 
     void showResult(const Client::CompileResult &result);
     void showError(const QString &model, const Client::EngineError &error);
+    /// Shows a bundle exported from the current result below its numbers (replacing an
+    /// earlier one); a new showResult() hides it.
+    void showBundle(const Client::ExportResult &result);
+    /// An export that failed or was cancelled; bundle: the folder it was to create.
+    void showExportError(const QString &bundle, const Client::EngineError &error);
+    bool hasBundle() const;
     /// Hides the previous error while a new job runs.
     void clearError();
     bool hasResult() const;
@@ -34,6 +42,7 @@ public:
 
 private:
     QLabel *addRow(QFormLayout *form, const QString &label, const char *objectName);
+    void setErrorText(QString headline, const QString &stageName, const Client::EngineError &e);
     void copyToClipboard();
 
     QStackedWidget *m_stack;
@@ -47,6 +56,12 @@ private:
     QLabel *m_speedup;
     QLabel *m_runs;
     LatencyChart *m_chart;
+    QFrame *m_bundleFrame;
+    QFormLayout *m_bundleForm;
+    QLabel *m_bundlePath;
+    QLabel *m_bundleZip;
+    QLabel *m_bundleBuckets;
+    QLabel *m_bundleColdStart;
     QFrame *m_warningFrame;
     QLabel *m_warningText;
     QFrame *m_errorFrame;

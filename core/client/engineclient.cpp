@@ -140,17 +140,35 @@ void EngineClient::stop()
         onFinished(0, QProcess::NormalExit);
 }
 
-qint64 EngineClient::compile(const CompileRequest &request)
+qint64 EngineClient::nextRequestId()
 {
     if (m_state != State::Ready && m_state != State::Starting)
         return 0;
-    const qint64 id = m_nextId++;
+    return m_nextId++;
+}
+
+void EngineClient::submit(qint64 id, const QJsonObject &message)
+{
     m_jobs.insert(id, Job{});
-    const QJsonObject message = request.toJson(id);
     if (m_state == State::Ready)
         send(message);
     else
         m_pending.append(message);
+}
+
+qint64 EngineClient::compile(const CompileRequest &request)
+{
+    const qint64 id = nextRequestId();
+    if (id != 0)
+        submit(id, request.toJson(id));
+    return id;
+}
+
+qint64 EngineClient::exportBundle(const ExportRequest &request)
+{
+    const qint64 id = nextRequestId();
+    if (id != 0)
+        submit(id, request.toJson(id));
     return id;
 }
 

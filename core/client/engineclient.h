@@ -4,6 +4,7 @@
 #include "compilerequest.h"
 #include "engineerror.h"
 #include "engineinfo.h"
+#include "exportrequest.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -84,6 +85,12 @@ public:
      * Returns the request id (> 0), or 0 when no engine is running or the protocol mismatched.
      */
     qint64 compile(const CompileRequest &request);
+    /**
+     * Sends an `export` request: a bundle of packages, one per batch bucket (BUNDLE.md).
+     * Like compile(): progress, then resultReceived() with the export result (see ExportResult)
+     * or errorReceived(); cancel() works the same. Returns the request id, or 0.
+     */
+    qint64 exportBundle(const ExportRequest &request);
     /// Cancels a job: `cancel` request first, kill + restart after the grace period.
     void cancel(qint64 id);
 
@@ -113,6 +120,10 @@ private:
         bool cancelRequested = false;
     };
 
+    /// Reserves the next request id; 0 when no request can be sent now.
+    qint64 nextRequestId();
+    /// Sends a job request now, or queues it until the handshake.
+    void submit(qint64 id, const QJsonObject &message);
     void setState(State state);
     void fail(const QString &reason);
     void send(const QJsonObject &message);

@@ -19,6 +19,11 @@ QString StageNames::displayName(const QString &stage)
         return tr("Verifying outputs");
     if (stage == QLatin1String("measure"))
         return tr("Measuring latency");
+    // Stages of an `export` job after its buckets' compiles.
+    if (stage == QLatin1String("cold_start"))
+        return tr("Measuring cold start");
+    if (stage == QLatin1String("package"))
+        return tr("Writing the bundle");
     return stage;
 }
 

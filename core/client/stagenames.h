@@ -7,8 +7,9 @@
 namespace AotStudio::Client {
 
 /// Display names of the engine's job stages (FORMAT.md: load, export, decompose, compile,
-/// load_package, verify, measure). The one place that turns a protocol word into words for
-/// people, so a stage reads the same in the progress label, the log and the error panel.
+/// load_package, verify, measure; an export job adds cold_start and package). The one place that
+/// turns a protocol word into words for people, so a stage reads the same in the progress label,
+/// the log and the error panel.
 class StageNames
 {
     Q_DECLARE_TR_FUNCTIONS(AotStudio::Client::StageNames)

@@ -2,9 +2,12 @@
 // EngineClient against tests/fixtures/fake_engine.py, which speaks protocol 1 without torch.
 #include "client/compileresult.h"
 #include "client/engineclient.h"
+#include "client/exportresult.h"
 #include "client/stagenames.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -132,6 +135,147 @@ private Q_SLOTS:
         const QList<QByteArray> lines = file.readAll().split('\n');
         QVERIFY(lines.first().contains("\"type\":\"hello\""));
         QVERIFY(lines.size() > 10);
+    }
+
+    void exportRequestJson()
+    {
+        ExportRequest r;
+        r.from = QStringLiteral("/jobs/mlp");
+        r.model = QStringLiteral("sample:ignored"); // `from` wins
+        r.out = QStringLiteral("/jobs/mlp-bundle");
+        r.buckets = {1, 4, 16};
+        r.padSafe = true;
+        r.zip = false;
+        r.coldStartRuns = 5;
+        QJsonObject o = r.toJson(7);
+        QCOMPARE(o.value("type").toString(), QStringLiteral("export"));
+        QCOMPARE(o.value("id").toInteger(), 7);
+        QCOMPARE(o.value("from").toString(), QStringLiteral("/jobs/mlp"));
+        QVERIFY(!o.contains("model") && !o.contains("device") && !o.contains("dtype"));
+        QCOMPARE(o.value("out").toString(), QStringLiteral("/jobs/mlp-bundle"));
+        QCOMPARE(o.value("buckets").toArray(), (QJsonArray{1, 4, 16}));
+        QVERIFY(!o.contains("dynamic_batch")); // absent, not null, without a range
+        QCOMPARE(o.value("pad_safe").toBool(), true);
+        QCOMPARE(o.value("zip").toBool(), false);
+        QCOMPARE(o.value("cold_start_runs").toInt(), 5);
+
+        r.from.clear();
+        r.device = QStringLiteral("cuda");
+        r.dtype = QStringLiteral("bf16");
+        r.dynamicBatchMin = 1;
+        r.dynamicBatchMax = 64;
+        o = r.toJson(8);
+        QVERIFY(!o.contains("from"));
+        QCOMPARE(o.value("model").toString(), QStringLiteral("sample:ignored"));
+        QCOMPARE(o.value("device").toString(), QStringLiteral("cuda"));
+        QCOMPARE(o.value("dtype").toString(), QStringLiteral("bf16"));
+        QCOMPARE(o.value("dynamic_batch").toArray(), (QJsonArray{1, 64}));
+    }
+
+    void exportSendsRequestAndParsesResult()
+    {
+        const QString log = m_dir.filePath(QStringLiteral("export-requests.log"));
+        QFile::remove(log);
+        qputenv("FAKE_REQUEST_LOG", log.toLocal8Bit());
+        auto client = makeClient();
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        client->start();
+        ExportRequest r;
+        r.from = m_dir.path();
+        r.out = m_dir.filePath(QStringLiteral("bundle"));
+        r.buckets = {1, 4};
+        r.dynamicBatchMin = 2;
+        r.dynamicBatchMax = 32;
+        r.padSafe = true;
+        const qint64 id = client->exportBundle(r); // queued until the handshake, like compile
+        QVERIFY(id > 0);
+        QVERIFY(results.wait(10000));
+        QCOMPARE(errors.count(), 0);
+
+        // What went over the wire.
+        QFile file(log);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject sent = QJsonDocument::fromJson(file.readLine()).object();
+        QCOMPARE(sent, r.toJson(id));
+        QCOMPARE(sent.value("dynamic_batch").toArray(), (QJsonArray{2, 32}));
+
+        // Progress: each bucket's compile, scaled into the export, then cold start and package.
+        QStringList messages;
+        double last = -1;
+        for (const auto &args : progress) {
+            QCOMPARE(args.at(0).toLongLong(), id);
+            QVERIFY(args.at(2).toDouble() > last);
+            last = args.at(2).toDouble();
+            messages << args.at(3).toString();
+        }
+        QVERIFY2(messages.first().startsWith(QLatin1String("batch1: ")), qPrintable(messages.first()));
+        QCOMPARE(progress.last().at(1).toString(), QStringLiteral("package"));
+
+        QCOMPARE(results.first().at(0).toLongLong(), id);
+        const ExportResult e = ExportResult::fromJson(results.first().at(1).toJsonObject());
+        QCOMPARE(e.bundle, r.out);
+        QCOMPARE(e.zip, r.out + QStringLiteral(".zip"));
+        QCOMPARE(e.manifest, r.out + QStringLiteral("/manifest.json"));
+        QCOMPARE(e.buckets.size(), 3);
+        QCOMPARE(e.buckets.at(0).name, QStringLiteral("batch1"));
+        QCOMPARE(e.buckets.at(1).batch, 4);
+        QCOMPARE(e.buckets.at(1).package, QStringLiteral("packages/batch4.pt2"));
+        QVERIFY(!e.buckets.at(1).isDynamic());
+        QVERIFY(e.buckets.at(2).isDynamic());
+        QCOMPARE(e.buckets.at(2).batchMin, 2);
+        QCOMPARE(e.buckets.at(2).batchMax, 32);
+        QVERIFY(e.coldStart.isMeasured());
+        QCOMPARE(e.coldStart.bundleMs, 182.4);
+        QCOMPARE(e.coldStart.eagerMs, 2431.0);
+        QCOMPARE(e.coldStart.ratio, 13.328);
+        QCOMPARE(e.coldStart.runs, 3);
+        QVERIFY(client->results().contains(id));
+        QVERIFY(client->activeJobs().isEmpty());
+    }
+
+    void exportResultWithoutColdStart()
+    {
+        // The engine sends an empty cold_start (no runs asked for) and "" for an unwritten zip.
+        const ExportResult e = ExportResult::fromJson(
+            QJsonDocument::fromJson(R"({"bundle":"/b","zip":"","buckets":[{"name":"default","batch":8}],
+                                        "cold_start":{},"manifest":"/b/manifest.json"})")
+                .object());
+        QVERIFY(!e.coldStart.isMeasured());
+        QVERIFY(e.zip.isEmpty());
+        QCOMPARE(e.buckets.size(), 1);
+        QCOMPARE(e.buckets.first().batch, 8);
+    }
+
+    void exportFailureAndCancel()
+    {
+        auto client = makeClient();
+        QSignalSpy hello(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        client->start();
+        QVERIFY(hello.wait(10000));
+        ExportRequest r;
+        r.from = m_dir.path();
+        r.out = m_dir.filePath(QStringLiteral("fail-bundle"));
+        const qint64 failed = client->exportBundle(r);
+        QVERIFY(errors.wait(10000));
+        QCOMPARE(errors.first().at(0).toLongLong(), failed);
+        const auto error = errors.first().at(1).value<EngineError>();
+        QCOMPARE(error.stage, QStringLiteral("export"));
+        QCOMPARE(error.code, QStringLiteral("export_failed"));
+
+        // Cancel works as for compile: cooperative, same engine.
+        r.out = m_dir.filePath(QStringLiteral("slow-bundle"));
+        const qint64 slow = client->exportBundle(r);
+        QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(1) == "compile", 10000);
+        client->cancel(slow);
+        QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 2, 4000);
+        QCOMPARE(errors.last().at(0).toLongLong(), slow);
+        QVERIFY(errors.last().at(1).value<EngineError>().isCancellation());
+        QCOMPARE(hello.count(), 1);
+        QVERIFY(!QFileInfo::exists(r.out));
     }
 
     void resultParsing_data()

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow against the fake engine (tests/fixtures/fake_engine.py), offscreen.
+#include "widgets/exportdialog.h"
 #include "widgets/logview.h"
 #include "widgets/mainwindow.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QFrame>
@@ -13,6 +16,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -21,6 +25,7 @@
 #include <QTest>
 #include <QTranslator>
 
+using AotStudio::Widgets::ExportDialog;
 using AotStudio::Widgets::MainWindow;
 
 class TestMainWindow : public QObject
@@ -43,6 +48,36 @@ private:
         const QString path = QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/%1.png").arg(name);
         QVERIFY2(w.grab().save(path), qPrintable(path));
         qInfo("screenshot: %s", qPrintable(path));
+    }
+
+    static void screenshot(QWidget &widget, const QString &name)
+    {
+        QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
+        QTest::qWait(50);
+        const QString path = QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/%1.png").arg(name);
+        QVERIFY2(widget.grab().save(path), qPrintable(path));
+        qInfo("screenshot: %s", qPrintable(path));
+    }
+
+    static QPushButton *okButton(const ExportDialog &dialog)
+    {
+        return dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+    }
+
+    /// A window that compiled sample:mlp into `out`, so that Export Bundle… is enabled.
+    static std::unique_ptr<MainWindow> compiledWindow(const QString &out)
+    {
+        auto w = std::make_unique<MainWindow>();
+        w->show();
+        w->startEngine();
+        w->setModel(QStringLiteral("sample:mlp"));
+        w->setOutputDirectory(out);
+        if (!QTest::qWaitFor([&] { return w->engineClient()->isReady(); }, 10000))
+            return nullptr;
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        if (!w->compile() || !finished.wait(10000) || !finished.first().at(0).toBool())
+            return nullptr;
+        return w;
     }
 
     static std::unique_ptr<MainWindow> startedWindow()
@@ -327,6 +362,178 @@ private Q_SLOTS:
         QCOMPARE(text(*w, "stageLabel"), QStringLiteral("Cancelled"));
         QVERIFY(!w->findChild<QMessageBox *>(QStringLiteral("compileErrorBox")));
         QVERIFY(text(*w, "resultErrorText").contains(QLatin1String("cancelled")));
+    }
+
+    void exportActionNeedsACompile()
+    {
+        auto w = startedWindow();
+        auto *action = w->findChild<QAction *>(QStringLiteral("exportAction"));
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QVERIFY(!action->isEnabled()); // ready, but nothing compiled yet
+        action->trigger();
+        QVERIFY(!w->findChild<ExportDialog *>());
+
+        // A failed compile does not enable it either…
+        w->setModel(QStringLiteral("fake:error"));
+        w->setOutputDirectory(m_out.filePath(QStringLiteral("failed")));
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        if (auto *box = w->findChild<QMessageBox *>(QStringLiteral("compileErrorBox")))
+            box->close();
+        QVERIFY(!action->isEnabled());
+        // …a successful one does, and it exports from that compile's folder.
+        const QString job = m_out.filePath(QStringLiteral("exportable"));
+        w->setModel(QStringLiteral("sample:mlp"));
+        w->setOutputDirectory(job);
+        QVERIFY(w->compile());
+        QVERIFY(!action->isEnabled()); // not while a job runs
+        QVERIFY(finished.wait(10000));
+        QVERIFY(action->isEnabled());
+        QCOMPARE(w->lastCompileDirectory(), job);
+    }
+
+    void exportDialogValidates()
+    {
+        const QString job = m_out.filePath(QStringLiteral("dialogjob"));
+        QVERIFY(QDir().mkpath(job));
+        ExportDialog dialog(job);
+        dialog.show();
+        auto *out = dialog.findChild<QLineEdit *>(QStringLiteral("exportOutEdit"));
+        auto *buckets = dialog.findChild<QLineEdit *>(QStringLiteral("exportBucketsEdit"));
+        auto *problem = dialog.findChild<QLabel *>(QStringLiteral("exportProblem"));
+        QVERIFY(out && buckets && problem);
+        // Defaults.
+        QCOMPARE(QDir::fromNativeSeparators(out->text()), job + QStringLiteral("-bundle"));
+        QCOMPARE(buckets->text(), QStringLiteral("1,4,16"));
+        QVERIFY(dialog.findChild<QCheckBox *>(QStringLiteral("exportZipCheck"))->isChecked());
+        QVERIFY(!dialog.findChild<QCheckBox *>(QStringLiteral("exportPadSafeCheck"))->isChecked());
+        QVERIFY(!dialog.findChild<QCheckBox *>(QStringLiteral("exportDynamicCheck"))->isChecked());
+        QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("exportColdStartRuns"))->value(), 3);
+        QVERIFY(!problem->isVisible());
+        QVERIFY(okButton(dialog)->isEnabled());
+        auto r = dialog.request();
+        QCOMPARE(r.from, job);
+        QCOMPARE(r.buckets, (QList<int>{1, 4, 16}));
+        QVERIFY(!r.hasDynamicBatch());
+
+        // Bad bucket text.
+        buckets->setText(QStringLiteral("1, four, 16"));
+        QVERIFY(problem->isVisible());
+        QVERIFY2(problem->text().contains(QLatin1String("Batch buckets")), qPrintable(problem->text()));
+        QVERIFY(!okButton(dialog)->isEnabled());
+        dialog.accept(); // refused even when called directly
+        QVERIFY(dialog.isVisible());
+        buckets->setText(QStringLiteral("0"));
+        QVERIFY(!okButton(dialog)->isEnabled());
+        buckets->setText(QStringLiteral("16 4, 4,1"));
+        QVERIFY(okButton(dialog)->isEnabled());
+        QCOMPARE(dialog.request().buckets, (QList<int>{1, 4, 16}));
+
+        // An existing folder is refused inline: the engine never overwrites a bundle.
+        out->setText(QDir::toNativeSeparators(job));
+        QVERIFY(problem->isVisible());
+        QVERIFY2(problem->text().contains(QLatin1String("already exists")), qPrintable(problem->text()));
+        QVERIFY(!okButton(dialog)->isEnabled());
+
+        // The dynamic range must be ordered.
+        out->setText(QDir::toNativeSeparators(job + QStringLiteral("-other")));
+        QVERIFY(okButton(dialog)->isEnabled());
+        dialog.findChild<QCheckBox *>(QStringLiteral("exportDynamicCheck"))->setChecked(true);
+        dialog.findChild<QSpinBox *>(QStringLiteral("exportDynamicMin"))->setValue(80);
+        QVERIFY(!okButton(dialog)->isEnabled());
+        dialog.findChild<QSpinBox *>(QStringLiteral("exportDynamicMin"))->setValue(2);
+        QVERIFY(okButton(dialog)->isEnabled());
+        r = dialog.request();
+        QCOMPARE(r.dynamicBatchMin, 2);
+        QCOMPARE(r.dynamicBatchMax, 64);
+
+        // The screenshot shows the problem message.
+        buckets->setText(QStringLiteral("1,4,x"));
+        screenshot(dialog, QStringLiteral("export_dialog"));
+    }
+
+    void exportShowsBundle()
+    {
+        const QString job = m_out.filePath(QStringLiteral("bundlejob"));
+        auto w = compiledWindow(job);
+        QVERIFY(w);
+        w->findChild<QAction *>(QStringLiteral("exportAction"))->trigger();
+        auto *dialog = w->findChild<ExportDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        dialog->findChild<QCheckBox *>(QStringLiteral("exportDynamicCheck"))->setChecked(true);
+        dialog->findChild<QCheckBox *>(QStringLiteral("exportPadSafeCheck"))->setChecked(true);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QTest::mouseClick(okButton(*dialog), Qt::LeftButton);
+        QVERIFY(w->findChild<QAction *>(QStringLiteral("cancelAction"))->isEnabled());
+        QVERIFY(!w->findChild<QAction *>(QStringLiteral("exportAction"))->isEnabled());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), true);
+
+        const QString bundle = job + QStringLiteral("-bundle");
+        QVERIFY(w->lastExport());
+        QCOMPARE(w->lastExport()->bundle, bundle);
+        QVERIFY(w->findChild<QFrame *>(QStringLiteral("resultBundle"))->isVisible());
+        QCOMPARE(text(*w, "resultBundlePath"), bundle);
+        QCOMPARE(text(*w, "resultBundleZip"), bundle + QStringLiteral(".zip"));
+        QCOMPARE(text(*w, "resultBundleBuckets"),
+                 QStringLiteral("batch 1, batch 4, batch 16, dynamic 1–64"));
+        QCOMPARE(text(*w, "resultBundleColdStart"),
+                 QStringLiteral("bundle 182 ms vs eager 2,431 ms (13.3×)"));
+        // The compile result stays above it.
+        QCOMPARE(text(*w, "resultSpeedup"), QStringLiteral("2.38×"));
+        QCOMPARE(text(*w, "stageLabel"), QStringLiteral("Done"));
+        QVERIFY(log(*w).contains(QLatin1String("Bundle written to")));
+        screenshot(*w, QStringLiteral("mainwindow_export"));
+
+        // A second export proposes a new folder, since the first one now exists.
+        w->findChild<QAction *>(QStringLiteral("exportAction"))->trigger();
+        QTRY_VERIFY((dialog = w->findChild<ExportDialog *>()) && dialog->isVisible());
+        QCOMPARE(QDir::fromNativeSeparators(
+                     dialog->findChild<QLineEdit *>(QStringLiteral("exportOutEdit"))->text()),
+                 job + QStringLiteral("-bundle-2"));
+        dialog->reject();
+
+        // A new compile replaces the result, and the bundle section with it.
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QVERIFY(!w->findChild<QFrame *>(QStringLiteral("resultBundle"))->isVisible());
+    }
+
+    void exportErrorAndCancel()
+    {
+        auto w = compiledWindow(m_out.filePath(QStringLiteral("errjob")));
+        QVERIFY(w);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        AotStudio::Client::ExportRequest r;
+        r.from = w->lastCompileDirectory();
+        r.out = m_out.filePath(QStringLiteral("fail-bundle"));
+        QVERIFY(w->exportBundle(r));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        auto *box = w->findChild<QMessageBox *>(QStringLiteral("exportErrorBox"));
+        QVERIFY(box);
+        QCOMPARE(box->windowTitle(), QStringLiteral("Export failed"));
+        const QString panel = text(*w, "resultErrorText");
+        QVERIFY2(panel.contains(QLatin1String("Exporting")) && panel.contains(QLatin1String("export_failed")),
+                 qPrintable(panel));
+        QVERIFY2(panel.contains(QLatin1String("Writing the bundle")), qPrintable(panel));
+        QVERIFY(w->statusBar()->currentMessage().contains(QLatin1String("export_failed")));
+        box->close();
+
+        r.out = m_out.filePath(QStringLiteral("slow-bundle"));
+        QVERIFY(w->exportBundle(r));
+        QTRY_VERIFY_WITH_TIMEOUT(text(*w, "stageLabel").contains(QLatin1String("AOTInductor")), 10000);
+        QVERIFY2(text(*w, "stageLabel").contains(QLatin1String("batch1")), qPrintable(text(*w, "stageLabel")));
+        w->findChild<QAction *>(QStringLiteral("cancelAction"))->trigger();
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(text(*w, "stageLabel"), QStringLiteral("Cancelled"));
+        QVERIFY(text(*w, "resultErrorText").contains(QLatin1String("cancelled")));
+        // Still exportable afterwards.
+        QVERIFY(w->findChild<QAction *>(QStringLiteral("exportAction"))->isEnabled());
     }
 
     void settingsPersist()

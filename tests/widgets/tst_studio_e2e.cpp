@@ -59,6 +59,22 @@ private Q_SLOTS:
         QVERIFY(!w.findChild<QLabel *>(QStringLiteral("resultMaxAbsError"))->text().isEmpty());
         QCOMPARE(w.findChild<QLabel *>(QStringLiteral("resultDevice"))->text(),
                  QStringLiteral("cpu"));
+
+        // Export a bundle from that compile through the real engine, as File > Export Bundle does.
+        AotStudio::Client::ExportRequest request;
+        request.from = out.path();
+        request.out = out.filePath(QStringLiteral("bundle"));
+        request.buckets = {2};
+        request.coldStartRuns = 1;
+        QSignalSpy exported(&w, &MainWindow::jobFinished);
+        QVERIFY(w.exportBundle(request));
+        QTRY_VERIFY_WITH_TIMEOUT(!exported.isEmpty(), 600000);
+        w.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/studio_e2e_export.png"));
+        QVERIFY2(exported.first().at(0).toBool(),
+                 qPrintable(w.findChild<QLabel *>(QStringLiteral("resultErrorText"))->text()));
+        QVERIFY(QFileInfo::exists(out.filePath(QStringLiteral("bundle/manifest.json"))));
+        QVERIFY(QFileInfo::exists(out.filePath(QStringLiteral("bundle/packages/batch2.pt2"))));
+        QVERIFY(QFileInfo::exists(out.filePath(QStringLiteral("bundle.zip"))));
     }
 };
 
