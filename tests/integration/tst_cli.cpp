@@ -12,40 +12,20 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "processrun.h"
+
 #include <csignal>
 #include <sys/types.h>
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using TestSupport::lastLine;
+using TestSupport::readJson;
+using TestSupport::Run;
 
 Run runCli(const QStringList &args, int timeoutMs = 600000)
 {
-    QProcess p;
-    p.start(QStringLiteral(AOTSTUDIO_CLI_PATH), args);
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-QByteArray lastLine(const QByteArray &text)
-{
-    const auto lines = text.trimmed().split('\n');
-    return lines.isEmpty() ? QByteArray() : lines.last();
-}
-
-QJsonObject readJson(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
+    return TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH), args, timeoutMs);
 }
 
 /// The stage entries of a compile result as "stage" or "stage/pass".

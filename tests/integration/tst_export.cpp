@@ -11,38 +11,20 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "processrun.h"
+
 #include <csignal>
 #include <sys/types.h>
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using TestSupport::lastLine;
+using TestSupport::readJson;
+using TestSupport::Run;
 
 Run run(const char *program, const QStringList &args, int timeoutMs = 600000)
 {
-    QProcess p;
-    p.start(QString::fromUtf8(program), args);
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-QByteArray lastLine(const QByteArray &text)
-{
-    const auto lines = text.trimmed().split('\n');
-    return lines.isEmpty() ? QByteArray() : lines.last();
-}
-
-QJsonObject readJson(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+    return TestSupport::run(QString::fromUtf8(program), args, timeoutMs);
 }
 
 bool writeJson(const QString &path, const QJsonObject &o)
