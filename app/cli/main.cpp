@@ -5,6 +5,7 @@
 #include "bundle/inspect.h"
 #include "graph/graphdiff.h"
 #include "pipeline/engine.h"
+#include "profilecmd.h"
 #include "protocol/linewriter.h"
 #include "runtime/aotirunner.h"
 
@@ -422,6 +423,9 @@ int main(int argc, char **argv)
     inspectCmd->footer("Exit status: 0 readable (a bundle: intact and runnable here), 1 unreadable, tampered or not "
                        "runnable here, 2 bad command line.");
 
+    Cli::ProfileOptions profileOptions;
+    auto *profileCmd = Cli::addProfileCommand(app, profileOptions);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -460,7 +464,7 @@ int main(int argc, char **argv)
             return kExitFailed;
         }
     }
-    if (!showVersion && !*compile && !*exportCmd) {
+    if (!showVersion && !*compile && !*exportCmd && !*profileCmd) {
         std::fputs(app.help().c_str(), stdout);
         return kExitUsage;
     }
@@ -479,7 +483,7 @@ int main(int argc, char **argv)
 
     std::FILE *stdoutStream = Protocol::takeStdoutForProtocol();
     Outcome outcome;
-    ProgressPrinter printer(verbose);
+    ProgressPrinter printer(verbose || profileOptions.verbose);
     if (*compile)
         printer.setLogFile(out + "/aotstudio.log");
     int rc = 0;
@@ -514,6 +518,8 @@ int main(int argc, char **argv)
                     std::fprintf(stdoutStream, "%s\n", Protocol::toLine(*outcome.result).c_str());
                 else if (request.value("type", "") == "export")
                     printExport(stdoutStream, *outcome.result);
+                else if (request.value("type", "") == "profile")
+                    Cli::printProfile(stdoutStream, *outcome.result);
                 else
                     printHuman(stdoutStream, *outcome.result);
             } else {
@@ -549,6 +555,8 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "%s\n", errorLine(Protocol::makeError(0, *e)).c_str());
                 rc = kExitFailed;
             }
+        } else if (*profileCmd) {
+            rc = runJob(Cli::profileRequest(profileOptions), profileOptions.json);
         } else if (*exportCmd) {
             Json request{{"type", "export"}, {"id", 1}, {"out", exportOut}, {"pad_safe", padSafe}, {"zip", !noZip},
                          {"cold_start_runs", coldStartRuns}};

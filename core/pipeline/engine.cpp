@@ -3,6 +3,7 @@
 
 #include "pipeline/compilejob.h"
 #include "pipeline/exportjob.h"
+#include "pipeline/profilejob.h"
 #include "python/frontend.h"
 
 #include <filesystem>
@@ -105,7 +106,7 @@ bool Engine::handle(const Protocol::Request &request)
             job.stop.request_stop();
         return false;
     }
-    if (request.type == "compile" || request.type == "export") {
+    if (request.type == "compile" || request.type == "export" || request.type == "profile") {
         bool inUse = false;
         {
             std::lock_guard lock(m_mutex);
@@ -213,6 +214,10 @@ void Engine::runJob(Job &job)
         const EventFn forward = [this](const Json &e) { emit(e); };
         if (job.request.type == "export") {
             emit(Protocol::makeResult(id, runExport(id, job.request.body, forward, job.stop.get_token())));
+            return;
+        }
+        if (job.request.type == "profile") {
+            emit(Protocol::makeResult(id, runProfile(id, job.request.body, forward, job.stop.get_token())));
             return;
         }
         const Json result = runCompile(id, job.request.body, forward, job.stop.get_token());

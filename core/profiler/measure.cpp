@@ -18,6 +18,11 @@ double medianOf(std::vector<double> v)
 
 Summary measure(const std::function<void()> &call, const MeasureOptions &options, std::stop_token stop)
 {
+    return summarize(measureSamples(call, options, std::move(stop)));
+}
+
+std::vector<double> measureSamples(const std::function<void()> &call, const MeasureOptions &options, std::stop_token stop)
+{
     using Clock = std::chrono::steady_clock;
     for (int i = 0; i < options.warmup && !stop.stop_requested(); ++i)
         call();
@@ -47,7 +52,7 @@ Summary measure(const std::function<void()> &call, const MeasureOptions &options
             medianAtCheckpoint = median;
         }
     }
-    return summarize(std::move(samples));
+    return samples;
 }
 
 } // namespace AotStudio::Profiler

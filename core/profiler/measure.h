@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <stop_token>
+#include <vector>
 
 namespace AotStudio::Profiler {
 
@@ -23,5 +24,9 @@ struct MeasureOptions {
 /// The caller makes `call` synchronous (on CUDA it must synchronize the device inside).
 /// Stops early, returning what it has, when `stop` is requested. Exceptions from `call` propagate.
 Summary measure(const std::function<void()> &call, const MeasureOptions &options, std::stop_token stop = {});
+
+/// The same loop as measure(), returning the timed samples in ms in call order (for callers that
+/// pool several passes, e.g. untraced and traced runs interleaved in rounds).
+std::vector<double> measureSamples(const std::function<void()> &call, const MeasureOptions &options, std::stop_token stop = {});
 
 } // namespace AotStudio::Profiler

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `aotstudio-cli profile`: eager against the compiled package in one process (core/profiler/PROFILE.md).
+#include "profilecmd.h"
+
+#include <filesystem>
+
+namespace AotStudio::Cli {
+
+using nlohmann::json;
+
+CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &o)
+{
+    auto *cmd = app.add_subcommand("profile", "Profile a model: eager against its AOTInductor package (and NativeRT where "
+                                              "available) in one process with one collector: latency distribution, "
+                                              "collector overhead, per-kernel time tied to graph nodes, peak memory, "
+                                              "throughput against runners, cold start. Writes OUT/profile.json, "
+                                              "OUT/profile.csv, OUT/profile_kernels.csv and OUT/trace.json (Perfetto)");
+    cmd->add_option("-m,--model", o.model, "Model: sample:NAME, path/to/file.py:factory or a torch.export.save .pt2")->required();
+    cmd->add_option("--package", o.package, "Profile this .pt2 instead of compiling one (checked against the model's inputs first)");
+    cmd->add_option("-d,--device", o.device, "cpu or cuda (cuda on a machine without a GPU is an error, exit 1)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"cpu", "cuda"}));
+    cmd->add_option("-o,--out", o.out, "Output directory (created)")->capture_default_str();
+    cmd->add_option("--dtype", o.dtype, "fp32, bf16 or fp16")->capture_default_str();
+    cmd->add_option("--runs", o.runs, "Most timed runs per variant")->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--min-runs", o.minRuns, "Fewest timed runs per variant")->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--warmup", o.warmup, "Untimed warm-up runs per variant")->capture_default_str()->check(CLI::Range(0, 100000));
+    cmd->add_option("--max-seconds", o.maxSeconds, "Time cap per variant and pass, in seconds")->capture_default_str()->check(CLI::Range(0.0, 1e6));
+    cmd->add_option("--runners", o.runners, "Runner counts for the throughput table (0 alone to skip)")->capture_default_str()->delimiter(',');
+    cmd->add_option("--throughput-seconds", o.throughputSeconds, "Seconds per runner count")->capture_default_str()->check(CLI::Range(0.05, 1e4));
+    cmd->add_option("--cold-start-runs", o.coldStartRuns, "Fresh processes timed for cold start (each side); 0 to skip")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100));
+    cmd->add_option("--variants", o.variants, "Subset of eager,aoti,nativert")->delimiter(',');
+    cmd->add_flag("--no-trace", o.noTrace, "Skip the traced pass (no kernels, no trace.json, no overhead)");
+    cmd->add_flag("--json", o.json, "Print the profile as one JSON object on stdout");
+    cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
+    cmd->footer("Exit status: 0 success, 1 the profile failed (no such device, package does not load, model raised), "
+                "2 bad command line.");
+    return cmd;
+}
+
+json profileRequest(const ProfileOptions &o)
+{
+    json runners = json::array();
+    for (int n : o.runners)
+        if (n > 0)
+            runners.push_back(n);
+    json r{{"type", "profile"},       {"id", 1},
+           {"model", o.model},        {"device", o.device},
+           {"out", std::filesystem::absolute(o.out).lexically_normal().string()},
+           {"dtype", o.dtype},        {"runs", o.runs},
+           {"min_runs", std::min(o.minRuns, o.runs)}, {"warmup", o.warmup},
+           {"max_seconds", o.maxSeconds}, {"throughput", runners},
+           {"throughput_seconds", o.throughputSeconds}, {"cold_start_runs", o.coldStartRuns},
+           {"trace", !o.noTrace}};
+    if (!o.package.empty())
+        r["package"] = std::filesystem::absolute(o.package).lexically_normal().string();
+    if (!o.variants.empty())
+        r["variants"] = o.variants;
+    return r;
+}
+
+void printProfile(std::FILE *out, const json &r)
+{
+    std::fprintf(out, "profile:        %s\n", r.value("/files/profile_json"_json_pointer, std::string()).c_str());
+    std::fprintf(out, "model:          %s on %s (torch %s), package %s\n", r.value("model", "").c_str(), r.value("device", "").c_str(),
+                 r.value("torch_version", "").c_str(), r.value("package", "").c_str());
+    std::fprintf(out, "collector:      %s%s\n", r.value("/collector/name"_json_pointer, std::string()).c_str(),
+                 r.value("/collector/available"_json_pointer, false) ? "" : " (off)");
+    for (const auto &v : r.value("variants", json::array())) {
+        if (!v.value("available", false)) {
+            std::fprintf(out, "%-15s unavailable: %s\n", (v.value("name", "") + ":").c_str(), v.value("reason", "").c_str());
+            continue;
+        }
+        const json s = v["statistics"];
+        std::fprintf(out, "%-15s median %.4f ms  p10 %.4f  p90 %.4f  p99 %.4f  (%d runs)", (v.value("name", "") + ":").c_str(),
+                     s.value("median_ms", 0.0), s.value("p10_ms", 0.0), s.value("p90_ms", 0.0), s.value("p99_ms", 0.0), s.value("runs", 0));
+        if (v["overhead_pct"].is_number())
+            std::fprintf(out, "  collector overhead %+.2f%%", v["overhead_pct"].get<double>());
+        if (v["memory"].is_object() && v["memory"]["peak_bytes"].is_number())
+            std::fprintf(out, "  peak %lld B", v["memory"]["peak_bytes"].get<long long>());
+        std::fprintf(out, "\n");
+    }
+    const json speedup = r.value("speedup", json::object()); // items() must not outlive it
+    for (const auto &[name, x] : speedup.items())
+        std::fprintf(out, "speedup:        %s %.2fx over eager\n", name.c_str(), x.get<double>());
+    int shown = 0;
+    for (const auto &k : r.value("kernels", json::array())) {
+        if (shown++ == 8)
+            break;
+        std::string nodes;
+        for (const auto &n : k.value("covered_nodes", json::array()))
+            nodes += (nodes.empty() ? "" : ",") + n.get<std::string>();
+        std::fprintf(out, "kernel:         %-40s %6.1f%%  %lld calls  %.4f ms each  [%s]\n", k.value("name", "").c_str(),
+                     100.0 * k.value("share", 0.0), k.value("calls", 0LL), k.value("mean_ms", 0.0), nodes.c_str());
+    }
+    for (const auto &t : r.value("throughput", json::array()))
+        std::fprintf(out, "throughput:     %d runner(s): %.1f calls/s, p99 %.4f ms\n", t.value("runners", 0), t.value("throughput_per_s", 0.0),
+                     t.value("p99_ms", 0.0));
+    const json cold = r.value("cold_start", json::object());
+    if (cold.value("ratio", json()).is_number())
+        std::fprintf(out, "cold start:     aotstudio-run %.0f ms, python eager %.0f ms (%.2fx)\n", cold.value("aoti_run_ms", 0.0),
+                     cold.value("eager_ms", 0.0), cold.value("ratio", 0.0));
+    for (const auto &w : r.value("warnings", json::array()))
+        std::fprintf(out, "warning:        %s\n", w.get<std::string>().c_str());
+}
+
+} // namespace AotStudio::Cli

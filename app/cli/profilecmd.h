@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace AotStudio::Cli {
+
+/// Options of `aotstudio-cli profile` (the engine's `profile` request, FORMAT.md).
+struct ProfileOptions {
+    std::string model, package, device = "cpu", out = "aotstudio-profile", dtype = "fp32";
+    int runs = 200, minRuns = 20, warmup = 5, coldStartRuns = 3;
+    double maxSeconds = 5, throughputSeconds = 1;
+    std::vector<int> runners{1, 2, 4};
+    std::vector<std::string> variants;
+    bool noTrace = false, json = false, verbose = false;
+};
+
+/// Add the `profile` subcommand to `app`; its values land in `options`.
+CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &options);
+/// The `profile` request for the engine (id 1), with `out` made absolute.
+nlohmann::json profileRequest(const ProfileOptions &options);
+/// Human-readable summary of a profile result (core/profiler/PROFILE.md).
+void printProfile(std::FILE *out, const nlohmann::json &result);
+
+} // namespace AotStudio::Cli

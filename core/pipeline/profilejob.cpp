@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/profilejob.h"
+
+#include "bundle/bundle.h"
+#include "profiler/cupti.h"
+#include "profiler/trace.h"
+#include "python/frontend.h"
+#include "runtime/aotirunner.h"
+#include "runtime/collector.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace AotStudio::Pipeline {
+
+using Protocol::Json;
+namespace fs = std::filesystem;
+
+namespace {
+
+Json summaryJson(const Profiler::Summary &s, int warmup)
+{
+    return Json{{"median_ms", s.medianMs}, {"p10_ms", s.p10Ms}, {"p90_ms", s.p90Ms}, {"p99_ms", s.p99Ms},
+                {"mean_ms", s.meanMs},     {"stddev_ms", s.stddevMs}, {"min_ms", s.minMs}, {"max_ms", s.maxMs},
+                {"runs", s.runs},          {"warmup", warmup}};
+}
+
+std::string isoNow()
+{
+    char buf[32];
+    const std::time_t t = std::time(nullptr);
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+std::string shellQuote(const std::string &s)
+{
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+/// Wall time of one fresh process, spawn to exit, in ms; -1 when it failed.
+double timeProcess(const std::string &command)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const int rc = std::system((command + " >/dev/null 2>&1").c_str());
+    const auto t1 = std::chrono::steady_clock::now();
+    return rc == 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() : -1.0;
+}
+
+fs::path selfDir()
+{
+    std::error_code ec;
+    const auto p = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::path() : p.parent_path();
+}
+
+/// Write through a temporary name and a rename (never a half-written file).
+void writeFile(const fs::path &path, const std::string &text)
+{
+    const fs::path tmp = path.parent_path() / (".partial-" + std::to_string(::getpid()) + "-" + path.filename().string());
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << text;
+        if (!out)
+            throw JobFailed({"write", Protocol::Code::Internal, "cannot write '" + path.string() + "'", "check the disk and --out"});
+    }
+    fs::rename(tmp, path);
+}
+
+std::string num(double v)
+{
+    std::ostringstream s;
+    s.precision(9);
+    s << v;
+    return s.str();
+}
+
+/// The name under which kernels.json knows a range: Inductor prefixes profiled kernel names with
+/// `graph_<id>_` when the graph has an id; the AOTI C shim's library calls appear as ATen ops.
+std::string kernelKey(const std::string &rangeName)
+{
+    static const std::regex graphPrefix("^graph_[0-9]+_");
+    return std::regex_replace(rangeName, graphPrefix, "");
+}
+
+/// Provenance of kernels.json by the names ranges carry: generated kernels by name, library calls
+/// by their ATen op ("aten::addmm" for `aoti_torch_cpu_addmm_out`; several calls of one op merge).
+struct Provenance {
+    struct Entry {
+        std::string kind;
+        std::set<std::string> post, pre;
+    };
+    std::map<std::string, Entry> byName;
+
+    static Provenance load(const fs::path &path)
+    {
+        Provenance p;
+        std::ifstream in(path);
+        if (!in)
+            return p;
+        const Json j = Json::parse(in, nullptr, false);
+        if (!j.is_object())
+            return p;
+        for (const auto &k : j.value("kernels", Json::array())) {
+            const std::string name = k.value("name", "");
+            const std::string kind = k.value("kind", "");
+            std::vector<std::string> names{name};
+            if (kind == "library") {
+                // The shim function is a range of its own ("aoti_torch_cpu_addmm_out"); eager-style
+                // names ("aten::addmm") match too.
+                std::string op = k.value("library_op", name);
+                if (op.size() > 4 && op.compare(op.size() - 4, 4, "_out") == 0)
+                    op.resize(op.size() - 4);
+                names.push_back("aten::" + op);
+            }
+            for (const auto &n : names) {
+                auto &e = p.byName[n];
+                e.kind = kind;
+                for (const auto &x : k.value("post_grad_nodes", Json::array()))
+                    if (x.is_string())
+                        e.post.insert(x.get<std::string>());
+                for (const auto &x : k.value("pre_grad_nodes", Json::array()))
+                    if (x.is_string())
+                        e.pre.insert(x.get<std::string>());
+            }
+        }
+        return p;
+    }
+    const Entry *find(const std::string &rangeName) const
+    {
+        const auto it = byName.find(kernelKey(rangeName));
+        return it == byName.end() ? nullptr : &it->second;
+    }
+};
+
+/// A forward call wrapped so that each call's start and end land in `log` (the `call` ranges of
+/// the trace). Used for the untraced and the traced pass alike, so both pay the same.
+struct CallLog {
+    std::vector<std::pair<std::int64_t, std::int64_t>> calls;
+    std::function<void()> wrap(std::function<void()> fn)
+    {
+        return [this, fn = std::move(fn)] {
+            const auto a = Runtime::RangeCollector::nowNs();
+            fn();
+            calls.emplace_back(a, Runtime::RangeCollector::nowNs());
+        };
+    }
+};
+
+/// Rounds of interleaved untraced and traced runs per variant.
+constexpr int kRounds = 4;
+
+struct Variant {
+    std::string name;
+    bool available = false;
+    std::string reason;
+    std::function<void()> call;
+    Profiler::Summary plain, traced;
+    bool hasTraced = false;
+    double tracedWallMs = 0;
+    Runtime::MemoryPeak memory;
+    std::optional<double> cudaEventMs;
+    std::optional<double> busyShare;
+};
+
+Json optNum(const std::optional<double> &v)
+{
+    return v ? Json(*v) : Json();
+}
+
+} // namespace
+
+Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
+{
+    const auto log = [&](const std::string &level, const std::string &message) { emit(Protocol::makeLog(id, level, message)); };
+    const auto progress = [&](const char *stage, double fraction, const std::string &message) {
+        emit(Protocol::makeProgress(id, stage, fraction, message));
+    };
+    const auto checkStop = [&](const char *stage) {
+        if (stop.stop_requested())
+            throw JobFailed({stage, Protocol::Code::Cancelled, std::string("cancelled during '") + stage + "'", ""});
+    };
+    const auto options = measureOptionsFrom(request); // validates the common fields too
+    for (const char *field : {"package"}) {
+        if (request.contains(field) && !request[field].is_string())
+            throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be a string", "send a JSON string"});
+    }
+    const std::string model = request.value("model", std::string());
+    const std::string device = request.value("device", std::string("cpu"));
+    const std::string outString = request.value("out", std::string());
+    if (model.empty())
+        throw JobFailed({"load", Protocol::Code::BadRequest, "profile needs a model", "pass --model SPEC (e.g. sample:mlp)"});
+    if (outString.empty())
+        throw JobFailed({"load", Protocol::Code::BadRequest, "profile needs an output directory", "pass --out DIR"});
+    if (device != "cpu" && device != "cuda")
+        throw JobFailed({"load", Protocol::Code::BadRequest, "unknown device '" + device + "'", "use cpu or cuda"});
+    std::vector<int> runnerCounts{1, 2, 4};
+    if (request.contains("throughput")) {
+        if (!request["throughput"].is_array())
+            throw JobFailed({"load", Protocol::Code::BadRequest, "'throughput' must be a list of runner counts", "e.g. [1,2,4]"});
+        runnerCounts.clear();
+        for (const auto &n : request["throughput"]) {
+            if (!n.is_number_integer() || n.get<int>() < 1 || n.get<int>() > 256)
+                throw JobFailed({"load", Protocol::Code::BadRequest, "runner counts must be integers in 1..256", "e.g. [1,2,4]"});
+            runnerCounts.push_back(n.get<int>());
+        }
+    }
+    std::set<std::string> wanted{"eager", "aoti", "nativert"};
+    if (request.contains("variants")) {
+        if (!request["variants"].is_array())
+            throw JobFailed({"load", Protocol::Code::BadRequest, "'variants' must be a list", "e.g. [\"eager\",\"aoti\"]"});
+        wanted.clear();
+        for (const auto &v : request["variants"]) {
+            if (!v.is_string() || (v != "eager" && v != "aoti" && v != "nativert"))
+                throw JobFailed({"load", Protocol::Code::BadRequest, "unknown variant " + v.dump(), "use eager, aoti, nativert"});
+            wanted.insert(v.get<std::string>());
+        }
+    }
+    const bool trace = request.value("trace", true);
+    const double throughputSeconds = std::max(0.05, request.value("throughput_seconds", 1.0));
+    const int coldRuns = std::max(0, request.value("cold_start_runs", 3));
+
+    // An absent device is an error, not a silent move to the CPU: the figures would answer
+    // another question than the one asked.
+    if (device == "cuda" && !Runtime::cudaAvailable())
+        throw JobFailed({"load", Protocol::Code::NoDevice, "no CUDA device: LibTorch sees no usable GPU or driver on this machine",
+                         "profile with --device cpu, or run the engine on a machine with an NVIDIA GPU"});
+
+    const fs::path out = fs::absolute(outString).lexically_normal();
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec)
+        throw JobFailed({"load", Protocol::Code::BadRequest, "cannot create '" + out.string() + "': " + ec.message(), "choose a writable --out"});
+    Json warnings = Json::array();
+    const auto warn = [&](const std::string &message) {
+        warnings.push_back(message);
+        log("warning", message);
+    };
+
+    // 1. The package: compiled here, or given.
+    std::string package;
+    fs::path kernelsJson;
+    std::string packageSource = "compiled";
+    if (request.contains("package")) {
+        packageSource = "given";
+        package = fs::absolute(request["package"].get<std::string>()).lexically_normal().string();
+        if (!fs::is_regular_file(package, ec))
+            throw JobFailed({"load_package", Protocol::Code::LoadFailed, "package '" + package + "' does not exist",
+                             "pass --package the .pt2 written by compile or export"});
+        kernelsJson = fs::path(package).parent_path() / "kernels.json";
+    } else {
+        Json r = request;
+        for (const char *k : {"variants", "trace", "throughput", "throughput_seconds", "cold_start_runs", "package"})
+            r.erase(k);
+        r["out"] = out.string();
+        r["measure"] = false;
+        const EventFn scaled = [&](const Json &e) {
+            Json ev = e;
+            ev["id"] = id;
+            if (ev.value("type", "") == "progress")
+                ev["fraction"] = 0.5 * ev.value("fraction", 0.0);
+            emit(ev);
+        };
+        const Json compiled = runCompile(id, r, scaled, stop);
+        package = compiled.value("package", "");
+        kernelsJson = out / "kernels.json";
+    }
+    if (!fs::exists(kernelsJson, ec))
+        kernelsJson.clear();
+    const Provenance provenance = Provenance::load(kernelsJson);
+
+    try {
+        const auto forward = [&](const Json &event) {
+            Json e = event;
+            e["id"] = id;
+            emit(e);
+        };
+        Json jobRequest = request;
+        jobRequest["out"] = out.string();
+        Python::CompileJob job(jobRequest, log, forward);
+        progress("load", 0.50, "building the model and example inputs");
+        const Json loaded = job.load();
+        checkStop("load");
+
+        // 2. Load the package and check it computes what eager computes on these inputs.
+        progress("load_package", 0.52, "loading the package with LibTorch");
+        std::unique_ptr<Runtime::AotiRunner> runner;
+        Json verified;
+        try {
+            runner = Runtime::AotiRunner::load(package, device);
+            runner->setInputs(job.inputs());
+            runner->run();
+        } catch (const Runtime::RuntimeError &e) {
+            throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
+                             packageSource == "given" ? "the package may be built for another device, another torch or another "
+                                                        "model; compile it here with aotstudio-cli compile"
+                                                      : "see the engine log"});
+        }
+        verified = job.verify(runner->outputs());
+        checkStop("load_package");
+
+        // 3. Variants.
+        std::vector<Variant> variants;
+        if (wanted.count("eager"))
+            variants.push_back({"eager", true, "", [&] { job.runEager(); }});
+        if (wanted.count("aoti"))
+            variants.push_back({"aoti", true, "", [&] { runner->run(); }});
+        if (wanted.count("nativert")) {
+            Variant v{"nativert", false, "", {}};
+            if (Runtime::nativeRtAvailable(v.reason))
+                v.reason = "this torch exports NativeRT's ModelRunnerHandle, but AOT Studio does not drive it yet";
+            warn("variant nativert not measured: " + v.reason);
+            variants.push_back(std::move(v));
+        }
+
+        // 4. Plain and traced runs, interleaved in rounds (plain, traced, plain, traced, ...) so that
+        // a drift of machine load hits both alike; the overhead is the difference of their medians.
+        // The traced runs' ranges fill kernels, ops and trace.json.
+        std::vector<Profiler::TimedRange> ranges;
+        std::map<std::string, double> wallMs;
+        Json collector{{"name", device == "cuda" ? "cupti" : "record_function"}, {"available", trace}, {"reason", trace ? "" : "trace: false"}};
+        std::unique_ptr<Profiler::CuptiCollector> cupti;
+        Json gpu;
+        if (device == "cuda" && trace) {
+            std::string why;
+            cupti = Profiler::CuptiCollector::create(why);
+            if (!cupti) {
+                warn("CUPTI unavailable (" + why + "): kernels come from RecordFunction ranges only");
+                collector["name"] = "record_function";
+                collector["reason"] = why;
+            }
+        }
+        const std::int64_t origin = Runtime::RangeCollector::nowNs();
+        std::vector<Profiler::CuptiRecord> gpuRecords;
+        const int rounds = trace ? kRounds : 1;
+        Runtime::RangeCollector rc;
+        for (std::size_t vi = 0; vi < variants.size(); ++vi) {
+            auto &v = variants[vi];
+            if (!v.available)
+                continue;
+            progress("measure", 0.55 + 0.2 * static_cast<double>(vi) / static_cast<double>(variants.size()),
+                     "timing " + v.name + (trace ? " with and without the collector" : ""));
+            std::vector<double> plain, traced;
+            std::int64_t busyNs = 0, tracedNs = 0;
+            for (int round = 0; round < rounds; ++round) {
+                auto o = options;
+                o.warmup = round == 0 ? options.warmup : 0;
+                o.maxRuns = std::max(1, (options.maxRuns + rounds - 1) / rounds);
+                o.minRuns = std::clamp((options.minRuns + rounds - 1) / rounds, 1, o.maxRuns);
+                o.maxSeconds = options.maxSeconds / rounds;
+                CallLog plainCalls;
+                const auto p = Profiler::measureSamples(plainCalls.wrap(v.call), o, stop);
+                plain.insert(plain.end(), p.begin(), p.end());
+                checkStop("measure");
+                if (!trace)
+                    continue;
+                o.warmup = 0;
+                CallLog calls;
+                if (cupti)
+                    cupti->start();
+                rc.start();
+                const auto t0 = Runtime::RangeCollector::nowNs();
+                std::vector<double> t;
+                try {
+                    t = Profiler::measureSamples(calls.wrap(v.call), o, stop);
+                } catch (...) {
+                    rc.stop();
+                    if (cupti)
+                        cupti->stop();
+                    throw;
+                }
+                auto got = rc.stop();
+                const auto t1 = Runtime::RangeCollector::nowNs();
+                traced.insert(traced.end(), t.begin(), t.end());
+                tracedNs += t1 - t0;
+                if (cupti) {
+                    auto recs = cupti->stop();
+                    for (auto &r : recs) {
+                        r.variant = v.name;
+                        if (r.kind == Profiler::CuptiRecord::Kind::Kernel)
+                            busyNs += r.endNs - r.startNs;
+                    }
+                    gpuRecords.insert(gpuRecords.end(), std::make_move_iterator(recs.begin()), std::make_move_iterator(recs.end()));
+                }
+                for (const auto &[a, b] : calls.calls) {
+                    v.tracedWallMs += static_cast<double>(b - a) / 1e6;
+                    ranges.push_back({"call", v.name, a, b, 1, 0, -1, Json{{"kind", "call"}}});
+                }
+                for (auto &r : got)
+                    ranges.push_back({std::move(r.name), v.name, r.startNs, r.endNs, 1, r.thread, r.depth, Json::object()});
+                checkStop("measure");
+            }
+            v.plain = Profiler::summarize(plain);
+            if (trace) {
+                v.traced = Profiler::summarize(traced);
+                v.hasTraced = true;
+                wallMs[v.name] = v.tracedWallMs;
+                if (cupti && tracedNs > 0)
+                    v.busyShare = static_cast<double>(busyNs) / static_cast<double>(tracedNs);
+            }
+        }
+        // The call ranges (depth -1, tid 0) only frame the trace; kernels and ops are depth 0.
+
+        // 5. Memory and CUDA-event latency: one call each, untimed.
+        progress("memory", 0.75, "peak memory of one call per variant");
+        for (auto &v : variants) {
+            if (!v.available)
+                continue;
+            v.memory = Runtime::measurePeakMemory(v.call, device);
+            if (device == "cuda") {
+                std::vector<double> ms;
+                for (int i = 0; i < std::max(5, std::min<int>(50, static_cast<int>(v.plain.runs))); ++i)
+                    if (auto e = Runtime::cudaEventMs(v.call))
+                        ms.push_back(*e);
+                if (!ms.empty())
+                    v.cudaEventMs = Profiler::summarize(ms).medianMs;
+            }
+            checkStop("memory");
+        }
+
+        // 6. Throughput against N runners of the package, N threads.
+        Json throughput = Json::array();
+        if (wanted.count("aoti")) {
+            for (std::size_t i = 0; i < runnerCounts.size(); ++i) {
+                const int n = runnerCounts[i];
+                progress("throughput", 0.78 + 0.08 * static_cast<double>(i) / static_cast<double>(runnerCounts.size()),
+                         "throughput with " + std::to_string(n) + " runner(s)");
+                try {
+                    auto many = Runtime::AotiRunner::load(package, device, n);
+                    many->setInputs(job.inputs());
+                    many->run();
+                    std::mutex m;
+                    std::vector<double> latencies;
+                    std::atomic<bool> failed{false};
+                    std::string failure;
+                    const auto t0 = std::chrono::steady_clock::now();
+                    const auto deadline = t0 + std::chrono::duration<double>(throughputSeconds);
+                    std::vector<std::thread> threads;
+                    for (int t = 0; t < n; ++t) {
+                        threads.emplace_back([&] {
+                            std::vector<double> mine;
+                            try {
+                                while (std::chrono::steady_clock::now() < deadline && !stop.stop_requested() && !failed) {
+                                    const auto a = std::chrono::steady_clock::now();
+                                    many->runConcurrent();
+                                    mine.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+                                }
+                            } catch (const std::exception &e) {
+                                std::lock_guard lock(m);
+                                failed = true;
+                                failure = e.what();
+                            }
+                            std::lock_guard lock(m);
+                            latencies.insert(latencies.end(), mine.begin(), mine.end());
+                        });
+                    }
+                    for (auto &t : threads)
+                        t.join();
+                    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                    if (failed)
+                        throw Runtime::RuntimeError(failure);
+                    const auto s = Profiler::summarize(latencies);
+                    throughput.push_back({{"runners", n}, {"threads", n}, {"calls", s.runs}, {"seconds", seconds},
+                                          {"throughput_per_s", seconds > 0 ? static_cast<double>(s.runs) / seconds : 0.0},
+                                          {"median_ms", s.medianMs}, {"p99_ms", s.p99Ms}});
+                } catch (const Runtime::RuntimeError &e) {
+                    warn("throughput with " + std::to_string(n) + " runners failed: " + e.what());
+                }
+                checkStop("throughput");
+            }
+        }
+
+        // 7. Cold start: aotstudio-run on a one-package bundle against Python eager, fresh processes.
+        Json cold = Json::object();
+        const fs::path runExe = selfDir() / "aotstudio-run";
+        const Json inputs = loaded.value("inputs", Json::array());
+        const long batch = !inputs.empty() && !inputs[0].value("shape", Json::array()).empty() ? inputs[0]["shape"][0].get<long>() : 1;
+        if (coldRuns > 0 && fs::exists(runExe, ec)) {
+            progress("cold_start", 0.87, "timing cold start (fresh processes)");
+            const fs::path bundle = out / "coldstart";
+            fs::remove_all(bundle, ec);
+            fs::create_directories(bundle / "packages", ec);
+            fs::create_hard_link(package, bundle / "packages" / "model.pt2", ec);
+            if (ec)
+                fs::copy_file(package, bundle / "packages" / "model.pt2", fs::copy_options::overwrite_existing, ec);
+            const auto batchShapes = [](const Json &tensors) {
+                Json r = Json::array();
+                for (const auto &t : tensors) {
+                    Json shape = t.value("shape", Json::array());
+                    if (!shape.empty())
+                        shape[0] = "batch";
+                    r.push_back({{"shape", shape}, {"dtype", t.value("dtype", "")}});
+                }
+                return r;
+            };
+            const Json manifest{{"format", "aotstudio.bundle"},
+                                {"format_version", 1},
+                                {"created", isoNow()},
+                                {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion) + " profile"},
+                                {"model", model},
+                                {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+                                {"cuda_version", loaded.value("cuda_version", std::string())},
+                                {"device", device},
+                                {"compute_capability", loaded.value("compute_capability", Json())},
+                                {"quantization", "none"},
+                                {"inputs", batchShapes(inputs)},
+                                {"outputs", batchShapes(verified.value("outputs", Json::array()))},
+                                {"batch", {{"pad_safe", false}}},
+                                {"buckets", Json::array({Json{{"name", "default"}, {"batch", batch}, {"package", "packages/model.pt2"}}})}};
+            try {
+                Bundle::writeManifest(bundle, manifest);
+                const std::string runCmd = shellQuote(runExe.string()) + " " + shellQuote(bundle.string()) + " --batch " +
+                                           std::to_string(batch) + " --iters 1 --warmup 0";
+                const std::string eagerCmd = "PYTHONPATH=" + shellQuote(Python::frontendDirectory()) + " " +
+                                             shellQuote(Python::interpreterPath()) + " -m aotstudio_frontend.coldstart " +
+                                             shellQuote(model) + " " + shellQuote(device);
+                std::vector<double> runMs, eagerMs;
+                for (int i = 0; i < coldRuns && !stop.stop_requested(); ++i) {
+                    if (const double b = timeProcess(runCmd); b > 0)
+                        runMs.push_back(b);
+                    if (const double e = timeProcess(eagerCmd); e > 0)
+                        eagerMs.push_back(e);
+                }
+                const auto r = Profiler::summarize(runMs);
+                const auto e = Profiler::summarize(eagerMs);
+                cold = {{"method", "wall time of a fresh process from spawn to exit after its first output, median of runs"},
+                        {"runs", coldRuns},
+                        {"batch", batch},
+                        {"aoti_run_ms", r.runs ? Json(r.medianMs) : Json()},
+                        {"eager_ms", e.runs ? Json(e.medianMs) : Json()},
+                        {"aoti_runs_ok", r.runs},
+                        {"eager_runs_ok", e.runs},
+                        {"ratio", r.runs && e.runs && r.medianMs > 0 ? Json(e.medianMs / r.medianMs) : Json()}};
+                if (r.runs == 0)
+                    warn("aotstudio-run failed on the cold-start bundle " + bundle.string());
+                if (e.runs == 0)
+                    warn("the eager cold-start process failed (python -m aotstudio_frontend.coldstart)");
+            } catch (const Bundle::BundleError &e) {
+                warn(std::string("cold start not measured: ") + e.what());
+            }
+        } else if (coldRuns > 0) {
+            warn("aotstudio-run not found next to the engine: cold start not measured");
+        }
+        checkStop("cold_start");
+
+        // 8. Report.
+        progress("write", 0.97, "writing profile.json, CSV and trace.json");
+        Json variantsJson = Json::array();
+        Json speedup = Json::object();
+        const Variant *eager = nullptr;
+        for (const auto &v : variants)
+            if (v.name == "eager" && v.available)
+                eager = &v;
+        for (const auto &v : variants) {
+            // p90 over twice p10: the middle 80% of runs disagree by 2x: the machine was busy.
+            if (v.available && v.plain.runs > 1 && v.plain.p10Ms > 0 && v.plain.p90Ms > 2.0 * v.plain.p10Ms)
+                warn(v.name + " timings are noisy (p10 " + num(v.plain.p10Ms) + " ms, p90 " + num(v.plain.p90Ms) +
+                     " ms): the machine was busy; rerun on an idle machine");
+            Json j{{"name", v.name}, {"available", v.available}, {"reason", v.reason}};
+            if (!v.available) {
+                for (const char *k : {"statistics", "traced", "overhead_pct", "memory", "cuda_event_ms", "gpu_busy_share"})
+                    j[k] = nullptr;
+            } else {
+                j["statistics"] = summaryJson(v.plain, options.warmup);
+                j["traced"] = v.hasTraced ? summaryJson(v.traced, 0) : Json();
+                j["overhead_pct"] = v.hasTraced && v.plain.medianMs > 0 ? Json((v.traced.medianMs - v.plain.medianMs) / v.plain.medianMs * 100.0)
+                                                                         : Json();
+                j["memory"] = {{"peak_bytes", v.memory.peakBytes ? Json(*v.memory.peakBytes) : Json()}, {"method", v.memory.method}};
+                j["cuda_event_ms"] = optNum(v.cudaEventMs);
+                j["gpu_busy_share"] = optNum(v.busyShare);
+                if (eager && &v != eager && v.plain.medianMs > 0)
+                    speedup[v.name] = eager->plain.medianMs / v.plain.medianMs;
+            }
+            variantsJson.push_back(std::move(j));
+        }
+
+        // Kernels (compiled variants) and ops (eager) from the traced pass; CUDA kernels from CUPTI.
+        std::vector<Profiler::TimedRange> cpuRanges;
+        for (const auto &r : ranges)
+            if (r.depth >= 0)
+                cpuRanges.push_back(r);
+        std::vector<Profiler::TimedRange> gpuRanges;
+        std::map<std::string, const Profiler::CuptiRecord *> firstKernel;
+        for (const auto &g : gpuRecords) {
+            Profiler::TimedRange t{g.name, g.variant, g.startNs, g.endNs, 2, g.stream, 0, Json{{"kind", Profiler::kindName(g.kind)}}};
+            if (g.kind == Profiler::CuptiRecord::Kind::Kernel && !firstKernel.count(g.name))
+                firstKernel[g.name] = &g;
+            gpuRanges.push_back(std::move(t));
+        }
+        Json kernels = Json::array(), ops = Json::array();
+        const auto addRow = [&](const Profiler::RangeStats &s, bool gpuKernel) {
+            const auto *p = provenance.find(s.name);
+            Json row{{"variant", s.variant}, {"name", s.name}, {"calls", s.calls}, {"total_ms", s.totalMs}, {"mean_ms", s.meanMs}, {"share", s.share}};
+            row["kind"] = p                                     ? p->kind
+                          : gpuKernel                             ? "cuda"
+                          : s.name.rfind("aoti_torch_", 0) == 0   ? "library"
+                          : s.variant == "eager" || s.name.rfind("aten::", 0) == 0 ? "op"
+                                                                  : "other";
+            row["covered_nodes"] = p ? Json(std::vector<std::string>(p->post.begin(), p->post.end())) : Json::array();
+            row["pre_grad_nodes"] = p ? Json(std::vector<std::string>(p->pre.begin(), p->pre.end())) : Json::array();
+            row["in_kernels_json"] = p != nullptr;
+            row["cuda"] = nullptr;
+            if (gpuKernel) {
+                if (const auto it = firstKernel.find(s.name); it != firstKernel.end()) {
+                    const auto &k = *it->second;
+                    row["cuda"] = {{"grid", {k.grid[0], k.grid[1], k.grid[2]}}, {"block", {k.block[0], k.block[1], k.block[2]}},
+                                   {"registers", k.registers}, {"shared_static_bytes", k.staticShared},
+                                   {"shared_dynamic_bytes", k.dynamicShared}, {"streams", {k.stream}}, {"device", k.device}};
+                }
+            }
+            (s.variant == "eager" && !gpuKernel ? ops : kernels).push_back(std::move(row));
+        };
+        if (gpuRanges.empty()) {
+            for (const auto &s : Profiler::aggregateRanges(cpuRanges, wallMs))
+                addRow(s, false);
+        } else {
+            std::vector<Profiler::TimedRange> kernelRanges;
+            for (const auto &g : gpuRanges)
+                if (g.args.value("kind", "") == "kernel")
+                    kernelRanges.push_back(g);
+            for (const auto &s : Profiler::aggregateRanges(kernelRanges, wallMs))
+                addRow(s, true);
+            for (const auto &s : Profiler::aggregateRanges(cpuRanges, wallMs))
+                if (s.variant == "eager")
+                    addRow(s, false);
+        }
+        std::stable_sort(kernels.begin(), kernels.end(), [](const Json &a, const Json &b) {
+            return a["total_ms"].get<double>() > b["total_ms"].get<double>();
+        });
+        if (device == "cuda") {
+            Json busy = Json::object();
+            for (const auto &v : variants)
+                if (v.busyShare)
+                    busy[v.name] = *v.busyShare;
+            gpu = Profiler::gpuSummary(gpuRecords);
+            gpu["busy_share"] = busy;
+            gpu["dropped_records"] = cupti ? cupti->droppedRecords() : 0;
+        }
+        // Names on trace ranges: kind and covered nodes for generated kernels.
+        for (auto &r : ranges) {
+            if (r.depth < 0)
+                continue;
+            if (const auto *p = provenance.find(r.name)) {
+                r.args["kind"] = p->kind;
+                r.args["covered_nodes"] = std::vector<std::string>(p->post.begin(), p->post.end());
+            }
+        }
+        std::map<std::pair<int, std::uint64_t>, std::string> threadNames;
+        for (const auto &r : ranges)
+            threadNames[{1, r.tid}] = r.tid == 0 ? "forward calls" : "thread " + std::to_string(r.tid);
+        for (const auto &g : gpuRanges)
+            threadNames[{2, g.tid}] = "stream " + std::to_string(g.tid);
+        std::vector<Profiler::TimedRange> all = ranges;
+        all.insert(all.end(), gpuRanges.begin(), gpuRanges.end());
+
+        const fs::path profilePath = out / "profile.json", csvPath = out / "profile.csv", kernelsCsvPath = out / "profile_kernels.csv",
+                       tracePath = out / "trace.json";
+        Json files{{"profile_json", profilePath.string()}, {"csv", csvPath.string()}, {"kernels_csv", kernelsCsvPath.string()},
+                   {"trace", trace ? Json(tracePath.string()) : Json()}};
+        Json deviceInfo = Json::object();
+        try {
+            for (const auto &d : Python::engineInfo().value("devices", Json::array()))
+                if (d.value("type", "") == device) {
+                    deviceInfo = d;
+                    break;
+                }
+        } catch (const std::exception &) {
+        }
+        deviceInfo["threads"] = std::thread::hardware_concurrency();
+        if (cupti)
+            deviceInfo["cupti_library"] = cupti->libraryPath();
+
+        Json result{
+            {"format", "aotstudio.profile"},
+            {"format_version", 1},
+            {"created", isoNow()},
+            {"model", model},
+            {"device", device},
+            {"dtype", request.value("dtype", std::string("fp32"))},
+            {"package", package},
+            {"package_source", packageSource},
+            {"kernels_json", kernelsJson.empty() ? Json() : Json(kernelsJson.string())},
+            {"out", out.string()},
+            {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+            {"cuda_version", loaded.value("cuda_version", std::string())},
+            {"device_info", deviceInfo},
+            {"inputs", inputs},
+            {"max_abs_error", verified.value("max_abs_error", Json())},
+            {"method",
+             {{"timer", "std::chrono::steady_clock around each call, in the engine process"},
+              {"warmup", options.warmup},
+              {"min_runs", options.minRuns},
+              {"max_runs", options.maxRuns},
+              {"max_seconds", options.maxSeconds},
+              {"stable_rel", options.stableRel},
+              {"percentiles", "linear interpolation between order statistics (numpy default)"},
+              {"rounds", trace ? kRounds : 1},
+              {"traced_runs", "untraced and traced runs interleaved in rounds, warm-up before the first only"}}},
+            {"collector", collector},
+            {"variants", variantsJson},
+            {"speedup", speedup},
+            {"kernels", kernels},
+            {"ops", ops},
+            {"gpu", gpu},
+            {"cold_start", cold},
+            {"throughput", throughput},
+            {"files", files},
+            {"warnings", warnings},
+        };
+
+        // profile.csv: one row per variant.
+        std::ostringstream csv;
+        csv << "variant,available,median_ms,p10_ms,p90_ms,p99_ms,mean_ms,stddev_ms,runs,warmup,traced_median_ms,overhead_pct,"
+               "peak_bytes,cuda_event_ms,gpu_busy_share\n";
+        for (const auto &v : variantsJson) {
+            const auto field = [](const Json &j) { return j.is_null() ? std::string() : (j.is_string() ? j.get<std::string>() : j.dump()); };
+            const Json &s = v["statistics"];
+            csv << Profiler::csvField(v["name"].get<std::string>()) << ',' << (v["available"].get<bool>() ? "true" : "false");
+            for (const char *k : {"median_ms", "p10_ms", "p90_ms", "p99_ms", "mean_ms", "stddev_ms", "runs", "warmup"})
+                csv << ',' << (s.is_object() ? field(s[k]) : "");
+            csv << ',' << (v["traced"].is_object() ? field(v["traced"]["median_ms"]) : "") << ',' << field(v["overhead_pct"]) << ','
+                << (v["memory"].is_object() ? field(v["memory"]["peak_bytes"]) : "") << ',' << field(v["cuda_event_ms"]) << ','
+                << field(v["gpu_busy_share"]) << '\n';
+        }
+        std::ostringstream kcsv;
+        kcsv << "variant,name,kind,calls,total_ms,mean_ms,share,covered_nodes\n";
+        for (const Json *list : {&kernels, &ops}) {
+            for (const auto &k : *list) {
+                std::string nodes;
+                for (const auto &n : k["covered_nodes"])
+                    nodes += (nodes.empty() ? "" : ";") + n.get<std::string>();
+                kcsv << Profiler::csvField(k["variant"].get<std::string>()) << ',' << Profiler::csvField(k["name"].get<std::string>()) << ','
+                     << Profiler::csvField(k["kind"].get<std::string>()) << ',' << k["calls"].dump() << ',' << num(k["total_ms"].get<double>())
+                     << ',' << num(k["mean_ms"].get<double>()) << ',' << num(k["share"].get<double>()) << ',' << Profiler::csvField(nodes)
+                     << '\n';
+            }
+        }
+        writeFile(csvPath, csv.str());
+        writeFile(kernelsCsvPath, kcsv.str());
+        if (trace) {
+            const Json traceJson = Profiler::chromeTrace(all, origin, gpuRanges.empty() ? std::map<int, std::string>{{1, "engine (CPU)"}}
+                                                                                    : std::map<int, std::string>{{1, "engine (CPU)"}, {2, "CUDA device"}},
+                                                         threadNames,
+                                                         {{"model", model}, {"device", device}, {"producer", "aotstudio profile"}});
+            writeFile(tracePath, traceJson.dump(-1, ' ', false, Json::error_handler_t::replace));
+        }
+        writeFile(profilePath, result.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
+        emit(Protocol::makeStageDone(id, "write", 0, Json{{"profile", profilePath.string()}, {"csv", csvPath.string()},
+                                                             {"trace", trace ? Json(tracePath.string()) : Json()}}));
+        return result;
+    } catch (const Python::FrontendException &e) {
+        if (!e.details().empty())
+            log("debug", e.details());
+        throw JobFailed(e.error());
+    }
+}
+
+} // namespace AotStudio::Pipeline

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runtime/collector.h"
+
+#include <ATen/record_function.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/core/Allocator.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/util/ThreadLocalDebugInfo.h>
+#include <torch/csrc/profiler/orchestration/observer.h>
+#include <torch/cuda.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <dlfcn.h>
+#include <fstream>
+#include <mutex>
+#include <stdexcept>
+
+namespace AotStudio::Runtime {
+
+namespace {
+
+/// Per-thread buffer; registered once per thread in g_buffers (never freed: threads of ATen's
+/// pools live as long as the process, and a buffer must outlive its thread's last range).
+struct ThreadBuffer {
+    std::uint32_t thread = 0;
+    int depth = 0;
+    std::uint64_t generation = 0; ///< the collection this buffer's ranges belong to
+    std::vector<Range> ranges;
+};
+
+std::mutex g_mutex;
+std::vector<ThreadBuffer *> g_buffers;
+std::atomic<bool> g_running{false};
+std::atomic<std::uint64_t> g_generation{0};
+std::atomic<std::uint32_t> g_threads{0};
+at::CallbackHandle g_handle = 0;
+
+std::int64_t *openStarts()
+{
+    thread_local std::int64_t starts[256];
+    return starts;
+}
+
+ThreadBuffer &threadBuffer()
+{
+    thread_local ThreadBuffer *buffer = [] {
+        auto *b = new ThreadBuffer;
+        b->thread = ++g_threads;
+        std::lock_guard lock(g_mutex);
+        g_buffers.push_back(b);
+        return b;
+    }();
+    return *buffer;
+}
+
+// Start times of the ranges open on this thread live in openStarts(), indexed by depth: no
+// ObserverContext is allocated per range (the start callback returns null; RecordFunction still
+// calls the end callback), so the collector costs two clock reads and one append per range.
+
+std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &)
+{
+    auto &b = threadBuffer();
+    const int depth = b.depth++;
+    if (depth < 256)
+        openStarts()[depth] = RangeCollector::nowNs();
+    return nullptr;
+}
+
+void onEnd(const at::RecordFunction &fn, at::ObserverContext *)
+{
+    const std::int64_t end = RangeCollector::nowNs();
+    auto &b = threadBuffer();
+    if (b.depth == 0)
+        return; // started before the collector did
+    const int depth = --b.depth;
+    if (depth >= 256 || !g_running.load(std::memory_order_relaxed))
+        return;
+    const auto gen = g_generation.load(std::memory_order_relaxed);
+    if (b.generation != gen) {
+        b.ranges.clear();
+        b.generation = gen;
+    }
+    b.ranges.push_back(Range{fn.name(), openStarts()[depth], end, b.thread, depth});
+}
+
+/// The memory reporter. It derives from ProfilerStateBase (itself a MemoryReportingInfoBase) with
+/// a *disabled* profiler config, because code that asks "is the profiler on?" casts whatever sits
+/// in the PROFILER_STATE slot to ProfilerStateBase: a bare MemoryReportingInfoBase there would be
+/// undefined behaviour, this one answers "disabled" while still receiving memory reports.
+class MemoryReporter final : public torch::profiler::impl::ProfilerStateBase {
+public:
+    MemoryReporter()
+        : ProfilerStateBase(torch::profiler::impl::ProfilerConfig(torch::profiler::impl::ProfilerState::Disabled,
+                                                                  /*report_input_shapes=*/false, /*profile_memory=*/true))
+    {
+    }
+    void reportMemoryUsage(void *, int64_t allocSize, size_t, size_t, c10::Device device) override
+    {
+        if (!device.is_cpu())
+            return;
+        std::lock_guard lock(m_mutex);
+        m_current += allocSize;
+        m_peak = std::max(m_peak, m_current);
+    }
+    bool memoryProfilingEnabled() const override { return true; }
+    torch::profiler::impl::ActiveProfilerType profilerType() override { return torch::profiler::impl::ActiveProfilerType::NONE; }
+    long long peak()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_peak;
+    }
+
+private:
+    std::mutex m_mutex;
+    long long m_current = 0;
+    long long m_peak = 0;
+};
+
+long long rssHighWaterBytes()
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stoll(line.substr(6)) * 1024; // kB
+    }
+    return -1;
+}
+
+} // namespace
+
+RangeCollector::RangeCollector() = default;
+
+RangeCollector::~RangeCollector()
+{
+    if (running())
+        stop();
+}
+
+std::int64_t RangeCollector::nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+bool RangeCollector::running() const
+{
+    return g_running.load();
+}
+
+void RangeCollector::start()
+{
+    std::lock_guard lock(g_mutex);
+    if (g_running.load())
+        throw std::runtime_error("a RecordFunction collector is already running in this process");
+    ++g_generation;
+    for (auto *b : g_buffers) {
+        b->ranges.clear();
+        b->depth = 0;
+    }
+    g_handle = at::addGlobalCallback(at::RecordFunctionCallback(&onStart, &onEnd));
+    g_running = true;
+}
+
+std::vector<Range> RangeCollector::stop()
+{
+    std::vector<Range> out;
+    {
+        std::lock_guard lock(g_mutex);
+        if (!g_running.load())
+            return out;
+        at::removeCallback(g_handle);
+        g_handle = 0;
+        g_running = false;
+        const auto gen = g_generation.load();
+        // Callbacks already in flight on other threads finish on their own buffers; ranges of this
+        // collection are those tagged with its generation.
+        for (auto *b : g_buffers) {
+            if (b->generation == gen)
+                out.insert(out.end(), std::make_move_iterator(b->ranges.begin()), std::make_move_iterator(b->ranges.end()));
+            b->ranges.clear();
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Range &a, const Range &b) { return a.startNs < b.startNs; });
+    return out;
+}
+
+MemoryPeak measurePeakMemory(const std::function<void()> &call, const std::string &device)
+{
+    MemoryPeak r;
+    if (device.rfind("cuda", 0) == 0 && torch::cuda::is_available()) {
+        const auto index = c10::cuda::current_device();
+        c10::cuda::CUDACachingAllocator::emptyCache();
+        c10::cuda::CUDACachingAllocator::resetPeakStats(index);
+        const auto before = c10::cuda::CUDACachingAllocator::getDeviceStats(index);
+        const auto base = before.allocated_bytes[static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE)].current;
+        call();
+        const auto after = c10::cuda::CUDACachingAllocator::getDeviceStats(index);
+        r.peakBytes = after.allocated_bytes[static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE)].peak - base;
+        r.method = "cuda_caching_allocator";
+        return r;
+    }
+    auto reporter = std::make_shared<MemoryReporter>();
+    {
+        c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, reporter);
+        call();
+    }
+    const long long peak = reporter->peak();
+    if (peak > 0) {
+        r.peakBytes = peak;
+        r.method = "cpu_allocator_reporter";
+        return r;
+    }
+    // Nothing reported (an allocator that bypasses c10's reporting): the process high-water mark.
+    const long long before = rssHighWaterBytes();
+    call();
+    const long long after = rssHighWaterBytes();
+    if (before >= 0 && after >= 0) {
+        r.peakBytes = after - before;
+        r.method = "rss_high_water";
+    }
+    return r;
+}
+
+bool nativeRtAvailable(std::string &reason)
+{
+    // torch::nativert::ModelRunnerHandle::ModelRunnerHandle(std::string const&, std::string const&)
+    static const char *kSymbol = "_ZN5torch8nativert17ModelRunnerHandleC1ERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEES9_";
+    if (dlsym(RTLD_DEFAULT, kSymbol))
+        return true;
+    reason = "this torch build ships torch/nativert/ModelRunnerHandle.h but its libtorch exports no "
+             "torch::nativert::ModelRunnerHandle (NativeRT is not compiled into the wheel)";
+    return false;
+}
+
+std::optional<double> cudaEventMs(const std::function<void()> &call)
+{
+    if (!torch::cuda::is_available())
+        return std::nullopt;
+    at::cuda::CUDAEvent start(cudaEventDefault), end(cudaEventDefault);
+    auto stream = at::cuda::getCurrentCUDAStream();
+    start.record(stream);
+    call();
+    end.record(stream);
+    end.synchronize();
+    return static_cast<double>(start.elapsed_time(end));
+}
+
+} // namespace AotStudio::Runtime
