@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graph/graph.h"
 
+#include <algorithm>
 #include <fstream>
 
 namespace AotStudio::Graph {
@@ -47,6 +48,33 @@ std::vector<std::string> Node::provenanceNodes() const
     return out;
 }
 
+std::vector<std::string> Node::provenancePasses() const
+{
+    std::vector<std::string> out;
+    const auto walk = [&out](const auto &self, const ProvenanceEntry &e) -> void {
+        if (!e.pass.empty() && std::find(out.begin(), out.end(), e.pass) == out.end())
+            out.push_back(e.pass);
+        for (const auto &o : e.origins)
+            self(self, o);
+    };
+    for (const auto &p : provenance)
+        walk(walk, p);
+    return out;
+}
+
+std::string Node::dtype() const
+{
+    if (outputs.is_array()) {
+        for (const auto &o : outputs) {
+            if (o.is_object()) {
+                if (const auto d = o.find("dtype"); d != o.end() && d->is_string())
+                    return d->get<std::string>();
+            }
+        }
+    }
+    return {};
+}
+
 const Node *Snapshot::find(const std::string &id) const
 {
     const auto it = byId.find(id);
@@ -86,6 +114,19 @@ Snapshot parseSnapshot(const nlohmann::json &j, const std::string &origin)
         }
         node.outputs = n.value("outputs", nlohmann::json::array());
         node.module = n.value("module", std::string());
+        if (const auto ms = n.find("module_stack"); ms != n.end() && ms->is_array()) {
+            for (const auto &f : *ms) {
+                if (f.is_object())
+                    node.moduleStack.push_back({f.value("path", std::string()), f.value("type", std::string())});
+            }
+        }
+        if (const auto src = n.find("source"); src != n.end() && src->is_object()) {
+            node.source.file = src->value("file", std::string());
+            if (const auto l = src->find("line"); l != src->end() && l->is_number_integer())
+                node.source.line = l->get<int>();
+            node.source.function = src->value("function", std::string());
+            node.source.code = src->value("code", std::string());
+        }
         if (const auto p = n.find("provenance"); p != n.end() && p->is_array()) {
             for (const auto &x : *p) {
                 if (x.is_object())

@@ -27,6 +27,20 @@ struct ProvenanceEntry {
     std::vector<ProvenanceEntry> origins;
 };
 
+/// One frame of `nn_module_stack`: a module path and its class name.
+struct ModuleFrame {
+    std::string path; ///< e.g. "layers.0.attn" ("" for the root module)
+    std::string type; ///< e.g. "Attention"
+};
+
+/// The innermost user frame of a node's `stack_trace`.
+struct SourceLocation {
+    std::string file;
+    int line = 0;
+    std::string function;
+    std::string code;
+};
+
 struct Node {
     std::string id;     ///< FX node name, unique within a snapshot
     int index = 0;      ///< position in the graph's topological order
@@ -36,10 +50,16 @@ struct Node {
     std::vector<std::string> inputs; ///< ids of input nodes, in argument order
     nlohmann::json outputs;          ///< [{shape, dtype}]
     std::string module;              ///< innermost nn_module_stack path ("" = top level)
+    std::vector<ModuleFrame> moduleStack; ///< outermost first; may be empty
+    SourceLocation source;                ///< line 0 when the snapshot has none
     std::vector<ProvenanceEntry> provenance;
 
     /// Every node name mentioned anywhere in the provenance chain.
     std::vector<std::string> provenanceNodes() const;
+    /// Every pass named anywhere in the provenance chain, outermost first, without repeats.
+    std::vector<std::string> provenancePasses() const;
+    /// The dtype of the first output ("" when the node has no tensor output).
+    std::string dtype() const;
 };
 
 struct Snapshot {

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "graph/layered.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+namespace AotStudio::Graph::Layout {
+
+namespace {
+
+/// Crossings between two consecutive layers: inversions of the lower end points when the edges
+/// are sorted by their upper end points (Fenwick tree, O(E log V)).
+std::size_t crossingsBetween(const std::vector<int> &upper, const std::vector<int> &position,
+    const std::vector<std::vector<int>> &down, std::size_t lowerSize)
+{
+    std::vector<std::pair<int, int>> ends;
+    for (int u : upper) {
+        for (int v : down[u])
+            ends.emplace_back(position[u], position[v]);
+    }
+    if (ends.size() < 2)
+        return 0;
+    std::sort(ends.begin(), ends.end());
+    std::vector<int> tree(lowerSize + 1, 0);
+    std::size_t crossings = 0;
+    std::size_t seen = 0;
+    for (const auto &[a, b] : ends) {
+        // count earlier edges whose lower end is strictly right of b
+        int le = 0;
+        for (int i = b + 1; i > 0; i -= i & -i)
+            le += tree[i];
+        crossings += seen - static_cast<std::size_t>(le);
+        for (int i = b + 1; i <= static_cast<int>(lowerSize); i += i & -i)
+            ++tree[i];
+        ++seen;
+    }
+    return crossings;
+}
+
+/// Minimize sum w_i (c_i - d_i)^2 subject to c_{i+1} - c_i >= sep_i: with o_i the cumulative
+/// separation, z_i = c_i - o_i must be non-decreasing, an isotonic regression (pool adjacent
+/// violators), exact and linear.
+void placeLayer(const std::vector<double> &desired, const std::vector<double> &weight,
+    const std::vector<double> &separation, std::vector<double> &out)
+{
+    const std::size_t n = desired.size();
+    std::vector<double> offset(n, 0.0);
+    for (std::size_t i = 1; i < n; ++i)
+        offset[i] = offset[i - 1] + separation[i - 1];
+    struct Block {
+        double sum;
+        double w;
+        std::size_t count;
+    };
+    std::vector<Block> blocks;
+    blocks.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        blocks.push_back({ weight[i] * (desired[i] - offset[i]), weight[i], 1 });
+        while (blocks.size() > 1) {
+            const Block &b = blocks.back();
+            const Block &a = blocks[blocks.size() - 2];
+            if (a.sum / a.w <= b.sum / b.w)
+                break;
+            Block merged { a.sum + b.sum, a.w + b.w, a.count + b.count };
+            blocks.pop_back();
+            blocks.back() = merged;
+        }
+    }
+    out.resize(n);
+    std::size_t i = 0;
+    for (const Block &b : blocks) {
+        const double z = b.sum / b.w;
+        for (std::size_t k = 0; k < b.count; ++k, ++i)
+            out[i] = z + offset[i];
+    }
+}
+
+double orient(const Point &a, const Point &b, const Point &c)
+{
+    return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+}
+
+bool properlyIntersect(const Point &a, const Point &b, const Point &c, const Point &d)
+{
+    constexpr double eps = 1e-9;
+    const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+    return ((o1 > eps && o2 < -eps) || (o1 < -eps && o2 > eps)) && ((o3 > eps && o4 < -eps) || (o3 < -eps && o4 > eps));
+}
+
+} // namespace
+
+std::vector<std::pair<int, int>> normalizedEdges(const Piece &piece)
+{
+    const int n = static_cast<int>(piece.sizes.size());
+    std::vector<std::pair<int, int>> out;
+    std::set<std::pair<int, int>> seen;
+    for (const auto &[u, v] : piece.edges) {
+        if (u == v || u < 0 || v < 0 || u >= n || v >= n)
+            continue;
+        if (seen.insert({ u, v }).second)
+            out.emplace_back(u, v);
+    }
+    return out;
+}
+
+Structure buildStructure(const Piece &piece, const Options &options)
+{
+    Structure s;
+    const int n = static_cast<int>(piece.sizes.size());
+    s.itemCount = n;
+    s.edges = normalizedEdges(piece);
+    if (n == 0)
+        return s;
+
+    // Topological rank: Kahn's algorithm taking the smallest order key first; when only cycles
+    // are left, the remaining item with the smallest key goes next. Edges against the rank are
+    // reversed, which breaks exactly the cycles (a DAG keeps all its edges pointing down).
+    std::vector<int> rank(n, -1);
+    {
+        const auto key = [&piece, n](int i) {
+            return piece.orderKey.size() == static_cast<std::size_t>(n) ? piece.orderKey[i] : static_cast<double>(i);
+        };
+        std::vector<std::vector<int>> out(n);
+        std::vector<int> indegree(n, 0);
+        for (const auto &[u, v] : s.edges) {
+            out[u].push_back(v);
+            ++indegree[v];
+        }
+        std::set<std::pair<double, int>> ready, remaining;
+        for (int i = 0; i < n; ++i) {
+            remaining.insert({ key(i), i });
+            if (indegree[i] == 0)
+                ready.insert({ key(i), i });
+        }
+        for (int next = 0; next < n; ++next) {
+            const auto pick = ready.empty() ? *remaining.begin() : *ready.begin();
+            ready.erase(pick);
+            remaining.erase(pick);
+            const int u = pick.second;
+            rank[u] = next;
+            for (int v : out[u]) {
+                if (rank[v] < 0 && --indegree[v] == 0)
+                    ready.insert({ key(v), v });
+            }
+        }
+    }
+    std::vector<std::pair<int, int>> directed; // top -> bottom
+    s.reversed.resize(s.edges.size());
+    for (std::size_t e = 0; e < s.edges.size(); ++e) {
+        auto [u, v] = s.edges[e];
+        s.reversed[e] = rank[u] > rank[v];
+        directed.emplace_back(s.reversed[e] ? v : u, s.reversed[e] ? u : v);
+    }
+    std::vector<std::vector<int>> preds(n), succs(n);
+    for (const auto &[u, v] : directed) {
+        preds[v].push_back(u);
+        succs[u].push_back(v);
+    }
+
+    // Longest-path layering in rank order, then sources (parameters, inputs) pulled down to sit
+    // just above their first user instead of all in the top row.
+    std::vector<int> order(n);
+    for (int i = 0; i < n; ++i)
+        order[rank[i]] = i;
+    std::vector<int> layer(n, 0);
+    for (int v : order) {
+        for (int u : preds[v])
+            layer[v] = std::max(layer[v], layer[u] + 1);
+    }
+    for (int v : order) {
+        if (preds[v].empty() && !succs[v].empty()) {
+            int m = layer[succs[v].front()];
+            for (int w : succs[v])
+                m = std::min(m, layer[w]);
+            layer[v] = std::max(layer[v], m - 1);
+        }
+    }
+    int layerCount = 0;
+    for (int v = 0; v < n; ++v)
+        layerCount = std::max(layerCount, layer[v] + 1);
+
+    // Vertices: items, then one dummy per layer an edge passes through.
+    s.layerOf = layer;
+    std::vector<double> seed(n);
+    for (int v = 0; v < n; ++v) {
+        const bool hinted = piece.hintX.size() == static_cast<std::size_t>(n) && !std::isnan(piece.hintX[v]);
+        seed[v] = hinted ? piece.hintX[v] : static_cast<double>(rank[v]);
+    }
+    const bool useHints = piece.hintX.size() == static_cast<std::size_t>(n)
+        && std::any_of(piece.hintX.begin(), piece.hintX.end(), [](double x) { return !std::isnan(x); });
+    s.chains.resize(s.edges.size());
+    for (std::size_t e = 0; e < directed.size(); ++e) {
+        const auto [u, v] = directed[e];
+        auto &chain = s.chains[e];
+        chain.push_back(u);
+        for (int l = layer[u] + 1; l < layer[v]; ++l) {
+            const int d = static_cast<int>(s.layerOf.size());
+            s.layerOf.push_back(l);
+            const double t = double(l - layer[u]) / double(layer[v] - layer[u]);
+            seed.push_back(seed[u] + t * (seed[v] - seed[u]));
+            chain.push_back(d);
+        }
+        chain.push_back(v);
+    }
+    const int vertexCount = static_cast<int>(s.layerOf.size());
+    s.up.assign(vertexCount, {});
+    s.down.assign(vertexCount, {});
+    for (const auto &chain : s.chains) {
+        for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
+            s.down[chain[i]].push_back(chain[i + 1]);
+            s.up[chain[i + 1]].push_back(chain[i]);
+        }
+    }
+
+    // Initial order: the hints when there are any, else the rank, refined by one downward
+    // barycentre pass (a DFS-like start that already follows the flow).
+    s.layers.assign(layerCount, {});
+    for (int v = 0; v < vertexCount; ++v)
+        s.layers[s.layerOf[v]].push_back(v);
+    std::vector<int> position(vertexCount, 0);
+    const auto renumber = [&](int l) {
+        for (std::size_t i = 0; i < s.layers[l].size(); ++i)
+            position[s.layers[l][i]] = static_cast<int>(i);
+    };
+    for (int l = 0; l < layerCount; ++l) {
+        std::stable_sort(s.layers[l].begin(), s.layers[l].end(), [&](int a, int b) { return seed[a] < seed[b]; });
+        renumber(l);
+    }
+
+    const auto totalCrossings = [&]() {
+        std::size_t c = 0;
+        for (int l = 0; l + 1 < layerCount; ++l)
+            c += crossingsBetween(s.layers[l], position, s.down, s.layers[l + 1].size());
+        return c;
+    };
+    const auto sweep = [&](int l, const std::vector<std::vector<int>> &adjacent) {
+        auto &lay = s.layers[l];
+        std::vector<double> bary(lay.size());
+        for (std::size_t i = 0; i < lay.size(); ++i) {
+            const auto &nb = adjacent[lay[i]];
+            if (nb.empty()) {
+                bary[i] = static_cast<double>(i);
+                continue;
+            }
+            double sum = 0;
+            for (int w : nb)
+                sum += position[w];
+            // Scale to this layer's width so vertices without neighbours keep their place.
+            bary[i] = sum / nb.size();
+        }
+        std::vector<int> idx(lay.size());
+        std::iota(idx.begin(), idx.end(), 0);
+        std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return bary[a] < bary[b]; });
+        std::vector<int> sorted(lay.size());
+        for (std::size_t i = 0; i < idx.size(); ++i)
+            sorted[i] = lay[idx[i]];
+        lay = std::move(sorted);
+        renumber(l);
+    };
+    if (!useHints) {
+        for (int l = 1; l < layerCount; ++l)
+            sweep(l, s.up);
+    }
+
+    std::size_t best = totalCrossings();
+    auto bestLayers = s.layers;
+    for (int it = 0; it < options.sweeps && best > 0; ++it) {
+        if (it % 2 == 0) {
+            for (int l = 1; l < layerCount; ++l)
+                sweep(l, s.up);
+        } else {
+            for (int l = layerCount - 2; l >= 0; --l)
+                sweep(l, s.down);
+        }
+        const std::size_t c = totalCrossings();
+        if (c < best) {
+            best = c;
+            bestLayers = s.layers;
+        }
+    }
+    s.layers = std::move(bestLayers);
+    return s;
+}
+
+Result assignCoordinates(const Structure &s, const std::vector<Size> &sizes, const Options &options)
+{
+    Result r;
+    const int n = s.itemCount;
+    const int vertexCount = static_cast<int>(s.layerOf.size());
+    r.pos.resize(n);
+    if (n == 0)
+        return r;
+    const auto width = [&](int v) { return v < n ? sizes[v].w : options.dummyWidth; };
+    const auto height = [&](int v) { return v < n ? sizes[v].h : 0.0; };
+
+    const int layerCount = static_cast<int>(s.layers.size());
+    std::vector<double> layerTop(layerCount, 0.0), layerHeight(layerCount, 0.0);
+    double y = 0;
+    for (int l = 0; l < layerCount; ++l) {
+        double h = 0;
+        for (int v : s.layers[l])
+            h = std::max(h, height(v));
+        layerTop[l] = y;
+        layerHeight[l] = h;
+        y += h + options.layerGap;
+    }
+    r.height = layerCount > 0 ? y - options.layerGap : 0;
+
+    // x centres: packed and centred on 0, then alternating passes towards the neighbours' mean.
+    std::vector<double> cx(vertexCount, 0.0);
+    std::vector<std::vector<double>> separation(layerCount);
+    for (int l = 0; l < layerCount; ++l) {
+        const auto &lay = s.layers[l];
+        separation[l].resize(lay.size() > 0 ? lay.size() - 1 : 0);
+        double x = 0;
+        for (std::size_t i = 0; i < lay.size(); ++i) {
+            if (i > 0) {
+                const double gap = (lay[i - 1] >= n && lay[i] >= n) ? options.dummyWidth : options.nodeGap;
+                separation[l][i - 1] = (width(lay[i - 1]) + width(lay[i])) / 2 + gap;
+                x += separation[l][i - 1];
+            }
+            cx[lay[i]] = x;
+        }
+        for (int v : lay)
+            cx[v] -= x / 2;
+    }
+    std::vector<double> desired, weight, placed;
+    const auto pass = [&](int l, bool useUp, bool useDown) {
+        const auto &lay = s.layers[l];
+        desired.assign(lay.size(), 0.0);
+        weight.assign(lay.size(), 1.0);
+        for (std::size_t i = 0; i < lay.size(); ++i) {
+            const int v = lay[i];
+            double sum = 0;
+            int count = 0;
+            if (useUp) {
+                for (int w : s.up[v]) {
+                    sum += cx[w];
+                    ++count;
+                }
+            }
+            if (useDown) {
+                for (int w : s.down[v]) {
+                    sum += cx[w];
+                    ++count;
+                }
+            }
+            desired[i] = count ? sum / count : cx[v];
+            // Dummies pull harder: long edges should run straight.
+            weight[i] = count ? (v >= n ? 4.0 : 1.0) : 0.05;
+        }
+        placeLayer(desired, weight, separation[l], placed);
+        for (std::size_t i = 0; i < lay.size(); ++i)
+            cx[lay[i]] = placed[i];
+    };
+    for (int it = 0; it < options.coordinatePasses; ++it) {
+        if (it % 2 == 0) {
+            for (int l = 1; l < layerCount; ++l)
+                pass(l, true, false);
+        } else {
+            for (int l = layerCount - 2; l >= 0; --l)
+                pass(l, false, true);
+        }
+    }
+    for (int l = 0; l < layerCount; ++l)
+        pass(l, true, true);
+
+    double minX = 0, maxX = 0;
+    bool first = true;
+    for (int v = 0; v < vertexCount; ++v) {
+        const double a = cx[v] - width(v) / 2, b = cx[v] + width(v) / 2;
+        minX = first ? a : std::min(minX, a);
+        maxX = first ? b : std::max(maxX, b);
+        first = false;
+    }
+    for (int v = 0; v < vertexCount; ++v)
+        cx[v] -= minX;
+    r.width = maxX - minX;
+
+    for (int v = 0; v < n; ++v) {
+        const int l = s.layerOf[v];
+        r.pos[v] = { cx[v] - sizes[v].w / 2, layerTop[l] + (layerHeight[l] - sizes[v].h) / 2 };
+    }
+    r.paths.resize(s.chains.size());
+    for (std::size_t e = 0; e < s.chains.size(); ++e) {
+        const auto &chain = s.chains[e];
+        auto &path = r.paths[e];
+        const int u = chain.front(), v = chain.back();
+        path.push_back({ cx[u], r.pos[u].y + sizes[u].h });
+        for (std::size_t i = 1; i + 1 < chain.size(); ++i) {
+            const int d = chain[i];
+            const int l = s.layerOf[d];
+            path.push_back({ cx[d], layerTop[l] });
+            if (layerHeight[l] > 0)
+                path.push_back({ cx[d], layerTop[l] + layerHeight[l] });
+        }
+        path.push_back({ cx[v], r.pos[v].y });
+        if (s.reversed[e])
+            std::reverse(path.begin(), path.end());
+    }
+    return r;
+}
+
+Result layeredLayout(const Piece &piece, const Options &options)
+{
+    return assignCoordinates(buildStructure(piece, options), piece.sizes, options);
+}
+
+std::size_t countCrossings(const Result &result)
+{
+    struct Segment {
+        Point a, b;
+        std::size_t path;
+        double minX, maxX, minY, maxY;
+    };
+    std::vector<Segment> segments;
+    for (std::size_t p = 0; p < result.paths.size(); ++p) {
+        const auto &path = result.paths[p];
+        for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+            const Point a = path[i], b = path[i + 1];
+            segments.push_back(
+                { a, b, p, std::min(a.x, b.x), std::max(a.x, b.x), std::min(a.y, b.y), std::max(a.y, b.y) });
+        }
+    }
+    std::sort(segments.begin(), segments.end(), [](const Segment &a, const Segment &b) { return a.minY < b.minY; });
+    std::size_t crossings = 0;
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+        const Segment &s = segments[i];
+        for (std::size_t j = i + 1; j < segments.size() && segments[j].minY <= s.maxY; ++j) {
+            const Segment &t = segments[j];
+            if (t.path == s.path || t.minX > s.maxX || t.maxX < s.minX)
+                continue;
+            if (properlyIntersect(s.a, s.b, t.a, t.b))
+                ++crossings;
+        }
+    }
+    return crossings;
+}
+
+std::size_t countLayerCrossings(const Structure &s)
+{
+    std::vector<int> position(s.layerOf.size(), 0);
+    for (const auto &lay : s.layers) {
+        for (std::size_t i = 0; i < lay.size(); ++i)
+            position[lay[i]] = static_cast<int>(i);
+    }
+    std::size_t c = 0;
+    for (std::size_t l = 0; l + 1 < s.layers.size(); ++l)
+        c += crossingsBetween(s.layers[l], position, s.down, s.layers[l + 1].size());
+    return c;
+}
+
+} // namespace AotStudio::Graph::Layout
