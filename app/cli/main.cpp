@@ -7,6 +7,7 @@
 #include "pipeline/engine.h"
 #include "profilecmd.h"
 #include "protocol/linewriter.h"
+#include "quantizecmd.h"
 #include "runtime/aotirunner.h"
 
 #include <CLI/CLI.hpp>
@@ -425,6 +426,8 @@ int main(int argc, char **argv)
 
     Cli::ProfileOptions profileOptions;
     auto *profileCmd = Cli::addProfileCommand(app, profileOptions);
+    Cli::QuantizeOptions quantizeOptions;
+    auto *quantizeCmd = Cli::addQuantizeCommand(app, quantizeOptions);
 
     try {
         app.parse(argc, argv);
@@ -464,7 +467,7 @@ int main(int argc, char **argv)
             return kExitFailed;
         }
     }
-    if (!showVersion && !*compile && !*exportCmd && !*profileCmd) {
+    if (!showVersion && !*compile && !*exportCmd && !*profileCmd && !*quantizeCmd) {
         std::fputs(app.help().c_str(), stdout);
         return kExitUsage;
     }
@@ -483,9 +486,11 @@ int main(int argc, char **argv)
 
     std::FILE *stdoutStream = Protocol::takeStdoutForProtocol();
     Outcome outcome;
-    ProgressPrinter printer(verbose || profileOptions.verbose);
+    ProgressPrinter printer(verbose || profileOptions.verbose || quantizeOptions.verbose);
     if (*compile)
         printer.setLogFile(out + "/aotstudio.log");
+    if (*quantizeCmd)
+        printer.setLogFile(Cli::quantizeRequest(quantizeOptions).value("out", std::string()) + "/aotstudio.log");
     int rc = 0;
     {
         Pipeline::Engine engine([&](const Json &event) { printer(event, outcome); });
@@ -518,6 +523,8 @@ int main(int argc, char **argv)
                     std::fprintf(stdoutStream, "%s\n", Protocol::toLine(*outcome.result).c_str());
                 else if (request.value("type", "") == "export")
                     printExport(stdoutStream, *outcome.result);
+                else if (request.value("type", "") == "quantize")
+                    Cli::printQuantize(stdoutStream, *outcome.result);
                 else if (request.value("type", "") == "profile")
                     Cli::printProfile(stdoutStream, *outcome.result);
                 else
@@ -555,6 +562,8 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "%s\n", errorLine(Protocol::makeError(0, *e)).c_str());
                 rc = kExitFailed;
             }
+        } else if (*quantizeCmd) {
+            rc = runJob(Cli::quantizeRequest(quantizeOptions), quantizeOptions.json);
         } else if (*profileCmd) {
             rc = runJob(Cli::profileRequest(profileOptions), profileOptions.json);
         } else if (*exportCmd) {

@@ -4,6 +4,7 @@
 #include "pipeline/compilejob.h"
 #include "pipeline/exportjob.h"
 #include "pipeline/profilejob.h"
+#include "pipeline/quantizejob.h"
 #include "python/frontend.h"
 
 #include <filesystem>
@@ -106,7 +107,8 @@ bool Engine::handle(const Protocol::Request &request)
             job.stop.request_stop();
         return false;
     }
-    if (request.type == "compile" || request.type == "export" || request.type == "profile") {
+    if (request.type == "compile" || request.type == "export" || request.type == "profile" ||
+        request.type == "quantize") {
         bool inUse = false;
         {
             std::lock_guard lock(m_mutex);
@@ -214,6 +216,10 @@ void Engine::runJob(Job &job)
         const EventFn forward = [this](const Json &e) { emit(e); };
         if (job.request.type == "export") {
             emit(Protocol::makeResult(id, runExport(id, job.request.body, forward, job.stop.get_token())));
+            return;
+        }
+        if (job.request.type == "quantize") {
+            emit(Protocol::makeResult(id, runQuantize(id, job.request.body, forward, job.stop.get_token())));
             return;
         }
         if (job.request.type == "profile") {

@@ -177,6 +177,17 @@ Protocol::Json engineInfo()
     }
 }
 
+Protocol::Json callFunction(const std::string &module, const std::string &function, const Protocol::Json &args,
+                            const char *stage)
+{
+    try {
+        py::object fn = py::module_::import(("aotstudio_frontend." + module).c_str()).attr(function.c_str());
+        return toJson(fn(*py::tuple(fromJson(args))));
+    } catch (py::error_already_set &e) {
+        rethrow(e, stage);
+    }
+}
+
 struct CompileJob::Private {
     py::object job;
     py::object log;
@@ -258,6 +269,55 @@ Protocol::Json CompileJob::verify(const std::vector<DLManagedTensor *> &outputs)
     for (DLManagedTensor *t : outputs)
         capsules.append(py::reinterpret_steal<py::object>(PyCapsule_New(t, "dltensor", capsuleDestructor)));
     AOTSTUDIO_PY_STAGE("verify", return toJson(d->job.attr("verify")(capsules)));
+}
+
+namespace {
+
+py::object resolve(py::object obj, const std::string &path)
+{
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const auto dot = path.find('.', start);
+        obj = obj.attr(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start).c_str());
+        if (dot == std::string::npos)
+            break;
+        start = dot + 1;
+    }
+    return obj;
+}
+
+} // namespace
+
+Protocol::Json CompileJob::call(const std::string &path, const Protocol::Json &args,
+                                const std::vector<DLManagedTensor *> *tensors)
+{
+    py::list capsules;
+    if (tensors) {
+        for (DLManagedTensor *t : *tensors)
+            capsules.append(py::reinterpret_steal<py::object>(PyCapsule_New(t, "dltensor", capsuleDestructor)));
+    }
+    AOTSTUDIO_PY_STAGE("measure", {
+        py::list positional(py::tuple(fromJson(args)));
+        if (tensors)
+            positional.append(capsules);
+        return toJson(resolve(d->job, path)(*py::tuple(positional)));
+    });
+}
+
+std::vector<DLManagedTensor *> CompileJob::callTensors(const std::string &path, const Protocol::Json &args)
+{
+    std::vector<DLManagedTensor *> out;
+    AOTSTUDIO_PY_STAGE("measure", {
+        py::list capsules = resolve(d->job, path)(*py::tuple(fromJson(args)));
+        for (auto c : capsules) {
+            auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(c.ptr(), "dltensor"));
+            if (!t)
+                throw py::error_already_set();
+            PyCapsule_SetName(c.ptr(), "used_dltensor");
+            out.push_back(t);
+        }
+    });
+    return out;
 }
 
 } // namespace AotStudio::Python

@@ -53,6 +53,11 @@ std::string frontendDirectory();
 /// cuda_available). Requires initialize().
 Protocol::Json engineInfo();
 
+/// Call `function` of the frontend's submodule `module` (e.g. "quant", "peak_begin") with the JSON
+/// array `args`; returns its result as JSON. Throws FrontendException (stage `stage`).
+Protocol::Json callFunction(const std::string &module, const std::string &function,
+                            const Protocol::Json &args = Protocol::Json::array(), const char *stage = "engine");
+
 /// One `compile` request on the Python side (aotstudio_frontend.job.CompileJob). Each stage
 /// returns the frontend's dict as JSON, or throws FrontendException.
 class CompileJob {
@@ -73,6 +78,14 @@ public:
     void runEager();
     /// Compare `outputs` (ownership taken) with eager; throws FrontendException(mismatch).
     Protocol::Json verify(const std::vector<DLManagedTensor *> &outputs);
+
+    /// Call the job's attribute at `path` (dotted, e.g. "quant.accuracy") with the JSON array
+    /// `args` as positional arguments; optional `tensors` (ownership taken) are appended as one
+    /// list of DLPack capsules. Returns the result as JSON. Throws FrontendException.
+    Protocol::Json call(const std::string &path, const Protocol::Json &args = Protocol::Json::array(),
+                        const std::vector<DLManagedTensor *> *tensors = nullptr);
+    /// Like call(), for a method returning a list of DLPack capsules; the caller owns the tensors.
+    std::vector<DLManagedTensor *> callTensors(const std::string &path, const Protocol::Json &args = Protocol::Json::array());
 
 private:
     struct Private;

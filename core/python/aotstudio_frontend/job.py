@@ -285,6 +285,12 @@ class CompileJob:
         self.program = None
         self.package = None
         self._eager_out = None
+        self.quant = None  # a quantize request's scheme (quant.QuantState); None for plain compiles
+        if request.get("scheme"):
+            from .quant import QuantState
+            self.quant = QuantState(request, self)
+            if self.quant.scheme == "int8-static":
+                self.freezing = True  # PT2E int8 lowers to oneDNN quantized ops only with freezing
         if not self.spec:
             raise FrontendError("bad_request", "load", "no model given", "pass a model spec such as sample:mlp")
         if self.device not in DEVICES:
@@ -316,6 +322,8 @@ class CompileJob:
             inputs = tuple(resize_batch(t, self.batch) for t in inputs)
         self.inputs = tuple(t.to(device=device, dtype=dtype) if t.is_floating_point() else t.to(device)
                             for t in inputs)
+        if self.quant is not None:
+            self.model, self.inputs = self.quant.apply(self.model, self.inputs)
         try:
             with torch.inference_mode():
                 self._eager_out = self._flat(self.model(*self.inputs))
@@ -452,7 +460,8 @@ class CompileJob:
             options["cpp.enable_kernel_profile"] = True
         self._mark()
         try:
-            with PassRecorder(self.snapshot, self.log):
+            # Inductor freezes only with grad disabled (compile_fx checks is_grad_enabled()).
+            with PassRecorder(self.snapshot, self.log), torch.set_grad_enabled(not self.freezing):
                 path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial,
                                                                 inductor_configs=options)
         except Exception as exc:

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `aotstudio-cli quantize`: quantization schemes side by side (FORMAT.md, "quantize result").
+#include "quantizecmd.h"
+
+#include <filesystem>
+
+namespace AotStudio::Cli {
+
+using nlohmann::json;
+
+namespace {
+
+std::string absolutePath(const std::string &p)
+{
+    return std::filesystem::absolute(p).lexically_normal().string();
+}
+
+std::string bytes(const json &v)
+{
+    if (!v.is_number())
+        return "-";
+    const double b = v.get<double>();
+    char buf[32];
+    if (b >= 1024.0 * 1024.0)
+        std::snprintf(buf, sizeof buf, "%.1f MiB", b / (1024.0 * 1024.0));
+    else if (b >= 1024.0)
+        std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f B", b);
+    return buf;
+}
+
+std::string number(const json &v, const char *format)
+{
+    if (!v.is_number())
+        return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, format, v.get<double>());
+    return buf;
+}
+
+} // namespace
+
+CLI::App *addQuantizeCommand(CLI::App &app, QuantizeOptions &o)
+{
+    auto *cmd = app.add_subcommand("quantize", "Compare quantization schemes side by side: each is quantized (torchao), "
+                                               "compiled with AOTInductor into OUT/<scheme>/model.pt2 and measured against "
+                                               "fp32 eager (latency eager and compiled, peak memory, package size, accuracy, "
+                                               "per-layer error). Writes OUT/quantize.json and OUT/quantize.csv");
+    cmd->add_option("-m,--model", o.model, "Model: sample:NAME or path/to/file.py:factory")->required();
+    cmd->add_option("-s,--schemes", o.schemes,
+                    "Comma-separated schemes (default all): fp32, bf16, int8-weight-only, int8-dynamic, int4-weight-only, "
+                    "fp8-dynamic, int8-static")
+        ->delimiter(',');
+    cmd->add_option("-d,--device", o.device, "cpu or cuda")->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
+    cmd->add_option("-o,--out", o.out, "Output directory (created; one subdirectory per scheme)")->capture_default_str();
+    cmd->add_option("--calibration", o.calibration, "torch.save file of calibration samples (a list of input tuples or tensors)");
+    cmd->add_option("--calibration-samples", o.calibrationSamples, "Calibration samples from the model's own generator (int8-static)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    cmd->add_option("--eval", o.eval, "torch.save file of evaluation samples (shapes of the example inputs)");
+    cmd->add_option("--eval-samples", o.evalSamples, "Evaluation samples from the model's own generator")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    cmd->add_option("--max-error", o.maxError, "Name the fastest scheme (compiled median) whose max abs error against fp32 "
+                                               "eager is within this")
+        ->check(CLI::Range(0.0, 1e30));
+    cmd->add_option("--runs", o.runs, "Most timed runs per scheme and variant")->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--min-runs", o.minRuns, "Fewest timed runs per scheme and variant")->capture_default_str()->check(CLI::Range(1, 1000000));
+    cmd->add_option("--warmup", o.warmup, "Untimed warm-up runs")->capture_default_str()->check(CLI::Range(0, 100000));
+    cmd->add_option("--max-seconds", o.maxSeconds, "Time cap per scheme and variant, in seconds")->capture_default_str()->check(CLI::Range(0.0, 1e6));
+    cmd->add_flag("--no-snapshots", o.noSnapshots, "Write no graph snapshots (faster; quantized ops still listed)");
+    cmd->add_flag("--json", o.json, "Print the result as one JSON object on stdout");
+    cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
+    cmd->footer("A scheme the device cannot run (fp8-dynamic without a CUDA GPU of compute capability 8.9+) or that fails "
+                "to quantize, export or compile is a row with its reason; the others still run.\n"
+                "Exit status: 0 the comparison ran (whatever each row's status), 1 the request failed (unknown scheme or "
+                "model, no device), 2 bad command line, 130 cancelled.\n"
+                "Example: aotstudio-cli quantize --model sample:convnet --schemes fp32,int8-dynamic,int8-static "
+                "--out /tmp/q --max-error 0.05");
+    return cmd;
+}
+
+json quantizeRequest(const QuantizeOptions &o)
+{
+    json r{{"type", "quantize"},   {"id", 1},
+           {"model", o.model},     {"device", o.device},
+           {"out", absolutePath(o.out)},
+           {"runs", o.runs},       {"min_runs", std::min(o.minRuns, o.runs)},
+           {"warmup", o.warmup},   {"max_seconds", o.maxSeconds},
+           {"calibration_samples", o.calibrationSamples}, {"eval_samples", o.evalSamples},
+           {"snapshots", !o.noSnapshots}};
+    if (!o.schemes.empty())
+        r["schemes"] = o.schemes;
+    if (!o.calibration.empty())
+        r["calibration"] = absolutePath(o.calibration);
+    if (!o.eval.empty())
+        r["eval"] = absolutePath(o.eval);
+    if (o.maxError)
+        r["max_error"] = *o.maxError;
+    return r;
+}
+
+void printQuantize(std::FILE *out, const json &r)
+{
+    std::fprintf(out, "model %s on %s; accuracy against fp32 eager on %d evaluation samples (%s); peak memory: %s\n",
+                 r.value("model", "").c_str(), r.value("device", "").c_str(),
+                 r.value("/evaluation/samples"_json_pointer, 0), r.value("/evaluation/source"_json_pointer, std::string()).c_str(),
+                 r.value("peak_method", "").c_str());
+    std::fprintf(out, "%-17s %-11s %10s %11s %8s %8s %10s %10s %10s %9s %6s %6s\n", "scheme", "status", "eager ms", "compiled ms",
+                 "speedup", "vs fp32", "size", "peak", "max err", "cosine", "top1", "layers");
+    for (const auto &row : r.value("schemes", json::array())) {
+        const std::string status = row.value("status", "");
+        if (status != "ok") {
+            std::fprintf(out, "%-17s %-11s %s\n", row.value("scheme", "").c_str(), status.c_str(), row.value("reason", "").c_str());
+            continue;
+        }
+        const json acc = row.value("accuracy", json::object());
+        const json top1 = acc.is_object() ? acc.value("top1_agreement", json()) : json();
+        const json emb = acc.is_object() ? acc.value("embedding_cosine", json()) : json();
+        std::fprintf(out, "%-17s %-11s %10s %11s %8s %8s %10s %10s %10s %9s %6s %6d\n", row.value("scheme", "").c_str(), status.c_str(),
+                     number(row.value("eager_ms", json()), "%.4f").c_str(), number(row.value("compiled_ms", json()), "%.4f").c_str(),
+                     number(row.value("speedup", json()), "%.2fx").c_str(),
+                     number(row.value("speedup_vs_fp32_eager", json()), "%.2fx").c_str(),
+                     bytes(row.value("package_bytes", json())).c_str(),
+                     bytes(row.value("/peak_bytes/compiled"_json_pointer, json())).c_str(),
+                     number(acc.is_object() ? acc.value("max_abs_error", json()) : json(), "%.3g").c_str(),
+                     number(acc.is_object() ? acc.value("cosine", json()) : json(), "%.6f").c_str(),
+                     number(top1.is_number() ? top1 : emb, "%.3f").c_str(), row.value("quantized_layers", 0));
+    }
+    if (r.contains("best")) {
+        const json &b = r["best"];
+        if (b.value("scheme", json()).is_string())
+            std::fprintf(out, "best within max error %g: %s (compiled %.4f ms)\n", b.value("max_error", 0.0),
+                         b["scheme"].get<std::string>().c_str(), b.value("compiled_ms", 0.0));
+        else
+            std::fprintf(out, "best within max error %g: none of the schemes is that accurate\n", b.value("max_error", 0.0));
+    }
+    std::fprintf(out, "table: %s\nresult: %s\n", r.value("csv", "").c_str(), r.value("json", "").c_str());
+}
+
+} // namespace AotStudio::Cli

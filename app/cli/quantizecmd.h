@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace AotStudio::Cli {
+
+/// Options of `aotstudio-cli quantize` (the engine's `quantize` request, FORMAT.md).
+struct QuantizeOptions {
+    std::string model, device = "cpu", out = "aotstudio-quantize", calibration, eval;
+    std::vector<std::string> schemes;
+    int calibrationSamples = 32, evalSamples = 16, runs = 200, minRuns = 20, warmup = 5;
+    double maxSeconds = 5;
+    std::optional<double> maxError;
+    bool noSnapshots = false, json = false, verbose = false;
+};
+
+/// Add the `quantize` subcommand to `app`; its values land in `options`.
+CLI::App *addQuantizeCommand(CLI::App &app, QuantizeOptions &options);
+/// The `quantize` request for the engine (id 1), with paths made absolute.
+nlohmann::json quantizeRequest(const QuantizeOptions &options);
+/// The comparison table of a quantize result: one line per scheme, then the best scheme and files.
+void printQuantize(std::FILE *out, const nlohmann::json &result);
+
+} // namespace AotStudio::Cli

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/quantizejob.h"
+
+#include "python/frontend.h"
+#include "runtime/aotirunner.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+namespace AotStudio::Pipeline {
+
+using Protocol::Json;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Stages of one scheme with the share of that scheme's part of the progress bar.
+struct SchemeStage {
+    const char *name;
+    double begin;
+    double end;
+};
+constexpr SchemeStage kSchemeStages[] = {
+    {"load", 0.00, 0.10},    {"export", 0.10, 0.18},  {"compile", 0.18, 0.75}, {"load_package", 0.75, 0.78},
+    {"verify", 0.78, 0.80},  {"measure", 0.80, 0.93}, {"memory", 0.93, 0.95},  {"evaluate", 0.95, 1.00},
+};
+
+const SchemeStage &schemeStage(std::string_view name)
+{
+    for (const auto &s : kSchemeStages) {
+        if (name == s.name)
+            return s;
+    }
+    return kSchemeStages[0];
+}
+
+Json summaryJson(const Profiler::Summary &s, int warmup)
+{
+    return Json{{"median_ms", s.medianMs}, {"p10_ms", s.p10Ms}, {"p90_ms", s.p90Ms}, {"p99_ms", s.p99Ms},
+                {"mean_ms", s.meanMs},     {"stddev_ms", s.stddevMs}, {"min_ms", s.minMs}, {"max_ms", s.maxMs},
+                {"runs", s.runs},          {"warmup", warmup}};
+}
+
+/// Codes that fail the whole request rather than one scheme's row.
+bool requestLevel(const std::string &code)
+{
+    return code == Protocol::Code::Cancelled || code == Protocol::Code::BadRequest || code == Protocol::Code::UnknownModel ||
+           code == Protocol::Code::NoDevice || code == Protocol::Code::FrontendUnavailable;
+}
+
+/// One scheme: everything runs in OUT/<scheme>; progress is scaled into [begin, begin + share).
+class SchemeRun {
+public:
+    SchemeRun(std::int64_t id, std::string scheme, double begin, double share, const EventFn &emit, std::stop_token stop)
+        : m_id(id), m_scheme(std::move(scheme)), m_begin(begin), m_share(share), m_emit(emit), m_stop(std::move(stop))
+    {
+    }
+
+    /// Every event of this scheme carries `scheme` (FORMAT.md); progress messages are prefixed.
+    void emit(Json event) const
+    {
+        event["id"] = m_id;
+        event["scheme"] = m_scheme;
+        m_emit(event);
+    }
+
+    void progress(const char *stage, double withinStage, const std::string &message) const
+    {
+        const auto &s = schemeStage(stage);
+        const double f = m_begin + m_share * (s.begin + (s.end - s.begin) * withinStage);
+        emit(Protocol::makeProgress(m_id, stage, f, "[" + m_scheme + "] " + message));
+    }
+
+    template<typename F>
+    auto operator()(const char *name, const std::string &message, F &&body)
+    {
+        if (m_stop.stop_requested())
+            throw JobFailed({name, Protocol::Code::Cancelled, "cancelled before " + m_scheme + " stage '" + name + "'", ""});
+        progress(name, 0.0, message);
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto done = [&] {
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            m_seconds[name] = s;
+            emit(Protocol::makeStageDone(m_id, name, s));
+        };
+        if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+            body();
+            done();
+        } else {
+            auto r = body();
+            done();
+            return r;
+        }
+    }
+
+    double secondsOf(const char *stage) const { return m_seconds.value(stage, 0.0); }
+    const std::stop_token &stop() const { return m_stop; }
+
+private:
+    std::int64_t m_id;
+    std::string m_scheme;
+    double m_begin;
+    double m_share;
+    const EventFn &m_emit;
+    std::stop_token m_stop;
+    Json m_seconds = Json::object();
+};
+
+Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, const std::string &dir,
+               const Profiler::MeasureOptions &options)
+{
+    const std::string device = request.value("device", std::string("cpu"));
+    Json sub = request;
+    sub.erase("schemes");
+    sub.erase("type");
+    sub["out"] = dir;
+    sub["scheme"] = scheme;
+    sub["dtype"] = "fp32"; // the scheme decides precision; its eager model is the reference for verify
+    // verify compares the package with the *quantized* eager model; accuracy against fp32 is
+    // reported, not enforced, so only NaN fails here.
+    sub["tolerance"] = 1e30;
+    const auto log = [&](const std::string &level, const std::string &message) {
+        run.emit(Protocol::makeLog(0, level, message));
+    };
+    const auto forward = [&](const Json &event) { run.emit(event); };
+
+    Python::CompileJob job(sub, log, forward);
+    Json row{{"scheme", scheme}, {"status", "ok"}, {"reason", ""}, {"stage", ""}, {"code", ""}, {"out", dir}};
+    struct Restore {
+        Python::CompileJob &job;
+        ~Restore()
+        {
+            try {
+                job.call("quant.restore");
+            } catch (...) {
+            }
+        }
+    } restore{job};
+
+    run("load", "quantizing the model (" + scheme + ")", [&] { return job.load(); });
+    const Json exported = run("export", "capturing the quantized graph with torch.export", [&] { return job.exportGraph(); });
+    const Json compiled = run("compile", "compiling with AOTInductor", [&] { return job.compile(); });
+    const std::string package = compiled.at("package").get<std::string>();
+    row["package"] = package;
+    row["package_bytes"] = compiled.value("package_bytes", 0);
+    row["graph_nodes"] = exported.value("nodes", 0);
+
+    std::unique_ptr<Runtime::AotiRunner> runner;
+    run("load_package", "loading the package with LibTorch", [&] {
+        try {
+            runner = Runtime::AotiRunner::load(package, device);
+            runner->setInputs(job.inputs());
+        } catch (const Runtime::RuntimeError &e) {
+            throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
+                             "the package may be for another device or torch version; recompile it here"});
+        }
+    });
+    const Json verified = run("verify", "comparing the package with the quantized eager model", [&] {
+        try {
+            runner->run();
+        } catch (const Runtime::RuntimeError &e) {
+            throw JobFailed({"verify", Protocol::Code::LoadFailed, e.what(), "see the engine log"});
+        }
+        return job.verify(runner->outputs());
+    });
+    row["verify_max_abs_error"] = verified.value("max_abs_error", 0.0);
+
+    Profiler::Summary eager, aoti;
+    run("measure", "timing eager and compiled", [&] {
+        eager = Profiler::measure([&] { job.runEager(); }, options, run.stop());
+        aoti = Profiler::measure([&] { runner->run(); }, options, run.stop());
+    });
+    if (run.stop().stop_requested())
+        throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring " + scheme, ""});
+    row["eager_ms"] = eager.medianMs;
+    row["compiled_ms"] = aoti.medianMs;
+    row["speedup"] = aoti.medianMs > 0 ? eager.medianMs / aoti.medianMs : 0.0;
+    row["eager"] = summaryJson(eager, options.warmup);
+    row["compiled"] = summaryJson(aoti, options.warmup);
+
+    run("memory", "peak memory of one eager and one compiled forward", [&] {
+        const Json dev = Json::array({device});
+        Python::callFunction("quant", "peak_begin", dev, "memory");
+        job.runEager();
+        const Json eagerPeak = Python::callFunction("quant", "peak_end", dev, "memory");
+        Python::callFunction("quant", "peak_begin", dev, "memory");
+        runner->run();
+        const Json compiledPeak = Python::callFunction("quant", "peak_end", dev, "memory");
+        row["peak_bytes"] = Json{{"eager", eagerPeak}, {"compiled", compiledPeak}};
+    });
+
+    const Json report = run("evaluate", "running the evaluation set through the package", [&] {
+        const int n = job.call("quant.eval_count_").get<int>();
+        for (int i = 0; i < n; ++i) {
+            if (run.stop().stop_requested())
+                throw JobFailed({"evaluate", Protocol::Code::Cancelled, "cancelled while evaluating " + scheme, ""});
+            try {
+                runner->setInputs(job.callTensors("quant.eval_capsules", Json::array({i})));
+                runner->run();
+            } catch (const Runtime::RuntimeError &e) {
+                throw JobFailed({"evaluate", Protocol::Code::LoadFailed,
+                                 "evaluation sample " + std::to_string(i) + " failed in the package: " + e.what(),
+                                 "evaluation samples must have the example inputs' shapes and dtypes"});
+            }
+            const auto outputs = runner->outputs();
+            job.call("quant.eval_outputs", Json::array({i}), &outputs);
+        }
+        const auto &k = compiled.value("kernels", Json::object());
+        return job.call("quant.report", Json::array({k.value("path", Json())}));
+    });
+    for (const char *key : {"accuracy", "quantized_ops", "quantized_layers", "layers", "layers_path"})
+        row[key] = report.value(key, Json());
+    row["calibration_samples"] = report.value("calibration", Json::object()).value("samples", 0);
+    row["evaluation"] = report.value("evaluation", Json::object());
+    row["compile_seconds"] = run.secondsOf("compile");
+    row["export_seconds"] = run.secondsOf("export");
+    return row;
+}
+
+std::string csvField(const Json &v)
+{
+    if (v.is_null())
+        return "";
+    if (v.is_string()) {
+        std::string s = v.get<std::string>();
+        if (s.find_first_of(",\"\n") == std::string::npos)
+            return s;
+        std::string q = "\"";
+        for (char c : s) {
+            if (c == '"')
+                q += '"';
+            q += c == '\n' ? ' ' : c;
+        }
+        return q + "\"";
+    }
+    if (v.is_number_float()) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.6g", v.get<double>());
+        return buf;
+    }
+    return v.dump();
+}
+
+void writeCsv(const std::string &path, const Json &rows)
+{
+    std::ofstream f(path, std::ios::trunc);
+    f << "scheme,status,eager_ms,compiled_ms,speedup,speedup_vs_fp32_eager,package_bytes,peak_eager_bytes,"
+         "peak_compiled_bytes,max_abs_error,mean_abs_error,cosine,top1_agreement,embedding_cosine,quantized_layers,reason\n";
+    for (const auto &r : rows) {
+        const Json acc = r.value("accuracy", Json::object());
+        const Json peak = r.value("peak_bytes", Json::object());
+        const auto a = [&](const char *k) { return acc.is_object() ? acc.value(k, Json()) : Json(); };
+        const auto p = [&](const char *k) { return peak.is_object() ? peak.value(k, Json()) : Json(); };
+        const Json fields[] = {r.value("scheme", Json()),        r.value("status", Json()),
+                               r.value("eager_ms", Json()),      r.value("compiled_ms", Json()),
+                               r.value("speedup", Json()),       r.value("speedup_vs_fp32_eager", Json()),
+                               r.value("package_bytes", Json()), p("eager"),
+                               p("compiled"),                    a("max_abs_error"),
+                               a("mean_abs_error"),              a("cosine"),
+                               a("top1_agreement"),              a("embedding_cosine"),
+                               r.value("quantized_layers", Json()), r.value("reason", Json())};
+        bool first = true;
+        for (const auto &v : fields) {
+            f << (first ? "" : ",") << csvField(v);
+            first = false;
+        }
+        f << "\n";
+    }
+    if (!f)
+        throw JobFailed({"report", Protocol::Code::Internal, "cannot write '" + path + "'", "check free disk space"});
+}
+
+} // namespace
+
+Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
+{
+    const auto options = measureOptionsFrom(request);
+    for (const char *field : {"calibration_samples", "eval_samples"}) {
+        if (request.contains(field) && (!request[field].is_number_integer() || request[field].get<long>() < 1))
+            throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be a positive integer",
+                             "e.g. 16"});
+    }
+    for (const char *field : {"calibration", "eval"}) {
+        if (request.contains(field) && !request[field].is_string())
+            throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be a file path",
+                             "give a file written by torch.save([(input, ...), ...])"});
+    }
+    std::optional<double> maxError;
+    if (request.contains("max_error")) {
+        if (!request["max_error"].is_number() || !(request["max_error"].get<double>() >= 0))
+            throw JobFailed({"load", Protocol::Code::BadRequest, "'max_error' must be a number >= 0",
+                             "e.g. 0.05 (max abs error against fp32 eager)"});
+        maxError = request["max_error"].get<double>();
+    }
+    const std::string model = request.value("model", std::string());
+    if (model.empty())
+        throw JobFailed({"load", Protocol::Code::BadRequest, "no model given", "pass a model spec such as sample:mlp"});
+    if (request.value("out", std::string()).empty())
+        throw JobFailed({"load", Protocol::Code::BadRequest, "no output directory given", "pass --out DIR"});
+    const std::string device = request.value("device", std::string("cpu"));
+    if (device != "cpu" && device != "cuda")
+        throw JobFailed({"load", Protocol::Code::BadRequest, "unknown device '" + device + "'", "use --device cpu or --device cuda"});
+
+    Json schemes;
+    try {
+        schemes = Python::callFunction("quant", "scheme_list", Json::array({request.value("schemes", Json())}), "load");
+    } catch (const Python::FrontendException &e) {
+        throw JobFailed(e.error());
+    }
+    std::error_code ec;
+    const fs::path out = fs::absolute(request.value("out", std::string())).lexically_normal();
+    fs::create_directories(out, ec);
+    if (ec || !fs::is_directory(out))
+        throw JobFailed({"load", Protocol::Code::BadRequest, "cannot create output directory '" + out.string() + "'",
+                         "choose a writable directory for --out"});
+    for (const auto &s : schemes) {
+        // A file in the way of a scheme's directory is the user's, not ours to delete.
+        if (fs::exists(out / s.get<std::string>(), ec) && !fs::is_directory(out / s.get<std::string>(), ec))
+            throw JobFailed({"load", Protocol::Code::BadRequest,
+                             "'" + (out / s.get<std::string>()).string() + "' exists and is not a directory",
+                             "choose another --out"});
+    }
+
+    Json rows = Json::array();
+    const double share = schemes.empty() ? 1.0 : 1.0 / static_cast<double>(schemes.size());
+    for (std::size_t i = 0; i < schemes.size(); ++i) {
+        const std::string scheme = schemes[i].get<std::string>();
+        if (stop.stop_requested())
+            throw JobFailed({"load", Protocol::Code::Cancelled, "cancelled before scheme " + scheme, ""});
+        SchemeRun run(id, scheme, share * static_cast<double>(i), share, emit, stop);
+        Json row;
+        try {
+            try {
+                row = runScheme(run, request, scheme, (out / scheme).string(), options);
+            } catch (const Python::FrontendException &e) {
+                if (!e.details().empty())
+                    run.emit(Protocol::makeLog(id, "debug", e.details()));
+                throw JobFailed(e.error());
+            }
+        } catch (const JobFailed &e) {
+            const auto &err = e.error();
+            if (requestLevel(err.code))
+                throw;
+            const bool unsupported = err.code == "unsupported";
+            row = Json{{"scheme", scheme},
+                       {"status", unsupported ? "unsupported" : "failed"},
+                       {"reason", err.message},
+                       {"hint", err.hint},
+                       {"stage", err.stage},
+                       {"code", err.code},
+                       {"out", (out / scheme).string()},
+                       {"eager_ms", nullptr},
+                       {"compiled_ms", nullptr},
+                       {"accuracy", nullptr},
+                       {"quantized_ops", Json::array()},
+                       {"quantized_layers", 0},
+                       {"layers", Json::array()}};
+            run.emit(Protocol::makeLog(id, unsupported ? "info" : "warning",
+                                       "[" + scheme + "] " + (unsupported ? "unsupported: " : "failed: ") + err.message));
+        }
+        rows.push_back(row);
+    }
+
+    // Ratios against the fp32 row, when it ran.
+    std::optional<double> fp32Eager;
+    for (const auto &r : rows) {
+        if (r.value("scheme", "") == "fp32" && r.value("status", "") == "ok")
+            fp32Eager = r.value("eager_ms", 0.0);
+    }
+    for (auto &r : rows) {
+        const bool ok = r.value("status", "") == "ok" && r.value("compiled_ms", 0.0) > 0;
+        r["speedup_vs_fp32_eager"] = ok && fp32Eager ? Json(*fp32Eager / r.value("compiled_ms", 1.0)) : Json();
+    }
+
+    Json calibration{{"source", request.contains("calibration") ? "file" : "generator"},
+                     {"path", request.value("calibration", Json())},
+                     {"samples", 0}};
+    Json evaluation{{"source", request.contains("eval") ? "file" : "generator"}, {"path", request.value("eval", Json())},
+                    {"samples", 0}};
+    for (const auto &r : rows) {
+        if (r.value("status", "") != "ok")
+            continue;
+        calibration["samples"] = std::max(calibration.value("samples", 0), r.value("calibration_samples", 0));
+        if (r.contains("evaluation") && r["evaluation"].is_object())
+            evaluation["samples"] = r["evaluation"].value("samples", 0);
+    }
+    if (calibration.value("samples", 0) == 0) // no int8-static row ran: report what was asked for
+        calibration["samples"] = request.value("calibration_samples", 32);
+
+    Json result{{"model", model},
+                {"device", device},
+                {"out", out.string()},
+                {"baseline", "fp32"},
+                {"calibration", calibration},
+                {"evaluation", evaluation},
+                {"peak_method", device == "cuda" ? "cuda_caching_allocator" : "rss_hwm_delta"},
+                {"schemes", rows},
+                {"csv", (out / "quantize.csv").string()},
+                {"json", (out / "quantize.json").string()}};
+    if (maxError) {
+        Json best{{"max_error", *maxError}, {"scheme", nullptr}, {"compiled_ms", nullptr}};
+        for (const auto &r : rows) {
+            if (r.value("status", "") != "ok" || !r["accuracy"].is_object())
+                continue;
+            const Json &err = r["accuracy"]["max_abs_error"];
+            if (!err.is_number() || err.get<double>() > *maxError)
+                continue;
+            if (best["scheme"].is_null() || r.value("compiled_ms", 0.0) < best.value("compiled_ms", 0.0)) {
+                best["scheme"] = r["scheme"];
+                best["compiled_ms"] = r["compiled_ms"];
+            }
+        }
+        result["best"] = best;
+    }
+    writeCsv((out / "quantize.csv").string(), rows);
+    {
+        std::ofstream f(out / "quantize.json", std::ios::trunc);
+        f << result.dump(1) << "\n";
+    }
+    emit(Protocol::makeProgress(id, "report", 1.0, "quantize done: " + std::to_string(rows.size()) + " schemes"));
+    return result;
+}
+
+} // namespace AotStudio::Pipeline
