@@ -7,7 +7,9 @@
 if(NOT DEFINED Python_EXECUTABLE AND EXISTS "${PROJECT_SOURCE_DIR}/.venv/bin/python")
   set(Python_EXECUTABLE "${PROJECT_SOURCE_DIR}/.venv/bin/python" CACHE FILEPATH "Python of the torch venv")
 endif()
-find_package(Python 3.11 EXACT REQUIRED COMPONENTS Interpreter Development.Embed)
+# The venv's Python is 3.11; a machine with its own torch (tools/gpu-check.sh) names its version.
+set(AOTSTUDIO_PYTHON_VERSION "3.11" CACHE STRING "Python version of the torch interpreter (major.minor)")
+find_package(Python ${AOTSTUDIO_PYTHON_VERSION} EXACT REQUIRED COMPONENTS Interpreter Development.Embed)
 
 execute_process(
   COMMAND "${Python_EXECUTABLE}" -c "import torch, os; print(torch.utils.cmake_prefix_path); print(torch.__version__); print(os.path.dirname(torch.__file__))"

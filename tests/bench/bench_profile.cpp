@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// bench_profile: `aotstudio-cli profile` on the CPU for each model, in a fresh process each: eager
+// and compiled (AOTI) medians and their ratio, the RecordFunction collector's overhead (traced
+// against untraced runs, interleaved; target under 2% of the median on compiled runs), peak bytes,
+// cold-start ratio (python eager / aotstudio-run) and throughput with 1 and 2 runners.
+// Prints "name: value unit" lines.
+//
+// Usage: bench_profile [sample:NAME ...]   (default: sample:mlp sample:resnet18 sample:minilm)
+// Environment: BENCH_PROFILE_ARGS adds options to every profile (e.g. "--runs 400").
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace {
+
+std::string run(const std::string &command)
+{
+    std::string out;
+    std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(command.c_str(), "r"), pclose);
+    if (!pipe)
+        return out;
+    std::array<char, 4096> buf{};
+    while (std::fgets(buf.data(), buf.size(), pipe.get()))
+        out += buf.data();
+    return out;
+}
+
+std::string lastLine(const std::string &text)
+{
+    const auto end = text.find_last_not_of('\n');
+    if (end == std::string::npos)
+        return {};
+    const auto begin = text.rfind('\n', end);
+    const auto from = begin == std::string::npos ? 0 : begin + 1;
+    return text.substr(from, end - from + 1);
+}
+
+std::string slug(const std::string &model)
+{
+    std::string s = model.substr(model.find(':') + 1);
+    for (char &c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = '_';
+    return s;
+}
+
+double num(const nlohmann::json &j, const nlohmann::json::json_pointer &p)
+{
+    return j.contains(p) && j.at(p).is_number() ? j.at(p).get<double>() : -1.0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::string> models;
+    for (int i = 1; i < argc; ++i)
+        models.emplace_back(argv[i]);
+    if (models.empty())
+        models = {"sample:mlp", "sample:resnet18", "sample:minilm"};
+    const char *extra = std::getenv("BENCH_PROFILE_ARGS");
+    const fs::path root = fs::temp_directory_path() / ("bench_profile-" + std::to_string(::getpid()));
+    int failures = 0;
+    for (const auto &model : models) {
+        const std::string s = slug(model);
+        const fs::path out = root / s;
+        const std::string cmd = std::string("'") + AOTSTUDIO_CLI_PATH + "' profile --model '" + model + "' --device cpu --out '" +
+                                out.string() + "' --runners 1,2 --throughput-seconds 1 --cold-start-runs 3 --json " +
+                                (extra ? extra : "") + " 2>" + (root / (s + ".log")).string();
+        fs::create_directories(root);
+        const auto j = nlohmann::json::parse(lastLine(run(cmd)), nullptr, false);
+        if (!j.is_object() || j.contains("error")) {
+            std::printf("%s_failed: 1 (see %s)\n", s.c_str(), (root / (s + ".log")).c_str());
+            ++failures;
+            continue;
+        }
+        double eager = -1, aoti = -1, eagerOverhead = 0, aotiOverhead = 0, eagerPeak = -1, aotiPeak = -1;
+        for (const auto &v : j.value("variants", nlohmann::json::array())) {
+            if (!v.value("available", false))
+                continue;
+            const double median = num(v, "/statistics/median_ms"_json_pointer);
+            const double overhead = num(v, "/overhead_pct"_json_pointer);
+            const double peak = num(v, "/memory/peak_bytes"_json_pointer);
+            if (v.value("name", "") == "eager")
+                eager = median, eagerOverhead = overhead, eagerPeak = peak;
+            else if (v.value("name", "") == "aoti")
+                aoti = median, aotiOverhead = overhead, aotiPeak = peak;
+        }
+        std::printf("%s_eager_median: %.4f ms\n", s.c_str(), eager);
+        std::printf("%s_compiled_median: %.4f ms\n", s.c_str(), aoti);
+        std::printf("%s_speedup: %.2fx\n", s.c_str(), aoti > 0 ? eager / aoti : 0.0);
+        std::printf("%s_collector_overhead_eager: %.2f %%\n", s.c_str(), eagerOverhead);
+        std::printf("%s_collector_overhead_compiled: %.2f %%\n", s.c_str(), aotiOverhead);
+        std::printf("%s_peak_eager: %.0f bytes\n", s.c_str(), eagerPeak);
+        std::printf("%s_peak_compiled: %.0f bytes\n", s.c_str(), aotiPeak);
+        const auto &cold = j.value("cold_start", nlohmann::json::object());
+        std::printf("%s_cold_start_aoti_run: %.0f ms\n", s.c_str(), num(cold, "/aoti_run_ms"_json_pointer));
+        std::printf("%s_cold_start_eager: %.0f ms\n", s.c_str(), num(cold, "/eager_ms"_json_pointer));
+        std::printf("%s_cold_start_ratio: %.2fx\n", s.c_str(), num(cold, "/ratio"_json_pointer));
+        for (const auto &t : j.value("throughput", nlohmann::json::array()))
+            std::printf("%s_throughput_%drunners: %.1f calls/s\n", s.c_str(), t.value("runners", 0), t.value("throughput_per_s", 0.0));
+        std::printf("%s_kernels: %zu\n", s.c_str(), j.value("kernels", nlohmann::json::array()).size());
+        std::fflush(stdout);
+    }
+    std::error_code ec;
+    if (failures == 0)
+        fs::remove_all(root, ec); // logs of failed profiles stay for reading
+    return failures == 0 ? 0 : 1;
+}

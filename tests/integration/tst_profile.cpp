@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// aotstudio-cli profile end to end on the CPU (core/profiler/PROFILE.md): one real compile of
+// sample:mlp, then the profile's files and fields, and the refusals. No timing thresholds.
+#include "processrun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+using TestSupport::lastLine;
+using TestSupport::readJson;
+using TestSupport::Run;
+
+Run runCli(const QStringList &args)
+{
+    return TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH), args, 600000);
+}
+
+QString fixture(const char *name)
+{
+    return QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/") + QLatin1String(name);
+}
+
+/// Small measuring budget: the test checks shapes, not speed.
+QStringList quick()
+{
+    return {QStringLiteral("--runs"), QStringLiteral("16"), QStringLiteral("--min-runs"), QStringLiteral("4"),
+            QStringLiteral("--warmup"), QStringLiteral("2"), QStringLiteral("--max-seconds"), QStringLiteral("0.5"),
+            QStringLiteral("--runners"), QStringLiteral("1,2"), QStringLiteral("--throughput-seconds"), QStringLiteral("0.1"),
+            QStringLiteral("--cold-start-runs"), QStringLiteral("1")};
+}
+
+} // namespace
+
+class TstProfile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_out = m_dir.filePath(QStringLiteral("mlp"));
+        m_run = runCli(QStringList{QStringLiteral("profile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                                   QStringLiteral("--out"), m_out, QStringLiteral("--json")} +
+                       quick());
+        QVERIFY2(m_run.exitCode == 0, m_run.err.right(3000).constData());
+        m_result = QJsonDocument::fromJson(lastLine(m_run.out)).object();
+        QVERIFY2(!m_result.isEmpty(), m_run.out.right(2000).constData());
+    }
+
+    void profileJsonMatchesResult()
+    {
+        const QJsonObject p = readJson(m_out + QStringLiteral("/profile.json"));
+        QCOMPARE(p.value(QLatin1String("format")).toString(), QStringLiteral("aotstudio.profile"));
+        QCOMPARE(p.value(QLatin1String("format_version")).toInt(), 1);
+        QCOMPARE(p.value(QLatin1String("model")).toString(), m_result.value(QLatin1String("model")).toString());
+        QCOMPARE(p.value(QLatin1String("package_source")).toString(), QStringLiteral("compiled"));
+        QVERIFY(QFile::exists(p.value(QLatin1String("package")).toString()));
+        QCOMPARE(p.value(QLatin1String("collector")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("record_function"));
+        QCOMPARE(p.value(QLatin1String("device_info")).toObject().value(QLatin1String("type")).toString(), QStringLiteral("cpu"));
+        QVERIFY(p.value(QLatin1String("gpu")).isNull());
+    }
+
+    void variantsHaveStatisticsAndOverhead()
+    {
+        QSet<QString> names;
+        for (const auto &v : m_result.value(QLatin1String("variants")).toArray()) {
+            const auto o = v.toObject();
+            const QString name = o.value(QLatin1String("name")).toString();
+            names << name;
+            if (!o.value(QLatin1String("available")).toBool()) {
+                QVERIFY2(!o.value(QLatin1String("reason")).toString().isEmpty(), qPrintable(name));
+                QVERIFY(o.value(QLatin1String("statistics")).isNull());
+                continue;
+            }
+            const auto s = o.value(QLatin1String("statistics")).toObject();
+            for (const char *k : {"median_ms", "p10_ms", "p90_ms", "p99_ms", "mean_ms", "stddev_ms", "runs", "warmup"})
+                QVERIFY2(s.value(QLatin1String(k)).isDouble(), k);
+            QVERIFY(s.value(QLatin1String("runs")).toInt() >= 4);
+            QVERIFY(s.value(QLatin1String("p10_ms")).toDouble() <= s.value(QLatin1String("median_ms")).toDouble());
+            QVERIFY(s.value(QLatin1String("median_ms")).toDouble() <= s.value(QLatin1String("p90_ms")).toDouble());
+            QVERIFY(o.value(QLatin1String("traced")).toObject().value(QLatin1String("median_ms")).isDouble());
+            QVERIFY2(o.value(QLatin1String("overhead_pct")).isDouble(), qPrintable(name)); // a number, no threshold
+            const auto mem = o.value(QLatin1String("memory")).toObject();
+            QVERIFY(!mem.value(QLatin1String("method")).toString().isEmpty());
+            QVERIFY(mem.value(QLatin1String("peak_bytes")).toDouble() >= 0);
+        }
+        QVERIFY(names.contains(QStringLiteral("eager")));
+        QVERIFY(names.contains(QStringLiteral("aoti")));
+        QVERIFY(names.contains(QStringLiteral("nativert"))); // listed, available or with a reason
+        QVERIFY(m_result.value(QLatin1String("speedup")).toObject().value(QLatin1String("aoti")).isDouble());
+    }
+
+    void kernelsJoinKernelsJson()
+    {
+        // Every generated kernel named in kernels.json; the ranges carry those names (possibly
+        // with Inductor's graph_N_ prefix).
+        const QJsonObject kj = readJson(m_out + QStringLiteral("/kernels.json"));
+        QSet<QString> known;
+        for (const auto &k : kj.value(QLatin1String("kernels")).toArray())
+            known << k.toObject().value(QLatin1String("name")).toString();
+        QVERIFY(!known.isEmpty());
+        const auto kernels = m_result.value(QLatin1String("kernels")).toArray();
+        QVERIFY(!kernels.isEmpty());
+        int joined = 0, covering = 0;
+        for (const auto &v : kernels) {
+            const auto k = v.toObject();
+            QCOMPARE(k.value(QLatin1String("variant")).toString(), QStringLiteral("aoti"));
+            QVERIFY(k.value(QLatin1String("calls")).toInt() > 0);
+            QVERIFY(k.value(QLatin1String("total_ms")).toDouble() >= 0);
+            if (k.value(QLatin1String("in_kernels_json")).toBool()) {
+                ++joined;
+                QString name = k.value(QLatin1String("name")).toString();
+                name.remove(QRegularExpression(QStringLiteral("^graph_[0-9]+_")));
+                QVERIFY2(known.contains(name) || k.value(QLatin1String("kind")).toString() == QStringLiteral("library"), qPrintable(name));
+            }
+            if (!k.value(QLatin1String("covered_nodes")).toArray().isEmpty())
+                ++covering;
+        }
+        QVERIFY(joined > 0);
+        QVERIFY(covering > 0);
+        QVERIFY(!m_result.value(QLatin1String("ops")).toArray().isEmpty()); // eager's ATen ops
+    }
+
+    void filesParse()
+    {
+        // trace.json: Chrome trace-event JSON object, complete events in µs, sorted.
+        QFile t(m_out + QStringLiteral("/trace.json"));
+        QVERIFY(t.open(QIODevice::ReadOnly));
+        QJsonParseError err;
+        const auto doc = QJsonDocument::fromJson(t.readAll(), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+        const auto events = doc.object().value(QLatin1String("traceEvents")).toArray();
+        double last = -1;
+        int complete = 0;
+        bool named = false;
+        for (const auto &e : events) {
+            const auto o = e.toObject();
+            if (o.value(QLatin1String("ph")).toString() == QStringLiteral("M")) {
+                named = named || o.value(QLatin1String("name")).toString() == QStringLiteral("process_name");
+                continue;
+            }
+            QCOMPARE(o.value(QLatin1String("ph")).toString(), QStringLiteral("X"));
+            QVERIFY(o.value(QLatin1String("ts")).toDouble() >= last);
+            last = o.value(QLatin1String("ts")).toDouble();
+            QVERIFY(o.value(QLatin1String("dur")).toDouble() >= 0);
+            ++complete;
+        }
+        QVERIFY(named);
+        QVERIFY(complete > 0);
+        // CSVs: the documented headers, a row per variant.
+        QFile c(m_out + QStringLiteral("/profile.csv"));
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        const auto lines = c.readAll().trimmed().split('\n');
+        QCOMPARE(lines.first(), QByteArray("variant,available,median_ms,p10_ms,p90_ms,p99_ms,mean_ms,stddev_ms,runs,warmup,"
+                                           "traced_median_ms,overhead_pct,peak_bytes,cuda_event_ms,gpu_busy_share"));
+        QCOMPARE(lines.size(), m_result.value(QLatin1String("variants")).toArray().size() + 1);
+        QFile k(m_out + QStringLiteral("/profile_kernels.csv"));
+        QVERIFY(k.open(QIODevice::ReadOnly));
+        QVERIFY(k.readLine().startsWith("variant,name,kind,calls,total_ms,mean_ms,share,covered_nodes"));
+    }
+
+    void throughputAndColdStart()
+    {
+        const auto rows = m_result.value(QLatin1String("throughput")).toArray();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[1].toObject().value(QLatin1String("runners")).toInt(), 2);
+        QVERIFY(rows[0].toObject().value(QLatin1String("throughput_per_s")).toDouble() > 0);
+        const auto cold = m_result.value(QLatin1String("cold_start")).toObject();
+        QVERIFY2(cold.value(QLatin1String("aoti_run_ms")).isDouble(), m_run.err.right(2000).constData());
+        QVERIFY(cold.value(QLatin1String("eager_ms")).isDouble());
+        QVERIFY(cold.value(QLatin1String("ratio")).isDouble());
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("says");
+        const QString pkg = QDir(m_out).filePath(QStringLiteral("model.pt2"));
+        QTest::newRow("cuda absent") << QStringList{QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--package"), pkg,
+                                                    QStringLiteral("--device"), QStringLiteral("cuda")}
+                                     << QStringLiteral("no_device") << QStringLiteral("no CUDA device");
+        QTest::newRow("not a package") << QStringList{QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--package"),
+                                                      fixture("not_a_program.pt2")}
+                                       << QStringLiteral("load_failed") << QStringLiteral("not_a_program.pt2");
+        QTest::newRow("package of another model") << QStringList{QStringLiteral("--model"), fixture("tiny_factory.py") + QStringLiteral(":make"),
+                                                                 QStringLiteral("--package"), pkg}
+                                                  << QStringLiteral("load_failed") << QStringLiteral("model.pt2");
+        QTest::newRow("factory raises") << QStringList{QStringLiteral("--model"), fixture("raising_factory.py") + QStringLiteral(":make")}
+                                        << QStringLiteral("model_error") << QStringLiteral("raising_factory.py");
+        QTest::newRow("eager raises") << QStringList{QStringLiteral("--model"), fixture("eager_raising_factory.py") + QStringLiteral(":make"),
+                                                     QStringLiteral("--package"), pkg}
+                                      << QStringLiteral("model_error") << QStringLiteral("on purpose");
+    }
+
+    void refusals()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, code);
+        QFETCH(QString, says);
+        const QString out = m_dir.filePath(QStringLiteral("refused-") + QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-')));
+        const Run r = runCli(QStringList{QStringLiteral("profile"), QStringLiteral("--out"), out, QStringLiteral("--json")} + args + quick());
+        if (code == QStringLiteral("no_device") && r.exitCode == 0)
+            QSKIP("this machine has a CUDA device; the no-device path cannot be exercised here");
+        QCOMPARE(r.exitCode, 1);
+        const QString last = QString::fromUtf8(lastLine(r.err));
+        QVERIFY2(last.contains(QStringLiteral("(") + code + QStringLiteral(")")), qPrintable(last));
+        QVERIFY2(last.contains(says), qPrintable(last));
+        const auto error = QJsonDocument::fromJson(lastLine(r.out)).object().value(QLatin1String("error")).toObject();
+        QCOMPARE(error.value(QLatin1String("code")).toString(), code);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_out;
+    Run m_run;
+    QJsonObject m_result;
+};
+
+QTEST_GUILESS_MAIN(TstProfile)
+#include "tst_profile.moc"
