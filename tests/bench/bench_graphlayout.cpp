@@ -5,7 +5,7 @@
 // pieces (time and edge crossings) and `dot` on the whole graph where it finishes in time.
 //
 // Usage: bench_graphlayout [--sizes 1000,5000,20000,50000] [--dot-whole-max 5000]
-//                          [--dot-timeout 120] [--no-dot]
+//                          [--dot-timeout 120] [--no-dot] [--snapshot FILE]...
 // Prints "name: value unit" lines. Runs offscreen unless QT_QPA_PLATFORM says otherwise.
 
 #include "syntheticgraph.h"
@@ -17,6 +17,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
@@ -50,6 +51,72 @@ void print(const std::string &name, double value, const char *unit)
 {
     std::printf("%s: %.3f %s\n", name.c_str(), value, unit);
     std::fflush(stdout);
+}
+
+bool runDot(const QString &dot, const std::string &input, int timeoutS, QByteArray &output, double &ms);
+std::string pieceToDot(const Layout::Piece &piece, const std::vector<std::pair<int, int>> &edges);
+std::vector<Layout::Result> parsePlain(
+    const QByteArray &plain, const std::vector<std::vector<std::pair<int, int>>> &edgesOf);
+
+/// The snapshot as schema-1 JSON, to time parsing the way the studio reads a file.
+std::string toJson(const Graph::Snapshot &snapshot)
+{
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const auto &n : snapshot.nodes) {
+        nlohmann::json stack = nlohmann::json::array();
+        for (const auto &f : n.moduleStack)
+            stack.push_back({ { "path", f.path }, { "type", f.type } });
+        nodes.push_back({ { "id", n.id }, { "index", n.index }, { "op", n.op }, { "target", n.target },
+            { "category", n.category }, { "inputs", n.inputs }, { "outputs", n.outputs }, { "module", n.module },
+            { "module_stack", stack },
+            { "source",
+                { { "file", "/models/synthetic.py" }, { "line", 10 + n.index % 200 }, { "function", "forward" } } } });
+    }
+    return nlohmann::json {
+        { "schema", "aotstudio.graph" }, { "version", 1 }, { "stage", snapshot.stage }, { "pass", snapshot.pass },
+        { "nodes", nodes }
+    }.dump();
+}
+
+/// Our layout and dot on the same pieces: time and crossings.
+void comparePieces(const std::string &tag, const std::vector<Widgets::GraphLayout::PieceRecord> &pieces, bool useDot,
+    const QString &dot, int dotTimeout)
+{
+    std::size_t largest = 0;
+    for (const auto &p : pieces)
+        largest = std::max(largest, p.piece.sizes.size());
+    print(tag + "_pieces", double(pieces.size()), "pieces");
+    print(tag + "_largest_piece", double(largest), "items");
+    QElapsedTimer t;
+    t.start();
+    std::vector<Layout::Result> own;
+    own.reserve(pieces.size());
+    for (const auto &p : pieces)
+        own.push_back(Layout::layeredLayout(p.piece));
+    print(tag + "_own_pieces_layout", t.nsecsElapsed() / 1e6, "ms");
+    std::size_t ownCrossings = 0;
+    for (const auto &r : own)
+        ownCrossings += Layout::countCrossings(r);
+    print(tag + "_own_pieces_crossings", double(ownCrossings), "crossings");
+    if (!useDot)
+        return;
+    std::string input;
+    std::vector<std::vector<std::pair<int, int>>> edgesOf;
+    for (const auto &p : pieces) {
+        edgesOf.push_back(Layout::normalizedEdges(p.piece));
+        input += pieceToDot(p.piece, edgesOf.back());
+    }
+    QByteArray plain;
+    double ms = 0;
+    if (runDot(dot, input, dotTimeout, plain, ms)) {
+        print(tag + "_dot_pieces_layout", ms, "ms");
+        std::size_t dotCrossings = 0;
+        for (const auto &r : parsePlain(plain, edgesOf))
+            dotCrossings += Layout::countCrossings(r);
+        print(tag + "_dot_pieces_crossings", double(dotCrossings), "crossings");
+    } else {
+        std::printf("%s_dot_pieces_layout: timeout after %d s\n", tag.c_str(), dotTimeout);
+    }
 }
 
 /// Paints the canvas as a window system would (children included) and returns milliseconds.
@@ -191,6 +258,7 @@ int main(int argc, char **argv)
     int dotWholeMax = 5000;
     int dotTimeout = 120;
     bool useDot = true;
+    QStringList snapshotFiles;
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--sizes") && i + 1 < args.size()) {
@@ -201,6 +269,8 @@ int main(int argc, char **argv)
             dotWholeMax = args[++i].toInt();
         } else if (args[i] == QLatin1String("--dot-timeout") && i + 1 < args.size()) {
             dotTimeout = args[++i].toInt();
+        } else if (args[i] == QLatin1String("--snapshot") && i + 1 < args.size()) {
+            snapshotFiles << args[++i];
         } else if (args[i] == QLatin1String("--no-dot")) {
             useDot = false;
         }
@@ -212,7 +282,15 @@ int main(int argc, char **argv)
 
     for (const int n : sizes) {
         const std::string tag = "n" + std::to_string(n);
-        auto snapshot = std::make_shared<const Graph::Snapshot>(Bench::syntheticTransformer(n));
+        std::shared_ptr<const Graph::Snapshot> snapshot;
+        {
+            const std::string json = toJson(Bench::syntheticTransformer(n));
+            QElapsedTimer parse;
+            parse.start();
+            snapshot = std::make_shared<const Graph::Snapshot>(Graph::parseSnapshot(nlohmann::json::parse(json)));
+            print(tag + "_json_bytes", double(json.size()) / (1024.0 * 1024.0), "MiB");
+            print(tag + "_parse_json", parse.nsecsElapsed() / 1e6, "ms");
+        }
         print(tag + "_nodes", double(snapshot->nodes.size()), "nodes");
         const double rss0 = rssMiB();
 
@@ -241,6 +319,7 @@ int main(int argc, char **argv)
         print(tag + "_expand_all", t.nsecsElapsed() / 1e6, "ms");
         print(tag + "_expand_all_structure", view.graphLayout().lastStructureMs(), "ms");
         print(tag + "_expand_all_coordinates", view.graphLayout().lastCoordinateMs(), "ms");
+        print(tag + "_rss_expanded", rssMiB(), "MiB");
         print(tag + "_rss_expanded_delta", rssMiB() - rss0, "MiB");
         const FrameStats expanded = panZoom(view, target);
         print(tag + "_frame_expanded_mean", expanded.mean, "ms");
@@ -261,40 +340,10 @@ int main(int argc, char **argv)
         }
 
         // The same pieces, laid out from scratch by us and by dot.
-        const auto pieces = view.graphLayout().pieces();
-        std::size_t largest = 0;
-        for (const auto &p : pieces)
-            largest = std::max(largest, p.piece.sizes.size());
-        print(tag + "_pieces", double(pieces.size()), "pieces");
-        print(tag + "_largest_piece", double(largest), "items");
-        t.restart();
-        std::size_t ownCrossings = 0;
-        std::vector<Layout::Result> own;
-        own.reserve(pieces.size());
-        for (const auto &p : pieces)
-            own.push_back(Layout::layeredLayout(p.piece));
-        print(tag + "_own_pieces_layout", t.nsecsElapsed() / 1e6, "ms");
-        for (const auto &r : own)
-            ownCrossings += Layout::countCrossings(r);
-        print(tag + "_own_pieces_crossings", double(ownCrossings), "crossings");
+        comparePieces(tag, view.graphLayout().pieces(), useDot, dot, dotTimeout);
         if (useDot) {
-            std::string input;
-            std::vector<std::vector<std::pair<int, int>>> edgesOf;
-            for (const auto &p : pieces) {
-                edgesOf.push_back(Layout::normalizedEdges(p.piece));
-                input += pieceToDot(p.piece, edgesOf.back());
-            }
             QByteArray plain;
             double ms = 0;
-            if (runDot(dot, input, dotTimeout, plain, ms)) {
-                print(tag + "_dot_pieces_layout", ms, "ms");
-                std::size_t dotCrossings = 0;
-                for (const auto &r : parsePlain(plain, edgesOf))
-                    dotCrossings += Layout::countCrossings(r);
-                print(tag + "_dot_pieces_crossings", double(dotCrossings), "crossings");
-            } else {
-                std::printf("%s_dot_pieces_layout: timeout after %d s\n", tag.c_str(), dotTimeout);
-            }
             if (n <= dotWholeMax) {
                 Layout::Piece whole;
                 whole.sizes.assign(snapshot->nodes.size(), { 150, 40 });
@@ -322,6 +371,22 @@ int main(int argc, char **argv)
             }
         }
         std::fflush(stdout);
+    }
+    // Real snapshots (e.g. --snapshot OUT/snapshots/006_post_grad.json): all groups expanded, the
+    // same piece comparison.
+    for (const QString &file : snapshotFiles) {
+        // "g8-minilm_006_post_grad" for OUT/snapshots/006_post_grad.json
+        const QFileInfo info(file);
+        const std::string tag
+            = (QFileInfo(info.absolutePath()).dir().dirName() + QLatin1Char('_') + info.completeBaseName())
+                  .toStdString();
+        Widgets::GraphLayout layout;
+        QElapsedTimer t;
+        t.start();
+        layout.setSnapshot(std::make_shared<const Graph::Snapshot>(Graph::loadSnapshot(file.toStdString())));
+        layout.expandAll();
+        print(tag + "_load_and_expand_all", t.nsecsElapsed() / 1e6, "ms");
+        comparePieces(tag, layout.pieces(), useDot, dot, dotTimeout);
     }
     print("rss_end", rssMiB(), "MiB");
     return 0;

@@ -81,6 +81,28 @@ QString shortTarget(const std::string &target)
     return t;
 }
 
+/// Text in a scene rectangle, drawn in device pixels with a whole-pixel font size: a scaled
+/// painter would rasterize glyphs anew at every zoom step, and that dominates frame times.
+/// Returns false when the text would be under 4 pixels and was skipped.
+bool drawLabel(QPainter &p, const QRectF &sceneRect, int flags, const QString &text, double sceneSize, bool bold,
+    Qt::TextElideMode elide, const QString &prefix = QString())
+{
+    const QTransform t = p.worldTransform();
+    const int px = qRound(sceneSize * t.m11());
+    if (px < 4)
+        return false;
+    const QRectF r = t.mapRect(sceneRect);
+    QFont f = p.font();
+    f.setPixelSize(px);
+    f.setBold(bold);
+    p.setWorldTransform(QTransform());
+    p.setFont(f);
+    const QFontMetrics fm(f);
+    p.drawText(r, flags, prefix + fm.elidedText(text, elide, int(r.width() - fm.horizontalAdvance(prefix))));
+    p.setWorldTransform(t);
+    return true;
+}
+
 const QColor AddedColour(0x2e, 0x9e, 0x44);
 const QColor RemovedColour(0xd0, 0x3b, 0x3b);
 const QColor ChangedColour(0xe0, 0x8e, 0x0b);
@@ -291,6 +313,7 @@ void GraphCanvas::setView(double scale, QPointF centre)
 {
     m_scale = std::clamp(scale, 0.002, 8.0);
     m_origin = centre - QPointF(width() / 2.0, height() / 2.0) / m_scale;
+    m_viewMoved = true;
     update();
     m_minimap->update();
     Q_EMIT viewChanged();
@@ -309,6 +332,7 @@ void GraphCanvas::zoomBy(double factor, QPointF anchor)
     const QPointF scenePoint = mapToScene(anchor);
     m_scale = std::clamp(m_scale * factor, 0.002, 8.0);
     m_origin = scenePoint - anchor / m_scale;
+    m_viewMoved = true;
     update();
     m_minimap->update();
     Q_EMIT viewChanged();
@@ -321,6 +345,8 @@ void GraphCanvas::centerOn(QPointF p)
 
 void GraphCanvas::resizeEvent(QResizeEvent *)
 {
+    if (!m_viewMoved)
+        fitToView();
     const QSize s(std::min(200, width() / 3), std::min(150, height() / 3));
     m_minimap->setGeometry(width() - s.width() - 8, height() - s.height() - 8, s.width(), s.height());
     m_minimap->setVisible(s.width() > 60 && s.height() > 40);
@@ -389,11 +415,7 @@ void GraphCanvas::paintGroup(QPainter &p, int g, const QRectF &sceneRect, double
         p.setBrush(tints[group.depth % 4]);
         p.drawRoundedRect(group.rect, 8, 8);
         ++m_lastFrameItems;
-        if (group.rect.width() * scale > 40 && 14 * scale >= 5) {
-            QFont f = p.font();
-            f.setPointSizeF(9);
-            f.setBold(true);
-            p.setFont(f);
+        if (group.rect.width() * scale > 40) {
             p.setPen(QColor(0x3c, 0x47, 0x57));
             const QString parentPath = group.parent >= 0 ? groups[group.parent].path : QString();
             QString title = group.path;
@@ -402,9 +424,8 @@ void GraphCanvas::paintGroup(QPainter &p, int g, const QRectF &sceneRect, double
             if (!group.type.isEmpty())
                 title += QStringLiteral("  (%1)").arg(group.type);
             const QRectF titleRect(group.rect.left() + 8, group.rect.top() + 2, group.rect.width() - 16, 18);
-            p.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-                QStringLiteral("\u25be ")
-                    + p.fontMetrics().elidedText(title, Qt::ElideMiddle, int(titleRect.width() - 14)));
+            drawLabel(p, titleRect, Qt::AlignLeft | Qt::AlignVCenter, title, 12, true, Qt::ElideMiddle,
+                QStringLiteral("\u25be "));
         }
     }
     // Edges of this piece
@@ -475,36 +496,28 @@ void GraphCanvas::paintCollapsed(QPainter &p, int g, double scale, bool summary)
     QString title = group.path;
     if (!parentPath.isEmpty() && title.startsWith(parentPath + QLatin1Char('.')))
         title = title.mid(parentPath.size() + 1);
-    QFont f = p.font();
-    f.setBold(true);
     p.setPen(QColor(0x25, 0x2d, 0x3a));
     const QRectF r = group.rect.adjusted(8, 3, -8, -3);
     if (summary) {
-        // About 11 pixels on screen, smaller when the name would not fit; none below 5 pixels.
-        double size = std::min(11.0 / scale, group.rect.height() * 0.45);
-        f.setPointSizeF(size);
-        const double textWidth = QFontMetricsF(f).horizontalAdvance(title);
+        // About 12 pixels on screen, smaller when the name would not fit.
+        double size = std::min(12.0 / scale, group.rect.height() * 0.45);
+        QFont f = p.font();
+        f.setPixelSize(std::max(1, qRound(size * scale)));
+        f.setBold(true);
+        const double textWidth = QFontMetricsF(f).horizontalAdvance(title) / scale;
         if (textWidth > r.width())
             size *= r.width() / textWidth;
-        if (size * scale < 5)
-            return;
-        f.setPointSizeF(size);
-        p.setFont(f);
-        p.drawText(r, Qt::AlignCenter, QFontMetricsF(f).elidedText(title, Qt::ElideMiddle, r.width()));
+        drawLabel(p, r, Qt::AlignCenter, title, size, true, Qt::ElideMiddle);
         return;
     }
-    f.setPointSizeF(9.5);
-    p.setFont(f);
-    p.drawText(QRectF(r.left(), r.top(), r.width(), r.height() / 2), Qt::AlignLeft | Qt::AlignVCenter,
-        QStringLiteral("\u25b8 ") + p.fontMetrics().elidedText(title, Qt::ElideMiddle, int(r.width() - 14)));
-    f.setBold(false);
-    f.setPointSizeF(8);
-    p.setFont(f);
+    if (!drawLabel(p, QRectF(r.left(), r.top(), r.width(), r.height() / 2), Qt::AlignLeft | Qt::AlignVCenter, title,
+            12.5, true, Qt::ElideMiddle, QStringLiteral("\u25b8 ")))
+        return;
     p.setPen(QColor(0x50, 0x5a, 0x6a));
     const QString sub = group.type.isEmpty() ? tr("%n node(s)", "", group.totalNodes)
                                              : tr("%1 · %n node(s)", "", group.totalNodes).arg(group.type);
-    p.drawText(QRectF(r.left() + 14, r.center().y(), r.width() - 14, r.height() / 2), Qt::AlignLeft | Qt::AlignVCenter,
-        p.fontMetrics().elidedText(sub, Qt::ElideRight, int(r.width() - 14)));
+    drawLabel(p, QRectF(r.left() + 14, r.center().y(), r.width() - 14, r.height() / 2),
+        Qt::AlignLeft | Qt::AlignVCenter, sub, 10.5, false, Qt::ElideRight);
 }
 
 void GraphCanvas::paintNode(QPainter &p, int i, double scale) const
@@ -563,10 +576,6 @@ void GraphCanvas::paintNode(QPainter &p, int i, double scale) const
     if (scale < LabelScale)
         return;
     const Graph::Node &node = m_layout->snapshot()->nodes[i];
-    QFont f = p.font();
-    f.setPointSizeF(8.5);
-    f.setBold(true);
-    p.setFont(f);
     p.setPen(QColor(0x1d, 0x23, 0x2c, m_anyHighlight && !m_highlight[i] && i != m_selected ? 120 : 255));
     const QRectF top(r.left() + 6, r.top() + 2, r.width() - 12, r.height() / 2 - 1);
     QString op = QString::fromStdString(node.op);
@@ -580,13 +589,9 @@ void GraphCanvas::paintNode(QPainter &p, int i, double scale) const
         op = tr("constant");
     else if (node.op == "placeholder")
         op = tr("input");
-    p.drawText(top, Qt::AlignLeft | Qt::AlignVCenter, p.fontMetrics().elidedText(op, Qt::ElideRight, int(top.width())));
-    f.setBold(false);
-    f.setPointSizeF(7.5);
-    p.setFont(f);
+    drawLabel(p, top, Qt::AlignLeft | Qt::AlignVCenter, op, 11.5, true, Qt::ElideRight);
     const QRectF bottom(r.left() + 6, r.center().y(), r.width() - 12, r.height() / 2 - 2);
-    p.drawText(bottom, Qt::AlignLeft | Qt::AlignVCenter,
-        p.fontMetrics().elidedText(QString::fromStdString(node.id), Qt::ElideMiddle, int(bottom.width())));
+    drawLabel(p, bottom, Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(node.id), 10, false, Qt::ElideMiddle);
 }
 
 QRectF GraphCanvas::endRect(const GraphLayout::ItemRef &item, int routeGroup) const
@@ -728,6 +733,7 @@ void GraphCanvas::mouseMoveEvent(QMouseEvent *event)
         return;
     m_dragging = true;
     m_origin = m_pressOrigin - QPointF(d) / m_scale;
+    m_viewMoved = true;
     update();
     m_minimap->update();
     Q_EMIT viewChanged();

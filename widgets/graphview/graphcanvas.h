@@ -65,7 +65,10 @@ public:
     QRectF visibleSceneRect() const;
     void setView(double scale, QPointF sceneCentre);
     QPointF sceneCentre() const;
+    /// Fits the whole graph; until the view is moved otherwise, resizes fit again.
     void fitToView();
+    /// Whether the view was moved or zoomed since the last fitToView().
+    bool viewMoved() const { return m_viewMoved; }
     void zoomBy(double factor, QPointF widgetAnchor);
     void centerOn(QPointF scenePoint);
     QPointF mapToScene(QPointF widgetPoint) const;
@@ -135,6 +138,7 @@ private:
     QPoint m_pressPos;
     QPointF m_pressOrigin;
     bool m_dragging = false;
+    bool m_viewMoved = false;
     mutable std::vector<quint8> m_frameState; ///< per group: 0 not reached, 1 box, 2 detailed
     mutable int m_lastFrameItems = 0;
 };

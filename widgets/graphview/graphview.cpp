@@ -130,10 +130,9 @@ void GraphView::setSnapshot(std::shared_ptr<const Graph::Snapshot> snapshot)
     if (selected < 0)
         m_selected.clear();
     updateDetails();
-    if (!m_fitted && m_layout.snapshot() && m_canvas->width() > 0) {
+    // Fitted until the user moves the view; after that a pass step keeps the view where it is.
+    if (!m_canvas->viewMoved())
         fitToView();
-        m_fitted = true;
-    }
 }
 
 std::shared_ptr<const Graph::Snapshot> GraphView::snapshot() const

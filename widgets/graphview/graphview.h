@@ -142,7 +142,6 @@ private:
     std::vector<int> m_matches;
     int m_currentMatch = -1;
     QString m_selected;
-    bool m_fitted = false;
 };
 
 } // namespace AotStudio::Widgets
