@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// QuantizationPanel, SchemeTableModel, LayerErrorModel and the row copy, fed from
+// tests/fixtures/results/quantize_cpu.json (ok, unsupported and failed rows, per-layer tables).
+#include "widgets/charthelpers.h"
+#include "widgets/layererrormodel.h"
+#include "widgets/quantizationpanel.h"
+#include "widgets/schemetablemodel.h"
+#include "widgets/tablecopy.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <qcustomplot.h>
+
+using namespace AotStudio::Widgets;
+
+namespace {
+QJsonObject loadFixture(const QString &name)
+{
+    QFile file(QStringLiteral(AOTSTUDIO_RESULTS_DIR "/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot open fixture %s", qPrintable(file.fileName()));
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+int proxyRowOf(const QTableView *view, const QString &scheme)
+{
+    const QAbstractItemModel *model = view->model();
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->index(row, 0).data(SchemeTableModel::SchemeNameRole).toString() == scheme)
+            return row;
+    }
+    return -1;
+}
+
+QList<QCPBars *> barsOf(QCustomPlot *plot)
+{
+    QList<QCPBars *> result;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        if (auto *bars = qobject_cast<QCPBars *>(plot->plottable(i)))
+            result << bars;
+    }
+    return result;
+}
+} // namespace
+
+class TestQuantizationPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void schemeModelUnderTester()
+    {
+        SchemeTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        model.setResult(loadFixture(QStringLiteral("quantize_cpu.json")));
+        QCOMPARE(model.rowCount(), 7);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(SchemeTableModel::SortRole);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        proxy.sort(SchemeTableModel::CompiledMsColumn);
+        // Fastest first, rows without a latency (unsupported, failed) last.
+        QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("int8-weight-only"));
+        QCOMPARE(proxy.index(6, SchemeTableModel::CompiledMsColumn).data().toString(), QStringLiteral("—"));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void layerModelUnderTester()
+    {
+        LayerErrorModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        const QJsonObject result = loadFixture(QStringLiteral("quantize_cpu.json"));
+        const QJsonArray layers =
+            result.value(QLatin1String("schemes")).toArray().at(3).toObject().value(QLatin1String("layers")).toArray();
+        model.setLayers(layers);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.index(1, LayerErrorModel::NameColumn).data().toString(), QStringLiteral("fc2"));
+        QCOMPARE(model.index(1, LayerErrorModel::TypeColumn).data().toString(), QStringLiteral("Linear"));
+        QCOMPARE(model.index(1, LayerErrorModel::MaxAbsErrorColumn).data(LayerErrorModel::SortRole).toDouble(), 0.011);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(LayerErrorModel::SortRole);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        proxy.sort(LayerErrorModel::MaxAbsErrorColumn, Qt::DescendingOrder);
+        QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("fc2"));
+        model.setLayers({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void rowsShowStatusReasonAndBest()
+    {
+        SchemeTableModel model;
+        model.setResult(loadFixture(QStringLiteral("quantize_cpu.json")));
+        const int unsupported = model.rowOf(QStringLiteral("fp8-dynamic"));
+        QVERIFY(unsupported >= 0);
+        const QString reason = model.index(unsupported, SchemeTableModel::ReasonColumn).data().toString();
+        QVERIFY2(reason.contains(QLatin1String("compute capability 8.9")), qPrintable(reason));
+        QVERIFY(model.index(unsupported, SchemeTableModel::SchemeColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("compute capability 8.9")));
+        QCOMPARE(model.index(unsupported, SchemeTableModel::StatusColumn).data().toString(),
+                 QStringLiteral("unsupported"));
+        QCOMPARE(model.index(unsupported, SchemeTableModel::CompiledMsColumn).data().toString(), QStringLiteral("—"));
+        QVERIFY(model.index(unsupported, 0).data(Qt::ForegroundRole).isValid()); // greyed
+        const int failed = model.rowOf(QStringLiteral("int8-static"));
+        const QString failedReason = model.index(failed, SchemeTableModel::ReasonColumn).data().toString();
+        QVERIFY2(failedReason.contains(QLatin1String("convert_pt2e")) && failedReason.contains(QLatin1String("export")),
+                 qPrintable(failedReason));
+
+        QCOMPARE(model.bestScheme(), QStringLiteral("int8-weight-only"));
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const bool best = model.index(row, 0).data(SchemeTableModel::IsBestRole).toBool();
+            QCOMPARE(best, row == model.rowOf(QStringLiteral("int8-weight-only")));
+            QCOMPARE(model.index(row, SchemeTableModel::StatusColumn).data().toString().contains(QChar(0x2605)), best);
+        }
+        const int fp32 = model.rowOf(QStringLiteral("fp32"));
+        QCOMPARE(model.index(fp32, SchemeTableModel::Top1Column).data().toString(), QStringLiteral("100.0%"));
+        QCOMPARE(model.index(model.rowOf(QStringLiteral("bf16")), SchemeTableModel::SpeedupColumn).data().toString(),
+                 QStringLiteral("2.79×"));
+    }
+
+    void panelFromFixture()
+    {
+        QuantizationPanel panel;
+        QSignalSpy selected(&panel, &QuantizationPanel::schemeSelected);
+        panel.resize(1280, 800);
+        panel.setQuantization(loadFixture(QStringLiteral("quantize_cpu.json")));
+        // The best scheme is selected first, with its per-layer table.
+        QCOMPARE(panel.selectedScheme(), QStringLiteral("int8-weight-only"));
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(panel.layerModel()->rowCount(), 3);
+        QCOMPARE(panel.layerView()->model()->rowCount(), 3);
+
+        QVERIFY(panel.selectScheme(QStringLiteral("fp32")));
+        QCOMPARE(selected.last().first().toString(), QStringLiteral("fp32"));
+        QCOMPARE(panel.layerModel()->rowCount(), 0);
+        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("layerTitle"))->text().contains(QLatin1String("no quantized")));
+        QVERIFY(panel.selectScheme(QStringLiteral("int4-weight-only")));
+        QCOMPARE(panel.layerModel()->rowCount(), 3);
+        QVERIFY(!panel.selectScheme(QStringLiteral("nonexistent")));
+
+        // Charts: all four measured; bars for the five schemes that ran, a note for the two that did not.
+        const QList<QCustomPlot *> charts = panel.charts();
+        QCOMPARE(charts.size(), 4);
+        auto *latency = panel.findChild<QCustomPlot *>(QStringLiteral("quantLatencyChart"));
+        const QList<QCPBars *> bars = barsOf(latency);
+        QCOMPARE(bars.size(), 2);
+        QCOMPARE(bars.at(0)->dataCount(), 5);
+        QCOMPARE(bars.at(1)->dataCount(), 5);
+        QStringList notes;
+        for (int i = 0; i < latency->itemCount(); ++i) {
+            if (auto *text = qobject_cast<QCPItemText *>(latency->item(i)))
+                notes << text->text();
+        }
+        QVERIFY2(notes.contains(QStringLiteral("unsupported")) && notes.contains(QStringLiteral("failed")),
+                 qPrintable(notes.join(u',')));
+        auto *scatter = panel.findChild<QCustomPlot *>(QStringLiteral("quantAccuracyChart"));
+        QCOMPARE(scatter->graphCount(), 5);
+        QCOMPARE(scatter->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        panel.setAccuracyMetric(QuantizationPanel::AccuracyMetric::OneMinusCosine);
+        QCOMPARE(scatter->graphCount(), 5);
+
+        // A tooltip at the best point names it.
+        panel.setAccuracyMetric(QuantizationPanel::AccuracyMetric::MaxAbsError);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("quantizationTabs"));
+        tabs->setCurrentIndex(0);
+        scatter->replot();
+        QCPGraph *best = nullptr;
+        for (int i = 0; i < scatter->graphCount(); ++i) {
+            if (scatter->graph(i)->name() == QLatin1String("int8-weight-only"))
+                best = scatter->graph(i);
+        }
+        QVERIFY(best);
+        const auto point = best->data()->at(0);
+        const QPointF pixel(scatter->xAxis->coordToPixel(point->key), scatter->yAxis->coordToPixel(point->value));
+        const QString tip = pointToolTipAt(scatter, pixel);
+        QVERIFY2(tip.startsWith(QLatin1String("int8-weight-only")), qPrintable(tip));
+
+        // Screenshots of every tab, for review.
+        QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
+        const char *names[] = {"quantization_scatter", "quantization_latency", "quantization_memory", "quantization_size"};
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QTest::qWait(20);
+            const QString path = QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/%1.png").arg(QLatin1String(names[i]));
+            QVERIFY2(panel.grab().save(path), qPrintable(path));
+        }
+    }
+
+    void nothingRanShowsNotes()
+    {
+        QJsonObject result = loadFixture(QStringLiteral("quantize_cpu.json"));
+        QJsonArray schemes;
+        for (const QJsonValue &row : result.value(QLatin1String("schemes")).toArray()) {
+            if (row.toObject().value(QLatin1String("status")).toString() != QLatin1String("ok"))
+                schemes << row;
+        }
+        result[QStringLiteral("schemes")] = schemes;
+        result.remove(QStringLiteral("best"));
+        QuantizationPanel panel;
+        panel.setQuantization(result);
+        QVERIFY(panel.charts().isEmpty());
+        auto *note = panel.findChild<QLabel *>(QStringLiteral("quantLatencyChartNote"));
+        QVERIFY(note);
+        QVERIFY2(note->text().startsWith(QLatin1String("Not measured")), qPrintable(note->text()));
+        QCOMPARE(panel.schemeModel()->rowCount(), 2);
+
+        panel.clear();
+        QVERIFY(panel.charts().isEmpty());
+        QCOMPARE(panel.schemeModel()->rowCount(), 0);
+        QVERIFY(panel.selectedScheme().isEmpty());
+    }
+
+    void copyRowsAsTsv()
+    {
+        QuantizationPanel panel;
+        panel.setQuantization(loadFixture(QStringLiteral("quantize_cpu.json")));
+        QTableView *view = panel.schemeView();
+        view->sortByColumn(SchemeTableModel::SchemeColumn, Qt::AscendingOrder);
+        view->clearSelection();
+        const int fp32 = proxyRowOf(view, QStringLiteral("fp32"));
+        const int fp8 = proxyRowOf(view, QStringLiteral("fp8-dynamic"));
+        QVERIFY(fp32 >= 0 && fp8 >= 0);
+        view->selectionModel()->select(view->model()->index(fp32, 0),
+                                       QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        view->selectionModel()->select(view->model()->index(fp8, 3), QItemSelectionModel::Select);
+        auto *action = view->findChild<QAction *>(QStringLiteral("copyRowsAction"));
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(QKeySequence::Copy));
+        QApplication::clipboard()->clear();
+        action->trigger();
+        const QString text = QApplication::clipboard()->text();
+        // Rows in view order (sorted by scheme: fp32 before fp8-dynamic), every column, one line each.
+        const QString expected =
+            QStringLiteral("fp32\tok\t0.081\t0.034\t2.38×\t64.0 KiB\t1.6 MiB\t6e-08\t1.000000\t100.0%\t\n"
+                           "fp8-dynamic\tunsupported\t—\t—\t—\t—\t—\t—\t—\t—\t"
+                           "fp8 needs a CUDA device with compute capability 8.9 or newer; this run is on cpu\n");
+        QCOMPARE(text, expected);
+        QCOMPARE(selectedRowsAsTsv(view), expected);
+    }
+};
+
+QTEST_MAIN(TestQuantizationPanel)
+#include "tst_quantizationpanel.moc"

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "charthelpers.h"
+
+#include "numberformat.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <limits>
+
+namespace AotStudio::Widgets {
+
+double jsonNumber(const QJsonValue &value)
+{
+    return value.isDouble() ? value.toDouble() : std::numeric_limits<double>::quiet_NaN();
+}
+
+QString formatMs(double ms)
+{
+    if (std::isnan(ms))
+        return QStringLiteral("—");
+    return QCoreApplication::translate("AotStudio::Widgets::Charts", "%1 ms").arg(formatNumber(ms, 'g', 3));
+}
+
+QString formatBytes(double bytes)
+{
+    if (std::isnan(bytes) || bytes < 0)
+        return QStringLiteral("—");
+    return QLocale().formattedDataSize(qint64(bytes), bytes < 1024 ? 0 : 1);
+}
+
+QString elideMiddle(const QString &text, int maxChars)
+{
+    if (text.size() <= maxChars || maxChars < 5)
+        return text;
+    const int head = (maxChars - 1) / 2;
+    const int tail = maxChars - 1 - head;
+    return text.left(head) + QChar(0x2026) + text.right(tail);
+}
+
+namespace {
+/// Owns the tooltip callback of one plot; found again by pointToolTipAt().
+class PointToolTips : public QObject
+{
+public:
+    PointToolTips(QCustomPlot *plot, PointToolTip toolTip)
+        : QObject(plot)
+        , m_toolTip(std::move(toolTip))
+    {
+        setObjectName(QStringLiteral("pointToolTips"));
+        connect(plot, &QCustomPlot::mouseMove, this, [this, plot](QMouseEvent *event) {
+            const QString text = textAt(plot, event->position());
+            if (text.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+        });
+    }
+
+    QString textAt(QCustomPlot *plot, const QPointF &pos) const
+    {
+        QCPAbstractPlottable *nearest = nullptr;
+        int nearestIndex = -1;
+        double nearestDistance = plot->selectionTolerance();
+        for (int i = 0; i < plot->plottableCount(); ++i) {
+            QCPAbstractPlottable *plottable = plot->plottable(i);
+            if (!plottable->visible() || qobject_cast<QCPErrorBars *>(plottable))
+                continue;
+            QVariant details;
+            const double distance = plottable->selectTest(pos, false, &details);
+            if (distance < 0 || distance > nearestDistance)
+                continue;
+            const auto selection = details.value<QCPDataSelection>();
+            if (selection.isEmpty())
+                continue;
+            nearest = plottable;
+            nearestIndex = selection.dataRange().begin();
+            nearestDistance = distance;
+        }
+        return nearest ? m_toolTip(nearest, nearestIndex) : QString();
+    }
+
+private:
+    PointToolTip m_toolTip;
+};
+} // namespace
+
+ByteUnit byteUnitFor(double maxBytes)
+{
+    static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    ByteUnit unit{1, QString::fromLatin1(names[0])};
+    for (int i = 1; i < 5 && maxBytes >= unit.divisor * 1024; ++i)
+        unit = {unit.divisor * 1024, QString::fromLatin1(names[i])};
+    return unit;
+}
+
+QList<QCPBars *> drawHorizontalBars(QCustomPlot *plot, const QStringList &categories, const QList<BarSeries> &series,
+                                    const QString &valueAxisLabel, const QStringList &rowNotes,
+                                    const std::function<QString(double)> &valueText)
+{
+    QCPAxis *keyAxis = plot->yAxis;
+    QCPAxis *valueAxis = plot->xAxis;
+    const int count = int(categories.size());
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int row = 0; row < count; ++row)
+        ticker->addTick(count - row, categories.at(row));
+    keyAxis->setTicker(ticker);
+    keyAxis->setRange(0.4, count + 0.6);
+    keyAxis->grid()->setVisible(false);
+    keyAxis->setSubTicks(false);
+    keyAxis->setTickLength(0, 4);
+    valueAxis->setLabel(valueAxisLabel);
+
+    double maxValue = 0;
+    for (const BarSeries &s : series) {
+        for (double v : s.values) {
+            if (!std::isnan(v))
+                maxValue = qMax(maxValue, v);
+        }
+    }
+    // Room for the value labels right of the longest bar.
+    const double upper = maxValue > 0 ? maxValue * (valueText ? 1.3 : 1.1) : 1;
+    valueAxis->setRange(0, upper);
+
+    QCPBarsGroup *group = series.size() > 1 ? new QCPBarsGroup(plot) : nullptr;
+    if (group)
+        group->setSpacing(1);
+    const double width = series.size() > 1 ? 0.8 / double(series.size()) : 0.6;
+    QList<QCPBars *> result;
+    for (const BarSeries &s : series) {
+        auto *bars = new QCPBars(keyAxis, valueAxis);
+        bars->setName(s.name);
+        bars->setWidth(width);
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(s.color);
+        if (group)
+            bars->setBarsGroup(group);
+        QVector<double> keys, values;
+        for (int row = 0; row < count && row < s.values.size(); ++row) {
+            if (std::isnan(s.values.at(row)) || (row < rowNotes.size() && !rowNotes.at(row).isEmpty()))
+                continue;
+            keys << count - row;
+            values << s.values.at(row);
+        }
+        bars->setData(keys, values, true);
+        result << bars;
+    }
+    // Labels after the bars exist, so a group's offsets are known.
+    for (int si = 0; valueText && si < series.size(); ++si) {
+        const QCPBars *bars = result.at(si);
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+            auto *text = new QCPItemText(plot);
+            text->setClipToAxisRect(true);
+            text->position->setAxes(valueAxis, keyAxis);
+            // QCPBarsGroup centres the group on the key, series side by side in the key direction.
+            const double offset = group ? (si - (series.size() - 1) / 2.0) * width : 0;
+            text->position->setCoords(it->value, it->key + offset);
+            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            text->setPadding(QMargins(4, 0, 0, 0));
+            text->setText(valueText(it->value));
+            text->setColor(plot->palette().color(QPalette::Text));
+        }
+    }
+    for (int row = 0; row < count && row < rowNotes.size(); ++row) {
+        if (rowNotes.at(row).isEmpty())
+            continue;
+        auto *text = new QCPItemText(plot);
+        text->setClipToAxisRect(true);
+        text->position->setAxes(valueAxis, keyAxis);
+        text->position->setCoords(0, count - row);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        text->setPadding(QMargins(6, 0, 0, 0));
+        text->setText(rowNotes.at(row));
+        text->setColor(plot->palette().color(QPalette::Disabled, QPalette::Text));
+    }
+    plot->legend->setVisible(series.size() > 1);
+    if (series.size() > 1) {
+        plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+        plot->legend->setBrush(QColor(255, 255, 255, 220));
+    }
+    return result;
+}
+
+QCustomPlot *createChart(const QString &objectName, const QString &title, QWidget *parent)
+{
+    auto *plot = new QCustomPlot(parent);
+    plot->setObjectName(objectName);
+    plot->setMinimumSize(260, 180);
+    plot->setBackground(plot->palette().base());
+    plot->setAntialiasedElements(QCP::aePlottables | QCP::aeItems);
+    plot->plotLayout()->insertRow(0);
+    QFont font = plot->font();
+    font.setBold(true);
+    auto *element = new QCPTextElement(plot, title, font);
+    element->setObjectName(QStringLiteral("chartTitle"));
+    plot->plotLayout()->addElement(0, 0, element);
+    return plot;
+}
+
+void setChartTitle(QCustomPlot *plot, const QString &title)
+{
+    if (auto *element = dynamic_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0)))
+        element->setText(title);
+}
+
+void installPointToolTips(QCustomPlot *plot, PointToolTip toolTip)
+{
+    delete plot->findChild<PointToolTips *>(QStringLiteral("pointToolTips"), Qt::FindDirectChildrenOnly);
+    new PointToolTips(plot, std::move(toolTip));
+}
+
+QString pointToolTipAt(QCustomPlot *plot, const QPointF &pos)
+{
+    const auto *tips = plot->findChild<PointToolTips *>(QStringLiteral("pointToolTips"), Qt::FindDirectChildrenOnly);
+    return tips ? tips->textAt(plot, pos) : QString();
+}
+
+ChartBox::ChartBox(QCustomPlot *plot, QWidget *parent)
+    : ChartBox(plot, plot, parent)
+{
+}
+
+ChartBox::ChartBox(QWidget *content, QCustomPlot *plot, QWidget *parent)
+    : QStackedWidget(parent)
+    , m_content(content)
+    , m_plot(plot)
+    , m_note(new QLabel(this))
+{
+    m_note->setObjectName(plot->objectName() + QStringLiteral("Note"));
+    m_note->setAlignment(Qt::AlignCenter);
+    m_note->setWordWrap(true);
+    m_note->setMargin(12);
+    m_note->setForegroundRole(QPalette::PlaceholderText);
+    addWidget(content);
+    addWidget(m_note);
+}
+
+void ChartBox::showChart()
+{
+    setCurrentWidget(m_content);
+}
+
+void ChartBox::showNote(const QString &note)
+{
+    m_note->setText(note);
+    setCurrentWidget(m_note);
+}
+
+bool ChartBox::isMeasured() const
+{
+    return currentWidget() == m_content;
+}
+
+} // namespace AotStudio::Widgets

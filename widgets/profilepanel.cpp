@@ -1,0 +1,872 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "profilepanel.h"
+
+#include "charthelpers.h"
+#include "numberformat.h"
+#include "timelinechart.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace AotStudio::Widgets {
+
+namespace {
+constexpr int TopKernels = 15;
+constexpr double MaxWhiskerRatio = 3.0;
+
+QColor variantColor(const QString &name)
+{
+    if (name == QLatin1String("eager"))
+        return QColor(0x75, 0x75, 0x75);
+    if (name == QLatin1String("nativert"))
+        return QColor(0x15, 0x65, 0xc0);
+    return QColor(0x2e, 0x7d, 0x32);
+}
+
+QString variantLabel(const QString &name)
+{
+    if (name == QLatin1String("eager"))
+        return ProfilePanel::tr("Eager (Python)");
+    if (name == QLatin1String("aoti"))
+        return ProfilePanel::tr("AOTInductor");
+    if (name == QLatin1String("nativert"))
+        return ProfilePanel::tr("NativeRT");
+    return name;
+}
+
+QString percent(double fraction)
+{
+    return std::isnan(fraction) ? QStringLiteral("—")
+                                : ProfilePanel::tr("%1%").arg(formatNumber(fraction * 100, 'f', 1));
+}
+
+void resetPlot(QCustomPlot *plot)
+{
+    plot->clearPlottables();
+    plot->clearItems();
+    plot->legend->setVisible(false);
+    for (QCPAxis *axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        axis->setLabel(QString());
+        axis->grid()->setVisible(axis != plot->yAxis2);
+    }
+    plot->yAxis2->setVisible(false);
+}
+} // namespace
+
+struct ProfilePanel::Stats
+{
+    double median = qQNaN(), p10 = qQNaN(), p90 = qQNaN(), p99 = qQNaN(), mean = qQNaN(), stddev = qQNaN(),
+           min = qQNaN(), max = qQNaN();
+    int runs = 0;
+    bool isValid() const { return !std::isnan(median); }
+
+    static Stats parse(const QJsonValue &value)
+    {
+        const QJsonObject o = value.toObject();
+        Stats s;
+        s.median = jsonNumber(o.value(QLatin1String("median_ms")));
+        s.p10 = jsonNumber(o.value(QLatin1String("p10_ms")));
+        s.p90 = jsonNumber(o.value(QLatin1String("p90_ms")));
+        s.p99 = jsonNumber(o.value(QLatin1String("p99_ms")));
+        s.mean = jsonNumber(o.value(QLatin1String("mean_ms")));
+        s.stddev = jsonNumber(o.value(QLatin1String("stddev_ms")));
+        s.min = jsonNumber(o.value(QLatin1String("min_ms")));
+        s.max = jsonNumber(o.value(QLatin1String("max_ms")));
+        s.runs = o.value(QLatin1String("runs")).toInt();
+        return s;
+    }
+};
+
+struct ProfilePanel::Variant
+{
+    QString name;
+    bool available = false;
+    QString reason;
+    Stats stats;
+    Stats traced;
+    double overheadPct = qQNaN();
+    double peakBytes = qQNaN();
+    QString memoryMethod;
+    double cudaEventMs = qQNaN();
+    double gpuBusyShare = qQNaN();
+    double speedup = qQNaN(); ///< eager median over this variant's
+};
+
+ProfilePanel::ProfilePanel(QWidget *parent)
+    : QWidget(parent)
+    , m_tabs(new QTabWidget(this))
+    , m_summary(new QLabel(this))
+    , m_gpuSummary(new QLabel(this))
+    , m_kernelSourceBox(new QComboBox(this))
+{
+    m_tabs->setObjectName(QStringLiteral("profileTabs"));
+    m_summary->setObjectName(QStringLiteral("profileSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_gpuSummary->setObjectName(QStringLiteral("gpuSummary"));
+    m_gpuSummary->setWordWrap(true);
+    m_gpuSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_latency = new ChartBox(createChart(QStringLiteral("profileLatencyChart"), tr("Median latency per call")), this);
+    m_distribution =
+        new ChartBox(createChart(QStringLiteral("profileDistributionChart"), tr("Latency distribution")), this);
+    m_memory = new ChartBox(createChart(QStringLiteral("profileMemoryChart"), tr("Peak memory per variant")), this);
+    m_timeline = new TimelineChart(this);
+    m_timelineBox = new ChartBox(m_timeline, m_timeline->plot(), this);
+    m_coldStart = new ChartBox(createChart(QStringLiteral("profileColdStartChart"), tr("Cold start")), this);
+    m_throughput = new ChartBox(
+        createChart(QStringLiteral("profileThroughputChart"), tr("Throughput and p99 latency against runners")), this);
+
+    auto *kernelsPage = new QWidget(this);
+    m_kernels = new ChartBox(createChart(QStringLiteral("profileKernelsChart"), tr("Top kernels by total time")), this);
+    m_kernelSourceBox->setObjectName(QStringLiteral("kernelSource"));
+    auto *kernelsLayout = new QVBoxLayout(kernelsPage);
+    kernelsLayout->setContentsMargins(0, 0, 0, 0);
+    auto *sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(new QLabel(tr("Kernels of:"), kernelsPage));
+    sourceRow->addWidget(m_kernelSourceBox);
+    sourceRow->addStretch(1);
+    kernelsLayout->addLayout(sourceRow);
+    kernelsLayout->addWidget(m_kernels, 1);
+    connect(m_kernelSourceBox, &QComboBox::activated, this,
+            [this](int index) { setKernelSource(m_kernelSourceBox->itemData(index).toString()); });
+
+    auto *latencyPage = new QWidget(this);
+    auto *latencyLayout = new QGridLayout(latencyPage);
+    latencyLayout->setContentsMargins(0, 0, 0, 0);
+    latencyLayout->addWidget(m_summary, 0, 0, 1, 2);
+    latencyLayout->addWidget(m_latency, 1, 0);
+    latencyLayout->addWidget(m_distribution, 1, 1);
+    latencyLayout->setRowStretch(1, 1);
+    latencyLayout->setColumnStretch(0, 1);
+    latencyLayout->setColumnStretch(1, 1);
+
+    auto *memoryPage = new QWidget(this);
+    auto *memoryLayout = new QVBoxLayout(memoryPage);
+    memoryLayout->setContentsMargins(0, 0, 0, 0);
+    memoryLayout->addWidget(m_memory, 1);
+    memoryLayout->addWidget(m_gpuSummary);
+
+    auto *startPage = new QWidget(this);
+    auto *startLayout = new QHBoxLayout(startPage);
+    startLayout->setContentsMargins(0, 0, 0, 0);
+    startLayout->addWidget(m_coldStart, 1);
+    startLayout->addWidget(m_throughput, 1);
+
+    m_tabs->addTab(latencyPage, tr("Latency"));
+    m_tabs->addTab(memoryPage, tr("Memory"));
+    m_tabs->addTab(m_timelineBox, tr("Timeline"));
+    m_tabs->addTab(kernelsPage, tr("Top kernels"));
+    m_tabs->addTab(startPage, tr("Cold start && throughput"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_tabs);
+
+    connect(m_timeline, &TimelineChart::rangeActivated, this, [this](const QString &name) {
+        if (name != QLatin1String("call"))
+            Q_EMIT kernelActivated(name);
+    });
+    connect(m_kernels->plot(), &QCustomPlot::plottableClick, this, [this](QCPAbstractPlottable *plottable, int index) {
+        auto *bars = qobject_cast<QCPBars *>(plottable);
+        if (!bars || index < 0 || index >= bars->dataCount())
+            return;
+        const int row = barRow(int(m_kernelNames.size()), bars->data()->at(index)->key);
+        if (row >= 0 && row < m_kernelNames.size())
+            Q_EMIT kernelActivated(m_kernelNames.at(row));
+    });
+    installPointToolTips(m_kernels->plot(), [this](QCPAbstractPlottable *plottable, int index) {
+        auto *bars = qobject_cast<QCPBars *>(plottable);
+        if (!bars || index < 0 || index >= bars->dataCount())
+            return QString();
+        const int row = barRow(int(m_kernelNames.size()), bars->data()->at(index)->key);
+        for (const QJsonValue &value : std::as_const(m_kernelRows)) {
+            const QJsonObject k = value.toObject();
+            if (k.value(QLatin1String("variant")).toString() != m_kernelSource
+                || k.value(QLatin1String("name")).toString() != m_kernelNames.value(row))
+                continue;
+            QString text = tr("%1\nkind %2 · %3 calls\ntotal %4, mean %5 · %6 of wall time")
+                               .arg(k.value(QLatin1String("name")).toString(), k.value(QLatin1String("kind")).toString())
+                               .arg(k.value(QLatin1String("calls")).toInt())
+                               .arg(formatMs(jsonNumber(k.value(QLatin1String("total_ms")))),
+                                    formatMs(jsonNumber(k.value(QLatin1String("mean_ms")))),
+                                    percent(jsonNumber(k.value(QLatin1String("share")))));
+            QStringList covered;
+            for (const QJsonValue &node : k.value(QLatin1String("covered_nodes")).toArray())
+                covered << node.toString();
+            if (!covered.isEmpty())
+                text += QLatin1Char('\n') + tr("covers %1").arg(covered.join(QStringLiteral(", ")));
+            const QJsonObject cuda = k.value(QLatin1String("cuda")).toObject();
+            if (!cuda.isEmpty()) {
+                const auto dims = [](const QJsonValue &v) {
+                    QStringList parts;
+                    for (const QJsonValue &d : v.toArray())
+                        parts << QString::number(d.toInt());
+                    return parts.join(QStringLiteral("×"));
+                };
+                QStringList streams;
+                for (const QJsonValue &s : cuda.value(QLatin1String("streams")).toArray())
+                    streams << QString::number(s.toInt());
+                text += QLatin1Char('\n')
+                    + tr("grid %1, block %2, %3 registers, stream %4")
+                          .arg(dims(cuda.value(QLatin1String("grid"))), dims(cuda.value(QLatin1String("block"))))
+                          .arg(cuda.value(QLatin1String("registers")).toInt())
+                          .arg(streams.join(QStringLiteral(", ")));
+            }
+            return text;
+        }
+        return QString();
+    });
+    clear();
+}
+
+void ProfilePanel::clear()
+{
+    m_kernelRows = {};
+    m_kernelNames.clear();
+    m_kernelSource.clear();
+    m_kernelSourceBox->clear();
+    m_highlighted.clear();
+    m_timeline->clear();
+    m_summary->setText(tr("No profile yet: run Profile (or Compile) to measure the model."));
+    m_gpuSummary->clear();
+    const QString note = tr("Not measured: no profile result.");
+    for (ChartBox *box : {m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput}) {
+        resetPlot(box->plot());
+        box->showNote(note);
+    }
+}
+
+QList<QCustomPlot *> ProfilePanel::charts() const
+{
+    QList<QCustomPlot *> result;
+    for (ChartBox *box : {m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput}) {
+        if (box->isMeasured())
+            result << box->plot();
+    }
+    return result;
+}
+
+void ProfilePanel::setProfile(const QJsonObject &result, PathResolver resolvePath)
+{
+    clear();
+    if (!resolvePath)
+        resolvePath = [](const QString &path) { return path; };
+
+    const bool isProfile = result.value(QLatin1String("format")).toString() == QLatin1String("aotstudio.profile")
+        || result.contains(QLatin1String("variants"));
+    QList<Variant> variants;
+    if (isProfile) {
+        const QJsonObject speedup = result.value(QLatin1String("speedup")).toObject();
+        for (const QJsonValue &value : result.value(QLatin1String("variants")).toArray()) {
+            const QJsonObject o = value.toObject();
+            Variant v;
+            v.name = o.value(QLatin1String("name")).toString();
+            v.available = o.value(QLatin1String("available")).toBool(true);
+            v.reason = o.value(QLatin1String("reason")).toString();
+            v.stats = Stats::parse(o.value(QLatin1String("statistics")));
+            v.traced = Stats::parse(o.value(QLatin1String("traced")));
+            v.overheadPct = jsonNumber(o.value(QLatin1String("overhead_pct")));
+            const QJsonObject memory = o.value(QLatin1String("memory")).toObject();
+            v.peakBytes = jsonNumber(memory.value(QLatin1String("peak_bytes")));
+            v.memoryMethod = memory.value(QLatin1String("method")).toString();
+            v.cudaEventMs = jsonNumber(o.value(QLatin1String("cuda_event_ms")));
+            v.gpuBusyShare = jsonNumber(o.value(QLatin1String("gpu_busy_share")));
+            v.speedup = jsonNumber(speedup.value(v.name));
+            v.available = v.available && v.stats.isValid();
+            variants << v;
+        }
+    } else if (result.contains(QLatin1String("eager")) && result.contains(QLatin1String("compiled"))) {
+        Variant eager;
+        eager.name = QStringLiteral("eager");
+        eager.stats = Stats::parse(result.value(QLatin1String("eager")));
+        eager.available = eager.stats.isValid();
+        Variant compiled;
+        compiled.name = QStringLiteral("aoti");
+        compiled.stats = Stats::parse(result.value(QLatin1String("compiled")));
+        compiled.available = compiled.stats.isValid();
+        compiled.speedup = jsonNumber(result.value(QLatin1String("speedup")));
+        variants << eager << compiled;
+    } else {
+        m_summary->setText(tr("This result has no latency figures (neither a profile nor a compile result)."));
+        return;
+    }
+
+    m_summary->setText(summaryText(result, variants));
+    showLatency(variants);
+    showDistribution(variants);
+    if (!isProfile) {
+        const QString note = tr("Not measured: a compile result has only latency. Run Profile for memory, "
+                                "kernels, the timeline, cold start and throughput.");
+        for (ChartBox *box : {m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput})
+            box->showNote(note);
+        m_gpuSummary->clear();
+        return;
+    }
+    showMemory(variants, result.value(QLatin1String("gpu")));
+    showTimeline(result, resolvePath);
+    for (const char *key : {"kernels", "ops"}) {
+        for (const QJsonValue &value : result.value(QLatin1String(key)).toArray())
+            m_kernelRows.append(value);
+    }
+    showKernels();
+    showColdStart(result.value(QLatin1String("cold_start")));
+    showThroughput(result.value(QLatin1String("throughput")).toArray());
+}
+
+QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant> &variants) const
+{
+    const QJsonObject device = result.value(QLatin1String("device_info")).toObject();
+    QString deviceText = result.value(QLatin1String("device")).toString();
+    if (!device.value(QLatin1String("name")).toString().isEmpty())
+        deviceText += QStringLiteral(" (%1)").arg(device.value(QLatin1String("name")).toString());
+    QStringList lines;
+    lines << tr("<b>%1</b> · %2 · %3")
+                 .arg(result.value(QLatin1String("model")).toString().toHtmlEscaped(), deviceText.toHtmlEscaped(),
+                      result.value(QLatin1String("dtype")).toString().toHtmlEscaped());
+    QStringList speedups, overheads;
+    for (const Variant &v : variants) {
+        if (!std::isnan(v.speedup))
+            speedups << tr("%1 %2× faster than eager").arg(variantLabel(v.name), formatNumber(v.speedup, 'f', 2));
+        if (!std::isnan(v.overheadPct))
+            overheads << tr("%1 %2%").arg(variantLabel(v.name), formatNumber(v.overheadPct, 'f', 1));
+        if (!v.available && !v.reason.isEmpty())
+            lines << tr("%1 not available: %2").arg(variantLabel(v.name), v.reason.toHtmlEscaped());
+    }
+    if (!speedups.isEmpty())
+        lines.insert(1, speedups.join(QStringLiteral(" · ")));
+    const QJsonObject collector = result.value(QLatin1String("collector")).toObject();
+    if (!collector.isEmpty()) {
+        if (collector.value(QLatin1String("available")).toBool())
+            lines << tr("Collector %1, its overhead: %2")
+                         .arg(collector.value(QLatin1String("name")).toString(),
+                              overheads.isEmpty() ? QStringLiteral("—") : overheads.join(QStringLiteral(", ")));
+        else
+            lines << tr("Collector %1 did not start: %2")
+                         .arg(collector.value(QLatin1String("name")).toString(),
+                              collector.value(QLatin1String("reason")).toString().toHtmlEscaped());
+    }
+    for (const QJsonValue &warning : result.value(QLatin1String("warnings")).toArray())
+        lines << tr("⚠ %1").arg(warning.toString().toHtmlEscaped());
+    return lines.join(QStringLiteral("<br>"));
+}
+
+void ProfilePanel::showLatency(const QList<Variant> &variants)
+{
+    QCustomPlot *plot = m_latency->plot();
+    resetPlot(plot);
+    QCPAxis *keyAxis = plot->yAxis;
+    QCPAxis *valueAxis = plot->xAxis;
+    const int count = int(variants.size());
+    double maxMedian = 0;
+    for (const Variant &v : variants) {
+        if (v.available)
+            maxMedian = qMax(maxMedian, v.stats.median);
+    }
+    if (maxMedian <= 0) {
+        m_latency->showNote(tr("Not measured: no variant has a latency."));
+        return;
+    }
+    // The axis follows the medians; spreads widen it while they stay comparable, else they are
+    // cut at the edge and labelled (one noisy run must not squash every bar into a sliver).
+    double upper = maxMedian * 1.2;
+    for (const Variant &v : variants) {
+        for (double x : {v.stats.p90, v.stats.p99}) {
+            if (v.available && !std::isnan(x) && x <= MaxWhiskerRatio * maxMedian)
+                upper = qMax(upper, x * 1.08);
+        }
+    }
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    auto *p99 = new QCPGraph(keyAxis, valueAxis);
+    p99->setName(tr("p99"));
+    p99->setLineStyle(QCPGraph::lsNone);
+    p99->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xc6, 0x28, 0x28), 8));
+    for (int i = 0; i < count; ++i) {
+        const Variant &v = variants.at(i);
+        const double key = count - i;
+        if (!v.available) {
+            ticker->addTick(key, tr("%1\nnot available").arg(variantLabel(v.name)));
+            continue;
+        }
+        QString label = tr("%1\n%2").arg(variantLabel(v.name), formatMs(v.stats.median));
+        if (!std::isnan(v.speedup))
+            label += tr(" · %1×").arg(formatNumber(v.speedup, 'f', 2));
+        ticker->addTick(key, label);
+        auto *bars = new QCPBars(keyAxis, valueAxis);
+        bars->setName(v.name);
+        bars->setProperty("variant", i);
+        bars->setWidth(0.55);
+        bars->setPen(Qt::NoPen);
+        bars->setBrush(variantColor(v.name));
+        bars->setData({key}, {v.stats.median});
+        QStringList clipped;
+        if (!std::isnan(v.stats.p10) && !std::isnan(v.stats.p90)) {
+            auto *whiskers = new QCPErrorBars(keyAxis, valueAxis);
+            whiskers->setDataPlottable(bars);
+            whiskers->setErrorType(QCPErrorBars::etValueError);
+            whiskers->setData({qMax(0.0, v.stats.median - v.stats.p10)},
+                              {qBound(0.0, v.stats.p90 - v.stats.median, upper - v.stats.median)});
+            if (v.stats.p90 > upper)
+                clipped << tr("p90 %1").arg(formatMs(v.stats.p90));
+        }
+        if (!std::isnan(v.stats.p99)) {
+            if (v.stats.p99 <= upper)
+                p99->addData(key, v.stats.p99);
+            else
+                clipped << tr("p99 %1").arg(formatMs(v.stats.p99));
+        }
+        if (!clipped.isEmpty()) {
+            auto *text = new QCPItemText(plot);
+            text->position->setAxes(valueAxis, keyAxis);
+            text->position->setCoords(upper, key + 0.4);
+            text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            text->setPadding(QMargins(4, 1, 4, 1));
+            text->setText(clipped.join(QStringLiteral(", ")) + QStringLiteral(" ▸"));
+            text->setColor(QColor(0x66, 0x3c, 0x00));
+            text->setBrush(QColor(0xff, 0xf4, 0xe5));
+        }
+    }
+    keyAxis->setTicker(ticker);
+    keyAxis->setRange(0.35, count + 0.75);
+    keyAxis->grid()->setVisible(false);
+    keyAxis->setSubTicks(false);
+    valueAxis->setRange(0, upper);
+    valueAxis->setLabel(tr("ms per call: bar median, whiskers p10–p90, ◆ p99"));
+    installPointToolTips(plot, [variants](QCPAbstractPlottable *plottable, int index) {
+        int i = plottable->property("variant").toInt();
+        if (qobject_cast<QCPGraph *>(plottable)) {
+            // p99 markers: find the variant by key.
+            const double key = static_cast<QCPGraph *>(plottable)->data()->at(index)->key;
+            i = int(variants.size()) - int(key + 0.5);
+        }
+        if (i < 0 || i >= variants.size())
+            return QString();
+        const Variant &v = variants.at(i);
+        QString text = tr("%1: median %2\np10 %3, p90 %4, p99 %5\nmean %6 ± %7, %8 runs")
+                           .arg(variantLabel(v.name), formatMs(v.stats.median), formatMs(v.stats.p10),
+                                formatMs(v.stats.p90), formatMs(v.stats.p99), formatMs(v.stats.mean),
+                                formatMs(v.stats.stddev))
+                           .arg(v.stats.runs);
+        if (v.traced.isValid())
+            text += QLatin1Char('\n')
+                + tr("traced median %1 (collector overhead %2%)")
+                      .arg(formatMs(v.traced.median), formatNumber(v.overheadPct, 'f', 1));
+        if (!std::isnan(v.cudaEventMs))
+            text += QLatin1Char('\n') + tr("CUDA events: %1").arg(formatMs(v.cudaEventMs));
+        return text;
+    });
+    m_latency->showChart();
+    plot->replot();
+}
+
+void ProfilePanel::showDistribution(const QList<Variant> &variants)
+{
+    QCustomPlot *plot = m_distribution->plot();
+    resetPlot(plot);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double lower = qInf(), upper = 0;
+    int shown = 0;
+    struct Box
+    {
+        int variant;
+        bool traced;
+    };
+    QList<Box> boxes;
+    bool anyTraced = false;
+    for (int i = 0; i < variants.size(); ++i) {
+        const Variant &v = variants.at(i);
+        const double key = i + 1;
+        ticker->addTick(key, v.available ? variantLabel(v.name) : tr("%1\nnot available").arg(variantLabel(v.name)));
+        if (!v.available)
+            continue;
+        for (const bool traced : {false, true}) {
+            const Stats &s = traced ? v.traced : v.stats;
+            if (!s.isValid())
+                continue;
+            anyTraced = anyTraced || traced;
+            const double p10 = std::isnan(s.p10) ? s.median : s.p10;
+            const double p90 = std::isnan(s.p90) ? s.median : s.p90;
+            const double low = std::isnan(s.min) ? p10 : s.min;
+            const double high = std::isnan(s.p99) ? p90 : s.p99;
+            auto *box = new QCPStatisticalBox(plot->xAxis, plot->yAxis);
+            box->setName(traced ? tr("%1, collector on").arg(v.name) : v.name);
+            box->setProperty("box", int(boxes.size()));
+            boxes << Box{i, traced};
+            box->setWidth(0.28);
+            box->setWhiskerWidth(0.14);
+            QColor color = variantColor(v.name);
+            if (traced)
+                color.setAlpha(90);
+            box->setBrush(color.lighter(traced ? 100 : 160));
+            box->setPen(QPen(variantColor(v.name).darker(120)));
+            box->setMedianPen(QPen(traced ? color.darker(150) : variantColor(v.name).darker(160), 2));
+            QVector<double> outliers;
+            if (!std::isnan(s.max) && s.max > high)
+                outliers << s.max;
+            box->addData(key + (traced ? 0.17 : -0.17) * (v.traced.isValid() ? 1 : 0), low, p10, s.median, p90, high,
+                         outliers);
+            box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color.darker(130), 5));
+            lower = qMin(lower, low);
+            upper = qMax(upper, outliers.isEmpty() ? high : s.max);
+            ++shown;
+        }
+    }
+    if (shown == 0 || !(lower > 0)) {
+        m_distribution->showNote(tr("Not measured: no variant has latency percentiles."));
+        return;
+    }
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setRange(0.4, variants.size() + 0.6);
+    plot->xAxis->grid()->setVisible(false);
+    plot->xAxis->setSubTicks(false);
+    plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    plot->yAxis->setNumberFormat(QStringLiteral("gb"));
+    plot->yAxis->setRange(lower / 1.6, upper * 1.6);
+    plot->yAxis->setLabel(tr("ms per call (log)"));
+    setChartTitle(plot, anyTraced ? tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on")
+                                  : tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max"));
+    installPointToolTips(plot, [variants, boxes](QCPAbstractPlottable *plottable, int) {
+        const int b = plottable->property("box").toInt();
+        if (b < 0 || b >= boxes.size())
+            return QString();
+        const Variant &v = variants.at(boxes.at(b).variant);
+        const Stats &s = boxes.at(b).traced ? v.traced : v.stats;
+        return tr("%1%2\nmin %3, p10 %4, median %5\np90 %6, p99 %7, max %8")
+            .arg(variantLabel(v.name), boxes.at(b).traced ? tr(" (collector on)") : QString(), formatMs(s.min),
+                 formatMs(s.p10), formatMs(s.median), formatMs(s.p90), formatMs(s.p99), formatMs(s.max));
+    });
+    m_distribution->showChart();
+    plot->replot();
+}
+
+void ProfilePanel::showMemory(const QList<Variant> &variants, const QJsonValue &gpuValue)
+{
+    QCustomPlot *plot = m_memory->plot();
+    resetPlot(plot);
+    QStringList categories, notes, methods;
+    QVector<double> values;
+    double maxBytes = 0;
+    for (const Variant &v : variants) {
+        categories << variantLabel(v.name);
+        values << v.peakBytes;
+        notes << (!v.available ? tr("not available") : std::isnan(v.peakBytes) ? tr("not measured") : QString());
+        if (!std::isnan(v.peakBytes))
+            maxBytes = qMax(maxBytes, v.peakBytes);
+        if (!v.memoryMethod.isEmpty() && !methods.contains(v.memoryMethod))
+            methods << v.memoryMethod;
+    }
+    if (maxBytes > 0) {
+        const ByteUnit unit = byteUnitFor(maxBytes);
+        for (double &v : values)
+            v /= unit.divisor;
+        const QList<QCPBars *> bars =
+            drawHorizontalBars(plot, categories, {{tr("Peak"), QColor(0x6a, 0x1b, 0x9a), values}},
+                               tr("Peak bytes in use above the level before the call (%1) · %2")
+                                   .arg(unit.name, methods.join(QStringLiteral(", "))),
+                               notes, [](double v) { return formatNumber(v, 'g', 3); });
+        installPointToolTips(plot, [variants, count = int(categories.size())](QCPAbstractPlottable *p, int i) {
+            auto *b = qobject_cast<QCPBars *>(p);
+            const int row = b ? barRow(count, b->data()->at(i)->key) : -1;
+            if (row < 0 || row >= variants.size())
+                return QString();
+            const Variant &v = variants.at(row);
+            return tr("%1: peak %2 (%L3 bytes)\nmethod %4")
+                .arg(variantLabel(v.name), formatBytes(v.peakBytes))
+                .arg(qint64(v.peakBytes))
+                .arg(v.memoryMethod);
+        });
+        m_memory->showChart();
+        plot->replot();
+    } else {
+        m_memory->showNote(tr("Not measured: no variant has a peak memory figure."));
+    }
+
+    const QJsonObject gpu = gpuValue.toObject();
+    if (gpu.isEmpty()) {
+        m_gpuSummary->setText(tr("GPU: not measured (a CPU profile)."));
+        return;
+    }
+    QStringList lines;
+    QStringList busy;
+    const QJsonObject busyShare = gpu.value(QLatin1String("busy_share")).toObject();
+    for (auto it = busyShare.constBegin(); it != busyShare.constEnd(); ++it)
+        busy << tr("%1 %2").arg(variantLabel(it.key()), percent(jsonNumber(it.value())));
+    if (!busy.isEmpty())
+        lines << tr("<b>GPU busy</b> (kernel time over wall time): %1").arg(busy.join(QStringLiteral(", ")));
+    for (const char *kind : {"memcpy", "memset"}) {
+        QStringList parts;
+        for (const QJsonValue &value : gpu.value(QLatin1String(kind)).toArray()) {
+            const QJsonObject o = value.toObject();
+            const QString what = o.value(QLatin1String("kind")).toString();
+            parts << tr("%1%2: %3× %4 in %5")
+                         .arg(variantLabel(o.value(QLatin1String("variant")).toString()),
+                              what.isEmpty() ? QString() : QLatin1Char(' ') + what)
+                         .arg(o.value(QLatin1String("count")).toInt())
+                         .arg(formatBytes(jsonNumber(o.value(QLatin1String("bytes")))),
+                              formatMs(jsonNumber(o.value(QLatin1String("total_ms")))));
+        }
+        if (!parts.isEmpty())
+            lines << QStringLiteral("<b>%1</b>: %2").arg(QLatin1String(kind), parts.join(QStringLiteral("; ")));
+    }
+    const int dropped = gpu.value(QLatin1String("dropped_records")).toInt();
+    if (dropped > 0)
+        lines << tr("⚠ %n activity record(s) dropped by CUPTI", nullptr, dropped);
+    m_gpuSummary->setText(lines.join(QStringLiteral("<br>")));
+}
+
+void ProfilePanel::showTimeline(const QJsonObject &result, const PathResolver &resolvePath)
+{
+    const QJsonObject collector = result.value(QLatin1String("collector")).toObject();
+    if (!collector.isEmpty() && !collector.value(QLatin1String("available")).toBool(true)) {
+        m_timelineBox->showNote(tr("Not measured: the collector did not start (%1).")
+                                    .arg(collector.value(QLatin1String("reason")).toString()));
+        return;
+    }
+    const QString trace = result.value(QLatin1String("files")).toObject().value(QLatin1String("trace")).toString();
+    if (trace.isEmpty()) {
+        m_timelineBox->showNote(tr("Not measured: the profile has no trace (it ran with trace off)."));
+        return;
+    }
+    const QString local = resolvePath(trace);
+    TimelineData data;
+    QString error;
+    if (!TimelineData::load(local, &data, &error)) {
+        m_timelineBox->showNote(tr("Not available: the trace %1 cannot be read (%2).").arg(local, error));
+        return;
+    }
+    if (data.isEmpty()) {
+        m_timelineBox->showNote(tr("Not measured: the trace %1 has no ranges.").arg(local));
+        return;
+    }
+    m_timeline->setData(std::move(data));
+    m_timelineBox->showChart();
+}
+
+QStringList ProfilePanel::kernelSources() const
+{
+    QStringList sources;
+    for (const QJsonValue &value : std::as_const(m_kernelRows)) {
+        const QString variant = value.toObject().value(QLatin1String("variant")).toString();
+        if (!sources.contains(variant))
+            sources << variant;
+    }
+    return sources;
+}
+
+void ProfilePanel::showKernels()
+{
+    const QStringList sources = kernelSources();
+    m_kernelSourceBox->clear();
+    for (const QString &source : sources) {
+        m_kernelSourceBox->addItem(source == QLatin1String("eager") ? tr("Eager (ATen ops)")
+                                                                    : tr("%1 kernels").arg(variantLabel(source)),
+                                   source);
+    }
+    if (sources.isEmpty()) {
+        m_kernels->showNote(tr("Not measured: the profile has no kernel ranges (the collector was off)."));
+        return;
+    }
+    // Compiled kernels first: they are what the profile is about.
+    setKernelSource(sources.first());
+}
+
+void ProfilePanel::setKernelSource(const QString &variant)
+{
+    QCustomPlot *plot = m_kernels->plot();
+    resetPlot(plot);
+    m_kernelSource = variant;
+    m_kernelSourceBox->setCurrentIndex(m_kernelSourceBox->findData(variant));
+    QList<QJsonObject> rows;
+    for (const QJsonValue &value : std::as_const(m_kernelRows)) {
+        const QJsonObject k = value.toObject();
+        if (k.value(QLatin1String("variant")).toString() == variant)
+            rows << k;
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const QJsonObject &a, const QJsonObject &b) {
+        return a.value(QLatin1String("total_ms")).toDouble() > b.value(QLatin1String("total_ms")).toDouble();
+    });
+    if (rows.size() > TopKernels)
+        rows.resize(TopKernels);
+    m_kernelNames.clear();
+    QStringList categories;
+    QVector<double> totals;
+    QList<double> shares;
+    for (const QJsonObject &k : std::as_const(rows)) {
+        const QString name = k.value(QLatin1String("name")).toString();
+        m_kernelNames << name;
+        categories << elideMiddle(name, 44);
+        totals << jsonNumber(k.value(QLatin1String("total_ms")));
+        shares << jsonNumber(k.value(QLatin1String("share")));
+    }
+    if (rows.isEmpty()) {
+        m_kernels->showNote(tr("Not measured: no kernels for %1.").arg(variantLabel(variant)));
+        return;
+    }
+    QHash<double, double> shareOf;
+    for (int i = 0; i < totals.size(); ++i)
+        shareOf.insert(totals.at(i), shares.at(i));
+    drawHorizontalBars(plot, categories, {{tr("Total"), variantColor(variant), totals}},
+                       tr("Total time in the traced pass (ms) · share of the variant's wall time"), {},
+                       [shareOf](double v) {
+                           const double share = shareOf.value(v, qQNaN());
+                           return std::isnan(share) ? formatMs(v)
+                                                    : tr("%1 · %2").arg(formatMs(v), percent(share));
+                       });
+    setChartTitle(plot, tr("Top kernels by total time: %1").arg(variantLabel(variant)));
+    m_kernels->showChart();
+    highlightKernel(m_highlighted);
+}
+
+void ProfilePanel::highlightKernel(const QString &name)
+{
+    m_highlighted = name;
+    m_timeline->highlight(name);
+    QCustomPlot *plot = m_kernels->plot();
+    // The highlight is a second bar drawn over the kernel's own.
+    for (int i = plot->plottableCount() - 1; i >= 0; --i) {
+        if (plot->plottable(i)->objectName() == QLatin1String("highlight"))
+            plot->removePlottable(i);
+    }
+    if (!name.isEmpty() && !m_kernelNames.contains(name)) {
+        for (const QString &source : kernelSources()) {
+            for (const QJsonValue &value : std::as_const(m_kernelRows)) {
+                const QJsonObject k = value.toObject();
+                if (k.value(QLatin1String("variant")).toString() == source
+                    && k.value(QLatin1String("name")).toString() == name && source != m_kernelSource) {
+                    setKernelSource(source); // calls back here with the bars of that source
+                    return;
+                }
+            }
+        }
+    }
+    const int row = int(m_kernelNames.indexOf(name));
+    if (row >= 0 && plot->plottableCount() > 0) {
+        auto *bars = qobject_cast<QCPBars *>(plot->plottable(0));
+        const double key = m_kernelNames.size() - row;
+        auto it = bars->data()->findBegin(key - 0.1);
+        if (it != bars->data()->constEnd()) {
+            auto *highlight = new QCPBars(plot->yAxis, plot->xAxis);
+            highlight->setObjectName(QStringLiteral("highlight"));
+            highlight->setSelectable(QCP::stNone);
+            highlight->setWidth(bars->width());
+            highlight->setBrush(QColor(0xe6, 0x51, 0x00));
+            highlight->setPen(QPen(QColor(0xbf, 0x36, 0x0c), 1.5));
+            highlight->setData({key}, {it->value});
+        }
+    }
+    plot->replot();
+}
+
+void ProfilePanel::showColdStart(const QJsonValue &value)
+{
+    QCustomPlot *plot = m_coldStart->plot();
+    resetPlot(plot);
+    const QJsonObject cold = value.toObject();
+    const double package = jsonNumber(cold.value(QLatin1String("aoti_run_ms")));
+    const double eager = jsonNumber(cold.value(QLatin1String("eager_ms")));
+    if (std::isnan(package) && std::isnan(eager)) {
+        m_coldStart->showNote(
+            tr("Cold start not measured: skipped (cold_start_runs 0) or aotstudio-run was not found."));
+        return;
+    }
+    drawHorizontalBars(plot, {tr("Package\n(aotstudio-run)"), tr("Eager\n(Python)")},
+                       {{tr("Cold start"), QColor(0x00, 0x83, 0x8f), {package, eager}}},
+                       tr("Fresh process to first output (ms, median of %n run(s))", nullptr,
+                          cold.value(QLatin1String("runs")).toInt()),
+                       {}, [](double v) { return formatMs(v); });
+    const double ratio = jsonNumber(cold.value(QLatin1String("ratio")));
+    setChartTitle(plot, std::isnan(ratio) ? tr("Cold start")
+                                          : tr("Cold start: the package starts %1× faster than eager")
+                                                .arg(formatNumber(ratio, 'f', 1)));
+    installPointToolTips(plot, [cold](QCPAbstractPlottable *p, int i) {
+        auto *b = qobject_cast<QCPBars *>(p);
+        const int row = b ? barRow(2, b->data()->at(i)->key) : -1;
+        const bool isPackage = row == 0;
+        return tr("%1: %2\n%3 of %4 runs succeeded")
+            .arg(isPackage ? tr("Package (aotstudio-run, no Python)") : tr("Eager (import torch, build, run)"),
+                 formatMs(jsonNumber(cold.value(isPackage ? QLatin1String("aoti_run_ms") : QLatin1String("eager_ms")))))
+            .arg(cold.value(isPackage ? QLatin1String("aoti_runs_ok") : QLatin1String("eager_runs_ok")).toInt())
+            .arg(cold.value(QLatin1String("runs")).toInt());
+    });
+    m_coldStart->showChart();
+    plot->replot();
+}
+
+void ProfilePanel::showThroughput(const QJsonArray &rows)
+{
+    QCustomPlot *plot = m_throughput->plot();
+    resetPlot(plot);
+    QVector<double> runners, throughput, p99;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (const QJsonValue &value : rows) {
+        const QJsonObject o = value.toObject();
+        const double n = jsonNumber(o.value(QLatin1String("runners")));
+        if (std::isnan(n))
+            continue;
+        runners << n;
+        throughput << jsonNumber(o.value(QLatin1String("throughput_per_s")));
+        p99 << jsonNumber(o.value(QLatin1String("p99_ms")));
+        ticker->addTick(n, QString::number(int(n)));
+    }
+    if (runners.isEmpty()) {
+        m_throughput->showNote(tr("Throughput not measured (throughput: [])."));
+        return;
+    }
+    auto *calls = plot->addGraph(plot->xAxis, plot->yAxis);
+    calls->setName(tr("calls/s"));
+    calls->setPen(QPen(QColor(0x2e, 0x7d, 0x32), 2));
+    calls->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 8));
+    calls->setData(runners, throughput);
+    auto *tail = plot->addGraph(plot->xAxis, plot->yAxis2);
+    tail->setName(tr("p99 latency (ms)"));
+    tail->setPen(QPen(QColor(0xc6, 0x28, 0x28), 2, Qt::DashLine));
+    tail->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 8));
+    tail->setData(runners, p99);
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setLabel(tr("Runners (threads calling the package at once)"));
+    plot->xAxis->setRange(runners.first() - 0.5, runners.last() + 0.5);
+    plot->xAxis->grid()->setVisible(false);
+    plot->yAxis->setLabel(tr("Throughput (calls/s)"));
+    plot->yAxis2->setVisible(true);
+    plot->yAxis2->setLabel(tr("p99 latency per call (ms)"));
+    bool found = false;
+    const QCPRange callsRange = calls->getValueRange(found);
+    plot->yAxis->setRange(0, found ? callsRange.upper * 1.2 : 1);
+    const QCPRange tailRange = tail->getValueRange(found);
+    plot->yAxis2->setRange(0, found ? tailRange.upper * 1.2 : 1);
+    plot->legend->setVisible(true);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    installPointToolTips(plot, [rows](QCPAbstractPlottable *p, int i) {
+        auto *g = qobject_cast<QCPGraph *>(p);
+        if (!g)
+            return QString();
+        const double n = g->data()->at(i)->key;
+        for (const QJsonValue &value : rows) {
+            const QJsonObject o = value.toObject();
+            if (jsonNumber(o.value(QLatin1String("runners"))) != n)
+                continue;
+            return tr("%n runner(s), %1 threads\n%2 calls/s\nmedian %3, p99 %4", nullptr, int(n))
+                .arg(o.value(QLatin1String("threads")).toInt())
+                .arg(formatNumber(jsonNumber(o.value(QLatin1String("throughput_per_s"))), 'f', 0),
+                     formatMs(jsonNumber(o.value(QLatin1String("median_ms")))),
+                     formatMs(jsonNumber(o.value(QLatin1String("p99_ms")))));
+        }
+        return QString();
+    });
+    m_throughput->showChart();
+    plot->replot();
+}
+
+} // namespace AotStudio::Widgets

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QWidget>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace AotStudio::Widgets {
+
+class ChartBox;
+class LayerErrorModel;
+class SchemeTableModel;
+
+/**
+ * A `quantize` result (core/protocol/FORMAT.md): the sortable scheme comparison table, a latency
+ * against accuracy scatter, bars of latency (ms), peak memory and package size (bytes) per scheme,
+ * and the per-layer error table of the selected scheme. Schemes that did not run are listed with
+ * their reason and left out of the charts' bars.
+ */
+class QuantizationPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    /// The accuracy axis of the scatter.
+    enum class AccuracyMetric { MaxAbsError, OneMinusCosine };
+
+    explicit QuantizationPanel(QWidget *parent = nullptr);
+
+    /// Shows @p result (the `result` of a `quantize` request) and selects its best scheme, or its
+    /// first `ok` one.
+    void setQuantization(const QJsonObject &result);
+    /// Back to the empty state ("no quantization result").
+    void clear();
+
+    /// The charts with data, for reports (each saved as a PNG; objectName names it).
+    QList<QCustomPlot *> charts() const;
+
+    /// The scheme whose per-layer table is shown; empty when none.
+    QString selectedScheme() const { return m_selectedScheme; }
+    /// Selects @p scheme in the table (and so its per-layer table); false when it is not listed.
+    bool selectScheme(const QString &scheme);
+    /// The accuracy metric of the scatter.
+    void setAccuracyMetric(AccuracyMetric metric);
+
+    SchemeTableModel *schemeModel() const { return m_schemeModel; }
+    LayerErrorModel *layerModel() const { return m_layerModel; }
+    QTableView *schemeView() const { return m_schemeView; }
+    QTableView *layerView() const { return m_layerView; }
+
+Q_SIGNALS:
+    /// The user (or selectScheme()) selected @p scheme in the table.
+    void schemeSelected(const QString &scheme);
+
+private:
+    void rebuildCharts();
+    void rebuildScatter();
+    void onCurrentRowChanged();
+
+    SchemeTableModel *m_schemeModel;
+    QSortFilterProxyModel *m_schemeProxy;
+    LayerErrorModel *m_layerModel;
+    QSortFilterProxyModel *m_layerProxy;
+    QLabel *m_summary;
+    QTableView *m_schemeView;
+    QTableView *m_layerView;
+    QLabel *m_layerTitle;
+    QComboBox *m_metricBox;
+    ChartBox *m_scatter;
+    ChartBox *m_latency;
+    ChartBox *m_memory;
+    ChartBox *m_size;
+    QString m_selectedScheme;
+    AccuracyMetric m_metric = AccuracyMetric::MaxAbsError;
+};
+
+} // namespace AotStudio::Widgets

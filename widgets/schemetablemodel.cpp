@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "schemetablemodel.h"
+
+#include "charthelpers.h"
+#include "numberformat.h"
+
+#include <QBrush>
+#include <QFont>
+#include <QPalette>
+
+#include <cmath>
+
+namespace AotStudio::Widgets {
+
+namespace {
+QString dashOr(double value, const QString &text)
+{
+    return std::isnan(value) ? QStringLiteral("—") : text;
+}
+
+QVariant numberOrInvalid(double value)
+{
+    return std::isnan(value) ? QVariant() : QVariant(value);
+}
+} // namespace
+
+SchemeTableModel::SchemeTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+SchemeRow SchemeTableModel::parseRow(const QJsonObject &object)
+{
+    SchemeRow row;
+    row.scheme = object.value(QLatin1String("scheme")).toString();
+    row.status = object.value(QLatin1String("status")).toString();
+    row.reason = object.value(QLatin1String("reason")).toString();
+    const QString stage = object.value(QLatin1String("stage")).toString();
+    const QString hint = object.value(QLatin1String("hint")).toString();
+    if (!row.isOk() && !stage.isEmpty() && row.status == QLatin1String("failed"))
+        row.reason = tr("%1 (stage %2)").arg(row.reason, stage);
+    if (!hint.isEmpty())
+        row.reason += QStringLiteral(" — ") + hint;
+    row.eagerMs = jsonNumber(object.value(QLatin1String("eager_ms")));
+    row.compiledMs = jsonNumber(object.value(QLatin1String("compiled_ms")));
+    row.speedupVsFp32Eager = jsonNumber(object.value(QLatin1String("speedup_vs_fp32_eager")));
+    const QJsonObject peak = object.value(QLatin1String("peak_bytes")).toObject();
+    row.peakEagerBytes = jsonNumber(peak.value(QLatin1String("eager")));
+    row.peakCompiledBytes = jsonNumber(peak.value(QLatin1String("compiled")));
+    row.packageBytes = jsonNumber(object.value(QLatin1String("package_bytes")));
+    const QJsonObject accuracy = object.value(QLatin1String("accuracy")).toObject();
+    row.maxAbsError = jsonNumber(accuracy.value(QLatin1String("max_abs_error")));
+    row.meanAbsError = jsonNumber(accuracy.value(QLatin1String("mean_abs_error")));
+    row.cosine = jsonNumber(accuracy.value(QLatin1String("cosine")));
+    row.top1Agreement = jsonNumber(accuracy.value(QLatin1String("top1_agreement")));
+    row.embeddingCosine = jsonNumber(accuracy.value(QLatin1String("embedding_cosine")));
+    row.quantizedLayers = object.value(QLatin1String("quantized_layers")).toInt();
+    for (const QJsonValue &op : object.value(QLatin1String("quantized_ops")).toArray())
+        row.quantizedOps << op.toString();
+    row.layers = object.value(QLatin1String("layers")).toArray();
+    return row;
+}
+
+void SchemeTableModel::setResult(const QJsonObject &quantizeResult)
+{
+    beginResetModel();
+    m_rows.clear();
+    const QJsonObject best = quantizeResult.value(QLatin1String("best")).toObject();
+    m_best = best.value(QLatin1String("scheme")).toString();
+    m_maxError = jsonNumber(best.value(QLatin1String("max_error")));
+    for (const QJsonValue &value : quantizeResult.value(QLatin1String("schemes")).toArray()) {
+        SchemeRow row = parseRow(value.toObject());
+        row.best = !m_best.isEmpty() && row.scheme == m_best;
+        m_rows << row;
+    }
+    endResetModel();
+}
+
+void SchemeTableModel::clear()
+{
+    beginResetModel();
+    m_rows.clear();
+    m_best.clear();
+    m_maxError = qQNaN();
+    endResetModel();
+}
+
+int SchemeTableModel::rowOf(const QString &scheme) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).scheme == scheme)
+            return i;
+    }
+    return -1;
+}
+
+int SchemeTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int SchemeTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SchemeTableModel::display(const SchemeRow &row, int column) const
+{
+    switch (column) {
+    case SchemeColumn:
+        return row.scheme;
+    case StatusColumn:
+        if (row.best)
+            return tr("★ best");
+        if (row.status == QLatin1String("ok"))
+            return tr("ok");
+        if (row.status == QLatin1String("unsupported"))
+            return tr("unsupported");
+        if (row.status == QLatin1String("failed"))
+            return tr("failed");
+        return row.status;
+    case EagerMsColumn:
+        return dashOr(row.eagerMs, formatNumber(row.eagerMs, 'g', 3));
+    case CompiledMsColumn:
+        return dashOr(row.compiledMs, formatNumber(row.compiledMs, 'g', 3));
+    case SpeedupColumn:
+        return dashOr(row.speedupVsFp32Eager, tr("%1×").arg(formatNumber(row.speedupVsFp32Eager, 'f', 2)));
+    case PeakMemoryColumn:
+        return formatBytes(row.peakCompiledBytes);
+    case PackageSizeColumn:
+        return formatBytes(row.packageBytes);
+    case MaxAbsErrorColumn:
+        return dashOr(row.maxAbsError, formatNumber(row.maxAbsError, 'g', 3));
+    case CosineColumn:
+        return dashOr(row.cosine, formatNumber(row.cosine, 'f', 6));
+    case Top1Column:
+        return dashOr(row.top1Agreement, tr("%1%").arg(formatNumber(row.top1Agreement * 100, 'f', 1)));
+    case ReasonColumn:
+        return row.reason;
+    }
+    return {};
+}
+
+QVariant SchemeTableModel::sortValue(const SchemeRow &row, int column) const
+{
+    switch (column) {
+    case SchemeColumn:
+        return row.scheme;
+    case StatusColumn:
+        return row.best ? 0 : row.isOk() ? 1 : row.status == QLatin1String("unsupported") ? 2 : 3;
+    case EagerMsColumn:
+        return numberOrInvalid(row.eagerMs);
+    case CompiledMsColumn:
+        return numberOrInvalid(row.compiledMs);
+    case SpeedupColumn:
+        return numberOrInvalid(row.speedupVsFp32Eager);
+    case PeakMemoryColumn:
+        return numberOrInvalid(row.peakCompiledBytes);
+    case PackageSizeColumn:
+        return numberOrInvalid(row.packageBytes);
+    case MaxAbsErrorColumn:
+        return numberOrInvalid(row.maxAbsError);
+    case CosineColumn:
+        return numberOrInvalid(row.cosine);
+    case Top1Column:
+        return numberOrInvalid(row.top1Agreement);
+    case ReasonColumn:
+        return row.reason;
+    }
+    return {};
+}
+
+QVariant SchemeTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const SchemeRow &row = m_rows.at(index.row());
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, column);
+    case SortRole:
+        return sortValue(row, column);
+    case IsBestRole:
+        return row.best;
+    case SchemeNameRole:
+        return row.scheme;
+    case Qt::TextAlignmentRole:
+        if (column >= EagerMsColumn && column <= Top1Column)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (!row.isOk())
+            return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
+        return {};
+    case Qt::FontRole:
+        if (row.best) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (!row.isOk())
+            return tr("%1 %2: %3").arg(row.scheme, display(row, StatusColumn).toString(), row.reason);
+        if (row.best)
+            return tr("%1: the fastest scheme with a max abs error within %2")
+                .arg(row.scheme, formatNumber(m_maxError, 'g', 3));
+        if (column == PeakMemoryColumn)
+            return tr("Package %1, eager %2").arg(formatBytes(row.peakCompiledBytes), formatBytes(row.peakEagerBytes));
+        if (column == CosineColumn && !std::isnan(row.embeddingCosine))
+            return tr("Embedding cosine %1").arg(formatNumber(row.embeddingCosine, 'f', 6));
+        if (column == SchemeColumn && !row.quantizedOps.isEmpty())
+            return tr("Quantized ops: %1").arg(row.quantizedOps.join(QStringLiteral(", ")));
+        return {};
+    }
+    return {};
+}
+
+QVariant SchemeTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case SpeedupColumn:
+            return tr("fp32 eager median over this scheme's compiled median");
+        case PeakMemoryColumn:
+            return tr("Peak memory of one forward of the package above what was resident before it");
+        case MaxAbsErrorColumn:
+        case CosineColumn:
+        case Top1Column:
+            return tr("The package's outputs against fp32 eager on the evaluation set");
+        }
+        return {};
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case SchemeColumn:
+        return tr("Scheme");
+    case StatusColumn:
+        return tr("Status");
+    case EagerMsColumn:
+        return tr("Eager (ms)");
+    case CompiledMsColumn:
+        return tr("Compiled (ms)");
+    case SpeedupColumn:
+        return tr("vs fp32 eager");
+    case PeakMemoryColumn:
+        return tr("Peak memory");
+    case PackageSizeColumn:
+        return tr("Package");
+    case MaxAbsErrorColumn:
+        return tr("Max abs error");
+    case CosineColumn:
+        return tr("Cosine");
+    case Top1Column:
+        return tr("Top-1");
+    case ReasonColumn:
+        return tr("Reason");
+    }
+    return {};
+}
+
+} // namespace AotStudio::Widgets
