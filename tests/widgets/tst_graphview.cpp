@@ -108,6 +108,7 @@ void TestGraphView::diffHighlighting()
     QCOMPARE(after->selectedNode(), QStringLiteral("mm_v"));
     after->expandAll();
     before->expandAll();
+    after->fitToView(); // the other side follows
     view.grab().save(screenshotPath(QStringLiteral("graph_diff_fixture.png")));
 }
 
@@ -348,6 +349,18 @@ void TestGraphView::realPassSequence()
     int step = 1;
     do {
         QVERIFY(view.beforeView()->snapshot() && view.afterView()->snapshot());
+        for (GraphView *side : { view.beforeView(), view.afterView() }) {
+            const QRectF shown = side->canvas()->visibleSceneRect(), bounds = side->graphLayout().bounds();
+            QVERIFY2(shown.intersects(bounds),
+                qPrintable(QStringLiteral("step %1: view %2,%3 %4x%5 misses the graph %6x%7")
+                               .arg(step)
+                               .arg(shown.x())
+                               .arg(shown.y())
+                               .arg(shown.width())
+                               .arg(shown.height())
+                               .arg(bounds.width())
+                               .arg(bounds.height())));
+        }
         view.grab().save(screenshotPath(QStringLiteral("graph_passes_step%1.png").arg(step++)));
     } while (view.showNextPass());
 }

@@ -5,6 +5,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QResizeEvent>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -321,10 +322,11 @@ void GraphCanvas::setView(double scale, QPointF centre)
 
 void GraphCanvas::fitToView()
 {
-    const QRectF b = m_layout->bounds().adjusted(-20, -20, 20, 20);
-    if (b.isEmpty() || width() <= 0 || height() <= 0)
+    if (m_layout->bounds().isEmpty() || width() <= 0 || height() <= 0)
         return;
+    const QRectF b = m_layout->bounds().adjusted(-20, -20, 20, 20);
     setView(std::min({ width() / b.width(), height() / b.height(), 1.5 }), b.center());
+    m_viewMoved = false;
 }
 
 void GraphCanvas::zoomBy(double factor, QPointF anchor)
@@ -343,10 +345,15 @@ void GraphCanvas::centerOn(QPointF p)
     setView(m_scale, p);
 }
 
-void GraphCanvas::resizeEvent(QResizeEvent *)
+void GraphCanvas::resizeEvent(QResizeEvent *event)
 {
-    if (!m_viewMoved)
+    if (!m_viewMoved) {
         fitToView();
+    } else if (event->oldSize().isValid()) {
+        // Keep the centre where it was (the origin is the top-left corner).
+        const QSizeF delta = QSizeF(event->size() - event->oldSize()) / (2 * m_scale);
+        m_origin -= QPointF(delta.width(), delta.height());
+    }
     const QSize s(std::min(200, width() / 3), std::min(150, height() / 3));
     m_minimap->setGeometry(width() - s.width() - 8, height() - s.height() - 8, s.width(), s.height());
     m_minimap->setVisible(s.width() > 60 && s.height() > 40);

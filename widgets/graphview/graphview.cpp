@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace AotStudio::Widgets {
 
@@ -119,8 +120,37 @@ GraphView::~GraphView() = default;
 
 void GraphView::setSnapshot(std::shared_ptr<const Graph::Snapshot> snapshot)
 {
+    // Anchor the view on the node nearest its centre that the new snapshot still has, so a pass
+    // step shows the same part of the graph even where the drawing grew or shrank around it.
+    QString anchor;
+    QPointF anchorOffset;
+    if (m_canvas->viewMoved() && m_layout.snapshot() && snapshot) {
+        const QPointF centre = m_canvas->sceneCentre();
+        const QRectF visible = m_canvas->visibleSceneRect();
+        double best = std::numeric_limits<double>::max();
+        for (int i = 0; i < static_cast<int>(m_layout.snapshot()->nodes.size()); ++i) {
+            const QRectF r = m_layout.nodeRect(i);
+            if (r.isEmpty() || !visible.intersects(r))
+                continue;
+            const QPointF d = r.center() - centre;
+            const double dist = d.x() * d.x() + d.y() * d.y();
+            const std::string &id = m_layout.snapshot()->nodes[i].id;
+            if (dist < best && snapshot->find(id)) {
+                best = dist;
+                anchor = QString::fromStdString(id);
+                anchorOffset = centre - r.center();
+            }
+        }
+    }
     m_layout.setSnapshot(std::move(snapshot));
     afterLayout();
+    if (!anchor.isEmpty()) {
+        const QRectF r = m_layout.itemRect(m_layout.visibleItem(m_layout.nodeIndex(anchor)));
+        if (!r.isEmpty())
+            m_canvas->setView(m_canvas->scale(), r.center() + anchorOffset);
+        else
+            fitToView();
+    }
     refreshNodeTimes();
     m_canvas->setHighlighted(m_highlighted);
     if (!m_search->text().isEmpty())
