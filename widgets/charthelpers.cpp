@@ -146,7 +146,7 @@ QList<QCPBars *> drawHorizontalBars(QCustomPlot *plot, const QStringList &catego
             keys << count - row;
             values << s.values.at(row);
         }
-        bars->setData(keys, values, true);
+        bars->setData(keys, values);
         result << bars;
     }
     // Labels after the bars exist, so a group's offsets are known.

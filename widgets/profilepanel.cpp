@@ -15,6 +15,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <string_view>
 #include <cmath>
 
 namespace AotStudio::Widgets {
@@ -47,6 +48,27 @@ QString percent(double fraction)
 {
     return std::isnan(fraction) ? QStringLiteral("—")
                                 : ProfilePanel::tr("%1%").arg(formatNumber(fraction * 100, 'f', 1));
+}
+
+/// Ticks at 1, 2 and 5 times the powers of ten in [lower, upper] (decades only over wide ranges):
+/// QCPAxisTickerLog labels only the decades, which leaves a range under one decade unlabelled.
+QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper)
+{
+    if (!(lower > 0) || upper / lower > 1e4) {
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(10);
+        return ticker;
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (double decade = std::pow(10.0, std::floor(std::log10(lower))); decade <= upper; decade *= 10) {
+        for (double m : {1.0, 2.0, 5.0}) {
+            const double v = m * decade;
+            if (v >= lower && v <= upper)
+                ticker->addTick(v, formatNumber(v, 'g', 3));
+        }
+    }
+    ticker->setSubTickCount(0);
+    return ticker;
 }
 
 void resetPlot(QCustomPlot *plot)
@@ -192,7 +214,7 @@ ProfilePanel::ProfilePanel(QWidget *parent)
         const int row = barRow(int(m_kernelNames.size()), bars->data()->at(index)->key);
         for (const QJsonValue &value : std::as_const(m_kernelRows)) {
             const QJsonObject k = value.toObject();
-            if (k.value(QLatin1String("variant")).toString() != m_kernelSource
+            if (k.value(QLatin1String("source")).toString() != m_kernelSource
                 || k.value(QLatin1String("name")).toString() != m_kernelNames.value(row))
                 continue;
             QString text = tr("%1\nkind %2 · %3 calls\ntotal %4, mean %5 · %6 of wall time")
@@ -242,7 +264,8 @@ void ProfilePanel::clear()
     m_gpuSummary->clear();
     const QString note = tr("Not measured: no profile result.");
     for (ChartBox *box : {m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput}) {
-        resetPlot(box->plot());
+        if (box != m_timelineBox) // the timeline owns its plottable and axes
+            resetPlot(box->plot());
         box->showNote(note);
     }
 }
@@ -315,9 +338,14 @@ void ProfilePanel::setProfile(const QJsonObject &result, PathResolver resolvePat
     }
     showMemory(variants, result.value(QLatin1String("gpu")));
     showTimeline(result, resolvePath);
+    // On CUDA `kernels` has eager's CUDA kernels too; eager's ATen `ops` are a source of their own.
     for (const char *key : {"kernels", "ops"}) {
-        for (const QJsonValue &value : result.value(QLatin1String(key)).toArray())
-            m_kernelRows.append(value);
+        const QString prefix = key == std::string_view("ops") ? QStringLiteral("ops:") : QString();
+        for (const QJsonValue &value : result.value(QLatin1String(key)).toArray()) {
+            QJsonObject row = value.toObject();
+            row.insert(QStringLiteral("source"), prefix + row.value(QLatin1String("variant")).toString());
+            m_kernelRows.append(row);
+        }
     }
     showKernels();
     showColdStart(result.value(QLatin1String("cold_start")));
@@ -340,7 +368,10 @@ QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant
             speedups << tr("%1 %2× faster than eager").arg(variantLabel(v.name), formatNumber(v.speedup, 'f', 2));
         if (!std::isnan(v.overheadPct))
             overheads << tr("%1 %2%").arg(variantLabel(v.name), formatNumber(v.overheadPct, 'f', 1));
-        if (!v.available && !v.reason.isEmpty())
+        bool warned = false;
+        for (const QJsonValue &warning : result.value(QLatin1String("warnings")).toArray())
+            warned = warned || (!v.reason.isEmpty() && warning.toString().contains(v.reason));
+        if (!v.available && !v.reason.isEmpty() && !warned)
             lines << tr("%1 not available: %2").arg(variantLabel(v.name), v.reason.toHtmlEscaped());
     }
     if (!speedups.isEmpty())
@@ -531,9 +562,8 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
     plot->xAxis->grid()->setVisible(false);
     plot->xAxis->setSubTicks(false);
     plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    plot->yAxis->setNumberFormat(QStringLiteral("gb"));
     plot->yAxis->setRange(lower / 1.6, upper * 1.6);
+    plot->yAxis->setTicker(logTicker(lower / 1.6, upper * 1.6));
     plot->yAxis->setLabel(tr("ms per call (log)"));
     setChartTitle(plot, anyTraced ? tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on")
                                   : tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max"));
@@ -658,10 +688,16 @@ QStringList ProfilePanel::kernelSources() const
 {
     QStringList sources;
     for (const QJsonValue &value : std::as_const(m_kernelRows)) {
-        const QString variant = value.toObject().value(QLatin1String("variant")).toString();
-        if (!sources.contains(variant))
-            sources << variant;
+        const QString source = value.toObject().value(QLatin1String("source")).toString();
+        if (!sources.contains(source))
+            sources << source;
     }
+    // Compiled variants' kernels first, then eager's kernels (CUDA), then eager's ops.
+    const auto rank = [](const QString &source) {
+        return source.startsWith(QLatin1String("ops:")) ? 2 : source == QLatin1String("eager") ? 1 : 0;
+    };
+    std::stable_sort(sources.begin(), sources.end(),
+                     [rank](const QString &a, const QString &b) { return rank(a) < rank(b); });
     return sources;
 }
 
@@ -670,8 +706,9 @@ void ProfilePanel::showKernels()
     const QStringList sources = kernelSources();
     m_kernelSourceBox->clear();
     for (const QString &source : sources) {
-        m_kernelSourceBox->addItem(source == QLatin1String("eager") ? tr("Eager (ATen ops)")
-                                                                    : tr("%1 kernels").arg(variantLabel(source)),
+        m_kernelSourceBox->addItem(source.startsWith(QLatin1String("ops:"))
+                                       ? tr("%1: ATen ops").arg(variantLabel(source.mid(4)))
+                                       : tr("%1: kernels").arg(variantLabel(source)),
                                    source);
     }
     if (sources.isEmpty()) {
@@ -691,7 +728,7 @@ void ProfilePanel::setKernelSource(const QString &variant)
     QList<QJsonObject> rows;
     for (const QJsonValue &value : std::as_const(m_kernelRows)) {
         const QJsonObject k = value.toObject();
-        if (k.value(QLatin1String("variant")).toString() == variant)
+        if (k.value(QLatin1String("source")).toString() == variant)
             rows << k;
     }
     std::stable_sort(rows.begin(), rows.end(), [](const QJsonObject &a, const QJsonObject &b) {
@@ -711,20 +748,20 @@ void ProfilePanel::setKernelSource(const QString &variant)
         shares << jsonNumber(k.value(QLatin1String("share")));
     }
     if (rows.isEmpty()) {
-        m_kernels->showNote(tr("Not measured: no kernels for %1.").arg(variantLabel(variant)));
+        m_kernels->showNote(tr("Not measured: no kernels for %1.").arg(variant));
         return;
     }
     QHash<double, double> shareOf;
     for (int i = 0; i < totals.size(); ++i)
         shareOf.insert(totals.at(i), shares.at(i));
-    drawHorizontalBars(plot, categories, {{tr("Total"), variantColor(variant), totals}},
+    drawHorizontalBars(plot, categories, {{tr("Total"), variantColor(variant.section(QLatin1Char(':'), -1)), totals}},
                        tr("Total time in the traced pass (ms) · share of the variant's wall time"), {},
                        [shareOf](double v) {
                            const double share = shareOf.value(v, qQNaN());
                            return std::isnan(share) ? formatMs(v)
                                                     : tr("%1 · %2").arg(formatMs(v), percent(share));
                        });
-    setChartTitle(plot, tr("Top kernels by total time: %1").arg(variantLabel(variant)));
+    setChartTitle(plot, tr("Top kernels by total time: %1").arg(m_kernelSourceBox->currentText()));
     m_kernels->showChart();
     highlightKernel(m_highlighted);
 }
@@ -743,7 +780,7 @@ void ProfilePanel::highlightKernel(const QString &name)
         for (const QString &source : kernelSources()) {
             for (const QJsonValue &value : std::as_const(m_kernelRows)) {
                 const QJsonObject k = value.toObject();
-                if (k.value(QLatin1String("variant")).toString() == source
+                if (k.value(QLatin1String("source")).toString() == source
                     && k.value(QLatin1String("name")).toString() == name && source != m_kernelSource) {
                     setKernelSource(source); // calls back here with the bars of that source
                     return;

@@ -48,10 +48,11 @@ public:
 
     /// The names of the top-kernel bars, longest total time first, for the current source.
     QStringList kernelBarNames() const { return m_kernelNames; }
-    /// The kernel sources offered (a compiled variant's kernels, or eager's ops), by variant.
+    /// The kernel sources offered: a variant's name for its `kernels` (`aoti`, `nativert`, and on
+    /// CUDA `eager`), `ops:eager` for eager's ATen `ops`; compiled variants first.
     QStringList kernelSources() const;
-    /// Shows the top kernels of @p variant (`aoti`, `nativert`, or `eager` for eager's ops).
-    void setKernelSource(const QString &variant);
+    /// Shows the top kernels of @p source (one of kernelSources()).
+    void setKernelSource(const QString &source);
     /// The timeline, for tests and the lead's selection hub.
     TimelineChart *timeline() const { return m_timeline; }
 

@@ -338,7 +338,8 @@ void TimelineChart::setData(TimelineData data)
         lastTrack = track;
     }
     m_plot->yAxis->setTicker(ticker);
-    m_plot->yAxis->setRange(0, qMax<double>(1, m_data.lanes.size()));
+    // At least eight rows of height, so that a trace with few lanes keeps bars of a readable height.
+    m_plot->yAxis->setRange(0, qMax<double>(8, m_data.lanes.size()));
     m_zoomBox->clear();
     m_zoomBox->addItem(tr("All variants"), QString());
     for (const QString &category : std::as_const(m_data.categories)) {

@@ -1,8 +1,371 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// ProfilePanel and TimelineChart fed from tests/fixtures/results: a CPU profile (no NativeRT, no
+// cold start), a CUDA profile (three variants, kernels on two streams, memcpy, GPU busy share,
+// throughput), a plain compile result, and profiles with sections missing.
+#include "widgets/charthelpers.h"
+#include "widgets/profilepanel.h"
+#include "widgets/timelinechart.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
+#include <qcustomplot.h>
+
+using namespace AotStudio::Widgets;
+
+namespace {
+const QString ResultsDir = QStringLiteral(AOTSTUDIO_RESULTS_DIR);
+
+QJsonObject loadJson(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot open %s", qPrintable(path));
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+QJsonObject fixture(const QString &name)
+{
+    return loadJson(ResultsDir + QLatin1Char('/') + name);
+}
+
+/// The fixtures reference their files under /OUT, as an engine elsewhere would.
+QString resolve(const QString &enginePath)
+{
+    QString path = enginePath;
+    return path.replace(QLatin1String("/OUT"), ResultsDir);
+}
+
+template<typename T>
+QList<T *> plottables(QCustomPlot *plot)
+{
+    QList<T *> result;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        if (auto *p = qobject_cast<T *>(plot->plottable(i)); p && p->objectName() != QLatin1String("highlight"))
+            result << p;
+    }
+    return result;
+}
+
+QCustomPlot *chart(const ProfilePanel &panel, const char *name)
+{
+    auto *plot = panel.findChild<QCustomPlot *>(QLatin1String(name));
+    if (!plot)
+        qFatal("no chart %s", name);
+    return plot;
+}
+
+QString noteOf(const ProfilePanel &panel, const char *chartName)
+{
+    auto *note = panel.findChild<QLabel *>(QLatin1String(chartName) + QLatin1String("Note"));
+    return note ? note->text() : QStringLiteral("<no note label>");
+}
+
+QStringList chartNames(const QList<QCustomPlot *> &charts)
+{
+    QStringList names;
+    for (const QCustomPlot *plot : charts)
+        names << plot->objectName();
+    return names;
+}
+
+int traceRangeCount(const QString &path, QSet<QPair<int, int>> *tracks)
+{
+    int count = 0;
+    for (const QJsonValue &v : loadJson(path).value(QLatin1String("traceEvents")).toArray()) {
+        const QJsonObject e = v.toObject();
+        if (e.value(QLatin1String("ph")).toString() != QLatin1String("X"))
+            continue;
+        ++count;
+        tracks->insert({e.value(QLatin1String("pid")).toInt(), e.value(QLatin1String("tid")).toInt()});
+    }
+    return count;
+}
+
+QPointF barCentre(QCustomPlot *plot, QCPBars *bars, int index)
+{
+    const auto it = bars->data()->at(index);
+    return {plot->xAxis->coordToPixel(it->value / 2), plot->yAxis->coordToPixel(it->key)};
+}
+
+void saveTabs(ProfilePanel &panel, const QString &prefix)
+{
+    QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
+    auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("profileTabs"));
+    const char *names[] = {"latency", "memory", "timeline", "kernels", "start"};
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        QTest::qWait(20);
+        const QString path =
+            QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/%1_%2.png").arg(prefix, QLatin1String(names[i]));
+        QVERIFY2(panel.grab().save(path), qPrintable(path));
+    }
+    tabs->setCurrentIndex(0);
+}
+} // namespace
+
 class TestProfilePanel : public QObject
 {
     Q_OBJECT
+
+private Q_SLOTS:
+    void cpuProfile()
+    {
+        ProfilePanel panel;
+        panel.resize(1280, 800);
+        panel.setProfile(fixture(QStringLiteral("profile_cpu.json")), resolve);
+
+        // Latency: one bar per available variant (NativeRT is listed, not drawn), p99 markers.
+        QCustomPlot *latency = chart(panel, "profileLatencyChart");
+        const auto bars = plottables<QCPBars>(latency);
+        QCOMPARE(bars.size(), 2);
+        QCOMPARE(bars.at(0)->data()->at(0)->value, 0.081);
+        QCOMPARE(bars.at(1)->data()->at(0)->value, 0.034);
+        QCOMPARE(plottables<QCPErrorBars>(latency).size(), 2);
+        QCOMPARE(plottables<QCPGraph>(latency).first()->dataCount(), 2);
+        const auto ticks = qSharedPointerDynamicCast<QCPAxisTickerText>(latency->yAxis->ticker())->ticks();
+        QCOMPARE(ticks.size(), 3);
+        QVERIFY2(ticks.first().contains(QLatin1String("not available")), qPrintable(ticks.first()));
+
+        // Distribution: a box per variant, collector off and on.
+        QCOMPARE(plottables<QCPStatisticalBox>(chart(panel, "profileDistributionChart")).size(), 4);
+
+        // Memory: 64 KiB and 40 KiB.
+        const auto memory = plottables<QCPBars>(chart(panel, "profileMemoryChart"));
+        QCOMPARE(memory.size(), 1);
+        QCOMPARE(memory.first()->dataCount(), 2);
+        QCOMPARE(memory.first()->data()->at(1)->value, 64.0); // eager is the top row: the higher key
+        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("gpuSummary"))->text().contains(QLatin1String("not measured")));
+
+        // Timeline: one track per thread of the trace, every range loaded.
+        QSet<QPair<int, int>> tracks;
+        const int ranges = traceRangeCount(ResultsDir + QStringLiteral("/trace_cpu.json"), &tracks);
+        QCOMPARE(panel.timeline()->trackCount(), int(tracks.size()));
+        QCOMPARE(panel.timeline()->trackCount(), 2);
+        QCOMPARE(panel.timeline()->data().rangeCount, ranges);
+
+        // Top kernels: the compiled variant's first, then eager's ops.
+        QCOMPARE(panel.kernelSources(), (QStringList{QStringLiteral("aoti"), QStringLiteral("ops:eager")}));
+        QCOMPARE(panel.kernelBarNames().size(), 4);
+        QCOMPARE(panel.kernelBarNames().first(), QStringLiteral("aoti_torch_cpu_addmm_out"));
+        QCOMPARE(plottables<QCPBars>(chart(panel, "profileKernelsChart")).first()->dataCount(), 4);
+        panel.setKernelSource(QStringLiteral("ops:eager"));
+        QCOMPARE(panel.kernelBarNames().first(), QStringLiteral("aten::linear"));
+
+        // Throughput: calls/s and p99 against 1, 2, 4 runners.
+        QCustomPlot *throughput = chart(panel, "profileThroughputChart");
+        QCOMPARE(throughput->graphCount(), 2);
+        QCOMPARE(throughput->graph(0)->dataCount(), 3);
+        QCOMPARE(throughput->graph(0)->data()->at(2)->value, 43000.0);
+        QCOMPARE(throughput->graph(1)->data()->at(2)->value, 0.31);
+
+        // Cold start was skipped: a note, and no chart for the report.
+        QVERIFY2(noteOf(panel, "profileColdStartChart").contains(QLatin1String("not measured")),
+                 qPrintable(noteOf(panel, "profileColdStartChart")));
+        QCOMPARE(chartNames(panel.charts()),
+                 (QStringList{QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart"),
+                              QStringLiteral("profileMemoryChart"), QStringLiteral("profileTimelineChart"),
+                              QStringLiteral("profileKernelsChart"), QStringLiteral("profileThroughputChart")}));
+        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("profileSummary"))->text().contains(QLatin1String("2.38")));
+
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        latency->replot();
+        const QString tip = pointToolTipAt(latency, barCentre(latency, bars.at(1), 0));
+        QVERIFY2(tip.contains(QLatin1String("AOTInductor: median 0.034 ms")), qPrintable(tip));
+        saveTabs(panel, QStringLiteral("profile_cpu"));
+    }
+
+    void cudaProfile()
+    {
+        ProfilePanel panel;
+        panel.resize(1280, 800);
+        panel.setProfile(fixture(QStringLiteral("profile_cuda.json")), resolve);
+        QCOMPARE(plottables<QCPBars>(chart(panel, "profileLatencyChart")).size(), 3);
+        QCOMPARE(plottables<QCPBars>(chart(panel, "profileMemoryChart")).first()->dataCount(), 3);
+
+        // Two CUDA streams plus the CPU's call and launch threads.
+        QCOMPARE(panel.timeline()->trackCount(), 4);
+        QCOMPARE(panel.timeline()->data().trackLabels.filter(QLatin1String("stream")).size(), 2);
+
+        QCOMPARE(panel.kernelSources(), (QStringList{QStringLiteral("aoti"), QStringLiteral("nativert"),
+                                                     QStringLiteral("eager"), QStringLiteral("ops:eager")}));
+        QCOMPARE(panel.kernelBarNames().first(), QStringLiteral("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize64x64x32"));
+
+        const QString gpu = panel.findChild<QLabel *>(QStringLiteral("gpuSummary"))->text();
+        QVERIFY2(gpu.contains(QLatin1String("83.0%")) && gpu.contains(QLatin1String("HtoD")), qPrintable(gpu));
+
+        QCustomPlot *cold = chart(panel, "profileColdStartChart");
+        const auto coldBars = plottables<QCPBars>(cold);
+        QCOMPARE(coldBars.first()->dataCount(), 2);
+        QCOMPARE(coldBars.first()->data()->at(1)->value, 310.0);
+        QCOMPARE(panel.charts().size(), 7);
+
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        saveTabs(panel, QStringLiteral("profile_cuda"));
+    }
+
+    void missingSectionsShowNotes()
+    {
+        QJsonObject result = fixture(QStringLiteral("profile_cpu.json"));
+        result[QStringLiteral("collector")] = QJsonObject{{QStringLiteral("name"), QStringLiteral("record_function")},
+                                                          {QStringLiteral("available"), false},
+                                                          {QStringLiteral("reason"), QStringLiteral("no callbacks")}};
+        result[QStringLiteral("kernels")] = QJsonArray();
+        result[QStringLiteral("ops")] = QJsonArray();
+        result[QStringLiteral("throughput")] = QJsonArray();
+        result.remove(QStringLiteral("cold_start"));
+        QJsonArray variants = result.value(QLatin1String("variants")).toArray();
+        for (int i = 0; i < variants.size(); ++i) {
+            QJsonObject v = variants.at(i).toObject();
+            v[QStringLiteral("memory")] = QJsonObject{{QStringLiteral("peak_bytes"), QJsonValue::Null}};
+            variants[i] = v;
+        }
+        result[QStringLiteral("variants")] = variants;
+        ProfilePanel panel;
+        panel.setProfile(result);
+        QCOMPARE(chartNames(panel.charts()),
+                 (QStringList{QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart")}));
+        for (const char *name : {"profileMemoryChart", "profileTimelineChart", "profileKernelsChart",
+                                 "profileColdStartChart", "profileThroughputChart"}) {
+            const QString note = noteOf(panel, name);
+            QVERIFY2(note.contains(QLatin1String("ot measured")), qPrintable(QLatin1String(name) + u' ' + note));
+        }
+        QVERIFY(noteOf(panel, "profileTimelineChart").contains(QLatin1String("no callbacks")));
+
+        // A trace file that is not there: said so, with the path.
+        result = fixture(QStringLiteral("profile_cpu.json"));
+        panel.setProfile(result); // no resolver: /OUT/trace_cpu.json does not exist here
+        QVERIFY2(noteOf(panel, "profileTimelineChart").contains(QLatin1String("/OUT/trace_cpu.json")),
+                 qPrintable(noteOf(panel, "profileTimelineChart")));
+
+        panel.clear();
+        QVERIFY(panel.charts().isEmpty());
+        QVERIFY(panel.kernelBarNames().isEmpty());
+    }
+
+    void compileResult()
+    {
+        ProfilePanel panel;
+        panel.resize(1280, 800);
+        panel.setProfile(fixture(QStringLiteral("compile_cpu.json")));
+        QCOMPARE(chartNames(panel.charts()),
+                 (QStringList{QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart")}));
+        const auto bars = plottables<QCPBars>(chart(panel, "profileLatencyChart"));
+        QCOMPARE(bars.size(), 2);
+        QCOMPARE(bars.at(1)->data()->at(0)->value, 0.016605);
+        QVERIFY(noteOf(panel, "profileKernelsChart").contains(QLatin1String("compile result")));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
+        QVERIFY(panel.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/profile_compile_result.png")));
+    }
+
+    void kernelClicksAndHighlight()
+    {
+        ProfilePanel panel;
+        panel.resize(1280, 800);
+        panel.setProfile(fixture(QStringLiteral("profile_cpu.json")), resolve);
+        QSignalSpy activated(&panel, &ProfilePanel::kernelActivated);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("profileTabs"));
+
+        tabs->setCurrentIndex(3);
+        QCustomPlot *kernels = chart(panel, "profileKernelsChart");
+        kernels->replot();
+        QCPBars *bars = plottables<QCPBars>(kernels).first();
+        QTest::mouseClick(kernels, Qt::LeftButton, {}, barCentre(kernels, bars, bars->dataCount() - 1).toPoint());
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.last().first().toString(), QStringLiteral("aoti_torch_cpu_addmm_out"));
+
+        tabs->setCurrentIndex(2);
+        TimelineChart *timeline = panel.timeline();
+        QCustomPlot *plot = timeline->plot();
+        plot->replot();
+        // The first fused kernel of the first AOTI call, found in the data and clicked on screen.
+        const TimelineData &data = timeline->data();
+        const int name = int(data.names.indexOf(QStringLiteral("graph_0_cpp_fused_addmm_relu_0")));
+        QVERIFY(name >= 0);
+        QPointF pixel;
+        for (size_t lane = 0; lane < data.lanes.size() && pixel.isNull(); ++lane) {
+            for (const auto &range : data.lanes[lane].ranges) {
+                if (range.name == name) {
+                    pixel = {plot->xAxis->coordToPixel((range.startMs + range.endMs) / 2),
+                             plot->yAxis->coordToPixel(lane + 0.5)};
+                    break;
+                }
+            }
+        }
+        QCOMPARE(timeline->rangeNameAt(pixel), QStringLiteral("graph_0_cpp_fused_addmm_relu_0"));
+        QTest::mouseClick(plot, Qt::LeftButton, {}, pixel.toPoint());
+        QCOMPARE(activated.count(), 2);
+        QCOMPARE(activated.last().first().toString(), QStringLiteral("graph_0_cpp_fused_addmm_relu_0"));
+
+        // Highlight: three calls in the trace, and the bar marked.
+        QCOMPARE(timeline->highlight(QStringLiteral("graph_0_cpp_fused_relu_1")), 3);
+        panel.highlightKernel(QStringLiteral("graph_0_cpp_fused_relu_1"));
+        QCOMPARE(kernels->plottableCount() - plottables<QCPBars>(kernels).size(), 1);
+        // A name only eager's ops have switches the kernel chart to them.
+        panel.highlightKernel(QStringLiteral("aten::relu"));
+        QCOMPARE(panel.findChild<QComboBox *>(QStringLiteral("kernelSource"))->currentData().toString(),
+                 QStringLiteral("ops:eager"));
+        tabs->setCurrentIndex(2);
+        QTest::qWait(20);
+        QVERIFY(panel.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/profile_timeline_highlight.png")));
+        panel.highlightKernel(QString());
+        QCOMPARE(kernels->plottableCount(), plottables<QCPBars>(kernels).size());
+    }
+
+    void timelineDrawsOnlyWhatIsVisible()
+    {
+        // 200,000 back-to-back ranges on one stream: whole view merges sub-pixel ranges; a zoom
+        // draws only the handful in view.
+        QJsonArray events;
+        for (int i = 0; i < 200000; ++i) {
+            events.append(QJsonObject{{QStringLiteral("ph"), QStringLiteral("X")},
+                                      {QStringLiteral("name"), QStringLiteral("k%1").arg(i % 7)},
+                                      {QStringLiteral("cat"), QStringLiteral("aoti")},
+                                      {QStringLiteral("ts"), i * 2.0},
+                                      {QStringLiteral("dur"), 1.5},
+                                      {QStringLiteral("pid"), 2},
+                                      {QStringLiteral("tid"), 7}});
+        }
+        TimelineChart timeline;
+        timeline.resize(1000, 300);
+        timeline.setData(TimelineData::fromJson(QJsonObject{{QStringLiteral("traceEvents"), events}}));
+        QCOMPARE(timeline.trackCount(), 1);
+        QCOMPARE(timeline.data().rangeCount, 200000);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        timeline.plot()->replot();
+        QVERIFY2(timeline.drawnCount() <= timeline.plot()->width(), qPrintable(QString::number(timeline.drawnCount())));
+        timeline.zoomTo(100.0, 100.02); // 20 µs: about ten ranges
+        QVERIFY2(timeline.drawnCount() > 0 && timeline.drawnCount() <= 12,
+                 qPrintable(QString::number(timeline.drawnCount())));
+    }
+
+    void reviewRealProfile()
+    {
+        // For review of a real profile: AOTSTUDIO_REVIEW_PROFILE=/path/to/profile.json
+        const QString path = qEnvironmentVariable("AOTSTUDIO_REVIEW_PROFILE");
+        if (path.isEmpty())
+            QSKIP("AOTSTUDIO_REVIEW_PROFILE is not set");
+        ProfilePanel panel;
+        panel.resize(1280, 800);
+        panel.setProfile(loadJson(path));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        saveTabs(panel, QStringLiteral("profile_review"));
+    }
 };
+
 QTEST_MAIN(TestProfilePanel)
 #include "tst_profilepanel.moc"
