@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <dlfcn.h>
 #include <fstream>
 #include <mutex>
@@ -24,11 +25,20 @@ namespace {
 
 /// Per-thread buffer; registered once per thread in g_buffers (never freed: threads of ATen's
 /// pools live as long as the process, and a buffer must outlive its thread's last range).
+/// A range as recorded on the hot path: the name copied into the record (no heap allocation per
+/// range; names longer than the buffer are cut), turned into a Range at stop().
+struct RawRange {
+    char name[88];
+    std::int64_t startNs;
+    std::int64_t endNs;
+    int depth;
+};
+
 struct ThreadBuffer {
     std::uint32_t thread = 0;
     int depth = 0;
     std::uint64_t generation = 0; ///< the collection this buffer's ranges belong to
-    std::vector<Range> ranges;
+    std::vector<RawRange> ranges;
 };
 
 std::mutex g_mutex;
@@ -83,7 +93,15 @@ void onEnd(const at::RecordFunction &fn, at::ObserverContext *)
         b.ranges.clear();
         b.generation = gen;
     }
-    b.ranges.push_back(Range{fn.name(), openStarts()[depth], end, b.thread, depth});
+    if (b.ranges.capacity() == 0)
+        b.ranges.reserve(4096);
+    auto &r = b.ranges.emplace_back();
+    const char *name = fn.name();
+    std::strncpy(r.name, name ? name : "", sizeof r.name - 1);
+    r.name[sizeof r.name - 1] = '\0';
+    r.startNs = openStarts()[depth];
+    r.endNs = end;
+    r.depth = depth;
 }
 
 /// The memory reporter. It derives from ProfilerStateBase (itself a MemoryReportingInfoBase) with
@@ -179,7 +197,8 @@ std::vector<Range> RangeCollector::stop()
         // collection are those tagged with its generation.
         for (auto *b : g_buffers) {
             if (b->generation == gen)
-                out.insert(out.end(), std::make_move_iterator(b->ranges.begin()), std::make_move_iterator(b->ranges.end()));
+                for (const auto &r : b->ranges)
+                    out.push_back(Range{r.name, r.startNs, r.endNs, b->thread, r.depth});
             b->ranges.clear();
         }
     }

@@ -54,6 +54,11 @@ private slots:
         QVERIFY2(m_run.exitCode == 0, m_run.err.right(3000).constData());
         m_result = QJsonDocument::fromJson(lastLine(m_run.out)).object();
         QVERIFY2(!m_result.isEmpty(), m_run.out.right(2000).constData());
+        // The same package relabelled for CUDA (what a CUDA build's package says about itself).
+        const Run relabel = TestSupport::run(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
+                                             {fixture("relabel_package.py"), m_out + QStringLiteral("/model.pt2"),
+                                              m_dir.filePath(QStringLiteral("cuda_model.pt2")), QStringLiteral("cuda")});
+        QVERIFY2(relabel.exitCode == 0, relabel.err.constData());
     }
 
     void profileJsonMatchesResult()
@@ -195,6 +200,10 @@ private slots:
         QTest::newRow("package of another model") << QStringList{QStringLiteral("--model"), fixture("tiny_factory.py") + QStringLiteral(":make"),
                                                                  QStringLiteral("--package"), pkg}
                                                   << QStringLiteral("load_failed") << QStringLiteral("model.pt2");
+        QTest::newRow("CUDA package on a CPU machine")
+            << QStringList{QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--package"),
+                           m_dir.filePath(QStringLiteral("cuda_model.pt2"))}
+            << QStringLiteral("load_failed") << QStringLiteral("CUDA");
         QTest::newRow("factory raises") << QStringList{QStringLiteral("--model"), fixture("raising_factory.py") + QStringLiteral(":make")}
                                         << QStringLiteral("model_error") << QStringLiteral("raising_factory.py");
         QTest::newRow("eager raises") << QStringList{QStringLiteral("--model"), fixture("eager_raising_factory.py") + QStringLiteral(":make"),
