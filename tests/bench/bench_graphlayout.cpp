@@ -372,6 +372,34 @@ int main(int argc, char **argv)
         }
         std::fflush(stdout);
     }
+    // The same graphs without module information (chunked top level): first paint and expand.
+    for (const int n : sizes) {
+        const std::string tag = "flat" + std::to_string(n);
+        auto flat = std::make_shared<Graph::Snapshot>(Bench::syntheticTransformer(n));
+        for (auto &node : flat->nodes) {
+            node.moduleStack.clear();
+            node.module.clear();
+        }
+        Widgets::GraphView view;
+        view.resize(1280, 800);
+        view.show();
+        QImage target(view.canvas()->size(), QImage::Format_ARGB32_Premultiplied);
+        QElapsedTimer t;
+        t.start();
+        view.setSnapshot(flat);
+        paintOnce(view, target);
+        print(tag + "_first_paint_collapsed", t.nsecsElapsed() / 1e6, "ms");
+        t.restart();
+        view.expandAll();
+        view.fitToView();
+        paintOnce(view, target);
+        print(tag + "_expand_all", t.nsecsElapsed() / 1e6, "ms");
+        const FrameStats expanded = panZoom(view, target);
+        print(tag + "_frame_expanded_p95", expanded.p95, "ms");
+        if (n <= 5000)
+            comparePieces(tag, view.graphLayout().pieces(), useDot, dot, dotTimeout);
+    }
+
     // Real snapshots (e.g. --snapshot OUT/snapshots/006_post_grad.json): all groups expanded, the
     // same piece comparison.
     for (const QString &file : snapshotFiles) {

@@ -106,6 +106,7 @@ private Q_SLOTS:
     void collapseExpandKeepsTheRest();
     void stableAcrossSnapshots();
     void syntheticDefaultsCollapsed();
+    void flatGraphIsChunked();
 };
 
 void TestGraphLayout::layeredPiece()
@@ -256,6 +257,29 @@ void TestGraphLayout::syntheticDefaultsCollapsed()
         visibleNodes += layout.nodeRect(i).isEmpty() ? 0 : 1;
     QVERIFY2(visibleNodes < 400, qPrintable(QString::number(visibleNodes)));
     QVERIFY(!layout.groups()[layout.groupByPath(QStringLiteral("layers.10"))].expanded);
+    checkNoOverlap(layout);
+    checkEdgesDrawn(layout);
+}
+
+void TestGraphLayout::flatGraphIsChunked()
+{
+    // No module information at all: the top level is cut into chunks of consecutive nodes.
+    auto flat = std::make_shared<Graph::Snapshot>(Bench::syntheticTransformer(3000));
+    for (auto &n : flat->nodes) {
+        n.moduleStack.clear();
+        n.module.clear();
+    }
+    GraphLayout layout;
+    layout.setSnapshot(flat);
+    const auto &root = layout.groups()[0];
+    QVERIFY(root.nodes.empty());
+    QCOMPARE(int(root.childGroups.size()),
+        (int(flat->nodes.size()) + GraphLayout::ChunkNodes - 1) / GraphLayout::ChunkNodes);
+    for (int c : root.childGroups)
+        QVERIFY(int(layout.groups()[c].nodes.size()) <= GraphLayout::ChunkNodes);
+    checkNoOverlap(layout);
+    checkEdgesDrawn(layout);
+    layout.expandAll();
     checkNoOverlap(layout);
     checkEdgesDrawn(layout);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graphview/graphlayout.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -196,6 +197,43 @@ void GraphLayout::buildHierarchy()
             g = lca(g, m_nodeGroup[u]);
         if (isAncestor(m_nodeGroup[i], g))
             m_nodeGroup[i] = g;
+    }
+
+    // A group with very many direct nodes (a graph without module information, or modules whose
+    // stacks a pass dropped) is cut into chunks of consecutive nodes, so that no piece gets big:
+    // layout time grows faster than linearly with a piece's size.
+    {
+        std::vector<std::vector<int>> direct(m_groups.size());
+        for (int i = 0; i < n; ++i)
+            direct[m_nodeGroup[i]].push_back(i);
+        // Inputs and parameters go with their first user, not all into the first chunks.
+        std::vector<double> position(n);
+        for (int i = 0; i < n; ++i) {
+            position[i] = m_snapshot->nodes[i].index;
+            if (m_snapshot->nodes[i].inputs.empty() && !users[i].empty()) {
+                double first = std::numeric_limits<double>::max();
+                for (int u : users[i])
+                    first = std::min(first, double(m_snapshot->nodes[u].index));
+                position[i] = first - 0.5;
+            }
+        }
+        const int originalGroups = static_cast<int>(m_groups.size());
+        for (int g = 0; g < originalGroups; ++g) {
+            std::vector<int> &list = direct[g];
+            if (static_cast<int>(list.size()) <= MaxDirectNodes)
+                continue;
+            std::stable_sort(list.begin(), list.end(), [&position](int a, int b) { return position[a] < position[b]; });
+            const QString parentPath = m_groups[g].path;
+            for (std::size_t start = 0; start < list.size(); start += ChunkNodes) {
+                const std::size_t end = std::min(list.size(), start + ChunkNodes);
+                const QString type = QCoreApplication::translate("AotStudio::Widgets::GraphLayout", "part %1 of %2")
+                                         .arg(start / ChunkNodes + 1)
+                                         .arg((list.size() + ChunkNodes - 1) / ChunkNodes);
+                const int chunk = groupFor(parentPath + QStringLiteral("#%1").arg(start / ChunkNodes), type, g);
+                for (std::size_t k = start; k < end; ++k)
+                    m_nodeGroup[list[k]] = chunk;
+            }
+        }
     }
 
     for (int i = 0; i < n; ++i)

@@ -76,6 +76,12 @@ public:
         double groupTitle = 22;
     };
 
+    /// A group with more direct nodes than this is cut into chunks of ChunkNodes consecutive
+    /// nodes (module path "<group>#k"), so that a graph without module information still lays
+    /// out piece by piece.
+    static constexpr int MaxDirectNodes = 300;
+    static constexpr int ChunkNodes = 150;
+
     GraphLayout();
 
     /// Builds the module hierarchy of `snapshot` and lays it out. Groups keep their expanded or
