@@ -23,7 +23,9 @@ QString formatMs(double ms)
 {
     if (std::isnan(ms))
         return QStringLiteral("—");
-    return QCoreApplication::translate("AotStudio::Widgets::Charts", "%1 ms").arg(formatNumber(ms, 'g', 3));
+    // Three significant digits, but never an exponent for seconds-long figures ("2,900 ms").
+    const QString number = std::abs(ms) >= 100 ? formatNumber(ms, 'f', 0) : formatNumber(ms, 'g', 3);
+    return QCoreApplication::translate("AotStudio::Widgets::Charts", "%1 ms").arg(number);
 }
 
 QString formatBytes(double bytes)

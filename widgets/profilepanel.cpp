@@ -365,7 +365,7 @@ QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant
     QStringList speedups, overheads;
     for (const Variant &v : variants) {
         if (!std::isnan(v.speedup))
-            speedups << tr("%1 %2× faster than eager").arg(variantLabel(v.name), formatNumber(v.speedup, 'f', 2));
+            speedups << tr("%1: %2× the speed of eager").arg(variantLabel(v.name), formatNumber(v.speedup, 'f', 2));
         if (!std::isnan(v.overheadPct))
             overheads << tr("%1 %2%").arg(variantLabel(v.name), formatNumber(v.overheadPct, 'f', 1));
         bool warned = false;
@@ -605,7 +605,7 @@ void ProfilePanel::showMemory(const QList<Variant> &variants, const QJsonValue &
             drawHorizontalBars(plot, categories, {{tr("Peak"), QColor(0x6a, 0x1b, 0x9a), values}},
                                tr("Peak bytes in use above the level before the call (%1) · %2")
                                    .arg(unit.name, methods.join(QStringLiteral(", "))),
-                               notes, [](double v) { return formatNumber(v, 'g', 3); });
+                               notes, [unit](double v) { return QStringLiteral("%1 %2").arg(formatNumber(v, 'g', 3), unit.name); });
         installPointToolTips(plot, [variants, count = int(categories.size())](QCPAbstractPlottable *p, int i) {
             auto *b = qobject_cast<QCPBars *>(p);
             const int row = b ? barRow(count, b->data()->at(i)->key) : -1;

@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace AotStudio::Widgets {
@@ -135,6 +136,7 @@ QuantizationPanel::QuantizationPanel(QWidget *parent)
 
     connect(m_schemeView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &QuantizationPanel::onCurrentRowChanged);
+    connect(m_scatter->plot(), &QCustomPlot::afterLayout, this, &QuantizationPanel::placeScatterLabels);
     installPointToolTips(m_scatter->plot(), [this](QCPAbstractPlottable *plottable, int) {
         const int row = m_schemeModel->rowOf(plottable->name());
         if (row < 0)
@@ -174,6 +176,8 @@ void QuantizationPanel::clear()
     for (ChartBox *box : {m_scatter, m_latency, m_memory, m_size}) {
         box->plot()->clearPlottables();
         box->plot()->clearItems();
+        m_scatterLabels.clear();
+        m_maxErrorLabel = nullptr;
         box->showNote(note);
     }
 }
@@ -192,6 +196,7 @@ void QuantizationPanel::setQuantization(const QJsonObject &result)
 {
     clear();
     m_schemeModel->setResult(result);
+    m_peakMethod = result.value(QLatin1String("peak_method")).toString();
     m_schemeView->resizeColumnsToContents();
     // The reason column can be long: it stretches, and the tooltip has the whole text.
     m_schemeView->horizontalHeader()->resizeSection(SchemeTableModel::ReasonColumn, 200);
@@ -326,7 +331,13 @@ void QuantizationPanel::rebuildCharts()
         m_memory->showChart();
         m_memory->plot()->replot();
     } else {
-        m_memory->showNote(tr("Not measured: the result has no peak memory figures."));
+        bool anyZero = false;
+        for (const SchemeRow &row : rows)
+            anyZero = anyZero || row.peakCompiledBytes == 0 || row.peakEagerBytes == 0;
+        m_memory->showNote(anyZero ? tr("Not measured: every peak memory figure is 0 bytes, below what the "
+                                        "method (%1) resolves.")
+                                         .arg(m_peakMethod)
+                                   : tr("Not measured: the result has no peak memory figures."));
     }
 
     const ByteUnit sizeUnit = byteUnitFor(maxSize);
@@ -342,11 +353,77 @@ void QuantizationPanel::rebuildCharts()
     rebuildScatter();
 }
 
+void QuantizationPanel::placeScatterLabels()
+{
+    // Runs after each layout, before drawing: labels go beside their point where they overlap
+    // neither another label nor a point and stay inside the axis rect.
+    QCustomPlot *plot = m_scatter->plot();
+    const QRectF area = plot->axisRect()->rect();
+    QList<QRectF> taken;
+    if (m_maxErrorLabel)
+        taken << QRectF(m_maxErrorLabel->topLeft->pixelPosition(), m_maxErrorLabel->bottomRight->pixelPosition());
+    for (const ScatterLabel &label : std::as_const(m_scatterLabels)) {
+        const QPointF p(plot->xAxis->coordToPixel(label.coords.x()), plot->yAxis->coordToPixel(label.coords.y()));
+        taken << QRectF(p - QPointF(6, 6), QSizeF(12, 12));
+    }
+    for (const ScatterLabel &label : std::as_const(m_scatterLabels)) {
+        const QPointF p(plot->xAxis->coordToPixel(label.coords.x()), plot->yAxis->coordToPixel(label.coords.y()));
+        const QSizeF size = QFontMetricsF(label.text->font()).size(0, label.text->text()) + QSizeF(4, 2);
+        struct Candidate
+        {
+            QPointF offset;
+            Qt::Alignment alignment;
+        };
+        QList<Candidate> candidates;
+        for (int k = 0; k < 6; ++k) {
+            const double up = -4 - k * size.height();
+            const double down = 4 + k * size.height();
+            candidates << Candidate{{8, up}, Qt::AlignLeft | Qt::AlignBottom}
+                       << Candidate{{-8, up}, Qt::AlignRight | Qt::AlignBottom}
+                       << Candidate{{8, down}, Qt::AlignLeft | Qt::AlignTop}
+                       << Candidate{{-8, down}, Qt::AlignRight | Qt::AlignTop};
+        }
+        const auto rectFor = [&](const Candidate &c) {
+            const double left = c.alignment & Qt::AlignLeft ? p.x() + c.offset.x() : p.x() + c.offset.x() - size.width();
+            const double top = c.alignment & Qt::AlignBottom ? p.y() + c.offset.y() - size.height() : p.y() + c.offset.y();
+            return QRectF(left, top, size.width(), size.height());
+        };
+        const Candidate *chosen = nullptr;
+        for (const Candidate &c : std::as_const(candidates)) {
+            const QRectF r = rectFor(c);
+            if (!area.contains(r))
+                continue;
+            const bool free = std::none_of(taken.begin(), taken.end(), [&](const QRectF &t) {
+                return t.intersects(r) && !t.contains(p);
+            });
+            if (free) {
+                chosen = &c;
+                break;
+            }
+        }
+        if (!chosen) {
+            for (const Candidate &c : std::as_const(candidates)) {
+                if (area.contains(rectFor(c))) {
+                    chosen = &c;
+                    break;
+                }
+            }
+        }
+        if (!chosen)
+            chosen = &candidates.first();
+        label.text->setPositionAlignment(chosen->alignment);
+        label.text->position->setCoords(chosen->offset);
+        taken << rectFor(*chosen);
+    }
+}
+
 void QuantizationPanel::rebuildScatter()
 {
     QCustomPlot *plot = m_scatter->plot();
     plot->clearPlottables();
     plot->clearItems();
+    m_scatterLabels.clear();
+    m_maxErrorLabel = nullptr;
     const bool cosine = m_metric == AccuracyMetric::OneMinusCosine;
     struct Point
     {
@@ -385,39 +462,52 @@ void QuantizationPanel::rebuildScatter()
     x->setNumberPrecision(0);
     x->setLabel(cosine ? tr("1 − cosine against fp32 eager (log)") : tr("Max abs error against fp32 eager (log)"));
     y->setLabel(tr("Compiled median latency (ms)"));
-    x->setRange(floor / 3, maxX * 4);
-    y->setRange(0, maxY * 1.25);
+    const double maxError = m_schemeModel->maxError();
+    const bool showMaxError = !cosine && !std::isnan(maxError) && maxError > 0;
+    x->setRange(floor / 3, qMax(maxX, showMaxError ? maxError : 0.0) * 4);
+    // One slow scheme (bf16 on a CPU without bf16 units: 200 ms against 0.2 ms) would squash
+    // every other point onto the axis: a log axis then.
+    double minY = qInf();
+    for (const Point &p : std::as_const(points))
+        minY = qMin(minY, p.y);
+    if (minY > 0 && maxY / minY > 20) {
+        y->setScaleType(QCPAxis::stLogarithmic);
+        y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        y->setNumberFormat(QStringLiteral("gb"));
+        y->setRange(minY / 2, maxY * 2);
+        y->setLabel(tr("Compiled median latency (ms, log)"));
+    } else {
+        y->setScaleType(QCPAxis::stLinear);
+        y->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        y->setNumberFormat(QStringLiteral("gb"));
+        y->setRange(0, maxY * 1.25);
+    }
 
-    // Labels next to their points; points close on screen get their labels stacked.
-    QList<QPair<double, double>> placed;
+    m_scatterLabels.clear();
     for (const Point &p : points) {
         const double px = qMax(p.x, floor);
         auto *graph = plot->addGraph(x, y);
         graph->setName(p.row->scheme);
         graph->setLineStyle(QCPGraph::lsNone);
-        const bool selected = p.row->scheme == m_selectedScheme;
         const QColor color = p.row->best ? BestColor : PointColor;
-        QCPScatterStyle style(p.row->best ? QCPScatterStyle::ssStar : QCPScatterStyle::ssDisc, color, color,
-                              p.row->best ? 14 : 9);
-        if (selected)
-            style.setPen(QPen(Qt::black, 2));
-        graph->setScatterStyle(style);
+        graph->setScatterStyle(QCPScatterStyle(p.row->best ? QCPScatterStyle::ssStar : QCPScatterStyle::ssDisc,
+                                               color, color, p.row->best ? 14 : 9));
         graph->setData({px}, {p.y});
-
-        int stacked = 0;
-        for (const auto &[lx, ly] : std::as_const(placed)) {
-            if (std::abs(std::log10(lx) - std::log10(px)) < 0.9 && std::abs(ly - p.y) < 0.07 * maxY)
-                ++stacked;
+        const bool selected = p.row->scheme == m_selectedScheme;
+        if (selected) {
+            // A ring around the selected scheme's point (same name, so its tooltip still works).
+            auto *ring = plot->addGraph(x, y);
+            ring->setName(p.row->scheme);
+            ring->setLineStyle(QCPGraph::lsNone);
+            ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), Qt::NoBrush, 18));
+            ring->setData({px}, {p.y});
         }
-        placed.append({px, p.y});
         auto *tracer = new QCPItemTracer(plot);
         tracer->setStyle(QCPItemTracer::tsNone);
         tracer->position->setAxes(x, y);
         tracer->position->setCoords(px, p.y);
         auto *text = new QCPItemText(plot);
         text->position->setParentAnchor(tracer->position);
-        text->position->setCoords(8, -4 - 14 * stacked);
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         QString label = p.row->scheme;
         if (p.x <= 0)
             label += tr(" (error 0)");
@@ -426,9 +516,9 @@ void QuantizationPanel::rebuildScatter()
         font.setBold(selected || p.row->best);
         text->setFont(font);
         text->setColor(p.row->best ? BestColor.darker(130) : plot->palette().color(QPalette::Text));
+        m_scatterLabels.append({text, QPointF(px, p.y)});
     }
-    const double maxError = m_schemeModel->maxError();
-    if (!cosine && !std::isnan(maxError) && maxError > 0) {
+    if (showMaxError) {
         auto *line = new QCPItemStraightLine(plot);
         line->point1->setCoords(maxError, 0);
         line->point2->setCoords(maxError, 1);
@@ -440,6 +530,7 @@ void QuantizationPanel::rebuildScatter()
         text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         text->setPadding(QMargins(0, 0, 4, 0));
         text->setText(tr("max error %1").arg(formatNumber(maxError, 'g', 3)));
+        m_maxErrorLabel = text;
         text->setColor(BestColor.darker(130));
     }
     m_scatter->showChart();

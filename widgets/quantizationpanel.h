@@ -3,8 +3,10 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QPointF>
 #include <QWidget>
 
+class QCPItemText;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -61,6 +63,13 @@ private:
     void rebuildCharts();
     void rebuildScatter();
     void onCurrentRowChanged();
+    void placeScatterLabels();
+
+    struct ScatterLabel
+    {
+        QCPItemText *text;
+        QPointF coords; ///< the point, in plot coordinates
+    };
 
     SchemeTableModel *m_schemeModel;
     QSortFilterProxyModel *m_schemeProxy;
@@ -75,7 +84,10 @@ private:
     ChartBox *m_latency;
     ChartBox *m_memory;
     ChartBox *m_size;
+    QList<ScatterLabel> m_scatterLabels;
+    QCPItemText *m_maxErrorLabel = nullptr;
     QString m_selectedScheme;
+    QString m_peakMethod;
     AccuracyMetric m_metric = AccuracyMetric::MaxAbsError;
 };
 

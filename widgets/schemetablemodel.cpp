@@ -124,7 +124,7 @@ QVariant SchemeTableModel::display(const SchemeRow &row, int column) const
     case CompiledMsColumn:
         return dashOr(row.compiledMs, formatNumber(row.compiledMs, 'g', 3));
     case SpeedupColumn:
-        return dashOr(row.speedupVsFp32Eager, tr("%1×").arg(formatNumber(row.speedupVsFp32Eager, 'f', 2)));
+        return dashOr(row.speedupVsFp32Eager, tr("%1×").arg(formatNumber(row.speedupVsFp32Eager, 'g', 3)));
     case PeakMemoryColumn:
         return formatBytes(row.peakCompiledBytes);
     case PackageSizeColumn:
