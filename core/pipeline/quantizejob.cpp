@@ -193,7 +193,7 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
     });
 
     const Json report = run("evaluate", "running the evaluation set through the package", [&] {
-        const int n = job.call("quant.eval_count_").get<int>();
+        const int n = job.call("quant.eval_count").get<int>();
         for (int i = 0; i < n; ++i) {
             if (run.stop().stop_requested())
                 throw JobFailed({"evaluate", Protocol::Code::Cancelled, "cancelled while evaluating " + scheme, ""});

@@ -212,7 +212,7 @@ class QuantState:
         self.calibration_path = request.get("calibration") or None
         self.eval_path = request.get("eval") or None
         self.calibration_count = int(request.get("calibration_samples", 32))
-        self.eval_count = int(request.get("eval_samples", 16))
+        self.eval_requested = int(request.get("eval_samples", 16))
         self.fp32_model = None
         self.model = None
         self.calibration = []
@@ -250,7 +250,7 @@ class QuantState:
         if self.eval_path:
             self.evaluation = load_samples(self.eval_path, "evaluation")
         else:
-            self.evaluation = generate_samples(inputs, self.eval_count, seed=1)
+            self.evaluation = generate_samples(inputs, self.eval_requested, seed=1)
         for i, sample in enumerate(self.evaluation):
             shapes = [list(t.shape) for t in sample]
             want = [list(t.shape) for t in inputs]
@@ -438,7 +438,8 @@ class QuantState:
         return node.target(xq, *args)
 
     # -- evaluation on the compiled package --------------------------------------------------------
-    def eval_count_(self) -> int:
+    def eval_count(self) -> int:
+        """Number of evaluation samples (after apply())."""
         return len(self.evaluation)
 
     def eval_capsules(self, index: int) -> list:
