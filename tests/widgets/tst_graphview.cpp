@@ -171,6 +171,9 @@ void TestGraphView::colourModes()
     QVERIFY(colour("mm_q") != colour("mm_k"));
     QCOMPARE(colour("mm_k"), colour("softmax"));
     QCOMPARE(view.colourMode(), ColourMode::Dtype);
+    view.setSnapshot(nullptr); // clears, draws a hint
+    QVERIFY(!view.renderImage(QSize(200, 100)).isNull());
+    QCOMPARE(view.search(QStringLiteral("mm")), 0);
 }
 
 void TestGraphView::provenanceOverlay()
@@ -230,8 +233,10 @@ void TestGraphView::searchAndSelect()
     view.selectNode(QStringLiteral("no such node"));
     QCOMPARE(view.selectedNode(), QString());
     QCOMPARE(selected.last().first().toString(), QString());
-    // Search by source line.
+    // A new snapshot recomputes the matches without moving the view.
     view.setSnapshot(fixture(QStringLiteral("chain.json")));
+    QVERIFY(view.searchMatches().isEmpty());
+    // Search by source line.
     QCOMPARE(view.search(QStringLiteral("fixture.py:14")), 1);
 }
 

@@ -407,7 +407,6 @@ void GraphCanvas::paintGroup(QPainter &p, int g, const QRectF &sceneRect, double
     const auto &groups = m_layout->groups();
     const auto &group = groups[g];
     const auto &marks = m_marks[g];
-    const bool labels = scale >= LabelScale;
     // Frame
     if (g > 0) {
         static const QColor tints[] = { QColor(0xf1, 0xf4, 0xf9), QColor(0xe9, 0xee, 0xf6), QColor(0xf4, 0xf1, 0xf8),
@@ -457,7 +456,6 @@ void GraphCanvas::paintGroup(QPainter &p, int g, const QRectF &sceneRect, double
                 paintNode(p, item.index, scale);
         }
     }
-    Q_UNUSED(labels);
 }
 
 void GraphCanvas::paintCollapsed(QPainter &p, int g, double scale, bool summary) const

@@ -119,7 +119,7 @@ std::shared_ptr<const Graph::Snapshot> GraphDiffView::load(int index, QString *e
             k = std::abs(k->first - index) > 2 ? m_loaded.erase(k) : std::next(k);
         m_loaded.emplace(index, s);
         return s;
-    } catch (const Graph::GraphError &e) {
+    } catch (const std::exception &e) { // GraphError, or a JSON type error inside a node
         *error = QString::fromStdString(e.what());
         return nullptr;
     }

@@ -98,6 +98,7 @@ void GraphLayout::buildHierarchy()
     root.expanded = true;
     m_groups.push_back(root);
     m_groupByPath.insert(QString(), 0);
+    m_signature.assign(1, 0); // an empty root piece: never equal to a real one's signature
     if (!m_snapshot)
         return;
 

@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPainter>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QSvgGenerator>
 #include <QTextBrowser>
@@ -153,8 +154,7 @@ void GraphView::setSnapshot(std::shared_ptr<const Graph::Snapshot> snapshot)
     }
     refreshNodeTimes();
     m_canvas->setHighlighted(m_highlighted);
-    if (!m_search->text().isEmpty())
-        search(m_search->text());
+    updateMatches(); // indices of the old snapshot mean nothing now; do not move the view
     const int selected = m_layout.nodeIndex(m_selected);
     m_canvas->setSelectedNode(selected);
     if (selected < 0)
@@ -341,10 +341,22 @@ void GraphView::updateDetails()
 
 int GraphView::search(const QString &text)
 {
+    if (m_search->text() != text) {
+        const QSignalBlocker blocker(m_search);
+        m_search->setText(text);
+    }
+    updateMatches();
+    if (!m_matches.empty())
+        goToMatch(0);
+    return static_cast<int>(m_matches.size());
+}
+
+void GraphView::updateMatches()
+{
     m_matches.clear();
     m_currentMatch = -1;
     const auto snapshot = m_layout.snapshot();
-    const QString needle = text.trimmed();
+    const QString needle = m_search->text().trimmed();
     if (snapshot && !needle.isEmpty()) {
         const auto has = [&needle](const std::string &s) {
             return QString::fromStdString(s).contains(needle, Qt::CaseInsensitive);
@@ -363,9 +375,6 @@ int GraphView::search(const QString &text)
     }
     m_canvas->setSearchMatches(m_matches);
     m_matchLabel->setText(needle.isEmpty() ? QString() : tr("%n match(es)", "", int(m_matches.size())));
-    if (!m_matches.empty())
-        goToMatch(0);
-    return static_cast<int>(m_matches.size());
 }
 
 void GraphView::goToMatch(int index)

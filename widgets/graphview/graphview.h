@@ -126,6 +126,7 @@ private:
     void afterLayout();
     void updateDetails();
     void goToMatch(int index);
+    void updateMatches();
     void refreshNodeTimes();
 
     GraphLayout m_layout;
