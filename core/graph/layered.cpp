@@ -237,18 +237,32 @@ Structure buildStructure(const Piece &piece, const Options &options)
     };
     const auto sweep = [&](int l, const std::vector<std::vector<int>> &adjacent) {
         auto &lay = s.layers[l];
+        const auto &other = &adjacent == &s.up ? s.down : s.up;
         std::vector<double> bary(lay.size());
         for (std::size_t i = 0; i < lay.size(); ++i) {
-            const auto &nb = adjacent[lay[i]];
+            // A vertex with no neighbour on the sweep's side (a parameter pulled down next to its
+            // user) follows its neighbours on the other side instead of staying where it was.
+            const auto &nb = adjacent[lay[i]].empty() ? other[lay[i]] : adjacent[lay[i]];
             if (nb.empty()) {
                 bary[i] = static_cast<double>(i);
                 continue;
             }
-            double sum = 0;
+            // Weighted median (Gansner et al.): robust against one far neighbour.
+            std::vector<int> p;
+            p.reserve(nb.size());
             for (int w : nb)
-                sum += position[w];
-            // Scale to this layer's width so vertices without neighbours keep their place.
-            bary[i] = sum / nb.size();
+                p.push_back(position[w]);
+            std::sort(p.begin(), p.end());
+            const std::size_t m = p.size() / 2;
+            if (p.size() % 2 == 1)
+                bary[i] = p[m];
+            else if (p.size() == 2)
+                bary[i] = (p[0] + p[1]) / 2.0;
+            else {
+                const double left = p[m - 1] - p.front(), right = p.back() - p[m];
+                bary[i]
+                    = left + right > 0 ? (p[m - 1] * right + p[m] * left) / (left + right) : (p[m - 1] + p[m]) / 2.0;
+            }
         }
         std::vector<int> idx(lay.size());
         std::iota(idx.begin(), idx.end(), 0);
@@ -264,6 +278,35 @@ Structure buildStructure(const Piece &piece, const Options &options)
             sweep(l, s.up);
     }
 
+    // Adjacent exchanges (the "transpose" step of Gansner et al.): swap two neighbours in a layer
+    // when that lowers their crossings with both adjacent layers. Returns whether anything moved.
+    const auto pairCrossings = [&](int left, int right) {
+        std::size_t c = 0;
+        for (const auto *adjacent : { &s.up, &s.down }) {
+            for (int a : (*adjacent)[left]) {
+                for (int b : (*adjacent)[right])
+                    c += position[a] > position[b] ? 1 : 0;
+            }
+        }
+        return c;
+    };
+    const auto transpose = [&]() {
+        bool moved = false;
+        for (int l = 0; l < layerCount; ++l) {
+            auto &lay = s.layers[l];
+            for (std::size_t i = 0; i + 1 < lay.size(); ++i) {
+                const int u = lay[i], v = lay[i + 1];
+                if (pairCrossings(v, u) < pairCrossings(u, v)) {
+                    std::swap(lay[i], lay[i + 1]);
+                    position[v] = static_cast<int>(i);
+                    position[u] = static_cast<int>(i + 1);
+                    moved = true;
+                }
+            }
+        }
+        return moved;
+    };
+
     std::size_t best = totalCrossings();
     auto bestLayers = s.layers;
     for (int it = 0; it < options.sweeps && best > 0; ++it) {
@@ -274,6 +317,7 @@ Structure buildStructure(const Piece &piece, const Options &options)
             for (int l = layerCount - 2; l >= 0; --l)
                 sweep(l, s.down);
         }
+        transpose();
         const std::size_t c = totalCrossings();
         if (c < best) {
             best = c;
@@ -281,6 +325,9 @@ Structure buildStructure(const Piece &piece, const Options &options)
         }
     }
     s.layers = std::move(bestLayers);
+    for (int l = 0; l < layerCount; ++l)
+        renumber(l);
+    for (int round = 0; round < 8 && best > 0 && transpose(); ++round) { }
     return s;
 }
 
