@@ -5,6 +5,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QVBoxLayout>
 
@@ -17,6 +18,7 @@ constexpr int MaxEntries = 5000; // a long job logs a lot; the session file keep
 LogView::LogView(QWidget *parent)
     : QWidget(parent)
     , m_filter(new QComboBox(this))
+    , m_search(new QLineEdit(this))
     , m_text(new QPlainTextEdit(this))
 {
     m_filter->setObjectName(QStringLiteral("logLevelFilter"));
@@ -34,12 +36,34 @@ LogView::LogView(QWidget *parent)
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Show:"), this));
     top->addWidget(m_filter);
-    top->addStretch();
+    top->addWidget(m_search, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_text);
+    m_search->setObjectName(QStringLiteral("logSearch"));
+    m_search->setPlaceholderText(tr("Filter messages…"));
+    m_search->setClearButtonEnabled(true);
     connect(m_filter, &QComboBox::currentIndexChanged, this, &LogView::refilter);
+    connect(m_search, &QLineEdit::textChanged, this, &LogView::refilter);
+}
+
+bool LogView::accepts(const Entry &e) const
+{
+    const QString needle = m_search->text();
+    return e.level >= m_filter->currentData().toInt()
+           && (needle.isEmpty() || e.message.contains(needle, Qt::CaseInsensitive));
+}
+
+void LogView::clear()
+{
+    m_entries.clear();
+    m_text->clear();
+}
+
+void LogView::setTextFilter(const QString &text)
+{
+    m_search->setText(text);
 }
 
 int LogView::levelRank(const QString &level)
@@ -81,7 +105,7 @@ void LogView::append(qint64 id, const QString &level, const QString &message)
     if (m_entries.size() >= MaxEntries)
         m_entries.removeFirst();
     m_entries.append(e);
-    if (e.level >= m_filter->currentData().toInt())
+    if (accepts(e))
         m_text->appendPlainText(format(e));
 }
 
@@ -92,10 +116,9 @@ QString LogView::visibleText() const
 
 void LogView::refilter()
 {
-    const int minimum = m_filter->currentData().toInt();
     QStringList lines;
     for (const Entry &e : std::as_const(m_entries)) {
-        if (e.level >= minimum)
+        if (accepts(e))
             lines << format(e);
     }
     m_text->setPlainText(lines.join(QLatin1Char('\n')));

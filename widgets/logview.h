@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QLineEdit;
 class QPlainTextEdit;
 
 namespace AotStudio::Widgets {
@@ -21,6 +22,10 @@ public:
     void append(qint64 id, const QString &level, const QString &message);
     /// The text currently shown (after filtering).
     QString visibleText() const;
+    /// Removes every entry (a session was opened in place of the live one).
+    void clear();
+    /// Shows only lines containing `text` (case-insensitive); empty shows all.
+    void setTextFilter(const QString &text);
 
 private:
     struct Entry
@@ -35,7 +40,9 @@ private:
     QString format(const Entry &entry) const;
     void refilter();
 
+    bool accepts(const Entry &entry) const;
     QComboBox *m_filter;
+    QLineEdit *m_search;
     QPlainTextEdit *m_text;
     QList<Entry> m_entries;
 };

@@ -2,9 +2,21 @@
 #include "mainwindow.h"
 
 #include "exportdialog.h"
+#include "graphpanel.h"
+#include "inspectorpanel.h"
+#include "kernelspanel.h"
+#include "kerneltablemodel.h"
 #include "logview.h"
+#include "pipelinemodel.h"
+#include "pipelinepanel.h"
+#include "profilepanel.h"
+#include "quantizationpanel.h"
+#include "reportwriter.h"
 #include "resultpanel.h"
+#include "schemetablemodel.h"
+#include "selectionhub.h"
 
+#include "client/session.h"
 #include "client/stagenames.h"
 
 #include <QAction>
@@ -34,6 +46,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <qcustomplot.h>
 
 // Q_INIT_RESOURCE must be called from the global namespace; the widgets library is static, so
 // the linker would drop the unreferenced resource object otherwise.
@@ -51,6 +64,8 @@ constexpr auto KeyModel = "compile/model";
 constexpr auto KeyDevice = "compile/device";
 constexpr auto KeyOutput = "compile/output";
 constexpr auto KeyLanguage = "ui/language";
+constexpr auto KeyRecentSessions = "sessions/recent";
+constexpr int MaxRecentSessions = 8;
 /// The engine locks its output folder with this file (core/python job.py); it is not output.
 constexpr auto LockFileName = ".aotstudio.lock";
 } // namespace
@@ -58,12 +73,16 @@ constexpr auto LockFileName = ".aotstudio.lock";
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_client(new Client::EngineClient(this))
+    , m_hub(new SelectionHub(this))
+    , m_liveSession(new Client::Session(this))
+    , m_runSettings(RunSettings::load())
 {
     initStudioResources();
     setWindowTitle(tr("AOT Studio"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/aotstudio.svg")));
     setObjectName(QStringLiteral("mainWindow"));
-    resize(1100, 720);
+    resize(1400, 900);
+    setDockNestingEnabled(true);
 
     createActions();
     createToolBar();
@@ -81,6 +100,13 @@ MainWindow::MainWindow(QWidget *parent)
         updateActions();
     });
     connect(m_client, &EngineClient::handshakeCompleted, this, &MainWindow::onHandshake);
+    // Everything the engine says goes into the live session first (recorded, replayable); the
+    // typed signals below drive the window's own state.
+    connect(m_client, &EngineClient::eventReceived, m_liveSession, &Client::Session::apply);
+    connect(m_client, &EngineClient::requestSent, m_liveSession, &Client::Session::recordRequest);
+    connect(m_client, &EngineClient::stderrLine, m_liveSession,
+            [this](const QString &line) { m_liveSession->recordLog(0, QStringLiteral("debug"), line); });
+    connect(m_client, &EngineClient::errorReceived, m_liveSession, &Client::Session::recordError);
     connect(m_client, &EngineClient::progress, this, &MainWindow::onProgress);
     connect(m_client, &EngineClient::logMessage, m_log, &LogView::append);
     connect(m_client, &EngineClient::stageDone, this,
@@ -95,6 +121,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_client, &EngineClient::errorReceived, this, &MainWindow::onError);
     connect(m_client, &EngineClient::engineFailed, this, &MainWindow::onEngineFailed);
 
+    m_defaultLayout = saveState(LayoutVersion);
+    m_hub->setSession(m_liveSession);
+    connectSession();
     restoreSettings();
     m_modelCombo->setFocus();
     updateEngineStatus();
@@ -109,6 +138,17 @@ QString MainWindow::jobsDirectory()
     // ~/.local/share/AOTStudio/AOTStudio, and the settings rely on those names.
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
            + QStringLiteral("/aotstudio/jobs");
+}
+
+QString MainWindow::sessionsDirectory()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+           + QStringLiteral("/aotstudio/sessions");
+}
+
+Client::Session *MainWindow::session() const
+{
+    return m_openedSession ? m_openedSession : m_liveSession;
 }
 
 QString MainWindow::languageSetting()
@@ -150,6 +190,45 @@ void MainWindow::createActions()
     m_restartAction = new QAction(QIcon::fromTheme(QStringLiteral("view-refresh")),
                                   tr("&Restart engine"), this);
     connect(m_restartAction, &QAction::triggered, this, &MainWindow::restartEngine);
+
+    m_profileAction = new QAction(QIcon::fromTheme(QStringLiteral("utilities-system-monitor")), tr("&Profile"), this);
+    m_profileAction->setObjectName(QStringLiteral("profileAction"));
+    m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    m_profileAction->setToolTip(tr("Compile, then measure eager against compiled: latency, kernels, memory, "
+                                   "cold start and throughput (Ctrl+P)"));
+    connect(m_profileAction, &QAction::triggered, this, &MainWindow::profile);
+
+    m_quantizeAction = new QAction(QIcon::fromTheme(QStringLiteral("view-statistics")), tr("&Quantize"), this);
+    m_quantizeAction->setObjectName(QStringLiteral("quantizeAction"));
+    m_quantizeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q | Qt::SHIFT));
+    m_quantizeAction->setToolTip(tr("Compare quantization schemes: latency, memory, size and accuracy against "
+                                    "fp32 eager (Ctrl+Shift+Q)"));
+    connect(m_quantizeAction, &QAction::triggered, this, &MainWindow::quantize);
+
+    m_settingsAction = new QAction(QIcon::fromTheme(QStringLiteral("configure")), tr("Run &Settings…"), this);
+    m_settingsAction->setObjectName(QStringLiteral("settingsAction"));
+    m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    m_settingsAction->setToolTip(tr("Data type, Inductor options, dynamic dimensions, measuring and schemes"));
+    connect(m_settingsAction, &QAction::triggered, this, &MainWindow::showRunSettings);
+
+    m_openSessionAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open-recent")),
+                                      tr("Open &Session…"), this);
+    m_openSessionAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_openSessionAction->setToolTip(tr("Show a saved session (.aotsession) without running anything"));
+    connect(m_openSessionAction, &QAction::triggered, this, &MainWindow::openSessionDialog);
+
+    m_saveSessionAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save Session As…"), this);
+    m_saveSessionAction->setShortcut(QKeySequence::Save);
+    m_saveSessionAction->setToolTip(tr("Copy this session and its job folders into a new folder"));
+    connect(m_saveSessionAction, &QAction::triggered, this, &MainWindow::saveSessionDialog);
+
+    m_reportAction = new QAction(QIcon::fromTheme(QStringLiteral("text-html")), tr("Export &Report…"), this);
+    m_reportAction->setObjectName(QStringLiteral("reportAction"));
+    m_reportAction->setToolTip(tr("Write an HTML report with the charts as PNG and the tables as CSV"));
+    connect(m_reportAction, &QAction::triggered, this, &MainWindow::exportReportDialog);
+
+    m_resetLayoutAction = new QAction(tr("Reset &Layout"), this);
+    connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
 }
 
 void MainWindow::createToolBar()
@@ -201,7 +280,10 @@ void MainWindow::createToolBar()
     bar->addSeparator();
 
     bar->addAction(m_compileAction);
+    bar->addAction(m_profileAction);
+    bar->addAction(m_quantizeAction);
     bar->addAction(m_cancelAction);
+    bar->addAction(m_settingsAction);
 
     // Progress gets its own row: the inputs fill a normal window's width, and a stage name
     // pushed into the toolbar's overflow menu would be invisible.
@@ -250,27 +332,103 @@ void MainWindow::createCentral()
     setCentralWidget(central);
 }
 
+QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, const QString &name,
+                                      Qt::DockWidgetArea area)
+{
+    auto *dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    panel->setParent(dock);
+    dock->setWidget(panel);
+    addDockWidget(area, dock);
+    return dock;
+}
+
 void MainWindow::createDocks()
 {
-    auto *dock = new QDockWidget(tr("Log"), this);
-    dock->setObjectName(QStringLiteral("logDock"));
-    m_log = new LogView(dock);
-    dock->setWidget(m_log);
-    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    // The default layout: the pipeline and the inspector on the left, the big views (graph,
+    // kernels, profile, quantization) tabbed on the right, the log along the bottom.
+    m_pipelinePanel = new PipelinePanel(m_hub);
+    m_graphPanel = new GraphPanel(m_hub);
+    m_inspectorPanel = new InspectorPanel(m_hub);
+    m_kernelsPanel = new KernelsPanel(m_hub);
+    m_profilePanel = new ProfilePanel;
+    m_quantPanel = new QuantizationPanel;
+    m_log = new LogView;
+    auto *pipeline = addPanelDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
+    auto *inspector = addPanelDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea);
+    splitDockWidget(pipeline, inspector, Qt::Vertical);
+    auto *graph = addPanelDock(m_graphPanel, tr("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea);
+    auto *kernels = addPanelDock(m_kernelsPanel, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::RightDockWidgetArea);
+    auto *profile = addPanelDock(m_profilePanel, tr("Profile"), QStringLiteral("profileDock"), Qt::RightDockWidgetArea);
+    auto *quant = addPanelDock(m_quantPanel, tr("Quantization"), QStringLiteral("quantizationDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(graph, kernels);
+    tabifyDockWidget(kernels, profile);
+    tabifyDockWidget(profile, quant);
+    graph->raise();
+    addPanelDock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+    resizeDocks({pipeline, graph}, {360, 760}, Qt::Horizontal);
+
+    connect(m_profilePanel, &ProfilePanel::kernelActivated, m_hub, &SelectionHub::selectKernel);
+    connect(m_hub, &SelectionHub::kernelChanged, m_profilePanel, &ProfilePanel::highlightKernel);
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultLayout, LayoutVersion);
+    for (auto *dock : findChildren<QDockWidget *>())
+        dock->show();
+    if (auto *graph = findChild<QDockWidget *>(QStringLiteral("graphDock")))
+        graph->raise();
+}
+
+void MainWindow::connectSession()
+{
+    // Results reach the panels through the hub whenever the shown session gains one.
+    connect(m_hub, &SelectionHub::dataChanged, this, &MainWindow::showSessionResults);
+}
+
+void MainWindow::showSessionResults()
+{
+    const QJsonObject profile = m_hub->profileResult();
+    const auto resolver = [hub = m_hub](const QString &path) { return hub->resolve(path); };
+    if (!profile.isEmpty()) {
+        m_profilePanel->setProfile(profile, resolver);
+    } else if (const auto *compile = session()->latestSucceeded(QStringLiteral("compile"))) {
+        m_profilePanel->setProfile(compile->result, resolver);
+    } else {
+        m_profilePanel->clear();
+    }
+    const QJsonObject quant = m_hub->quantizeResult();
+    if (quant.isEmpty())
+        m_quantPanel->clear();
+    else
+        m_quantPanel->setQuantization(quant);
 }
 
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openFactoryAction);
+    file->addSeparator();
+    file->addAction(m_openSessionAction);
+    m_recentMenu = file->addMenu(tr("Recent Sessions"));
+    m_recentMenu->setObjectName(QStringLiteral("recentSessionsMenu"));
+    updateRecentMenu();
+    file->addAction(m_saveSessionAction);
+    file->addSeparator();
     file->addAction(m_exportAction);
+    file->addAction(m_reportAction);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu *engine = menuBar()->addMenu(tr("&Engine"));
     engine->addAction(m_compileAction);
+    engine->addAction(m_profileAction);
+    engine->addAction(m_quantizeAction);
     engine->addAction(m_cancelAction);
+    engine->addSeparator();
+    engine->addAction(m_settingsAction);
     engine->addSeparator();
     engine->addAction(m_restartAction);
 
@@ -278,6 +436,8 @@ void MainWindow::createMenus()
     const auto docks = findChildren<QDockWidget *>();
     for (QDockWidget *dock : docks)
         view->addAction(dock->toggleViewAction());
+    view->addAction(m_resetLayoutAction);
+    view->addSeparator();
     QMenu *language = view->addMenu(tr("&Language"));
     auto *group = new QActionGroup(language);
     const QString current = languageSetting();
@@ -407,6 +567,32 @@ QString MainWindow::newJobDirectory() const
 
 bool MainWindow::compile()
 {
+    return startJob(JobKind::Compile);
+}
+
+bool MainWindow::profile()
+{
+    return startJob(JobKind::Profile);
+}
+
+bool MainWindow::quantize()
+{
+    return startJob(JobKind::Quantize);
+}
+
+void MainWindow::showRunSettings()
+{
+    auto *dialog = new RunSettingsDialog(m_runSettings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_runSettings = dialog->settings();
+        m_runSettings.save();
+    });
+    dialog->open();
+}
+
+bool MainWindow::startJob(JobKind kind)
+{
     if (!m_client->isReady() || m_currentJob != 0)
         return false;
     Client::CompileRequest request;
@@ -423,6 +609,10 @@ bool MainWindow::compile()
         refuseCompile(deviceProblem);
         return false;
     }
+    if (kind == JobKind::Quantize && m_runSettings.schemes.isEmpty()) {
+        statusBar()->showMessage(tr("Choose at least one scheme in Run Settings."), 8000);
+        return false;
+    }
     const QString chosen = m_outputEdit->text().trimmed();
     request.out = QDir::cleanPath(chosen.isEmpty() ? newJobDirectory() : chosen);
     const bool created = !QFileInfo::exists(request.out);
@@ -430,7 +620,26 @@ bool MainWindow::compile()
         statusBar()->showMessage(tr("Cannot create the output folder %1.").arg(request.out), 10000);
         return false;
     }
-    m_currentJob = m_client->compile(request);
+    // A job started while a saved session is shown goes back to the live session.
+    if (m_openedSession) {
+        m_hub->setSession(m_liveSession);
+        m_openedSession->deleteLater();
+        m_openedSession = nullptr;
+        setWindowTitle(tr("AOT Studio"));
+    }
+    ensureRecording();
+    const QString type = kind == JobKind::Profile ? QStringLiteral("profile")
+                       : kind == JobKind::Quantize ? QStringLiteral("quantize")
+                                                   : QStringLiteral("compile");
+    QJsonObject body = request.toJson(0);
+    body.remove(QLatin1String("id"));
+    body.remove(QLatin1String("type"));
+    const QJsonObject fields = m_runSettings.requestFields(type);
+    for (auto it = fields.begin(); it != fields.end(); ++it)
+        body.insert(it.key(), it.value());
+    if (kind == JobKind::Quantize)
+        body.remove(QLatin1String("tolerance")); // per scheme, chosen by the engine
+    m_currentJob = m_client->submitJob(type, body);
     if (m_currentJob == 0) {
         if (created)
             QDir().rmdir(request.out);
@@ -438,18 +647,192 @@ bool MainWindow::compile()
     }
     // Only a folder made here may be removed again, and only while the job left nothing in it.
     m_jobDirectory = chosen.isEmpty() && created ? request.out : QString();
-    m_currentKind = JobKind::Compile;
+    m_currentKind = kind;
     m_currentModel = request.model;
     m_currentOut = request.out;
     m_failureShown = false;
-    statusBar()->showMessage(tr("Compiling %1…").arg(request.model));
+    const QString what = kind == JobKind::Profile ? tr("Profiling %1…")
+                       : kind == JobKind::Quantize ? tr("Quantizing %1…")
+                                                   : tr("Compiling %1…");
+    statusBar()->showMessage(what.arg(request.model));
     m_resultPanel->clearError();
     m_progress->setValue(0);
     m_stageLabel->setText(tr("Starting…"));
+    const QString line = kind == JobKind::Profile ? tr("Profiling %1 on %2 into %3")
+                       : kind == JobKind::Quantize ? tr("Quantizing %1 on %2 into %3 (schemes: %4)")
+                                                   : tr("Compiling %1 on %2 into %3");
     m_log->append(m_currentJob, QStringLiteral("info"),
-                  tr("Compiling %1 on %2 into %3").arg(request.model, request.device, request.out));
+                  kind == JobKind::Quantize
+                      ? line.arg(request.model, request.device, request.out, m_runSettings.schemes.join(QStringLiteral(", ")))
+                      : line.arg(request.model, request.device, request.out));
     updateActions();
     return true;
+}
+
+void MainWindow::ensureRecording()
+{
+    if (!m_liveSession->filePath().isEmpty())
+        return;
+    const QString dir = sessionsDirectory();
+    QDir().mkpath(dir);
+    const QString path = dir + QLatin1Char('/')
+                         + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))
+                         + Client::Session::fileSuffix();
+    QString error;
+    if (!m_liveSession->startRecording(path, QString(), &error)) {
+        m_log->append(0, QStringLiteral("warning"),
+                      tr("This session is not being recorded: cannot write %1 (%2).").arg(path, error));
+        return;
+    }
+    // What arrived before the recording started (the handshake) is written first.
+    if (m_liveSession->hasEngineInfo())
+        m_liveSession->apply(QJsonObject{{QLatin1String("type"), QLatin1String("hello")},
+                                         {QLatin1String("id"), 0},
+                                         {QLatin1String("protocol"), m_client->engineInfo().protocol},
+                                         {QLatin1String("engine_version"), m_client->engineInfo().engineVersion},
+                                         {QLatin1String("torch_version"), m_client->engineInfo().torchVersion},
+                                         {QLatin1String("cuda_version"), m_client->engineInfo().cudaVersion},
+                                         {QLatin1String("python_version"), m_client->engineInfo().pythonVersion},
+                                         {QLatin1String("cuda_available"), m_client->engineInfo().cudaAvailable}});
+    addRecentSession(path);
+}
+
+QStringList MainWindow::recentSessions()
+{
+    return QSettings().value(QLatin1String(KeyRecentSessions)).toStringList();
+}
+
+void MainWindow::addRecentSession(const QString &path)
+{
+    QStringList recent = recentSessions();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > MaxRecentSessions)
+        recent.removeLast();
+    QSettings().setValue(QLatin1String(KeyRecentSessions), recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList recent = recentSessions();
+    for (const QString &path : recent) {
+        QAction *a = m_recentMenu->addAction(QDir::toNativeSeparators(path));
+        connect(a, &QAction::triggered, this, [this, path] { openSession(path); });
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("No recent sessions"))->setEnabled(false);
+}
+
+bool MainWindow::openSession(const QString &path)
+{
+    Client::Session *loaded = nullptr;
+    try {
+        loaded = Client::Session::load(path, this);
+    } catch (const Client::SessionError &e) {
+        m_log->append(0, QStringLiteral("error"), e.message());
+        showFailure(tr("Could not open the session: %1").arg(e.message()));
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Open Session"), e.message(), QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("sessionErrorBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return false;
+    }
+    if (m_openedSession)
+        m_openedSession->deleteLater();
+    m_openedSession = loaded;
+    m_log->clear();
+    for (const auto &record : loaded->logs())
+        m_log->append(record.job, record.level, record.message);
+    for (const QString &warning : loaded->warnings())
+        m_log->append(0, QStringLiteral("warning"), warning);
+    m_hub->setSession(loaded);
+    m_resultPanel->clearError();
+    if (const auto *compile = loaded->latestSucceeded(QStringLiteral("compile")))
+        m_resultPanel->showResult(Client::CompileResult::fromJson(compile->result));
+    showSessionResults();
+    setWindowTitle(tr("AOT Studio — %1").arg(QFileInfo(path).fileName()));
+    statusBar()->showMessage(loaded->warnings().isEmpty()
+                                 ? tr("Opened the session %1 (%n job(s)).", nullptr, int(loaded->jobs().size())).arg(path)
+                                 : tr("Opened the session %1 with problems: see the log.").arg(path),
+                             10000);
+    addRecentSession(QFileInfo(path).absoluteFilePath());
+    updateActions();
+    return true;
+}
+
+void MainWindow::openSessionDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), sessionsDirectory(),
+                                                      tr("AOT Studio sessions (*.aotsession)"));
+    if (!path.isEmpty())
+        openSession(path);
+}
+
+bool MainWindow::saveSessionAs(const QString &folder)
+{
+    QString error;
+    const QString file = session()->saveAs(folder, &error);
+    if (file.isEmpty()) {
+        m_log->append(0, QStringLiteral("error"), tr("Saving the session failed: %1").arg(error));
+        showFailure(tr("Saving the session failed: %1").arg(error));
+        return false;
+    }
+    addRecentSession(file);
+    statusBar()->showMessage(tr("Saved the session to %1.").arg(file), 10000);
+    m_log->append(0, QStringLiteral("info"), tr("Saved the session to %1").arg(file));
+    return true;
+}
+
+void MainWindow::saveSessionDialog()
+{
+    const QString folder = QFileDialog::getSaveFileName(this, tr("Save Session As (a new folder)"),
+                                                        QDir::homePath() + QStringLiteral("/aotstudio-session"));
+    if (!folder.isEmpty())
+        saveSessionAs(folder);
+}
+
+bool MainWindow::exportReport(const QString &folder)
+{
+    ReportWriter report(tr("AOT Studio report"));
+    if (const auto *compile = session()->latestSucceeded(QStringLiteral("compile"))) {
+        const auto r = Client::CompileResult::fromJson(compile->result);
+        report.addSummary(tr("Model"), r.model);
+        report.addSummary(tr("Device"), r.device);
+        report.addSummary(tr("torch"), r.torchVersion);
+        report.addSummary(tr("Eager median"), tr("%1 ms").arg(r.eagerMs));
+        report.addSummary(tr("Compiled median"), tr("%1 ms").arg(r.compiledMs));
+        report.addSummary(tr("Speed-up"), QString::number(r.speedup, 'f', 2));
+        report.addSummary(tr("Max abs error"), QString::number(r.maxAbsError, 'g', 3));
+    }
+    for (QCustomPlot *chart : m_profilePanel->charts())
+        report.addChart(QStringLiteral("profile-") + chart->objectName(), chart->objectName(), chart);
+    for (QCustomPlot *chart : m_quantPanel->charts())
+        report.addChart(QStringLiteral("quantization-") + chart->objectName(), chart->objectName(), chart);
+    report.addTable(QStringLiteral("pipeline"), tr("Pipeline"), m_pipelinePanel->model());
+    report.addTable(QStringLiteral("kernels"), tr("Kernels"), m_kernelsPanel->model());
+    if (auto *schemes = m_quantPanel->findChild<SchemeTableModel *>())
+        report.addTable(QStringLiteral("schemes"), tr("Quantization schemes"), schemes);
+    QString error;
+    if (!report.write(folder, &error)) {
+        m_log->append(0, QStringLiteral("error"), tr("Exporting the report failed: %1").arg(error));
+        showFailure(tr("Exporting the report failed: %1").arg(error));
+        return false;
+    }
+    statusBar()->showMessage(tr("Report written to %1.").arg(folder), 10000);
+    m_log->append(0, QStringLiteral("info"), tr("Report written to %1").arg(folder));
+    return true;
+}
+
+void MainWindow::exportReportDialog()
+{
+    const QString folder = QFileDialog::getSaveFileName(this, tr("Export Report (a new folder)"),
+                                                        QDir::homePath() + QStringLiteral("/aotstudio-report"));
+    if (!folder.isEmpty())
+        exportReport(folder);
 }
 
 void MainWindow::showExportDialog()
@@ -560,6 +943,8 @@ void MainWindow::updateActions()
 {
     const bool busy = m_currentJob != 0;
     m_compileAction->setEnabled(m_client->isReady() && !busy);
+    m_profileAction->setEnabled(m_client->isReady() && !busy);
+    m_quantizeAction->setEnabled(m_client->isReady() && !busy);
     m_exportAction->setEnabled(m_client->isReady() && !busy && !m_lastCompileDirectory.isEmpty());
     m_cancelAction->setEnabled(busy);
 }
@@ -699,6 +1084,16 @@ void MainWindow::onResult(qint64 id, const QJsonObject &json)
         finishJob(true);
         return;
     }
+    if (m_currentKind == JobKind::Profile || m_currentKind == JobKind::Quantize) {
+        const bool profiling = m_currentKind == JobKind::Profile;
+        if (auto *dock = findChild<QDockWidget *>(profiling ? QStringLiteral("profileDock") : QStringLiteral("quantizationDock")))
+            dock->raise();
+        m_stageLabel->setText(tr("Done"));
+        statusBar()->showMessage(profiling ? tr("Profiled %1.").arg(m_currentModel) : tr("Quantized %1.").arg(m_currentModel),
+                                 10000);
+        finishJob(true);
+        return;
+    }
     m_lastResult = Client::CompileResult::fromJson(json);
     m_lastExport.reset();
     m_lastCompileDirectory = m_currentOut;
@@ -721,6 +1116,9 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
     if (id != m_currentJob)
         return;
     const bool exporting = m_currentKind == JobKind::Export;
+    const QString jobName = m_currentKind == JobKind::Profile ? tr("Profiling")
+                          : m_currentKind == JobKind::Quantize ? tr("Quantizing")
+                                                               : tr("Compiling");
     Client::EngineError shown = error;
     if (error.code == QLatin1String("engine_crashed")) {
         // The banner above already quotes the engine's exit; do not repeat it word for word.
@@ -736,15 +1134,14 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
                         ? tr("Exporting the bundle %1 was cancelled.").arg(m_currentOut)
                         : tr("Exporting the bundle %1 failed: %2").arg(m_currentOut, error.code));
     else
-        showFailure(error.isCancellation()
-                        ? tr("Compiling %1 was cancelled.").arg(m_currentModel)
-                        : tr("Compiling %1 failed: %2").arg(m_currentModel, error.code));
+        showFailure(error.isCancellation() ? tr("%1 %2 was cancelled.").arg(jobName, m_currentModel)
+                                           : tr("%1 %2 failed: %3").arg(jobName, m_currentModel, error.code));
     // A dead engine already has its banner; a cancel was asked for. Neither needs a dialog.
     const bool engineGone = error.code == QLatin1String("engine_crashed")
                             || error.code == QLatin1String("engine_restarted");
     if (!error.isCancellation() && !engineGone) {
         auto *box = new QMessageBox(QMessageBox::Warning,
-                                    exporting ? tr("Export failed") : tr("Compile failed"),
+                                    exporting ? tr("Export failed") : tr("%1 failed").arg(jobName),
                                     error.message.isEmpty() ? tr("The job failed.") : error.message,
                                     QMessageBox::Ok, this);
         box->setObjectName(exporting ? QStringLiteral("exportErrorBox")

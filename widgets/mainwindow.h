@@ -4,34 +4,52 @@
 #include "client/compileresult.h"
 #include "client/engineclient.h"
 #include "client/exportresult.h"
+#include "runsettings.h"
 
 #include <QMainWindow>
 #include <optional>
 
 class QAction;
 class QComboBox;
+class QDockWidget;
 class QFrame;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QProgressBar;
+
+namespace AotStudio::Client {
+class Session;
+}
 
 namespace AotStudio::Widgets {
 
+class GraphPanel;
+class InspectorPanel;
+class KernelsPanel;
 class LogView;
+class PipelinePanel;
+class ProfilePanel;
+class QuantizationPanel;
 class ResultPanel;
+class SelectionHub;
 
 /**
  * The studio's main window: a toolbar to pick model, device and output folder and to compile,
- * a result panel, the engine log in a dock, and the engine's state in the status bar.
- * After a successful compile, File → Export Bundle… turns its output into a deployable bundle.
- * It owns one Client::EngineClient; call startEngine() once the window is set up.
+ * profile or quantize; the summary of the last result in the middle; docks for the Pipeline,
+ * Graph, Inspector, Kernels, Profile, Quantization and Log panels, all following one
+ * SelectionHub; the engine's state in the status bar. After a successful compile, File → Export
+ * Bundle… turns its output into a deployable bundle. Everything the engine says is recorded into
+ * a live Client::Session (a `.aotsession` under sessionsDirectory()); File → Open Session shows a
+ * saved one without an engine. It owns one Client::EngineClient; call startEngine() once the
+ * window is set up.
  */
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     /// Bumped whenever docks or toolbars change, so an old saved layout is not restored.
-    static constexpr int LayoutVersion = 1;
+    static constexpr int LayoutVersion = 2;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -44,6 +62,33 @@ public:
     /// Where jobs without a chosen output folder go, one timestamped folder each:
     /// <generic data dir>/aotstudio/jobs (e.g. ~/.local/share/aotstudio/jobs).
     static QString jobsDirectory();
+    /// Where live sessions are recorded: <generic data dir>/aotstudio/sessions.
+    static QString sessionsDirectory();
+
+    /// The selection hub every panel follows.
+    SelectionHub *selectionHub() const { return m_hub; }
+    /// The session shown: the live one, or one opened with openSession().
+    Client::Session *session() const;
+    /// The session recording the engine stream of this window.
+    Client::Session *liveSession() const { return m_liveSession; }
+    /**
+     * Shows a saved session without an engine (it may be running; new jobs go back to the live
+     * session). Returns false and shows why when the file is missing, truncated beyond repair
+     * or from a newer format; what was shown before stays.
+     */
+    bool openSession(const QString &path);
+    /**
+     * Copies the shown session (stream and job folders) into the new folder `folder`
+     * (Session::saveAs). Returns false and says why on failure; nothing half-written is left.
+     */
+    bool saveSessionAs(const QString &folder);
+    /// Writes an HTML report with every chart as PNG and the tables as CSV into the new folder
+    /// `folder` (ReportWriter). Returns false and says why on failure.
+    bool exportReport(const QString &folder);
+    /// The recently opened or saved session files, newest first (at most 8).
+    static QStringList recentSessions();
+    /// Puts the docks back where a fresh install has them.
+    void resetLayout();
 
     void setModel(const QString &model);
     /**
@@ -69,6 +114,13 @@ public Q_SLOTS:
     void restartEngine();
     /// Starts a compile job with the toolbar's settings; false if the engine is not ready or busy.
     bool compile();
+    /// Starts a profile job (eager vs compiled, kernels, memory, cold start, throughput) with the
+    /// toolbar's model, device and output and the run settings; false if not ready or busy.
+    bool profile();
+    /// Starts a quantize job comparing the run settings' schemes; false if not ready or busy.
+    bool quantize();
+    /// Opens the run settings dialog (dtype, Inductor options, measuring, schemes).
+    void showRunSettings();
     /// Opens the export dialog for the last successful compile; it starts the export on OK.
     void showExportDialog();
     /// Starts an export job; false if the engine is not ready or busy.
@@ -90,6 +142,15 @@ private:
     void createToolBar();
     void createCentral();
     void createDocks();
+    QDockWidget *addPanelDock(QWidget *panel, const QString &title, const QString &name, Qt::DockWidgetArea area);
+    void connectSession();
+    void showSessionResults();
+    void addRecentSession(const QString &path);
+    void updateRecentMenu();
+    void ensureRecording();
+    void openSessionDialog();
+    void saveSessionDialog();
+    void exportReportDialog();
     void createMenus();
     void restoreSettings();
     void updateActions();
@@ -118,7 +179,8 @@ private:
     void onError(qint64 id, const Client::EngineError &error);
     void onEngineFailed(const QString &reason);
 
-    enum class JobKind { Compile, Export };
+    enum class JobKind { Compile, Export, Profile, Quantize };
+    bool startJob(JobKind kind);
 
     Client::EngineClient *m_client;
     QAction *m_compileAction = nullptr;
@@ -126,6 +188,25 @@ private:
     QAction *m_cancelAction = nullptr;
     QAction *m_openFactoryAction = nullptr;
     QAction *m_restartAction = nullptr;
+    QAction *m_profileAction = nullptr;
+    QAction *m_quantizeAction = nullptr;
+    QAction *m_settingsAction = nullptr;
+    QAction *m_openSessionAction = nullptr;
+    QAction *m_saveSessionAction = nullptr;
+    QAction *m_reportAction = nullptr;
+    QAction *m_resetLayoutAction = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    SelectionHub *m_hub = nullptr;
+    Client::Session *m_liveSession = nullptr;
+    Client::Session *m_openedSession = nullptr; ///< a saved session being shown, or nullptr
+    PipelinePanel *m_pipelinePanel = nullptr;
+    GraphPanel *m_graphPanel = nullptr;
+    InspectorPanel *m_inspectorPanel = nullptr;
+    KernelsPanel *m_kernelsPanel = nullptr;
+    ProfilePanel *m_profilePanel = nullptr;
+    QuantizationPanel *m_quantPanel = nullptr;
+    QByteArray m_defaultLayout;
+    RunSettings m_runSettings;
     QComboBox *m_modelCombo = nullptr;
     QComboBox *m_deviceCombo = nullptr;
     QLineEdit *m_outputEdit = nullptr;

@@ -59,6 +59,10 @@ struct Options
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({model, device, out, compile, screenshot, screenshotAfter, lang});
+        parser.addPositionalArgument(
+            QStringLiteral("session"),
+            QCoreApplication::translate("main", "A saved session (.aotsession) to open, without running anything."),
+            QStringLiteral("[session]"));
     }
 };
 
@@ -229,6 +233,9 @@ int main(int argc, char *argv[])
         window.setDevice(device);
     if (parser.isSet(options.out))
         window.setOutputDirectory(parser.value(options.out));
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1)
+        return usageError(QCoreApplication::translate("main", "give at most one session file"));
 
     int exitCode = 0;
     if (parser.isSet(options.screenshot)) {
@@ -262,6 +269,10 @@ int main(int argc, char *argv[])
     }
 
     window.show();
+    // A session opened from the command line (or the file manager, through the MIME type) is
+    // shown as soon as the window is; a bad file is reported in the window, which stays open.
+    if (!positional.isEmpty())
+        window.openSession(positional.first());
     window.startEngine();
     if (parser.isSet(options.compile))
         window.compileWhenReady();

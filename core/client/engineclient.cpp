@@ -150,6 +150,7 @@ qint64 EngineClient::nextRequestId()
 void EngineClient::submit(qint64 id, const QJsonObject &message)
 {
     m_jobs.insert(id, Job{});
+    Q_EMIT requestSent(message);
     if (m_state == State::Ready)
         send(message);
     else
@@ -169,6 +170,17 @@ qint64 EngineClient::exportBundle(const ExportRequest &request)
     const qint64 id = nextRequestId();
     if (id != 0)
         submit(id, request.toJson(id));
+    return id;
+}
+
+qint64 EngineClient::submitJob(const QString &type, QJsonObject body)
+{
+    const qint64 id = nextRequestId();
+    if (id == 0)
+        return 0;
+    body.insert(QLatin1String("type"), type);
+    body.insert(QLatin1String("id"), id);
+    submit(id, body);
     return id;
 }
 
@@ -264,6 +276,7 @@ void EngineClient::readStderr()
         if (line.isEmpty())
             continue;
         m_lastStderrLine = line;
+        Q_EMIT stderrLine(line);
         Q_EMIT logMessage(0, QStringLiteral("debug"), line);
     }
 }
@@ -284,6 +297,8 @@ void EngineClient::handleLine(const QByteArray &line)
     const QString type = o.value(QLatin1String("type")).toString();
     const qint64 id = o.value(QLatin1String("id")).toInteger();
 
+    if (m_state == State::Starting || m_state == State::Ready)
+        Q_EMIT eventReceived(o);
     if (m_state == State::Starting) {
         if (type == QLatin1String("hello"))
             handleHello(o);

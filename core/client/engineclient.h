@@ -91,6 +91,12 @@ public:
      * or errorReceived(); cancel() works the same. Returns the request id, or 0.
      */
     qint64 exportBundle(const ExportRequest &request);
+    /**
+     * Sends any job request (`profile`, `quantize`, ... as in FORMAT.md): `body` holds the
+     * request's fields; type and id are set here. Progress, result and error arrive like a
+     * compile's. Returns the request id, or 0 when no engine is running.
+     */
+    qint64 submitJob(const QString &type, QJsonObject body);
     /// Cancels a job: `cancel` request first, kill + restart after the grace period.
     void cancel(qint64 id);
 
@@ -109,6 +115,13 @@ Q_SIGNALS:
     void snapshotTaken(qint64 id, const QString &stage, const QString &pass, int nodes,
                        const QString &path, double seconds);
     void resultReceived(qint64 id, const QJsonObject &result);
+    /// Every engine line that parsed as a JSON object, in order, before its typed signal (the
+    /// raw stream a Session records and replays).
+    void eventReceived(const QJsonObject &event);
+    /// A job request as it was written to the engine (or queued until the handshake).
+    void requestSent(const QJsonObject &request);
+    /// One line the engine wrote to stderr (also reported as a debug logMessage() with id 0).
+    void stderrLine(const QString &line);
     void errorReceived(qint64 id, const AotStudio::Client::EngineError &error);
     /// The engine is missing, crashed, exited unexpectedly or speaks another protocol version.
     void engineFailed(const QString &reason);

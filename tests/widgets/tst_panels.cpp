@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The dock panels fed from a recorded session (no engine, no torch): item models under
+// QAbstractItemModelTester, the selection hub's fan-out, the HTML report, the main window's
+// session commands, and a screenshot of each panel for review.
+#include "graphpanel.h"
+#include "inspectorpanel.h"
+#include "kernelspanel.h"
+#include "kerneltablemodel.h"
+#include "logview.h"
+#include "mainwindow.h"
+#include "nodetablemodel.h"
+#include "pipelinemodel.h"
+#include "pipelinepanel.h"
+#include "reportwriter.h"
+#include "selectionhub.h"
+
+#include "client/session.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QClipboard>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace AotStudio;
+using namespace AotStudio::Widgets;
+
+class TestPanels : public QObject
+{
+    Q_OBJECT
+
+    static QString fixture() { return QFINDTESTDATA("../fixtures/sessions/mlp/session.aotsession"); }
+
+    static void shoot(QWidget *w, const QString &name)
+    {
+        QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
+        w->resize(std::max(w->width(), 700), std::max(w->height(), 450));
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w));
+        QVERIFY(w->grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/panel_%1.png").arg(name)));
+    }
+
+    /// A session with a pass that changed nothing (the fixture's mlp has none).
+    static Client::Session *sessionWithUnchangedPass(QObject *parent)
+    {
+        auto *s = new Client::Session(parent);
+        s->recordRequest(QJsonObject{{"type", "compile"}, {"id", 1}, {"model", "m"}, {"out", "/nowhere"}});
+        QJsonArray stages{QJsonObject{{"name", "post_grad"}, {"pass", ""}, {"nodes", 10}, {"snapshot", "/nowhere/a.json"}},
+                          QJsonObject{{"name", "post_grad"}, {"pass", "remove_noop_ops"}, {"nodes", 10}, {"changed", false}},
+                          QJsonObject{{"name", "post_grad"}, {"pass", "pattern_matcher"}, {"nodes", 7}, {"snapshot", "/nowhere/b.json"}},
+                          QJsonObject{{"name", "fusion"}, {"pass", ""}, {"nodes", 3}, {"nodes_before", 5}}};
+        s->apply(QJsonObject{{"type", "result"}, {"id", 1}, {"result", QJsonObject{{"stages", stages}}}});
+        return s;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("AOTStudioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_panels"));
+        QVERIFY(!fixture().isEmpty());
+    }
+
+    void pipelineHidesUnchangedPasses()
+    {
+        SelectionHub hub;
+        auto *session = sessionWithUnchangedPass(&hub);
+        PipelinePanel panel(&hub);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester proxyTester(panel.view()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        hub.setSession(session);
+        hub.selectJob(1);
+        QCOMPARE(panel.model()->rowCount(), 4);
+        QCOMPARE(panel.view()->model()->rowCount(), 3); // remove_noop_ops hidden
+        panel.setShowUnchanged(true);
+        QCOMPARE(panel.view()->model()->rowCount(), 4);
+        const auto *model = panel.model();
+        QCOMPARE(model->index(2, PipelineModel::DeltaColumn).data().toString(), QStringLiteral("-3"));
+        QCOMPARE(model->index(3, PipelineModel::DeltaColumn).data().toString(), QStringLiteral("-2")); // fusion 5 -> 3
+        QCOMPARE(model->index(1, 0).data(PipelineModel::ChangedRole).toBool(), false);
+        // Picking a row selects that snapshot for every panel.
+        QCOMPARE(hub.currentSnapshot(), 2); // the job starts on its last graph snapshot
+        QCOMPARE(panel.view()->currentIndex().row(), 2);
+        QSignalSpy picked(&hub, &SelectionHub::snapshotChanged);
+        panel.view()->setCurrentIndex(panel.view()->model()->index(0, 0));
+        QCOMPARE(hub.currentSnapshot(), 0);
+        QCOMPARE(picked.size(), 1);
+    }
+
+    void panelsFollowOneSelection()
+    {
+        std::unique_ptr<Client::Session> session(Client::Session::load(fixture()));
+        SelectionHub hub;
+        PipelinePanel pipeline(&hub);
+        GraphPanel graph(&hub);
+        KernelsPanel kernels(&hub);
+        InspectorPanel inspector(&hub);
+        QAbstractItemModelTester t1(pipeline.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester t2(graph.nodeModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester t3(kernels.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester t4(kernels.proxy(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        hub.setSession(session.get());
+
+        // The hub picks the compile job and its last graph snapshot (post-grad).
+        QCOMPARE(hub.currentJob(), 1);
+        QVERIFY(hub.currentSnapshotRecord());
+        QCOMPARE(hub.currentSnapshotRecord()->stage, QStringLiteral("post_grad"));
+        QVERIFY2(hub.snapshotFile(), qPrintable(hub.snapshotError()));
+        QCOMPARE(graph.nodeModel()->rowCount(), 20);
+        QCOMPARE(kernels.model()->rowCount(), 5);
+        QCOMPARE(inspector.value(QStringLiteral("Stage")), QStringLiteral("post_grad"));
+
+        // A kernel picked in the Kernels panel: source shown, covered nodes bold in the graph,
+        // details in the inspector.
+        const int row = kernels.model()->rowOf(QStringLiteral("cpp_fused_relu_0"));
+        QVERIFY(row >= 0);
+        kernels.view()->setCurrentIndex(kernels.proxy()->mapFromSource(kernels.model()->index(row, 0)));
+        QCOMPARE(hub.currentKernel(), QStringLiteral("cpp_fused_relu_0:2"));
+        QVERIFY(kernels.sourceText().contains(QLatin1String("cpp_fused_relu_0")));
+        QVERIFY(graph.nodeModel()->highlighted().contains(QStringLiteral("relu")));
+        QCOMPARE(graph.nodeModel()->index(graph.nodeModel()->rowOf(QStringLiteral("relu")), 0)
+                     .data(NodeTableModel::HighlightRole).toBool(), true);
+        QCOMPARE(inspector.value(QStringLiteral("Kind")), QStringLiteral("cpp"));
+
+        // A node picked in the Graph panel: inspector shows it, Kernels follows to its kernel.
+        graph.nodeView()->setCurrentIndex(graph.nodeView()->model()->index(graph.nodeModel()->rowOf(QStringLiteral("addmm")), 0));
+        QCOMPARE(hub.currentNode(), QStringLiteral("addmm"));
+        QCOMPARE(inspector.value(QStringLiteral("Target")), QStringLiteral("aten.addmm.default"));
+        QCOMPARE(inspector.value(QStringLiteral("Module")), QStringLiteral("fc1"));
+        QVERIFY(inspector.value(QStringLiteral("Source")).contains(QLatin1String("samples.py:")));
+        QCOMPARE(kernels.view()->currentIndex().data().toString(), QStringLiteral("aoti_torch_cpu_addmm_out"));
+
+        // Filters.
+        kernels.setFilterText(QStringLiteral("library"));
+        QCOMPARE(kernels.proxy()->rowCount(), 3);
+        graph.setSearchText(QStringLiteral("fc2"));
+        QVERIFY(graph.nodeView()->model()->rowCount() >= 3);
+        QVERIFY(graph.nodeView()->model()->rowCount() < 20);
+        kernels.setFilterText(QString());
+        graph.setSearchText(QString());
+
+        // Ctrl+C copies the selected rows as TSV with a header.
+        kernels.view()->selectRow(0);
+        QApplication::clipboard()->clear();
+        kernels.view()->setFocus();
+        for (QAction *a : kernels.view()->actions()) {
+            if (a->shortcut() == QKeySequence::Copy)
+                a->trigger();
+        }
+        QVERIFY(QApplication::clipboard()->text().contains(QLatin1Char('\t')));
+
+        shoot(&pipeline, QStringLiteral("pipeline"));
+        shoot(&graph, QStringLiteral("graph"));
+        shoot(&kernels, QStringLiteral("kernels"));
+        shoot(&inspector, QStringLiteral("inspector"));
+    }
+
+    void reportWritesHtmlAndCsvAtomically()
+    {
+        QStandardItemModel model(2, 2);
+        model.setHorizontalHeaderLabels({QStringLiteral("name"), QStringLiteral("value")});
+        model.setItem(0, 0, new QStandardItem(QStringLiteral("a,b")));
+        model.setItem(0, 1, new QStandardItem(QStringLiteral("say \"hi\"")));
+        model.setItem(1, 0, new QStandardItem(QStringLiteral("c")));
+        model.setItem(1, 1, new QStandardItem(QStringLiteral("1.5")));
+        QCOMPARE(ReportWriter::toCsv(&model), QStringLiteral("name,value\n\"a,b\",\"say \"\"hi\"\"\"\nc,1.5\n"));
+
+        QTemporaryDir dir;
+        ReportWriter report(QStringLiteral("Test <report>"));
+        report.addSummary(QStringLiteral("Model"), QStringLiteral("sample:mlp"));
+        report.addTable(QStringLiteral("table"), QStringLiteral("Table"), &model);
+        QString error;
+        const QString target = dir.filePath(QStringLiteral("report"));
+        QVERIFY2(report.write(target, &error), qPrintable(error));
+        QFile html(target + QStringLiteral("/index.html"));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QByteArray text = html.readAll();
+        QVERIFY(text.contains("Test &lt;report&gt;"));
+        QVERIFY(text.contains("sample:mlp"));
+        QVERIFY(QFileInfo::exists(target + QStringLiteral("/table.csv")));
+        // Never over an existing folder.
+        QVERIFY(!report.write(target, &error));
+        QVERIFY(error.contains(QLatin1String("already exists")));
+        // A read-only parent: a clear error and nothing half-written.
+        if (::geteuid() != 0) {
+            const QString ro = dir.filePath(QStringLiteral("ro"));
+            QVERIFY(QDir().mkpath(ro));
+            ::chmod(QFile::encodeName(ro).constData(), 0555);
+            QVERIFY(!report.write(ro + QStringLiteral("/r"), &error));
+            QVERIFY2(error.contains(QLatin1String("Cannot create")), qPrintable(error));
+            QVERIFY(QDir(ro).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty());
+            ::chmod(QFile::encodeName(ro).constData(), 0755);
+        }
+    }
+
+    void mainWindowOpensSavesAndReportsSessions()
+    {
+        MainWindow w; // no engine started: a session opens without one
+        QSignalSpy changed(w.selectionHub(), &SelectionHub::sessionChanged);
+        QVERIFY(w.openSession(fixture()));
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(w.session()->jobs().size(), 1);
+        QVERIFY(w.findChild<LogView *>()->visibleText().contains(QLatin1String("loaded sample:mlp")));
+        QVERIFY(MainWindow::recentSessions().contains(QFileInfo(fixture()).absoluteFilePath()));
+        for (const char *dock : {"pipelineDock", "graphDock", "inspectorDock", "kernelsDock", "profileDock",
+                                 "quantizationDock", "logDock"})
+            QVERIFY2(w.findChild<QDockWidget *>(QLatin1String(dock)), dock);
+
+        // A broken session: an error box, and what was shown stays.
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.aotsession"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"type":"session","format":"aotstudio-session","version":7})" "\n");
+        f.close();
+        QVERIFY(!w.openSession(bad));
+        QTRY_VERIFY(w.findChild<QMessageBox *>(QStringLiteral("sessionErrorBox")));
+        w.findChild<QMessageBox *>(QStringLiteral("sessionErrorBox"))->close();
+        QCOMPARE(w.session()->jobs().size(), 1);
+        QCOMPARE(w.selectionHub()->currentJob(), 1);
+
+        QVERIFY(w.saveSessionAs(dir.filePath(QStringLiteral("saved"))));
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("saved/session.aotsession"))));
+        QVERIFY(w.exportReport(dir.filePath(QStringLiteral("report"))));
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("report/index.html"))));
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("report/kernels.csv"))));
+        QVERIFY(QDir(dir.filePath(QStringLiteral("report/charts"))).entryList(QDir::Files).size() >= 1);
+        QVERIFY(!w.exportReport(dir.filePath(QStringLiteral("report")))); // exists
+
+        w.resize(1400, 900);
+        shoot(&w, QStringLiteral("mainwindow_session"));
+    }
+};
+
+QTEST_MAIN(TestPanels)
+#include "tst_panels.moc"

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "inspectorpanel.h"
+
+#include "numberformat.h"
+#include "selectionhub.h"
+
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace AotStudio::Widgets {
+
+namespace {
+QString shapeText(const QJsonObject &tensor)
+{
+    QStringList dims;
+    for (const auto &d : tensor.value(QLatin1String("shape")).toArray())
+        dims.append(d.isDouble() ? QString::number(d.toInteger()) : d.toString());
+    return QStringLiteral("%1[%2]").arg(tensor.value(QLatin1String("dtype")).toString(), dims.join(QStringLiteral(", ")));
+}
+
+QString msText(double ms)
+{
+    return qIsNaN(ms) ? QStringLiteral("—") : formatNumber(ms, 'g', 4) + QStringLiteral(" ms");
+}
+
+/// Flattens a node's provenance tree (SCHEMA.md: entries with pass, action, node, origins).
+void collectPasses(const QJsonArray &provenance, QStringList &out)
+{
+    for (const auto &v : provenance) {
+        const QJsonObject e = v.toObject();
+        const QString pass = e.value(QLatin1String("pass")).toString();
+        if (!pass.isEmpty() && !out.contains(pass))
+            out.append(pass);
+        collectPasses(e.value(QLatin1String("origins")).toArray(), out);
+    }
+}
+} // namespace
+
+InspectorPanel::InspectorPanel(SelectionHub *hub, QWidget *parent)
+    : QWidget(parent)
+    , m_hub(hub)
+    , m_title(new QLabel(this))
+    , m_tree(new QTreeWidget(this))
+{
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Property"), tr("Value")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setWordWrap(true);
+    m_title->setWordWrap(true);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_title->setText(tr("Select a pass, node or kernel."));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_title);
+    layout->addWidget(m_tree, 1);
+
+    connect(hub, &SelectionHub::nodeChanged, this, &InspectorPanel::showNode);
+    connect(hub, &SelectionHub::kernelChanged, this, &InspectorPanel::showKernel);
+    connect(hub, &SelectionHub::snapshotChanged, this, &InspectorPanel::showSnapshot);
+}
+
+QString InspectorPanel::value(const QString &name) const
+{
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        if (m_tree->topLevelItem(i)->text(0) == name)
+            return m_tree->topLevelItem(i)->text(1);
+    }
+    return {};
+}
+
+void InspectorPanel::begin(const QString &title)
+{
+    m_tree->clear();
+    m_title->setText(title);
+}
+
+QTreeWidgetItem *InspectorPanel::add(const QString &name, const QString &value, QTreeWidgetItem *parent)
+{
+    auto *item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_tree);
+    item->setText(0, name);
+    item->setText(1, value);
+    item->setToolTip(1, value);
+    return item;
+}
+
+void InspectorPanel::showNode(const QString &name)
+{
+    if (name.isEmpty())
+        return;
+    const auto snapshot = m_hub->snapshotFile();
+    const QJsonObject node = snapshot ? snapshot->node(name) : QJsonObject();
+    begin(tr("Node %1").arg(name));
+    if (node.isEmpty()) {
+        add(tr("Snapshot"), snapshot ? tr("the node is not in this snapshot") : tr("no snapshot loaded"));
+    } else {
+        add(tr("Op"), node.value(QLatin1String("op")).toString());
+        add(tr("Target"), node.value(QLatin1String("target")).toString());
+        add(tr("Category"), node.value(QLatin1String("category")).toString());
+        QStringList outs;
+        for (const auto &o : node.value(QLatin1String("outputs")).toArray())
+            outs.append(shapeText(o.toObject()));
+        add(tr("Outputs"), outs.join(QStringLiteral("; ")));
+        QStringList ins;
+        for (const auto &i : node.value(QLatin1String("inputs")).toArray())
+            ins.append(i.toString());
+        add(tr("Inputs"), ins.join(QStringLiteral(", ")));
+        QStringList stack;
+        for (const auto &m : node.value(QLatin1String("module_stack")).toArray()) {
+            const QJsonObject e = m.toObject();
+            const QString path = e.value(QLatin1String("path")).toString();
+            stack.append(QStringLiteral("%1 (%2)").arg(path.isEmpty() ? tr("root") : path,
+                                                       e.value(QLatin1String("type")).toString()));
+        }
+        add(tr("Module"), node.value(QLatin1String("module")).toString());
+        if (!stack.isEmpty())
+            add(tr("Module stack"), stack.join(QStringLiteral(" › ")));
+        const QJsonObject source = node.value(QLatin1String("source")).toObject();
+        if (!source.isEmpty()) {
+            auto *src = add(tr("Source"), QStringLiteral("%1:%2").arg(source.value(QLatin1String("file")).toString())
+                                              .arg(source.value(QLatin1String("line")).toInt()));
+            add(tr("Code"), source.value(QLatin1String("code")).toString(), src);
+            add(tr("Function"), source.value(QLatin1String("function")).toString(), src);
+            src->setExpanded(true);
+        }
+        QStringList passes;
+        collectPasses(node.value(QLatin1String("provenance")).toArray(), passes);
+        if (!passes.isEmpty())
+            add(tr("Passes that touched it"), passes.join(QStringLiteral(", ")));
+        for (const auto &p : node.value(QLatin1String("provenance")).toArray()) {
+            const QJsonObject e = p.toObject();
+            QStringList actions;
+            for (const auto &a : e.value(QLatin1String("action")).toArray())
+                actions.append(a.toString());
+            add(tr("Provenance"), tr("%1 by %2 (from %3)")
+                                      .arg(actions.join(QLatin1Char('/')), e.value(QLatin1String("pass")).toString(),
+                                           e.value(QLatin1String("node")).toString()));
+        }
+    }
+    if (const auto kernels = m_hub->kernels()) {
+        const auto covering = kernels->kernelsForNode(name);
+        auto *k = add(tr("Kernels"), covering.isEmpty() ? tr("none (not computed by a generated kernel)")
+                                                        : QString::number(covering.size()));
+        for (const auto *info : covering)
+            add(info->name, tr("%1, %2 per call").arg(info->kind, msText(info->meanMs)), k);
+        k->setExpanded(true);
+    }
+}
+
+void InspectorPanel::showKernel(const QString &nameOrId)
+{
+    const auto kernels = m_hub->kernels();
+    const auto *k = kernels ? kernels->find(nameOrId) : nullptr;
+    if (!k)
+        return;
+    begin(tr("Kernel %1").arg(k->name));
+    add(tr("Kind"), k->kind);
+    if (!k->libraryOp.isEmpty())
+        add(tr("Library op"), k->libraryOp);
+    add(tr("Calls"), k->calls > 0 ? QString::number(k->calls) : QStringLiteral("—"));
+    add(tr("Total time"), msText(k->totalMs));
+    add(tr("Mean time"), msText(k->meanMs));
+    add(tr("Share of kernel time"), qIsNaN(k->share) ? QStringLiteral("—") : formatNumber(k->share * 100, 'f', 1) + QLatin1Char('%'));
+    auto *post = add(tr("Covered nodes"), QString::number(k->postGradNodes.size()));
+    for (const auto &n : k->postGradNodes)
+        add(n, tr("post-grad"), post);
+    post->setExpanded(true);
+    if (!k->preGradNodes.isEmpty())
+        add(tr("From pre-grad nodes"), k->preGradNodes.join(QStringLiteral(", ")));
+    add(tr("Source lines"), QString::number(k->source.isEmpty() ? 0 : k->source.count(QLatin1Char('\n')) + 1));
+}
+
+void InspectorPanel::showSnapshot(int index)
+{
+    const auto *job = m_hub->currentJobRecord();
+    if (!job || index < 0 || index >= job->snapshots.size())
+        return;
+    const auto &s = job->snapshots[index];
+    begin(s.pass.isEmpty() ? tr("Stage %1").arg(s.stage) : tr("Pass %1").arg(s.pass));
+    add(tr("Stage"), s.stage);
+    if (!s.pass.isEmpty())
+        add(tr("Pass"), s.pass);
+    add(tr("Nodes"), QString::number(s.nodes));
+    if (s.previousNodes >= 0)
+        add(tr("Nodes before"), QString::number(s.previousNodes));
+    add(tr("Changed the graph"), s.changed ? tr("yes") : tr("no"));
+    add(tr("Time"), msText(s.seconds * 1e3));
+    add(tr("File"), s.path.isEmpty() ? tr("none") : m_hub->resolve(s.path));
+    if (!m_hub->snapshotError().isEmpty())
+        add(tr("Problem"), m_hub->snapshotError());
+}
+
+} // namespace AotStudio::Widgets

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QTableView;
+
+namespace AotStudio::Widgets {
+
+class PipelineFilterModel;
+class PipelineModel;
+class SelectionHub;
+
+/**
+ * The Pipeline dock: the current job's stages and passes in order with node-count change and
+ * time. Passes that changed nothing are hidden unless "Show unchanged passes" is ticked.
+ * Selecting a row selects that snapshot in the hub (the Graph dock shows it).
+ */
+class PipelinePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PipelinePanel(SelectionHub *hub, QWidget *parent = nullptr);
+    PipelineModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+    void setShowUnchanged(bool show);
+
+private:
+    void reload();
+    void followSnapshot(int index);
+
+    SelectionHub *m_hub;
+    PipelineModel *m_model;
+    PipelineFilterModel *m_proxy;
+    QTableView *m_view;
+    QCheckBox *m_showUnchanged;
+    QLabel *m_summary;
+};
+
+} // namespace AotStudio::Widgets

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runsettings.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QJsonArray>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace AotStudio::Widgets {
+
+QStringList RunSettings::allSchemes()
+{
+    return {QStringLiteral("fp32"),          QStringLiteral("bf16"),         QStringLiteral("int8-weight-only"),
+            QStringLiteral("int8-dynamic"),  QStringLiteral("int4-weight-only"), QStringLiteral("fp8-dynamic"),
+            QStringLiteral("int8-static")};
+}
+
+QStringList RunSettings::defaultSchemes()
+{
+    return {QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("int8-weight-only"),
+            QStringLiteral("int8-dynamic"), QStringLiteral("int8-static")};
+}
+
+RunSettings RunSettings::load()
+{
+    QSettings s;
+    RunSettings r;
+    s.beginGroup(QStringLiteral("run"));
+    r.dtype = s.value(QStringLiteral("dtype"), r.dtype).toString();
+    r.freezing = s.value(QStringLiteral("freezing"), r.freezing).toBool();
+    r.maxAutotune = s.value(QStringLiteral("maxAutotune"), r.maxAutotune).toBool();
+    r.dynamic = s.value(QStringLiteral("dynamic"), r.dynamic).toStringList();
+    r.warmup = s.value(QStringLiteral("warmup"), r.warmup).toInt();
+    r.runs = s.value(QStringLiteral("runs"), r.runs).toInt();
+    r.maxSeconds = s.value(QStringLiteral("maxSeconds"), r.maxSeconds).toDouble();
+    r.schemes = s.value(QStringLiteral("schemes"), r.schemes).toStringList();
+    r.calibrationSamples = s.value(QStringLiteral("calibrationSamples"), r.calibrationSamples).toInt();
+    r.evalSamples = s.value(QStringLiteral("evalSamples"), r.evalSamples).toInt();
+    r.maxError = s.value(QStringLiteral("maxError"), r.maxError).toDouble();
+    const QStringList runners = s.value(QStringLiteral("throughputRunners")).toStringList();
+    if (!runners.isEmpty()) {
+        r.throughputRunners.clear();
+        for (const auto &n : runners)
+            r.throughputRunners.append(n.toInt());
+    }
+    r.coldStartRuns = s.value(QStringLiteral("coldStartRuns"), r.coldStartRuns).toInt();
+    return r;
+}
+
+void RunSettings::save() const
+{
+    QSettings s;
+    s.beginGroup(QStringLiteral("run"));
+    s.setValue(QStringLiteral("dtype"), dtype);
+    s.setValue(QStringLiteral("freezing"), freezing);
+    s.setValue(QStringLiteral("maxAutotune"), maxAutotune);
+    s.setValue(QStringLiteral("dynamic"), dynamic);
+    s.setValue(QStringLiteral("warmup"), warmup);
+    s.setValue(QStringLiteral("runs"), runs);
+    s.setValue(QStringLiteral("maxSeconds"), maxSeconds);
+    s.setValue(QStringLiteral("schemes"), schemes);
+    s.setValue(QStringLiteral("calibrationSamples"), calibrationSamples);
+    s.setValue(QStringLiteral("evalSamples"), evalSamples);
+    s.setValue(QStringLiteral("maxError"), maxError);
+    QStringList runners;
+    for (int n : throughputRunners)
+        runners.append(QString::number(n));
+    s.setValue(QStringLiteral("throughputRunners"), runners);
+    s.setValue(QStringLiteral("coldStartRuns"), coldStartRuns);
+}
+
+QJsonObject RunSettings::requestFields(const QString &type) const
+{
+    QJsonObject o{{QLatin1String("warmup"), warmup},
+                  {QLatin1String("runs"), runs},
+                  {QLatin1String("max_seconds"), maxSeconds}};
+    if (type == QLatin1String("quantize")) {
+        o.insert(QLatin1String("schemes"), QJsonArray::fromStringList(schemes));
+        o.insert(QLatin1String("calibration_samples"), calibrationSamples);
+        o.insert(QLatin1String("eval_samples"), evalSamples);
+        if (maxError > 0)
+            o.insert(QLatin1String("max_error"), maxError);
+        return o;
+    }
+    o.insert(QLatin1String("dtype"), dtype);
+    o.insert(QLatin1String("freezing"), freezing);
+    o.insert(QLatin1String("max_autotune"), maxAutotune);
+    if (type == QLatin1String("compile") && !dynamic.isEmpty())
+        o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(dynamic));
+    if (type == QLatin1String("profile")) {
+        QJsonArray runners;
+        for (int n : throughputRunners)
+            runners.append(n);
+        o.insert(QLatin1String("throughput"), runners);
+        o.insert(QLatin1String("cold_start_runs"), coldStartRuns);
+    }
+    return o;
+}
+
+RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *parent)
+    : QDialog(parent)
+    , m_dtype(new QComboBox(this))
+    , m_freezing(new QCheckBox(tr("Freezing (fold weights into constants)"), this))
+    , m_maxAutotune(new QCheckBox(tr("Max-autotune (benchmark kernel choices; slow compile)"), this))
+    , m_dynamic(new QLineEdit(this))
+    , m_warmup(new QSpinBox(this))
+    , m_runs(new QSpinBox(this))
+    , m_maxSeconds(new QDoubleSpinBox(this))
+    , m_schemes(new QListWidget(this))
+    , m_calibration(new QSpinBox(this))
+    , m_eval(new QSpinBox(this))
+    , m_maxError(new QDoubleSpinBox(this))
+    , m_runners(new QLineEdit(this))
+    , m_coldStart(new QSpinBox(this))
+{
+    setWindowTitle(tr("Run Settings"));
+    setObjectName(QStringLiteral("runSettingsDialog"));
+    m_dtype->addItem(tr("float32"), QStringLiteral("fp32"));
+    m_dtype->addItem(tr("bfloat16"), QStringLiteral("bf16"));
+    m_dtype->addItem(tr("float16"), QStringLiteral("fp16"));
+    m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(settings.dtype)));
+    m_freezing->setChecked(settings.freezing);
+    m_maxAutotune->setChecked(settings.maxAutotune);
+    m_dynamic->setText(settings.dynamic.join(QStringLiteral(", ")));
+    m_dynamic->setPlaceholderText(tr("e.g. x:0:1:64 (input x, dimension 0, from 1 to 64)"));
+    m_dynamic->setToolTip(tr("Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX"));
+    m_warmup->setRange(0, 1000);
+    m_warmup->setValue(settings.warmup);
+    m_runs->setRange(1, 100000);
+    m_runs->setValue(settings.runs);
+    m_maxSeconds->setRange(0.1, 3600);
+    m_maxSeconds->setSuffix(tr(" s"));
+    m_maxSeconds->setValue(settings.maxSeconds);
+    for (const QString &scheme : RunSettings::allSchemes()) {
+        auto *item = new QListWidgetItem(scheme, m_schemes);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(settings.schemes.contains(scheme) ? Qt::Checked : Qt::Unchecked);
+        if (scheme == QLatin1String("fp8-dynamic"))
+            item->setToolTip(tr("Needs a CUDA GPU of compute capability 8.9 or newer"));
+    }
+    m_schemes->setMaximumHeight(m_schemes->sizeHintForRow(0) * 7 + 6);
+    m_calibration->setRange(1, 100000);
+    m_calibration->setValue(settings.calibrationSamples);
+    m_eval->setRange(1, 100000);
+    m_eval->setValue(settings.evalSamples);
+    m_maxError->setDecimals(6);
+    m_maxError->setRange(0, 1e6);
+    m_maxError->setSpecialValueText(tr("none"));
+    m_maxError->setValue(settings.maxError);
+    QStringList runners;
+    for (int n : settings.throughputRunners)
+        runners.append(QString::number(n));
+    m_runners->setText(runners.join(QStringLiteral(", ")));
+    m_runners->setToolTip(tr("Runner counts for the throughput test, comma-separated; empty skips it"));
+    m_coldStart->setRange(0, 100);
+    m_coldStart->setValue(settings.coldStartRuns);
+    m_coldStart->setSpecialValueText(tr("skip"));
+
+    auto *compile = new QGroupBox(tr("Compile"), this);
+    auto *compileForm = new QFormLayout(compile);
+    compileForm->addRow(tr("Data type:"), m_dtype);
+    compileForm->addRow(m_freezing);
+    compileForm->addRow(m_maxAutotune);
+    compileForm->addRow(tr("Dynamic dimensions:"), m_dynamic);
+    auto *measure = new QGroupBox(tr("Measure"), this);
+    auto *measureForm = new QFormLayout(measure);
+    measureForm->addRow(tr("Warm-up runs:"), m_warmup);
+    measureForm->addRow(tr("Most timed runs:"), m_runs);
+    measureForm->addRow(tr("Time cap per variant:"), m_maxSeconds);
+    measureForm->addRow(tr("Throughput runners:"), m_runners);
+    measureForm->addRow(tr("Cold-start runs:"), m_coldStart);
+    auto *quant = new QGroupBox(tr("Quantize"), this);
+    auto *quantForm = new QFormLayout(quant);
+    quantForm->addRow(tr("Schemes:"), m_schemes);
+    quantForm->addRow(tr("Calibration samples:"), m_calibration);
+    quantForm->addRow(tr("Evaluation samples:"), m_eval);
+    quantForm->addRow(tr("Max error for “best”:"), m_maxError);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(compile);
+    layout->addWidget(measure);
+    layout->addWidget(quant);
+    layout->addWidget(buttons);
+}
+
+RunSettings RunSettingsDialog::settings() const
+{
+    RunSettings r;
+    r.dtype = m_dtype->currentData().toString();
+    r.freezing = m_freezing->isChecked();
+    r.maxAutotune = m_maxAutotune->isChecked();
+    r.dynamic.clear();
+    for (const QString &d : m_dynamic->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        r.dynamic.append(d.trimmed());
+    r.warmup = m_warmup->value();
+    r.runs = m_runs->value();
+    r.maxSeconds = m_maxSeconds->value();
+    r.schemes.clear();
+    for (int i = 0; i < m_schemes->count(); ++i) {
+        if (m_schemes->item(i)->checkState() == Qt::Checked)
+            r.schemes.append(m_schemes->item(i)->text());
+    }
+    r.calibrationSamples = m_calibration->value();
+    r.evalSamples = m_eval->value();
+    r.maxError = m_maxError->value();
+    r.throughputRunners.clear();
+    for (const QString &n : m_runners->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int v = n.trimmed().toInt(&ok);
+        if (ok && v > 0)
+            r.throughputRunners.append(v);
+    }
+    r.coldStartRuns = m_coldStart->value();
+    return r;
+}
+
+} // namespace AotStudio::Widgets

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QDialog>
+#include <QJsonObject>
+#include <QStringList>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QListWidget;
+class QSpinBox;
+
+namespace AotStudio::Widgets {
+
+/**
+ * What a compile, profile or quantize job is asked to do beyond model, device and output folder
+ * (FORMAT.md, Requests): dtype and Inductor options, dynamic dimensions, measuring, quantization
+ * schemes and data, profile extras. Persisted with QSettings under "run/".
+ */
+struct RunSettings
+{
+    QString dtype = QStringLiteral("fp32");  ///< fp32, bf16, fp16
+    bool freezing = false;                   ///< Inductor freezing (constant-folds weights)
+    bool maxAutotune = false;                ///< Inductor max-autotune (slow compile)
+    QStringList dynamic;                     ///< "INPUT:DIM" or "INPUT:DIM:MIN:MAX"
+    int warmup = 5;                          ///< untimed runs first
+    int runs = 200;                          ///< most timed runs per variant
+    double maxSeconds = 5;                   ///< measuring cap per variant, s
+    QStringList schemes = defaultSchemes();  ///< quantization schemes to compare
+    int calibrationSamples = 32;
+    int evalSamples = 16;
+    double maxError = 0;                     ///< 0: no "best within" pick
+    QList<int> throughputRunners = {1, 2, 4};
+    int coldStartRuns = 3;
+
+    /// All scheme words of FORMAT.md's quantize request, baseline first.
+    static QStringList allSchemes();
+    static QStringList defaultSchemes();
+    static RunSettings load();
+    void save() const;
+    /// Fields of a request of `type` (compile, profile, quantize) built from these settings;
+    /// the caller adds model, device, out.
+    QJsonObject requestFields(const QString &type) const;
+};
+
+/// Edits RunSettings: device-independent options for compile, profile and quantize jobs.
+class RunSettingsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit RunSettingsDialog(const RunSettings &settings, QWidget *parent = nullptr);
+    RunSettings settings() const;
+
+private:
+    QComboBox *m_dtype;
+    QCheckBox *m_freezing;
+    QCheckBox *m_maxAutotune;
+    QLineEdit *m_dynamic;
+    QSpinBox *m_warmup;
+    QSpinBox *m_runs;
+    QDoubleSpinBox *m_maxSeconds;
+    QListWidget *m_schemes;
+    QSpinBox *m_calibration;
+    QSpinBox *m_eval;
+    QDoubleSpinBox *m_maxError;
+    QLineEdit *m_runners;
+    QSpinBox *m_coldStart;
+};
+
+} // namespace AotStudio::Widgets

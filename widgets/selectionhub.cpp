@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "selectionhub.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace AotStudio::Widgets {
+
+SelectionHub::SelectionHub(QObject *parent)
+    : QObject(parent)
+{
+}
+
+const Client::JobRecord *SelectionHub::currentJobRecord() const
+{
+    return m_session ? m_session->job(m_job) : nullptr;
+}
+
+const Client::SnapshotRecord *SelectionHub::currentSnapshotRecord() const
+{
+    const auto *job = currentJobRecord();
+    if (!job || m_snapshot < 0 || m_snapshot >= job->snapshots.size())
+        return nullptr;
+    return &job->snapshots[m_snapshot];
+}
+
+QString SelectionHub::resolve(const QString &path) const
+{
+    return m_session ? m_session->resolvePath(path) : path;
+}
+
+QJsonObject SelectionHub::profileResult() const
+{
+    const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("profile")) : nullptr;
+    return job ? job->result : QJsonObject();
+}
+
+QJsonObject SelectionHub::quantizeResult() const
+{
+    const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("quantize")) : nullptr;
+    return job ? job->result : QJsonObject();
+}
+
+void SelectionHub::setSession(Client::Session *session)
+{
+    if (m_session)
+        disconnect(m_session, nullptr, this, nullptr);
+    m_session = session;
+    m_job = 0;
+    m_snapshot = -1;
+    m_node.clear();
+    m_kernel.clear();
+    m_kernels.reset();
+    m_snapshotFile.reset();
+    if (session)
+        connect(session, &Client::Session::jobFinished, this, &SelectionHub::refresh);
+    Q_EMIT sessionChanged(session);
+    refresh();
+}
+
+void SelectionHub::refresh()
+{
+    if (!m_session)
+        return;
+    // Follow the newest job that has something to show, unless the user picked one that still
+    // exists and has data.
+    const auto *current = currentJobRecord();
+    const auto *latest = m_session->latestWithSnapshots();
+    if (latest && (!current || current->snapshots.isEmpty() || latest->id > current->id))
+        selectJob(latest->id);
+    else
+        loadKernels();
+    Q_EMIT dataChanged();
+}
+
+void SelectionHub::selectJob(qint64 id)
+{
+    if (id == m_job && m_kernels)
+        return;
+    const bool changed = id != m_job;
+    m_job = id;
+    loadKernels();
+    if (changed) {
+        m_snapshot = -1;
+        Q_EMIT jobChanged(id);
+        const auto *job = currentJobRecord();
+        // Start on the last graph snapshot (post-grad: what the kernels were generated from).
+        int last = -1;
+        if (job) {
+            for (int i = 0; i < job->snapshots.size(); ++i) {
+                if (job->snapshots[i].graph && !job->snapshots[i].path.isEmpty())
+                    last = i;
+            }
+        }
+        selectSnapshot(last);
+        Q_EMIT dataChanged();
+    }
+}
+
+void SelectionHub::loadKernels()
+{
+    m_kernels.reset();
+    const auto *job = currentJobRecord();
+    if (!job)
+        return;
+    // compile results: {"kernels": {"path": ...}}; profile results: "kernels_json" (PROFILE.md).
+    QString path = job->result.value(QLatin1String("kernels")).toObject().value(QLatin1String("path")).toString();
+    if (path.isEmpty())
+        path = job->result.value(QLatin1String("kernels_json")).toString();
+    if (path.isEmpty()) {
+        for (const auto &stage : job->stages) {
+            if (stage.artifacts.contains(QLatin1String("kernels")))
+                path = stage.artifacts.value(QLatin1String("kernels")).toString();
+        }
+    }
+    if (path.isEmpty() && !job->outputDirectory().isEmpty())
+        path = job->outputDirectory() + QStringLiteral("/kernels.json");
+    path = resolve(path);
+    if (path.isEmpty() || !QFileInfo::exists(path))
+        return;
+    m_kernels = Client::KernelCatalog::load(path);
+    if (!m_kernels)
+        return;
+    // Measured kernel times of the compiled variant: the job's own profile, else the session's
+    // latest profile (PROFILE.md: "kernels", one entry per variant and name).
+    const QJsonValue own = job->result.value(QLatin1String("kernels"));
+    const QJsonArray all = own.isArray() ? own.toArray() : profileResult().value(QLatin1String("kernels")).toArray();
+    QJsonArray measured;
+    for (const auto &v : all) {
+        const QString variant = v.toObject().value(QLatin1String("variant")).toString();
+        if (variant.isEmpty() || variant == QLatin1String("aoti"))
+            measured.append(v);
+    }
+    if (!measured.isEmpty())
+        m_kernels->setMeasurements(measured);
+}
+
+void SelectionHub::selectSnapshot(int index)
+{
+    if (index == m_snapshot)
+        return;
+    m_snapshot = index;
+    m_snapshotFile.reset();
+    m_snapshotError.clear();
+    if (const auto *s = currentSnapshotRecord(); s && s->graph) {
+        if (s->path.isEmpty())
+            m_snapshotError = tr("No snapshot file for %1 (snapshots were off).").arg(s->label());
+        else
+            m_snapshotFile = Client::SnapshotFile::load(resolve(s->path), &m_snapshotError);
+    }
+    Q_EMIT snapshotChanged(index);
+}
+
+void SelectionHub::selectNode(const QString &name)
+{
+    if (name == m_node)
+        return;
+    m_node = name;
+    Q_EMIT nodeChanged(name);
+}
+
+void SelectionHub::selectKernel(const QString &nameOrId)
+{
+    if (nameOrId == m_kernel)
+        return;
+    m_kernel = nameOrId;
+    Q_EMIT kernelChanged(nameOrId);
+}
+
+} // namespace AotStudio::Widgets

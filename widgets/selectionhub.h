@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "client/kernelcatalog.h"
+#include "client/session.h"
+#include "client/snapshotfile.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+namespace AotStudio::Widgets {
+
+/**
+ * The one place that knows what is selected (STYLE.md "one selection hub", after RenderDoc's
+ * capture viewers): the session shown, its current job, the snapshot (pass) of that job, a graph
+ * node and a kernel. Panels call the select*() slots when the user picks something and listen to
+ * the signals to follow picks made elsewhere, so selecting a node, kernel or pass in any panel
+ * updates every panel. Selecting the value already selected emits nothing (no feedback loops).
+ *
+ * The hub also owns the data shared by panels for the current job: its kernel catalog
+ * (kernels.json joined with the latest profile's kernel times).
+ */
+class SelectionHub : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SelectionHub(QObject *parent = nullptr);
+
+    Client::Session *session() const { return m_session; }
+    /// The job whose graph, kernels and profile are shown; 0 when none.
+    qint64 currentJob() const { return m_job; }
+    const Client::JobRecord *currentJobRecord() const;
+    /// Index into the current job's snapshots; -1 when none.
+    int currentSnapshot() const { return m_snapshot; }
+    const Client::SnapshotRecord *currentSnapshotRecord() const;
+    QString currentNode() const { return m_node; }
+    QString currentKernel() const { return m_kernel; }
+    /// Kernels of the current job (nullptr before one with kernels.json).
+    std::shared_ptr<const Client::KernelCatalog> kernels() const { return m_kernels; }
+    /// The current snapshot's file, loaded when the snapshot is selected (nullptr when it has
+    /// none or it cannot be read; snapshotError() then says why).
+    std::shared_ptr<const Client::SnapshotFile> snapshotFile() const { return m_snapshotFile; }
+    QString snapshotError() const { return m_snapshotError; }
+    /// The latest successful profile result of the session (empty when none).
+    QJsonObject profileResult() const;
+    /// The latest successful quantize result of the session (empty when none).
+    QJsonObject quantizeResult() const;
+    /// `path` resolved through the session (moved session folders).
+    QString resolve(const QString &path) const;
+
+public Q_SLOTS:
+    /// Shows `session` (nullptr: none); selects its latest job with snapshots or kernels.
+    void setSession(AotStudio::Client::Session *session);
+    void selectJob(qint64 id);
+    void selectSnapshot(int index);
+    void selectNode(const QString &name);
+    void selectKernel(const QString &nameOrId);
+    /// Re-reads kernels and results after the session gained data (a job finished).
+    void refresh();
+
+Q_SIGNALS:
+    void sessionChanged(AotStudio::Client::Session *session);
+    void jobChanged(qint64 id);
+    void snapshotChanged(int index);
+    void nodeChanged(const QString &name);
+    void kernelChanged(const QString &nameOrId);
+    /// Kernel catalog, profile or quantize results changed (reload tables and charts).
+    void dataChanged();
+
+private:
+    void loadKernels();
+
+    QPointer<Client::Session> m_session;
+    qint64 m_job = 0;
+    int m_snapshot = -1;
+    QString m_node;
+    QString m_kernel;
+    std::shared_ptr<Client::KernelCatalog> m_kernels;
+    std::shared_ptr<const Client::SnapshotFile> m_snapshotFile;
+    QString m_snapshotError;
+};
+
+} // namespace AotStudio::Widgets
