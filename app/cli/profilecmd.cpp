@@ -90,8 +90,11 @@ void printProfile(std::FILE *out, const json &r)
         if (shown++ == 8)
             break;
         std::string nodes;
-        for (const auto &n : k.value("covered_nodes", json::array()))
-            nodes += (nodes.empty() ? "" : ",") + n.get<std::string>();
+        const json covered = k.value("covered_nodes", json::array());
+        for (std::size_t i = 0; i < covered.size() && i < 6; ++i)
+            nodes += (nodes.empty() ? "" : ",") + covered[i].get<std::string>();
+        if (covered.size() > 6)
+            nodes += ", +" + std::to_string(covered.size() - 6) + " more";
         std::fprintf(out, "kernel:         %-40s %6.1f%%  %lld calls  %.4f ms each  [%s]\n", k.value("name", "").c_str(),
                      100.0 * k.value("share", 0.0), k.value("calls", 0LL), k.value("mean_ms", 0.0), nodes.c_str());
     }
