@@ -71,6 +71,12 @@ GraphDiffView::GraphDiffView(QWidget *parent)
     m_next->setEnabled(false);
 }
 
+GraphDiffView::~GraphDiffView()
+{
+    for (auto &[index, pending] : m_prefetch)
+        pending.wait();
+}
+
 QHash<QString, NodeDiffState> GraphDiffView::beforeStates(const Graph::GraphDiff &diff)
 {
     QHash<QString, NodeDiffState> out;
@@ -95,6 +101,9 @@ void GraphDiffView::setSnapshotPaths(const QStringList &paths)
 {
     m_paths = paths;
     m_loaded.clear();
+    for (auto &[index, pending] : m_prefetch)
+        pending.wait();
+    m_prefetch.clear();
     m_index = -1;
     if (paths.size() == 1) {
         QString error;
@@ -107,22 +116,52 @@ void GraphDiffView::setSnapshotPaths(const QStringList &paths)
     setPassIndex(1);
 }
 
+namespace {
+
+GraphDiffView::Loaded readSnapshot(const std::string &path)
+{
+    GraphDiffView::Loaded out;
+    try {
+        out.snapshot = std::make_shared<const Graph::Snapshot>(Graph::loadSnapshot(path));
+    } catch (const std::exception &e) { // GraphError, or a JSON type error inside a node
+        out.error = e.what();
+    }
+    return out;
+}
+
+} // namespace
+
 std::shared_ptr<const Graph::Snapshot> GraphDiffView::load(int index, QString *error)
 {
-    const auto it = m_loaded.find(index);
-    if (it != m_loaded.end())
-        return it->second;
-    try {
-        auto s = std::make_shared<const Graph::Snapshot>(Graph::loadSnapshot(m_paths.at(index).toStdString()));
+    auto it = m_loaded.find(index);
+    if (it == m_loaded.end()) {
+        Loaded loaded;
+        const auto pending = m_prefetch.find(index);
+        if (pending != m_prefetch.end()) {
+            loaded = pending->second.get(); // usually done already
+            m_prefetch.erase(pending);
+        } else {
+            loaded = readSnapshot(m_paths.at(index).toStdString());
+        }
+        if (!loaded.snapshot) {
+            *error = QString::fromStdString(loaded.error);
+            return nullptr;
+        }
         // Keep the neighbours only: a long pass list of big graphs must not pile up in memory.
         for (auto k = m_loaded.begin(); k != m_loaded.end();)
             k = std::abs(k->first - index) > 2 ? m_loaded.erase(k) : std::next(k);
-        m_loaded.emplace(index, s);
-        return s;
-    } catch (const std::exception &e) { // GraphError, or a JSON type error inside a node
-        *error = QString::fromStdString(e.what());
-        return nullptr;
+        it = m_loaded.emplace(index, loaded.snapshot).first;
     }
+    return it->second;
+}
+
+void GraphDiffView::prefetch(int index)
+{
+    if (index < 0 || index >= m_paths.size() || m_loaded.count(index) || m_prefetch.count(index))
+        return;
+    // Read the next snapshot while the user looks at this one (a 50k-node file takes over a
+    // second to parse); load() picks it up, waiting if it is not finished yet.
+    m_prefetch.emplace(index, std::async(std::launch::async, readSnapshot, m_paths.at(index).toStdString()).share());
 }
 
 bool GraphDiffView::setPassIndex(int index)
@@ -138,6 +177,7 @@ bool GraphDiffView::setPassIndex(int index)
     }
     m_index = index;
     setSnapshots(before, after);
+    prefetch(index + 1);
     Q_EMIT passChanged(index);
     return true;
 }

@@ -8,8 +8,10 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <future>
 #include <map>
 #include <memory>
+#include <string>
 
 class QLabel;
 class QToolButton;
@@ -32,7 +34,14 @@ class GraphDiffView : public QWidget
 {
     Q_OBJECT
 public:
+    /// A snapshot file read (or why not), off the UI thread when prefetched.
+    struct Loaded {
+        std::shared_ptr<const Graph::Snapshot> snapshot;
+        std::string error;
+    };
+
     explicit GraphDiffView(QWidget *parent = nullptr);
+    ~GraphDiffView() override;
 
     /// Snapshot files in pipeline order; shows the first step (0 -> 1), or the single file.
     void setSnapshotPaths(const QStringList &paths);
@@ -71,6 +80,7 @@ Q_SIGNALS:
 
 private:
     std::shared_ptr<const Graph::Snapshot> load(int index, QString *error);
+    void prefetch(int index);
     void showPair();
     void follow(GraphView *from, GraphView *to);
 
@@ -82,6 +92,7 @@ private:
     QStringList m_paths;
     int m_index = -1;
     std::map<int, std::shared_ptr<const Graph::Snapshot>> m_loaded;
+    std::map<int, std::shared_future<Loaded>> m_prefetch;
     std::shared_ptr<const Graph::Snapshot> m_beforeSnapshot;
     std::shared_ptr<const Graph::Snapshot> m_afterSnapshot;
     Graph::GraphDiff m_diff;
