@@ -4,6 +4,7 @@
 #include "processrun.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -226,6 +227,68 @@ private slots:
         QVERIFY2(last.contains(says), qPrintable(last));
         const auto error = QJsonDocument::fromJson(lastLine(r.out)).object().value(QLatin1String("error")).toObject();
         QCOMPARE(error.value(QLatin1String("code")).toString(), code);
+    }
+
+    void engineRequestAndCancel()
+    {
+        // The same code path over the protocol (what the studio sends): a profile of the package
+        // compiled above, then one that runs long and is cancelled while measuring.
+        QProcess engine;
+        engine.setReadChannel(QProcess::StandardOutput);
+        engine.start(QStringLiteral(AOTSTUDIO_ENGINE_PATH), {QStringLiteral("--serve")});
+        QVERIFY(engine.waitForStarted());
+        const auto next = [&](int timeoutMs) {
+            QElapsedTimer t;
+            t.start();
+            while (!engine.canReadLine() && t.elapsed() < timeoutMs && engine.state() == QProcess::Running)
+                engine.waitForReadyRead(100);
+            return engine.canReadLine() ? QJsonDocument::fromJson(engine.readLine()).object() : QJsonObject();
+        };
+        const auto send = [&](const QJsonObject &o) {
+            engine.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
+            engine.waitForBytesWritten(5000);
+        };
+        QCOMPARE(next(120000).value(QLatin1String("type")).toString(), QStringLiteral("hello"));
+        const QString pkg = QDir(m_out).filePath(QStringLiteral("model.pt2"));
+        QJsonObject request{{QStringLiteral("type"), QStringLiteral("profile")}, {QStringLiteral("id"), 5},
+                            {QStringLiteral("model"), QStringLiteral("sample:mlp")}, {QStringLiteral("package"), pkg},
+                            {QStringLiteral("out"), m_dir.filePath(QStringLiteral("engine"))},
+                            {QStringLiteral("runs"), 8}, {QStringLiteral("min_runs"), 4}, {QStringLiteral("max_seconds"), 0.3},
+                            {QStringLiteral("throughput"), QJsonArray{1}}, {QStringLiteral("throughput_seconds"), 0.1},
+                            {QStringLiteral("cold_start_runs"), 0}};
+        send(request);
+        QJsonObject m;
+        QStringList stages;
+        do {
+            m = next(300000);
+            if (m.value(QLatin1String("type")).toString() == QStringLiteral("progress"))
+                stages << m.value(QLatin1String("stage")).toString();
+        } while (!m.isEmpty() && m.value(QLatin1String("type")).toString() != QStringLiteral("result") &&
+                 m.value(QLatin1String("type")).toString() != QStringLiteral("error"));
+        QCOMPARE(m.value(QLatin1String("type")).toString(), QStringLiteral("result"));
+        QCOMPARE(m.value(QLatin1String("id")).toInt(), 5);
+        QCOMPARE(m.value(QLatin1String("result")).toObject().value(QLatin1String("format")).toString(), QStringLiteral("aotstudio.profile"));
+        QVERIFY2(stages.contains(QStringLiteral("measure")) && stages.contains(QStringLiteral("write")), qPrintable(stages.join(u',')));
+
+        request[QStringLiteral("id")] = 6;
+        request[QStringLiteral("runs")] = 10000000;
+        request[QStringLiteral("min_runs")] = 10000000;
+        request[QStringLiteral("max_seconds")] = 1000;
+        send(request);
+        do {
+            m = next(300000);
+        } while (!m.isEmpty() && m.value(QLatin1String("stage")).toString() != QStringLiteral("measure"));
+        QVERIFY(!m.isEmpty());
+        send({{QStringLiteral("type"), QStringLiteral("cancel")}, {QStringLiteral("id"), 7}, {QStringLiteral("target"), 6}});
+        do {
+            m = next(60000);
+        } while (!m.isEmpty() && m.value(QLatin1String("type")).toString() != QStringLiteral("error"));
+        QCOMPARE(m.value(QLatin1String("id")).toInt(), 6);
+        QCOMPARE(m.value(QLatin1String("code")).toString(), QStringLiteral("cancelled"));
+        send({{QStringLiteral("type"), QStringLiteral("shutdown")}, {QStringLiteral("id"), 8}});
+        engine.closeWriteChannel();
+        if (!engine.waitForFinished(30000))
+            engine.kill();
     }
 
 private:
