@@ -93,16 +93,15 @@ private:
 
 ByteUnit byteUnitFor(double maxBytes)
 {
-    static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    ByteUnit unit{1, QString::fromLatin1(names[0])};
+    static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    ByteUnit unit { 1, QString::fromLatin1(names[0]) };
     for (int i = 1; i < 5 && maxBytes >= unit.divisor * 1024; ++i)
-        unit = {unit.divisor * 1024, QString::fromLatin1(names[i])};
+        unit = { unit.divisor * 1024, QString::fromLatin1(names[i]) };
     return unit;
 }
 
 QList<QCPBars *> drawHorizontalBars(QCustomPlot *plot, const QStringList &categories, const QList<BarSeries> &series,
-                                    const QString &valueAxisLabel, const QStringList &rowNotes,
-                                    const std::function<QString(double)> &valueText)
+    const QString &valueAxisLabel, const QStringList &rowNotes, const std::function<QString(double)> &valueText)
 {
     QCPAxis *keyAxis = plot->yAxis;
     QCPAxis *valueAxis = plot->xAxis;
@@ -223,8 +222,7 @@ QString pointToolTipAt(QCustomPlot *plot, const QPointF &pos)
 
 ChartBox::ChartBox(QCustomPlot *plot, QWidget *parent)
     : ChartBox(plot, plot, parent)
-{
-}
+{ }
 
 ChartBox::ChartBox(QWidget *content, QCustomPlot *plot, QWidget *parent)
     : QStackedWidget(parent)

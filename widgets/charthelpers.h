@@ -4,9 +4,9 @@
 #include <QColor>
 #include <QJsonValue>
 #include <QList>
-#include <QVector>
 #include <QStackedWidget>
 #include <QString>
+#include <QVector>
 
 #include <functional>
 
@@ -53,8 +53,7 @@ void installPointToolTips(QCustomPlot *plot, PointToolTip toolTip);
 QString pointToolTipAt(QCustomPlot *plot, const QPointF &pos);
 
 /// A unit for bytes on a chart axis: values are divided by @p divisor and labelled @p name.
-struct ByteUnit
-{
+struct ByteUnit {
     double divisor = 1;
     QString name;
 };
@@ -62,8 +61,7 @@ struct ByteUnit
 ByteUnit byteUnitFor(double maxBytes);
 
 /// One series of horizontal bars: one value per category, NaN for no bar.
-struct BarSeries
-{
+struct BarSeries {
     QString name;
     QColor color;
     QVector<double> values;
@@ -78,8 +76,8 @@ struct BarSeries
  * `categories.size() - row`.
  */
 QList<QCPBars *> drawHorizontalBars(QCustomPlot *plot, const QStringList &categories, const QList<BarSeries> &series,
-                                    const QString &valueAxisLabel, const QStringList &rowNotes = {},
-                                    const std::function<QString(double)> &valueText = {});
+    const QString &valueAxisLabel, const QStringList &rowNotes = {},
+    const std::function<QString(double)> &valueText = {});
 
 /// The category row of a bar drawn by drawHorizontalBars() from its data key.
 inline int barRow(int categoryCount, double key)

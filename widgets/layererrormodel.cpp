@@ -12,8 +12,7 @@ namespace AotStudio::Widgets {
 
 LayerErrorModel::LayerErrorModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 void LayerErrorModel::setLayers(const QJsonArray &layers)
 {

@@ -19,8 +19,7 @@ public:
     enum Column { NameColumn, TypeColumn, MaxAbsErrorColumn, MeanAbsErrorColumn, CosineColumn, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
-    struct Layer
-    {
+    struct Layer {
         QString name; ///< module path, e.g. `encoder.layers.0.linear1`
         QString type; ///< module class, e.g. `Linear`
         double maxAbsError = qQNaN();

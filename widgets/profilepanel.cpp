@@ -15,8 +15,8 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
-#include <string_view>
 #include <cmath>
+#include <string_view>
 
 namespace AotStudio::Widgets {
 
@@ -61,7 +61,7 @@ QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper)
     }
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (double decade = std::pow(10.0, std::floor(std::log10(lower))); decade <= upper; decade *= 10) {
-        for (double m : {1.0, 2.0, 5.0}) {
+        for (double m : { 1.0, 2.0, 5.0 }) {
             const double v = m * decade;
             if (v >= lower && v <= upper)
                 ticker->addTick(v, formatNumber(v, 'g', 3));
@@ -76,7 +76,7 @@ void resetPlot(QCustomPlot *plot)
     plot->clearPlottables();
     plot->clearItems();
     plot->legend->setVisible(false);
-    for (QCPAxis *axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
+    for (QCPAxis *axis : { plot->xAxis, plot->yAxis, plot->yAxis2 }) {
         axis->setScaleType(QCPAxis::stLinear);
         axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
         axis->setLabel(QString());
@@ -86,8 +86,7 @@ void resetPlot(QCustomPlot *plot)
 }
 } // namespace
 
-struct ProfilePanel::Stats
-{
+struct ProfilePanel::Stats {
     double median = qQNaN(), p10 = qQNaN(), p90 = qQNaN(), p99 = qQNaN(), mean = qQNaN(), stddev = qQNaN(),
            min = qQNaN(), max = qQNaN();
     int runs = 0;
@@ -110,8 +109,7 @@ struct ProfilePanel::Stats
     }
 };
 
-struct ProfilePanel::Variant
-{
+struct ProfilePanel::Variant {
     QString name;
     bool available = false;
     QString reason;
@@ -141,8 +139,8 @@ ProfilePanel::ProfilePanel(QWidget *parent)
     m_gpuSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_latency = new ChartBox(createChart(QStringLiteral("profileLatencyChart"), tr("Median latency per call")), this);
-    m_distribution =
-        new ChartBox(createChart(QStringLiteral("profileDistributionChart"), tr("Latency distribution")), this);
+    m_distribution
+        = new ChartBox(createChart(QStringLiteral("profileDistributionChart"), tr("Latency distribution")), this);
     m_memory = new ChartBox(createChart(QStringLiteral("profileMemoryChart"), tr("Peak memory per variant")), this);
     m_timeline = new TimelineChart(this);
     m_timelineBox = new ChartBox(m_timeline, m_timeline->plot(), this);
@@ -162,7 +160,7 @@ ProfilePanel::ProfilePanel(QWidget *parent)
     kernelsLayout->addLayout(sourceRow);
     kernelsLayout->addWidget(m_kernels, 1);
     connect(m_kernelSourceBox, &QComboBox::activated, this,
-            [this](int index) { setKernelSource(m_kernelSourceBox->itemData(index).toString()); });
+        [this](int index) { setKernelSource(m_kernelSourceBox->itemData(index).toString()); });
 
     auto *latencyPage = new QWidget(this);
     auto *latencyLayout = new QGridLayout(latencyPage);
@@ -217,12 +215,13 @@ ProfilePanel::ProfilePanel(QWidget *parent)
             if (k.value(QLatin1String("source")).toString() != m_kernelSource
                 || k.value(QLatin1String("name")).toString() != m_kernelNames.value(row))
                 continue;
-            QString text = tr("%1\nkind %2 · %3 calls\ntotal %4, mean %5 · %6 of wall time")
-                               .arg(k.value(QLatin1String("name")).toString(), k.value(QLatin1String("kind")).toString())
-                               .arg(k.value(QLatin1String("calls")).toInt())
-                               .arg(formatMs(jsonNumber(k.value(QLatin1String("total_ms")))),
-                                    formatMs(jsonNumber(k.value(QLatin1String("mean_ms")))),
-                                    percent(jsonNumber(k.value(QLatin1String("share")))));
+            QString text
+                = tr("%1\nkind %2 · %3 calls\ntotal %4, mean %5 · %6 of wall time")
+                      .arg(k.value(QLatin1String("name")).toString(), k.value(QLatin1String("kind")).toString())
+                      .arg(k.value(QLatin1String("calls")).toInt())
+                      .arg(formatMs(jsonNumber(k.value(QLatin1String("total_ms")))),
+                          formatMs(jsonNumber(k.value(QLatin1String("mean_ms")))),
+                          percent(jsonNumber(k.value(QLatin1String("share")))));
             QStringList covered;
             for (const QJsonValue &node : k.value(QLatin1String("covered_nodes")).toArray())
                 covered << node.toString();
@@ -263,7 +262,7 @@ void ProfilePanel::clear()
     m_summary->setText(tr("No profile yet: run Profile (or Compile) to measure the model."));
     m_gpuSummary->clear();
     const QString note = tr("Not measured: no profile result.");
-    for (ChartBox *box : {m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput}) {
+    for (ChartBox *box : { m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput }) {
         if (box != m_timelineBox) // the timeline owns its plottable and axes
             resetPlot(box->plot());
         box->showNote(note);
@@ -273,7 +272,7 @@ void ProfilePanel::clear()
 QList<QCustomPlot *> ProfilePanel::charts() const
 {
     QList<QCustomPlot *> result;
-    for (ChartBox *box : {m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput}) {
+    for (ChartBox *box : { m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput }) {
         if (box->isMeasured())
             result << box->plot();
     }
@@ -331,7 +330,7 @@ void ProfilePanel::setProfile(const QJsonObject &result, PathResolver resolvePat
     if (!isProfile) {
         const QString note = tr("Not measured: a compile result has only latency. Run Profile for memory, "
                                 "kernels, the timeline, cold start and throughput.");
-        for (ChartBox *box : {m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput})
+        for (ChartBox *box : { m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput })
             box->showNote(note);
         m_gpuSummary->clear();
         return;
@@ -339,7 +338,7 @@ void ProfilePanel::setProfile(const QJsonObject &result, PathResolver resolvePat
     showMemory(variants, result.value(QLatin1String("gpu")));
     showTimeline(result, resolvePath);
     // On CUDA `kernels` has eager's CUDA kernels too; eager's ATen `ops` are a source of their own.
-    for (const char *key : {"kernels", "ops"}) {
+    for (const char *key : { "kernels", "ops" }) {
         const QString prefix = key == std::string_view("ops") ? QStringLiteral("ops:") : QString();
         for (const QJsonValue &value : result.value(QLatin1String(key)).toArray()) {
             QJsonObject row = value.toObject();
@@ -361,7 +360,7 @@ QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant
     QStringList lines;
     lines << tr("<b>%1</b> · %2 · %3")
                  .arg(result.value(QLatin1String("model")).toString().toHtmlEscaped(), deviceText.toHtmlEscaped(),
-                      result.value(QLatin1String("dtype")).toString().toHtmlEscaped());
+                     result.value(QLatin1String("dtype")).toString().toHtmlEscaped());
     QStringList speedups, overheads;
     for (const Variant &v : variants) {
         if (!std::isnan(v.speedup))
@@ -381,11 +380,11 @@ QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant
         if (collector.value(QLatin1String("available")).toBool())
             lines << tr("Collector %1, its overhead: %2")
                          .arg(collector.value(QLatin1String("name")).toString(),
-                              overheads.isEmpty() ? QStringLiteral("—") : overheads.join(QStringLiteral(", ")));
+                             overheads.isEmpty() ? QStringLiteral("—") : overheads.join(QStringLiteral(", ")));
         else
             lines << tr("Collector %1 did not start: %2")
                          .arg(collector.value(QLatin1String("name")).toString(),
-                              collector.value(QLatin1String("reason")).toString().toHtmlEscaped());
+                             collector.value(QLatin1String("reason")).toString().toHtmlEscaped());
     }
     for (const QJsonValue &warning : result.value(QLatin1String("warnings")).toArray())
         lines << tr("⚠ %1").arg(warning.toString().toHtmlEscaped());
@@ -412,7 +411,7 @@ void ProfilePanel::showLatency(const QList<Variant> &variants)
     // cut at the edge and labelled (one noisy run must not squash every bar into a sliver).
     double upper = maxMedian * 1.2;
     for (const Variant &v : variants) {
-        for (double x : {v.stats.p90, v.stats.p99}) {
+        for (double x : { v.stats.p90, v.stats.p99 }) {
             if (v.available && !std::isnan(x) && x <= MaxWhiskerRatio * maxMedian)
                 upper = qMax(upper, x * 1.08);
         }
@@ -440,14 +439,14 @@ void ProfilePanel::showLatency(const QList<Variant> &variants)
         bars->setWidth(0.55);
         bars->setPen(Qt::NoPen);
         bars->setBrush(variantColor(v.name));
-        bars->setData({key}, {v.stats.median});
+        bars->setData({ key }, { v.stats.median });
         QStringList clipped;
         if (!std::isnan(v.stats.p10) && !std::isnan(v.stats.p90)) {
             auto *whiskers = new QCPErrorBars(keyAxis, valueAxis);
             whiskers->setDataPlottable(bars);
             whiskers->setErrorType(QCPErrorBars::etValueError);
-            whiskers->setData({qMax(0.0, v.stats.median - v.stats.p10)},
-                              {qBound(0.0, v.stats.p90 - v.stats.median, upper - v.stats.median)});
+            whiskers->setData({ qMax(0.0, v.stats.median - v.stats.p10) },
+                { qBound(0.0, v.stats.p90 - v.stats.median, upper - v.stats.median) });
             if (v.stats.p90 > upper)
                 clipped << tr("p90 %1").arg(formatMs(v.stats.p90));
         }
@@ -484,11 +483,11 @@ void ProfilePanel::showLatency(const QList<Variant> &variants)
         if (i < 0 || i >= variants.size())
             return QString();
         const Variant &v = variants.at(i);
-        QString text = tr("%1: median %2\np10 %3, p90 %4, p99 %5\nmean %6 ± %7, %8 runs")
-                           .arg(variantLabel(v.name), formatMs(v.stats.median), formatMs(v.stats.p10),
-                                formatMs(v.stats.p90), formatMs(v.stats.p99), formatMs(v.stats.mean),
-                                formatMs(v.stats.stddev))
-                           .arg(v.stats.runs);
+        QString text
+            = tr("%1: median %2\np10 %3, p90 %4, p99 %5\nmean %6 ± %7, %8 runs")
+                  .arg(variantLabel(v.name), formatMs(v.stats.median), formatMs(v.stats.p10), formatMs(v.stats.p90),
+                      formatMs(v.stats.p99), formatMs(v.stats.mean), formatMs(v.stats.stddev))
+                  .arg(v.stats.runs);
         if (v.traced.isValid())
             text += QLatin1Char('\n')
                 + tr("traced median %1 (collector overhead %2%)")
@@ -508,8 +507,7 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double lower = qInf(), upper = 0;
     int shown = 0;
-    struct Box
-    {
+    struct Box {
         int variant;
         bool traced;
     };
@@ -521,7 +519,7 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
         ticker->addTick(key, v.available ? variantLabel(v.name) : tr("%1\nnot available").arg(variantLabel(v.name)));
         if (!v.available)
             continue;
-        for (const bool traced : {false, true}) {
+        for (const bool traced : { false, true }) {
             const Stats &s = traced ? v.traced : v.stats;
             if (!s.isValid())
                 continue;
@@ -533,7 +531,7 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
             auto *box = new QCPStatisticalBox(plot->xAxis, plot->yAxis);
             box->setName(traced ? tr("%1, collector on").arg(v.name) : v.name);
             box->setProperty("box", int(boxes.size()));
-            boxes << Box{i, traced};
+            boxes << Box { i, traced };
             box->setWidth(0.28);
             box->setWhiskerWidth(0.14);
             QColor color = variantColor(v.name);
@@ -545,8 +543,8 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
             QVector<double> outliers;
             if (!std::isnan(s.max) && s.max > high)
                 outliers << s.max;
-            box->addData(key + (traced ? 0.17 : -0.17) * (v.traced.isValid() ? 1 : 0), low, p10, s.median, p90, high,
-                         outliers);
+            box->addData(
+                key + (traced ? 0.17 : -0.17) * (v.traced.isValid() ? 1 : 0), low, p10, s.median, p90, high, outliers);
             box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color.darker(130), 5));
             lower = qMin(lower, low);
             upper = qMax(upper, outliers.isEmpty() ? high : s.max);
@@ -562,11 +560,17 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
     plot->xAxis->grid()->setVisible(false);
     plot->xAxis->setSubTicks(false);
     plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    plot->yAxis->setRange(lower / 1.6, upper * 1.6);
-    plot->yAxis->setTicker(logTicker(lower / 1.6, upper * 1.6));
+    double low = lower / 1.6, high = upper * 1.6;
+    if (high / low > 1e4) { // decade ticks only: whole decades, so both ends are labelled
+        low = std::pow(10.0, std::floor(std::log10(low)));
+        high = std::pow(10.0, std::ceil(std::log10(high)));
+    }
+    plot->yAxis->setRange(low, high);
+    plot->yAxis->setTicker(logTicker(low, high));
     plot->yAxis->setLabel(tr("ms per call (log)"));
-    setChartTitle(plot, anyTraced ? tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on")
-                                  : tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max"));
+    setChartTitle(plot,
+        anyTraced ? tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on")
+                  : tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max"));
     installPointToolTips(plot, [variants, boxes](QCPAbstractPlottable *plottable, int) {
         const int b = plottable->property("box").toInt();
         if (b < 0 || b >= boxes.size())
@@ -575,7 +579,7 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
         const Stats &s = boxes.at(b).traced ? v.traced : v.stats;
         return tr("%1%2\nmin %3, p10 %4, median %5\np90 %6, p99 %7, max %8")
             .arg(variantLabel(v.name), boxes.at(b).traced ? tr(" (collector on)") : QString(), formatMs(s.min),
-                 formatMs(s.p10), formatMs(s.median), formatMs(s.p90), formatMs(s.p99), formatMs(s.max));
+                formatMs(s.p10), formatMs(s.median), formatMs(s.p90), formatMs(s.p99), formatMs(s.max));
     });
     m_distribution->showChart();
     plot->replot();
@@ -601,11 +605,11 @@ void ProfilePanel::showMemory(const QList<Variant> &variants, const QJsonValue &
         const ByteUnit unit = byteUnitFor(maxBytes);
         for (double &v : values)
             v /= unit.divisor;
-        const QList<QCPBars *> bars =
-            drawHorizontalBars(plot, categories, {{tr("Peak"), QColor(0x6a, 0x1b, 0x9a), values}},
-                               tr("Peak bytes in use above the level before the call (%1) · %2")
-                                   .arg(unit.name, methods.join(QStringLiteral(", "))),
-                               notes, [unit](double v) { return QStringLiteral("%1 %2").arg(formatNumber(v, 'g', 3), unit.name); });
+        const QList<QCPBars *> bars
+            = drawHorizontalBars(plot, categories, { { tr("Peak"), QColor(0x6a, 0x1b, 0x9a), values } },
+                tr("Peak bytes in use above the level before the call (%1) · %2")
+                    .arg(unit.name, methods.join(QStringLiteral(", "))),
+                notes, [unit](double v) { return QStringLiteral("%1 %2").arg(formatNumber(v, 'g', 3), unit.name); });
         installPointToolTips(plot, [variants, count = int(categories.size())](QCPAbstractPlottable *p, int i) {
             auto *b = qobject_cast<QCPBars *>(p);
             const int row = b ? barRow(count, b->data()->at(i)->key) : -1;
@@ -635,17 +639,17 @@ void ProfilePanel::showMemory(const QList<Variant> &variants, const QJsonValue &
         busy << tr("%1 %2").arg(variantLabel(it.key()), percent(jsonNumber(it.value())));
     if (!busy.isEmpty())
         lines << tr("<b>GPU busy</b> (kernel time over wall time): %1").arg(busy.join(QStringLiteral(", ")));
-    for (const char *kind : {"memcpy", "memset"}) {
+    for (const char *kind : { "memcpy", "memset" }) {
         QStringList parts;
         for (const QJsonValue &value : gpu.value(QLatin1String(kind)).toArray()) {
             const QJsonObject o = value.toObject();
             const QString what = o.value(QLatin1String("kind")).toString();
             parts << tr("%1%2: %3× %4 in %5")
                          .arg(variantLabel(o.value(QLatin1String("variant")).toString()),
-                              what.isEmpty() ? QString() : QLatin1Char(' ') + what)
+                             what.isEmpty() ? QString() : QLatin1Char(' ') + what)
                          .arg(o.value(QLatin1String("count")).toInt())
                          .arg(formatBytes(jsonNumber(o.value(QLatin1String("bytes")))),
-                              formatMs(jsonNumber(o.value(QLatin1String("total_ms")))));
+                             formatMs(jsonNumber(o.value(QLatin1String("total_ms")))));
         }
         if (!parts.isEmpty())
             lines << QStringLiteral("<b>%1</b>: %2").arg(QLatin1String(kind), parts.join(QStringLiteral("; ")));
@@ -696,8 +700,8 @@ QStringList ProfilePanel::kernelSources() const
     const auto rank = [](const QString &source) {
         return source.startsWith(QLatin1String("ops:")) ? 2 : source == QLatin1String("eager") ? 1 : 0;
     };
-    std::stable_sort(sources.begin(), sources.end(),
-                     [rank](const QString &a, const QString &b) { return rank(a) < rank(b); });
+    std::stable_sort(
+        sources.begin(), sources.end(), [rank](const QString &a, const QString &b) { return rank(a) < rank(b); });
     return sources;
 }
 
@@ -707,9 +711,9 @@ void ProfilePanel::showKernels()
     m_kernelSourceBox->clear();
     for (const QString &source : sources) {
         m_kernelSourceBox->addItem(source.startsWith(QLatin1String("ops:"))
-                                       ? tr("%1: ATen ops").arg(variantLabel(source.mid(4)))
-                                       : tr("%1: kernels").arg(variantLabel(source)),
-                                   source);
+                ? tr("%1: ATen ops").arg(variantLabel(source.mid(4)))
+                : tr("%1: kernels").arg(variantLabel(source)),
+            source);
     }
     if (sources.isEmpty()) {
         m_kernels->showNote(tr("Not measured: the profile has no kernel ranges (the collector was off)."));
@@ -754,13 +758,12 @@ void ProfilePanel::setKernelSource(const QString &variant)
     QHash<double, double> shareOf;
     for (int i = 0; i < totals.size(); ++i)
         shareOf.insert(totals.at(i), shares.at(i));
-    drawHorizontalBars(plot, categories, {{tr("Total"), variantColor(variant.section(QLatin1Char(':'), -1)), totals}},
-                       tr("Total time in the traced pass (ms) · share of the variant's wall time"), {},
-                       [shareOf](double v) {
-                           const double share = shareOf.value(v, qQNaN());
-                           return std::isnan(share) ? formatMs(v)
-                                                    : tr("%1 · %2").arg(formatMs(v), percent(share));
-                       });
+    drawHorizontalBars(plot, categories,
+        { { tr("Total"), variantColor(variant.section(QLatin1Char(':'), -1)), totals } },
+        tr("Total time in the traced pass (ms) · share of the variant's wall time"), {}, [shareOf](double v) {
+            const double share = shareOf.value(v, qQNaN());
+            return std::isnan(share) ? formatMs(v) : tr("%1 · %2").arg(formatMs(v), percent(share));
+        });
     setChartTitle(plot, tr("Top kernels by total time: %1").arg(m_kernelSourceBox->currentText()));
     m_kernels->showChart();
     highlightKernel(m_highlighted);
@@ -800,7 +803,7 @@ void ProfilePanel::highlightKernel(const QString &name)
             highlight->setWidth(bars->width());
             highlight->setBrush(QColor(0xe6, 0x51, 0x00));
             highlight->setPen(QPen(QColor(0xbf, 0x36, 0x0c), 1.5));
-            highlight->setData({key}, {it->value});
+            highlight->setData({ key }, { it->value });
         }
     }
     plot->replot();
@@ -818,22 +821,23 @@ void ProfilePanel::showColdStart(const QJsonValue &value)
             tr("Cold start not measured: skipped (cold_start_runs 0) or aotstudio-run was not found."));
         return;
     }
-    drawHorizontalBars(plot, {tr("Package\n(aotstudio-run)"), tr("Eager\n(Python)")},
-                       {{tr("Cold start"), QColor(0x00, 0x83, 0x8f), {package, eager}}},
-                       tr("Fresh process to first output (ms, median of %n run(s))", nullptr,
-                          cold.value(QLatin1String("runs")).toInt()),
-                       {}, [](double v) { return formatMs(v); });
+    drawHorizontalBars(plot, { tr("Package\n(aotstudio-run)"), tr("Eager\n(Python)") },
+        { { tr("Cold start"), QColor(0x00, 0x83, 0x8f), { package, eager } } },
+        tr("Fresh process to first output (ms, median of %n run(s))", nullptr,
+            cold.value(QLatin1String("runs")).toInt()),
+        {}, [](double v) { return formatMs(v); });
     const double ratio = jsonNumber(cold.value(QLatin1String("ratio")));
-    setChartTitle(plot, std::isnan(ratio) ? tr("Cold start")
-                                          : tr("Cold start: the package starts %1× faster than eager")
-                                                .arg(formatNumber(ratio, 'f', 1)));
+    setChartTitle(plot,
+        std::isnan(ratio)
+            ? tr("Cold start")
+            : tr("Cold start: the package starts %1× faster than eager").arg(formatNumber(ratio, 'f', 1)));
     installPointToolTips(plot, [cold](QCPAbstractPlottable *p, int i) {
         auto *b = qobject_cast<QCPBars *>(p);
         const int row = b ? barRow(2, b->data()->at(i)->key) : -1;
         const bool isPackage = row == 0;
         return tr("%1: %2\n%3 of %4 runs succeeded")
             .arg(isPackage ? tr("Package (aotstudio-run, no Python)") : tr("Eager (import torch, build, run)"),
-                 formatMs(jsonNumber(cold.value(isPackage ? QLatin1String("aoti_run_ms") : QLatin1String("eager_ms")))))
+                formatMs(jsonNumber(cold.value(isPackage ? QLatin1String("aoti_run_ms") : QLatin1String("eager_ms")))))
             .arg(cold.value(isPackage ? QLatin1String("aoti_runs_ok") : QLatin1String("eager_runs_ok")).toInt())
             .arg(cold.value(QLatin1String("runs")).toInt());
     });
@@ -897,8 +901,8 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
             return tr("%n runner(s), %1 threads\n%2 calls/s\nmedian %3, p99 %4", nullptr, int(n))
                 .arg(o.value(QLatin1String("threads")).toInt())
                 .arg(formatNumber(jsonNumber(o.value(QLatin1String("throughput_per_s"))), 'f', 0),
-                     formatMs(jsonNumber(o.value(QLatin1String("median_ms")))),
-                     formatMs(jsonNumber(o.value(QLatin1String("p99_ms")))));
+                    formatMs(jsonNumber(o.value(QLatin1String("median_ms")))),
+                    formatMs(jsonNumber(o.value(QLatin1String("p99_ms")))));
         }
         return QString();
     });

@@ -135,7 +135,7 @@ QuantizationPanel::QuantizationPanel(QWidget *parent)
     layout->addWidget(split, 1);
 
     connect(m_schemeView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &QuantizationPanel::onCurrentRowChanged);
+        &QuantizationPanel::onCurrentRowChanged);
     connect(m_scatter->plot(), &QCustomPlot::afterLayout, this, &QuantizationPanel::placeScatterLabels);
     installPointToolTips(m_scatter->plot(), [this](QCPAbstractPlottable *plottable, int) {
         const int row = m_schemeModel->rowOf(plottable->name());
@@ -143,8 +143,8 @@ QuantizationPanel::QuantizationPanel(QWidget *parent)
             return QString();
         const SchemeRow &r = m_schemeModel->rows().at(row);
         return tr("%1\ncompiled median %2\nmax abs error %3\ncosine %4\n%5× vs fp32 eager")
-            .arg(r.scheme, formatMs(r.compiledMs), formatNumber(r.maxAbsError, 'g', 3),
-                 formatNumber(r.cosine, 'f', 6), formatNumber(r.speedupVsFp32Eager, 'f', 2));
+            .arg(r.scheme, formatMs(r.compiledMs), formatNumber(r.maxAbsError, 'g', 3), formatNumber(r.cosine, 'f', 6),
+                formatNumber(r.speedupVsFp32Eager, 'f', 2));
     });
     const auto barTip = [this](QCPAbstractPlottable *plottable, int index) {
         auto *bars = qobject_cast<QCPBars *>(plottable);
@@ -157,7 +157,7 @@ QuantizationPanel::QuantizationPanel(QWidget *parent)
         const SchemeRow &r = m_schemeModel->rows().at(row);
         return tr("%1 — %2\neager %3, compiled %4\npeak memory: eager %5, compiled %6\npackage %7")
             .arg(r.scheme, bars->name(), formatMs(r.eagerMs), formatMs(r.compiledMs), formatBytes(r.peakEagerBytes),
-                 formatBytes(r.peakCompiledBytes), formatBytes(r.packageBytes));
+                formatBytes(r.peakCompiledBytes), formatBytes(r.packageBytes));
     };
     installPointToolTips(m_latency->plot(), barTip);
     installPointToolTips(m_memory->plot(), barTip);
@@ -173,7 +173,7 @@ void QuantizationPanel::clear()
     m_summary->setText(tr("No quantization result yet: run Quantize to compare schemes."));
     m_layerTitle->setText(tr("Per-layer error"));
     const QString note = tr("Not measured: no quantization result.");
-    for (ChartBox *box : {m_scatter, m_latency, m_memory, m_size}) {
+    for (ChartBox *box : { m_scatter, m_latency, m_memory, m_size }) {
         box->plot()->clearPlottables();
         box->plot()->clearItems();
         m_scatterLabels.clear();
@@ -185,7 +185,7 @@ void QuantizationPanel::clear()
 QList<QCustomPlot *> QuantizationPanel::charts() const
 {
     QList<QCustomPlot *> result;
-    for (ChartBox *box : {m_scatter, m_latency, m_memory, m_size}) {
+    for (ChartBox *box : { m_scatter, m_latency, m_memory, m_size }) {
         if (box->isMeasured())
             result << box->plot();
     }
@@ -205,8 +205,8 @@ void QuantizationPanel::setQuantization(const QJsonObject &result)
     const QJsonObject evaluation = result.value(QLatin1String("evaluation")).toObject();
     QString summary = tr("<b>%1</b> on %2 · baseline %3 · calibration %4 samples, evaluation %5 samples")
                           .arg(result.value(QLatin1String("model")).toString().toHtmlEscaped(),
-                               result.value(QLatin1String("device")).toString().toHtmlEscaped(),
-                               result.value(QLatin1String("baseline")).toString(QStringLiteral("fp32")).toHtmlEscaped())
+                              result.value(QLatin1String("device")).toString().toHtmlEscaped(),
+                              result.value(QLatin1String("baseline")).toString(QStringLiteral("fp32")).toHtmlEscaped())
                           .arg(calibration.value(QLatin1String("samples")).toInt())
                           .arg(evaluation.value(QLatin1String("samples")).toInt());
     if (!std::isnan(m_schemeModel->maxError())) {
@@ -261,7 +261,7 @@ void QuantizationPanel::onCurrentRowChanged()
         m_layerTitle->setText(tr("Per-layer error of %1: no quantized layers").arg(scheme));
     else
         m_layerTitle->setText(tr("Per-layer error of %1 (%n layer(s), each against its fp32 layer on the same input)",
-                                 nullptr, int(row.layers.size()))
+            nullptr, int(row.layers.size()))
                                   .arg(scheme));
     rebuildScatter();
     Q_EMIT schemeSelected(scheme);
@@ -292,7 +292,7 @@ void QuantizationPanel::rebuildCharts()
         peakEager << row.peakEagerBytes;
         peakCompiled << row.peakCompiledBytes;
         size << row.packageBytes;
-        for (double v : {row.peakEagerBytes, row.peakCompiledBytes})
+        for (double v : { row.peakEagerBytes, row.peakCompiledBytes })
             if (!std::isnan(v))
                 maxPeak = qMax(maxPeak, v);
         if (!std::isnan(row.packageBytes))
@@ -301,15 +301,15 @@ void QuantizationPanel::rebuildCharts()
     if (!anyOk) {
         const QString note = rows.isEmpty() ? tr("Not measured: the result lists no schemes.")
                                             : tr("Not measured: no scheme ran (see the table for the reasons).");
-        for (ChartBox *box : {m_scatter, m_latency, m_memory, m_size})
+        for (ChartBox *box : { m_scatter, m_latency, m_memory, m_size })
             box->showNote(note);
         return;
     }
 
     const auto msText = [](double v) { return formatNumber(v, 'g', 3); };
     drawHorizontalBars(m_latency->plot(), categories,
-                       {{tr("Eager"), EagerColor, eager}, {tr("Compiled"), CompiledColor, compiled}},
-                       tr("Median latency per call (ms)"), notes, msText);
+        { { tr("Eager"), EagerColor, eager }, { tr("Compiled"), CompiledColor, compiled } },
+        tr("Median latency per call (ms)"), notes, msText);
     m_latency->showChart();
     m_latency->plot()->replot();
 
@@ -324,10 +324,9 @@ void QuantizationPanel::rebuildCharts()
     };
     if (maxPeak > 0) {
         drawHorizontalBars(m_memory->plot(), categories,
-                           {{tr("Eager"), EagerColor, scaled(peakEager, peakUnit.divisor)},
-                            {tr("Compiled"), CompiledColor, scaled(peakCompiled, peakUnit.divisor)}},
-                           tr("Peak memory of one forward above resident (%1)").arg(peakUnit.name), notes,
-                           unitText(peakUnit));
+            { { tr("Eager"), EagerColor, scaled(peakEager, peakUnit.divisor) },
+                { tr("Compiled"), CompiledColor, scaled(peakCompiled, peakUnit.divisor) } },
+            tr("Peak memory of one forward above resident (%1)").arg(peakUnit.name), notes, unitText(peakUnit));
         m_memory->showChart();
         m_memory->plot()->replot();
     } else {
@@ -343,8 +342,8 @@ void QuantizationPanel::rebuildCharts()
     const ByteUnit sizeUnit = byteUnitFor(maxSize);
     if (maxSize > 0) {
         drawHorizontalBars(m_size->plot(), categories,
-                           {{tr("Package"), QColor(0x6a, 0x1b, 0x9a), scaled(size, sizeUnit.divisor)}},
-                           tr("Package size on disk (%1)").arg(sizeUnit.name), notes, unitText(sizeUnit));
+            { { tr("Package"), QColor(0x6a, 0x1b, 0x9a), scaled(size, sizeUnit.divisor) } },
+            tr("Package size on disk (%1)").arg(sizeUnit.name), notes, unitText(sizeUnit));
         m_size->showChart();
         m_size->plot()->replot();
     } else {
@@ -369,8 +368,7 @@ void QuantizationPanel::placeScatterLabels()
     for (const ScatterLabel &label : std::as_const(m_scatterLabels)) {
         const QPointF p(plot->xAxis->coordToPixel(label.coords.x()), plot->yAxis->coordToPixel(label.coords.y()));
         const QSizeF size = QFontMetricsF(label.text->font()).size(0, label.text->text()) + QSizeF(4, 2);
-        struct Candidate
-        {
+        struct Candidate {
             QPointF offset;
             Qt::Alignment alignment;
         };
@@ -378,14 +376,16 @@ void QuantizationPanel::placeScatterLabels()
         for (int k = 0; k < 6; ++k) {
             const double up = -4 - k * size.height();
             const double down = 4 + k * size.height();
-            candidates << Candidate{{8, up}, Qt::AlignLeft | Qt::AlignBottom}
-                       << Candidate{{-8, up}, Qt::AlignRight | Qt::AlignBottom}
-                       << Candidate{{8, down}, Qt::AlignLeft | Qt::AlignTop}
-                       << Candidate{{-8, down}, Qt::AlignRight | Qt::AlignTop};
+            candidates << Candidate { { 8, up }, Qt::AlignLeft | Qt::AlignBottom }
+                       << Candidate { { -8, up }, Qt::AlignRight | Qt::AlignBottom }
+                       << Candidate { { 8, down }, Qt::AlignLeft | Qt::AlignTop }
+                       << Candidate { { -8, down }, Qt::AlignRight | Qt::AlignTop };
         }
         const auto rectFor = [&](const Candidate &c) {
-            const double left = c.alignment & Qt::AlignLeft ? p.x() + c.offset.x() : p.x() + c.offset.x() - size.width();
-            const double top = c.alignment & Qt::AlignBottom ? p.y() + c.offset.y() - size.height() : p.y() + c.offset.y();
+            const double left
+                = c.alignment & Qt::AlignLeft ? p.x() + c.offset.x() : p.x() + c.offset.x() - size.width();
+            const double top
+                = c.alignment & Qt::AlignBottom ? p.y() + c.offset.y() - size.height() : p.y() + c.offset.y();
             return QRectF(left, top, size.width(), size.height());
         };
         const Candidate *chosen = nullptr;
@@ -393,9 +393,8 @@ void QuantizationPanel::placeScatterLabels()
             const QRectF r = rectFor(c);
             if (!area.contains(r))
                 continue;
-            const bool free = std::none_of(taken.begin(), taken.end(), [&](const QRectF &t) {
-                return t.intersects(r) && !t.contains(p);
-            });
+            const bool free = std::none_of(
+                taken.begin(), taken.end(), [&](const QRectF &t) { return t.intersects(r) && !t.contains(p); });
             if (free) {
                 chosen = &c;
                 break;
@@ -425,8 +424,7 @@ void QuantizationPanel::rebuildScatter()
     m_scatterLabels.clear();
     m_maxErrorLabel = nullptr;
     const bool cosine = m_metric == AccuracyMetric::OneMinusCosine;
-    struct Point
-    {
+    struct Point {
         const SchemeRow *row;
         double x;
         double y;
@@ -437,7 +435,7 @@ void QuantizationPanel::rebuildScatter()
         const double x = cosine ? 1.0 - row.cosine : row.maxAbsError;
         if (!row.isOk() || std::isnan(x) || std::isnan(row.compiledMs))
             continue;
-        points << Point{&row, x, row.compiledMs};
+        points << Point { &row, x, row.compiledMs };
         if (x > 0)
             minPositive = qMin(minPositive, x);
         maxX = qMax(maxX, x);
@@ -490,9 +488,9 @@ void QuantizationPanel::rebuildScatter()
         graph->setName(p.row->scheme);
         graph->setLineStyle(QCPGraph::lsNone);
         const QColor color = p.row->best ? BestColor : PointColor;
-        graph->setScatterStyle(QCPScatterStyle(p.row->best ? QCPScatterStyle::ssStar : QCPScatterStyle::ssDisc,
-                                               color, color, p.row->best ? 14 : 9));
-        graph->setData({px}, {p.y});
+        graph->setScatterStyle(QCPScatterStyle(
+            p.row->best ? QCPScatterStyle::ssStar : QCPScatterStyle::ssDisc, color, color, p.row->best ? 14 : 9));
+        graph->setData({ px }, { p.y });
         const bool selected = p.row->scheme == m_selectedScheme;
         if (selected) {
             // A ring around the selected scheme's point (same name, so its tooltip still works).
@@ -500,7 +498,7 @@ void QuantizationPanel::rebuildScatter()
             ring->setName(p.row->scheme);
             ring->setLineStyle(QCPGraph::lsNone);
             ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), Qt::NoBrush, 18));
-            ring->setData({px}, {p.y});
+            ring->setData({ px }, { p.y });
         }
         auto *tracer = new QCPItemTracer(plot);
         tracer->setStyle(QCPItemTracer::tsNone);
@@ -516,7 +514,7 @@ void QuantizationPanel::rebuildScatter()
         font.setBold(selected || p.row->best);
         text->setFont(font);
         text->setColor(p.row->best ? BestColor.darker(130) : plot->palette().color(QPalette::Text));
-        m_scatterLabels.append({text, QPointF(px, p.y)});
+        m_scatterLabels.append({ text, QPointF(px, p.y) });
     }
     if (showMaxError) {
         auto *line = new QCPItemStraightLine(plot);

@@ -65,8 +65,7 @@ private:
     void onCurrentRowChanged();
     void placeScatterLabels();
 
-    struct ScatterLabel
-    {
+    struct ScatterLabel {
         QCPItemText *text;
         QPointF coords; ///< the point, in plot coordinates
     };

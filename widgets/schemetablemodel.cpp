@@ -26,8 +26,7 @@ QVariant numberOrInvalid(double value)
 
 SchemeTableModel::SchemeTableModel(QObject *parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 SchemeRow SchemeTableModel::parseRow(const QJsonObject &object)
 {

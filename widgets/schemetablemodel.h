@@ -12,8 +12,7 @@ namespace AotStudio::Widgets {
  * The rows of a `quantize` result (core/protocol/FORMAT.md, "quantize result"): one per scheme.
  * Missing or null numbers are NaN.
  */
-struct SchemeRow
-{
+struct SchemeRow {
     QString scheme;
     QString status; ///< `ok`, `unsupported` or `failed`
     QString reason; ///< why a row is not `ok` (with the failing stage and hint, when given)

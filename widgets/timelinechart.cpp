@@ -29,8 +29,7 @@ namespace AotStudio::Widgets {
 TimelineData TimelineData::fromJson(const QJsonObject &trace)
 {
     TimelineData data;
-    struct Event
-    {
+    struct Event {
         double start;
         double end;
         int name;
@@ -61,7 +60,7 @@ TimelineData TimelineData::fromJson(const QJsonObject &trace)
             if (event.value(QLatin1String("name")).toString() == QLatin1String("process_name"))
                 processNames.insert(pid, name);
             else if (event.value(QLatin1String("name")).toString() == QLatin1String("thread_name"))
-                threadNames.insert({pid, tid}, name);
+                threadNames.insert({ pid, tid }, name);
             continue;
         }
         if (phase != QLatin1String("X"))
@@ -74,26 +73,28 @@ TimelineData TimelineData::fromJson(const QJsonObject &trace)
         for (const QJsonValue &node : args.value(QLatin1String("covered_nodes")).toArray())
             covered << node.toString();
         if (!covered.isEmpty())
-            details += QLatin1Char('\n') + QCoreApplication::translate("AotStudio::Widgets::TimelineChart", "covers %1")
-                                               .arg(covered.join(QStringLiteral(", ")));
-        byTrack[{pid, tid}].push_back({ts, ts + dur,
-                                       intern(nameIds, data.names, event.value(QLatin1String("name")).toString()),
-                                       intern(categoryIds, data.categories, event.value(QLatin1String("cat")).toString()),
-                                       intern(detailIds, data.details, details)});
+            details += QLatin1Char('\n')
+                + QCoreApplication::translate("AotStudio::Widgets::TimelineChart", "covers %1")
+                      .arg(covered.join(QStringLiteral(", ")));
+        byTrack[{ pid, tid }].push_back(
+            { ts, ts + dur, intern(nameIds, data.names, event.value(QLatin1String("name")).toString()),
+                intern(categoryIds, data.categories, event.value(QLatin1String("cat")).toString()),
+                intern(detailIds, data.details, details) });
     }
 
     bool first = true;
     for (auto it = byTrack.begin(); it != byTrack.end(); ++it) {
         std::vector<Event> &list = it.value();
         // Enclosing ranges first at equal starts, so nesting is seen from the outside in.
-        std::sort(list.begin(), list.end(), [](const Event &a, const Event &b) {
-            return a.start < b.start || (a.start == b.start && a.end > b.end);
-        });
+        std::sort(list.begin(), list.end(),
+            [](const Event &a, const Event &b) { return a.start < b.start || (a.start == b.start && a.end > b.end); });
         const int track = int(data.trackLabels.size());
         const qint64 pid = it.key().first;
         const qint64 tid = it.key().second;
-        QString process = processNames.value(pid, QStringLiteral("pid %1").arg(pid));
-        QString thread = threadNames.value(it.key(), QStringLiteral("tid %1").arg(tid));
+        const QString process = processNames.value(
+            pid, QCoreApplication::translate("AotStudio::Widgets::TimelineChart", "process %1").arg(pid));
+        const QString thread = threadNames.value(
+            it.key(), QCoreApplication::translate("AotStudio::Widgets::TimelineChart", "thread %1").arg(tid));
         data.trackLabels << QStringLiteral("%1 · %2").arg(process, thread);
         const size_t firstLane = data.lanes.size();
         std::vector<double> openEnds; // the stack of enclosing ranges' ends
@@ -103,9 +104,9 @@ TimelineData TimelineData::fromJson(const QJsonObject &trace)
             const int depth = int(openEnds.size());
             openEnds.push_back(event.end);
             while (data.lanes.size() <= firstLane + size_t(depth))
-                data.lanes.push_back({track, int(data.lanes.size() - firstLane), {}, {}});
+                data.lanes.push_back({ track, int(data.lanes.size() - firstLane), {}, {} });
             Lane &lane = data.lanes[firstLane + size_t(depth)];
-            lane.ranges.push_back({event.start, event.end, event.name, event.category, event.details});
+            lane.ranges.push_back({ event.start, event.end, event.name, event.category, event.details });
             lane.maxEndMs.push_back(lane.maxEndMs.empty() ? event.end : qMax(lane.maxEndMs.back(), event.end));
             data.startMs = first ? event.start : qMin(data.startMs, event.start);
             data.endMs = first ? event.end : qMax(data.endMs, event.end);
@@ -130,7 +131,7 @@ bool TimelineData::load(const QString &path, TimelineData *data, QString *error)
         return false;
     }
     // The JSON array form of the format is a bare list of events.
-    *data = document.isArray() ? fromJson(QJsonObject{{QStringLiteral("traceEvents"), document.array()}})
+    *data = document.isArray() ? fromJson(QJsonObject { { QStringLiteral("traceEvents"), document.array() } })
                                : fromJson(document.object());
     return true;
 }
@@ -141,10 +142,9 @@ bool TimelineData::load(const QString &path, TimelineData *data, QString *error)
 namespace {
 QColor colorFor(const QString &name)
 {
-    static const QColor palette[] = {QColor(0x42, 0x85, 0xf4), QColor(0x34, 0xa8, 0x53), QColor(0xfb, 0xbc, 0x04),
-                                     QColor(0xab, 0x47, 0xbc), QColor(0x00, 0xac, 0xc1), QColor(0xff, 0x70, 0x43),
-                                     QColor(0x9e, 0x9d, 0x24), QColor(0x5c, 0x6b, 0xc0), QColor(0xf0, 0x62, 0x92),
-                                     QColor(0x26, 0xa6, 0x9a)};
+    static const QColor palette[] = { QColor(0x42, 0x85, 0xf4), QColor(0x34, 0xa8, 0x53), QColor(0xfb, 0xbc, 0x04),
+        QColor(0xab, 0x47, 0xbc), QColor(0x00, 0xac, 0xc1), QColor(0xff, 0x70, 0x43), QColor(0x9e, 0x9d, 0x24),
+        QColor(0x5c, 0x6b, 0xc0), QColor(0xf0, 0x62, 0x92), QColor(0x26, 0xa6, 0x9a) };
     return palette[qHash(name) % (sizeof(palette) / sizeof(palette[0]))];
 }
 } // namespace
@@ -167,12 +167,12 @@ public:
     QCPRange getKeyRange(bool &found, QCP::SignDomain) const override
     {
         found = !m_data->isEmpty();
-        return {m_data->startMs, m_data->endMs};
+        return { m_data->startMs, m_data->endMs };
     }
     QCPRange getValueRange(bool &found, QCP::SignDomain, const QCPRange &) const override
     {
         found = !m_data->lanes.empty();
-        return {0, double(m_data->lanes.size())};
+        return { 0, double(m_data->lanes.size()) };
     }
 
     /// The first range of @p lane that may end after @p timeMs.
@@ -240,7 +240,7 @@ protected:
                     const QRectF visibleRect = rect.intersected(QRectF(time->axisRect()->rect()));
                     painter->setPen(textColor);
                     painter->drawText(visibleRect.adjusted(3, 0, -3, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                                      metrics.elidedText(name, Qt::ElideMiddle, int(visibleRect.width()) - 6));
+                        metrics.elidedText(name, Qt::ElideRight, int(visibleRect.width()) - 6));
                     painter->setPen(Qt::NoPen);
                 }
             }
@@ -315,7 +315,7 @@ TimelineChart::TimelineChart(QWidget *parent)
             Q_EMIT rangeActivated(name);
     });
     connect(m_zoomBox, &QComboBox::activated, this,
-            [this](int index) { zoomToCategory(m_zoomBox->itemData(index).toString()); });
+        [this](int index) { zoomToCategory(m_zoomBox->itemData(index).toString()); });
 }
 
 TimelineChart::~TimelineChart() = default;
@@ -386,9 +386,8 @@ int TimelineChart::highlight(const QString &name)
     int count = 0;
     if (m_ranges->highlighted >= 0) {
         for (const TimelineData::Lane &lane : m_data.lanes)
-            count += int(std::count_if(lane.ranges.begin(), lane.ranges.end(), [this](const TimelineData::Range &r) {
-                return r.name == m_ranges->highlighted;
-            }));
+            count += int(std::count_if(lane.ranges.begin(), lane.ranges.end(),
+                [this](const TimelineData::Range &r) { return r.name == m_ranges->highlighted; }));
     }
     m_plot->replot();
     return count;
@@ -397,11 +396,11 @@ int TimelineChart::highlight(const QString &name)
 std::pair<int, int> TimelineChart::rangeAt(const QPointF &pos) const
 {
     if (!m_plot->axisRect()->rect().contains(pos.toPoint()))
-        return {-1, -1};
+        return { -1, -1 };
     const double laneCoord = m_plot->yAxis->pixelToCoord(pos.y());
     const int lane = int(std::floor(laneCoord));
     if (lane < 0 || lane >= int(m_data.lanes.size()))
-        return {-1, -1};
+        return { -1, -1 };
     const TimelineData::Lane &l = m_data.lanes[size_t(lane)];
     // Half a pixel either side, so that thin kernels can be hit.
     const double time = m_plot->xAxis->pixelToCoord(pos.x());
@@ -412,13 +411,15 @@ std::pair<int, int> TimelineChart::rangeAt(const QPointF &pos) const
         const TimelineData::Range &range = l.ranges[i];
         if (range.startMs > time + slack)
             break;
-        const double distance = time < range.startMs ? range.startMs - time : time > range.endMs ? time - range.endMs : 0;
+        const double distance = time < range.startMs ? range.startMs - time
+            : time > range.endMs                     ? time - range.endMs
+                                                     : 0;
         if (distance <= bestDistance) {
             best = int(i);
             bestDistance = distance;
         }
     }
-    return best < 0 ? std::pair{-1, -1} : std::pair{lane, best};
+    return best < 0 ? std::pair { -1, -1 } : std::pair { lane, best };
 }
 
 QString TimelineChart::rangeNameAt(const QPointF &pos) const
@@ -438,8 +439,8 @@ QString TimelineChart::toolTip(int lane, int index) const
     const TimelineData::Range &range = l.ranges[size_t(index)];
     return tr("%1\n%2 · %3\nstart %4 ms, duration %5 µs\n%6")
         .arg(m_data.names.at(range.name), m_data.categories.at(range.category), m_data.trackLabels.at(l.track),
-             formatNumber(range.startMs, 'f', 4), formatNumber((range.endMs - range.startMs) * 1000.0, 'g', 4),
-             m_data.details.at(range.details))
+            formatNumber(range.startMs, 'f', 4), formatNumber((range.endMs - range.startMs) * 1000.0, 'g', 4),
+            m_data.details.at(range.details))
         .trimmed();
 }
 

@@ -21,18 +21,15 @@ class TimelineRanges;
  * Times in milliseconds from the start of the traced pass. One track per (pid, tid): CPU threads
  * and CUDA streams; nested ranges (a `call` enclosing its kernels) go one lane deeper.
  */
-struct TimelineData
-{
-    struct Range
-    {
+struct TimelineData {
+    struct Range {
         double startMs = 0;
         double endMs = 0;
         int name = 0; ///< index into names
         int category = 0; ///< index into categories (the variant)
         int details = 0; ///< index into details (kind, covered nodes)
     };
-    struct Lane
-    {
+    struct Lane {
         int track = 0;
         int depth = 0;
         std::vector<Range> ranges; ///< sorted by start

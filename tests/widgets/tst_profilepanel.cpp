@@ -42,8 +42,7 @@ QString resolve(const QString &enginePath)
     return path.replace(QLatin1String("/OUT"), ResultsDir);
 }
 
-template<typename T>
-QList<T *> plottables(QCustomPlot *plot)
+template<typename T> QList<T *> plottables(QCustomPlot *plot)
 {
     QList<T *> result;
     for (int i = 0; i < plot->plottableCount(); ++i) {
@@ -83,7 +82,7 @@ int traceRangeCount(const QString &path, QSet<QPair<int, int>> *tracks)
         if (e.value(QLatin1String("ph")).toString() != QLatin1String("X"))
             continue;
         ++count;
-        tracks->insert({e.value(QLatin1String("pid")).toInt(), e.value(QLatin1String("tid")).toInt()});
+        tracks->insert({ e.value(QLatin1String("pid")).toInt(), e.value(QLatin1String("tid")).toInt() });
     }
     return count;
 }
@@ -91,19 +90,18 @@ int traceRangeCount(const QString &path, QSet<QPair<int, int>> *tracks)
 QPointF barCentre(QCustomPlot *plot, QCPBars *bars, int index)
 {
     const auto it = bars->data()->at(index);
-    return {plot->xAxis->coordToPixel(it->value / 2), plot->yAxis->coordToPixel(it->key)};
+    return { plot->xAxis->coordToPixel(it->value / 2), plot->yAxis->coordToPixel(it->key) };
 }
 
 void saveTabs(ProfilePanel &panel, const QString &prefix)
 {
     QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
     auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("profileTabs"));
-    const char *names[] = {"latency", "memory", "timeline", "kernels", "start"};
+    const char *names[] = { "latency", "memory", "timeline", "kernels", "start" };
     for (int i = 0; i < tabs->count(); ++i) {
         tabs->setCurrentIndex(i);
         QTest::qWait(20);
-        const QString path =
-            QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/%1_%2.png").arg(prefix, QLatin1String(names[i]));
+        const QString path = QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/%1_%2.png").arg(prefix, QLatin1String(names[i]));
         QVERIFY2(panel.grab().save(path), qPrintable(path));
     }
     tabs->setCurrentIndex(0);
@@ -141,7 +139,8 @@ private Q_SLOTS:
         QCOMPARE(memory.size(), 1);
         QCOMPARE(memory.first()->dataCount(), 2);
         QCOMPARE(memory.first()->data()->at(1)->value, 64.0); // eager is the top row: the higher key
-        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("gpuSummary"))->text().contains(QLatin1String("not measured")));
+        QVERIFY(
+            panel.findChild<QLabel *>(QStringLiteral("gpuSummary"))->text().contains(QLatin1String("not measured")));
 
         // Timeline: one track per thread of the trace, every range loaded.
         QSet<QPair<int, int>> tracks;
@@ -151,7 +150,7 @@ private Q_SLOTS:
         QCOMPARE(panel.timeline()->data().rangeCount, ranges);
 
         // Top kernels: the compiled variant's first, then eager's ops.
-        QCOMPARE(panel.kernelSources(), (QStringList{QStringLiteral("aoti"), QStringLiteral("ops:eager")}));
+        QCOMPARE(panel.kernelSources(), (QStringList { QStringLiteral("aoti"), QStringLiteral("ops:eager") }));
         QCOMPARE(panel.kernelBarNames().size(), 4);
         QCOMPARE(panel.kernelBarNames().first(), QStringLiteral("aoti_torch_cpu_addmm_out"));
         QCOMPARE(plottables<QCPBars>(chart(panel, "profileKernelsChart")).first()->dataCount(), 4);
@@ -167,11 +166,11 @@ private Q_SLOTS:
 
         // Cold start was skipped: a note, and no chart for the report.
         QVERIFY2(noteOf(panel, "profileColdStartChart").contains(QLatin1String("not measured")),
-                 qPrintable(noteOf(panel, "profileColdStartChart")));
+            qPrintable(noteOf(panel, "profileColdStartChart")));
         QCOMPARE(chartNames(panel.charts()),
-                 (QStringList{QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart"),
-                              QStringLiteral("profileMemoryChart"), QStringLiteral("profileTimelineChart"),
-                              QStringLiteral("profileKernelsChart"), QStringLiteral("profileThroughputChart")}));
+            (QStringList { QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart"),
+                QStringLiteral("profileMemoryChart"), QStringLiteral("profileTimelineChart"),
+                QStringLiteral("profileKernelsChart"), QStringLiteral("profileThroughputChart") }));
         QVERIFY(panel.findChild<QLabel *>(QStringLiteral("profileSummary"))->text().contains(QLatin1String("2.38")));
 
         panel.show();
@@ -194,9 +193,11 @@ private Q_SLOTS:
         QCOMPARE(panel.timeline()->trackCount(), 4);
         QCOMPARE(panel.timeline()->data().trackLabels.filter(QLatin1String("stream")).size(), 2);
 
-        QCOMPARE(panel.kernelSources(), (QStringList{QStringLiteral("aoti"), QStringLiteral("nativert"),
-                                                     QStringLiteral("eager"), QStringLiteral("ops:eager")}));
-        QCOMPARE(panel.kernelBarNames().first(), QStringLiteral("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize64x64x32"));
+        QCOMPARE(panel.kernelSources(),
+            (QStringList { QStringLiteral("aoti"), QStringLiteral("nativert"), QStringLiteral("eager"),
+                QStringLiteral("ops:eager") }));
+        QCOMPARE(
+            panel.kernelBarNames().first(), QStringLiteral("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize64x64x32"));
 
         const QString gpu = panel.findChild<QLabel *>(QStringLiteral("gpuSummary"))->text();
         QVERIFY2(gpu.contains(QLatin1String("83.0%")) && gpu.contains(QLatin1String("HtoD")), qPrintable(gpu));
@@ -215,9 +216,9 @@ private Q_SLOTS:
     void missingSectionsShowNotes()
     {
         QJsonObject result = fixture(QStringLiteral("profile_cpu.json"));
-        result[QStringLiteral("collector")] = QJsonObject{{QStringLiteral("name"), QStringLiteral("record_function")},
-                                                          {QStringLiteral("available"), false},
-                                                          {QStringLiteral("reason"), QStringLiteral("no callbacks")}};
+        result[QStringLiteral("collector")] = QJsonObject { { QStringLiteral("name"),
+                                                                QStringLiteral("record_function") },
+            { QStringLiteral("available"), false }, { QStringLiteral("reason"), QStringLiteral("no callbacks") } };
         result[QStringLiteral("kernels")] = QJsonArray();
         result[QStringLiteral("ops")] = QJsonArray();
         result[QStringLiteral("throughput")] = QJsonArray();
@@ -225,16 +226,16 @@ private Q_SLOTS:
         QJsonArray variants = result.value(QLatin1String("variants")).toArray();
         for (int i = 0; i < variants.size(); ++i) {
             QJsonObject v = variants.at(i).toObject();
-            v[QStringLiteral("memory")] = QJsonObject{{QStringLiteral("peak_bytes"), QJsonValue::Null}};
+            v[QStringLiteral("memory")] = QJsonObject { { QStringLiteral("peak_bytes"), QJsonValue::Null } };
             variants[i] = v;
         }
         result[QStringLiteral("variants")] = variants;
         ProfilePanel panel;
         panel.setProfile(result);
         QCOMPARE(chartNames(panel.charts()),
-                 (QStringList{QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart")}));
-        for (const char *name : {"profileMemoryChart", "profileTimelineChart", "profileKernelsChart",
-                                 "profileColdStartChart", "profileThroughputChart"}) {
+            (QStringList { QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart") }));
+        for (const char *name : { "profileMemoryChart", "profileTimelineChart", "profileKernelsChart",
+                 "profileColdStartChart", "profileThroughputChart" }) {
             const QString note = noteOf(panel, name);
             QVERIFY2(note.contains(QLatin1String("ot measured")), qPrintable(QLatin1String(name) + u' ' + note));
         }
@@ -244,7 +245,7 @@ private Q_SLOTS:
         result = fixture(QStringLiteral("profile_cpu.json"));
         panel.setProfile(result); // no resolver: /OUT/trace_cpu.json does not exist here
         QVERIFY2(noteOf(panel, "profileTimelineChart").contains(QLatin1String("/OUT/trace_cpu.json")),
-                 qPrintable(noteOf(panel, "profileTimelineChart")));
+            qPrintable(noteOf(panel, "profileTimelineChart")));
 
         panel.clear();
         QVERIFY(panel.charts().isEmpty());
@@ -257,7 +258,7 @@ private Q_SLOTS:
         panel.resize(1280, 800);
         panel.setProfile(fixture(QStringLiteral("compile_cpu.json")));
         QCOMPARE(chartNames(panel.charts()),
-                 (QStringList{QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart")}));
+            (QStringList { QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart") }));
         const auto bars = plottables<QCPBars>(chart(panel, "profileLatencyChart"));
         QCOMPARE(bars.size(), 2);
         QCOMPARE(bars.at(1)->data()->at(0)->value, 0.016605);
@@ -298,8 +299,8 @@ private Q_SLOTS:
         for (size_t lane = 0; lane < data.lanes.size() && pixel.isNull(); ++lane) {
             for (const auto &range : data.lanes[lane].ranges) {
                 if (range.name == name) {
-                    pixel = {plot->xAxis->coordToPixel((range.startMs + range.endMs) / 2),
-                             plot->yAxis->coordToPixel(lane + 0.5)};
+                    pixel = { plot->xAxis->coordToPixel((range.startMs + range.endMs) / 2),
+                        plot->yAxis->coordToPixel(lane + 0.5) };
                     break;
                 }
             }
@@ -316,7 +317,7 @@ private Q_SLOTS:
         // A name only eager's ops have switches the kernel chart to them.
         panel.highlightKernel(QStringLiteral("aten::relu"));
         QCOMPARE(panel.findChild<QComboBox *>(QStringLiteral("kernelSource"))->currentData().toString(),
-                 QStringLiteral("ops:eager"));
+            QStringLiteral("ops:eager"));
         tabs->setCurrentIndex(2);
         QTest::qWait(20);
         QVERIFY(panel.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/profile_timeline_highlight.png")));
@@ -330,17 +331,14 @@ private Q_SLOTS:
         // draws only the handful in view.
         QJsonArray events;
         for (int i = 0; i < 200000; ++i) {
-            events.append(QJsonObject{{QStringLiteral("ph"), QStringLiteral("X")},
-                                      {QStringLiteral("name"), QStringLiteral("k%1").arg(i % 7)},
-                                      {QStringLiteral("cat"), QStringLiteral("aoti")},
-                                      {QStringLiteral("ts"), i * 2.0},
-                                      {QStringLiteral("dur"), 1.5},
-                                      {QStringLiteral("pid"), 2},
-                                      {QStringLiteral("tid"), 7}});
+            events.append(QJsonObject { { QStringLiteral("ph"), QStringLiteral("X") },
+                { QStringLiteral("name"), QStringLiteral("k%1").arg(i % 7) },
+                { QStringLiteral("cat"), QStringLiteral("aoti") }, { QStringLiteral("ts"), i * 2.0 },
+                { QStringLiteral("dur"), 1.5 }, { QStringLiteral("pid"), 2 }, { QStringLiteral("tid"), 7 } });
         }
         TimelineChart timeline;
         timeline.resize(1000, 300);
-        timeline.setData(TimelineData::fromJson(QJsonObject{{QStringLiteral("traceEvents"), events}}));
+        timeline.setData(TimelineData::fromJson(QJsonObject { { QStringLiteral("traceEvents"), events } }));
         QCOMPARE(timeline.trackCount(), 1);
         QCOMPARE(timeline.data().rangeCount, 200000);
         timeline.show();
@@ -349,7 +347,7 @@ private Q_SLOTS:
         QVERIFY2(timeline.drawnCount() <= timeline.plot()->width(), qPrintable(QString::number(timeline.drawnCount())));
         timeline.zoomTo(100.0, 100.02); // 20 µs: about ten ranges
         QVERIFY2(timeline.drawnCount() > 0 && timeline.drawnCount() <= 12,
-                 qPrintable(QString::number(timeline.drawnCount())));
+            qPrintable(QString::number(timeline.drawnCount())));
     }
 
     void reviewRealProfile()

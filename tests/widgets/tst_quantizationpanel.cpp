@@ -83,8 +83,12 @@ private Q_SLOTS:
         LayerErrorModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
         const QJsonObject result = loadFixture(QStringLiteral("quantize_cpu.json"));
-        const QJsonArray layers =
-            result.value(QLatin1String("schemes")).toArray().at(3).toObject().value(QLatin1String("layers")).toArray();
+        const QJsonArray layers = result.value(QLatin1String("schemes"))
+                                      .toArray()
+                                      .at(3)
+                                      .toObject()
+                                      .value(QLatin1String("layers"))
+                                      .toArray();
         model.setLayers(layers);
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.index(1, LayerErrorModel::NameColumn).data().toString(), QStringLiteral("fc2"));
@@ -112,14 +116,14 @@ private Q_SLOTS:
                     .data(Qt::ToolTipRole)
                     .toString()
                     .contains(QLatin1String("compute capability 8.9")));
-        QCOMPARE(model.index(unsupported, SchemeTableModel::StatusColumn).data().toString(),
-                 QStringLiteral("unsupported"));
+        QCOMPARE(
+            model.index(unsupported, SchemeTableModel::StatusColumn).data().toString(), QStringLiteral("unsupported"));
         QCOMPARE(model.index(unsupported, SchemeTableModel::CompiledMsColumn).data().toString(), QStringLiteral("—"));
         QVERIFY(model.index(unsupported, 0).data(Qt::ForegroundRole).isValid()); // greyed
         const int failed = model.rowOf(QStringLiteral("int8-static"));
         const QString failedReason = model.index(failed, SchemeTableModel::ReasonColumn).data().toString();
         QVERIFY2(failedReason.contains(QLatin1String("convert_pt2e")) && failedReason.contains(QLatin1String("export")),
-                 qPrintable(failedReason));
+            qPrintable(failedReason));
 
         QCOMPARE(model.bestScheme(), QStringLiteral("int8-weight-only"));
         for (int row = 0; row < model.rowCount(); ++row) {
@@ -130,7 +134,7 @@ private Q_SLOTS:
         const int fp32 = model.rowOf(QStringLiteral("fp32"));
         QCOMPARE(model.index(fp32, SchemeTableModel::Top1Column).data().toString(), QStringLiteral("100.0%"));
         QCOMPARE(model.index(model.rowOf(QStringLiteral("bf16")), SchemeTableModel::SpeedupColumn).data().toString(),
-                 QStringLiteral("2.79×"));
+            QStringLiteral("2.79×"));
     }
 
     void panelFromFixture()
@@ -148,7 +152,8 @@ private Q_SLOTS:
         QVERIFY(panel.selectScheme(QStringLiteral("fp32")));
         QCOMPARE(selected.last().first().toString(), QStringLiteral("fp32"));
         QCOMPARE(panel.layerModel()->rowCount(), 0);
-        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("layerTitle"))->text().contains(QLatin1String("no quantized")));
+        QVERIFY(
+            panel.findChild<QLabel *>(QStringLiteral("layerTitle"))->text().contains(QLatin1String("no quantized")));
         QVERIFY(panel.selectScheme(QStringLiteral("int4-weight-only")));
         QCOMPARE(panel.layerModel()->rowCount(), 3);
         QVERIFY(!panel.selectScheme(QStringLiteral("nonexistent")));
@@ -167,7 +172,7 @@ private Q_SLOTS:
                 notes << text->text();
         }
         QVERIFY2(notes.contains(QStringLiteral("unsupported")) && notes.contains(QStringLiteral("failed")),
-                 qPrintable(notes.join(u',')));
+            qPrintable(notes.join(u',')));
         auto *scatter = panel.findChild<QCustomPlot *>(QStringLiteral("quantAccuracyChart"));
         // One point per scheme that ran (plus a ring around the selected one).
         const auto pointNames = [scatter] {
@@ -202,7 +207,8 @@ private Q_SLOTS:
 
         // Screenshots of every tab, for review.
         QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
-        const char *names[] = {"quantization_scatter", "quantization_latency", "quantization_memory", "quantization_size"};
+        const char *names[]
+            = { "quantization_scatter", "quantization_latency", "quantization_memory", "quantization_size" };
         for (int i = 0; i < tabs->count(); ++i) {
             tabs->setCurrentIndex(i);
             QTest::qWait(20);
@@ -266,8 +272,8 @@ private Q_SLOTS:
         const int fp32 = proxyRowOf(view, QStringLiteral("fp32"));
         const int fp8 = proxyRowOf(view, QStringLiteral("fp8-dynamic"));
         QVERIFY(fp32 >= 0 && fp8 >= 0);
-        view->selectionModel()->select(view->model()->index(fp32, 0),
-                                       QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        view->selectionModel()->select(
+            view->model()->index(fp32, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         view->selectionModel()->select(view->model()->index(fp8, 3), QItemSelectionModel::Select);
         auto *action = view->findChild<QAction *>(QStringLiteral("copyRowsAction"));
         QVERIFY(action);
@@ -276,10 +282,10 @@ private Q_SLOTS:
         action->trigger();
         const QString text = QApplication::clipboard()->text();
         // Rows in view order (sorted by scheme: fp32 before fp8-dynamic), every column, one line each.
-        const QString expected =
-            QStringLiteral("fp32\tok\t0.081\t0.034\t2.38×\t64.0 KiB\t1.6 MiB\t6e-08\t1.000000\t100.0%\t\n"
-                           "fp8-dynamic\tunsupported\t—\t—\t—\t—\t—\t—\t—\t—\t"
-                           "fp8 needs a CUDA device with compute capability 8.9 or newer; this run is on cpu\n");
+        const QString expected
+            = QStringLiteral("fp32\tok\t0.081\t0.034\t2.38×\t64.0 KiB\t1.6 MiB\t6e-08\t1.000000\t100.0%\t\n"
+                             "fp8-dynamic\tunsupported\t—\t—\t—\t—\t—\t—\t—\t—\t"
+                             "fp8 needs a CUDA device with compute capability 8.9 or newer; this run is on cpu\n");
         QCOMPARE(text, expected);
         QCOMPARE(selectedRowsAsTsv(view), expected);
     }
