@@ -103,6 +103,11 @@ void TestGraphView::diffHighlighting()
     QCOMPARE(state(after, "mm_q"), NodeDiffState::Unchanged);
     QCOMPARE(state(before, "mm_q"), NodeDiffState::Unchanged);
     QVERIFY(view.summary().contains(QStringLiteral("+1")));
+    // Collapsing a group on one side collapses it on the other.
+    before->setGroupExpanded(QStringLiteral("attn.q_proj"), false);
+    QVERIFY(!after->graphLayout().groups()[after->graphLayout().groupByPath(QStringLiteral("attn.q_proj"))].expanded);
+    after->setGroupExpanded(QStringLiteral("attn.q_proj"), true);
+    QVERIFY(before->graphLayout().groups()[before->graphLayout().groupByPath(QStringLiteral("attn.q_proj"))].expanded);
     // Selection follows across the sides.
     before->selectNode(QStringLiteral("mm_v"));
     QCOMPARE(after->selectedNode(), QStringLiteral("mm_v"));

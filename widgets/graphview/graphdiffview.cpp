@@ -65,6 +65,15 @@ GraphDiffView::GraphDiffView(QWidget *parent)
         m_syncing = false;
         Q_EMIT nodeSelected(name);
     };
+    // Both sides open and close the same groups.
+    connect(m_before, &GraphView::expansionChanged, this, [this] {
+        if (!m_syncing)
+            m_after->setExpansionStates(m_before->expansionStates());
+    });
+    connect(m_after, &GraphView::expansionChanged, this, [this] {
+        if (!m_syncing)
+            m_before->setExpansionStates(m_after->expansionStates());
+    });
     connect(m_before, &GraphView::nodeSelected, this, [this, select](const QString &n) { select(m_after, n); });
     connect(m_after, &GraphView::nodeSelected, this, [this, select](const QString &n) { select(m_before, n); });
     m_previous->setEnabled(false);
@@ -197,6 +206,7 @@ void GraphDiffView::showPair()
     m_syncing = true;
     m_before->setSnapshot(m_beforeSnapshot);
     m_after->setSnapshot(m_afterSnapshot);
+    m_after->setExpansionStates(m_before->expansionStates());
     m_before->setDiffStates(beforeStates(m_diff));
     m_after->setDiffStates(afterStates(m_diff));
     m_syncing = false;

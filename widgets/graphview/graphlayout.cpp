@@ -377,6 +377,29 @@ void GraphLayout::collapseAll()
     relayout();
 }
 
+QHash<QString, bool> GraphLayout::expansionStates() const
+{
+    QHash<QString, bool> out;
+    for (std::size_t g = 1; g < m_groups.size(); ++g)
+        out.insert(m_groups[g].path, m_groups[g].expanded);
+    return out;
+}
+
+void GraphLayout::setExpansionStates(const QHash<QString, bool> &states)
+{
+    bool changed = false;
+    for (auto it = states.constBegin(); it != states.constEnd(); ++it) {
+        m_expandedByPath.insert(it.key(), it.value());
+        const int g = groupByPath(it.key());
+        if (g > 0 && m_groups[g].expanded != it.value()) {
+            m_groups[g].expanded = it.value();
+            changed = true;
+        }
+    }
+    if (changed)
+        relayout();
+}
+
 Layout::Size GraphLayout::itemSize(const ItemRef &item) const
 {
     if (!item.isGroup)

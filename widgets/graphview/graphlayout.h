@@ -100,6 +100,11 @@ public:
     void revealNode(int node);
     void expandAll();
     void collapseAll();
+    /// Module path -> expanded, for every group of the current snapshot.
+    QHash<QString, bool> expansionStates() const;
+    /// Applies these states (by module path; unknown paths are remembered for later snapshots)
+    /// and lays out again if anything changed.
+    void setExpansionStates(const QHash<QString, bool> &states);
 
     const std::vector<Group> &groups() const { return m_groups; }
     const std::vector<Edge> &edges() const { return m_edges; }

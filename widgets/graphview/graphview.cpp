@@ -173,6 +173,13 @@ std::shared_ptr<const Graph::Snapshot> GraphView::snapshot() const
 void GraphView::afterLayout()
 {
     m_canvas->layoutChanged();
+    Q_EMIT expansionChanged();
+}
+
+void GraphView::setExpansionStates(const QHash<QString, bool> &states)
+{
+    m_layout.setExpansionStates(states);
+    m_canvas->layoutChanged();
 }
 
 void GraphView::setColourMode(ColourMode mode)

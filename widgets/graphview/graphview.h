@@ -104,6 +104,9 @@ public:
     void setGroupExpanded(const QString &modulePath, bool expanded);
     void expandAll();
     void collapseAll();
+    /// Which module groups are expanded, by path (GraphDiffView keeps both sides alike with it).
+    QHash<QString, bool> expansionStates() const { return m_layout.expansionStates(); }
+    void setExpansionStates(const QHash<QString, bool> &states);
 
     /// The current view (what the widget shows) as SVG or PNG, the snapshot as Graphviz DOT.
     bool exportSvg(const QString &path);
@@ -121,6 +124,8 @@ Q_SIGNALS:
     void nodeSelected(const QString &nodeName);
     /// The view moved or zoomed.
     void viewChanged();
+    /// Groups were expanded or collapsed (by the user, expandAll/collapseAll or selectNode).
+    void expansionChanged();
 
 private:
     void afterLayout();
