@@ -3,6 +3,7 @@
 
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
+#include "runtime/collector.h"
 
 #include <chrono>
 #include <cmath>
@@ -182,14 +183,13 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
     row["compiled"] = summaryJson(aoti, options.warmup);
 
     run("memory", "peak memory of one eager and one compiled forward", [&] {
-        const Json dev = Json::array({device});
-        Python::callFunction("quant", "peak_begin", dev, "memory");
-        job.runEager();
-        const Json eagerPeak = Python::callFunction("quant", "peak_end", dev, "memory");
-        Python::callFunction("quant", "peak_begin", dev, "memory");
-        runner->run();
-        const Json compiledPeak = Python::callFunction("quant", "peak_end", dev, "memory");
-        row["peak_bytes"] = Json{{"eager", eagerPeak}, {"compiled", compiledPeak}};
+        // The profiler's method (issue 4): c10's allocation reporter on CPU, the caching
+        // allocator's peak on CUDA; the same for the eager Python call and the package.
+        const auto eagerPeak = Runtime::measurePeakMemory([&] { job.runEager(); }, device);
+        const auto compiledPeak = Runtime::measurePeakMemory([&] { runner->run(); }, device);
+        const auto bytes = [](const Runtime::MemoryPeak &p) { return p.peakBytes ? Json(*p.peakBytes) : Json(); };
+        row["peak_bytes"] = Json{{"eager", bytes(eagerPeak)}, {"compiled", bytes(compiledPeak)}};
+        row["peak_method"] = compiledPeak.method;
     });
 
     const Json report = run("evaluate", "running the evaluation set through the package", [&] {
@@ -390,13 +390,18 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
     if (calibration.value("samples", 0) == 0) // no int8-static row ran: report what was asked for
         calibration["samples"] = request.value("calibration_samples", 32);
 
+    std::string peakMethod = device == "cuda" ? "cuda_caching_allocator" : "cpu_allocator_reporter";
+    for (const auto &r : rows) {
+        if (r.contains("peak_method"))
+            peakMethod = r.value("peak_method", peakMethod);
+    }
     Json result{{"model", model},
                 {"device", device},
                 {"out", out.string()},
                 {"baseline", "fp32"},
                 {"calibration", calibration},
                 {"evaluation", evaluation},
-                {"peak_method", device == "cuda" ? "cuda_caching_allocator" : "rss_hwm_delta"},
+                {"peak_method", peakMethod},
                 {"schemes", rows},
                 {"csv", (out / "quantize.csv").string()},
                 {"json", (out / "quantize.json").string()}};

@@ -189,6 +189,10 @@ def _pt2e(model, example: tuple, calibration: list):
     quantizer = xiq.X86InductorQuantizer()
     quantizer.set_global(xiq.get_default_x86_inductor_quantization_config())
     captured = torch.export.export(model, example, strict=False).module()
+    # Unused layers (e.g. BERT's pooler under a mean-pooling wrapper) form partitions without output
+    # nodes, on which the x86 quantizer's linear+unary annotation fails (IndexError): drop them.
+    captured.graph.eliminate_dead_code()
+    captured.recompile()
     prepared = prepare_pt2e(captured, quantizer)  # also folds BatchNorm into the preceding conv
     with torch.no_grad():
         for sample in calibration:
@@ -451,12 +455,6 @@ class QuantState:
         """Keep the compiled package's outputs for evaluation sample ``index`` (copied)."""
         self._outputs[index] = [torch.from_dlpack(c).detach().double().cpu().clone() for c in capsules]
 
-    def eager_outputs(self) -> None:
-        """Fallback when no package ran: the quantized eager model's outputs on every sample."""
-        with torch.inference_mode():
-            for i, sample in enumerate(self.evaluation):
-                self._outputs[i] = [o.double().cpu() for o in _flat(self.model(*sample))]
-
     def accuracy(self) -> dict:
         """Against fp32 eager over the evaluation set: max/mean abs error, cosine (all outputs
         flattened), top-1 agreement for [batch, classes] outputs, embedding cosine for minilm."""
@@ -534,41 +532,3 @@ class QuantState:
             except (OSError, ValueError):
                 pass
         return sorted(found)
-
-
-# -- peak memory ----------------------------------------------------------------------------------
-def _status_bytes(key: str) -> int:
-    with open("/proc/self/status", encoding="ascii") as fh:
-        m = re.search(rf"^{key}:\s+(\d+) kB", fh.read(), re.M)
-    return int(m.group(1)) * 1024 if m else 0
-
-
-_peak_base = [0]
-
-
-def peak_method(device: str) -> str:
-    """How peak_end() measures: ``rss_hwm_delta`` (CPU) or ``cuda_caching_allocator``."""
-    return "cuda_caching_allocator" if device == "cuda" else "rss_hwm_delta"
-
-
-def peak_begin(device: str) -> None:
-    """Reset the peak: CUDA allocator peak stats, or the process's VmHWM via /proc/self/clear_refs."""
-    if device == "cuda":
-        torch.cuda.synchronize()
-        torch.cuda.reset_peak_memory_stats()
-        _peak_base[0] = torch.cuda.memory_allocated()
-        return
-    try:
-        with open("/proc/self/clear_refs", "w", encoding="ascii") as fh:
-            fh.write("5")
-    except OSError:
-        pass
-    _peak_base[0] = _status_bytes("VmRSS")
-
-
-def peak_end(device: str) -> int:
-    """Bytes of peak memory above the level at peak_begin() (never negative)."""
-    if device == "cuda":
-        torch.cuda.synchronize()
-        return max(0, torch.cuda.max_memory_allocated() - _peak_base[0])
-    return max(0, _status_bytes("VmHWM") - _peak_base[0])
