@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graphpanel.h"
 
+#include "graphview/graphdiffview.h"
+#include "graphview/graphview.h"
+#include "graph/graph.h"
+
 #include "nodetablemodel.h"
 #include "selectionhub.h"
 #include "tableutil.h"
@@ -24,6 +28,8 @@ GraphPanel::GraphPanel(SelectionHub *hub, QWidget *parent)
     , m_title(new QLabel(this))
     , m_search(new QLineEdit(this))
     , m_view(new QTableView(this))
+    , m_graphView(new GraphView(this))
+    , m_diffView(new GraphDiffView(this))
 {
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterRole(NodeTableModel::FilterRole);
@@ -41,7 +47,10 @@ GraphPanel::GraphPanel(SelectionHub *hub, QWidget *parent)
     nodesLayout->setContentsMargins(0, 0, 0, 0);
     nodesLayout->addWidget(m_search);
     nodesLayout->addWidget(m_view, 1);
+    m_tabs->addTab(m_graphView, tr("Graph"));
+    m_tabs->addTab(m_diffView, tr("Diff"));
     m_tabs->addTab(nodes, tr("Nodes"));
+    m_tabs->setTabToolTip(1, tr("The selected snapshot against the one before it: added, removed and changed nodes"));
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -53,6 +62,14 @@ GraphPanel::GraphPanel(SelectionHub *hub, QWidget *parent)
         if (current.isValid())
             m_hub->selectNode(current.data(NodeTableModel::NameRole).toString());
     });
+    connect(m_graphView, &GraphView::nodeSelected, hub, &SelectionHub::selectNode);
+    connect(m_diffView, &GraphDiffView::nodeSelected, hub, &SelectionHub::selectNode);
+    connect(m_diffView, &GraphDiffView::passChanged, this, [this](int index) {
+        if (index >= 0 && index < m_diffSnapshots.size())
+            m_hub->selectSnapshot(m_diffSnapshots[index]);
+    });
+    connect(hub, &SelectionHub::dataChanged, this, &GraphPanel::loadKernelData);
+    connect(hub, &SelectionHub::jobChanged, this, &GraphPanel::loadKernelData);
     connect(hub, &SelectionHub::snapshotChanged, this, &GraphPanel::reload);
     connect(hub, &SelectionHub::sessionChanged, this, &GraphPanel::reload);
     connect(hub, &SelectionHub::nodeChanged, this, &GraphPanel::followNode);
@@ -77,11 +94,74 @@ void GraphPanel::reload()
         m_title->setText(m_hub->snapshotError());
     else
         m_title->setText(tr("No snapshot selected: pick a stage or pass in the Pipeline panel."));
+    // The drawing reads the snapshot with core/graph (the same model the diff uses).
+    const auto *rec = m_hub->currentSnapshotRecord();
+    const QString path = snapshot && rec ? m_hub->resolve(rec->path) : QString();
+    if (path != m_loadedPath) {
+        m_loadedPath = path;
+        std::shared_ptr<const Graph::Snapshot> graph;
+        if (!path.isEmpty()) {
+            try {
+                graph = std::make_shared<const Graph::Snapshot>(Graph::loadSnapshot(path.toStdString()));
+            } catch (const std::exception &e) {
+                m_title->setText(tr("Cannot draw %1: %2").arg(path, QString::fromUtf8(e.what())));
+            }
+        }
+        m_graphView->setSnapshot(graph);
+    }
+    syncDiff();
     highlightKernel(m_hub->currentKernel());
+}
+
+void GraphPanel::syncDiff()
+{
+    const auto *job = m_hub->currentJobRecord();
+    QStringList paths;
+    QList<int> indices;
+    if (job) {
+        for (int i = 0; i < job->snapshots.size(); ++i) {
+            const auto &s = job->snapshots[i];
+            if (s.graph && !s.path.isEmpty()) {
+                paths.append(m_hub->resolve(s.path));
+                indices.append(i);
+            }
+        }
+    }
+    if (paths != m_diffView->snapshotPaths()) {
+        m_diffSnapshots = indices;
+        QSignalBlocker block(m_diffView); // showing the first step is not a user's pick
+        m_diffView->setSnapshotPaths(paths);
+    }
+    const int position = indices.indexOf(m_hub->currentSnapshot());
+    if (position >= 1 && position != m_diffView->passIndex()) {
+        QSignalBlocker block(m_diffView);
+        m_diffView->setPassIndex(position);
+    }
+}
+
+void GraphPanel::loadKernelData()
+{
+    QHash<QString, QStringList> coverage;
+    QHash<QString, double> times;
+    if (const auto kernels = m_hub->kernels()) {
+        for (const auto &k : kernels->kernels()) {
+            coverage[k.name] += k.postGradNodes;
+            if (!qIsNaN(k.totalMs))
+                times[k.name] += k.totalMs; // total over the profiled runs: where the time goes
+        }
+    }
+    m_graphView->setKernelCoverage(coverage);
+    m_graphView->setKernelTimes(times);
+    m_diffView->setKernelCoverage(coverage);
+    m_diffView->setKernelTimes(times);
 }
 
 void GraphPanel::followNode(const QString &name)
 {
+    if (!name.isEmpty() && m_graphView->selectedNode() != name) {
+        QSignalBlocker block(m_graphView);
+        m_graphView->selectNode(name);
+    }
     const int row = m_model->rowOf(name);
     if (row < 0)
         return;
@@ -98,7 +178,10 @@ void GraphPanel::highlightKernel(const QString &nameOrId)
 {
     const auto kernels = m_hub->kernels();
     const auto *k = kernels && !nameOrId.isEmpty() ? kernels->find(nameOrId) : nullptr;
-    m_model->setHighlighted(k ? k->postGradNodes + k->preGradNodes : QStringList());
+    const QStringList nodes = k ? k->postGradNodes + k->preGradNodes : QStringList();
+    m_model->setHighlighted(nodes);
+    m_graphView->highlightNodes(nodes);
+    m_diffView->highlightNodes(nodes);
 }
 
 } // namespace AotStudio::Widgets

@@ -11,13 +11,17 @@ class QTableView;
 
 namespace AotStudio::Widgets {
 
+class GraphDiffView;
+class GraphView;
 class NodeTableModel;
 class SelectionHub;
 
 /**
- * The Graph dock: the snapshot selected in the hub, as a searchable node table (name, op, target,
- * module, source line) with the nodes of the selected kernel in bold. Picking a node selects it
- * in the hub; a node picked elsewhere is scrolled to.
+ * The Graph dock: the snapshot selected in the hub three ways: the drawing (GraphView: grouped
+ * by module, colour modes, search, export), the diff against the snapshot before it (GraphDiffView
+ * with previous/next pass), and a searchable node table (name, op, target, module, source line).
+ * The nodes of the selected kernel are highlighted in all three (provenance overlay); picking a
+ * node in any selects it in the hub, and a node picked elsewhere is shown.
  */
 class GraphPanel : public QWidget
 {
@@ -27,12 +31,16 @@ public:
     NodeTableModel *nodeModel() const { return m_model; }
     QTableView *nodeView() const { return m_view; }
     QTabWidget *tabs() const { return m_tabs; }
+    GraphView *graphView() const { return m_graphView; }
+    GraphDiffView *diffView() const { return m_diffView; }
     void setSearchText(const QString &text);
 
 private:
     void reload();
     void followNode(const QString &name);
     void highlightKernel(const QString &nameOrId);
+    void loadKernelData();
+    void syncDiff();
 
     SelectionHub *m_hub;
     NodeTableModel *m_model;
@@ -41,6 +49,10 @@ private:
     QLabel *m_title;
     QLineEdit *m_search;
     QTableView *m_view;
+    GraphView *m_graphView;
+    GraphDiffView *m_diffView;
+    QList<int> m_diffSnapshots; ///< hub snapshot index of each path given to the diff view
+    QString m_loadedPath;
 };
 
 } // namespace AotStudio::Widgets

@@ -39,6 +39,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -324,11 +325,19 @@ void MainWindow::createCentral()
     bannerLayout->addWidget(restart, 0, Qt::AlignVCenter);
     m_banner->hide();
 
-    m_resultPanel = new ResultPanel(central);
+    // The summary scrolls rather than claim width: the docks around it (graph, kernels) need it.
+    auto *scroll = new QScrollArea(central);
+    scroll->setObjectName(QStringLiteral("summaryScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(220);
+    m_resultPanel = new ResultPanel(scroll);
     m_resultPanel->setObjectName(QStringLiteral("resultPanel"));
+    scroll->setWidget(m_resultPanel);
     auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_banner);
-    layout->addWidget(m_resultPanel, 1);
+    layout->addWidget(scroll, 1);
     setCentralWidget(central);
 }
 
@@ -366,7 +375,8 @@ void MainWindow::createDocks()
     tabifyDockWidget(profile, quant);
     graph->raise();
     addPanelDock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
-    resizeDocks({pipeline, graph}, {360, 760}, Qt::Horizontal);
+    resizeDocks({pipeline, graph}, {330, 760}, Qt::Horizontal);
+    pipeline->setMinimumWidth(260);
 
     connect(m_profilePanel, &ProfilePanel::kernelActivated, m_hub, &SelectionHub::selectKernel);
     connect(m_hub, &SelectionHub::kernelChanged, m_profilePanel, &ProfilePanel::highlightKernel);

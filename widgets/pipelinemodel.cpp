@@ -55,7 +55,7 @@ QVariant PipelineModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case StageColumn: return s.stage;
-        case PassColumn: return s.pass.isEmpty() ? tr("(stage entry)") : s.pass;
+        case PassColumn: return s.pass;
         case NodesColumn: return s.nodes;
         case DeltaColumn:
             if (s.previousNodes < 0)

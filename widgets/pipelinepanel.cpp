@@ -24,11 +24,13 @@ PipelinePanel::PipelinePanel(SelectionHub *hub, QWidget *parent)
 {
     m_proxy->setSourceModel(m_model);
     setUpTableView(m_view, m_proxy);
-    m_view->horizontalHeader()->setSectionResizeMode(PipelineModel::PassColumn, QHeaderView::Stretch);
+    auto *header = m_view->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(PipelineModel::PassColumn, QHeaderView::Stretch);
     m_view->setSortingEnabled(false); // pipeline order is the point
     m_proxy->sort(-1);
     m_view->horizontalHeader()->setSortIndicatorShown(false);
-    m_view->horizontalHeader()->setSectionResizeMode(PipelineModel::StageColumn, QHeaderView::ResizeToContents);
     m_showUnchanged->setToolTip(tr("Also list the passes that ran and left the graph as it was"));
     m_summary->setWordWrap(true);
 

@@ -400,12 +400,15 @@ void Session::finishSnapshots(JobRecord &job)
         s.stage = str(e, "name");
         s.pass = str(e, "pass");
         s.nodes = e.value(QLatin1String("nodes")).toInt();
+        const bool graph = s.stage != QLatin1String("fusion") && s.stage != QLatin1String("codegen");
+        // Fusion counts scheduler nodes and codegen kernels: only their own "before" compares.
         s.previousNodes = e.contains(QLatin1String("nodes_before")) ? e.value(QLatin1String("nodes_before")).toInt()
-                                                                   : previous;
+                          : graph                                   ? previous
+                                                                    : -1;
         s.path = str(e, "snapshot");
         s.seconds = e.value(QLatin1String("seconds")).toDouble();
         s.changed = e.value(QLatin1String("changed")).toBool(true);
-        s.graph = s.stage != QLatin1String("fusion") && s.stage != QLatin1String("codegen");
+        s.graph = graph;
         if (s.graph)
             previous = s.nodes;
         list.append(s);
