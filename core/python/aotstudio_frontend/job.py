@@ -429,6 +429,14 @@ class CompileJob:
         self.emit({"type": "snapshot", "stage": stage, "pass": pass_name, "nodes": entry["nodes"],
                    "path": entry["snapshot"], "seconds": seconds})
 
+    def unchanged_pass(self, stage: str, pass_name: str, graph) -> None:
+        """Record a pass that ran and left the graph unchanged: listed in the result's ``stages``
+        with ``changed: false`` (the studio hides these unless asked), no snapshot, no event."""
+        now = time.perf_counter()
+        seconds, self._last_mark = now - self._last_mark, now
+        self.stages.append({"name": stage, "pass": pass_name, "nodes": len(graph.nodes), "snapshot": None,
+                            "seconds": seconds, "changed": False})
+
     def compile(self) -> dict:
         """AOTInductor: compile and package into ``out/model.pt2``. The package is written under a
         temporary name and renamed, so a failed or interrupted compile leaves no half-written file."""
@@ -461,7 +469,7 @@ class CompileJob:
         self._mark()
         try:
             # Inductor freezes only with grad disabled (compile_fx checks is_grad_enabled()).
-            with PassRecorder(self.snapshot, self.log), torch.set_grad_enabled(not self.freezing):
+            with PassRecorder(self.snapshot, self.log, self.unchanged_pass), torch.set_grad_enabled(not self.freezing):
                 path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial,
                                                                 inductor_configs=options)
         except Exception as exc:

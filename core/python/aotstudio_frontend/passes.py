@@ -35,10 +35,12 @@ def _phase_of_caller() -> str:
 
 class PassRecorder:
     """Context manager: calls ``on_graph(phase, pass_name, graph)`` for each phase entry
-    (pass_name "") and for each pass after which the graph's structure differs."""
+    (pass_name "") and for each pass after which the graph's structure differs, and
+    ``on_unchanged(phase, pass_name, graph)`` (when given) for each pass that left it as it was."""
 
-    def __init__(self, on_graph, log):
+    def __init__(self, on_graph, log, on_unchanged=None):
         self.on_graph = on_graph
+        self.on_unchanged = on_unchanged
         self.log = log
         self._seen = {}  # id(graph module) -> last signature
         self._saved = None
@@ -103,3 +105,5 @@ class PassRecorder:
         if after != before:
             self._seen[key] = (phase, after)
             self.on_graph(phase, obs.passname, obs.gm.graph)
+        elif self.on_unchanged is not None:
+            self.on_unchanged(phase, obs.passname, obs.gm.graph)
