@@ -193,6 +193,15 @@ def _pt2e(model, example: tuple, calibration: list):
     # nodes, on which the x86 quantizer's linear+unary annotation fails (IndexError): drop them.
     captured.graph.eliminate_dead_code()
     captured.recompile()
+    # A module called twice (torchvision's BasicBlock reuses self.relu) would be one partition with
+    # two outputs ("Input partition has more than one output node"): export already tells the
+    # calls apart in the stack's key ("...relu@1"), so carry that into the module path.
+    for node in captured.graph.nodes:
+        stack = node.meta.get("nn_module_stack")
+        if stack:
+            key, (path, cls) = list(stack.items())[-1]
+            if "@" in key and "@" not in path:
+                node.meta["nn_module_stack"] = {**stack, key: (f"{path}@{key.rsplit('@', 1)[1]}", cls)}
     prepared = prepare_pt2e(captured, quantizer)  # also folds BatchNorm into the preceding conv
     with torch.no_grad():
         for sample in calibration:
