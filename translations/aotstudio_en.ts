@@ -57,6 +57,75 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Client::KernelCatalog</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a kernels.json written by the AOT Studio pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Client::Session</name>
+    <message>
+        <source>Cannot open the session file %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not an AOT Studio session: its first line is not a session header. Open a .aotsession file saved by the studio.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session file ends in a truncated line (line %1); everything before it was loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line %1 of the session file is not JSON and was skipped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was saved in session format version %2; this studio reads versions up to %3. Open it with a newer AOT Studio.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is empty: it holds no session header.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 exists and is not empty; choose a new folder for the session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create %1: check that the folder is writable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot copy the job folder %1 into %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot replace the empty folder %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot move the session into place at %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Client::SnapshotFile</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a graph snapshot (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Client::StageNames</name>
     <message>
         <source>Loading the model</source>
@@ -92,6 +161,13 @@
     </message>
     <message>
         <source>Writing the bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::Charts</name>
+    <message>
+        <source>%1 ms</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -199,6 +275,328 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::GraphPanel</name>
+    <message>
+        <source>Search by name, op, module or source line…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selected snapshot against the one before it: added, removed and changed nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %n node(s)</source>
+        <translation>
+            <numerusform>%1 — %n node</numerusform>
+            <numerusform>%1 — %n nodes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot draw %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::InspectorPanel</name>
+    <message>
+        <source>Property</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a pass, node or kernel.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the node is not in this snapshot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no snapshot loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>root</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module stack</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passes that touched it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Provenance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 by %2 (from %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (not computed by a generated kernel)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2 per call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernel %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Library op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of kernel time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Covered nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>post-grad</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From pre-grad nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nodes before</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Changed the graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::KernelTableModel</name>
+    <message>
+        <source>Kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Covered nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cpp: generated C++; triton: generated Triton; library: a call into ATen, oneDNN or cuBLAS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This kernel&apos;s share of the summed time of all kernels in the profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Post-grad graph nodes this kernel computes (Inductor provenance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Post-grad nodes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From pre-grad nodes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Library op: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::KernelsPanel</name>
+    <message>
+        <source>Filter by kernel, kind or node…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a kernel to see its generated source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No kernels: compile a model first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kernel(s) and library call(s)</source>
+        <translation>
+            <numerusform>%n kernel and library call</numerusform>
+            <numerusform>%n kernels and library calls</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — a library call, no generated source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — generated %2 source</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::LatencyChart</name>
     <message>
         <source>Compiled</source>
@@ -214,6 +612,29 @@
     </message>
     <message>
         <source>p90 %1 ms ▸</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::LayerErrorModel</name>
+    <message>
+        <source>Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mean abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -265,6 +686,10 @@
     </message>
     <message>
         <source>info</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter messages…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -511,10 +936,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Compile failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The job failed.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -549,14 +970,6 @@ Code: %2</source>
     </message>
     <message>
         <source>Snapshot %1: %2 nodes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiling %1 was cancelled.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiling %1 failed: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -609,6 +1022,927 @@ Code: %2</source>
     </message>
     <message>
         <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile, then measure eager against compiled: latency, kernels, memory, cold start and throughput (Ctrl+P)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quantize</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare quantization schemes: latency, memory, size and accuracy against fp32 eager (Ctrl+Shift+Q)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run &amp;Settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data type, Inductor options, dynamic dimensions, measuring and schemes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show a saved session (.aotsession) without running anything</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save Session As…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy this session and its job folders into a new folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export &amp;Report…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write an HTML report with the charts as PNG and the tables as CSV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset &amp;Layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inspector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent Sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at least one scheme in Run Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantizing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiling %1 on %2 into %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantizing %1 on %2 into %3 (schemes: %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This session is not being recorded: cannot write %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No recent sessions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not open the session: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AOT Studio — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened the session %1 (%n job(s)).</source>
+        <translation>
+            <numerusform>Opened the session %1 (%n job).</numerusform>
+            <numerusform>Opened the session %1 (%n jobs).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened the session %1 with problems: see the log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AOT Studio sessions (*.aotsession)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving the session failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the session to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the session to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session As (a new folder)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AOT Studio report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>torch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantization schemes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting the report failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report written to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Report (a new folder)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiled %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantized %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantizing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 failed: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::NodeTableModel</name>
+    <message>
+        <source>Node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source line</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::PipelineModel</name>
+    <message>
+        <source>Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Δ nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This pass ran and left the graph unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scheduler fusion: %1 nodes before, %2 after.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n generated kernel(s) and library calls.</source>
+        <translation>
+            <numerusform>%n generated kernel and library calls.</numerusform>
+            <numerusform>%n generated kernels and library calls.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No snapshot was written (snapshots were off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::PipelinePanel</name>
+    <message>
+        <source>Show unchanged passes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also list the passes that ran and left the graph as it was</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 snapshots; %2 passes changed the graph, %3 left it unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No compile yet: open a model and press Compile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ProfilePanel</name>
+    <message>
+        <source>Eager (Python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AOTInductor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NativeRT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median latency per call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency distribution</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory per variant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput and p99 latency against runners</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top kernels by total time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start &amp;&amp; throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+kind %2 · %3 calls
+total %4, mean %5 · %6 of wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>covers %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>grid %1, block %2, %3 registers, stream %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No profile yet: run Profile (or Compile) to measure the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: no profile result.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This result has no latency figures (neither a profile nor a compile result).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: a compile result has only latency. Run Profile for memory, kernels, the timeline, cold start and throughput.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2× the speed of eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 not available: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collector %1, its overhead: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collector %1 did not start: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: no variant has a latency.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+not available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p90 %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99 %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms per call: bar median, whiskers p10–p90, ◆ p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: median %2
+p10 %3, p90 %4, p99 %5
+mean %6 ± %7, %8 runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>traced median %1 (collector overhead %2%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA events: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, collector on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: no variant has latency percentiles.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms per call (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency distribution: box p10–p90, whiskers min–p99, ○ max</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1%2
+min %3, p10 %4, median %5
+p90 %6, p99 %7, max %8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (collector on)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak bytes in use above the level before the call (%1) · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: peak %2 (%L3 bytes)
+method %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: no variant has a peak memory figure.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU: not measured (a CPU profile).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;GPU busy&lt;/b&gt; (kernel time over wall time): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1%2: %3× %4 in %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>⚠ %n activity record(s) dropped by CUPTI</source>
+        <translation>
+            <numerusform>⚠ %n activity record dropped by CUPTI</numerusform>
+            <numerusform>⚠ %n activity records dropped by CUPTI</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not measured: the collector did not start (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: the profile has no trace (it ran with trace off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not available: the trace %1 cannot be read (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: the trace %1 has no ranges.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: ATen ops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: the profile has no kernel ranges (the collector was off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: no kernels for %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total time in the traced pass (ms) · share of the variant&apos;s wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top kernels by total time: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start not measured: skipped (cold_start_runs 0) or aotstudio-run was not found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package
+(aotstudio-run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager
+(Python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Fresh process to first output (ms, median of %n run(s))</source>
+        <translation>
+            <numerusform>Fresh process to first output (ms, median of %n run)</numerusform>
+            <numerusform>Fresh process to first output (ms, median of %n runs)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cold start: the package starts %1× faster than eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2
+%3 of %4 runs succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package (aotstudio-run, no Python)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager (import torch, build, run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput not measured (throughput: []).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calls/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99 latency (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runners (threads calling the package at once)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput (calls/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99 latency per call (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n runner(s), %1 threads
+%2 calls/s
+median %3, p99 %4</source>
+        <translation>
+            <numerusform>%n runner, %1 threads
+%2 calls/s
+median %3, p99 %4</numerusform>
+            <numerusform>%n runners, %1 threads
+%2 calls/s
+median %3, p99 %4</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::QuantizationPanel</name>
+    <message>
+        <source>unsupported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency against accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median latency per scheme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory per scheme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package size per scheme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 − cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy against fp32 eager on the evaluation set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency vs accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+compiled median %2
+max abs error %3
+cosine %4
+%5× vs fp32 eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2
+eager %3, compiled %4
+peak memory: eager %5, compiled %6
+package %7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No quantization result yet: run Quantize to compare schemes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-layer error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: no quantization result.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2 · baseline %3 · calibration %4 samples, evaluation %5 samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No scheme within max abs error %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>★ Best within max abs error %1: &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-layer error of %1: not measured (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-layer error of %1: no quantized layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Per-layer error of %1 (%n layer(s), each against its fp32 layer on the same input)</source>
+        <translation>
+            <numerusform>Per-layer error of %1 (%n layer, each against its fp32 layer on the same input)</numerusform>
+            <numerusform>Per-layer error of %1 (%n layers, each against its fp32 layer on the same input)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>★ %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: the result lists no schemes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: no scheme ran (see the table for the reasons).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median latency per call (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory of one forward above resident (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: every peak memory figure is 0 bytes, below what the method (%1) resolves.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: the result has no peak memory figures.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package size on disk (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: the result has no package sizes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not measured: no scheme has both a compiled latency and an accuracy figure.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 − cosine against fp32 eager (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error against fp32 eager (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled median latency (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled median latency (ms, log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (error 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max error %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ReportWriter</name>
+    <message>
+        <source>%1 already exists; choose a new folder name for the report.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create %1: check that the folder is writable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Written by AOT Studio %1 on %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write the chart %1 into %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write %1 into %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot write index.html into %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot move the report into place at %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -771,6 +2105,284 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::RunSettingsDialog</name>
+    <message>
+        <source>Freezing (fold weights into constants)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max-autotune (benchmark kernel choices; slow compile)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float32</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bfloat16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. x:0:1:64 (input x, dimension 0, from 1 to 64)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs a CUDA GPU of compute capability 8.9 or newer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runner counts for the throughput test, comma-separated; empty skips it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warm-up runs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most timed runs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time cap per variant:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput runners:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold-start runs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantize</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schemes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calibration samples:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluation samples:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max error for “best”:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SchemeTableModel</name>
+    <message>
+        <source>%1 (stage %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>★ best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unsupported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the fastest scheme with a max abs error within %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package %1, eager %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Embedding cosine %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantized ops: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32 eager median over this scheme&apos;s compiled median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory of one forward of the package above what was resident before it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The package&apos;s outputs against fp32 eager on the evaluation set</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scheme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>vs fp32 eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Top-1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SelectionHub</name>
+    <message>
+        <source>No snapshot file for %1 (snapshots were off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TableCopy</name>
+    <message>
+        <source>Copy Rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TimelineChart</name>
+    <message>
+        <source>covers %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>process %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>thread %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernel timeline per stream and thread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom to the traced calls of one variant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag to pan, wheel to zoom, click a range to select its kernel.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time from the start of the traced pass (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All variants</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+%2 · %3
+start %4 ms, duration %5 µs
+%6</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>AOT Studio</source>
@@ -846,6 +2458,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>unknown device &quot;%1&quot;: use cpu or cuda.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A saved session (.aotsession) to open, without running anything.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give at most one session file</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -57,6 +57,75 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Client::KernelCatalog</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a kernels.json written by the AOT Studio pipeline</source>
+        <translation>%1 不是由 AOT Studio 流水线写入的 kernels.json</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Client::Session</name>
+    <message>
+        <source>Cannot open the session file %1: %2.</source>
+        <translation>无法打开会话文件 %1：%2。</translation>
+    </message>
+    <message>
+        <source>%1 is not an AOT Studio session: its first line is not a session header. Open a .aotsession file saved by the studio.</source>
+        <translation>%1 不是 AOT Studio 会话：其第一行不是会话头。请打开由 AOT Studio 保存的 .aotsession 文件。</translation>
+    </message>
+    <message>
+        <source>The session file ends in a truncated line (line %1); everything before it was loaded.</source>
+        <translation>会话文件以一个被截断的行结束（第 %1 行）；该行之前的内容均已加载。</translation>
+    </message>
+    <message>
+        <source>Line %1 of the session file is not JSON and was skipped.</source>
+        <translation>会话文件第 %1 行不是 JSON，已跳过。</translation>
+    </message>
+    <message>
+        <source>%1 was saved in session format version %2; this studio reads versions up to %3. Open it with a newer AOT Studio.</source>
+        <translation>%1 以会话格式版本 %2 保存；当前 AOT Studio 最高只能读取版本 %3。请使用更新版本的 AOT Studio 打开。</translation>
+    </message>
+    <message>
+        <source>%1 is empty: it holds no session header.</source>
+        <translation>%1 为空：不包含会话头。</translation>
+    </message>
+    <message>
+        <source>%1 exists and is not empty; choose a new folder for the session.</source>
+        <translation>%1 已存在且不为空；请为会话选择一个新文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: check that the folder is writable.</source>
+        <translation>无法创建 %1：请检查该文件夹是否可写。</translation>
+    </message>
+    <message>
+        <source>Cannot copy the job folder %1 into %2.</source>
+        <translation>无法将任务文件夹 %1 复制到 %2。</translation>
+    </message>
+    <message>
+        <source>Cannot replace the empty folder %1.</source>
+        <translation>无法替换空文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot move the session into place at %1.</source>
+        <translation>无法将会话移动到目标位置 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Client::SnapshotFile</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a graph snapshot (%2)</source>
+        <translation>%1 不是计算图快照（%2）</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Client::StageNames</name>
     <message>
         <source>Loading the model</source>
@@ -93,6 +162,13 @@
     <message>
         <source>Writing the bundle</source>
         <translation>写入部署包</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::Charts</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
     </message>
 </context>
 <context>
@@ -199,6 +275,326 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::GraphPanel</name>
+    <message>
+        <source>Search by name, op, module or source line…</source>
+        <translation>按名称、算子、模块或源代码行搜索…</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>The selected snapshot against the one before it: added, removed and changed nodes</source>
+        <translation>所选快照与前一个快照的对比：新增、删除和修改的节点</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %n node(s)</source>
+        <translation>
+            <numerusform>%1 — %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
+        <translation>未选择快照：请在流水线面板中选择一个阶段或优化遍。</translation>
+    </message>
+    <message>
+        <source>Cannot draw %1: %2</source>
+        <translation>无法绘制 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::InspectorPanel</name>
+    <message>
+        <source>Property</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Select a pass, node or kernel.</source>
+        <translation>请选择一个优化遍、节点或内核。</translation>
+    </message>
+    <message>
+        <source>Node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>Snapshot</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>the node is not in this snapshot</source>
+        <translation>该节点不在此快照中</translation>
+    </message>
+    <message>
+        <source>no snapshot loaded</source>
+        <translation>未加载快照</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>root</source>
+        <translation>根</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Module stack</source>
+        <translation>模块栈</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Passes that touched it</source>
+        <translation>处理过它的优化遍</translation>
+    </message>
+    <message>
+        <source>Provenance</source>
+        <translation>溯源</translation>
+    </message>
+    <message>
+        <source>%1 by %2 (from %3)</source>
+        <translation>由 %2 %1（来自 %3）</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>none (not computed by a generated kernel)</source>
+        <translation>无（不由生成的内核计算）</translation>
+    </message>
+    <message>
+        <source>%1, %2 per call</source>
+        <translation>%1，每次调用 %2</translation>
+    </message>
+    <message>
+        <source>Kernel %1</source>
+        <translation>内核 %1</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Library op</source>
+        <translation>库算子</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Total time</source>
+        <translation>总时间</translation>
+    </message>
+    <message>
+        <source>Mean time</source>
+        <translation>平均时间</translation>
+    </message>
+    <message>
+        <source>Share of kernel time</source>
+        <translation>占内核时间比例</translation>
+    </message>
+    <message>
+        <source>Covered nodes</source>
+        <translation>覆盖的节点</translation>
+    </message>
+    <message>
+        <source>post-grad</source>
+        <translation>post-grad</translation>
+    </message>
+    <message>
+        <source>From pre-grad nodes</source>
+        <translation>来自 pre-grad 节点</translation>
+    </message>
+    <message>
+        <source>Source lines</source>
+        <translation>源代码行</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>阶段 %1</translation>
+    </message>
+    <message>
+        <source>Pass %1</source>
+        <translation>优化遍 %1</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Pass</source>
+        <translation>优化遍</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>Nodes before</source>
+        <translation>之前的节点数</translation>
+    </message>
+    <message>
+        <source>Changed the graph</source>
+        <translation>修改了计算图</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::KernelTableModel</name>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>Total (ms)</source>
+        <translation>总计（ms）</translation>
+    </message>
+    <message>
+        <source>Mean (ms)</source>
+        <translation>平均（ms）</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Covered nodes</source>
+        <translation>覆盖的节点</translation>
+    </message>
+    <message>
+        <source>cpp: generated C++; triton: generated Triton; library: a call into ATen, oneDNN or cuBLAS</source>
+        <translation>cpp：生成的 C++；triton：生成的 Triton；library：调用 ATen、oneDNN 或 cuBLAS</translation>
+    </message>
+    <message>
+        <source>This kernel&apos;s share of the summed time of all kernels in the profile</source>
+        <translation>此内核在性能分析所有内核总时间中的占比</translation>
+    </message>
+    <message>
+        <source>Post-grad graph nodes this kernel computes (Inductor provenance)</source>
+        <translation>此内核计算的 post-grad 计算图节点（Inductor 溯源）</translation>
+    </message>
+    <message>
+        <source>Post-grad nodes: %1</source>
+        <translation>Post-grad 节点：%1</translation>
+    </message>
+    <message>
+        <source>From pre-grad nodes: %1</source>
+        <translation>来自 pre-grad 节点：%1</translation>
+    </message>
+    <message>
+        <source>Library op: %1</source>
+        <translation>库算子：%1</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::KernelsPanel</name>
+    <message>
+        <source>Filter by kernel, kind or node…</source>
+        <translation>按内核、类型或节点过滤…</translation>
+    </message>
+    <message>
+        <source>Select a kernel to see its generated source.</source>
+        <translation>选择一个内核以查看其生成的源代码。</translation>
+    </message>
+    <message>
+        <source>No kernels: compile a model first.</source>
+        <translation>没有内核：请先编译模型。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n kernel(s) and library call(s)</source>
+        <translation>
+            <numerusform>%n 个内核和库调用</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — a library call, no generated source</source>
+        <translation>%1 — 库调用，无生成的源代码</translation>
+    </message>
+    <message>
+        <source>Calls %1</source>
+        <translation>调用 %1</translation>
+    </message>
+    <message>
+        <source>%1 — generated %2 source</source>
+        <translation>%1 — 生成的 %2 源代码</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::LatencyChart</name>
     <message>
         <source>Compiled</source>
@@ -215,6 +611,29 @@
     <message>
         <source>p90 %1 ms ▸</source>
         <translation>p90 %1 毫秒 ▸</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::LayerErrorModel</name>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Mean abs error</source>
+        <translation>平均绝对误差</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦相似度</translation>
     </message>
 </context>
 <context>
@@ -266,6 +685,10 @@
     <message>
         <source>info</source>
         <translation>信息</translation>
+    </message>
+    <message>
+        <source>Filter messages…</source>
+        <translation>过滤消息…</translation>
     </message>
 </context>
 <context>
@@ -511,10 +934,6 @@
         <translation>失败</translation>
     </message>
     <message>
-        <source>Compile failed</source>
-        <translation>编译失败</translation>
-    </message>
-    <message>
         <source>The job failed.</source>
         <translation>任务失败。</translation>
     </message>
@@ -551,14 +970,6 @@ Code: %2</source>
     <message>
         <source>Snapshot %1: %2 nodes</source>
         <translation>快照 %1：%2 个节点</translation>
-    </message>
-    <message>
-        <source>Compiling %1 was cancelled.</source>
-        <translation>编译 %1 已取消。</translation>
-    </message>
-    <message>
-        <source>Compiling %1 failed: %2</source>
-        <translation>编译 %1 失败：%2</translation>
     </message>
     <message>
         <source>Not started: no CUDA device</source>
@@ -611,6 +1022,938 @@ Code: %2</source>
     <message>
         <source>Export failed</source>
         <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>&amp;Profile</source>
+        <translation>性能分析(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Compile, then measure eager against compiled: latency, kernels, memory, cold start and throughput (Ctrl+P)</source>
+        <translation>先编译，再对比测量即时执行与编译后模型：延迟、内核、内存、冷启动和吞吐量 (Ctrl+P)</translation>
+    </message>
+    <message>
+        <source>&amp;Quantize</source>
+        <translation>量化(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Compare quantization schemes: latency, memory, size and accuracy against fp32 eager (Ctrl+Shift+Q)</source>
+        <translation>比较各量化方案相对于 fp32 即时执行的延迟、内存、大小和精度 (Ctrl+Shift+Q)</translation>
+    </message>
+    <message>
+        <source>Run &amp;Settings…</source>
+        <translation>运行设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Data type, Inductor options, dynamic dimensions, measuring and schemes</source>
+        <translation>数据类型、Inductor 选项、动态维度、测量和方案</translation>
+    </message>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation>打开会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Show a saved session (.aotsession) without running anything</source>
+        <translation>显示已保存的会话（.aotsession），不运行任何内容</translation>
+    </message>
+    <message>
+        <source>&amp;Save Session As…</source>
+        <translation>会话另存为(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Copy this session and its job folders into a new folder</source>
+        <translation>将此会话及其任务文件夹复制到新文件夹</translation>
+    </message>
+    <message>
+        <source>Export &amp;Report…</source>
+        <translation>导出报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Write an HTML report with the charts as PNG and the tables as CSV</source>
+        <translation>写出 HTML 报告，图表为 PNG，表格为 CSV</translation>
+    </message>
+    <message>
+        <source>Reset &amp;Layout</source>
+        <translation>重置布局(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>流水线</translation>
+    </message>
+    <message>
+        <source>Inspector</source>
+        <translation>检查器</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>计算图</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Recent Sessions</source>
+        <translation>最近的会话</translation>
+    </message>
+    <message>
+        <source>Choose at least one scheme in Run Settings.</source>
+        <translation>请在运行设置中至少选择一个方案。</translation>
+    </message>
+    <message>
+        <source>Profiling %1…</source>
+        <translation>正在对 %1 进行性能分析…</translation>
+    </message>
+    <message>
+        <source>Quantizing %1…</source>
+        <translation>正在量化 %1…</translation>
+    </message>
+    <message>
+        <source>Profiling %1 on %2 into %3</source>
+        <translation>正在 %2 上对 %1 进行性能分析，输出到 %3</translation>
+    </message>
+    <message>
+        <source>Quantizing %1 on %2 into %3 (schemes: %4)</source>
+        <translation>正在 %2 上量化 %1，输出到 %3（方案：%4）</translation>
+    </message>
+    <message>
+        <source>This session is not being recorded: cannot write %1 (%2).</source>
+        <translation>此会话未被记录：无法写入 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>No recent sessions</source>
+        <translation>没有最近的会话</translation>
+    </message>
+    <message>
+        <source>Could not open the session: %1</source>
+        <translation>无法打开会话：%1</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>AOT Studio — %1</source>
+        <translation>AOT Studio — %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened the session %1 (%n job(s)).</source>
+        <translation>
+            <numerusform>已打开会话 %1（%n 个任务）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened the session %1 with problems: see the log.</source>
+        <translation>已打开会话 %1，但存在问题：请查看日志。</translation>
+    </message>
+    <message>
+        <source>AOT Studio sessions (*.aotsession)</source>
+        <translation>AOT Studio 会话 (*.aotsession)</translation>
+    </message>
+    <message>
+        <source>Saving the session failed: %1</source>
+        <translation>保存会话失败：%1</translation>
+    </message>
+    <message>
+        <source>Saved the session to %1.</source>
+        <translation>已将会话保存到 %1。</translation>
+    </message>
+    <message>
+        <source>Saved the session to %1</source>
+        <translation>已将会话保存到 %1</translation>
+    </message>
+    <message>
+        <source>Save Session As (a new folder)</source>
+        <translation>会话另存为（新文件夹）</translation>
+    </message>
+    <message>
+        <source>AOT Studio report</source>
+        <translation>AOT Studio 报告</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>torch</source>
+        <translation>torch</translation>
+    </message>
+    <message>
+        <source>Eager median</source>
+        <translation>即时执行中位数</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Compiled median</source>
+        <translation>编译后中位数</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Quantization schemes</source>
+        <translation>量化方案</translation>
+    </message>
+    <message>
+        <source>Exporting the report failed: %1</source>
+        <translation>导出报告失败：%1</translation>
+    </message>
+    <message>
+        <source>Report written to %1.</source>
+        <translation>报告已写入 %1。</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
+    <message>
+        <source>Export Report (a new folder)</source>
+        <translation>导出报告（新文件夹）</translation>
+    </message>
+    <message>
+        <source>Profiled %1.</source>
+        <translation>已完成 %1 的性能分析。</translation>
+    </message>
+    <message>
+        <source>Quantized %1.</source>
+        <translation>已完成 %1 的量化。</translation>
+    </message>
+    <message>
+        <source>Profiling</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <source>Quantizing</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Compiling</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>%1 %2 was cancelled.</source>
+        <translation>%1 %2 已取消。</translation>
+    </message>
+    <message>
+        <source>%1 %2 failed: %3</source>
+        <translation>%1 %2 失败：%3</translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation>%1 失败</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::NodeTableModel</name>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Source line</source>
+        <translation>源代码行</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::PipelineModel</name>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Pass</source>
+        <translation>优化遍</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>Δ nodes</source>
+        <translation>Δ 节点数</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间（ms）</translation>
+    </message>
+    <message>
+        <source>This pass ran and left the graph unchanged.</source>
+        <translation>此优化遍已运行，但未改变计算图。</translation>
+    </message>
+    <message>
+        <source>Scheduler fusion: %1 nodes before, %2 after.</source>
+        <translation>调度器融合：之前 %1 个节点，之后 %2 个。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n generated kernel(s) and library calls.</source>
+        <translation>
+            <numerusform>%n 个生成的内核和库调用。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No snapshot was written (snapshots were off).</source>
+        <translation>未写入快照（快照已关闭）。</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::PipelinePanel</name>
+    <message>
+        <source>Show unchanged passes</source>
+        <translation>显示无变化的优化遍</translation>
+    </message>
+    <message>
+        <source>Also list the passes that ran and left the graph as it was</source>
+        <translation>同时列出已运行但未改变计算图的优化遍</translation>
+    </message>
+    <message>
+        <source>%1 snapshots; %2 passes changed the graph, %3 left it unchanged.</source>
+        <translation>%1 个快照；%2 个优化遍修改了计算图，%3 个未改变计算图。</translation>
+    </message>
+    <message>
+        <source>No compile yet: open a model and press Compile.</source>
+        <translation>尚未编译：请打开模型并点击“编译”。</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ProfilePanel</name>
+    <message>
+        <source>Eager (Python)</source>
+        <translation>即时执行（Python）</translation>
+    </message>
+    <message>
+        <source>AOTInductor</source>
+        <translation>AOTInductor</translation>
+    </message>
+    <message>
+        <source>NativeRT</source>
+        <translation>NativeRT</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Median latency per call</source>
+        <translation>每次调用的延迟中位数</translation>
+    </message>
+    <message>
+        <source>Latency distribution</source>
+        <translation>延迟分布</translation>
+    </message>
+    <message>
+        <source>Peak memory per variant</source>
+        <translation>各变体的峰值内存</translation>
+    </message>
+    <message>
+        <source>Cold start</source>
+        <translation>冷启动</translation>
+    </message>
+    <message>
+        <source>Throughput and p99 latency against runners</source>
+        <translation>吞吐量和 p99 延迟随运行器数量的变化</translation>
+    </message>
+    <message>
+        <source>Top kernels by total time</source>
+        <translation>按总时间排列的主要内核</translation>
+    </message>
+    <message>
+        <source>Kernels of:</source>
+        <translation>内核来自：</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Top kernels</source>
+        <translation>主要内核</translation>
+    </message>
+    <message>
+        <source>Cold start &amp;&amp; throughput</source>
+        <translation>冷启动 &amp;&amp; 吞吐量</translation>
+    </message>
+    <message>
+        <source>%1
+kind %2 · %3 calls
+total %4, mean %5 · %6 of wall time</source>
+        <translation>%1
+类型 %2 · %3 次调用
+总计 %4，平均 %5 · 占墙钟时间 %6</translation>
+    </message>
+    <message>
+        <source>covers %1</source>
+        <translation>覆盖 %1</translation>
+    </message>
+    <message>
+        <source>grid %1, block %2, %3 registers, stream %4</source>
+        <translation>网格 %1，线程块 %2，%3 个寄存器，流 %4</translation>
+    </message>
+    <message>
+        <source>No profile yet: run Profile (or Compile) to measure the model.</source>
+        <translation>尚无性能分析：请运行“性能分析”（或“编译”）来测量模型。</translation>
+    </message>
+    <message>
+        <source>Not measured: no profile result.</source>
+        <translation>未测量：没有性能分析结果。</translation>
+    </message>
+    <message>
+        <source>This result has no latency figures (neither a profile nor a compile result).</source>
+        <translation>此结果没有延迟数据（既不是性能分析结果，也不是编译结果）。</translation>
+    </message>
+    <message>
+        <source>Not measured: a compile result has only latency. Run Profile for memory, kernels, the timeline, cold start and throughput.</source>
+        <translation>未测量：编译结果只包含延迟。请运行“性能分析”以获取内存、内核、时间线、冷启动和吞吐量数据。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; · %2 · %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · %3</translation>
+    </message>
+    <message>
+        <source>%1: %2× the speed of eager</source>
+        <translation>%1：速度为即时执行的 %2×</translation>
+    </message>
+    <message>
+        <source>%1 %2%</source>
+        <translation>%1 %2%</translation>
+    </message>
+    <message>
+        <source>%1 not available: %2</source>
+        <translation>%1 不可用：%2</translation>
+    </message>
+    <message>
+        <source>Collector %1, its overhead: %2</source>
+        <translation>采集器 %1，其开销：%2</translation>
+    </message>
+    <message>
+        <source>Collector %1 did not start: %2</source>
+        <translation>采集器 %1 未启动：%2</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>Not measured: no variant has a latency.</source>
+        <translation>未测量：没有变体有延迟数据。</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>%1
+not available</source>
+        <translation>%1
+不可用</translation>
+    </message>
+    <message>
+        <source>%1
+%2</source>
+        <translation>%1
+%2</translation>
+    </message>
+    <message>
+        <source> · %1×</source>
+        <translation> · %1×</translation>
+    </message>
+    <message>
+        <source>p90 %1</source>
+        <translation>p90 %1</translation>
+    </message>
+    <message>
+        <source>p99 %1</source>
+        <translation>p99 %1</translation>
+    </message>
+    <message>
+        <source>ms per call: bar median, whiskers p10–p90, ◆ p99</source>
+        <translation>每次调用的 ms：柱为中位数，须线为 p10–p90，◆ 为 p99</translation>
+    </message>
+    <message>
+        <source>%1: median %2
+p10 %3, p90 %4, p99 %5
+mean %6 ± %7, %8 runs</source>
+        <translation>%1：中位数 %2
+p10 %3，p90 %4，p99 %5
+平均 %6 ± %7，%8 次运行</translation>
+    </message>
+    <message>
+        <source>traced median %1 (collector overhead %2%)</source>
+        <translation>跟踪时中位数 %1（采集器开销 %2%）</translation>
+    </message>
+    <message>
+        <source>CUDA events: %1</source>
+        <translation>CUDA 事件：%1</translation>
+    </message>
+    <message>
+        <source>%1, collector on</source>
+        <translation>%1，采集器开启</translation>
+    </message>
+    <message>
+        <source>Not measured: no variant has latency percentiles.</source>
+        <translation>未测量：没有变体有延迟百分位数。</translation>
+    </message>
+    <message>
+        <source>ms per call (log)</source>
+        <translation>每次调用的 ms（对数）</translation>
+    </message>
+    <message>
+        <source>Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on</source>
+        <translation>延迟分布：箱体为 p10–p90，须线为最小值–p99，○ 为最大值；浅色：采集器开启</translation>
+    </message>
+    <message>
+        <source>Latency distribution: box p10–p90, whiskers min–p99, ○ max</source>
+        <translation>延迟分布：箱体为 p10–p90，须线为最小值–p99，○ 为最大值</translation>
+    </message>
+    <message>
+        <source>%1%2
+min %3, p10 %4, median %5
+p90 %6, p99 %7, max %8</source>
+        <translation>%1%2
+最小值 %3，p10 %4，中位数 %5
+p90 %6，p99 %7，最大值 %8</translation>
+    </message>
+    <message>
+        <source> (collector on)</source>
+        <translation>（采集器开启）</translation>
+    </message>
+    <message>
+        <source>not available</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Peak bytes in use above the level before the call (%1) · %2</source>
+        <translation>调用期间超出调用前水平的峰值占用字节数（%1）· %2</translation>
+    </message>
+    <message>
+        <source>%1: peak %2 (%L3 bytes)
+method %4</source>
+        <translation>%1：峰值 %2（%L3 字节）
+方法 %4</translation>
+    </message>
+    <message>
+        <source>Not measured: no variant has a peak memory figure.</source>
+        <translation>未测量：没有变体有峰值内存数据。</translation>
+    </message>
+    <message>
+        <source>GPU: not measured (a CPU profile).</source>
+        <translation>GPU：未测量（CPU 性能分析）。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;GPU busy&lt;/b&gt; (kernel time over wall time): %1</source>
+        <translation>&lt;b&gt;GPU 繁忙度&lt;/b&gt;（内核时间占墙钟时间比例）：%1</translation>
+    </message>
+    <message>
+        <source>%1%2: %3× %4 in %5</source>
+        <translation>%1%2：%3× %4，于 %5</translation>
+    </message>
+    <message numerus="yes">
+        <source>⚠ %n activity record(s) dropped by CUPTI</source>
+        <translation>
+            <numerusform>⚠ CUPTI 丢弃了 %n 条活动记录</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not measured: the collector did not start (%1).</source>
+        <translation>未测量：采集器未启动（%1）。</translation>
+    </message>
+    <message>
+        <source>Not measured: the profile has no trace (it ran with trace off).</source>
+        <translation>未测量：性能分析中没有跟踪（运行时关闭了跟踪）。</translation>
+    </message>
+    <message>
+        <source>Not available: the trace %1 cannot be read (%2).</source>
+        <translation>不可用：无法读取跟踪 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>Not measured: the trace %1 has no ranges.</source>
+        <translation>未测量：跟踪 %1 中没有区间。</translation>
+    </message>
+    <message>
+        <source>%1: ATen ops</source>
+        <translation>%1：ATen 算子</translation>
+    </message>
+    <message>
+        <source>%1: kernels</source>
+        <translation>%1：内核</translation>
+    </message>
+    <message>
+        <source>Not measured: the profile has no kernel ranges (the collector was off).</source>
+        <translation>未测量：性能分析中没有内核区间（采集器已关闭）。</translation>
+    </message>
+    <message>
+        <source>Not measured: no kernels for %1.</source>
+        <translation>未测量：%1 没有内核。</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Total time in the traced pass (ms) · share of the variant&apos;s wall time</source>
+        <translation>跟踪运行中的总时间（ms）· 占该变体墙钟时间的比例</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Top kernels by total time: %1</source>
+        <translation>按总时间排列的主要内核：%1</translation>
+    </message>
+    <message>
+        <source>Cold start not measured: skipped (cold_start_runs 0) or aotstudio-run was not found.</source>
+        <translation>冷启动未测量：已跳过（cold_start_runs 为 0）或未找到 aotstudio-run。</translation>
+    </message>
+    <message>
+        <source>Package
+(aotstudio-run)</source>
+        <translation>包
+（aotstudio-run）</translation>
+    </message>
+    <message>
+        <source>Eager
+(Python)</source>
+        <translation>即时执行
+（Python）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fresh process to first output (ms, median of %n run(s))</source>
+        <translation>
+            <numerusform>从新进程启动到首次输出（ms，%n 次运行的中位数）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cold start: the package starts %1× faster than eager</source>
+        <translation>冷启动：包的启动速度是即时执行的 %1×</translation>
+    </message>
+    <message>
+        <source>%1: %2
+%3 of %4 runs succeeded</source>
+        <translation>%1：%2
+%4 次运行中 %3 次成功</translation>
+    </message>
+    <message>
+        <source>Package (aotstudio-run, no Python)</source>
+        <translation>包（aotstudio-run，无 Python）</translation>
+    </message>
+    <message>
+        <source>Eager (import torch, build, run)</source>
+        <translation>即时执行（import torch、构建、运行）</translation>
+    </message>
+    <message>
+        <source>Throughput not measured (throughput: []).</source>
+        <translation>吞吐量未测量（throughput: []）。</translation>
+    </message>
+    <message>
+        <source>calls/s</source>
+        <translation>次调用/s</translation>
+    </message>
+    <message>
+        <source>p99 latency (ms)</source>
+        <translation>p99 延迟（ms）</translation>
+    </message>
+    <message>
+        <source>Runners (threads calling the package at once)</source>
+        <translation>运行器（同时调用包的线程）</translation>
+    </message>
+    <message>
+        <source>Throughput (calls/s)</source>
+        <translation>吞吐量（次调用/s）</translation>
+    </message>
+    <message>
+        <source>p99 latency per call (ms)</source>
+        <translation>每次调用的 p99 延迟（ms）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n runner(s), %1 threads
+%2 calls/s
+median %3, p99 %4</source>
+        <translation>
+            <numerusform>%n 个运行器，%1 个线程
+%2 次调用/s
+中位数 %3，p99 %4</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::QuantizationPanel</name>
+    <message>
+        <source>unsupported</source>
+        <translation>不支持</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Latency against accuracy</source>
+        <translation>延迟与精度</translation>
+    </message>
+    <message>
+        <source>Median latency per scheme</source>
+        <translation>各方案的延迟中位数</translation>
+    </message>
+    <message>
+        <source>Peak memory per scheme</source>
+        <translation>各方案的峰值内存</translation>
+    </message>
+    <message>
+        <source>Package size per scheme</source>
+        <translation>各方案的包大小</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>1 − cosine</source>
+        <translation>1 − 余弦相似度</translation>
+    </message>
+    <message>
+        <source>Accuracy against fp32 eager on the evaluation set</source>
+        <translation>在评估集上相对于 fp32 即时执行的精度</translation>
+    </message>
+    <message>
+        <source>Accuracy:</source>
+        <translation>精度：</translation>
+    </message>
+    <message>
+        <source>Latency vs accuracy</source>
+        <translation>延迟与精度</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Package size</source>
+        <translation>包大小</translation>
+    </message>
+    <message>
+        <source>%1
+compiled median %2
+max abs error %3
+cosine %4
+%5× vs fp32 eager</source>
+        <translation>%1
+编译后中位数 %2
+最大绝对误差 %3
+余弦相似度 %4
+相对 fp32 即时执行 %5×</translation>
+    </message>
+    <message>
+        <source>%1 — %2
+eager %3, compiled %4
+peak memory: eager %5, compiled %6
+package %7</source>
+        <translation>%1 — %2
+即时执行 %3，编译后 %4
+峰值内存：即时执行 %5，编译后 %6
+包 %7</translation>
+    </message>
+    <message>
+        <source>No quantization result yet: run Quantize to compare schemes.</source>
+        <translation>尚无量化结果：请运行“量化”以比较各方案。</translation>
+    </message>
+    <message>
+        <source>Per-layer error</source>
+        <translation>逐层误差</translation>
+    </message>
+    <message>
+        <source>Not measured: no quantization result.</source>
+        <translation>未测量：没有量化结果。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2 · baseline %3 · calibration %4 samples, evaluation %5 samples</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，设备 %2 · 基线 %3 · 校准 %4 个样本，评估 %5 个样本</translation>
+    </message>
+    <message>
+        <source>No scheme within max abs error %1.</source>
+        <translation>没有方案的最大绝对误差在 %1 以内。</translation>
+    </message>
+    <message>
+        <source>★ Best within max abs error %1: &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>★ 最大绝对误差 %1 以内的最佳方案：&lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Per-layer error of %1: not measured (%2)</source>
+        <translation>%1 的逐层误差：未测量（%2）</translation>
+    </message>
+    <message>
+        <source>Per-layer error of %1: no quantized layers</source>
+        <translation>%1 的逐层误差：没有量化层</translation>
+    </message>
+    <message numerus="yes">
+        <source>Per-layer error of %1 (%n layer(s), each against its fp32 layer on the same input)</source>
+        <translation>
+            <numerusform>%1 的逐层误差（%n 个层，每层与同一输入下对应的 fp32 层比较）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>★ %1</source>
+        <translation>★ %1</translation>
+    </message>
+    <message>
+        <source>Not measured: the result lists no schemes.</source>
+        <translation>未测量：结果中没有列出方案。</translation>
+    </message>
+    <message>
+        <source>Not measured: no scheme ran (see the table for the reasons).</source>
+        <translation>未测量：没有方案运行（原因见表格）。</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>即时执行</translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>编译后</translation>
+    </message>
+    <message>
+        <source>Median latency per call (ms)</source>
+        <translation>每次调用的延迟中位数（ms）</translation>
+    </message>
+    <message>
+        <source>Peak memory of one forward above resident (%1)</source>
+        <translation>单次前向传播超出常驻内存的峰值内存（%1）</translation>
+    </message>
+    <message>
+        <source>Not measured: every peak memory figure is 0 bytes, below what the method (%1) resolves.</source>
+        <translation>未测量：所有峰值内存数据均为 0 字节，低于该方法（%1）的分辨能力。</translation>
+    </message>
+    <message>
+        <source>Not measured: the result has no peak memory figures.</source>
+        <translation>未测量：结果中没有峰值内存数据。</translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation>包</translation>
+    </message>
+    <message>
+        <source>Package size on disk (%1)</source>
+        <translation>包在磁盘上的大小（%1）</translation>
+    </message>
+    <message>
+        <source>Not measured: the result has no package sizes.</source>
+        <translation>未测量：结果中没有包大小。</translation>
+    </message>
+    <message>
+        <source>Not measured: no scheme has both a compiled latency and an accuracy figure.</source>
+        <translation>未测量：没有方案同时具有编译后延迟和精度数据。</translation>
+    </message>
+    <message>
+        <source>1 − cosine against fp32 eager (log)</source>
+        <translation>相对 fp32 即时执行的 1 − 余弦相似度（对数）</translation>
+    </message>
+    <message>
+        <source>Max abs error against fp32 eager (log)</source>
+        <translation>相对 fp32 即时执行的最大绝对误差（对数）</translation>
+    </message>
+    <message>
+        <source>Compiled median latency (ms)</source>
+        <translation>编译后延迟中位数（ms）</translation>
+    </message>
+    <message>
+        <source>Compiled median latency (ms, log)</source>
+        <translation>编译后延迟中位数（ms，对数）</translation>
+    </message>
+    <message>
+        <source> (error 0)</source>
+        <translation>（误差 0）</translation>
+    </message>
+    <message>
+        <source>max error %1</source>
+        <translation>最大误差 %1</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ReportWriter</name>
+    <message>
+        <source>%1 already exists; choose a new folder name for the report.</source>
+        <translation>%1 已存在；请为报告选择一个新的文件夹名称。</translation>
+    </message>
+    <message>
+        <source>Cannot create %1: check that the folder is writable.</source>
+        <translation>无法创建 %1：请检查该文件夹是否可写。</translation>
+    </message>
+    <message>
+        <source>Written by AOT Studio %1 on %2.</source>
+        <translation>由 AOT Studio %1 于 %2 生成。</translation>
+    </message>
+    <message>
+        <source>Cannot write the chart %1 into %2.</source>
+        <translation>无法将图表 %1 写入 %2。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1 into %2.</source>
+        <translation>无法将 %1 写入 %2。</translation>
+    </message>
+    <message>
+        <source>Cannot write index.html into %1.</source>
+        <translation>无法将 index.html 写入 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot move the report into place at %1.</source>
+        <translation>无法将报告移动到目标位置 %1。</translation>
     </message>
 </context>
 <context>
@@ -775,6 +2118,287 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::RunSettingsDialog</name>
+    <message>
+        <source>Freezing (fold weights into constants)</source>
+        <translation>冻结（将权重折叠为常量）</translation>
+    </message>
+    <message>
+        <source>Max-autotune (benchmark kernel choices; slow compile)</source>
+        <translation>max-autotune（对候选内核进行基准测试；编译较慢）</translation>
+    </message>
+    <message>
+        <source>Run Settings</source>
+        <translation>运行设置</translation>
+    </message>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>bfloat16</source>
+        <translation>bfloat16</translation>
+    </message>
+    <message>
+        <source>float16</source>
+        <translation>float16</translation>
+    </message>
+    <message>
+        <source>e.g. x:0:1:64 (input x, dimension 0, from 1 to 64)</source>
+        <translation>例如 x:0:1:64（输入 x，第 0 维，取值 1 到 64）</translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX</source>
+        <translation>torch.export 的动态维度，以逗号分隔：INPUT:DIM 或 INPUT:DIM:MIN:MAX</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Needs a CUDA GPU of compute capability 8.9 or newer</source>
+        <translation>需要计算能力 8.9 或更高的 CUDA GPU</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Runner counts for the throughput test, comma-separated; empty skips it</source>
+        <translation>吞吐量测试的运行器数量，以逗号分隔；留空则跳过</translation>
+    </message>
+    <message>
+        <source>skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Data type:</source>
+        <translation>数据类型：</translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions:</source>
+        <translation>动态维度：</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>Warm-up runs:</source>
+        <translation>预热运行次数：</translation>
+    </message>
+    <message>
+        <source>Most timed runs:</source>
+        <translation>最多计时运行次数：</translation>
+    </message>
+    <message>
+        <source>Time cap per variant:</source>
+        <translation>每个变体的时间上限：</translation>
+    </message>
+    <message>
+        <source>Throughput runners:</source>
+        <translation>吞吐量运行器：</translation>
+    </message>
+    <message>
+        <source>Cold-start runs:</source>
+        <translation>冷启动运行次数：</translation>
+    </message>
+    <message>
+        <source>Quantize</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Schemes:</source>
+        <translation>方案：</translation>
+    </message>
+    <message>
+        <source>Calibration samples:</source>
+        <translation>校准样本数：</translation>
+    </message>
+    <message>
+        <source>Evaluation samples:</source>
+        <translation>评估样本数：</translation>
+    </message>
+    <message>
+        <source>Max error for “best”:</source>
+        <translation>“最佳”的最大误差：</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SchemeTableModel</name>
+    <message>
+        <source>%1 (stage %2)</source>
+        <translation>%1（阶段 %2）</translation>
+    </message>
+    <message>
+        <source>★ best</source>
+        <translation>★ 最佳</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>unsupported</source>
+        <translation>不支持</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2：%3</translation>
+    </message>
+    <message>
+        <source>%1: the fastest scheme with a max abs error within %2</source>
+        <translation>%1：最大绝对误差在 %2 以内的最快方案</translation>
+    </message>
+    <message>
+        <source>Package %1, eager %2</source>
+        <translation>包 %1，即时执行 %2</translation>
+    </message>
+    <message>
+        <source>Embedding cosine %1</source>
+        <translation>嵌入余弦相似度 %1</translation>
+    </message>
+    <message>
+        <source>Quantized ops: %1</source>
+        <translation>已量化的算子：%1</translation>
+    </message>
+    <message>
+        <source>fp32 eager median over this scheme&apos;s compiled median</source>
+        <translation>fp32 即时执行中位数与此方案编译后中位数之比</translation>
+    </message>
+    <message>
+        <source>Peak memory of one forward of the package above what was resident before it</source>
+        <translation>包单次前向传播超出其运行前常驻内存的峰值内存</translation>
+    </message>
+    <message>
+        <source>The package&apos;s outputs against fp32 eager on the evaluation set</source>
+        <translation>在评估集上包的输出与 fp32 即时执行的对比</translation>
+    </message>
+    <message>
+        <source>Scheme</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Eager (ms)</source>
+        <translation>即时执行（ms）</translation>
+    </message>
+    <message>
+        <source>Compiled (ms)</source>
+        <translation>编译后（ms）</translation>
+    </message>
+    <message>
+        <source>vs fp32 eager</source>
+        <translation>相对 fp32 即时执行</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>峰值内存</translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation>包</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦相似度</translation>
+    </message>
+    <message>
+        <source>Top-1</source>
+        <translation>Top-1</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SelectionHub</name>
+    <message>
+        <source>No snapshot file for %1 (snapshots were off).</source>
+        <translation>%1 没有快照文件（快照已关闭）。</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TableCopy</name>
+    <message>
+        <source>Copy Rows</source>
+        <translation>复制行</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TimelineChart</name>
+    <message>
+        <source>covers %1</source>
+        <translation>覆盖 %1</translation>
+    </message>
+    <message>
+        <source>process %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <source>thread %1</source>
+        <translation>线程 %1</translation>
+    </message>
+    <message>
+        <source>Kernel timeline per stream and thread</source>
+        <translation>按流和线程划分的内核时间线</translation>
+    </message>
+    <message>
+        <source>Zoom to the traced calls of one variant</source>
+        <translation>缩放到某个变体的跟踪调用</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Drag to pan, wheel to zoom, click a range to select its kernel.</source>
+        <translation>拖动以平移，滚动滚轮以缩放，单击区间以选择其内核。</translation>
+    </message>
+    <message>
+        <source>Time from the start of the traced pass (ms)</source>
+        <translation>从跟踪运行开始起的时间（ms）</translation>
+    </message>
+    <message>
+        <source>All variants</source>
+        <translation>所有变体</translation>
+    </message>
+    <message>
+        <source>%1
+%2 · %3
+start %4 ms, duration %5 µs
+%6</source>
+        <translation>%1
+%2 · %3
+开始 %4 ms，时长 %5 µs
+%6</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>AOT Studio</source>
@@ -851,6 +2475,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>unknown device &quot;%1&quot;: use cpu or cuda.</source>
         <translation>未知设备“%1”：请使用 cpu 或 cuda。</translation>
+    </message>
+    <message>
+        <source>A saved session (.aotsession) to open, without running anything.</source>
+        <translation>要打开的已保存会话（.aotsession），不运行任何内容。</translation>
+    </message>
+    <message>
+        <source>give at most one session file</source>
+        <translation>最多只能指定一个会话文件</translation>
     </message>
 </context>
 </TS>
