@@ -154,7 +154,8 @@ public:
     const JobRecord *job(qint64 id) const;
     /// The most recent job of `kind` that succeeded (nullptr if none); kind empty: any kind.
     const JobRecord *latestSucceeded(const QString &kind = {}) const;
-    /// The most recent job that produced graph snapshots or kernels (compile, profile, ...).
+    /// The most recent compile or profile job that produced graph snapshots or kernels (quantize
+    /// and export jobs hold several graphs and are skipped).
     const JobRecord *latestWithSnapshots() const;
     const QList<LogRecord> &logs() const { return m_logs; }
     /// Problems met while loading (truncated lines, unreadable lines); empty for live sessions.

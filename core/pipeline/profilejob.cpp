@@ -255,6 +255,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
     std::string package;
     fs::path kernelsJson;
     std::string packageSource = "compiled";
+    Json compileStages = Json::array(); // the compile's stages and passes (FORMAT.md compile result)
     if (request.contains("package")) {
         packageSource = "given";
         package = fs::absolute(request["package"].get<std::string>()).lexically_normal().string();
@@ -277,6 +278,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         };
         const Json compiled = runCompile(id, r, scaled, stop);
         package = compiled.value("package", "");
+        compileStages = compiled.value("stages", Json::array());
         kernelsJson = out / "kernels.json";
     }
     if (!fs::exists(kernelsJson, ec))
@@ -694,6 +696,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"package", package},
             {"package_source", packageSource},
             {"kernels_json", kernelsJson.empty() ? Json() : Json(kernelsJson.string())},
+            {"stages", compileStages},
             {"out", out.string()},
             {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
             {"cuda_version", loaded.value("cuda_version", std::string())},

@@ -172,6 +172,14 @@ private Q_SLOTS:
         QVERIFY(s->saveAs(target, &error).isEmpty());
         QVERIFY2(error.contains(QLatin1String("not empty")), qPrintable(error));
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{QStringLiteral("copy")});
+
+        // A folder that cannot be created (under a file): the reason, and nothing staged left.
+        const QString blocker = dir.filePath(QStringLiteral("a-file"));
+        writeAll(blocker, "x");
+        QVERIFY(s->saveAs(blocker + QStringLiteral("/s"), &error).isEmpty());
+        QVERIFY2(error.contains(QLatin1String("Cannot create")), qPrintable(error));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                 (QStringList{QStringLiteral("a-file"), QStringLiteral("copy")}));
     }
 
     void kernelCatalogJoinsMeasurements()

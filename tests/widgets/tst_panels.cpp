@@ -11,6 +11,8 @@
 #include "nodetablemodel.h"
 #include "pipelinemodel.h"
 #include "pipelinepanel.h"
+#include "profilepanel.h"
+#include "quantizationpanel.h"
 #include "reportwriter.h"
 #include "selectionhub.h"
 
@@ -195,16 +197,24 @@ private Q_SLOTS:
         // Never over an existing folder.
         QVERIFY(!report.write(target, &error));
         QVERIFY(error.contains(QLatin1String("already exists")));
-        // A read-only parent: a clear error and nothing half-written.
-        if (::geteuid() != 0) {
+        // A folder that cannot be made (its parent is a file; as root, permissions would not
+        // stop us): a clear error and nothing half-written.
+        const QString blocker = dir.filePath(QStringLiteral("a-file"));
+        QFile file(blocker);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        QVERIFY(!report.write(blocker + QStringLiteral("/r"), &error));
+        QVERIFY2(error.contains(QLatin1String("Cannot create")), qPrintable(error));
+        if (::geteuid() != 0) { // and a read-only folder, where permissions apply
             const QString ro = dir.filePath(QStringLiteral("ro"));
             QVERIFY(QDir().mkpath(ro));
             ::chmod(QFile::encodeName(ro).constData(), 0555);
             QVERIFY(!report.write(ro + QStringLiteral("/r"), &error));
-            QVERIFY2(error.contains(QLatin1String("Cannot create")), qPrintable(error));
             QVERIFY(QDir(ro).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty());
             ::chmod(QFile::encodeName(ro).constData(), 0755);
         }
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                 (QStringList{QStringLiteral("a-file"), QStringLiteral("report")}) + (::geteuid() != 0 ? QStringList{QStringLiteral("ro")} : QStringList{}));
     }
 
     void mainWindowOpensSavesAndReportsSessions()
@@ -243,6 +253,38 @@ private Q_SLOTS:
 
         w.resize(1400, 900);
         shoot(&w, QStringLiteral("mainwindow_session"));
+    }
+
+    /// A real recording (tools: the engine driven through compile, profile and quantize of
+    /// sample:mlp): every dock has data, and the kernels carry the profile's measured times.
+    void fullSessionFillsEveryDock()
+    {
+        const QString full = QFINDTESTDATA("../fixtures/sessions/full/session.aotsession");
+        QVERIFY(!full.isEmpty());
+        MainWindow w;
+        QVERIFY(w.openSession(full));
+        const auto *hub = w.selectionHub();
+        QCOMPARE(hub->currentJobRecord()->kind, QStringLiteral("profile")); // not the quantize job
+        QVERIFY(hub->kernels());
+        QVERIFY(hub->kernels()->hasMeasurements());
+        QVERIFY(!hub->profileResult().isEmpty());
+        QVERIFY(!hub->quantizeResult().isEmpty());
+        auto *profile = w.findChild<ProfilePanel *>();
+        auto *quant = w.findChild<QuantizationPanel *>();
+        QVERIFY(profile && quant);
+        QVERIFY(profile->charts().size() >= 4); // latency, distribution, timeline, kernels at least
+        QVERIFY(!quant->charts().isEmpty());
+        auto *pipeline = w.findChild<PipelinePanel *>();
+        const int shown = pipeline->view()->model()->rowCount();
+        pipeline->setShowUnchanged(true);
+        QVERIFY2(pipeline->view()->model()->rowCount() > shown, "the recording lists unchanged passes");
+        pipeline->setShowUnchanged(false);
+        w.resize(1400, 900);
+        for (const char *dock : {"profileDock", "quantizationDock", "kernelsDock"}) {
+            w.findChild<QDockWidget *>(QLatin1String(dock))->raise();
+            QTest::qWait(50);
+            shoot(&w, QStringLiteral("mainwindow_full_%1").arg(QLatin1String(dock)));
+        }
     }
 };
 
