@@ -5,6 +5,11 @@
 string(REPLACE "|" ";" SOURCES "${SOURCES}")
 string(REPLACE "|" ";" TS_FILES "${TS_FILES}")
 string(REPLACE "|" ";" OPTIONS "${OPTIONS}")
+string(REPLACE "|" ";" INCLUDE_DIR "${INCLUDE_DIR}")
+set(include_args)
+foreach(dir IN LISTS INCLUDE_DIR)
+  list(APPEND include_args -I "${dir}")
+endforeach()
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
@@ -16,7 +21,7 @@ foreach(ts IN LISTS TS_FILES)
 endforeach()
 
 execute_process(
-  COMMAND "${LUPDATE}" ${OPTIONS} -I "${INCLUDE_DIR}" ${SOURCES} -ts ${copies}
+  COMMAND "${LUPDATE}" ${OPTIONS} ${include_args} ${SOURCES} -ts ${copies}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "lupdate failed (${rc}):\n${out}\n${err}")

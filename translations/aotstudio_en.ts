@@ -275,9 +275,88 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::GraphCanvas</name>
+    <message>
+        <source>No graph loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n node</numerusform>
+            <numerusform>%n nodes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n node(s)</source>
+        <translation>
+            <numerusform>%1 · %n node</numerusform>
+            <numerusform>%1 · %n nodes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>parameter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>buffer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::GraphDiffView</name>
+    <message>
+        <source>◀ Previous pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next pass ▶</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the step into the previous pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the step into the next pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot show this step: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No snapshots.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2: &lt;span style=&quot;color:#2e9e44&quot;&gt;+%3 added&lt;/span&gt;, &lt;span style=&quot;color:#d03b3b&quot;&gt;−%4 removed&lt;/span&gt;, &lt;span style=&quot;color:#e08e0b&quot;&gt;~%5 changed&lt;/span&gt;, %6 unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::GraphLayout</name>
     <message>
         <source>part %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::GraphMinimap</name>
+    <message>
+        <source>Overview: click or drag to move the view</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -316,6 +395,136 @@
     </message>
     <message>
         <source>Cannot draw %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::GraphView</name>
+    <message>
+        <source>Search name, op, module, source line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour: op category</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour: fused kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour: measured time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour: dtype</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fit the whole graph in the view (0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expand all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expand every module group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collapse all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Collapse every module group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the view as SVG or PNG, or the graph as DOT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>View as SVG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>View as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph as DOT…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graphviz DOT (*.dot *.gv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(top level)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outputs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source: %1:%2 in %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels: none covers this node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n match</numerusform>
+            <numerusform>%n matches</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AOT Studio graph</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2386,215 +2595,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
 %2 · %3
 start %4 ms, duration %5 µs
 %6</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>GraphCanvas</name>
-    <message>
-        <source>No graph loaded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n node(s)</source>
-        <translation>
-            <numerusform>%n node</numerusform>
-            <numerusform>%n nodes</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 · %n node(s)</source>
-        <translation>
-            <numerusform>%1 · %n node</numerusform>
-            <numerusform>%1 · %n nodes</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>parameter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>buffer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>constant</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>input</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>GraphDiffView</name>
-    <message>
-        <source>◀ Previous pass</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next pass ▶</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the step into the previous pass</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the step into the next pass</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot show this step: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No snapshots.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step %1 of %2: </source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 → %2: &lt;span style=&quot;color:#2e9e44&quot;&gt;+%3 added&lt;/span&gt;, &lt;span style=&quot;color:#d03b3b&quot;&gt;−%4 removed&lt;/span&gt;, &lt;span style=&quot;color:#e08e0b&quot;&gt;~%5 changed&lt;/span&gt;, %6 unchanged</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>GraphMinimap</name>
-    <message>
-        <source>Overview: click or drag to move the view</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>GraphView</name>
-    <message>
-        <source>Search name, op, module, source line</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Colour: op category</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Colour: fused kernel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Colour: measured time</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Colour: dtype</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Fit the whole graph in the view (0)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Expand all</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Expand every module group</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Collapse all</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Collapse every module group</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export the view as SVG or PNG, or the graph as DOT</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export graph</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>View as SVG…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>SVG images (*.svg)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>View as PNG…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PNG images (*.png)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Graph as DOT…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Graphviz DOT (*.dot *.gv)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Module: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(top level)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Outputs: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Source: %1:%2 in %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (%2 ms)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Kernels: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Kernels: none covers this node</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Passes: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n match(es)</source>
-        <translation>
-            <numerusform>%n match</numerusform>
-            <numerusform>%n matches</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>AOT Studio graph</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -275,10 +275,87 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::GraphCanvas</name>
+    <message>
+        <source>No graph loaded.</source>
+        <translation>未加载计算图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n 个节点</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n node(s)</source>
+        <translation>
+            <numerusform>%1 · %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>buffer</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation>常量</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::GraphDiffView</name>
+    <message>
+        <source>◀ Previous pass</source>
+        <translation>◀ 上一个优化遍</translation>
+    </message>
+    <message>
+        <source>Next pass ▶</source>
+        <translation>下一个优化遍 ▶</translation>
+    </message>
+    <message>
+        <source>Show the step into the previous pass</source>
+        <translation>显示进入上一个优化遍的步骤</translation>
+    </message>
+    <message>
+        <source>Show the step into the next pass</source>
+        <translation>显示进入下一个优化遍的步骤</translation>
+    </message>
+    <message>
+        <source>Cannot show this step: %1</source>
+        <translation>无法显示此步骤：%1</translation>
+    </message>
+    <message>
+        <source>No snapshots.</source>
+        <translation>没有快照。</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: </source>
+        <translation>第 %1 步，共 %2 步：</translation>
+    </message>
+    <message>
+        <source>%1 → %2: &lt;span style=&quot;color:#2e9e44&quot;&gt;+%3 added&lt;/span&gt;, &lt;span style=&quot;color:#d03b3b&quot;&gt;−%4 removed&lt;/span&gt;, &lt;span style=&quot;color:#e08e0b&quot;&gt;~%5 changed&lt;/span&gt;, %6 unchanged</source>
+        <translation>%1 → %2：&lt;span style=&quot;color:#2e9e44&quot;&gt;+%3 新增&lt;/span&gt;，&lt;span style=&quot;color:#d03b3b&quot;&gt;−%4 删除&lt;/span&gt;，&lt;span style=&quot;color:#e08e0b&quot;&gt;~%5 修改&lt;/span&gt;，%6 未变</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::GraphLayout</name>
     <message>
         <source>part %1 of %2</source>
         <translation>第 %1 部分，共 %2 部分</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::GraphMinimap</name>
+    <message>
+        <source>Overview: click or drag to move the view</source>
+        <translation>概览：单击或拖动以移动视图</translation>
     </message>
 </context>
 <context>
@@ -316,6 +393,135 @@
     <message>
         <source>Cannot draw %1: %2</source>
         <translation>无法绘制 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::GraphView</name>
+    <message>
+        <source>Search name, op, module, source line</source>
+        <translation>搜索名称、算子、模块、源代码行</translation>
+    </message>
+    <message>
+        <source>Colour: op category</source>
+        <translation>着色：算子类别</translation>
+    </message>
+    <message>
+        <source>Colour: fused kernel</source>
+        <translation>着色：融合内核</translation>
+    </message>
+    <message>
+        <source>Colour: measured time</source>
+        <translation>着色：实测时间</translation>
+    </message>
+    <message>
+        <source>Colour: dtype</source>
+        <translation>着色：数据类型</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Fit the whole graph in the view (0)</source>
+        <translation>使整个计算图适应视图（0）</translation>
+    </message>
+    <message>
+        <source>Expand all</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <source>Expand every module group</source>
+        <translation>展开所有模块组</translation>
+    </message>
+    <message>
+        <source>Collapse all</source>
+        <translation>全部折叠</translation>
+    </message>
+    <message>
+        <source>Collapse every module group</source>
+        <translation>折叠所有模块组</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export the view as SVG or PNG, or the graph as DOT</source>
+        <translation>将视图导出为 SVG 或 PNG，或将计算图导出为 DOT</translation>
+    </message>
+    <message>
+        <source>Export graph</source>
+        <translation>导出计算图</translation>
+    </message>
+    <message>
+        <source>View as SVG…</source>
+        <translation>视图另存为 SVG…</translation>
+    </message>
+    <message>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>View as PNG…</source>
+        <translation>视图另存为 PNG…</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Graph as DOT…</source>
+        <translation>计算图另存为 DOT…</translation>
+    </message>
+    <message>
+        <source>Graphviz DOT (*.dot *.gv)</source>
+        <translation>Graphviz DOT (*.dot *.gv)</translation>
+    </message>
+    <message>
+        <source>Module: %1</source>
+        <translation>模块：%1</translation>
+    </message>
+    <message>
+        <source>(top level)</source>
+        <translation>（顶层）</translation>
+    </message>
+    <message>
+        <source>Outputs: %1</source>
+        <translation>输出：%1</translation>
+    </message>
+    <message>
+        <source>Source: %1:%2 in %3</source>
+        <translation>源代码：%1:%2，位于 %3</translation>
+    </message>
+    <message>
+        <source>%1 (%2 ms)</source>
+        <translation>%1（%2 ms）</translation>
+    </message>
+    <message>
+        <source>Kernels: %1</source>
+        <translation>内核：%1</translation>
+    </message>
+    <message>
+        <source>Kernels: none covers this node</source>
+        <translation>内核：没有内核覆盖此节点</translation>
+    </message>
+    <message>
+        <source>Passes: %1</source>
+        <translation>优化遍：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 个，共 %2 个</translation>
+    </message>
+    <message>
+        <source>AOT Studio graph</source>
+        <translation>AOT Studio 计算图</translation>
     </message>
 </context>
 <context>
@@ -2403,212 +2609,6 @@ start %4 ms, duration %5 µs
 %2 · %3
 开始 %4 ms，时长 %5 µs
 %6</translation>
-    </message>
-</context>
-<context>
-    <name>GraphCanvas</name>
-    <message>
-        <source>No graph loaded.</source>
-        <translation>未加载计算图。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n node(s)</source>
-        <translation>
-            <numerusform>%n 个节点</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 · %n node(s)</source>
-        <translation>
-            <numerusform>%1 · %n 个节点</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>parameter</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <source>buffer</source>
-        <translation>缓冲区</translation>
-    </message>
-    <message>
-        <source>constant</source>
-        <translation>常量</translation>
-    </message>
-    <message>
-        <source>input</source>
-        <translation>输入</translation>
-    </message>
-</context>
-<context>
-    <name>GraphDiffView</name>
-    <message>
-        <source>◀ Previous pass</source>
-        <translation>◀ 上一个优化遍</translation>
-    </message>
-    <message>
-        <source>Next pass ▶</source>
-        <translation>下一个优化遍 ▶</translation>
-    </message>
-    <message>
-        <source>Show the step into the previous pass</source>
-        <translation>显示进入上一个优化遍的步骤</translation>
-    </message>
-    <message>
-        <source>Show the step into the next pass</source>
-        <translation>显示进入下一个优化遍的步骤</translation>
-    </message>
-    <message>
-        <source>Cannot show this step: %1</source>
-        <translation>无法显示此步骤：%1</translation>
-    </message>
-    <message>
-        <source>No snapshots.</source>
-        <translation>没有快照。</translation>
-    </message>
-    <message>
-        <source>Step %1 of %2: </source>
-        <translation>第 %1 步，共 %2 步：</translation>
-    </message>
-    <message>
-        <source>%1 → %2: &lt;span style=&quot;color:#2e9e44&quot;&gt;+%3 added&lt;/span&gt;, &lt;span style=&quot;color:#d03b3b&quot;&gt;−%4 removed&lt;/span&gt;, &lt;span style=&quot;color:#e08e0b&quot;&gt;~%5 changed&lt;/span&gt;, %6 unchanged</source>
-        <translation>%1 → %2：&lt;span style=&quot;color:#2e9e44&quot;&gt;+%3 新增&lt;/span&gt;，&lt;span style=&quot;color:#d03b3b&quot;&gt;−%4 删除&lt;/span&gt;，&lt;span style=&quot;color:#e08e0b&quot;&gt;~%5 修改&lt;/span&gt;，%6 未变</translation>
-    </message>
-</context>
-<context>
-    <name>GraphMinimap</name>
-    <message>
-        <source>Overview: click or drag to move the view</source>
-        <translation>概览：单击或拖动以移动视图</translation>
-    </message>
-</context>
-<context>
-    <name>GraphView</name>
-    <message>
-        <source>Search name, op, module, source line</source>
-        <translation>搜索名称、算子、模块、源代码行</translation>
-    </message>
-    <message>
-        <source>Colour: op category</source>
-        <translation>着色：算子类别</translation>
-    </message>
-    <message>
-        <source>Colour: fused kernel</source>
-        <translation>着色：融合内核</translation>
-    </message>
-    <message>
-        <source>Colour: measured time</source>
-        <translation>着色：实测时间</translation>
-    </message>
-    <message>
-        <source>Colour: dtype</source>
-        <translation>着色：数据类型</translation>
-    </message>
-    <message>
-        <source>Fit</source>
-        <translation>适应窗口</translation>
-    </message>
-    <message>
-        <source>Fit the whole graph in the view (0)</source>
-        <translation>使整个计算图适应视图（0）</translation>
-    </message>
-    <message>
-        <source>Expand all</source>
-        <translation>全部展开</translation>
-    </message>
-    <message>
-        <source>Expand every module group</source>
-        <translation>展开所有模块组</translation>
-    </message>
-    <message>
-        <source>Collapse all</source>
-        <translation>全部折叠</translation>
-    </message>
-    <message>
-        <source>Collapse every module group</source>
-        <translation>折叠所有模块组</translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation>导出</translation>
-    </message>
-    <message>
-        <source>Export the view as SVG or PNG, or the graph as DOT</source>
-        <translation>将视图导出为 SVG 或 PNG，或将计算图导出为 DOT</translation>
-    </message>
-    <message>
-        <source>Export graph</source>
-        <translation>导出计算图</translation>
-    </message>
-    <message>
-        <source>View as SVG…</source>
-        <translation>视图另存为 SVG…</translation>
-    </message>
-    <message>
-        <source>SVG images (*.svg)</source>
-        <translation>SVG 图像 (*.svg)</translation>
-    </message>
-    <message>
-        <source>View as PNG…</source>
-        <translation>视图另存为 PNG…</translation>
-    </message>
-    <message>
-        <source>PNG images (*.png)</source>
-        <translation>PNG 图像 (*.png)</translation>
-    </message>
-    <message>
-        <source>Graph as DOT…</source>
-        <translation>计算图另存为 DOT…</translation>
-    </message>
-    <message>
-        <source>Graphviz DOT (*.dot *.gv)</source>
-        <translation>Graphviz DOT (*.dot *.gv)</translation>
-    </message>
-    <message>
-        <source>Module: %1</source>
-        <translation>模块：%1</translation>
-    </message>
-    <message>
-        <source>(top level)</source>
-        <translation>（顶层）</translation>
-    </message>
-    <message>
-        <source>Outputs: %1</source>
-        <translation>输出：%1</translation>
-    </message>
-    <message>
-        <source>Source: %1:%2 in %3</source>
-        <translation>源代码：%1:%2，位于 %3</translation>
-    </message>
-    <message>
-        <source>%1 (%2 ms)</source>
-        <translation>%1（%2 ms）</translation>
-    </message>
-    <message>
-        <source>Kernels: %1</source>
-        <translation>内核：%1</translation>
-    </message>
-    <message>
-        <source>Kernels: none covers this node</source>
-        <translation>内核：没有内核覆盖此节点</translation>
-    </message>
-    <message>
-        <source>Passes: %1</source>
-        <translation>优化遍：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n match(es)</source>
-        <translation>
-            <numerusform>%n 个匹配</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 of %2</source>
-        <translation>第 %1 个，共 %2 个</translation>
-    </message>
-    <message>
-        <source>AOT Studio graph</source>
-        <translation>AOT Studio 计算图</translation>
     </message>
 </context>
 <context>
