@@ -65,13 +65,15 @@ void PipelinePanel::reload()
     const auto snapshots = job ? job->snapshots : QList<Client::SnapshotRecord>();
     if (snapshots != m_model->snapshots())
         m_model->setSnapshots(snapshots);
-    int passes = 0, unchanged = 0;
+    int passes = 0, unchanged = 0, files = 0;
     for (const auto &s : snapshots) {
         if (!s.pass.isEmpty())
             ++(s.changed ? passes : unchanged);
+        if (s.graph && !s.path.isEmpty())
+            ++files;
     }
     m_summary->setText(job ? tr("%1 snapshots; %2 passes changed the graph, %3 left it unchanged.")
-                                 .arg(snapshots.size())
+                                 .arg(files)
                                  .arg(passes)
                                  .arg(unchanged)
                            : tr("No compile yet: open a model and press Compile."));
