@@ -18,39 +18,11 @@
 
 #include <unistd.h>
 
-namespace {
+#include "benchutil.h"
 
-std::string run(const std::string &command)
-{
-    std::string out;
-    std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(command.c_str(), "r"), pclose);
-    if (!pipe)
-        return out;
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), pipe.get()))
-        out += buf.data();
-    return out;
-}
-
-std::string lastLine(const std::string &text)
-{
-    auto end = text.find_last_not_of("\n");
-    if (end == std::string::npos)
-        return {};
-    auto begin = text.rfind('\n', end);
-    return text.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1) + 1);
-}
-
-std::string slug(const std::string &model)
-{
-    std::string s = model.substr(model.find(':') + 1);
-    for (char &c : s)
-        if (!std::isalnum(static_cast<unsigned char>(c)))
-            c = '_';
-    return s;
-}
-
-} // namespace
+using AotStudio::Bench::lastLine;
+using AotStudio::Bench::run;
+using AotStudio::Bench::slug;
 
 int main(int argc, char **argv)
 {

@@ -20,38 +20,13 @@
 
 #include <unistd.h>
 
+#include "benchutil.h"
+
 namespace {
 
-std::string run(const std::string &command)
-{
-    std::string out;
-    std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(command.c_str(), "r"), pclose);
-    if (!pipe)
-        return out;
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), pipe.get()))
-        out += buf.data();
-    return out;
-}
-
-std::string lastLine(const std::string &text)
-{
-    const auto end = text.find_last_not_of('\n');
-    if (end == std::string::npos)
-        return {};
-    const auto begin = text.rfind('\n', end);
-    const auto from = begin == std::string::npos ? 0 : begin + 1;
-    return text.substr(from, end - from + 1);
-}
-
-std::string slug(const std::string &model)
-{
-    std::string s = model.substr(model.find(':') + 1);
-    for (char &c : s)
-        if (!std::isalnum(static_cast<unsigned char>(c)))
-            c = '_';
-    return s;
-}
+using AotStudio::Bench::lastLine;
+using AotStudio::Bench::run;
+using AotStudio::Bench::slug;
 
 double num(const nlohmann::json &j, const nlohmann::json::json_pointer &p)
 {

@@ -270,18 +270,26 @@ void TestCli::convnetStagesAndKernels()
     const QJsonObject j = QJsonDocument::fromJson(r.out).object();
     QVERIFY(j.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-3);
 
-    // At least one Inductor pass changed the graph, and its snapshot is named by the pass.
+    // At least one Inductor pass changed the graph, and its snapshot is named by the pass; the
+    // passes that changed nothing are listed too (changed: false), without a snapshot.
     int passSnapshots = 0;
+    int unchanged = 0;
     for (const auto &v : j.value(QLatin1String("stages")).toArray()) {
         const auto s = v.toObject();
         if (s.value(QLatin1String("pass")).toString().isEmpty())
             continue;
+        if (!s.value(QLatin1String("changed")).toBool(true)) {
+            QVERIFY(s.value(QLatin1String("snapshot")).isNull());
+            ++unchanged;
+            continue;
+        }
         ++passSnapshots;
         const QString path = s.value(QLatin1String("snapshot")).toString();
         QVERIFY2(path.contains(s.value(QLatin1String("pass")).toString()), qPrintable(path));
         QCOMPARE(readJson(path).value(QLatin1String("pass")).toString(), s.value(QLatin1String("pass")).toString());
     }
     QVERIFY2(passSnapshots >= 1, qPrintable(stageNames(j).join(QLatin1Char(' '))));
+    QVERIFY2(unchanged >= 1, "Inductor runs passes that leave a convnet unchanged (e.g. remove_noop_ops)");
 
     // Eval-mode BatchNorm and ReLU fuse into the C++ kernel after each convolution.
     const QJsonObject kernels = readJson(j.value(QLatin1String("kernels")).toObject().value(QLatin1String("path")).toString());
