@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/compilejob.h"
+#include "pipeline/jobutil.h"
 
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
@@ -32,13 +33,6 @@ const StageSpan &span(std::string_view stage)
             return s;
     }
     return kStages[0];
-}
-
-Json summaryJson(const Profiler::Summary &s, int warmup)
-{
-    return Json{{"median_ms", s.medianMs}, {"p10_ms", s.p10Ms}, {"p90_ms", s.p90Ms}, {"p99_ms", s.p99Ms},
-                {"mean_ms", s.meanMs},     {"stddev_ms", s.stddevMs}, {"min_ms", s.minMs}, {"max_ms", s.maxMs},
-                {"runs", s.runs},          {"warmup", warmup}};
 }
 
 class StageRunner {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/profilejob.h"
+#include "pipeline/jobutil.h"
 
 #include "bundle/bundle.h"
 #include "profiler/cupti.h"
@@ -28,45 +29,6 @@ using Protocol::Json;
 namespace fs = std::filesystem;
 
 namespace {
-
-Json summaryJson(const Profiler::Summary &s, int warmup)
-{
-    return Json{{"median_ms", s.medianMs}, {"p10_ms", s.p10Ms}, {"p90_ms", s.p90Ms}, {"p99_ms", s.p99Ms},
-                {"mean_ms", s.meanMs},     {"stddev_ms", s.stddevMs}, {"min_ms", s.minMs}, {"max_ms", s.maxMs},
-                {"runs", s.runs},          {"warmup", warmup}};
-}
-
-std::string isoNow()
-{
-    char buf[32];
-    const std::time_t t = std::time(nullptr);
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
-
-std::string shellQuote(const std::string &s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-/// Wall time of one fresh process, spawn to exit, in ms; -1 when it failed.
-double timeProcess(const std::string &command)
-{
-    const auto t0 = std::chrono::steady_clock::now();
-    const int rc = std::system((command + " >/dev/null 2>&1").c_str());
-    const auto t1 = std::chrono::steady_clock::now();
-    return rc == 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() : -1.0;
-}
-
-fs::path selfDir()
-{
-    std::error_code ec;
-    const auto p = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::path() : p.parent_path();
-}
 
 /// Write through a temporary name and a rename (never a half-written file).
 void writeFile(const fs::path &path, const std::string &text)

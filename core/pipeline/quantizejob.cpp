@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/quantizejob.h"
+#include "pipeline/jobutil.h"
 
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
@@ -36,13 +37,6 @@ const SchemeStage &schemeStage(std::string_view name)
             return s;
     }
     return kSchemeStages[0];
-}
-
-Json summaryJson(const Profiler::Summary &s, int warmup)
-{
-    return Json{{"median_ms", s.medianMs}, {"p10_ms", s.p10Ms}, {"p90_ms", s.p90Ms}, {"p99_ms", s.p99Ms},
-                {"mean_ms", s.meanMs},     {"stddev_ms", s.stddevMs}, {"min_ms", s.minMs}, {"max_ms", s.maxMs},
-                {"runs", s.runs},          {"warmup", warmup}};
 }
 
 /// Codes that fail the whole request rather than one scheme's row.
