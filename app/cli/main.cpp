@@ -130,8 +130,17 @@ void printHuman(std::FILE *out, const Json &r)
                  r.value("/eager/runs"_json_pointer, 0), r.value("/compiled/runs"_json_pointer, 0),
                  r.value("/eager/warmup"_json_pointer, 0));
     const Json kernels = r.value("kernels", Json::object());
-    std::fprintf(out, "graph stages:   %zu snapshots in %s/snapshots, %d kernels in %s\n", r.value("stages", Json::array()).size(),
-                 r.value("out", "").c_str(), kernels.value("count", 0),
+    // Stages list every pass, also those that changed nothing; only graph snapshots count here.
+    std::size_t snapshots = 0, unchanged = 0;
+    for (const auto &s : r.value("stages", Json::array())) {
+        const auto path = s.value("snapshot", Json());
+        if (!s.value("changed", true))
+            ++unchanged;
+        else if (path.is_string() && path.get<std::string>().ends_with(".json") && s.value("name", "") != "codegen")
+            ++snapshots;
+    }
+    std::fprintf(out, "graph stages:   %zu snapshots in %s/snapshots (%zu passes left the graph unchanged), %d kernels in %s\n",
+                 snapshots, r.value("out", "").c_str(), unchanged, kernels.value("count", 0),
                  kernels.value("path", Json("")).is_string() ? kernels.value("path", "").c_str() : "-");
     std::fprintf(out, "result:         %s/result.json\n", r.value("out", "").c_str());
     for (const auto &w : r.value("warnings", Json::array()))
@@ -327,7 +336,7 @@ int main(int argc, char **argv)
                "  aotstudio-cli compile --model sample:mlp --device cpu --out /tmp/mlp --json\n"
                "  aotstudio-cli compile --model sample:minilm --out /tmp/minilm\n"
                "  aotstudio-cli compile --model ./my_model.py:make --device cuda --out build/my\n"
-               "  aotstudio-cli diff /tmp/mlp/snapshots/002_decompose.json /tmp/mlp/snapshots/004_post_grad.json\n"
+               "  aotstudio-cli diff /tmp/mlp/snapshots/002_decompose.json /tmp/mlp/snapshots/005_post_grad.json\n"
                "  aotstudio-cli inspect build/convnet-bundle.zip\n"
                "  aotstudio-cli export --from /tmp/mlp --buckets batch=1,4,16 --dynamic-batch 1:64 --out /tmp/mlp-bundle\n"
                "  aotstudio-cli inspect /tmp/mlp-bundle.zip\n"

@@ -205,6 +205,26 @@ int main(int argc, char **argv)
         if (info.front().shape.empty())
             return refuse(asJson, "refused", "input file '" + inputPath + "': the first tensor has no batch dimension");
         batch = info.front().shape.front();
+        // Shapes and dtypes must be the bundle's (the batch dimension aside): a package reads its
+        // inputs by the sizes it was compiled for, so a smaller tensor would be read past its end.
+        const auto dims = [](const std::vector<long long> &shape) {
+            std::string t = "[";
+            for (std::size_t d = 0; d < shape.size(); ++d)
+                t += (d ? ", " : "") + (shape[d] == Bundle::kBatchDim ? std::string("batch") : std::to_string(shape[d]));
+            return t + "]";
+        };
+        for (std::size_t i = 0; i < info.size(); ++i) {
+            const auto &want = m.inputs[i];
+            const auto &got = info[i];
+            bool same = want.shape.size() == got.shape.size();
+            for (std::size_t d = 0; same && d < want.shape.size(); ++d)
+                same = want.shape[d] == Bundle::kBatchDim ? got.shape[d] == batch : want.shape[d] == got.shape[d];
+            if (!same || Bundle::normalizeDtype(want.dtype) != Bundle::normalizeDtype(got.dtype))
+                return refuse(asJson, "refused",
+                              "input file '" + inputPath + "': tensor " + std::to_string(i) + " is " + got.dtype + dims(got.shape) +
+                                  "; the bundle's model takes " + want.dtype + dims(want.shape) +
+                                  " (batch " + std::to_string(batch) + " from the first tensor)");
+        }
         if (batchOpt && *batchOpt != batch)
             return refuse(asJson, "refused", "--batch " + std::to_string(*batchOpt) + " differs from the input file's batch " +
                                                  std::to_string(batch));

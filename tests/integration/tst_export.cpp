@@ -155,6 +155,8 @@ void TestExport::roundTripEqualsEager()
               QStringLiteral("import sys, json, torch; sys.path.insert(0, sys.argv[2]);"
                              "from aotstudio_frontend import samples;"
                              "m, (x,) = samples.convnet(); x = torch.cat([x, x])[:3]; torch.save([x], sys.argv[1]);"
+                             "torch.save([x[:, :, :8, :8].contiguous()], sys.argv[1] + '.small');"
+                             "torch.save([x.double()], sys.argv[1] + '.f64');"
                              "print(json.dumps(m(x).flatten()[:6].tolist()))"),
               input, QStringLiteral(AOTSTUDIO_FRONTEND_DIR)});
     QVERIFY(py.waitForFinished(300000));
@@ -174,6 +176,14 @@ void TestExport::roundTripEqualsEager()
     const Run bad = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--input"), QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/tiny_factory.py")});
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(lastLine(bad.err).contains("is not a torch.save file"), bad.err.constData());
+
+    // Inputs of another shape or dtype are refused before the package reads them (a smaller
+    // tensor would be read past its end).
+    for (const char *suffix : {".small", ".f64"}) {
+        const Run wrong = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--input"), input + QLatin1String(suffix)});
+        QCOMPARE(wrong.exitCode, 1);
+        QVERIFY2(lastLine(wrong.err).contains("the bundle's model takes float32[batch, 3"), wrong.err.constData());
+    }
 }
 
 void TestExport::paddingAndDynamicFallbackAgree()
