@@ -64,6 +64,7 @@ public:
             std::fclose(m_log);
     }
     void setLogFile(const std::string &path) { m_logPath = path; }
+    const std::string &logFile() const { return m_logPath; }
     bool hasLog() const { return m_log != nullptr; }
 
     void operator()(const Json &event, Outcome &outcome)
@@ -539,10 +540,18 @@ int main(int argc, char **argv)
                 else
                     printHuman(stdoutStream, *outcome.result);
             } else {
-                const Json error = outcome.error.value_or(Protocol::makeError(
+                Json error = outcome.error.value_or(Protocol::makeError(
                     1, {"engine", Protocol::Code::Internal, "the engine ended without a result", "see the log above"}));
+                // Ctrl-C reaches the whole process group: a compiler child (g++) that dies of it
+                // makes the stage fail before the cooperative cancel is seen. That is a cancel.
+                if (g_interrupts.load() > 0 && error.value("code", std::string()) != Protocol::Code::Cancelled) {
+                    error["message"] = "cancelled with Ctrl-C during stage '" + error.value("stage", std::string()) +
+                                       "' (" + error.value("message", std::string()) + ")";
+                    error["code"] = Protocol::Code::Cancelled;
+                    error["hint"] = "";
+                }
                 if (printer.hasLog())
-                    std::fprintf(stderr, "aotstudio-cli: full log: %s/aotstudio.log\n", out.c_str());
+                    std::fprintf(stderr, "aotstudio-cli: full log: %s\n", printer.logFile().c_str());
                 std::fprintf(stderr, "%s\n", errorLine(error).c_str()); // last line: what failed and what to do
                 if (asJson)
                     std::fprintf(stdoutStream, "%s\n", Protocol::toLine(Json{{"error", error}}).c_str());
