@@ -207,6 +207,13 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
     });
     for (const char *key : {"accuracy", "quantized_ops", "quantized_layers", "layers", "layers_path"})
         row[key] = report.value(key, Json());
+    // A weight scheme that found no layer to quantize measured fp32 again: not a result to pick.
+    if (scheme != "fp32" && scheme != "bf16" && row.value("quantized_layers", Json(0)).is_number_integer() &&
+        row.value("quantized_layers", 0) == 0) {
+        row["status"] = "unsupported";
+        row["reason"] = scheme + " quantized no layer of this model (no Linear or Conv layer it supports, e.g. "
+                                 "output features not a multiple of the packing); the measurements are of the fp32 model";
+    }
     row["calibration_samples"] = report.value("calibration", Json::object()).value("samples", 0);
     row["evaluation"] = report.value("evaluation", Json::object());
     row["compile_seconds"] = run.secondsOf("compile");

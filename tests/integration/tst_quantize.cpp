@@ -123,8 +123,16 @@ void TestQuantize::everyCpuSchemeRuns()
 {
     QFETCH(QString, scheme);
     const QJsonObject r = row(scheme);
-    QVERIFY2(r.value(QLatin1String("status")).toString() == QLatin1String("ok"),
-             qPrintable(r.value(QLatin1String("reason")).toString()));
+    // A weight scheme that finds no layer it supports (int4 on ConvNet) runs, but its row says
+    // so instead of offering fp32's figures as a quantized result.
+    const bool nothingQuantized = kLayers.value(scheme) == 0 && scheme != QLatin1String("fp32");
+    QCOMPARE(r.value(QLatin1String("status")).toString(),
+             nothingQuantized ? QStringLiteral("unsupported") : QStringLiteral("ok"));
+    if (nothingQuantized)
+        QVERIFY2(r.value(QLatin1String("reason")).toString().contains(QLatin1String("quantized no layer")),
+                 qPrintable(r.value(QLatin1String("reason")).toString()));
+    else
+        QVERIFY2(r.value(QLatin1String("reason")).toString().isEmpty(), qPrintable(r.value(QLatin1String("reason")).toString()));
     const QString package = r.value(QLatin1String("package")).toString();
     QCOMPARE(package, m_out + QLatin1Char('/') + scheme + QStringLiteral("/model.pt2"));
     QVERIFY(QFileInfo(package).isFile());
@@ -132,7 +140,7 @@ void TestQuantize::everyCpuSchemeRuns()
     // Figures exist; their size is not a test (timings are never pass/fail).
     QVERIFY(r.value(QLatin1String("eager_ms")).toDouble() > 0);
     QVERIFY(r.value(QLatin1String("compiled_ms")).toDouble() > 0);
-    QVERIFY(r.value(QLatin1String("speedup_vs_fp32_eager")).isDouble());
+    QVERIFY(nothingQuantized || r.value(QLatin1String("speedup_vs_fp32_eager")).isDouble());
     QVERIFY(r.value(QLatin1String("compiled")).toObject().value(QLatin1String("runs")).toInt() >= 1);
     const QJsonObject peak = r.value(QLatin1String("peak_bytes")).toObject();
     QVERIFY(peak.value(QLatin1String("eager")).isDouble() && peak.value(QLatin1String("compiled")).isDouble());
