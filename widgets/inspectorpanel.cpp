@@ -188,7 +188,8 @@ void InspectorPanel::showSnapshot(int index)
     add(tr("Nodes"), QString::number(s.nodes));
     if (s.previousNodes >= 0)
         add(tr("Nodes before"), QString::number(s.previousNodes));
-    add(tr("Changed the graph"), s.changed ? tr("yes") : tr("no"));
+    if (!s.pass.isEmpty()) // a stage entry is a starting point, not a change
+        add(tr("Changed the graph"), s.changed ? tr("yes") : tr("no"));
     add(tr("Time"), msText(s.seconds * 1e3));
     add(tr("File"), s.path.isEmpty() ? tr("none") : m_hub->resolve(s.path));
     if (!m_hub->snapshotError().isEmpty())

@@ -760,6 +760,15 @@ bool MainWindow::openSession(const QString &path)
     for (const QString &warning : loaded->warnings())
         m_log->append(0, QStringLiteral("warning"), warning);
     m_hub->setSession(loaded);
+    // The toolbar follows what the session ran, so Compile repeats it rather than something else.
+    for (auto it = loaded->jobs().crbegin(); it != loaded->jobs().crend(); ++it) {
+        const QString model = it->request.value(QLatin1String("model")).toString();
+        if (model.isEmpty())
+            continue;
+        setModel(model);
+        selectDevice(it->request.value(QLatin1String("device")).toString());
+        break;
+    }
     m_resultPanel->clearError();
     if (const auto *compile = loaded->latestSucceeded(QStringLiteral("compile")))
         m_resultPanel->showResult(Client::CompileResult::fromJson(compile->result));

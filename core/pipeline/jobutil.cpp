@@ -2,8 +2,10 @@
 #include "pipeline/jobutil.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <ctime>
+#include <sys/wait.h>
 
 namespace AotStudio::Pipeline {
 
@@ -36,6 +38,10 @@ double timeProcess(const std::string &command)
     const auto t0 = std::chrono::steady_clock::now();
     const int rc = std::system((command + " >/dev/null 2>&1").c_str());
     const auto t1 = std::chrono::steady_clock::now();
+    // system() ignores SIGINT while the child runs, so a Ctrl-C would only kill the child: pass
+    // it on, as a shell does, so the caller's handler (the CLI's cancel) sees it.
+    if (rc != -1 && WIFSIGNALED(rc) && WTERMSIG(rc) == SIGINT)
+        std::raise(SIGINT);
     return rc == 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() : -1.0;
 }
 

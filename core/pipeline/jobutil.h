@@ -18,7 +18,8 @@ std::string isoNow();
 /// `s` quoted for /bin/sh (single quotes; embedded ones escaped).
 std::string shellQuote(const std::string &s);
 /// Wall time of one fresh process (`command` run by /bin/sh, output discarded), spawn to exit,
-/// in ms (std::chrono::steady_clock); -1 when it exited non-zero or could not start.
+/// in ms (std::chrono::steady_clock); -1 when it exited non-zero or could not start. A child
+/// killed by SIGINT re-raises SIGINT in this process (system() ignores it meanwhile).
 double timeProcess(const std::string &command);
 /// The folder of this executable (/proc/self/exe); empty when unknown. Sibling tools
 /// (aotstudio-run) are looked up there.

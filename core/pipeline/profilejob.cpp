@@ -260,7 +260,21 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         const Json loaded = job.load();
         checkStop("load");
 
-        // 2. Load the package and check it computes what eager computes on these inputs.
+        // 2. Load the package and check it computes what eager computes on these inputs. A given
+        // package reads its inputs by the sizes it was compiled for: when its result.json (written
+        // by our compile next to it) names other input shapes, running it would read past them.
+        if (packageSource == "given") {
+            std::ifstream in(fs::path(package).parent_path() / "result.json");
+            const Json compiledFor = in ? Json::parse(in, nullptr, false) : Json();
+            const Json want = compiledFor.is_object() ? compiledFor.value("inputs", Json()) : Json();
+            const Json have = loaded.value("inputs", Json());
+            if (want.is_array() && have.is_array() && want != have)
+                throw JobFailed({"load_package", Protocol::Code::LoadFailed,
+                                 "package '" + package + "' was compiled for inputs " + want.dump() + " (its result.json); " +
+                                     request.value("model", std::string()) + " gives " + have.dump(),
+                                 "profile the package with the model it was compiled from, or compile this model "
+                                 "(omit --package)"});
+        }
         progress("load_package", 0.52, "loading the package with LibTorch");
         std::unique_ptr<Runtime::AotiRunner> runner;
         Json verified;

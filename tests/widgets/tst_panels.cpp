@@ -21,6 +21,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
@@ -221,10 +222,12 @@ private Q_SLOTS:
     {
         MainWindow w; // no engine started: a session opens without one
         QSignalSpy changed(w.selectionHub(), &SelectionHub::sessionChanged);
+        w.setModel(QStringLiteral("sample:convnet")); // the session ran sample:mlp
         QVERIFY(w.openSession(fixture()));
         QCOMPARE(changed.size(), 1);
         QCOMPARE(w.session()->jobs().size(), 1);
         QVERIFY(w.findChild<LogView *>()->visibleText().contains(QLatin1String("loaded sample:mlp")));
+        QCOMPARE(w.findChild<QComboBox *>(QStringLiteral("modelCombo"))->currentText(), QStringLiteral("sample:mlp"));
         QVERIFY(MainWindow::recentSessions().contains(QFileInfo(fixture()).absoluteFilePath()));
         for (const char *dock : {"pipelineDock", "graphDock", "inspectorDock", "kernelsDock", "profileDock",
                                  "quantizationDock", "logDock"})
