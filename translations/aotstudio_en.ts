@@ -1479,6 +1479,171 @@ Code: %2</source>
         <source>%1 failed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Measured by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile (its quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::MeasurementText</name>
+    <message>
+        <source>%1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(%1% CI %2–%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>(no interval: %n block(s))</source>
+        <translation>
+            <numerusform>(no interval: %n block)</numerusform>
+            <numerusform>(no interval: %n blocks)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(no interval)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: compiled is slower than eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: slower than fp32 eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the bundle starts slower than eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no clear difference (the interval holds 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms (no interval)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms (95% CI %2–%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>noisy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreliable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not assessed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not assessed: the result predates machine verdicts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok: the machine allowed a fair measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>noisy: use these figures with care</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>noisy: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreliable: the machine did not allow a fair measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreliable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown: the machine load could not be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown: the machine load could not be read (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (of %n usable CPU(s))</source>
+        <translation>
+            <numerusform>%1 (of %n usable CPU)</numerusform>
+            <numerusform>%1 (of %n usable CPUs)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::NodeTableModel</name>
@@ -1669,14 +1834,6 @@ total %4, mean %5 · %6 of wall time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2× the speed of eager</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2%</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 not available: %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1708,10 +1865,6 @@ not available</source>
     <message>
         <source>%1
 %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> · %1×</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1888,10 +2041,6 @@ method %4</source>
         </translation>
     </message>
     <message>
-        <source>Cold start: the package starts %1× faster than eager</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: %2
 %3 of %4 runs succeeded</source>
         <translation type="unfinished"></translation>
@@ -1939,6 +2088,89 @@ median %3, p99 %4</numerusform>
             <numerusform>%n runners, %1 threads
 %2 calls/s
 median %3, p99 %4</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>profiled at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 the speed of eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measurement: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start: eager / bundle %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle
+(aotstudio-run)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Fresh process to first output (ms, medians of %n run(s); whiskers: 95% CI)</source>
+        <translation>
+            <numerusform>Fresh process to first output (ms, medians of %n run; whiskers: 95% CI)</numerusform>
+            <numerusform>Fresh process to first output (ms, medians of %n runs; whiskers: 95% CI)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Eager (import torch, build, run): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other (outside the runtime&apos;s phases); the bundle&apos;s median total is %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2
+median of %n run(s)</source>
+        <translation>
+            <numerusform>%1: %2
+median of %n run</numerusform>
+            <numerusform>%1: %2
+median of %n runs</numerusform>
         </translation>
     </message>
 </context>
@@ -1998,14 +2230,6 @@ median %3, p99 %4</numerusform>
     </message>
     <message>
         <source>Package size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1
-compiled median %2
-max abs error %3
-cosine %4
-%5× vs fp32 eager</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2130,6 +2354,26 @@ package %7</source>
         <source>max error %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1
+compiled median %2
+max abs error %3
+cosine %4
+%5 vs fp32 eager
+measurement %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads: %1 · Measurements: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n row(s)</source>
+        <translation>
+            <numerusform>%1 in %n row</numerusform>
+            <numerusform>%1 in %n rows</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::ReportWriter</name>
@@ -2228,10 +2472,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1×</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1 was cancelled.&lt;/b&gt;</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2296,10 +2536,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>(%1×)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Wall time of a fresh process from spawn to its first output, median of %1 runs each: the bundle with aotstudio-run, the model in eager PyTorch.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2317,6 +2553,85 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>&lt;b&gt;Exporting %1 failed&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measurement:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Intra-op threads of eager and compiled alike</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle phases:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Ratio of the eager median to the compiled median; %1 over %n paired block(s), %2 resamples</source>
+        <translation>
+            <numerusform>Ratio of the eager median to the compiled median; %1 over %n paired block, %2 resamples</numerusform>
+            <numerusform>Ratio of the eager median to the compiled median; %1 over %n paired blocks, %2 resamples</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This result predates paired timing: it has no interval.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile (its quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not measured (an older result)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>eager / bundle %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2454,10 +2769,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1×</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1%</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2479,10 +2790,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>Quantized ops: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fp32 eager median over this scheme&apos;s compiled median</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2535,6 +2842,31 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>Reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32 eager %1 ms over this scheme&apos;s compiled %2 ms
+this scheme&apos;s own eager / compiled: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fp32 eager median over this scheme&apos;s compiled median, with its 95% confidence interval over the paired blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whether the machine allowed a fair measurement of this row (ok, noisy, unreliable, unknown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measurement</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1474,6 +1474,169 @@ Code: %2</source>
         <source>%1 failed</source>
         <translation>%1 失败</translation>
     </message>
+    <message>
+        <source>Measured by</source>
+        <translation>测量来源</translation>
+    </message>
+    <message>
+        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
+        <translation>%1 的性能分析（取代编译时的快速测量）</translation>
+    </message>
+    <message>
+        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
+        <translation>性能分析（取代编译时的快速测量）</translation>
+    </message>
+    <message>
+        <source>Compile (its quick measurement)</source>
+        <translation>编译（其快速测量）</translation>
+    </message>
+    <message>
+        <source>Measurement</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Cold start</source>
+        <translation>冷启动</translation>
+    </message>
+    <message>
+        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
+        <translation>部署包 %1 ms，eager %2 ms：eager / 部署包 %3</translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation>启动到 main</translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation>首次运行</translation>
+    </message>
+    <message>
+        <source>Cold start: %1</source>
+        <translation>冷启动：%1</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::MeasurementText</name>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>(%1% CI %2–%3)</source>
+        <translation>（%1% 置信区间 %2–%3）</translation>
+    </message>
+    <message numerus="yes">
+        <source>(no interval: %n block(s))</source>
+        <translation>
+            <numerusform>（无置信区间：仅 %n 个分块）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(no interval)</source>
+        <translation>（无置信区间）</translation>
+    </message>
+    <message>
+        <source>%1: compiled is slower than eager</source>
+        <translation>%1：编译后比 eager 慢</translation>
+    </message>
+    <message>
+        <source>%1: slower than fp32 eager</source>
+        <translation>%1：比 fp32 eager 慢</translation>
+    </message>
+    <message>
+        <source>%1: the bundle starts slower than eager</source>
+        <translation>%1：部署包启动比 eager 慢</translation>
+    </message>
+    <message>
+        <source>%1: no clear difference (the interval holds 1)</source>
+        <translation>%1：无明显差异（置信区间包含 1）</translation>
+    </message>
+    <message>
+        <source>%1 ms (no interval)</source>
+        <translation>%1 ms（无置信区间）</translation>
+    </message>
+    <message>
+        <source>%1 ms (95% CI %2–%3)</source>
+        <translation>%1 ms（95% 置信区间 %2–%3）</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>noisy</source>
+        <translation>有噪声</translation>
+    </message>
+    <message>
+        <source>unreliable</source>
+        <translation>不可靠</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>not assessed</source>
+        <translation>未评估</translation>
+    </message>
+    <message>
+        <source>not assessed: the result predates machine verdicts</source>
+        <translation>未评估：该结果早于机器状态判定</translation>
+    </message>
+    <message>
+        <source>ok: the machine allowed a fair measurement</source>
+        <translation>正常：机器状态允许公平测量</translation>
+    </message>
+    <message>
+        <source>ok: %1</source>
+        <translation>正常：%1</translation>
+    </message>
+    <message>
+        <source>noisy: use these figures with care</source>
+        <translation>有噪声：请谨慎使用这些数据</translation>
+    </message>
+    <message>
+        <source>noisy: %1</source>
+        <translation>有噪声：%1</translation>
+    </message>
+    <message>
+        <source>unreliable: the machine did not allow a fair measurement</source>
+        <translation>不可靠：机器状态不允许公平测量</translation>
+    </message>
+    <message>
+        <source>unreliable: %1</source>
+        <translation>不可靠：%1</translation>
+    </message>
+    <message>
+        <source>unknown: the machine load could not be read</source>
+        <translation>未知：无法读取机器负载</translation>
+    </message>
+    <message>
+        <source>unknown: the machine load could not be read (%1)</source>
+        <translation>未知：无法读取机器负载（%1）</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>未说明</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (of %n usable CPU(s))</source>
+        <translation>
+            <numerusform>%1（共 %n 个可用 CPU）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::NodeTableModel</name>
@@ -1665,14 +1828,6 @@ total %4, mean %5 · %6 of wall time</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; · %2 · %3</translation>
     </message>
     <message>
-        <source>%1: %2× the speed of eager</source>
-        <translation>%1：速度为即时执行的 %2×</translation>
-    </message>
-    <message>
-        <source>%1 %2%</source>
-        <translation>%1 %2%</translation>
-    </message>
-    <message>
         <source>%1 not available: %2</source>
         <translation>%1 不可用：%2</translation>
     </message>
@@ -1707,10 +1862,6 @@ not available</source>
 %2</source>
         <translation>%1
 %2</translation>
-    </message>
-    <message>
-        <source> · %1×</source>
-        <translation> · %1×</translation>
     </message>
     <message>
         <source>p90 %1</source>
@@ -1891,10 +2042,6 @@ method %4</source>
         </translation>
     </message>
     <message>
-        <source>Cold start: the package starts %1× faster than eager</source>
-        <translation>冷启动：包的启动速度是即时执行的 %1×</translation>
-    </message>
-    <message>
         <source>%1: %2
 %3 of %4 runs succeeded</source>
         <translation>%1：%2
@@ -1940,6 +2087,88 @@ median %3, p99 %4</source>
             <numerusform>%n 个运行器，%1 个线程
 %2 次调用/s
 中位数 %3，p99 %4</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>profiled at %1</source>
+        <translation>分析于 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 the speed of eager</source>
+        <translation>%1：速度为 eager 的 %2</translation>
+    </message>
+    <message>
+        <source>Measurement: %1</source>
+        <translation>测量：%1</translation>
+    </message>
+    <message>
+        <source>Threads: %1</source>
+        <translation>线程：%1</translation>
+    </message>
+    <message>
+        <source> · %1
+%2</source>
+        <translation> · %1
+%2</translation>
+    </message>
+    <message>
+        <source>Cold start: eager / bundle %1</source>
+        <translation>冷启动：eager / 部署包 %1</translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation>启动到 main</translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation>首次运行</translation>
+    </message>
+    <message>
+        <source>Bundle
+(aotstudio-run)</source>
+        <translation>部署包
+(aotstudio-run)</translation>
+    </message>
+    <message>
+        <source>%1 interval</source>
+        <translation>%1 置信区间</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>eager</source>
+        <translation>eager</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fresh process to first output (ms, medians of %n run(s); whiskers: 95% CI)</source>
+        <translation>
+            <numerusform>新进程到首个输出（ms，%n 次运行的中位数；须线：95% 置信区间）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Eager (import torch, build, run): %1</source>
+        <translation>Eager（导入 torch、构建、运行）：%1</translation>
+    </message>
+    <message>
+        <source>Other (outside the runtime&apos;s phases); the bundle&apos;s median total is %1</source>
+        <translation>其他（运行时各阶段之外）；部署包总时间中位数为 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2
+median of %n run(s)</source>
+        <translation>
+            <numerusform>%1：%2
+%n 次运行的中位数</numerusform>
         </translation>
     </message>
 </context>
@@ -2000,18 +2229,6 @@ median %3, p99 %4</source>
     <message>
         <source>Package size</source>
         <translation>包大小</translation>
-    </message>
-    <message>
-        <source>%1
-compiled median %2
-max abs error %3
-cosine %4
-%5× vs fp32 eager</source>
-        <translation>%1
-编译后中位数 %2
-最大绝对误差 %3
-余弦相似度 %4
-相对 fp32 即时执行 %5×</translation>
     </message>
     <message>
         <source>%1 — %2
@@ -2137,6 +2354,30 @@ package %7</source>
         <source>max error %1</source>
         <translation>最大误差 %1</translation>
     </message>
+    <message>
+        <source>%1
+compiled median %2
+max abs error %3
+cosine %4
+%5 vs fp32 eager
+measurement %6</source>
+        <translation>%1
+编译后中位数 %2
+最大绝对误差 %3
+余弦相似度 %4
+相对 fp32 eager %5
+测量 %6</translation>
+    </message>
+    <message>
+        <source>Threads: %1 · Measurements: %2</source>
+        <translation>线程：%1 · 测量：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n row(s)</source>
+        <translation>
+            <numerusform>%1：%n 行</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::ReportWriter</name>
@@ -2238,10 +2479,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation>%1 毫秒（p10 %2，p90 %3）</translation>
     </message>
     <message>
-        <source>%1×</source>
-        <translation>%1×</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1 was cancelled.&lt;/b&gt;</source>
         <translation>&lt;b&gt;%1 已取消。&lt;/b&gt;</translation>
     </message>
@@ -2306,10 +2543,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation>部署包 %1 毫秒，eager %2 毫秒</translation>
     </message>
     <message>
-        <source>(%1×)</source>
-        <translation>（%1×）</translation>
-    </message>
-    <message>
         <source>Wall time of a fresh process from spawn to its first output, median of %1 runs each: the bundle with aotstudio-run, the model in eager PyTorch.</source>
         <translation>全新进程从启动到首个输出的墙钟时间，各取 %1 次运行的中位数：部署包使用 aotstudio-run，模型使用 eager PyTorch。</translation>
     </message>
@@ -2328,6 +2561,84 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>&lt;b&gt;Exporting %1 failed&lt;/b&gt;</source>
         <translation>&lt;b&gt;导出 %1 失败&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation>启动到 main</translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation>首次运行</translation>
+    </message>
+    <message>
+        <source>Measurement:</source>
+        <translation>测量：</translation>
+    </message>
+    <message>
+        <source>Threads:</source>
+        <translation>线程：</translation>
+    </message>
+    <message>
+        <source>Intra-op threads of eager and compiled alike</source>
+        <translation>eager 与编译后模型使用相同的算子内线程数</translation>
+    </message>
+    <message>
+        <source>Measured by:</source>
+        <translation>测量来源：</translation>
+    </message>
+    <message>
+        <source>Bundle phases:</source>
+        <translation>部署包各阶段：</translation>
+    </message>
+    <message numerus="yes">
+        <source>Ratio of the eager median to the compiled median; %1 over %n paired block(s), %2 resamples</source>
+        <translation>
+            <numerusform>eager 中位数与编译后中位数之比；%1，基于 %n 个配对分块，%2 次重采样</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>interval</source>
+        <translation>置信区间</translation>
+    </message>
+    <message>
+        <source>This result predates paired timing: it has no interval.</source>
+        <translation>该结果早于配对计时：没有置信区间。</translation>
+    </message>
+    <message>
+        <source>Notes: %1</source>
+        <translation>备注：%1</translation>
+    </message>
+    <message>
+        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
+        <translation>%1 的性能分析（取代编译时的快速测量）</translation>
+    </message>
+    <message>
+        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
+        <translation>性能分析（取代编译时的快速测量）</translation>
+    </message>
+    <message>
+        <source>Compile (its quick measurement)</source>
+        <translation>编译（其快速测量）</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>not measured (an older result)</source>
+        <translation>未测量（旧版结果）</translation>
+    </message>
+    <message>
+        <source>eager / bundle %1</source>
+        <translation>eager / 部署包 %1</translation>
     </message>
 </context>
 <context>
@@ -2464,10 +2775,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation>失败</translation>
     </message>
     <message>
-        <source>%1×</source>
-        <translation>%1×</translation>
-    </message>
-    <message>
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
@@ -2490,10 +2797,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>Quantized ops: %1</source>
         <translation>已量化的算子：%1</translation>
-    </message>
-    <message>
-        <source>fp32 eager median over this scheme&apos;s compiled median</source>
-        <translation>fp32 即时执行中位数与此方案编译后中位数之比</translation>
     </message>
     <message>
         <source>Peak memory of one forward of the package above what was resident before it</source>
@@ -2546,6 +2849,32 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>Reason</source>
         <translation>原因</translation>
+    </message>
+    <message>
+        <source>Threads: %1</source>
+        <translation>线程：%1</translation>
+    </message>
+    <message>
+        <source>Notes: %1</source>
+        <translation>备注：%1</translation>
+    </message>
+    <message>
+        <source>fp32 eager %1 ms over this scheme&apos;s compiled %2 ms
+this scheme&apos;s own eager / compiled: %3</source>
+        <translation>fp32 eager %1 ms 除以本方案编译后 %2 ms
+本方案自身 eager / 编译后：%3</translation>
+    </message>
+    <message>
+        <source>fp32 eager median over this scheme&apos;s compiled median, with its 95% confidence interval over the paired blocks</source>
+        <translation>fp32 eager 中位数除以本方案编译后中位数，附配对分块上的 95% 置信区间</translation>
+    </message>
+    <message>
+        <source>Whether the machine allowed a fair measurement of this row (ok, noisy, unreliable, unknown)</source>
+        <translation>机器状态是否允许公平测量本行（正常、有噪声、不可靠、未知）</translation>
+    </message>
+    <message>
+        <source>Measurement</source>
+        <translation>测量</translation>
     </message>
 </context>
 <context>

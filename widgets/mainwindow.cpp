@@ -7,6 +7,7 @@
 #include "kernelspanel.h"
 #include "kerneltablemodel.h"
 #include "logview.h"
+#include "measurementtext.h"
 #include "pipelinemodel.h"
 #include "pipelinepanel.h"
 #include "profilepanel.h"
@@ -16,6 +17,7 @@
 #include "schemetablemodel.h"
 #include "selectionhub.h"
 
+#include "client/measurement.h"
 #include "client/session.h"
 #include "client/stagenames.h"
 
@@ -408,6 +410,12 @@ void MainWindow::showSessionResults()
     } else {
         m_profilePanel->clear();
     }
+    // One truth per screen: a later profile of the compiled model supersedes the compile's quick
+    // measurement in the result panel too, which says which one it shows.
+    const Client::SpeedupFigure figure = Client::SpeedupFigure::current(*session());
+    if (figure.source == Client::SpeedupFigure::Source::Profile && m_resultPanel->hasResult()
+        && m_resultPanel->figure().model == figure.model && m_resultPanel->figure().device == figure.device)
+        m_resultPanel->showFigure(figure);
     const QJsonObject quant = m_hub->quantizeResult();
     if (quant.isEmpty())
         m_quantPanel->clear();
@@ -818,14 +826,50 @@ bool MainWindow::exportReport(const QString &folder)
 {
     ReportWriter report(tr("AOT Studio report"));
     if (const auto *compile = session()->latestSucceeded(QStringLiteral("compile"))) {
+        using Tone = ReportWriter::Tone;
         const auto r = Client::CompileResult::fromJson(compile->result);
+        // The same figure as the result panel: the compile's, or a later profile's of the same model.
+        const Client::SpeedupFigure f = Client::SpeedupFigure::current(*session());
+        const Client::Measurement &m = f.measurement;
+        const Tone figures = m.isUnreliable() ? Tone::Greyed : Tone::Plain;
+        using V = Client::Measurement::Verdict;
+        const Tone verdict = m.verdict == V::Ok           ? Tone::Ok
+                             : m.verdict == V::Noisy      ? Tone::Noisy
+                             : m.verdict == V::Unreliable ? Tone::Unreliable
+                             : m.verdict == V::Unknown    ? Tone::Unknown
+                                                          : Tone::Plain;
         report.addSummary(tr("Model"), r.model);
         report.addSummary(tr("Device"), r.device);
         report.addSummary(tr("torch"), r.torchVersion);
-        report.addSummary(tr("Eager median"), tr("%1 ms").arg(r.eagerMs));
-        report.addSummary(tr("Compiled median"), tr("%1 ms").arg(r.compiledMs));
-        report.addSummary(tr("Speed-up"), QString::number(r.speedup, 'f', 2));
+        report.addSummary(tr("Measured by"),
+                          f.source == Client::SpeedupFigure::Source::Profile
+                              ? (f.measuredAt.isValid()
+                                     ? tr("Profile at %1 (it supersedes the compile's quick measurement)")
+                                           .arg(QLocale().toString(f.measuredAt, QLocale::ShortFormat))
+                                     : tr("Profile (it supersedes the compile's quick measurement)"))
+                              : tr("Compile (its quick measurement)"));
+        report.addSummary(tr("Eager median"), tr("%1 ms").arg(f.eagerMs), figures);
+        report.addSummary(tr("Compiled median"), tr("%1 ms").arg(f.compiledMs), figures);
+        report.addSummary(tr("Speed-up"), MeasurementText::ratioWithInterval(f.speedup), figures);
+        report.addSummary(tr("Measurement"), MeasurementText::verdictLine(m), verdict);
+        report.addSummary(tr("Threads"), MeasurementText::threads(m.threads, m.usableCpus));
         report.addSummary(tr("Max abs error"), QString::number(r.maxAbsError, 'g', 3));
+    }
+    const QJsonObject profile = m_hub->profileResult();
+    const auto cold = Client::ColdStart::fromJson(profile.value(QLatin1String("cold_start")));
+    if (cold.isMeasured()) {
+        report.addSummary(tr("Cold start"),
+                          tr("bundle %1 ms vs eager %2 ms: eager / bundle %3")
+                              .arg(cold.bundleMs)
+                              .arg(cold.eagerMs)
+                              .arg(MeasurementText::ratioWithInterval(cold.ratioInterval,
+                                                                      MeasurementText::Slower::Bundle)));
+        const char *const names[] = {QT_TR_NOOP("spawn to main"), QT_TR_NOOP("verify"), QT_TR_NOOP("load"),
+                                     QT_TR_NOOP("first run")};
+        for (int i = 0; i < Client::ColdStart::PhaseCount; ++i) {
+            if (cold.phases[i].isValid())
+                report.addSummary(tr("Cold start: %1").arg(tr(names[i])), MeasurementText::phase(cold.phases[i]));
+        }
     }
     for (QCustomPlot *chart : m_profilePanel->charts())
         report.addChart(QStringLiteral("profile-") + chart->objectName(), chart->objectName(), chart);

@@ -2,6 +2,7 @@
 #include "profilepanel.h"
 
 #include "charthelpers.h"
+#include "measurementtext.h"
 #include "numberformat.h"
 #include "timelinechart.h"
 
@@ -121,6 +122,8 @@ struct ProfilePanel::Variant {
     double cudaEventMs = qQNaN();
     double gpuBusyShare = qQNaN();
     double speedup = qQNaN(); ///< eager median over this variant's
+    Client::RatioInterval speedupInterval; ///< speedup with its interval (bare in older results)
+    Client::RatioInterval overhead; ///< traced / untraced with its interval (bare in older results)
 };
 
 ProfilePanel::ProfilePanel(QWidget *parent)
@@ -288,8 +291,11 @@ void ProfilePanel::setProfile(const QJsonObject &result, PathResolver resolvePat
     const bool isProfile = result.value(QLatin1String("format")).toString() == QLatin1String("aotstudio.profile")
         || result.contains(QLatin1String("variants"));
     QList<Variant> variants;
+    m_measurement = Client::Measurement::fromJson(result.value(QLatin1String("measurement")),
+                                                  result.value(QLatin1String("threads")));
     if (isProfile) {
         const QJsonObject speedup = result.value(QLatin1String("speedup")).toObject();
+        const QJsonObject speedupInterval = result.value(QLatin1String("speedup_interval")).toObject();
         for (const QJsonValue &value : result.value(QLatin1String("variants")).toArray()) {
             const QJsonObject o = value.toObject();
             Variant v;
@@ -305,6 +311,10 @@ void ProfilePanel::setProfile(const QJsonObject &result, PathResolver resolvePat
             v.cudaEventMs = jsonNumber(o.value(QLatin1String("cuda_event_ms")));
             v.gpuBusyShare = jsonNumber(o.value(QLatin1String("gpu_busy_share")));
             v.speedup = jsonNumber(speedup.value(v.name));
+            v.speedupInterval = Client::RatioInterval::fromJson(speedupInterval.value(v.name), speedup.value(v.name));
+            // Older results have only the percentage: 2.4% is a ratio of 1.024 without an interval.
+            v.overhead = Client::RatioInterval::fromJson(o.value(QLatin1String("overhead")),
+                std::isnan(v.overheadPct) ? QJsonValue() : QJsonValue(1 + v.overheadPct / 100));
             v.available = v.available && v.stats.isValid();
             variants << v;
         }
@@ -318,6 +328,8 @@ void ProfilePanel::setProfile(const QJsonObject &result, PathResolver resolvePat
         compiled.stats = Stats::parse(result.value(QLatin1String("compiled")));
         compiled.available = compiled.stats.isValid();
         compiled.speedup = jsonNumber(result.value(QLatin1String("speedup")));
+        compiled.speedupInterval = Client::RatioInterval::fromJson(
+            result.value(QLatin1String("speedup_interval")), result.value(QLatin1String("speedup")));
         variants << eager << compiled;
     } else {
         m_summary->setText(tr("This result has no latency figures (neither a profile nor a compile result)."));
@@ -361,20 +373,44 @@ QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant
     lines << tr("<b>%1</b> · %2 · %3")
                  .arg(result.value(QLatin1String("model")).toString().toHtmlEscaped(), deviceText.toHtmlEscaped(),
                      result.value(QLatin1String("dtype")).toString().toHtmlEscaped());
+    const QDateTime created
+        = QDateTime::fromString(result.value(QLatin1String("created")).toString(), Qt::ISODate).toLocalTime();
+    if (created.isValid())
+        lines.first() += QStringLiteral(" · ") + tr("profiled at %1").arg(QLocale().toString(created, QLocale::ShortFormat));
     QStringList speedups, overheads;
     for (const Variant &v : variants) {
-        if (!std::isnan(v.speedup))
-            speedups << tr("%1: %2× the speed of eager").arg(variantLabel(v.name), formatNumber(v.speedup, 'f', 2));
-        if (!std::isnan(v.overheadPct))
-            overheads << tr("%1 %2%").arg(variantLabel(v.name), formatNumber(v.overheadPct, 'f', 1));
+        if (v.speedupInterval.isValid())
+            speedups << tr("%1: %2 the speed of eager")
+                            .arg(variantLabel(v.name), MeasurementText::ratioWithInterval(v.speedupInterval).toHtmlEscaped());
+        if (v.overhead.isValid())
+            overheads << tr("%1 %2").arg(variantLabel(v.name),
+                                         MeasurementText::ratioWithInterval(v.overhead, MeasurementText::Slower::None));
         bool warned = false;
         for (const QJsonValue &warning : result.value(QLatin1String("warnings")).toArray())
             warned = warned || (!v.reason.isEmpty() && warning.toString().contains(v.reason));
         if (!v.available && !v.reason.isEmpty() && !warned)
             lines << tr("%1 not available: %2").arg(variantLabel(v.name), v.reason.toHtmlEscaped());
     }
-    if (!speedups.isEmpty())
-        lines.insert(1, speedups.join(QStringLiteral(" · ")));
+    if (!speedups.isEmpty()) {
+        // Figures an unreliable measurement produced stay readable, greyed; the verdict says why.
+        const QString joined = speedups.join(QStringLiteral(" · "));
+        lines.insert(1, m_measurement.isUnreliable()
+                            ? QStringLiteral("<span style=\"color:%1\">%2</span>")
+                                  .arg(MeasurementText::greyedText().name(), joined)
+                            : joined);
+    }
+    {
+        // The verdict on its own line, in its colours, and the threads every variant ran with.
+        const QColor background = MeasurementText::verdictBackground(m_measurement);
+        QString verdict = QStringLiteral("<span style=\"color:%1;%2\">%3</span>")
+                              .arg(MeasurementText::verdictColor(m_measurement).name(),
+                                   background.isValid() ? QStringLiteral("background-color:%1").arg(background.name())
+                                                        : QString(),
+                                   tr("Measurement: %1").arg(MeasurementText::verdictHtml(m_measurement)));
+        lines.insert(speedups.isEmpty() ? 1 : 2, verdict);
+        lines.insert(speedups.isEmpty() ? 2 : 3,
+                     tr("Threads: %1").arg(MeasurementText::threads(m_measurement.threads, m_measurement.usableCpus)));
+    }
     const QJsonObject collector = result.value(QLatin1String("collector")).toObject();
     if (!collector.isEmpty()) {
         if (collector.value(QLatin1String("available")).toBool())
@@ -386,8 +422,11 @@ QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant
                          .arg(collector.value(QLatin1String("name")).toString(),
                              collector.value(QLatin1String("reason")).toString().toHtmlEscaped());
     }
-    for (const QJsonValue &warning : result.value(QLatin1String("warnings")).toArray())
+    for (const QJsonValue &warning : result.value(QLatin1String("warnings")).toArray()) {
+        if (m_measurement.isPresent() && warning.toString().startsWith(QLatin1String("measurement: ")))
+            continue; // the verdict line says it
         lines << tr("⚠ %1").arg(warning.toString().toHtmlEscaped());
+    }
     return lines.join(QStringLiteral("<br>"));
 }
 
@@ -430,15 +469,15 @@ void ProfilePanel::showLatency(const QList<Variant> &variants)
             continue;
         }
         QString label = tr("%1\n%2").arg(variantLabel(v.name), formatMs(v.stats.median));
-        if (!std::isnan(v.speedup))
-            label += tr(" · %1×").arg(formatNumber(v.speedup, 'f', 2));
+        if (v.speedupInterval.isValid())
+            label += tr(" · %1\n%2").arg(MeasurementText::ratio(v.speedupInterval), MeasurementText::interval(v.speedupInterval));
         ticker->addTick(key, label);
         auto *bars = new QCPBars(keyAxis, valueAxis);
         bars->setName(v.name);
         bars->setProperty("variant", i);
         bars->setWidth(0.55);
         bars->setPen(Qt::NoPen);
-        bars->setBrush(variantColor(v.name));
+        bars->setBrush(m_measurement.isUnreliable() ? MeasurementText::greyedText() : variantColor(v.name));
         bars->setData({ key }, { v.stats.median });
         QStringList clipped;
         if (!std::isnan(v.stats.p10) && !std::isnan(v.stats.p90)) {
@@ -813,36 +852,142 @@ void ProfilePanel::showColdStart(const QJsonValue &value)
 {
     QCustomPlot *plot = m_coldStart->plot();
     resetPlot(plot);
-    const QJsonObject cold = value.toObject();
-    const double package = jsonNumber(cold.value(QLatin1String("aoti_run_ms")));
-    const double eager = jsonNumber(cold.value(QLatin1String("eager_ms")));
-    if (std::isnan(package) && std::isnan(eager)) {
+    const Client::ColdStart cold = Client::ColdStart::fromJson(value);
+    if (std::isnan(cold.bundleMs) && std::isnan(cold.eagerMs)) {
         m_coldStart->showNote(
             tr("Cold start not measured: skipped (cold_start_runs 0) or aotstudio-run was not found."));
         return;
     }
+    const QString title = cold.ratioInterval.isValid()
+        ? tr("Cold start: eager / bundle %1")
+              .arg(MeasurementText::ratioWithInterval(cold.ratioInterval, MeasurementText::Slower::Bundle))
+        : tr("Cold start");
+    if (cold.hasPhases()) {
+        showColdStartPhases(cold);
+        setChartTitle(plot, title);
+        m_coldStart->showChart();
+        plot->replot();
+        return;
+    }
+    // Recordings before the phase breakdown: one bar each.
     drawHorizontalBars(plot, { tr("Package\n(aotstudio-run)"), tr("Eager\n(Python)") },
-        { { tr("Cold start"), QColor(0x00, 0x83, 0x8f), { package, eager } } },
-        tr("Fresh process to first output (ms, median of %n run(s))", nullptr,
-            cold.value(QLatin1String("runs")).toInt()),
-        {}, [](double v) { return formatMs(v); });
-    const double ratio = jsonNumber(cold.value(QLatin1String("ratio")));
-    setChartTitle(plot,
-        std::isnan(ratio)
-            ? tr("Cold start")
-            : tr("Cold start: the package starts %1× faster than eager").arg(formatNumber(ratio, 'f', 1)));
+        { { tr("Cold start"), QColor(0x00, 0x83, 0x8f), { cold.bundleMs, cold.eagerMs } } },
+        tr("Fresh process to first output (ms, median of %n run(s))", nullptr, cold.runs), {},
+        [](double v) { return formatMs(v); });
+    setChartTitle(plot, title);
     installPointToolTips(plot, [cold](QCPAbstractPlottable *p, int i) {
         auto *b = qobject_cast<QCPBars *>(p);
         const int row = b ? barRow(2, b->data()->at(i)->key) : -1;
         const bool isPackage = row == 0;
         return tr("%1: %2\n%3 of %4 runs succeeded")
             .arg(isPackage ? tr("Package (aotstudio-run, no Python)") : tr("Eager (import torch, build, run)"),
-                formatMs(jsonNumber(cold.value(isPackage ? QLatin1String("aoti_run_ms") : QLatin1String("eager_ms")))))
-            .arg(cold.value(isPackage ? QLatin1String("aoti_runs_ok") : QLatin1String("eager_runs_ok")).toInt())
-            .arg(cold.value(QLatin1String("runs")).toInt());
+                formatMs(isPackage ? cold.bundleMs : cold.eagerMs))
+            .arg(isPackage ? cold.bundleRunsOk : cold.eagerRunsOk)
+            .arg(cold.runs);
     });
     m_coldStart->showChart();
     plot->replot();
+}
+
+void ProfilePanel::showColdStartPhases(const Client::ColdStart &cold)
+{
+    // The bundle as one bar stacked from its phases (each with its interval), eager beside it.
+    QCustomPlot *plot = m_coldStart->plot();
+    QCPAxis *keyAxis = plot->yAxis;
+    QCPAxis *valueAxis = plot->xAxis;
+    constexpr double BundleKey = 2, EagerKey = 1;
+    const QString phaseNames[] = { tr("spawn to main"), tr("verify"), tr("load"), tr("first run") };
+    const QColor phaseColors[] = { QColor(0x00, 0x60, 0x64), QColor(0x00, 0x83, 0x8f), QColor(0x26, 0xa6, 0x9a),
+        QColor(0x80, 0xcb, 0xc4) };
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    ticker->addTick(BundleKey, tr("Bundle\n(aotstudio-run)"));
+    ticker->addTick(EagerKey, tr("Eager\n(Python)"));
+    keyAxis->setTicker(ticker);
+    keyAxis->setRange(0.4, 2.6);
+    keyAxis->grid()->setVisible(false);
+    keyAxis->setSubTicks(false);
+    QCPBars *below = nullptr;
+    double stacked = 0, upper = 0;
+    for (int i = 0; i < Client::ColdStart::PhaseCount; ++i) {
+        const Client::PhaseStats &phase = cold.phases[i];
+        if (!phase.isValid())
+            continue;
+        auto *bars = new QCPBars(keyAxis, valueAxis);
+        bars->setName(phaseNames[i]);
+        bars->setProperty("phase", i);
+        bars->setWidth(0.5);
+        bars->setPen(QPen(Qt::white, 1));
+        bars->setBrush(phaseColors[i]);
+        bars->setData({ BundleKey }, { phase.medianMs });
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+        stacked += phase.medianMs;
+        if (phase.hasBounds()) {
+            auto *whiskers = new QCPErrorBars(keyAxis, valueAxis);
+            whiskers->setName(tr("%1 interval").arg(phaseNames[i]));
+            whiskers->setDataPlottable(bars);
+            whiskers->setErrorType(QCPErrorBars::etValueError);
+            whiskers->setWhiskerWidth(6);
+            whiskers->setPen(QPen(QColor(0x21, 0x21, 0x21), 1));
+            whiskers->setData({ qMax(0.0, phase.medianMs - phase.lowMs) }, { qMax(0.0, phase.highMs - phase.medianMs) });
+            whiskers->removeFromLegend();
+            upper = qMax(upper, stacked - phase.medianMs + phase.highMs);
+        }
+    }
+    // What the phases leave out of the median total (process exit, reading the inputs).
+    const double rest = cold.bundleMs - stacked;
+    if (!std::isnan(rest) && rest > 0.01 * cold.bundleMs) {
+        auto *bars = new QCPBars(keyAxis, valueAxis);
+        bars->setName(tr("other"));
+        bars->setProperty("phase", int(Client::ColdStart::PhaseCount));
+        bars->setWidth(0.5);
+        bars->setPen(QPen(Qt::white, 1));
+        bars->setBrush(QColor(0xb0, 0xbe, 0xc5));
+        bars->setData({ BundleKey }, { rest });
+        if (below)
+            bars->moveAbove(below);
+        stacked += rest;
+    }
+    if (!std::isnan(cold.eagerMs)) {
+        auto *eager = new QCPBars(keyAxis, valueAxis);
+        eager->setName(tr("eager"));
+        eager->setProperty("phase", -1);
+        eager->setWidth(0.5);
+        eager->setPen(Qt::NoPen);
+        eager->setBrush(variantColor(QStringLiteral("eager")));
+        eager->setData({ EagerKey }, { cold.eagerMs });
+        eager->removeFromLegend();
+    }
+    const double total = std::isnan(cold.bundleMs) ? stacked : qMax(stacked, cold.bundleMs);
+    upper = qMax(upper, qMax(total, std::isnan(cold.eagerMs) ? 0.0 : cold.eagerMs)) * 1.3;
+    for (const auto &[key, value] : { std::pair { BundleKey, total }, std::pair { EagerKey, cold.eagerMs } }) {
+        if (std::isnan(value))
+            continue;
+        auto *text = new QCPItemText(plot);
+        text->position->setAxes(valueAxis, keyAxis);
+        text->position->setCoords(value, key);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        text->setPadding(QMargins(6, 0, 0, 0));
+        text->setText(formatMs(value));
+    }
+    valueAxis->setRange(0, upper > 0 ? upper : 1);
+    valueAxis->setLabel(tr("Fresh process to first output (ms, medians of %n run(s); whiskers: 95% CI)", nullptr,
+        cold.runs));
+    plot->legend->setVisible(true);
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setWrap(3);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    installPointToolTips(plot, [cold, names = QStringList(std::begin(phaseNames), std::end(phaseNames))](
+                                   QCPAbstractPlottable *p, int) {
+        const int phase = p->property("phase").toInt();
+        if (phase < 0)
+            return tr("Eager (import torch, build, run): %1").arg(formatMs(cold.eagerMs));
+        if (phase >= Client::ColdStart::PhaseCount)
+            return tr("Other (outside the runtime's phases); the bundle's median total is %1").arg(formatMs(cold.bundleMs));
+        const Client::PhaseStats &s = cold.phases[phase];
+        return tr("%1: %2\nmedian of %n run(s)", nullptr, s.runs).arg(names.at(phase), MeasurementText::phase(s));
+    });
 }
 
 void ProfilePanel::showThroughput(const QJsonArray &rows)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "client/measurement.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -53,6 +55,10 @@ public:
     QStringList kernelSources() const;
     /// Shows the top kernels of @p source (one of kernelSources()).
     void setKernelSource(const QString &source);
+    /// The machine's verdict on the shown measurement (Missing before one, or for old results).
+    const Client::Measurement &measurement() const { return m_measurement; }
+    /// True while the verdict is "unreliable": figures and bars are drawn greyed.
+    bool figuresGreyed() const { return m_measurement.isUnreliable(); }
     /// The timeline, for tests and the lead's selection hub.
     TimelineChart *timeline() const { return m_timeline; }
 
@@ -74,6 +80,7 @@ private:
     void showTimeline(const QJsonObject &result, const PathResolver &resolvePath);
     void showKernels();
     void showColdStart(const QJsonValue &coldStart);
+    void showColdStartPhases(const Client::ColdStart &cold);
     void showThroughput(const QJsonArray &throughput);
     QString summaryText(const QJsonObject &result, const QList<Variant> &variants) const;
 
@@ -93,6 +100,7 @@ private:
     QStringList m_kernelNames;
     QString m_kernelSource;
     QString m_highlighted;
+    Client::Measurement m_measurement;
 };
 
 } // namespace AotStudio::Widgets

@@ -3,6 +3,7 @@
 
 #include "charthelpers.h"
 #include "layererrormodel.h"
+#include "measurementtext.h"
 #include "numberformat.h"
 #include "schemetablemodel.h"
 #include "tablecopy.h"
@@ -142,9 +143,10 @@ QuantizationPanel::QuantizationPanel(QWidget *parent)
         if (row < 0)
             return QString();
         const SchemeRow &r = m_schemeModel->rows().at(row);
-        return tr("%1\ncompiled median %2\nmax abs error %3\ncosine %4\n%5× vs fp32 eager")
+        return tr("%1\ncompiled median %2\nmax abs error %3\ncosine %4\n%5 vs fp32 eager\nmeasurement %6")
             .arg(r.scheme, formatMs(r.compiledMs), formatNumber(r.maxAbsError, 'g', 3), formatNumber(r.cosine, 'f', 6),
-                formatNumber(r.speedupVsFp32Eager, 'f', 2));
+                MeasurementText::ratioWithInterval(r.speedupVsFp32EagerInterval, MeasurementText::Slower::ThanFp32Eager),
+                MeasurementText::verdictLine(r.measurement));
     });
     const auto barTip = [this](QCPAbstractPlottable *plottable, int index) {
         auto *bars = qobject_cast<QCPBars *>(plottable);
@@ -216,6 +218,34 @@ void QuantizationPanel::setQuantization(const QJsonObject &result)
             : tr("★ Best within max abs error %1: <b>%2</b>")
                   .arg(formatNumber(m_schemeModel->maxError(), 'g', 3), m_schemeModel->bestScheme().toHtmlEscaped());
     }
+    // Threads, and each row's verdict counted: the Measurement column has them one by one.
+    using V = Client::Measurement::Verdict;
+    int counts[5] = {};
+    int threads = result.value(QLatin1String("threads")).toInt();
+    int usable = 0;
+    for (const SchemeRow &row : m_schemeModel->rows()) {
+        if (!row.isOk())
+            continue;
+        ++counts[int(row.measurement.verdict)];
+        if (threads <= 0)
+            threads = row.measurement.threads;
+        usable = qMax(usable, row.measurement.usableCpus);
+    }
+    QStringList verdicts;
+    for (V v : {V::Ok, V::Noisy, V::Unreliable, V::Unknown}) {
+        if (counts[int(v)] == 0)
+            continue;
+        Client::Measurement m;
+        m.verdict = v;
+        verdicts << QStringLiteral("<span style=\"color:%1\">%2</span>")
+                        .arg(MeasurementText::verdictColor(m).name(),
+                             tr("%1 in %n row(s)", nullptr, counts[int(v)]).arg(MeasurementText::verdictName(m)));
+    }
+    summary += QStringLiteral("<br>")
+        + tr("Threads: %1 · Measurements: %2")
+              .arg(MeasurementText::threads(threads, usable),
+                  verdicts.isEmpty() ? MeasurementText::verdictLine(Client::Measurement())
+                                     : verdicts.join(QStringLiteral(", ")));
     m_summary->setText(summary);
     rebuildCharts();
 

@@ -39,9 +39,9 @@ ReportWriter::ReportWriter(QString title)
 {
 }
 
-void ReportWriter::addSummary(const QString &name, const QString &value)
+void ReportWriter::addSummary(const QString &name, const QString &value, Tone tone)
 {
-    m_summary.append({name, value});
+    m_summary.append({name, value, tone});
 }
 
 void ReportWriter::addChart(const QString &id, const QString &caption, QCustomPlot *chart)
@@ -96,6 +96,10 @@ bool ReportWriter::write(const QString &target, QString *error) const
                            "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
                            "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
                            "font-size:13px}th{background:#f0f0f0}img{max-width:100%;border:1px solid #ddd}"
+                           ".greyed{color:#9e9e9e}.verdict-ok{color:#1b5e20}"
+                           ".verdict-noisy{color:#5c4700;background:#fff8d6}"
+                           ".verdict-unreliable{color:#8e241c;background:#fdecea}"
+                           ".verdict-unknown{color:#616161;background:#eeeeee}"
                            "</style></head><body>\n<h1>%1</h1>\n<p>%2</p>\n")
                 .arg(m_title.toHtmlEscaped(),
                      tr("Written by AOT Studio %1 on %2.")
@@ -104,8 +108,15 @@ bool ReportWriter::write(const QString &target, QString *error) const
                          .toHtmlEscaped());
     if (!m_summary.isEmpty()) {
         html += QStringLiteral("<table>\n");
-        for (const auto &[name, value] : m_summary)
-            html += QStringLiteral("<tr><th>%1</th><td>%2</td></tr>\n").arg(name.toHtmlEscaped(), value.toHtmlEscaped());
+        for (const auto &line : m_summary) {
+            static const char *const classes[] = {"", "greyed", "verdict-ok", "verdict-noisy", "verdict-unreliable",
+                                                  "verdict-unknown"};
+            const QLatin1String css(classes[int(line.tone)]);
+            html += QStringLiteral("<tr><th>%1</th><td%2>%3</td></tr>\n")
+                        .arg(line.name.toHtmlEscaped(),
+                             css.isEmpty() ? QString() : QStringLiteral(" class=\"%1\"").arg(css),
+                             line.value.toHtmlEscaped());
+        }
         html += QStringLiteral("</table>\n");
     }
     for (const auto &chart : m_charts) {

@@ -20,8 +20,11 @@ class ReportWriter
 {
 public:
     explicit ReportWriter(QString title);
+    /// How a summary value is drawn: as is, greyed (a figure the verdict says not to trust), or
+    /// in a verdict's colours.
+    enum class Tone { Plain, Greyed, Ok, Noisy, Unreliable, Unknown };
     /// A line of the summary list at the top ("Model", "sample:mlp").
-    void addSummary(const QString &name, const QString &value);
+    void addSummary(const QString &name, const QString &value, Tone tone = Tone::Plain);
     /// A chart rendered at its current size (at least 640x360) as charts/<id>.png.
     void addChart(const QString &id, const QString &caption, QCustomPlot *chart);
     /// A table written as <id>.csv and as an HTML table (display text of every cell).
@@ -50,7 +53,13 @@ private:
         const QAbstractItemModel *model;
     };
     QString m_title;
-    QList<QPair<QString, QString>> m_summary;
+    struct SummaryLine
+    {
+        QString name;
+        QString value;
+        Tone tone;
+    };
+    QList<SummaryLine> m_summary;
     QList<Chart> m_charts;
     QList<Table> m_tables;
 };

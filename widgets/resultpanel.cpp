@@ -2,6 +2,7 @@
 #include "resultpanel.h"
 
 #include "latencychart.h"
+#include "measurementtext.h"
 #include "numberformat.h"
 
 #include "client/stagenames.h"
@@ -22,6 +23,36 @@ namespace {
 QString orDash(double value, const QString &text)
 {
     return qIsNaN(value) ? QStringLiteral("—") : text;
+}
+
+QString medianText(const Client::LatencyStats &s, double median)
+{
+    if (qIsNaN(median))
+        return QStringLiteral("—");
+    if (qIsNaN(s.p10Ms) || qIsNaN(s.p90Ms))
+        return ResultPanel::tr("%1 ms").arg(formatNumber(median, 'f', 3));
+    return ResultPanel::tr("%1 ms (p10 %2, p90 %3)")
+        .arg(formatNumber(median, 'f', 3), formatNumber(s.p10Ms, 'f', 3), formatNumber(s.p90Ms, 'f', 3));
+}
+
+QString colorCss(const QColor &c)
+{
+    return c.isValid() ? c.name() : QStringLiteral("transparent");
+}
+
+QString phaseName(int phase)
+{
+    switch (phase) {
+    case Client::ColdStart::ToMain:
+        return ResultPanel::tr("spawn to main");
+    case Client::ColdStart::Verify:
+        return ResultPanel::tr("verify");
+    case Client::ColdStart::Load:
+        return ResultPanel::tr("load");
+    default:
+        break;
+    }
+    return ResultPanel::tr("first run");
 }
 } // namespace
 
@@ -60,6 +91,15 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_eager = addRow(m_form, tr("Eager median:"), "resultEager");
     m_compiled = addRow(m_form, tr("Compiled median:"), "resultCompiled");
     m_speedup = addRow(m_form, tr("Speedup:"), "resultSpeedup");
+    m_speedup->setWordWrap(true);
+    // The verdict on its own line: whether the machine allowed a fair measurement, and why not.
+    m_verdict = addRow(m_form, tr("Measurement:"), "resultVerdict");
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextFormat(Qt::RichText);
+    m_threads = addRow(m_form, tr("Threads:"), "resultThreads");
+    m_threads->setToolTip(tr("Intra-op threads of eager and compiled alike"));
+    m_source = addRow(m_form, tr("Measured by:"), "resultSource");
+    m_source->setWordWrap(true);
     m_runs = addRow(m_form, tr("Timed runs:"), "resultRuns");
     m_chart = new LatencyChart(page);
 
@@ -81,6 +121,9 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_bundleZip = addRow(m_bundleForm, tr("Zip:"), "resultBundleZip");
     m_bundleBuckets = addRow(m_bundleForm, tr("Buckets:"), "resultBundleBuckets");
     m_bundleColdStart = addRow(m_bundleForm, tr("Cold start:"), "resultBundleColdStart");
+    m_bundleColdStart->setWordWrap(true);
+    m_bundlePhases = addRow(m_bundleForm, tr("Bundle phases:"), "resultBundlePhases");
+    m_bundlePhases->setWordWrap(true);
     auto *bundleLayout = new QVBoxLayout(m_bundleFrame);
     bundleLayout->addWidget(bundleTitle);
     bundleLayout->addLayout(m_bundleForm);
@@ -154,40 +197,90 @@ void ResultPanel::showResult(const Client::CompileResult &r)
                                   : tr("%1 (tolerance %2)")
                                         .arg(formatNumber(r.maxAbsError, 'g', 3),
                                              formatNumber(r.tolerance, 'g', 3))));
-    const auto ms = [&](const Client::LatencyStats &s, double median) {
-        if (qIsNaN(median))
-            return QStringLiteral("—");
-        if (qIsNaN(s.p10Ms) || qIsNaN(s.p90Ms))
-            return tr("%1 ms").arg(formatNumber(median, 'f', 3));
-        return tr("%1 ms (p10 %2, p90 %3)")
-            .arg(formatNumber(median, 'f', 3), formatNumber(s.p10Ms, 'f', 3),
-                 formatNumber(s.p90Ms, 'f', 3));
-    };
-    m_eager->setText(ms(r.eager, r.eagerMs));
-    m_compiled->setText(ms(r.compiled, r.compiledMs));
-    m_speedup->setText(orDash(r.speedup, tr("%1×").arg(formatNumber(r.speedup, 'f', 2))));
-    // Each variant stops once its median is stable, so the counts differ: show both.
-    const QLocale locale;
-    if (r.eager.runs > 0 && r.compiled.runs > 0)
-        m_runs->setText(tr("eager %1, compiled %2")
-                            .arg(locale.toString(r.eager.runs), locale.toString(r.compiled.runs)));
-    else
-        m_runs->setText(r.runs > 0 ? locale.toString(r.runs) : QStringLiteral("—"));
-    if (r.warnings.isEmpty()) {
+    // Medians, speedup, verdict and run counts (each variant stops once its median is stable, so
+    // the counts differ: both are shown) come from showFigure() below.
+    const QStringList warnings = r.otherWarnings(); // the verdict has its own line
+    if (warnings.isEmpty()) {
         m_warningFrame->hide();
         m_warningText->clear();
     } else {
         QStringList items;
-        for (const QString &w : r.warnings)
+        for (const QString &w : warnings)
             items << w.toHtmlEscaped();
         m_warningText->setText(
             tr("<b>Warning:</b> %1")
                 .arg(items.join(QStringLiteral("<br>"))));
         m_warningFrame->show();
     }
-    m_chart->setResult(r);
+    m_compile = r;
     m_bundleFrame->hide(); // a bundle belongs to the result it was exported from
     m_stack->setCurrentIndex(1);
+    showFigure(Client::SpeedupFigure::fromCompile(r.raw));
+}
+
+void ResultPanel::showFigure(const Client::SpeedupFigure &f)
+{
+    if (!hasResult() || !f.isValid())
+        return;
+    m_figure = f;
+    m_eager->setText(medianText(f.eager, f.eagerMs));
+    m_compiled->setText(medianText(f.compiled, f.compiledMs));
+    m_speedup->setText(MeasurementText::ratioWithInterval(f.speedup));
+    m_speedup->setToolTip(f.speedup.hasObject()
+                              ? tr("Ratio of the eager median to the compiled median; %1 over %n paired "
+                                   "block(s), %2 resamples",
+                                   nullptr, f.speedup.blocks)
+                                    .arg(f.speedup.method.isEmpty() ? tr("interval") : f.speedup.method)
+                                    .arg(f.speedup.resamples)
+                              : tr("This result predates paired timing: it has no interval."));
+
+    const Client::Measurement &m = f.measurement;
+    m_verdict->setText(MeasurementText::verdictHtml(m));
+    m_verdict->setToolTip(m.notes.isEmpty() ? QString() : tr("Notes: %1").arg(m.notes.join(QStringLiteral("; "))));
+    m_verdict->setProperty("verdict", m.verdictName);
+    m_verdict->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; padding: 1px 3px; }")
+                                 .arg(colorCss(MeasurementText::verdictColor(m)),
+                                      colorCss(MeasurementText::verdictBackground(m))));
+    m_threads->setText(MeasurementText::threads(m.threads, m.usableCpus));
+
+    if (f.source == Client::SpeedupFigure::Source::Profile) {
+        m_source->setText(f.measuredAt.isValid()
+                              ? tr("Profile at %1 (it supersedes the compile's quick measurement)")
+                                    .arg(QLocale().toString(f.measuredAt.time(), QLocale::ShortFormat))
+                              : tr("Profile (it supersedes the compile's quick measurement)"));
+        m_source->setToolTip(f.measuredAt.isValid() ? QLocale().toString(f.measuredAt, QLocale::LongFormat)
+                                                    : QString());
+        const QLocale locale;
+        if (f.eager.runs > 0 && f.compiled.runs > 0)
+            m_runs->setText(tr("eager %1, compiled %2")
+                                .arg(locale.toString(f.eager.runs), locale.toString(f.compiled.runs)));
+        Client::CompileResult shown = m_compile;
+        shown.eager = f.eager;
+        shown.compiled = f.compiled;
+        shown.eagerMs = f.eagerMs;
+        shown.compiledMs = f.compiledMs;
+        m_chart->setResult(shown);
+    } else {
+        m_source->setText(tr("Compile (its quick measurement)"));
+        m_source->setToolTip(QString());
+        const QLocale locale;
+        if (m_compile.eager.runs > 0 && m_compile.compiled.runs > 0)
+            m_runs->setText(tr("eager %1, compiled %2")
+                                .arg(locale.toString(m_compile.eager.runs), locale.toString(m_compile.compiled.runs)));
+        else
+            m_runs->setText(m_compile.runs > 0 ? locale.toString(m_compile.runs) : QStringLiteral("—"));
+        m_chart->setResult(m_compile);
+    }
+
+    // An unreliable measurement stays readable but is greyed: the reasons above say why.
+    m_greyed = m.isUnreliable();
+    const QString figureStyle = m_greyed ? QStringLiteral("QLabel { color: %1; }").arg(MeasurementText::greyedText().name())
+                                         : QString();
+    for (QLabel *label : {m_eager, m_compiled, m_speedup, m_runs}) {
+        label->setStyleSheet(figureStyle);
+        label->setProperty("greyed", m_greyed);
+    }
+    m_chart->setEnabled(!m_greyed);
 }
 
 void ResultPanel::showBundle(const Client::ExportResult &r)
@@ -207,11 +300,19 @@ void ResultPanel::showBundle(const Client::ExportResult &r)
     m_bundleBuckets->setText(buckets.isEmpty() ? QStringLiteral("—")
                                                : buckets.join(QStringLiteral(", ")));
     const auto &c = r.coldStart;
+    QStringList phases;
+    for (int i = 0; i < Client::ColdStart::PhaseCount; ++i) {
+        if (c.phases[i].isValid())
+            phases << tr("%1 %2").arg(phaseName(i), MeasurementText::phase(c.phases[i]));
+    }
+    m_bundlePhases->setText(phases.isEmpty() ? tr("not measured (an older result)") : phases.join(QStringLiteral("; ")));
     if (c.isMeasured()) {
         QString text = tr("bundle %1 ms vs eager %2 ms")
                            .arg(formatNumber(c.bundleMs, 'f', 0), formatNumber(c.eagerMs, 'f', 0));
-        if (!qIsNaN(c.ratio) && c.ratio > 0)
-            text += QLatin1Char(' ') + tr("(%1×)").arg(formatNumber(c.ratio, 'f', 1));
+        if (c.ratioInterval.isValid() && c.ratioInterval.estimate > 0)
+            text += QStringLiteral(": ")
+                    + tr("eager / bundle %1")
+                          .arg(MeasurementText::ratioWithInterval(c.ratioInterval, MeasurementText::Slower::Bundle));
         m_bundleColdStart->setText(text);
         m_bundleColdStart->setToolTip(
             tr("Wall time of a fresh process from spawn to its first output, median of %1 runs "
@@ -284,7 +385,10 @@ QString ResultPanel::summaryText() const
             auto *value = qobject_cast<QLabel *>(
                 m_form->itemAt(row, QFormLayout::FieldRole)->widget());
             if (label && value)
-                lines << label->text() + QLatin1Char(' ') + value->text();
+                lines << label->text() + QLatin1Char(' ')
+                             + (value->textFormat() == Qt::RichText
+                                    ? QTextDocumentFragment::fromHtml(value->text()).toPlainText()
+                                    : value->text());
         }
         if (m_bundleFrame->isVisibleTo(this)) {
             lines << tr("Bundle exported");

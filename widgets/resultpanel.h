@@ -4,6 +4,7 @@
 #include "client/compileresult.h"
 #include "client/engineerror.h"
 #include "client/exportresult.h"
+#include "client/measurement.h"
 
 #include <QWidget>
 
@@ -27,6 +28,16 @@ public:
     explicit ResultPanel(QWidget *parent = nullptr);
 
     void showResult(const Client::CompileResult &result);
+    /**
+     * Shows @p figure's medians, speedup with its interval, verdict and threads, and says where
+     * they come from: the compile's quick measurement, or a later profile of the same model that
+     * supersedes it (SpeedupFigure::current()). Ignored before a result is shown.
+     */
+    void showFigure(const Client::SpeedupFigure &figure);
+    /// The figure shown now.
+    const Client::SpeedupFigure &figure() const { return m_figure; }
+    /// True while the verdict is "unreliable": the figures are drawn greyed.
+    bool figuresGreyed() const { return m_greyed; }
     void showError(const QString &model, const Client::EngineError &error);
     /// Shows a bundle exported from the current result below its numbers (replacing an
     /// earlier one); a new showResult() hides it.
@@ -54,6 +65,9 @@ private:
     QLabel *m_eager;
     QLabel *m_compiled;
     QLabel *m_speedup;
+    QLabel *m_verdict;
+    QLabel *m_threads;
+    QLabel *m_source;
     QLabel *m_runs;
     LatencyChart *m_chart;
     QFrame *m_bundleFrame;
@@ -62,12 +76,16 @@ private:
     QLabel *m_bundleZip;
     QLabel *m_bundleBuckets;
     QLabel *m_bundleColdStart;
+    QLabel *m_bundlePhases;
     QFrame *m_warningFrame;
     QLabel *m_warningText;
     QFrame *m_errorFrame;
     QLabel *m_errorText;
     QPushButton *m_copy;
     QFormLayout *m_form;
+    Client::CompileResult m_compile;
+    Client::SpeedupFigure m_figure;
+    bool m_greyed = false;
 };
 
 } // namespace AotStudio::Widgets

@@ -2,6 +2,7 @@
 #include "schemetablemodel.h"
 
 #include "charthelpers.h"
+#include "measurementtext.h"
 #include "numberformat.h"
 
 #include <QBrush>
@@ -43,6 +44,13 @@ SchemeRow SchemeTableModel::parseRow(const QJsonObject &object)
     row.eagerMs = jsonNumber(object.value(QLatin1String("eager_ms")));
     row.compiledMs = jsonNumber(object.value(QLatin1String("compiled_ms")));
     row.speedupVsFp32Eager = jsonNumber(object.value(QLatin1String("speedup_vs_fp32_eager")));
+    row.speedupVsFp32EagerInterval = Client::RatioInterval::fromJson(
+        object.value(QLatin1String("speedup_vs_fp32_eager_interval")), object.value(QLatin1String("speedup_vs_fp32_eager")));
+    row.speedupInterval = Client::RatioInterval::fromJson(
+        object.value(QLatin1String("speedup_interval")), object.value(QLatin1String("speedup")));
+    row.fp32EagerMs = jsonNumber(object.value(QLatin1String("fp32_eager_ms")));
+    row.measurement = Client::Measurement::fromJson(object.value(QLatin1String("measurement")),
+        object.value(QLatin1String("threads")));
     const QJsonObject peak = object.value(QLatin1String("peak_bytes")).toObject();
     row.peakEagerBytes = jsonNumber(peak.value(QLatin1String("eager")));
     row.peakCompiledBytes = jsonNumber(peak.value(QLatin1String("compiled")));
@@ -123,7 +131,9 @@ QVariant SchemeTableModel::display(const SchemeRow &row, int column) const
     case CompiledMsColumn:
         return dashOr(row.compiledMs, formatNumber(row.compiledMs, 'g', 3));
     case SpeedupColumn:
-        return dashOr(row.speedupVsFp32Eager, tr("%1×").arg(formatNumber(row.speedupVsFp32Eager, 'g', 3)));
+        return MeasurementText::ratioWithInterval(row.speedupVsFp32EagerInterval, MeasurementText::Slower::ThanFp32Eager);
+    case MeasurementColumn:
+        return row.isOk() ? MeasurementText::verdictName(row.measurement) : QStringLiteral("—");
     case PeakMemoryColumn:
         return formatBytes(row.peakCompiledBytes);
     case PackageSizeColumn:
@@ -152,7 +162,9 @@ QVariant SchemeTableModel::sortValue(const SchemeRow &row, int column) const
     case CompiledMsColumn:
         return numberOrInvalid(row.compiledMs);
     case SpeedupColumn:
-        return numberOrInvalid(row.speedupVsFp32Eager);
+        return numberOrInvalid(row.speedupVsFp32EagerInterval.estimate);
+    case MeasurementColumn:
+        return int(row.measurement.verdict);
     case PeakMemoryColumn:
         return numberOrInvalid(row.peakCompiledBytes);
     case PackageSizeColumn:
@@ -185,12 +197,21 @@ QVariant SchemeTableModel::data(const QModelIndex &index, int role) const
     case SchemeNameRole:
         return row.scheme;
     case Qt::TextAlignmentRole:
-        if (column >= EagerMsColumn && column <= Top1Column)
+        if (column >= EagerMsColumn && column <= Top1Column && column != MeasurementColumn)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (!row.isOk())
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
+        if (column == MeasurementColumn && row.measurement.isPresent())
+            return QBrush(MeasurementText::verdictColor(row.measurement));
+        // Timings of an unreliable measurement stay readable, greyed; the Measurement column says why.
+        if (row.measurement.isUnreliable() && column >= EagerMsColumn && column <= SpeedupColumn)
+            return QBrush(MeasurementText::greyedText());
+        return {};
+    case Qt::BackgroundRole:
+        if (row.isOk() && column == MeasurementColumn && MeasurementText::verdictBackground(row.measurement).isValid())
+            return QBrush(MeasurementText::verdictBackground(row.measurement));
         return {};
     case Qt::FontRole:
         if (row.best) {
@@ -205,6 +226,18 @@ QVariant SchemeTableModel::data(const QModelIndex &index, int role) const
         if (row.best)
             return tr("%1: the fastest scheme with a max abs error within %2")
                 .arg(row.scheme, formatNumber(m_maxError, 'g', 3));
+        if (column == MeasurementColumn || (row.measurement.isUnreliable() && column >= EagerMsColumn
+                                                && column <= SpeedupColumn)) {
+            QString tip = MeasurementText::verdictLine(row.measurement);
+            tip += QLatin1Char('\n') + tr("Threads: %1").arg(MeasurementText::threads(row.measurement.threads, row.measurement.usableCpus));
+            if (!row.measurement.notes.isEmpty())
+                tip += QLatin1Char('\n') + tr("Notes: %1").arg(row.measurement.notes.join(QStringLiteral("; ")));
+            return tip;
+        }
+        if (column == SpeedupColumn)
+            return tr("fp32 eager %1 ms over this scheme's compiled %2 ms\nthis scheme's own eager / compiled: %3")
+                .arg(formatNumber(row.fp32EagerMs, 'g', 3), formatNumber(row.compiledMs, 'g', 3),
+                    MeasurementText::ratioWithInterval(row.speedupInterval));
         if (column == PeakMemoryColumn)
             return tr("Package %1, eager %2").arg(formatBytes(row.peakCompiledBytes), formatBytes(row.peakEagerBytes));
         if (column == CosineColumn && !std::isnan(row.embeddingCosine))
@@ -223,7 +256,10 @@ QVariant SchemeTableModel::headerData(int section, Qt::Orientation orientation, 
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case SpeedupColumn:
-            return tr("fp32 eager median over this scheme's compiled median");
+            return tr("fp32 eager median over this scheme's compiled median, with its 95% confidence interval "
+                      "over the paired blocks");
+        case MeasurementColumn:
+            return tr("Whether the machine allowed a fair measurement of this row (ok, noisy, unreliable, unknown)");
         case PeakMemoryColumn:
             return tr("Peak memory of one forward of the package above what was resident before it");
         case MaxAbsErrorColumn:
@@ -246,6 +282,8 @@ QVariant SchemeTableModel::headerData(int section, Qt::Orientation orientation, 
         return tr("Compiled (ms)");
     case SpeedupColumn:
         return tr("vs fp32 eager");
+    case MeasurementColumn:
+        return tr("Measurement");
     case PeakMemoryColumn:
         return tr("Peak memory");
     case PackageSizeColumn:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "client/measurement.h"
+
 #include <QAbstractTableModel>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -19,6 +21,10 @@ struct SchemeRow {
     double eagerMs = qQNaN(); ///< median of the quantized eager model, ms
     double compiledMs = qQNaN(); ///< median of the scheme's package, ms
     double speedupVsFp32Eager = qQNaN(); ///< fp32 eager median / compiledMs
+    Client::RatioInterval speedupVsFp32EagerInterval; ///< with its interval (bare in older results)
+    Client::RatioInterval speedupInterval; ///< eagerMs / compiledMs of this scheme, with its interval
+    double fp32EagerMs = qQNaN(); ///< fp32 eager median timed in the same rounds, ms
+    Client::Measurement measurement; ///< this row's verdict (Missing in older results)
     double peakEagerBytes = qQNaN(); ///< peak memory of one eager forward, bytes
     double peakCompiledBytes = qQNaN(); ///< peak memory of one package forward, bytes
     double packageBytes = qQNaN(); ///< the package's size on disk, bytes
@@ -51,6 +57,7 @@ public:
         EagerMsColumn,
         CompiledMsColumn,
         SpeedupColumn,
+        MeasurementColumn,
         PeakMemoryColumn,
         PackageSizeColumn,
         MaxAbsErrorColumn,

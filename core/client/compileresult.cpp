@@ -13,11 +13,6 @@ double number(const QJsonObject &o, const char *key)
     return v.isDouble() ? v.toDouble() : qQNaN();
 }
 
-LatencyStats stats(const QJsonObject &o)
-{
-    return LatencyStats{number(o, "median_ms"), number(o, "p10_ms"), number(o, "p90_ms"),
-                        number(o, "p99_ms"), o.value(QLatin1String("runs")).toInt()};
-}
 } // namespace
 
 CompileResult CompileResult::fromJson(const QJsonObject &result)
@@ -33,9 +28,16 @@ CompileResult CompileResult::fromJson(const QJsonObject &result)
     r.eagerMs = number(result, "eager_ms");
     r.compiledMs = number(result, "compiled_ms");
     r.speedup = number(result, "speedup");
+    r.speedupInterval = RatioInterval::fromJson(result.value(QLatin1String("speedup_interval")),
+                                                result.value(QLatin1String("speedup")));
+    r.threads = result.value(QLatin1String("threads")).toInt();
+    r.measurement = Measurement::fromJson(result.value(QLatin1String("measurement")),
+                                          result.value(QLatin1String("threads")));
+    if (r.threads <= 0)
+        r.threads = r.measurement.threads;
     r.runs = result.value(QLatin1String("runs")).toInt();
-    r.eager = stats(result.value(QLatin1String("eager")).toObject());
-    r.compiled = stats(result.value(QLatin1String("compiled")).toObject());
+    r.eager = LatencyStats::fromJson(result.value(QLatin1String("eager")));
+    r.compiled = LatencyStats::fromJson(result.value(QLatin1String("compiled")));
     // The engine stops each variant on its own once its median is stable, so the counts differ;
     // they are also at the top level, where an older engine may be the only one to have them.
     if (r.eager.runs <= 0)
@@ -49,6 +51,18 @@ CompileResult CompileResult::fromJson(const QJsonObject &result)
     }
     r.raw = result;
     return r;
+}
+
+QStringList CompileResult::otherWarnings() const
+{
+    if (!measurement.isPresent())
+        return warnings;
+    QStringList out;
+    for (const QString &w : warnings) {
+        if (!w.startsWith(QLatin1String("measurement: ")))
+            out << w;
+    }
+    return out;
 }
 
 } // namespace AotStudio::Client

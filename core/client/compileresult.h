@@ -1,22 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "measurement.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QtNumeric>
 
 namespace AotStudio::Client {
-
-/// Latency statistics of one variant (eager or compiled), in milliseconds per forward call.
-struct LatencyStats
-{
-    double medianMs = 0;
-    double p10Ms = 0;
-    double p90Ms = 0;
-    double p99Ms = 0;
-    int runs = 0;
-};
 
 /// The typed view of a `compile` result object (FORMAT.md, "compile result").
 /// Missing numbers stay NaN so a panel can show "—" instead of a made-up zero.
@@ -32,10 +24,15 @@ struct CompileResult
     double eagerMs = qQNaN();    ///< median wall time of eager forward, ms
     double compiledMs = qQNaN(); ///< median wall time of the AOTI package forward, ms
     double speedup = qQNaN();    ///< eagerMs / compiledMs
+    RatioInterval speedupInterval; ///< speedup with its 95% interval (bare estimate in older results)
+    Measurement measurement;       ///< the machine's verdict (Missing in older results)
+    int threads = 0;               ///< intra-op threads of eager and compiled; 0 when not stated
     int runs = 0;                ///< the smaller of the two variants' counts
     LatencyStats eager;
     LatencyStats compiled;
     QStringList warnings;  ///< e.g. noisy timings; empty when the engine sent none
+    /// warnings without the "measurement: …" line that repeats the verdict (shown on its own)
+    QStringList otherWarnings() const;
     QJsonObject raw;       ///< the whole object, for fields this struct does not know yet
 
     static CompileResult fromJson(const QJsonObject &result);

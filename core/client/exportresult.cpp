@@ -5,14 +5,6 @@
 
 namespace AotStudio::Client {
 
-namespace {
-double number(const QJsonObject &o, QLatin1String key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() ? v.toDouble() : qQNaN();
-}
-} // namespace
-
 ExportResult ExportResult::fromJson(const QJsonObject &o)
 {
     ExportResult r;
@@ -40,11 +32,7 @@ ExportResult ExportResult::fromJson(const QJsonObject &o)
         }
         r.buckets.append(b);
     }
-    const QJsonObject cold = o.value(QLatin1String("cold_start")).toObject();
-    r.coldStart.bundleMs = number(cold, QLatin1String("bundle_ms"));
-    r.coldStart.eagerMs = number(cold, QLatin1String("eager_ms"));
-    r.coldStart.ratio = number(cold, QLatin1String("ratio"));
-    r.coldStart.runs = cold.value(QLatin1String("runs")).toInt();
+    r.coldStart = ColdStart::fromJson(o.value(QLatin1String("cold_start")));
     return r;
 }
 

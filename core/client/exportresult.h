@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "measurement.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -18,19 +20,6 @@ struct ExportBucket
     QString package;    ///< path inside the bundle, e.g. "packages/batch4.pt2"
 
     bool isDynamic() const { return batch == 0 && batchMax > 0; }
-};
-
-/// Cold start of the bundle (a fresh aotstudio-run process) against eager PyTorch (a fresh
-/// Python process): medians of wall time from spawn to the first output, in milliseconds.
-struct ColdStart
-{
-    double bundleMs = qQNaN();
-    double eagerMs = qQNaN();
-    double ratio = qQNaN(); ///< eagerMs / bundleMs: how many times faster the bundle starts
-    int runs = 0;
-
-    /// False when the engine did not measure it (no runs asked for, or no runner next to it).
-    bool isMeasured() const { return !qIsNaN(bundleMs) && !qIsNaN(eagerMs); }
 };
 
 /// The typed view of an `export` result object (FORMAT.md, Requests, `export`).

@@ -14,6 +14,7 @@
 #include "profilepanel.h"
 #include "quantizationpanel.h"
 #include "reportwriter.h"
+#include "resultpanel.h"
 #include "selectionhub.h"
 
 #include "client/session.h"
@@ -26,6 +27,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QLabel>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -253,6 +255,20 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("report/kernels.csv"))));
         QVERIFY(QDir(dir.filePath(QStringLiteral("report/charts"))).entryList(QDir::Files).size() >= 1);
         QVERIFY(!w.exportReport(dir.filePath(QStringLiteral("report")))); // exists
+        // A session with a compile only: its quick measurement, said to be one, without an interval
+        // (recorded before paired timing), in the panel and the report alike.
+        auto *result = w.findChild<ResultPanel *>();
+        QCOMPARE(int(result->figure().source), int(Client::SpeedupFigure::Source::Compile));
+        QCOMPARE(result->findChild<QLabel *>(QStringLiteral("resultSource"))->text(),
+                 QStringLiteral("Compile (its quick measurement)"));
+        const QString speedup = result->findChild<QLabel *>(QStringLiteral("resultSpeedup"))->text();
+        QVERIFY2(speedup.endsWith(QStringLiteral("× (no interval)")), qPrintable(speedup));
+        QFile index(dir.filePath(QStringLiteral("report/index.html")));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(index.readAll());
+        QVERIFY2(html.contains(QStringLiteral("<td>%1</td>").arg(speedup)), qPrintable(html));
+        QVERIFY(html.contains(QLatin1String("Compile (its quick measurement)")));
+        QVERIFY(html.contains(QLatin1String("not assessed: the result predates machine verdicts")));
 
         w.resize(1400, 900);
         shoot(&w, QStringLiteral("mainwindow_session"));
@@ -282,7 +298,27 @@ private Q_SLOTS:
         pipeline->setShowUnchanged(true);
         QVERIFY2(pipeline->view()->model()->rowCount() > shown, "the recording lists unchanged passes");
         pipeline->setShowUnchanged(false);
+
+        // One truth per screen: the profile after the compile supersedes its quick measurement in
+        // the result panel, which says so, and the Profile dock and the report show the same figure.
+        auto *result = w.findChild<ResultPanel *>();
+        QCOMPARE(int(result->figure().source), int(Client::SpeedupFigure::Source::Profile));
+        QCOMPARE(result->figure().job, 2);
+        const QString speedup = result->findChild<QLabel *>(QStringLiteral("resultSpeedup"))->text();
+        QVERIFY2(speedup.startsWith(QStringLiteral("2.84×")), qPrintable(speedup)); // the compile said 1.96×
+        const QString source = result->findChild<QLabel *>(QStringLiteral("resultSource"))->text();
+        QVERIFY2(source.startsWith(QLatin1String("Profile at ")), qPrintable(source));
+        const QString profileSummary = profile->findChild<QLabel *>(QStringLiteral("profileSummary"))->text();
+        QVERIFY2(profileSummary.contains(QStringLiteral("AOTInductor: %1").arg(speedup)), qPrintable(profileSummary));
+        QTemporaryDir dir;
+        QVERIFY(w.exportReport(dir.filePath(QStringLiteral("report"))));
+        QFile index(dir.filePath(QStringLiteral("report/index.html")));
+        QVERIFY(index.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(index.readAll());
+        QVERIFY2(html.contains(QStringLiteral("<th>Speed-up</th><td>%1</td>").arg(speedup)), qPrintable(html));
+        QVERIFY(html.contains(QLatin1String("<th>Measured by</th><td>Profile at ")));
         w.resize(1400, 900);
+        shoot(&w, QStringLiteral("mainwindow_full_superseded"));
         for (const char *dock : {"profileDock", "quantizationDock", "kernelsDock"}) {
             w.findChild<QDockWidget *>(QLatin1String(dock))->raise();
             QTest::qWait(50);

@@ -15,6 +15,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QTranslator>
 #include <qcustomplot.h>
 
 using namespace AotStudio::Widgets;
@@ -112,7 +113,78 @@ class TestProfilePanel : public QObject
 {
     Q_OBJECT
 
+    QTranslator m_english;
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // English plural forms ("2 usable CPUs"), as the studio loads them.
+        QVERIFY(m_english.load(QStringLiteral(":/i18n/aotstudio_en.qm")));
+        QCoreApplication::installTranslator(&m_english);
+    }
+
+    void pairedProfileShowsIntervalsAndVerdict()
+    {
+        ProfilePanel panel;
+        panel.resize(1280, 800);
+        QJsonObject result = fixture(QStringLiteral("profile_paired_cpu.json"));
+        panel.setProfile(result, resolve);
+        const QString summary = panel.findChild<QLabel *>(QStringLiteral("profileSummary"))->text();
+        QVERIFY2(summary.contains(QStringLiteral("AOTInductor: 2.38× (95% CI 2.31–2.44) the speed of eager")),
+            qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("<b>noisy</b>: the compiled blocks spread over 14%")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("Threads: 2 (of 2 usable CPUs)")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Eager (Python) 1.17× (95% CI 1.15–1.20)")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("AOTInductor 1.01× (95% CI 0.998–1.02)")), qPrintable(summary));
+        QVERIFY2(!summary.contains(QLatin1String("⚠ measurement:")), "the verdict is not repeated as a warning");
+        QVERIFY(summary.contains(QLatin1String("profiled at")));
+        QVERIFY(!panel.figuresGreyed());
+        QCOMPARE(int(panel.measurement().verdict), int(AotStudio::Client::Measurement::Verdict::Noisy));
+
+        // The latency axis labels carry the interval next to the ratio.
+        QCustomPlot *latency = chart(panel, "profileLatencyChart");
+        const auto ticks = qSharedPointerDynamicCast<QCPAxisTickerText>(latency->yAxis->ticker())->ticks();
+        QVERIFY2(ticks.values().join(QLatin1Char('|')).contains(QStringLiteral("2.38×\n(95% CI 2.31–2.44)")),
+            qPrintable(ticks.values().join(QLatin1Char('|'))));
+
+        // Cold start: the bundle stacked from its phases (each with its interval), then the rest
+        // of its median, beside eager.
+        QCustomPlot *cold = chart(panel, "profileColdStartChart");
+        const auto bars = plottables<QCPBars>(cold);
+        QStringList names;
+        for (QCPBars *b : bars)
+            names << b->name();
+        QCOMPARE(names, (QStringList { QStringLiteral("spawn to main"), QStringLiteral("verify"), QStringLiteral("load"),
+                            QStringLiteral("first run"), QStringLiteral("other"), QStringLiteral("eager") }));
+        QCOMPARE(bars.at(0)->data()->at(0)->value, 120.0);
+        QCOMPARE(bars.at(2)->data()->at(0)->value, 140.0);
+        QCOMPARE(bars.at(2)->barBelow(), bars.at(1)); // stacked
+        QCOMPARE(bars.at(4)->data()->at(0)->value, 10.0); // 310 − (120 + 18 + 140 + 22)
+        QCOMPARE(bars.at(5)->data()->at(0)->value, 2900.0);
+        const auto whiskers = plottables<QCPErrorBars>(cold);
+        QCOMPARE(whiskers.size(), 4);
+        QCOMPARE(whiskers.at(0)->data()->at(0).errorPlus, 11.0); // 131 − 120
+        auto *title = dynamic_cast<QCPTextElement *>(cold->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QCOMPARE(title->text(), QStringLiteral("Cold start: eager / bundle 9.35× (95% CI 8.90–9.80)"));
+        QVERIFY(panel.charts().contains(cold));
+        saveTabs(panel, QStringLiteral("profile_paired"));
+
+        // An unreliable verdict greys the figures and the bars, and names its reasons.
+        QJsonObject measurement = result.value(QLatin1String("measurement")).toObject();
+        measurement.insert(QStringLiteral("verdict"), QStringLiteral("unreliable"));
+        measurement.insert(QStringLiteral("reasons"), QJsonArray { QStringLiteral("other runnable tasks averaged 3.1") });
+        result.insert(QStringLiteral("measurement"), measurement);
+        panel.setProfile(result, resolve);
+        QVERIFY(panel.figuresGreyed());
+        const QString greyed = panel.findChild<QLabel *>(QStringLiteral("profileSummary"))->text();
+        QVERIFY2(greyed.contains(QStringLiteral("<span style=\"color:#9e9e9e\">AOTInductor: 2.38×")), qPrintable(greyed));
+        QVERIFY2(greyed.contains(QLatin1String("<b>unreliable</b>: other runnable tasks averaged 3.1")), qPrintable(greyed));
+        for (QCPBars *b : plottables<QCPBars>(chart(panel, "profileLatencyChart")))
+            QCOMPARE(b->brush().color(), QColor(0x9e, 0x9e, 0x9e));
+        saveTabs(panel, QStringLiteral("profile_unreliable"));
+    }
+
     void cpuProfile()
     {
         ProfilePanel panel;

@@ -21,6 +21,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTranslator>
 #include <qcustomplot.h>
 
 using namespace AotStudio::Widgets;
@@ -59,7 +60,55 @@ class TestQuantizationPanel : public QObject
 {
     Q_OBJECT
 
+    QTranslator m_english;
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // English plural forms ("2 blocks"), as the studio loads them.
+        QVERIFY(m_english.load(QStringLiteral(":/i18n/aotstudio_en.qm")));
+        QCoreApplication::installTranslator(&m_english);
+    }
+
+    void pairedRowsShowIntervalsAndVerdicts()
+    {
+        SchemeTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        model.setResult(loadFixture(QStringLiteral("quantize_paired_cpu.json")));
+        const auto cell = [&](const char *scheme, int column, int role = Qt::DisplayRole) {
+            return model.index(model.rowOf(QLatin1String(scheme)), column).data(role);
+        };
+        QCOMPARE(cell("int8-weight-only", SchemeTableModel::SpeedupColumn).toString(),
+            QStringLiteral("3.00× (95% CI 2.88–3.12)"));
+        QCOMPARE(cell("int4-weight-only", SchemeTableModel::SpeedupColumn).toString(),
+            QStringLiteral("0.810× (95% CI 0.780–0.840): slower than fp32 eager"));
+        QCOMPARE(cell("bf16", SchemeTableModel::SpeedupColumn).toString(), QStringLiteral("2.79× (no interval: 2 blocks)"));
+        QCOMPARE(cell("fp32", SchemeTableModel::MeasurementColumn).toString(), QStringLiteral("ok"));
+        QCOMPARE(cell("fp8-dynamic", SchemeTableModel::MeasurementColumn).toString(), QStringLiteral("—"));
+        // The unreliable row: its verdict named, its timings greyed, the reason in the tooltip.
+        QCOMPARE(cell("int8-dynamic", SchemeTableModel::MeasurementColumn).toString(), QStringLiteral("unreliable"));
+        QCOMPARE(cell("int8-dynamic", SchemeTableModel::SpeedupColumn, Qt::ForegroundRole).value<QBrush>().color(),
+            QColor(0x9e, 0x9e, 0x9e));
+        QVERIFY(!cell("fp32", SchemeTableModel::SpeedupColumn, Qt::ForegroundRole).isValid());
+        const QString tip = cell("int8-dynamic", SchemeTableModel::MeasurementColumn, Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QLatin1String("unreliable: other runnable tasks averaged 2.6")), qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1String("Threads: 2 (of 2 usable CPUs)")), qPrintable(tip));
+        // Sorting by the ratio uses the estimate.
+        QCOMPARE(cell("int4-weight-only", SchemeTableModel::SpeedupColumn, SchemeTableModel::SortRole).toDouble(), 0.81);
+
+        QuantizationPanel panel;
+        panel.resize(1280, 800);
+        panel.setQuantization(loadFixture(QStringLiteral("quantize_paired_cpu.json")));
+        const QString summary = panel.findChild<QLabel *>(QStringLiteral("quantizationSummary"))->text();
+        QVERIFY2(summary.contains(QLatin1String("Threads: 2 (of 2 usable CPUs)")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("ok in 4 rows")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("unreliable in 1 row")), qPrintable(summary));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
+        QVERIFY(panel.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/quantization_paired.png")));
+    }
+
     void schemeModelUnderTester()
     {
         SchemeTableModel model;
@@ -134,7 +183,7 @@ private Q_SLOTS:
         const int fp32 = model.rowOf(QStringLiteral("fp32"));
         QCOMPARE(model.index(fp32, SchemeTableModel::Top1Column).data().toString(), QStringLiteral("100.0%"));
         QCOMPARE(model.index(model.rowOf(QStringLiteral("bf16")), SchemeTableModel::SpeedupColumn).data().toString(),
-            QStringLiteral("2.79×"));
+            QStringLiteral("2.79× (no interval)")); // a result from before paired timing
     }
 
     void panelFromFixture()
@@ -283,8 +332,9 @@ private Q_SLOTS:
         const QString text = QApplication::clipboard()->text();
         // Rows in view order (sorted by scheme: fp32 before fp8-dynamic), every column, one line each.
         const QString expected
-            = QStringLiteral("fp32\tok\t0.081\t0.034\t2.38×\t64.0 KiB\t1.6 MiB\t6e-08\t1.000000\t100.0%\t\n"
-                             "fp8-dynamic\tunsupported\t—\t—\t—\t—\t—\t—\t—\t—\t"
+            = QStringLiteral("fp32\tok\t0.081\t0.034\t2.38× (no interval)\tnot assessed\t64.0 KiB\t1.6 MiB\t6e-08\t"
+                             "1.000000\t100.0%\t\n"
+                             "fp8-dynamic\tunsupported\t—\t—\t—\t—\t—\t—\t—\t—\t—\t"
                              "fp8 needs a CUDA device with compute capability 8.9 or newer; this run is on cpu\n");
         QCOMPARE(text, expected);
         QCOMPARE(selectedRowsAsTsv(view), expected);

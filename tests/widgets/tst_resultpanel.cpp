@@ -4,6 +4,7 @@
 #include "widgets/resultpanel.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFrame>
 #include <QJsonDocument>
 #include <QLabel>
@@ -11,6 +12,7 @@
 #include <QTest>
 #include <QTranslator>
 
+namespace Client = AotStudio::Client;
 using AotStudio::Client::CompileResult;
 using AotStudio::Client::EngineError;
 using AotStudio::Widgets::ResultPanel;
@@ -35,6 +37,29 @@ constexpr auto PlainResult = R"({
   "max_abs_error":1.2e-7,"tolerance":0.001,"eager_ms":0.081,"compiled_ms":0.034,"speedup":2.38,
   "runs":30})";
 
+QJsonObject fixture(const QString &name)
+{
+    QFile file(QFINDTESTDATA(QStringLiteral("../fixtures/results/") + name));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot open fixture %s", qPrintable(name));
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+/// PlainResult with a paired-timing interval and a verdict.
+CompileResult paired(double estimate, const char *low, const char *high, const char *verdict, const char *reasons = "")
+{
+    return parse(QStringLiteral(R"({"model":"sample:mlp","device":"cpu","package":"/p.pt2","eager_ms":0.081,
+        "compiled_ms":0.1,"speedup":%1,"threads":2,
+        "speedup_interval":{"estimate":%1,"low":%2,"high":%3,"level":0.95,"blocks":%4,"resamples":2000},
+        "measurement":{"verdict":"%5","reasons":[%6],"threads":2,"usable_cpus":2}})")
+                     .arg(estimate)
+                     .arg(QLatin1String(low), QLatin1String(high))
+                     .arg(QLatin1String(low) == QLatin1String("null") ? 2 : 24)
+                     .arg(QLatin1String(verdict), QLatin1String(reasons))
+                     .toUtf8()
+                     .constData());
+}
+
 QString text(const QWidget &w, const char *name)
 {
     auto *label = w.findChild<QLabel *>(QLatin1String(name));
@@ -42,9 +67,13 @@ QString text(const QWidget &w, const char *name)
 }
 } // namespace
 
+Q_DECLARE_METATYPE(AotStudio::Client::CompileResult)
+
 class TestResultPanel : public QObject
 {
     Q_OBJECT
+
+    QTranslator m_english;
 
 private:
     static void screenshot(QWidget &w, const QString &name)
@@ -57,6 +86,13 @@ private:
     }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // English plural forms ("2 blocks", "2 usable CPUs"), as the studio loads them.
+        QVERIFY(m_english.load(QStringLiteral(":/i18n/aotstudio_en.qm")));
+        QCoreApplication::installTranslator(&m_english);
+    }
+
     void cleanup() { QLocale::setDefault(QLocale::c()); }
 
     void runsAndWarnings()
@@ -82,6 +118,124 @@ private Q_SLOTS:
         QVERIFY(!warnings->isVisible());
         QVERIFY(!panel.summaryText().contains(QLatin1String("noisy")));
         QCOMPARE(text(panel, "resultRuns"), QStringLiteral("30")); // no per-variant counts
+    }
+
+    void unreliableVerdictGreysTheFigures()
+    {
+        // The issue's case: 326.94× on a machine another build kept busy.
+        ResultPanel panel;
+        panel.resize(760, 620);
+        panel.show();
+        panel.showResult(CompileResult::fromJson(fixture(QStringLiteral("compile_unreliable_cpu.json"))));
+        QCOMPARE(text(panel, "resultSpeedup"), QStringLiteral("327× (95% CI 118–352)"));
+        const QString verdict = text(panel, "resultVerdict");
+        QVERIFY2(verdict.contains(QLatin1String("<b>unreliable</b>")), qPrintable(verdict));
+        QVERIFY2(verdict.contains(QLatin1String("other runnable tasks averaged 3.1")), qPrintable(verdict));
+        QVERIFY(verdict.contains(QLatin1String("run delay")));
+        QCOMPARE(text(panel, "resultThreads"), QStringLiteral("2 (of 2 usable CPUs)"));
+        QCOMPARE(text(panel, "resultSource"), QStringLiteral("Compile (its quick measurement)"));
+        QVERIFY(panel.figuresGreyed());
+        auto *speedup = panel.findChild<QLabel *>(QStringLiteral("resultSpeedup"));
+        QVERIFY(speedup->property("greyed").toBool());
+        QVERIFY(speedup->styleSheet().contains(QLatin1String("#9e9e9e")));
+        // The "measurement: …" warning is the verdict line: not repeated in the warning box.
+        QVERIFY(!panel.findChild<QFrame *>(QStringLiteral("resultWarnings"))->isVisible());
+        const QString summary = panel.summaryText();
+        QVERIFY2(summary.contains(QLatin1String("Measurement: unreliable: other runnable tasks")), qPrintable(summary));
+        QVERIFY(!summary.contains(QLatin1String("<b>")));
+        screenshot(panel, QStringLiteral("resultpanel_unreliable"));
+
+        // A later result that the machine allowed: no longer greyed.
+        panel.showResult(paired(2.38, "2.31", "2.44", "ok"));
+        QVERIFY(!panel.figuresGreyed());
+        QVERIFY(!speedup->property("greyed").toBool());
+        QVERIFY(speedup->styleSheet().isEmpty());
+        QCOMPARE(text(panel, "resultSpeedup"), QStringLiteral("2.38× (95% CI 2.31–2.44)"));
+        QVERIFY(text(panel, "resultVerdict").contains(QLatin1String("<b>ok</b>")));
+    }
+
+    void ratiosInWords_data()
+    {
+        QTest::addColumn<CompileResult>("result");
+        QTest::addColumn<QString>("speedup");
+        QTest::addColumn<QString>("verdict");
+        QTest::newRow("slower") << paired(0.81, "0.78", "0.84", "ok")
+                                << "0.810× (95% CI 0.780–0.840): compiled is slower than eager" << "<b>ok</b>";
+        QTest::newRow("no clear difference")
+            << paired(0.97, "0.91", "1.04", "noisy", R"("the blocks spread over 14% of their median")")
+            << "0.970× (95% CI 0.910–1.04): no clear difference (the interval holds 1)"
+            << "<b>noisy</b>: the blocks spread over 14% of their median";
+        QTest::newRow("too few blocks") << paired(1.5, "null", "null", "unknown", R"("/proc/stat is not readable")")
+                                        << "1.50× (no interval: 2 blocks)"
+                                        << "<b>unknown</b>: the machine load could not be read (/proc/stat is not readable)";
+        QTest::newRow("before paired timing") << parse(PlainResult) << "2.38× (no interval)"
+                                              << "<b>not assessed</b>: the result predates machine verdicts";
+    }
+
+    void ratiosInWords()
+    {
+        QFETCH(CompileResult, result);
+        QFETCH(QString, speedup);
+        QFETCH(QString, verdict);
+        ResultPanel panel;
+        panel.showResult(result);
+        QCOMPARE(text(panel, "resultSpeedup"), speedup);
+        QVERIFY2(text(panel, "resultVerdict").contains(verdict), qPrintable(text(panel, "resultVerdict")));
+        QVERIFY(!panel.figuresGreyed());
+    }
+
+    void laterProfileSupersedesTheCompile()
+    {
+        ResultPanel panel;
+        panel.resize(760, 620);
+        panel.show();
+        panel.showFigure(Client::SpeedupFigure::fromProfile(fixture(QStringLiteral("profile_paired_cpu.json"))));
+        QVERIFY(!panel.hasResult()); // nothing to supersede yet
+        panel.showResult(CompileResult::fromJson(fixture(QStringLiteral("compile_unreliable_cpu.json"))));
+        panel.showFigure(Client::SpeedupFigure::fromProfile(fixture(QStringLiteral("profile_paired_cpu.json"))));
+        QCOMPARE(text(panel, "resultSpeedup"), QStringLiteral("2.38× (95% CI 2.31–2.44)"));
+        QCOMPARE(text(panel, "resultEager"), QStringLiteral("0.081 ms (p10 0.078, p90 0.090)"));
+        QCOMPARE(text(panel, "resultRuns"), QStringLiteral("eager 200, compiled 200"));
+        const QString source = text(panel, "resultSource");
+        QVERIFY2(source.startsWith(QLatin1String("Profile at ")), qPrintable(source));
+        QVERIFY(source.contains(QLatin1String("supersedes the compile's quick measurement")));
+        QVERIFY(text(panel, "resultVerdict").contains(QLatin1String("<b>noisy</b>")));
+        QVERIFY(!panel.figuresGreyed()); // noisy is a warning, not greyed
+        auto *chart = panel.findChild<AotStudio::Widgets::LatencyChart *>();
+        QVERIFY(chart->valueRange().second < 0.2); // the profile's medians, not the compile's 8 ms
+        screenshot(panel, QStringLiteral("resultpanel_superseded"));
+        // A new compile shows its own figure again.
+        panel.showResult(parse(PlainResult));
+        QCOMPARE(text(panel, "resultSource"), QStringLiteral("Compile (its quick measurement)"));
+    }
+
+    void bundleColdStartPhases()
+    {
+        ResultPanel panel;
+        panel.resize(760, 720);
+        panel.show();
+        panel.showResult(parse(PlainResult));
+        auto e = Client::ExportResult::fromJson(QJsonDocument::fromJson(R"({"bundle":"/b","zip":"/b.zip",
+            "buckets":[{"name":"batch8","batch":8}],"cold_start":{"bundle_ms":310,"eager_ms":2900,"ratio":9.35,"runs":5,
+            "ratio_interval":{"estimate":9.35,"low":8.9,"high":9.8,"blocks":5},
+            "phases":{"to_main_ms":{"median_ms":120,"low_ms":112,"high_ms":131,"runs":5},"verify_ms":null,
+                      "load_ms":{"median_ms":140,"low_ms":128,"high_ms":152,"runs":5},
+                      "first_run_ms":{"median_ms":22,"low_ms":19,"high_ms":26,"runs":5}}}})").object());
+        panel.showBundle(e);
+        QCOMPARE(text(panel, "resultBundleColdStart"),
+                 QStringLiteral("bundle 310 ms vs eager 2900 ms: eager / bundle 9.35× (95% CI 8.90–9.80)"));
+        QCOMPARE(text(panel, "resultBundlePhases"),
+                 QStringLiteral("spawn to main 120.0 ms (95% CI 112.0–131.0); load 140.0 ms (95% CI 128.0–152.0); "
+                                "first run 22.0 ms (95% CI 19.0–26.0)"));
+        screenshot(panel, QStringLiteral("resultpanel_bundle_phases"));
+
+        // An older export: aoti_run_ms, no interval, no phases.
+        e = Client::ExportResult::fromJson(QJsonDocument::fromJson(R"({"bundle":"/b","cold_start":{
+            "aoti_run_ms":310,"eager_ms":2900,"ratio":9.35,"runs":3}})").object());
+        panel.showBundle(e);
+        QCOMPARE(text(panel, "resultBundleColdStart"),
+                 QStringLiteral("bundle 310 ms vs eager 2900 ms: eager / bundle 9.35× (no interval)"));
+        QCOMPARE(text(panel, "resultBundlePhases"), QStringLiteral("not measured (an older result)"));
     }
 
     void numbersUseLowercaseExponent_data()

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "measurementtext.h"
+
+#include "numberformat.h"
+
+#include <QCoreApplication>
+
+namespace AotStudio::Widgets {
+
+namespace {
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
+{
+    return QCoreApplication::translate("AotStudio::Widgets::MeasurementText", text, disambiguation, n);
+}
+
+QString figure(double v)
+{
+    // Three significant digits, two decimals at least below 10: 2.38, 0.812, 13.3, 327.
+    return formatNumber(v, 'f', v >= 100 ? 0 : v >= 10 ? 1 : v >= 1 ? 2 : 3);
+}
+} // namespace
+
+QString MeasurementText::ratio(const Client::RatioInterval &r)
+{
+    return r.isValid() ? tr("%1×").arg(figure(r.estimate)) : QStringLiteral("—");
+}
+
+QString MeasurementText::interval(const Client::RatioInterval &r)
+{
+    if (r.hasBounds())
+        return tr("(%1% CI %2–%3)").arg(formatNumber(r.level * 100, 'f', 0), figure(r.low), figure(r.high));
+    if (r.hasObject())
+        return tr("(no interval: %n block(s))", nullptr, r.blocks);
+    return tr("(no interval)");
+}
+
+QString MeasurementText::ratioWithInterval(const Client::RatioInterval &r, Slower slower)
+{
+    if (!r.isValid())
+        return QStringLiteral("—");
+    QString text = ratio(r) + QLatin1Char(' ') + interval(r);
+    if (slower == Slower::None)
+        return text;
+    if (r.isSlower()) {
+        switch (slower) {
+        case Slower::Compiled:
+            return tr("%1: compiled is slower than eager").arg(text);
+        case Slower::ThanFp32Eager:
+            return tr("%1: slower than fp32 eager").arg(text);
+        case Slower::Bundle:
+            return tr("%1: the bundle starts slower than eager").arg(text);
+        case Slower::None:
+            break;
+        }
+    } else if (r.straddlesOne()) {
+        return tr("%1: no clear difference (the interval holds 1)").arg(text);
+    }
+    return text;
+}
+
+QString MeasurementText::phase(const Client::PhaseStats &p)
+{
+    if (!p.isValid())
+        return QStringLiteral("—");
+    if (!p.hasBounds())
+        return tr("%1 ms (no interval)").arg(formatNumber(p.medianMs, 'f', 1));
+    return tr("%1 ms (95% CI %2–%3)")
+        .arg(formatNumber(p.medianMs, 'f', 1), formatNumber(p.lowMs, 'f', 1), formatNumber(p.highMs, 'f', 1));
+}
+
+QString MeasurementText::verdictName(const Client::Measurement &m)
+{
+    using V = Client::Measurement::Verdict;
+    switch (m.verdict) {
+    case V::Ok:
+        return tr("ok");
+    case V::Noisy:
+        return tr("noisy");
+    case V::Unreliable:
+        return tr("unreliable");
+    case V::Unknown:
+        return tr("unknown");
+    case V::Missing:
+        break;
+    }
+    return tr("not assessed");
+}
+
+QString MeasurementText::verdictLine(const Client::Measurement &m)
+{
+    using V = Client::Measurement::Verdict;
+    QString reasons = m.reasons.join(QStringLiteral("; "));
+    switch (m.verdict) {
+    case V::Missing:
+        return tr("not assessed: the result predates machine verdicts");
+    case V::Ok:
+        return reasons.isEmpty() ? tr("ok: the machine allowed a fair measurement") : tr("ok: %1").arg(reasons);
+    case V::Noisy:
+        return reasons.isEmpty() ? tr("noisy: use these figures with care") : tr("noisy: %1").arg(reasons);
+    case V::Unreliable:
+        return reasons.isEmpty() ? tr("unreliable: the machine did not allow a fair measurement")
+                                 : tr("unreliable: %1").arg(reasons);
+    case V::Unknown:
+        return reasons.isEmpty() ? tr("unknown: the machine load could not be read")
+                                 : tr("unknown: the machine load could not be read (%1)").arg(reasons);
+    }
+    return reasons;
+}
+
+QString MeasurementText::verdictHtml(const Client::Measurement &m)
+{
+    const QString line = verdictLine(m);
+    const int colon = line.indexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return line.toHtmlEscaped();
+    return QStringLiteral("<b>%1</b>%2").arg(line.left(colon).toHtmlEscaped(), line.mid(colon).toHtmlEscaped());
+}
+
+QString MeasurementText::threads(int threads, int usableCpus)
+{
+    if (threads <= 0)
+        return tr("not stated");
+    if (usableCpus <= 0)
+        return QLocale().toString(threads);
+    return tr("%1 (of %n usable CPU(s))", nullptr, usableCpus).arg(QLocale().toString(threads));
+}
+
+QColor MeasurementText::verdictColor(const Client::Measurement &m)
+{
+    using V = Client::Measurement::Verdict;
+    switch (m.verdict) {
+    case V::Ok:
+        return QColor(0x1b, 0x5e, 0x20);
+    case V::Noisy:
+        return QColor(0x5c, 0x47, 0x00);
+    case V::Unreliable:
+        return QColor(0x8e, 0x24, 0x1c);
+    case V::Unknown:
+    case V::Missing:
+        break;
+    }
+    return QColor(0x61, 0x61, 0x61);
+}
+
+QColor MeasurementText::verdictBackground(const Client::Measurement &m)
+{
+    using V = Client::Measurement::Verdict;
+    switch (m.verdict) {
+    case V::Noisy:
+        return QColor(0xff, 0xf8, 0xd6);
+    case V::Unreliable:
+        return QColor(0xfd, 0xec, 0xea);
+    case V::Unknown:
+        return QColor(0xee, 0xee, 0xee);
+    case V::Ok:
+    case V::Missing:
+        break;
+    }
+    return {};
+}
+
+QColor MeasurementText::greyedText()
+{
+    return QColor(0x9e, 0x9e, 0x9e);
+}
+
+} // namespace AotStudio::Widgets

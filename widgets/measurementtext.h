@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "client/measurement.h"
+
+#include <QColor>
+#include <QString>
+
+namespace AotStudio::Widgets {
+
+/**
+ * The words every view uses for a ratio with its interval and for the machine's verdict, so that
+ * the result panel, the Profile and Quantization docks and the report say the same thing the
+ * same way: "2.38× (95% CI 2.31–2.44)", "0.81× (95% CI 0.78–0.84), compiled is slower",
+ * "2.38× (no interval: 2 blocks)".
+ */
+class MeasurementText
+{
+public:
+    enum class Slower { Compiled, ThanFp32Eager, Bundle, None };
+
+    /// "2.38×" alone (for chart labels that have the interval beside them); "—" when invalid.
+    static QString ratio(const Client::RatioInterval &r);
+    /// "(95% CI 2.31–2.44)", "(no interval: 2 blocks)" or "(no interval)".
+    static QString interval(const Client::RatioInterval &r);
+    /// ratio() and interval(), then in words when the ratio says the compiled side is slower
+    /// (or that the interval holds 1: no clear difference).
+    static QString ratioWithInterval(const Client::RatioInterval &r, Slower slower = Slower::Compiled);
+    /// "1.2 ms (95% CI 1.1–1.3)" for a cold-start phase.
+    static QString phase(const Client::PhaseStats &p);
+
+    /// "ok", "noisy", "unreliable", "unknown" in the UI language; "not assessed" when missing.
+    static QString verdictName(const Client::Measurement &m);
+    /// One line: "Measurement: unreliable: REASON; REASON" (or what an unknown verdict means).
+    static QString verdictLine(const Client::Measurement &m);
+    /// The same as HTML (escaped), the verdict word in bold.
+    static QString verdictHtml(const Client::Measurement &m);
+    /// "2 (of 2 usable CPUs)"; "not stated" when unknown.
+    static QString threads(int threads, int usableCpus);
+    /// Text colour of a verdict (ok green, noisy amber, unreliable and unknown grey).
+    static QColor verdictColor(const Client::Measurement &m);
+    /// Background of the verdict line (noisy: the warning yellow); invalid for none.
+    static QColor verdictBackground(const Client::Measurement &m);
+    /// The colour of figures the verdict says not to trust.
+    static QColor greyedText();
+};
+
+} // namespace AotStudio::Widgets
