@@ -2173,6 +2173,10 @@ median of %n run</numerusform>
 median of %n runs</numerusform>
         </translation>
     </message>
+    <message>
+        <source>phases: %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>

@@ -2171,6 +2171,10 @@ median of %n run(s)</source>
 %n 次运行的中位数</numerusform>
         </translation>
     </message>
+    <message>
+        <source>phases: %1 ms</source>
+        <translation>各阶段：%1 ms</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>

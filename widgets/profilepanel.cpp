@@ -968,8 +968,19 @@ void ProfilePanel::showColdStartPhases(const Client::ColdStart &cold)
         text->position->setAxes(valueAxis, keyAxis);
         text->position->setCoords(value, key);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        text->setTextAlignment(Qt::AlignLeft);
         text->setPadding(QMargins(6, 0, 0, 0));
-        text->setText(formatMs(value));
+        QString label = formatMs(value);
+        if (key == BundleKey) {
+            // The phases can be slivers beside eager's bar: their medians in legend order.
+            QStringList parts;
+            for (const QCPBars *b = below; b; b = b->barBelow())
+                parts.prepend(formatNumber(b->data()->at(0)->value, 'f', 0));
+            if (!std::isnan(rest) && rest > 0.01 * cold.bundleMs)
+                parts << formatNumber(rest, 'f', 0);
+            label += QLatin1Char('\n') + tr("phases: %1 ms").arg(parts.join(QStringLiteral(" + ")));
+        }
+        text->setText(label);
     }
     valueAxis->setRange(0, upper > 0 ? upper : 1);
     valueAxis->setLabel(tr("Fresh process to first output (ms, medians of %n run(s); whiskers: 95% CI)", nullptr,

@@ -77,6 +77,7 @@ ResultPanel::ResultPanel(QWidget *parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
     titleFont.setBold(true);
     m_title->setFont(titleFont);
+    m_title->setWordWrap(true);
     m_copy = new QPushButton(tr("Copy"), page);
     m_copy->setObjectName(QStringLiteral("copyResultButton"));
     m_copy->setToolTip(tr("Copy the result as text"));
@@ -101,6 +102,8 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_source = addRow(m_form, tr("Measured by:"), "resultSource");
     m_source->setWordWrap(true);
     m_runs = addRow(m_form, tr("Timed runs:"), "resultRuns");
+    // Paths have no break points: they are cut at the edge (the tooltip has them whole).
+    m_package->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_chart = new LatencyChart(page);
 
     // The bundle exported from this result: its own framed section, so it reads as a second
@@ -119,6 +122,8 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_bundleForm->setLabelAlignment(Qt::AlignRight);
     m_bundlePath = addRow(m_bundleForm, tr("Bundle:"), "resultBundlePath");
     m_bundleZip = addRow(m_bundleForm, tr("Zip:"), "resultBundleZip");
+    m_bundlePath->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_bundleZip->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_bundleBuckets = addRow(m_bundleForm, tr("Buckets:"), "resultBundleBuckets");
     m_bundleColdStart = addRow(m_bundleForm, tr("Cold start:"), "resultBundleColdStart");
     m_bundleColdStart->setWordWrap(true);
@@ -180,6 +185,9 @@ QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char 
     auto *value = new QLabel(QStringLiteral("—"));
     value->setObjectName(QLatin1String(objectName));
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The panel sits in a narrow scroll area between docks: values wrap rather than widen it
+    // past the view, where the interval and the verdict after a figure would be cut off.
+    value->setWordWrap(true);
     form->addRow(label, value);
     return value;
 }
@@ -288,6 +296,7 @@ void ResultPanel::showBundle(const Client::ExportResult &r)
     m_bundlePath->setText(r.bundle);
     m_bundlePath->setToolTip(r.manifest.isEmpty() ? QString() : tr("Manifest: %1").arg(r.manifest));
     m_bundleZip->setText(r.zip.isEmpty() ? tr("none") : r.zip);
+    m_bundleZip->setToolTip(r.zip);
     const QLocale locale;
     QStringList buckets;
     for (const auto &b : r.buckets) {
