@@ -5,12 +5,14 @@
 // cold start and a summary of the outputs. Results on stdout (one JSON object with --json),
 // refusals and failures as one line on stderr.
 #include "bundle/bundle.h"
+#include "bundle/text.h"
 #include "profiler/measure.h"
 #include "runtime/aotirunner.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -108,12 +110,16 @@ std::string shapeString(const std::vector<long long> &shape)
     return s + "]";
 }
 
-/// One-line failure: on stderr always, and as {"ok": false, ...} on stdout with --json.
+/// One-line failure: on stderr always, and as {"ok": false, ...} on stdout with --json. The
+/// message may quote bytes of the bundle (a manifest's parse error, a file name): it is made valid
+/// UTF-8 and kept on one line.
 int refuse(bool asJson, const std::string &stage, const std::string &message)
 {
-    std::fprintf(stderr, "aotstudio-run: %s: %s\n", stage.c_str(), message.c_str());
+    std::string line = Bundle::validUtf8(message);
+    std::replace_if(line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    std::fprintf(stderr, "aotstudio-run: %s: %s\n", stage.c_str(), line.c_str());
     if (asJson)
-        std::printf("%s\n", json{{"ok", false}, {"stage", stage}, {"error", message}}.dump().c_str());
+        std::printf("%s\n", Bundle::dumpJson(json{{"ok", false}, {"stage", stage}, {"error", line}}).c_str());
     std::fflush(nullptr);
     return kExitRefused;
 }
@@ -375,7 +381,7 @@ int main(int argc, char **argv)
                  {"throughput", throughput.is_null() ? json() : throughput},
                  {"cold_start", coldJson},
                  {"outputs", outputsJson}};
-        std::printf("%s\n", out.dump().c_str());
+        std::printf("%s\n", Bundle::dumpJson(out).c_str()); // paths and names may hold any bytes
     } else {
         std::printf("bundle:      %s%s\n", bundle.source.c_str(), bundle.extracted ? " (zip)" : "");
         std::printf("model:       %s on %s, torch %s (runtime LibTorch %s)\n", m.model.c_str(), device.c_str(),

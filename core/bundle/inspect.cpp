@@ -2,6 +2,7 @@
 #include "bundle/inspect.h"
 
 #include "bundle/bundle.h"
+#include "bundle/text.h"
 
 #include <zip.h>
 
@@ -58,9 +59,48 @@ std::string trim(std::string s)
     return s;
 }
 
-} // namespace
+/// `j[key]` when `j` is an object holding a string there, else `fallback`. Records inside a .pt2
+/// come from outside: json::value() would throw type_error on a field of another type.
+std::string stringField(const json &j, const char *key, const std::string &fallback)
+{
+    if (!j.is_object())
+        return fallback;
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
 
-json inspectPt2(const fs::path &path)
+/// `j[key]` when `j` is an object holding an integer there, else `fallback`.
+long long intField(const json &j, const char *key, long long fallback)
+{
+    if (!j.is_object())
+        return fallback;
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number_integer() ? it->get<long long>() : fallback;
+}
+
+/// The size of `j[key]` when it is an array, else 0.
+std::size_t arraySize(const json &j, const char *key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_array() ? it->size() : 0;
+}
+
+/// Run `describe`, turning any BundleError into one whose message and problems are valid UTF-8
+/// (they may quote file names, zip entries or manifest bytes that are not).
+template<typename F>
+json describeSafely(F &&describe)
+{
+    try {
+        return validUtf8Json(describe());
+    } catch (const BundleError &e) {
+        std::vector<std::string> problems;
+        for (const auto &p : e.problems())
+            problems.push_back(validUtf8(p));
+        throw BundleError(validUtf8(e.what()), std::move(problems));
+    }
+}
+
+json describePt2(const fs::path &path)
 {
     int code = 0;
     zip_t *z = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
@@ -174,19 +214,21 @@ json inspectPt2(const fs::path &path)
                 m["readable"] = false;
             } else {
                 if (program.contains("schema_version") && program["schema_version"].is_object())
-                    m["schema_version"] = std::to_string(program["schema_version"].value("major", 0)) + "." +
-                                          std::to_string(program["schema_version"].value("minor", 0));
+                    m["schema_version"] = std::to_string(intField(program["schema_version"], "major", 0)) + "." +
+                                          std::to_string(intField(program["schema_version"], "minor", 0));
                 if (program.contains("torch_version") && program["torch_version"].is_string())
                     m["torch_version"] = program["torch_version"];
                 std::map<std::string, int> ops;
                 int nodes = 0;
-                for (const auto &n : graph->value("nodes", json::array())) {
-                    ++nodes;
-                    ++ops[n.value("target", std::string("?"))];
+                if (const auto list = graph->find("nodes"); list != graph->end() && list->is_array()) {
+                    for (const auto &n : *list) {
+                        ++nodes;
+                        ++ops[stringField(n, "target", "?")];
+                    }
                 }
                 m["nodes"] = nodes;
-                m["inputs"] = graph->value("inputs", json::array()).size();
-                m["outputs"] = graph->value("outputs", json::array()).size();
+                m["inputs"] = arraySize(*graph, "inputs");
+                m["outputs"] = arraySize(*graph, "outputs");
                 m["ops"] = ops;
             }
             epModels[model] = m;
@@ -204,7 +246,7 @@ json inspectPt2(const fs::path &path)
     return out;
 }
 
-json inspectBundle(const fs::path &path, const std::function<std::vector<std::string>(const Manifest &)> &runsHere)
+json describeBundle(const fs::path &path, const std::function<std::vector<std::string>(const Manifest &)> &runsHere)
 {
     std::vector<Problem> problems;
     const OpenedBundle b = openBundleUnverified(path, problems);
@@ -253,6 +295,18 @@ json inspectBundle(const fs::path &path, const std::function<std::vector<std::st
         out["runs_here"] = {{"ok", why.empty()}, {"reasons", why}};
     }
     return out;
+}
+
+} // namespace
+
+json inspectPt2(const fs::path &path)
+{
+    return describeSafely([&] { return describePt2(path); });
+}
+
+json inspectBundle(const fs::path &path, const std::function<std::vector<std::string>(const Manifest &)> &runsHere)
+{
+    return describeSafely([&] { return describeBundle(path, runsHere); });
 }
 
 } // namespace AotStudio::Bundle

@@ -2,17 +2,45 @@
 #include "graph/graph.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
+#include <limits>
 
 namespace AotStudio::Graph {
 
 namespace {
 
+// Snapshots come from outside (a session someone sent, a remote engine): a field of another type
+// than the schema says reads as absent, never as nlohmann's type_error (json::value() throws one).
+
+/// `j[key]` when `j` is an object with a string there, else "".
+std::string stringField(const nlohmann::json &j, const char *key)
+{
+    if (!j.is_object())
+        return {};
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/// `j[key]` when `j` is an object with an integer there that fits an int, else `fallback`.
+int intField(const nlohmann::json &j, const char *key, int fallback)
+{
+    if (!j.is_object())
+        return fallback;
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number_integer())
+        return fallback;
+    if (it->is_number_unsigned())
+        return it->get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<int>::max()) ? it->get<int>() : fallback;
+    const auto v = it->get<std::int64_t>();
+    return v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max() ? static_cast<int>(v) : fallback;
+}
+
 ProvenanceEntry parseProvenance(const nlohmann::json &j, int depth)
 {
     ProvenanceEntry e;
-    e.pass = j.value("pass", std::string());
-    e.node = j.value("node", std::string());
+    e.pass = stringField(j, "pass");
+    e.node = stringField(j, "node");
     if (const auto a = j.find("action"); a != j.end() && a->is_array()) {
         for (const auto &x : *a) {
             if (x.is_string())
@@ -84,17 +112,17 @@ const Node *Snapshot::find(const std::string &id) const
 Snapshot parseSnapshot(const nlohmann::json &j, const std::string &origin)
 {
     const auto fail = [&](const std::string &what) { throw GraphError(origin + ": " + what); };
-    if (!j.is_object() || j.value("schema", std::string()) != "aotstudio.graph")
+    if (!j.is_object() || stringField(j, "schema") != "aotstudio.graph")
         fail("not an AOT Studio graph snapshot (schema \"aotstudio.graph\" missing)");
-    if (j.value("version", 0) != 1)
-        fail("snapshot schema version " + std::to_string(j.value("version", 0)) + " is not supported (this build reads 1)");
+    if (intField(j, "version", 0) != 1)
+        fail("snapshot schema version " + std::to_string(intField(j, "version", 0)) + " is not supported (this build reads 1)");
     const auto nodes = j.find("nodes");
     if (nodes == j.end() || !nodes->is_array())
         fail("snapshot has no \"nodes\" array");
 
     Snapshot s;
-    s.stage = j.value("stage", std::string());
-    s.pass = j.value("pass", std::string());
+    s.stage = stringField(j, "stage");
+    s.pass = stringField(j, "pass");
     s.nodes.reserve(nodes->size());
     for (std::size_t i = 0; i < nodes->size(); ++i) {
         const auto &n = (*nodes)[i];
@@ -102,30 +130,29 @@ Snapshot parseSnapshot(const nlohmann::json &j, const std::string &origin)
             fail("node #" + std::to_string(i) + " has no string \"id\" or no \"target\"");
         Node node;
         node.id = n["id"].get<std::string>();
-        node.index = n.value("index", static_cast<int>(i));
-        node.op = n.value("op", std::string());
+        node.index = intField(n, "index", static_cast<int>(i));
+        node.op = stringField(n, "op");
         node.target = n["target"].is_string() ? n["target"].get<std::string>() : n["target"].dump();
-        node.category = n.value("category", std::string());
+        node.category = stringField(n, "category");
         if (const auto in = n.find("inputs"); in != n.end() && in->is_array()) {
             for (const auto &x : *in) {
                 if (x.is_string())
                     node.inputs.push_back(x.get<std::string>());
             }
         }
-        node.outputs = n.value("outputs", nlohmann::json::array());
-        node.module = n.value("module", std::string());
+        node.outputs = n.contains("outputs") && n["outputs"].is_array() ? n["outputs"] : nlohmann::json::array();
+        node.module = stringField(n, "module");
         if (const auto ms = n.find("module_stack"); ms != n.end() && ms->is_array()) {
             for (const auto &f : *ms) {
                 if (f.is_object())
-                    node.moduleStack.push_back({f.value("path", std::string()), f.value("type", std::string())});
+                    node.moduleStack.push_back({stringField(f, "path"), stringField(f, "type")});
             }
         }
         if (const auto src = n.find("source"); src != n.end() && src->is_object()) {
-            node.source.file = src->value("file", std::string());
-            if (const auto l = src->find("line"); l != src->end() && l->is_number_integer())
-                node.source.line = l->get<int>();
-            node.source.function = src->value("function", std::string());
-            node.source.code = src->value("code", std::string());
+            node.source.file = stringField(*src, "file");
+            node.source.line = intField(*src, "line", 0);
+            node.source.function = stringField(*src, "function");
+            node.source.code = stringField(*src, "code");
         }
         if (const auto p = n.find("provenance"); p != n.end() && p->is_array()) {
             for (const auto &x : *p) {

@@ -87,6 +87,7 @@ private slots:
     void cudaBundleWithoutCuda();
     void notAnAotiPackageFailsToLoad();
     void jsonRefusal();
+    void invalidUtf8ManifestJson();
 };
 
 void TestAotStudioRun::helpExitsZero()
@@ -185,6 +186,36 @@ void TestAotStudioRun::jsonRefusal()
     const json j = json::parse(r.out.toStdString());
     QCOMPARE(j.value("ok", true), false);
     QVERIFY(j.value("error", "").find("no bucket for batch 7") != std::string::npos);
+}
+
+void TestAotStudioRun::invalidUtf8ManifestJson()
+{
+    // Issue 19: the manifest parse error quotes the bad bytes; --json aborted (SIGABRT, nlohmann
+    // type_error.316) instead of refusing. Now: exit 1, one line on stderr, valid JSON on stdout.
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    std::string text;
+    {
+        std::ifstream in(dir / "manifest.json", std::ios::binary);
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    const auto at = text.find("sample:fake");
+    QVERIFY(at != std::string::npos);
+    text.replace(at, 6, "\xff\xfe\n\xc3(");
+    writeText(dir / "manifest.json", text);
+
+    const Result r = runTool({tmp.path(), "--json"});
+    expectRefused(r, "is not valid JSON");
+    json j;
+    try {
+        j = json::parse(r.out.toStdString()); // strict: throws on invalid UTF-8 too
+    } catch (const json::exception &e) {
+        QFAIL(qPrintable(QString("stdout is not valid JSON (%1): %2").arg(e.what(), r.out)));
+    }
+    QCOMPARE(j.value("ok", true), false);
+    QCOMPARE(j.value("stage", ""), std::string("refused"));
+    QVERIFY(j.value("error", "").find("manifest.json") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestAotStudioRun)

@@ -3,6 +3,7 @@
 // packages, so no torch is needed. Format: core/runtime/BUNDLE.md.
 #include "bundle/bundle.h"
 #include "bundle/inspect.h"
+#include "bundle/text.h"
 
 #include <QtTest/QtTest>
 
@@ -131,6 +132,10 @@ private slots:
     void checkCompatibleTable();
     void inspectPt2Fixtures();
     void inspectBundleReportsProblems();
+    void validUtf8ReplacesOnlyBadBytes();
+    void invalidUtf8ManifestGivesValidJsonError();
+    void invalidUtf8NamesInspectAsValidJson();
+    void mistypedPt2RecordsInspect();
 };
 
 void TestBundle::sha256KnownVectors()
@@ -581,6 +586,106 @@ void TestBundle::inspectBundleReportsProblems()
     info = inspectBundle(dir);
     QVERIFY(!info.value("ok", true));
     QCOMPARE(info["problems"].size(), std::size_t(1));
+}
+
+namespace {
+
+/// Whether `j` dumps with nlohmann's default (strict) error handler: every string valid UTF-8.
+bool dumpsStrictly(const json &j)
+{
+    try {
+        (void)j.dump();
+        return true;
+    } catch (const json::type_error &) {
+        return false;
+    }
+}
+
+} // namespace
+
+void TestBundle::validUtf8ReplacesOnlyBadBytes()
+{
+    QCOMPARE(validUtf8("plain \xc3\xa9t\xc3\xa9 \xe4\xb8\xad\n\t\"q\""), std::string("plain \xc3\xa9t\xc3\xa9 \xe4\xb8\xad\n\t\"q\""));
+    QCOMPARE(validUtf8("a\xff" "b"), std::string("a\xef\xbf\xbd" "b"));        // stray byte -> U+FFFD
+    QCOMPARE(validUtf8("\xc3"), std::string("\xef\xbf\xbd"));                 // truncated sequence
+    QCOMPARE(validUtf8("\xed\xa0\x80").find('\xed'), std::string::npos);      // surrogate: not UTF-8
+    QCOMPARE(validUtf8(std::string("nul\0in", 6)), std::string("nul\0in", 6)); // NUL is valid UTF-8
+    QVERIFY(!dumpsStrictly(json{{"k", "\xff"}}));
+    QVERIFY(dumpsStrictly(json::parse(dumpJson(json{{"k\xfe", "\xff"}}))));
+    QVERIFY(dumpsStrictly(validUtf8Json(json{{"a", {"\xc0\xaf", 1.5, nullptr}}})));
+}
+
+void TestBundle::invalidUtf8ManifestGivesValidJsonError()
+{
+    // Issue 19: a manifest.json with bytes that are not UTF-8 fails to parse, and nlohmann's
+    // parse error quotes them ("last read: ..."); dumping that message as JSON threw type_error.316
+    // and aborted `inspect --json` and `aotstudio-run --json`.
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    std::string text = readText(dir / kManifestName);
+    const auto at = text.find("sample:fake");
+    QVERIFY(at != std::string::npos);
+    text.replace(at, 6, "\xff\xfe\xc3(");
+    writeText(dir / kManifestName, text);
+
+    try {
+        (void)loadManifest(dir);
+        QFAIL("a manifest with invalid UTF-8 loaded");
+    } catch (const BundleError &e) {
+        QVERIFY2(std::string(e.what()).find("not valid JSON") != std::string::npos, e.what());
+        QVERIFY(dumpsStrictly(json::parse(dumpJson(json{{"error", e.what()}}))));
+    }
+    try {
+        (void)inspectBundle(dir);
+        QFAIL("inspect read a manifest with invalid UTF-8");
+    } catch (const BundleError &e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("not valid JSON") != std::string::npos, what.c_str());
+        QVERIFY2(dumpsStrictly(json{{"error", what}}), what.c_str()); // inspect's messages are valid UTF-8
+        QVERIFY(what.find("\xef\xbf\xbd") != std::string::npos);     // the bad byte shows as U+FFFD
+    }
+}
+
+void TestBundle::invalidUtf8NamesInspectAsValidJson()
+{
+    // File names are bytes: a zip entry (or an extracted file) whose name is not UTF-8 reaches
+    // inspect's "entries" and "problems".
+    QTemporaryDir tmp;
+    const fs::path base = tmp.path().toStdString();
+    const fs::path pt2 = base / "odd.pt2";
+    makeRawZip(pt2, {{"archive/\xff\xfe.bin", "x"}, {"archive/byteorder", "little\xff"}});
+    const json info = inspectPt2(pt2);
+    QVERIFY(dumpsStrictly(info));
+    QCOMPARE(info["entries"].size(), std::size_t(2));
+    QCOMPARE(info.value("byteorder", ""), std::string("little\xef\xbf\xbd"));
+
+    const fs::path dir = base / "bundle";
+    makeBundle(dir);
+    writeText(dir / "report" / "\xff.txt", "added after export\n");
+    const json bundle = inspectBundle(dir);
+    QVERIFY(dumpsStrictly(bundle));
+    QCOMPARE(bundle.value("ok", true), false);
+    QCOMPARE(bundle["problems"].size(), std::size_t(1));
+}
+
+void TestBundle::mistypedPt2RecordsInspect()
+{
+    // An ExportedProgram record whose fields have other types than torch writes: counted as far as
+    // they read, never nlohmann's type_error (which `inspect` did not catch).
+    QTemporaryDir tmp;
+    const fs::path pt2 = fs::path(tmp.path().toStdString()) / "mistyped.pt2";
+    makeRawZip(pt2, {{"archive/models/model.json",
+                      R"({"schema_version": {"major": "8", "minor": []},
+                          "graph_module": {"graph": {"nodes": [1, {"target": 5}, {"target": "aten.add"}], "inputs": 7}}})"}});
+    const json info = inspectPt2(pt2);
+    QCOMPARE(info.value("kind", ""), std::string("exported_program"));
+    const json model = info["exported_program"]["models"]["model"];
+    QCOMPARE(model.value("nodes", 0), 3);
+    QCOMPARE(model.value("inputs", -1), 0);
+    QCOMPARE(model["ops"].value("aten.add", 0), 1);
+    QCOMPARE(model["ops"].value("?", 0), 2);
+    QCOMPARE(model.value("schema_version", ""), std::string("0.0"));
 }
 
 QTEST_GUILESS_MAIN(TestBundle)

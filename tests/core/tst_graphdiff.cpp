@@ -131,6 +131,7 @@ private slots:
     void parseSnapshot_roundTrip();
     void parseSnapshot_errors_data();
     void parseSnapshot_errors();
+    void parseSnapshot_mistypedFieldsReadAsAbsent();
     void loadSnapshot_fixture();
     void loadSnapshot_missingFile();
     void loadSnapshot_truncated();
@@ -296,6 +297,16 @@ void TestGraphDiff::parseSnapshot_errors_data()
     j = good;
     j["nodes"][1]["id"] = "a";
     QTest::newRow("duplicate id") << text(j) << "duplicate node id \"a\"";
+    // Mistyped tags are a GraphError, not nlohmann's type_error (json::value() threw one).
+    j = good;
+    j["schema"] = 5;
+    QTest::newRow("schema not a string") << text(j) << "schema \"aotstudio.graph\" missing";
+    j = good;
+    j["version"] = "1";
+    QTest::newRow("version a string") << text(j) << "version 0 is not supported";
+    j = good;
+    j["version"] = 4294967297ULL; // would wrap to 1 as an int
+    QTest::newRow("version past int") << text(j) << "version 0 is not supported";
 }
 
 void TestGraphDiff::parseSnapshot_errors()
@@ -318,6 +329,36 @@ void TestGraphDiff::parseSnapshot_errors()
     } catch (const GraphError &e) {
         QVERIFY2(QString::fromUtf8(e.what()).startsWith(QStringLiteral("<memory>: ")), e.what());
     }
+}
+
+void TestGraphDiff::parseSnapshot_mistypedFieldsReadAsAbsent()
+{
+    // Optional fields of another type than SCHEMA.md's read as absent (snapshots come from
+    // outside: sessions, remote engines); found by tests/fuzz/fuzz_graph.
+    json j = snapshotJson({placeholder("a"), node("b", "aten.relu.default", {"a"})});
+    j["stage"] = 3;
+    j["pass"] = json::array();
+    j["nodes"][1]["index"] = "seven";
+    j["nodes"][1]["op"] = false;
+    j["nodes"][1]["category"] = 1.5;
+    j["nodes"][1]["module"] = json::object();
+    j["nodes"][1]["outputs"] = "f32";
+    j["nodes"][1]["module_stack"] = json::array({json{{"path", 1}, {"type", nullptr}}});
+    j["nodes"][1]["source"] = json{{"file", 2}, {"line", "x"}, {"function", json::array()}, {"code", 3}};
+    j["nodes"][1]["provenance"] = json::array({json{{"pass", 4}, {"node", json::object()}}});
+    const Snapshot s = parseSnapshot(j);
+    QCOMPARE(s.stage, std::string());
+    QCOMPARE(s.pass, std::string());
+    QCOMPARE(s.nodes.size(), std::size_t(2));
+    const Node &b = s.nodes[1];
+    QCOMPARE(b.index, 1);
+    QCOMPARE(b.op, std::string());
+    QCOMPARE(b.module, std::string());
+    QVERIFY(b.outputs.is_array() && b.outputs.empty());
+    QCOMPARE(b.moduleStack.size(), std::size_t(1));
+    QCOMPARE(b.source.line, 0);
+    QCOMPARE(b.provenance.size(), std::size_t(1));
+    QCOMPARE(b.provenance[0].pass, std::string());
 }
 
 void TestGraphDiff::loadSnapshot_fixture()
