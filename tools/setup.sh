@@ -18,6 +18,7 @@ DEB_PACKAGES=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   libcli11-dev pybind11-dev nlohmann-json3-dev libzip-dev libssl-dev
   graphviz xvfb xauth appstream desktop-file-utils imagemagick fonts-wqy-microhei
+  clang libclang-rt-dev # tools/fuzz.sh: libFuzzer, ASan and UBSan (tests/fuzz)
 )
 
 missing=()

@@ -49,11 +49,13 @@ GraphDiff diffSnapshots(const Snapshot &before, const Snapshot &after)
             pair(n.id, n.id, MatchKind::Name);
     }
     // 3. Structure: same target and the same matched inputs, first unmatched candidate in order.
+    // An input that names no node of `after` (a snapshot from outside may hold one) stays as it
+    // is, so that it compares equal to the same dangling name in `before`.
     const auto mappedInputs = [&](const Node &n) {
         std::vector<std::string> out;
         for (const auto &in : n.inputs) {
             const auto it = afterToBefore.find(in);
-            out.push_back(it == afterToBefore.end() ? "?" + in : it->second);
+            out.push_back(it != afterToBefore.end() ? it->second : after.find(in) ? "?" + in : in);
         }
         return out;
     };
