@@ -6,7 +6,7 @@
 #   tools/fuzz.sh list                      # the targets
 # Builds build/fuzz from tests/fuzz alone with Debian's clang (a few core sources, never torch),
 # starts from the committed corpus tests/fuzz/corpus/TARGET (read-only) and keeps what it finds in
-# build/fuzz/corpus/TARGET; a crash is written to build/fuzz/crash-TARGET-* and the exit status is
+# build/fuzz/corpus/TARGET; a crash is written to build/fuzz/artifacts/TARGET-crash-* and the exit status is
 # non-zero. Put each crash, once fixed, into tests/fuzz/corpus/TARGET/regress_<what>: the dev
 # build's ctest -L fuzz replays it from then on.
 set -euo pipefail
@@ -38,5 +38,5 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cd "$BUILD"
 exec "$BUILD/bin/fuzz_$TARGET" "$WORK" "$ROOT/tests/fuzz/corpus/$TARGET" \
-  -max_total_time="$SECONDS_TO_RUN" -print_final_stats=1 -artifact_prefix="$BUILD/artifacts/crash-$TARGET-" \
+  -max_total_time="$SECONDS_TO_RUN" -print_final_stats=1 -artifact_prefix="$BUILD/artifacts/$TARGET-" \
   -timeout=10 -rss_limit_mb=2048 "$@"

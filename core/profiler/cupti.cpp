@@ -34,12 +34,26 @@ const char *kindName(CuptiRecord::Kind kind)
     return "other";
 }
 
+namespace {
+
+/// A record's duration in ms; 0 when its end precedes its start (CUPTI leaves end 0 on a record it
+/// could not complete). Subtracted as unsigned: any two timestamps, also corrupt ones, are defined
+/// (tests/fuzz/fuzz_cupti found the signed overflow of end - start).
+double durationMs(const CuptiRecord &r)
+{
+    if (r.endNs <= r.startNs)
+        return 0.0;
+    return static_cast<double>(static_cast<std::uint64_t>(r.endNs) - static_cast<std::uint64_t>(r.startNs)) / 1e6;
+}
+
+} // namespace
+
 json gpuSummary(const std::vector<CuptiRecord> &records)
 {
     std::map<std::tuple<std::string, std::string>, std::tuple<long long, std::uint64_t, double>> memcpy, memset;
     std::map<std::string, std::tuple<long long, long long, std::uint64_t>> memory;
     for (const auto &r : records) {
-        const double ms = static_cast<double>(r.endNs - r.startNs) / 1e6;
+        const double ms = durationMs(r);
         if (r.kind == CuptiRecord::Kind::Memcpy || r.kind == CuptiRecord::Kind::Memset) {
             auto &t = (r.kind == CuptiRecord::Kind::Memcpy ? memcpy : memset)[{r.variant, r.copyKind}];
             ++std::get<0>(t);
@@ -101,13 +115,29 @@ std::size_t activityRecordSize(int kind)
     }
 }
 
+namespace {
+
+/// The value of an enum field of a record as the integer CUPTI stores. Loading a value outside
+/// the enum's range through the enum type is undefined behaviour (UBSan: tests/fuzz/fuzz_cupti
+/// found it with a record kind of 2560099328), and the walker must survive any bytes.
+template<typename E>
+int rawEnum(const E &field)
+{
+    static_assert(sizeof(E) == sizeof(std::int32_t), "CUPTI stores its enums as 32-bit integers");
+    std::int32_t value = 0;
+    std::memcpy(&value, &field, sizeof value);
+    return value;
+}
+
+} // namespace
+
 int walkActivityBuffer(std::uint8_t *buffer, std::size_t validBytes, void **record)
 {
     // *record null: the first record; else step over the current one (8-byte aligned).
     std::size_t offset = 0;
     if (*record) {
         const auto *cur = static_cast<const CUpti_Activity *>(*record);
-        const std::size_t size = activityRecordSize(cur->kind);
+        const std::size_t size = activityRecordSize(rawEnum(cur->kind));
         if (size == 0)
             return 1;
         offset = static_cast<std::size_t>(static_cast<const std::uint8_t *>(*record) - buffer) + ((size + 7) & ~std::size_t(7));
@@ -115,7 +145,7 @@ int walkActivityBuffer(std::uint8_t *buffer, std::size_t validBytes, void **reco
     if (offset + sizeof(CUpti_Activity) > validBytes)
         return 1;
     const auto *next = reinterpret_cast<const CUpti_Activity *>(buffer + offset);
-    const std::size_t size = activityRecordSize(next->kind);
+    const std::size_t size = activityRecordSize(rawEnum(next->kind));
     if (size == 0 || offset + size > validBytes)
         return 1;
     *record = buffer + offset;
@@ -153,7 +183,7 @@ std::vector<CuptiRecord> parseActivityBuffer(std::uint8_t *buffer, std::size_t v
     while (buffer && next(buffer, validBytes, &raw) == 0 && raw) {
         const auto *base = static_cast<const CUpti_Activity *>(raw);
         CuptiRecord r;
-        switch (base->kind) {
+        switch (rawEnum(base->kind)) {
         case CUPTI_ACTIVITY_KIND_KERNEL:
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
             const auto *k = static_cast<const CUpti_ActivityKernel10 *>(raw);
@@ -199,7 +229,7 @@ std::vector<CuptiRecord> parseActivityBuffer(std::uint8_t *buffer, std::size_t v
         case CUPTI_ACTIVITY_KIND_MEMORY2: {
             const auto *m = static_cast<const CUpti_ActivityMemory4 *>(raw);
             r.kind = CuptiRecord::Kind::Memory;
-            r.allocation = m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+            r.allocation = rawEnum(m->memoryOperationType) == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
             r.name = r.allocation ? "malloc" : "free";
             r.startNs = r.endNs = static_cast<std::int64_t>(m->timestamp);
             r.device = m->deviceId;

@@ -5,6 +5,8 @@
 
 #include <QtTest/QtTest>
 
+#include <limits>
+
 #include <cupti_activity.h>
 
 #include <cstring>
@@ -155,6 +157,25 @@ private slots:
         QCOMPARE(s["memcpy"][0]["bytes"].get<std::uint64_t>(), std::uint64_t(2048));
         QCOMPARE(s["memory"][0]["allocations"].get<int>(), 1);
         QCOMPARE(std::string(kindName(CuptiRecord::Kind::Memset)), std::string("memset"));
+    }
+
+    void gpuSummaryOddTimestamps()
+    {
+        // From tests/fuzz/fuzz_cupti (corpus/cupti/regress_duration_overflow.bin): end - start
+        // overflowed int64 (undefined behaviour), and an end before the start gave a negative time.
+        CuptiRecord backwards;
+        backwards.kind = CuptiRecord::Kind::Memset;
+        backwards.startNs = 5'000'000;
+        backwards.endNs = 0; // CUPTI's incomplete record
+        CuptiRecord huge;
+        huge.kind = CuptiRecord::Kind::Memcpy;
+        huge.copyKind = "DtoH";
+        huge.startNs = std::numeric_limits<std::int64_t>::min() + 1;
+        huge.endNs = std::numeric_limits<std::int64_t>::max();
+        const auto s = gpuSummary({backwards, huge});
+        QCOMPARE(s["memset"][0]["total_ms"].get<double>(), 0.0);
+        const double ms = s["memcpy"][0]["total_ms"].get<double>();
+        QVERIFY2(ms > 1.8e13 && ms < 1.9e13, qPrintable(QString::number(ms))); // (2^64 - 2) ns
     }
 };
 

@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     while (Profiler::walkActivityBuffer(buffer, size, &raw) == 0 && raw) {
         const auto *at = static_cast<std::uint8_t *>(raw);
         const std::size_t offset = static_cast<std::size_t>(at - buffer);
-        const auto kind = static_cast<const CUpti_Activity *>(raw)->kind;
+        std::int32_t kind = 0; // read as CUPTI stores it: not every value is a CUpti_ActivityKind
+        std::memcpy(&kind, at + offsetof(CUpti_Activity, kind), sizeof kind);
         if (offset % 8 != 0 || offset + Profiler::activityRecordSize(kind) > size)
             FuzzUtil::fail("walkActivityBuffer() stepped outside the buffer or off 8-byte alignment");
         if (kind == CUPTI_ACTIVITY_KIND_KERNEL || kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
