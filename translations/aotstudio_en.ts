@@ -830,6 +830,10 @@
         <source>p90 %1 ms ▸</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Median latency per call (ms); whiskers p10–p90 — unreliable measurement: greyed</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::LayerErrorModel</name>
@@ -1531,6 +1535,86 @@ Code: %2</source>
         <source>Cold start: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Verification</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verified as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verified on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stateful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed verification: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verification per output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed verification per output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;weep Shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verify the last compiled package across the shapes it accepts: every dynamic dimension&apos;s range ends, guards and interior sizes must match eager, sizes outside must be refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile a model first: Sweep Shapes verifies the last compiled package.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping %1 across its shapes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping the package %1 into %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Swept %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep of %1 FAILED: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiling the package of the last compile (%1): same model, device and options, so it is not compiled again</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -1643,6 +1727,10 @@ Code: %2</source>
             <numerusform>%1 (of %n usable CPU)</numerusform>
             <numerusform>%1 (of %n usable CPUs)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 — unreliable measurement: greyed</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2177,6 +2265,18 @@ median of %n runs</numerusform>
         <source>phases: %1 ms</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>traced / untraced %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ not back to back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ calls/s disagrees with the latency: the calls did not run back to back</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>
@@ -2377,6 +2477,19 @@ measurement %6</source>
             <numerusform>%1 in %n row</numerusform>
             <numerusform>%1 in %n rows</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1
+(unreliable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median latency per call (ms); grey: unreliable measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (unreliable)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2638,6 +2751,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>eager / bundle %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Verification:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verified as:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verified on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stateful:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whether forward() changes a buffer of the model (e.g. a running statistic): then eager and the package are checked to advance alike</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>
@@ -2663,14 +2796,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>float16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>e.g. x:0:1:64 (input x, dimension 0, from 1 to 64)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2747,6 +2872,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>Max error for “best”:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. 0:0:1:64 (input 0, dimension 0, from 1 to 64)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all usable CPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Intra-op threads for eager and compiled alike; the engine refuses more than the CPUs it may use (affinity and cgroup quota) and records the count in every result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2882,9 +3027,245 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::SweepPanel</name>
+    <message>
+        <source>&lt;span style=&apos;color:#2e7d32&apos;&gt;■&lt;/span&gt; matched eager &amp;nbsp; &lt;span style=&apos;color:#78909c&apos;&gt;■&lt;/span&gt; refused outside the range (hatched: outside) &amp;nbsp; &lt;span style=&apos;color:#f9a825&apos;&gt;■&lt;/span&gt; eager itself fails &amp;nbsp; &lt;span style=&apos;color:#c62828&apos;&gt;■&lt;/span&gt; not what the guards promise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sweep yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep of %1 on %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep of %1 on %2 FAILED: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bucket %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 padded to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bucket policy:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Guards: %1 (from %2); %3 shapes: %4 varying one dimension, %5 pairwise, %6 left out</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SweepPointModel</name>
+    <message>
+        <source>matched eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>differs from eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>eager itself fails (the model&apos;s own)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused inside the range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused (outside the range)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ran although outside the range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the package raised</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hung (killed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inputs %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>chosen as: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the guards accept it: it must match eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the guards refuse it: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(max abs error %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chosen as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SweepView</name>
+    <message>
+        <source>static shapes (no dynamic dimension)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: range %2, example %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>relations between dimensions, broken on purpose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 × %2 together</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No sweep yet: Engine → Sweep Shapes verifies the last compiled package across its shapes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::TableCopy</name>
     <message>
         <source>Copy Rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ThroughputModel</name>
+    <message>
+        <source>Calls per second do not agree with this runner&apos;s own latency: the calls did not run back to back (expected between 1000 / p90 and 1000 / p10 calls/s, with 20% slack).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected %1–%2 calls/s, measured %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls per second agree with this runner&apos;s own latency.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checked for one runner only (several runners share the CPUs).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Torch intra-op threads of each runner</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whether calls per second agree with the runner&apos;s own latency (one runner only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runners</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Consistent</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2932,6 +3313,182 @@ this scheme&apos;s own eager / compiled: %3</source>
 start %4 ms, duration %5 µs
 %6</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::VerifyOutputModel</name>
+    <message>
+        <source>passed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the tolerance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The compiled output is at most %1 further from the %2 reference than eager is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The compiled output is more than %1 further from the %2 reference than eager is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>higher-precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error against eager within %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error against eager above %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error against the %1 reference (the same model and inputs in higher precision)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max |compiled − eager| / max(|eager|, 1e-12)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine similarity of compiled and eager (the smallest over the calls)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dtype</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max rel error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error of the package against the higher-precision reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error of eager against the higher-precision reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled vs ref.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager vs ref.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::VerifyText</name>
+    <message>
+        <source>failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>see the error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>passed (reduced precision): against the %1 reference the package is off by %2 and eager by %3 (tolerance %4 on the difference), %n output(s)</source>
+        <translation>
+            <numerusform>passed (reduced precision): against the %1 reference the package is off by %2 and eager by %3 (tolerance %4 on the difference), %n output</numerusform>
+            <numerusform>passed (reduced precision): against the %1 reference the package is off by %2 and eager by %3 (tolerance %4 on the difference), %n outputs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>passed: %n output(s) within %1 of eager (largest %2)</source>
+        <translation>
+            <numerusform>passed: %n output within %1 of eager (largest %2)</numerusform>
+            <numerusform>passed: %n outputs within %1 of eager (largest %2)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>reduced precision: compiled and eager against a %1 reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reduced precision without a reference: compiled against eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reduced precision without a reference (%1): compiled against eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compiled against eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>the example input and %n seeded input(s)</source>
+        <translation>
+            <numerusform>the example input and %n seeded input</numerusform>
+            <numerusform>the example input and %n seeded inputs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the example input only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n call(s))</source>
+        <translation>
+            <numerusform>(%n call)</numerusform>
+            <numerusform>(%n calls)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n seeded input(s) skipped: eager itself raised on them</source>
+        <translation>
+            <numerusform>%n seeded input skipped: eager itself raised on it</numerusform>
+            <numerusform>%n seeded inputs skipped: eager itself raised on them</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes: forward() changes a buffer; both sides were checked to advance alike</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes: forward() updates %1; both sides were checked to advance alike</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output(s) failed verification: %1</source>
+        <translation>
+            <numerusform>%n output failed verification: %1</numerusform>
+            <numerusform>%n outputs failed verification: %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

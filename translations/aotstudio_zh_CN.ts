@@ -825,6 +825,10 @@
         <source>p90 %1 ms ▸</source>
         <translation>p90 %1 毫秒 ▸</translation>
     </message>
+    <message>
+        <source>Median latency per call (ms); whiskers p10–p90 — unreliable measurement: greyed</source>
+        <translation>每次调用的延迟中位数（毫秒）；误差线为 p10–p90 — 测量不可靠：已置灰</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::LayerErrorModel</name>
@@ -1526,6 +1530,86 @@ Code: %2</source>
         <source>Cold start: %1</source>
         <translation>冷启动：%1</translation>
     </message>
+    <message>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Verified as</source>
+        <translation>验证方式</translation>
+    </message>
+    <message>
+        <source>Verified on</source>
+        <translation>验证输入</translation>
+    </message>
+    <message>
+        <source>Stateful</source>
+        <translation>有状态</translation>
+    </message>
+    <message>
+        <source>Last compile</source>
+        <translation>最近一次编译</translation>
+    </message>
+    <message>
+        <source>%1 failed verification: %2</source>
+        <translation>%1 验证失败：%2</translation>
+    </message>
+    <message>
+        <source>Verification per output</source>
+        <translation>各输出的验证结果</translation>
+    </message>
+    <message>
+        <source>Failed verification per output</source>
+        <translation>验证失败时各输出的结果</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>S&amp;weep Shapes</source>
+        <translation>形状扫描(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Verify the last compiled package across the shapes it accepts: every dynamic dimension&apos;s range ends, guards and interior sizes must match eager, sizes outside must be refused</source>
+        <translation>在编译包接受的所有形状上验证最近一次编译的包：每个动态维度的范围端点、守卫两侧及内部尺寸都必须与 eager 一致，范围之外的尺寸必须被拒绝</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>形状扫描</translation>
+    </message>
+    <message>
+        <source>Compile a model first: Sweep Shapes verifies the last compiled package.</source>
+        <translation>请先编译模型：形状扫描验证的是最近一次编译的包。</translation>
+    </message>
+    <message>
+        <source>Sweeping %1 across its shapes…</source>
+        <translation>正在对 %1 进行形状扫描…</translation>
+    </message>
+    <message>
+        <source>Sweeping the package %1 into %2</source>
+        <translation>正在扫描编译包 %1，结果写入 %2</translation>
+    </message>
+    <message>
+        <source>Sweep failed</source>
+        <translation>形状扫描未通过</translation>
+    </message>
+    <message>
+        <source>Swept %1: %2</source>
+        <translation>已扫描 %1：%2</translation>
+    </message>
+    <message>
+        <source>Sweep of %1 FAILED: %2</source>
+        <translation>%1 的形状扫描未通过：%2</translation>
+    </message>
+    <message>
+        <source>Sweeping</source>
+        <translation>形状扫描</translation>
+    </message>
+    <message>
+        <source>Profiling the package of the last compile (%1): same model, device and options, so it is not compiled again</source>
+        <translation>对最近一次编译的包（%1）进行性能分析：模型、设备和选项都相同，因此不再重新编译</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -1636,6 +1720,10 @@ Code: %2</source>
         <translation>
             <numerusform>%1（共 %n 个可用 CPU）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 — unreliable measurement: greyed</source>
+        <translation>%1 — 测量不可靠：已置灰</translation>
     </message>
 </context>
 <context>
@@ -2175,6 +2263,18 @@ median of %n run(s)</source>
         <source>phases: %1 ms</source>
         <translation>各阶段：%1 ms</translation>
     </message>
+    <message>
+        <source>traced / untraced %1</source>
+        <translation>跟踪 / 未跟踪 %1</translation>
+    </message>
+    <message>
+        <source>⚠ not back to back</source>
+        <translation>⚠ 调用未连续执行</translation>
+    </message>
+    <message>
+        <source>⚠ calls/s disagrees with the latency: the calls did not run back to back</source>
+        <translation>⚠ 每秒调用数与延迟不符：调用未连续执行</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>
@@ -2381,6 +2481,20 @@ measurement %6</source>
         <translation>
             <numerusform>%1：%n 行</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1
+(unreliable)</source>
+        <translation>%1
+（不可靠）</translation>
+    </message>
+    <message>
+        <source>Median latency per call (ms); grey: unreliable measurement</source>
+        <translation>每次调用的延迟中位数（毫秒）；灰色：测量不可靠</translation>
+    </message>
+    <message>
+        <source> (unreliable)</source>
+        <translation>（不可靠）</translation>
     </message>
 </context>
 <context>
@@ -2644,6 +2758,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>eager / bundle %1</source>
         <translation>eager / 部署包 %1</translation>
     </message>
+    <message>
+        <source>Verification:</source>
+        <translation>验证：</translation>
+    </message>
+    <message>
+        <source>Verified as:</source>
+        <translation>验证方式：</translation>
+    </message>
+    <message>
+        <source>Verified on:</source>
+        <translation>验证输入：</translation>
+    </message>
+    <message>
+        <source>Stateful:</source>
+        <translation>有状态：</translation>
+    </message>
+    <message>
+        <source>Whether forward() changes a buffer of the model (e.g. a running statistic): then eager and the package are checked to advance alike</source>
+        <translation>forward() 是否会修改模型的缓冲区（例如滑动统计量）：如果会，则检查 eager 与编译包是否以相同方式推进</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>
@@ -2670,14 +2804,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>float16</source>
         <translation>float16</translation>
-    </message>
-    <message>
-        <source>e.g. x:0:1:64 (input x, dimension 0, from 1 to 64)</source>
-        <translation>例如 x:0:1:64（输入 x，第 0 维，取值 1 到 64）</translation>
-    </message>
-    <message>
-        <source>Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX</source>
-        <translation>torch.export 的动态维度，以逗号分隔：INPUT:DIM 或 INPUT:DIM:MIN:MAX</translation>
     </message>
     <message>
         <source> s</source>
@@ -2754,6 +2880,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>Max error for “best”:</source>
         <translation>“最佳”的最大误差：</translation>
+    </message>
+    <message>
+        <source>e.g. 0:0:1:64 (input 0, dimension 0, from 1 to 64)</source>
+        <translation>例如 0:0:1:64（输入 0，维度 0，从 1 到 64）</translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)</source>
+        <translation>torch.export 的动态维度，以逗号分隔：INPUT:DIM 或 INPUT:DIM:MIN:MAX，每项可加 =NAME；同一名称把多个输入的维度绑定为同一维度（0:0=batch, 1:0=batch）</translation>
+    </message>
+    <message>
+        <source>all usable CPUs</source>
+        <translation>全部可用 CPU</translation>
+    </message>
+    <message>
+        <source>Intra-op threads for eager and compiled alike; the engine refuses more than the CPUs it may use (affinity and cgroup quota) and records the count in every result</source>
+        <translation>eager 与编译后模型共用的算子内线程数；引擎拒绝超过其可用 CPU（亲和性与 cgroup 配额）的值，并在每个结果中记录该数值</translation>
+    </message>
+    <message>
+        <source>Threads:</source>
+        <translation>线程：</translation>
     </message>
 </context>
 <context>
@@ -2889,10 +3035,246 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::SweepPanel</name>
+    <message>
+        <source>&lt;span style=&apos;color:#2e7d32&apos;&gt;■&lt;/span&gt; matched eager &amp;nbsp; &lt;span style=&apos;color:#78909c&apos;&gt;■&lt;/span&gt; refused outside the range (hatched: outside) &amp;nbsp; &lt;span style=&apos;color:#f9a825&apos;&gt;■&lt;/span&gt; eager itself fails &amp;nbsp; &lt;span style=&apos;color:#c62828&apos;&gt;■&lt;/span&gt; not what the guards promise</source>
+        <translation>&lt;span style=&apos;color:#2e7d32&apos;&gt;■&lt;/span&gt; 与 eager 一致 &amp;nbsp; &lt;span style=&apos;color:#78909c&apos;&gt;■&lt;/span&gt; 范围外被拒绝（斜线：范围外） &amp;nbsp; &lt;span style=&apos;color:#f9a825&apos;&gt;■&lt;/span&gt; eager 本身失败 &amp;nbsp; &lt;span style=&apos;color:#c62828&apos;&gt;■&lt;/span&gt; 不符合守卫的承诺</translation>
+    </message>
+    <message>
+        <source>Package:</source>
+        <translation>编译包：</translation>
+    </message>
+    <message>
+        <source>No sweep yet.</source>
+        <translation>尚未进行形状扫描。</translation>
+    </message>
+    <message>
+        <source>Sweep of %1 on %2: %3</source>
+        <translation>%1 在 %2 上的形状扫描：%3</translation>
+    </message>
+    <message>
+        <source>Sweep of %1 on %2 FAILED: %3</source>
+        <translation>%1 在 %2 上的形状扫描未通过：%3</translation>
+    </message>
+    <message>
+        <source>bucket %1</source>
+        <translation>档位 %1</translation>
+    </message>
+    <message>
+        <source>no bucket</source>
+        <translation>无档位</translation>
+    </message>
+    <message>
+        <source>%1 padded to %2</source>
+        <translation>%1，填充到 %2</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>批大小 %1</translation>
+    </message>
+    <message>
+        <source>Bucket policy:</source>
+        <translation>档位选择策略：</translation>
+    </message>
+    <message>
+        <source>Guards: %1 (from %2); %3 shapes: %4 varying one dimension, %5 pairwise, %6 left out</source>
+        <translation>守卫：%1（来自 %2）；%3 个形状：%4 个改变单一维度，%5 个成对组合，%6 个未纳入</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SweepPointModel</name>
+    <message>
+        <source>matched eager</source>
+        <translation>与 eager 一致</translation>
+    </message>
+    <message>
+        <source>differs from eager</source>
+        <translation>与 eager 不一致</translation>
+    </message>
+    <message>
+        <source>eager itself fails (the model&apos;s own)</source>
+        <translation>eager 本身失败（模型自身的问题）</translation>
+    </message>
+    <message>
+        <source>refused inside the range</source>
+        <translation>范围内却被拒绝</translation>
+    </message>
+    <message>
+        <source>refused (outside the range)</source>
+        <translation>已拒绝（超出范围）</translation>
+    </message>
+    <message>
+        <source>ran although outside the range</source>
+        <translation>超出范围却仍被运行</translation>
+    </message>
+    <message>
+        <source>the package raised</source>
+        <translation>编译包抛出错误</translation>
+    </message>
+    <message>
+        <source>crashed</source>
+        <translation>崩溃</translation>
+    </message>
+    <message>
+        <source>hung (killed)</source>
+        <translation>挂起（已终止）</translation>
+    </message>
+    <message>
+        <source>inputs %1</source>
+        <translation>输入 %1</translation>
+    </message>
+    <message>
+        <source>chosen as: %1</source>
+        <translation>选取原因：%1</translation>
+    </message>
+    <message>
+        <source>the guards accept it: it must match eager</source>
+        <translation>守卫接受该形状：必须与 eager 一致</translation>
+    </message>
+    <message>
+        <source>the guards refuse it: %1</source>
+        <translation>守卫拒绝该形状：%1</translation>
+    </message>
+    <message>
+        <source>(max abs error %1)</source>
+        <translation>（最大绝对误差 %1）</translation>
+    </message>
+    <message>
+        <source>match</source>
+        <translation>一致</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>Input shapes</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>预期</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>是否通过</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Chosen as</source>
+        <translation>选取原因</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SweepView</name>
+    <message>
+        <source>static shapes (no dynamic dimension)</source>
+        <translation>静态形状（无动态维度）</translation>
+    </message>
+    <message>
+        <source>%1: range %2, example %3</source>
+        <translation>%1：范围 %2，示例 %3</translation>
+    </message>
+    <message>
+        <source>relations between dimensions, broken on purpose</source>
+        <translation>维度之间的关系（有意破坏）</translation>
+    </message>
+    <message>
+        <source>%1 × %2 together</source>
+        <translation>%1 × %2 组合</translation>
+    </message>
+    <message>
+        <source>No sweep yet: Engine → Sweep Shapes verifies the last compiled package across its shapes.</source>
+        <translation>尚未进行形状扫描：引擎 → 形状扫描会在所有形状上验证最近一次编译的包。</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::TableCopy</name>
     <message>
         <source>Copy Rows</source>
         <translation>复制行</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ThroughputModel</name>
+    <message>
+        <source>Calls per second do not agree with this runner&apos;s own latency: the calls did not run back to back (expected between 1000 / p90 and 1000 / p10 calls/s, with 20% slack).</source>
+        <translation>每秒调用数与该运行器自身的延迟不符：调用未连续执行（预期在 1000 / p90 与 1000 / p10 次/秒之间，允许 20% 余量）。</translation>
+    </message>
+    <message>
+        <source>Expected %1–%2 calls/s, measured %3.</source>
+        <translation>预期 %1–%2 次/秒，实测 %3。</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>⚠ no</source>
+        <translation>⚠ 否</translation>
+    </message>
+    <message>
+        <source>Calls per second agree with this runner&apos;s own latency.</source>
+        <translation>每秒调用数与该运行器自身的延迟一致。</translation>
+    </message>
+    <message>
+        <source>Checked for one runner only (several runners share the CPUs).</source>
+        <translation>仅对单个运行器检查（多个运行器共享 CPU）。</translation>
+    </message>
+    <message>
+        <source>Torch intra-op threads of each runner</source>
+        <translation>每个运行器的 Torch 算子内线程数</translation>
+    </message>
+    <message>
+        <source>Whether calls per second agree with the runner&apos;s own latency (one runner only)</source>
+        <translation>每秒调用数是否与运行器自身的延迟一致（仅单个运行器）</translation>
+    </message>
+    <message>
+        <source>Runners</source>
+        <translation>运行器数</translation>
+    </message>
+    <message>
+        <source>Threads each</source>
+        <translation>每个的线程数</translation>
+    </message>
+    <message>
+        <source>Calls/s</source>
+        <translation>次/秒</translation>
+    </message>
+    <message>
+        <source>Median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>Consistent</source>
+        <translation>一致</translation>
     </message>
 </context>
 <context>
@@ -2942,6 +3324,176 @@ start %4 ms, duration %5 µs
 %2 · %3
 开始 %4 ms，时长 %5 µs
 %6</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::VerifyOutputModel</name>
+    <message>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>FAILED</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>the tolerance</source>
+        <translation>容差</translation>
+    </message>
+    <message>
+        <source>The compiled output is at most %1 further from the %2 reference than eager is.</source>
+        <translation>编译后的输出与 %2 参考结果的偏差最多比 eager 大 %1。</translation>
+    </message>
+    <message>
+        <source>The compiled output is more than %1 further from the %2 reference than eager is.</source>
+        <translation>编译后的输出与 %2 参考结果的偏差比 eager 大超过 %1。</translation>
+    </message>
+    <message>
+        <source>higher-precision</source>
+        <translation>更高精度</translation>
+    </message>
+    <message>
+        <source>Max abs error against eager within %1.</source>
+        <translation>相对 eager 的最大绝对误差在 %1 以内。</translation>
+    </message>
+    <message>
+        <source>Max abs error against eager above %1.</source>
+        <translation>相对 eager 的最大绝对误差超过 %1。</translation>
+    </message>
+    <message>
+        <source>Max abs error against the %1 reference (the same model and inputs in higher precision)</source>
+        <translation>相对 %1 参考结果的最大绝对误差（同一模型和输入的更高精度版本）</translation>
+    </message>
+    <message>
+        <source>max |compiled − eager| / max(|eager|, 1e-12)</source>
+        <translation>max |编译后 − eager| / max(|eager|, 1e-12)</translation>
+    </message>
+    <message>
+        <source>Cosine similarity of compiled and eager (the smallest over the calls)</source>
+        <translation>编译后与 eager 输出的余弦相似度（各次调用中的最小值）</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Max rel error</source>
+        <translation>最大相对误差</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦相似度</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Max abs error of the package against the higher-precision reference</source>
+        <translation>编译包相对更高精度参考结果的最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Max abs error of eager against the higher-precision reference</source>
+        <translation>Eager 相对更高精度参考结果的最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Compiled vs ref.</source>
+        <translation>编译后 vs 参考</translation>
+    </message>
+    <message>
+        <source>Eager vs ref.</source>
+        <translation>Eager vs 参考</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::VerifyText</name>
+    <message>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>see the error</source>
+        <translation>见错误信息</translation>
+    </message>
+    <message numerus="yes">
+        <source>passed (reduced precision): against the %1 reference the package is off by %2 and eager by %3 (tolerance %4 on the difference), %n output(s)</source>
+        <translation>
+            <numerusform>通过（低精度）：相对 %1 参考结果，编译包偏差 %2，eager 偏差 %3（差值容差 %4），共 %n 个输出</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>passed: %n output(s) within %1 of eager (largest %2)</source>
+        <translation>
+            <numerusform>通过：%n 个输出与 eager 的差异在 %1 以内（最大 %2）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>reduced precision: compiled and eager against a %1 reference</source>
+        <translation>低精度：编译后与 eager 均与 %1 参考结果比较</translation>
+    </message>
+    <message>
+        <source>reduced precision without a reference: compiled against eager</source>
+        <translation>低精度，无参考结果：编译后与 eager 比较</translation>
+    </message>
+    <message>
+        <source>reduced precision without a reference (%1): compiled against eager</source>
+        <translation>低精度，无参考结果（%1）：编译后与 eager 比较</translation>
+    </message>
+    <message>
+        <source>compiled against eager</source>
+        <translation>编译后与 eager 比较</translation>
+    </message>
+    <message numerus="yes">
+        <source>the example input and %n seeded input(s)</source>
+        <translation>
+            <numerusform>示例输入和 %n 个随机种子输入</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the example input only</source>
+        <translation>仅示例输入</translation>
+    </message>
+    <message numerus="yes">
+        <source>(%n call(s))</source>
+        <translation>
+            <numerusform>（%n 次调用）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n seeded input(s) skipped: eager itself raised on them</source>
+        <translation>
+            <numerusform>跳过 %n 个随机种子输入：eager 自身在其上抛出异常</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>yes: forward() changes a buffer; both sides were checked to advance alike</source>
+        <translation>是：forward() 会修改一个缓冲区；已检查两侧以相同方式推进</translation>
+    </message>
+    <message>
+        <source>yes: forward() updates %1; both sides were checked to advance alike</source>
+        <translation>是：forward() 会更新 %1；已检查两侧以相同方式推进</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n output(s) failed verification: %1</source>
+        <translation>
+            <numerusform>%n 个输出验证失败：%1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -100,8 +100,16 @@ ByteUnit byteUnitFor(double maxBytes)
     return unit;
 }
 
+QColor greyedColor(const QColor &color)
+{
+    const int g = qGray(color.rgb());
+    const int pale = g + (255 - g) / 2;
+    return QColor(pale, pale, pale, color.alpha());
+}
+
 QList<QCPBars *> drawHorizontalBars(QCustomPlot *plot, const QStringList &categories, const QList<BarSeries> &series,
-    const QString &valueAxisLabel, const QStringList &rowNotes, const std::function<QString(double)> &valueText)
+    const QString &valueAxisLabel, const QStringList &rowNotes, const std::function<QString(double)> &valueText,
+    const QList<bool> &greyedRows)
 {
     QCPAxis *keyAxis = plot->yAxis;
     QCPAxis *valueAxis = plot->xAxis;
@@ -132,7 +140,9 @@ QList<QCPBars *> drawHorizontalBars(QCustomPlot *plot, const QStringList &catego
         group->setSpacing(1);
     const double width = series.size() > 1 ? 0.8 / double(series.size()) : 0.6;
     QList<QCPBars *> result;
-    for (const BarSeries &s : series) {
+    QList<QCPBars *> greyed; // per series: its greyed rows (nullptr when none), keys already offset
+    for (int si = 0; si < series.size(); ++si) {
+        const BarSeries &s = series.at(si);
         auto *bars = new QCPBars(keyAxis, valueAxis);
         bars->setName(s.name);
         bars->setWidth(width);
@@ -140,29 +150,54 @@ QList<QCPBars *> drawHorizontalBars(QCustomPlot *plot, const QStringList &catego
         bars->setBrush(s.color);
         if (group)
             bars->setBarsGroup(group);
-        QVector<double> keys, values;
+        // QCPBarsGroup centres the group on the key, series side by side in the key direction.
+        const double offset = group ? (si - (series.size() - 1) / 2.0) * width : 0;
+        QVector<double> keys, values, greyKeys, greyValues;
         for (int row = 0; row < count && row < s.values.size(); ++row) {
             if (std::isnan(s.values.at(row)) || (row < rowNotes.size() && !rowNotes.at(row).isEmpty()))
                 continue;
+            if (greyedRows.value(row)) {
+                greyKeys << count - row + offset;
+                greyValues << s.values.at(row);
+                continue;
+            }
             keys << count - row;
             values << s.values.at(row);
         }
         bars->setData(keys, values);
         result << bars;
+        QCPBars *grey = nullptr;
+        if (!greyKeys.isEmpty()) {
+            // Outside the group (it would make room for another series): placed by hand instead.
+            grey = new QCPBars(keyAxis, valueAxis);
+            grey->setName(s.name);
+            grey->setProperty("greyed", true);
+            grey->setWidth(width);
+            grey->setPen(QPen(greyedColor(s.color).darker(130)));
+            grey->setBrush(greyedColor(s.color));
+            grey->setData(greyKeys, greyValues);
+            grey->removeFromLegend();
+        }
+        greyed << grey;
     }
     // Labels after the bars exist, so a group's offsets are known.
     for (int si = 0; valueText && si < series.size(); ++si) {
-        const QCPBars *bars = result.at(si);
-        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+        const double offset = group ? (si - (series.size() - 1) / 2.0) * width : 0;
+        QList<std::pair<double, double>> points; // value, key (offset)
+        for (auto it = result.at(si)->data()->constBegin(); it != result.at(si)->data()->constEnd(); ++it)
+            points.append({it->value, it->key + offset});
+        if (const QCPBars *grey = greyed.at(si)) {
+            for (auto it = grey->data()->constBegin(); it != grey->data()->constEnd(); ++it)
+                points.append({it->value, it->key});
+        }
+        for (const auto &[value, key] : points) {
             auto *text = new QCPItemText(plot);
             text->setClipToAxisRect(true);
             text->position->setAxes(valueAxis, keyAxis);
-            // QCPBarsGroup centres the group on the key, series side by side in the key direction.
-            const double offset = group ? (si - (series.size() - 1) / 2.0) * width : 0;
-            text->position->setCoords(it->value, it->key + offset);
+            text->position->setCoords(value, key);
             text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             text->setPadding(QMargins(4, 0, 0, 0));
-            text->setText(valueText(it->value));
+            text->setText(valueText(value));
             text->setColor(plot->palette().color(QPalette::Text));
         }
     }

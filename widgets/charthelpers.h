@@ -72,12 +72,18 @@ struct BarSeries {
  * (grouped when there are several, with a legend), the value axis from 0 to a bit past the largest
  * value. Rows whose @p rowNotes entry is not empty show that text instead of bars (e.g. "failed").
  * @p valueText formats a value for the label at the end of each bar (none when empty).
+ * Rows whose @p greyedRows entry is true (figures of an unreliable measurement) are drawn in grey
+ * shades of their series' colours, as extra bars of the series' name with the property `greyed`
+ * true, left out of the legend.
  * Returns the bars, one QCPBars per series, in @p series order; their data keys are
  * `categories.size() - row`.
  */
 QList<QCPBars *> drawHorizontalBars(QCustomPlot *plot, const QStringList &categories, const QList<BarSeries> &series,
     const QString &valueAxisLabel, const QStringList &rowNotes = {},
-    const std::function<QString(double)> &valueText = {});
+    const std::function<QString(double)> &valueText = {}, const QList<bool> &greyedRows = {});
+
+/// @p color as the grey of the same lightness, paler (how greyed figures are drawn in charts).
+QColor greyedColor(const QColor &color);
 
 /// The category row of a bar drawn by drawHorizontalBars() from its data key.
 inline int barRow(int categoryCount, double key)

@@ -35,8 +35,9 @@ std::pair<double, double> LatencyChart::valueRange() const
     return {range.lower, range.upper};
 }
 
-void LatencyChart::setResult(const Client::CompileResult &result)
+void LatencyChart::setResult(const Client::CompileResult &result, bool greyed)
 {
+    m_greyed = greyed;
     m_plot->clearPlottables();
     m_plot->clearItems();
     m_clippedLabels.clear();
@@ -49,7 +50,9 @@ void LatencyChart::setResult(const Client::CompileResult &result)
     keyAxis->setTicker(ticker);
     keyAxis->setRange(0.4, 2.6);
     keyAxis->grid()->setVisible(false);
-    valueAxis->setLabel(tr("Median latency per call (ms); whiskers p10–p90"));
+    valueAxis->setLabel(greyed ? tr("Median latency per call (ms); whiskers p10–p90 — unreliable measurement: greyed")
+                               : tr("Median latency per call (ms); whiskers p10–p90"));
+    valueAxis->setLabelColor(greyed ? QColor(0x75, 0x75, 0x75) : palette().color(QPalette::Text));
 
     const struct
     {
@@ -82,7 +85,7 @@ void LatencyChart::setResult(const Client::CompileResult &result)
         auto *bars = new QCPBars(keyAxis, valueAxis);
         bars->setWidth(0.6);
         bars->setPen(Qt::NoPen);
-        bars->setBrush(row.color);
+        bars->setBrush(greyed ? QColor(0xbd, 0xbd, 0xbd) : row.color);
         bars->setData({row.key}, {row.median});
         if (qIsNaN(row.stats.p10Ms) || qIsNaN(row.stats.p90Ms))
             continue;

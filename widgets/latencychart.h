@@ -29,8 +29,11 @@ public:
     static constexpr double ClippedAxisRatio = 1.5;
 
     explicit LatencyChart(QWidget *parent = nullptr);
-    /// Shows the result's two variants; NaN medians draw nothing.
-    void setResult(const Client::CompileResult &result);
+    /// Shows the result's two variants; NaN medians draw nothing. @p greyed (an "unreliable"
+    /// verdict) draws the bars grey and marks the axis label, like the figures beside the chart.
+    void setResult(const Client::CompileResult &result, bool greyed = false);
+    /// True while the bars are drawn greyed.
+    bool isGreyed() const { return m_greyed; }
     void clear();
 
     /// The value (latency) axis range in ms, lower and upper.
@@ -41,6 +44,7 @@ public:
 private:
     QCustomPlot *m_plot;
     QStringList m_clippedLabels;
+    bool m_greyed = false;
 };
 
 } // namespace AotStudio::Widgets

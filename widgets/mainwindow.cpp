@@ -16,10 +16,16 @@
 #include "resultpanel.h"
 #include "schemetablemodel.h"
 #include "selectionhub.h"
+#include "sweeppanel.h"
+#include "throughputmodel.h"
+#include "verifyoutputmodel.h"
+#include "verifytext.h"
 
 #include "client/measurement.h"
 #include "client/session.h"
 #include "client/stagenames.h"
+#include "client/sweepresult.h"
+#include "client/verifyresult.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -208,6 +214,12 @@ void MainWindow::createActions()
                                     "fp32 eager (Ctrl+Shift+Q)"));
     connect(m_quantizeAction, &QAction::triggered, this, &MainWindow::quantize);
 
+    m_sweepAction = new QAction(QIcon::fromTheme(QStringLiteral("view-grid")), tr("S&weep Shapes"), this);
+    m_sweepAction->setObjectName(QStringLiteral("sweepAction"));
+    m_sweepAction->setToolTip(tr("Verify the last compiled package across the shapes it accepts: every dynamic dimension's "
+                                 "range ends, guards and interior sizes must match eager, sizes outside must be refused"));
+    connect(m_sweepAction, &QAction::triggered, this, &MainWindow::sweep);
+
     m_settingsAction = new QAction(QIcon::fromTheme(QStringLiteral("configure")), tr("Run &Settings…"), this);
     m_settingsAction->setObjectName(QStringLiteral("settingsAction"));
     m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
@@ -364,6 +376,7 @@ void MainWindow::createDocks()
     m_kernelsPanel = new KernelsPanel(m_hub);
     m_profilePanel = new ProfilePanel;
     m_quantPanel = new QuantizationPanel;
+    m_sweepPanel = new SweepPanel;
     m_log = new LogView;
     auto *pipeline = addPanelDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
     auto *inspector = addPanelDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea);
@@ -372,9 +385,11 @@ void MainWindow::createDocks()
     auto *kernels = addPanelDock(m_kernelsPanel, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::RightDockWidgetArea);
     auto *profile = addPanelDock(m_profilePanel, tr("Profile"), QStringLiteral("profileDock"), Qt::RightDockWidgetArea);
     auto *quant = addPanelDock(m_quantPanel, tr("Quantization"), QStringLiteral("quantizationDock"), Qt::RightDockWidgetArea);
+    auto *sweep = addPanelDock(m_sweepPanel, tr("Sweep"), QStringLiteral("sweepDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(graph, kernels);
     tabifyDockWidget(kernels, profile);
     tabifyDockWidget(profile, quant);
+    tabifyDockWidget(quant, sweep);
     graph->raise();
     addPanelDock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     resizeDocks({pipeline, graph}, {330, 760}, Qt::Horizontal);
@@ -416,6 +431,10 @@ void MainWindow::showSessionResults()
     if (figure.source == Client::SpeedupFigure::Source::Profile && m_resultPanel->hasResult()
         && m_resultPanel->figure().model == figure.model && m_resultPanel->figure().device == figure.device)
         m_resultPanel->showFigure(figure);
+    if (const auto *swept = session()->latestSucceeded(QStringLiteral("sweep")))
+        m_sweepPanel->setResult(Client::SweepResult::fromJson(swept->result));
+    else
+        m_sweepPanel->clear();
     const QJsonObject quant = m_hub->quantizeResult();
     if (quant.isEmpty())
         m_quantPanel->clear();
@@ -444,6 +463,7 @@ void MainWindow::createMenus()
     engine->addAction(m_compileAction);
     engine->addAction(m_profileAction);
     engine->addAction(m_quantizeAction);
+    engine->addAction(m_sweepAction);
     engine->addAction(m_cancelAction);
     engine->addSeparator();
     engine->addAction(m_settingsAction);
@@ -598,6 +618,43 @@ bool MainWindow::quantize()
     return startJob(JobKind::Quantize);
 }
 
+bool MainWindow::sweep()
+{
+    if (!m_client->isReady() || m_currentJob != 0)
+        return false;
+    if (!m_lastResult || m_lastResult->package.isEmpty() || m_lastCompileDirectory.isEmpty()) {
+        statusBar()->showMessage(tr("Compile a model first: Sweep Shapes verifies the last compiled package."), 8000);
+        return false;
+    }
+    if (m_openedSession) {
+        m_hub->setSession(m_liveSession);
+        m_openedSession->deleteLater();
+        m_openedSession = nullptr;
+        setWindowTitle(tr("AOT Studio"));
+    }
+    ensureRecording();
+    const QString out = QDir(m_lastCompileDirectory).filePath(QStringLiteral("sweep"));
+    QJsonObject body{{QLatin1String("package"), m_lastResult->package}, {QLatin1String("out"), out}};
+    const QJsonObject fields = m_runSettings.requestFields(QStringLiteral("sweep"));
+    if (fields.contains(QLatin1String("threads")))
+        body.insert(QLatin1String("threads"), fields.value(QLatin1String("threads")));
+    m_currentJob = m_client->submitJob(QStringLiteral("sweep"), body);
+    if (m_currentJob == 0)
+        return false;
+    m_jobDirectory.clear();
+    m_currentKind = JobKind::Sweep;
+    m_currentModel = m_lastResult->model;
+    m_currentOut = out;
+    m_failureShown = false;
+    statusBar()->showMessage(tr("Sweeping %1 across its shapes…").arg(m_currentModel));
+    m_resultPanel->clearError();
+    m_progress->setValue(0);
+    m_stageLabel->setText(tr("Starting…"));
+    m_log->append(m_currentJob, QStringLiteral("info"), tr("Sweeping the package %1 into %2").arg(m_lastResult->package, out));
+    updateActions();
+    return true;
+}
+
 void MainWindow::showRunSettings()
 {
     auto *dialog = new RunSettingsDialog(m_runSettings, this);
@@ -657,6 +714,21 @@ bool MainWindow::startJob(JobKind kind)
         body.insert(it.key(), it.value());
     if (kind == JobKind::Quantize)
         body.remove(QLatin1String("tolerance")); // per scheme, chosen by the engine
+    // Profile the package the last compile made when it is of this model, device and options,
+    // instead of compiling the same thing again (the profile checks it against the model first).
+    bool reused = false;
+    if (kind == JobKind::Profile && m_lastResult && !m_lastResult->package.isEmpty()
+        && QFileInfo::exists(m_lastResult->package)) {
+        const QJsonObject options = m_lastResult->raw.value(QLatin1String("options")).toObject();
+        const auto same = [&](const char *key, const QJsonValue &fallback) {
+            return options.value(QLatin1String(key)).toVariant() == body.value(QLatin1String(key)).toVariant()
+                || (!options.contains(QLatin1String(key)) && body.value(QLatin1String(key)) == fallback);
+        };
+        reused = m_lastResult->model == request.model && m_lastResult->device == request.device
+                 && same("dtype", QStringLiteral("fp32")) && same("freezing", false) && same("max_autotune", false);
+        if (reused)
+            body.insert(QLatin1String("package"), m_lastResult->package);
+    }
     m_currentJob = m_client->submitJob(type, body);
     if (m_currentJob == 0) {
         if (created)
@@ -683,6 +755,10 @@ bool MainWindow::startJob(JobKind kind)
                   kind == JobKind::Quantize
                       ? line.arg(request.model, request.device, request.out, m_runSettings.schemes.join(QStringLiteral(", ")))
                       : line.arg(request.model, request.device, request.out));
+    if (reused)
+        m_log->append(m_currentJob, QStringLiteral("info"),
+                      tr("Profiling the package of the last compile (%1): same model, device and options, so it is not "
+                         "compiled again").arg(m_lastResult->package));
     updateActions();
     return true;
 }
@@ -745,6 +821,19 @@ void MainWindow::updateRecentMenu()
         m_recentMenu->addAction(tr("No recent sessions"))->setEnabled(false);
 }
 
+namespace {
+/// The session's last compile job when it failed (not cancelled); nullptr otherwise.
+const Client::JobRecord *latestFailedCompile(const Client::Session &session)
+{
+    for (auto it = session.jobs().crbegin(); it != session.jobs().crend(); ++it) {
+        if (it->kind != QLatin1String("compile"))
+            continue;
+        return it->error.has_value() && !it->error->isCancellation() ? &*it : nullptr;
+    }
+    return nullptr;
+}
+} // namespace
+
 bool MainWindow::openSession(const QString &path)
 {
     Client::Session *loaded = nullptr;
@@ -780,6 +869,10 @@ bool MainWindow::openSession(const QString &path)
     m_resultPanel->clearError();
     if (const auto *compile = loaded->latestSucceeded(QStringLiteral("compile")))
         m_resultPanel->showResult(Client::CompileResult::fromJson(compile->result));
+    // The session's last compile failed (e.g. verification): say so, as it was said live.
+    if (const auto *failed = latestFailedCompile(*loaded))
+        m_resultPanel->showError(failed->request.value(QLatin1String("model")).toString(), *failed->error,
+                                 Client::VerifyFailure::fromError(*failed->error, loaded->logs(), failed->id));
     showSessionResults();
     setWindowTitle(tr("AOT Studio — %1").arg(QFileInfo(path).fileName()));
     statusBar()->showMessage(loaded->warnings().isEmpty()
@@ -825,6 +918,8 @@ void MainWindow::saveSessionDialog()
 bool MainWindow::exportReport(const QString &folder)
 {
     ReportWriter report(tr("AOT Studio report"));
+    VerifyOutputModel verifyOutputs; // the report reads its tables when written, below
+    VerifyOutputModel failedOutputs;
     if (const auto *compile = session()->latestSucceeded(QStringLiteral("compile"))) {
         using Tone = ReportWriter::Tone;
         const auto r = Client::CompileResult::fromJson(compile->result);
@@ -854,6 +949,29 @@ bool MainWindow::exportReport(const QString &folder)
         report.addSummary(tr("Measurement"), MeasurementText::verdictLine(m), verdict);
         report.addSummary(tr("Threads"), MeasurementText::threads(m.threads, m.usableCpus));
         report.addSummary(tr("Max abs error"), QString::number(r.maxAbsError, 'g', 3));
+        if (r.verify.isPresent()) {
+            const bool passed = r.verify.passed && r.verify.failedOutputs().isEmpty();
+            report.addSummary(tr("Verification"), VerifyText::headline(r.verify),
+                              passed ? Tone::Passed : Tone::Failed);
+            report.addSummary(tr("Verified as"), VerifyText::mode(r.verify));
+            report.addSummary(tr("Verified on"), VerifyText::inputs(r.verify));
+            report.addSummary(tr("Stateful"), VerifyText::stateful(r.verify));
+            verifyOutputs.setOutputs(r.verify.outputs, r.verify.tolerance, r.verify.referenceDtype);
+        }
+    }
+    // A later compile that failed its verification: what failed, by output.
+    if (const auto *failed = latestFailedCompile(*session());
+        failed && failed->error->code == QLatin1String("mismatch")
+        && (!session()->latestSucceeded(QStringLiteral("compile"))
+            || session()->latestSucceeded(QStringLiteral("compile"))->id < failed->id)) {
+        const auto failure = Client::VerifyFailure::fromError(*failed->error, session()->logs(), failed->id);
+        const QString names = VerifyText::failure(failure);
+        report.addSummary(tr("Last compile"),
+                          tr("%1 failed verification: %2")
+                              .arg(failed->request.value(QLatin1String("model")).toString(),
+                                   names.isEmpty() ? failed->error->message : names + QStringLiteral(". ") + failed->error->message),
+                          ReportWriter::Tone::Failed);
+        failedOutputs.setOutputs(failure.outputs);
     }
     const QJsonObject profile = m_hub->profileResult();
     const auto cold = Client::ColdStart::fromJson(profile.value(QLatin1String("cold_start")));
@@ -875,6 +993,12 @@ bool MainWindow::exportReport(const QString &folder)
         report.addChart(QStringLiteral("profile-") + chart->objectName(), chart->objectName(), chart);
     for (QCustomPlot *chart : m_quantPanel->charts())
         report.addChart(QStringLiteral("quantization-") + chart->objectName(), chart->objectName(), chart);
+    if (verifyOutputs.rowCount() > 0)
+        report.addTable(QStringLiteral("verify"), tr("Verification per output"), &verifyOutputs);
+    if (failedOutputs.rowCount() > 0)
+        report.addTable(QStringLiteral("verify-failed"), tr("Failed verification per output"), &failedOutputs);
+    if (m_profilePanel->throughputModel()->rowCount() > 0)
+        report.addTable(QStringLiteral("throughput"), tr("Throughput"), m_profilePanel->throughputModel());
     report.addTable(QStringLiteral("pipeline"), tr("Pipeline"), m_pipelinePanel->model());
     report.addTable(QStringLiteral("kernels"), tr("Kernels"), m_kernelsPanel->model());
     if (auto *schemes = m_quantPanel->findChild<SchemeTableModel *>())
@@ -1008,6 +1132,7 @@ void MainWindow::updateActions()
     m_compileAction->setEnabled(m_client->isReady() && !busy);
     m_profileAction->setEnabled(m_client->isReady() && !busy);
     m_quantizeAction->setEnabled(m_client->isReady() && !busy);
+    m_sweepAction->setEnabled(m_client->isReady() && !busy && m_lastResult.has_value() && !m_lastResult->package.isEmpty());
     m_exportAction->setEnabled(m_client->isReady() && !busy && !m_lastCompileDirectory.isEmpty());
     m_cancelAction->setEnabled(busy);
 }
@@ -1147,6 +1272,19 @@ void MainWindow::onResult(qint64 id, const QJsonObject &json)
         finishJob(true);
         return;
     }
+    if (m_currentKind == JobKind::Sweep) {
+        const auto result = Client::SweepResult::fromJson(json);
+        m_sweepPanel->setResult(result);
+        if (auto *dock = findChild<QDockWidget *>(QStringLiteral("sweepDock")))
+            dock->raise();
+        m_stageLabel->setText(result.passed ? tr("Done") : tr("Sweep failed"));
+        statusBar()->showMessage(result.passed ? tr("Swept %1: %2").arg(m_currentModel, result.verdict)
+                                               : tr("Sweep of %1 FAILED: %2").arg(m_currentModel, result.verdict),
+                                 15000);
+        m_log->append(id, result.passed ? QStringLiteral("info") : QStringLiteral("warning"), result.verdict);
+        finishJob(true);
+        return;
+    }
     if (m_currentKind == JobKind::Profile || m_currentKind == JobKind::Quantize) {
         const bool profiling = m_currentKind == JobKind::Profile;
         if (auto *dock = findChild<QDockWidget *>(profiling ? QStringLiteral("profileDock") : QStringLiteral("quantizationDock")))
@@ -1181,6 +1319,7 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
     const bool exporting = m_currentKind == JobKind::Export;
     const QString jobName = m_currentKind == JobKind::Profile ? tr("Profiling")
                           : m_currentKind == JobKind::Quantize ? tr("Quantizing")
+                          : m_currentKind == JobKind::Sweep    ? tr("Sweeping")
                                                                : tr("Compiling");
     Client::EngineError shown = error;
     if (error.code == QLatin1String("engine_crashed")) {
@@ -1189,8 +1328,9 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
     }
     if (exporting)
         m_resultPanel->showExportError(m_currentOut, shown);
-    else
-        m_resultPanel->showError(m_currentModel, shown);
+    else // a failed verification: which output, and every output's figures from the job's log
+        m_resultPanel->showError(m_currentModel, shown,
+                                 Client::VerifyFailure::fromError(error, m_liveSession->logs(), id));
     m_stageLabel->setText(error.isCancellation() ? tr("Cancelled") : tr("Failed"));
     if (exporting)
         showFailure(error.isCancellation()

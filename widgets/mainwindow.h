@@ -32,6 +32,7 @@ class PipelinePanel;
 class ProfilePanel;
 class QuantizationPanel;
 class ResultPanel;
+class SweepPanel;
 class SelectionHub;
 
 /**
@@ -49,7 +50,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     /// Bumped whenever docks or toolbars change, so an old saved layout is not restored.
-    static constexpr int LayoutVersion = 2;
+    static constexpr int LayoutVersion = 3;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -119,6 +120,9 @@ public Q_SLOTS:
     bool profile();
     /// Starts a quantize job comparing the run settings' schemes; false if not ready or busy.
     bool quantize();
+    /// Starts a sweep of the last compiled package across its shapes (into its folder's sweep/);
+    /// false if not ready, busy, or nothing was compiled yet.
+    bool sweep();
     /// Opens the run settings dialog (dtype, Inductor options, measuring, schemes).
     void showRunSettings();
     /// Opens the export dialog for the last successful compile; it starts the export on OK.
@@ -179,7 +183,7 @@ private:
     void onError(qint64 id, const Client::EngineError &error);
     void onEngineFailed(const QString &reason);
 
-    enum class JobKind { Compile, Export, Profile, Quantize };
+    enum class JobKind { Compile, Export, Profile, Quantize, Sweep };
     bool startJob(JobKind kind);
 
     Client::EngineClient *m_client;
@@ -190,6 +194,7 @@ private:
     QAction *m_restartAction = nullptr;
     QAction *m_profileAction = nullptr;
     QAction *m_quantizeAction = nullptr;
+    QAction *m_sweepAction = nullptr;
     QAction *m_settingsAction = nullptr;
     QAction *m_openSessionAction = nullptr;
     QAction *m_saveSessionAction = nullptr;
@@ -205,6 +210,7 @@ private:
     KernelsPanel *m_kernelsPanel = nullptr;
     ProfilePanel *m_profilePanel = nullptr;
     QuantizationPanel *m_quantPanel = nullptr;
+    SweepPanel *m_sweepPanel = nullptr;
     QByteArray m_defaultLayout;
     RunSettings m_runSettings;
     QComboBox *m_modelCombo = nullptr;

@@ -164,4 +164,11 @@ QColor MeasurementText::greyedText()
     return QColor(0x9e, 0x9e, 0x9e);
 }
 
+QString MeasurementText::chartTitle(const QString &title, const Client::Measurement &m)
+{
+    if (!m.isUnreliable())
+        return title;
+    return tr("%1 — unreliable measurement: greyed").arg(title);
+}
+
 } // namespace AotStudio::Widgets

@@ -43,6 +43,9 @@ public:
     static QColor verdictBackground(const Client::Measurement &m);
     /// The colour of figures the verdict says not to trust.
     static QColor greyedText();
+    /// A chart's title, marked when the verdict is "unreliable" (its bars and boxes are greyed):
+    /// "Latency distribution — unreliable measurement: greyed".
+    static QString chartTitle(const QString &title, const Client::Measurement &m);
 };
 
 } // namespace AotStudio::Widgets

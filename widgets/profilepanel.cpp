@@ -4,14 +4,19 @@
 #include "charthelpers.h"
 #include "measurementtext.h"
 #include "numberformat.h"
+#include "tableutil.h"
+#include "throughputmodel.h"
 #include "timelinechart.h"
 
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -132,6 +137,8 @@ ProfilePanel::ProfilePanel(QWidget *parent)
     , m_summary(new QLabel(this))
     , m_gpuSummary(new QLabel(this))
     , m_kernelSourceBox(new QComboBox(this))
+    , m_throughputModel(new ThroughputModel(this))
+    , m_throughputView(new QTableView(this))
 {
     m_tabs->setObjectName(QStringLiteral("profileTabs"));
     m_summary->setObjectName(QStringLiteral("profileSummary"));
@@ -185,7 +192,17 @@ ProfilePanel::ProfilePanel(QWidget *parent)
     auto *startLayout = new QHBoxLayout(startPage);
     startLayout->setContentsMargins(0, 0, 0, 0);
     startLayout->addWidget(m_coldStart, 1);
-    startLayout->addWidget(m_throughput, 1);
+    auto *throughputColumn = new QVBoxLayout;
+    throughputColumn->addWidget(m_throughput, 1);
+    m_throughputView->setObjectName(QStringLiteral("throughputTable"));
+    auto *throughputProxy = new QSortFilterProxyModel(this);
+    throughputProxy->setSourceModel(m_throughputModel);
+    throughputProxy->setSortRole(ThroughputModel::SortRole);
+    setUpTableView(m_throughputView, throughputProxy);
+    m_throughputView->sortByColumn(ThroughputModel::RunnersColumn, Qt::AscendingOrder);
+    m_throughputView->setMaximumHeight(m_throughputView->verticalHeader()->defaultSectionSize() * 6);
+    throughputColumn->addWidget(m_throughputView);
+    startLayout->addLayout(throughputColumn, 1);
 
     m_tabs->addTab(latencyPage, tr("Latency"));
     m_tabs->addTab(memoryPage, tr("Memory"));
@@ -262,6 +279,8 @@ void ProfilePanel::clear()
     m_kernelSourceBox->clear();
     m_highlighted.clear();
     m_timeline->clear();
+    m_throughputModel->clear();
+    m_throughputView->hide();
     m_summary->setText(tr("No profile yet: run Profile (or Compile) to measure the model."));
     m_gpuSummary->clear();
     const QString note = tr("Not measured: no profile result.");
@@ -446,6 +465,7 @@ void ProfilePanel::showLatency(const QList<Variant> &variants)
         m_latency->showNote(tr("Not measured: no variant has a latency."));
         return;
     }
+    setChartTitle(plot, MeasurementText::chartTitle(tr("Median latency per call"), m_measurement));
     // The axis follows the medians; spreads widen it while they stay comparable, else they are
     // cut at the edge and labelled (one noisy run must not squash every bar into a sliver).
     double upper = maxMedian * 1.2;
@@ -531,6 +551,10 @@ void ProfilePanel::showLatency(const QList<Variant> &variants)
             text += QLatin1Char('\n')
                 + tr("traced median %1 (collector overhead %2%)")
                       .arg(formatMs(v.traced.median), formatNumber(v.overheadPct, 'f', 1));
+        if (v.overhead.isValid())
+            text += QLatin1Char('\n')
+                + tr("traced / untraced %1")
+                      .arg(MeasurementText::ratioWithInterval(v.overhead, MeasurementText::Slower::None));
         if (!std::isnan(v.cudaEventMs))
             text += QLatin1Char('\n') + tr("CUDA events: %1").arg(formatMs(v.cudaEventMs));
         return text;
@@ -552,6 +576,7 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
     };
     QList<Box> boxes;
     bool anyTraced = false;
+    const bool greyed = m_measurement.isUnreliable();
     for (int i = 0; i < variants.size(); ++i) {
         const Variant &v = variants.at(i);
         const double key = i + 1;
@@ -573,12 +598,14 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
             boxes << Box { i, traced };
             box->setWidth(0.28);
             box->setWhiskerWidth(0.14);
-            QColor color = variantColor(v.name);
+            // An unreliable measurement: the boxes greyed like its figures (the title says why).
+            const QColor base = greyed ? MeasurementText::greyedText() : variantColor(v.name);
+            QColor color = base;
             if (traced)
                 color.setAlpha(90);
             box->setBrush(color.lighter(traced ? 100 : 160));
-            box->setPen(QPen(variantColor(v.name).darker(120)));
-            box->setMedianPen(QPen(traced ? color.darker(150) : variantColor(v.name).darker(160), 2));
+            box->setPen(QPen(base.darker(120)));
+            box->setMedianPen(QPen(traced ? color.darker(150) : base.darker(160), 2));
             QVector<double> outliers;
             if (!std::isnan(s.max) && s.max > high)
                 outliers << s.max;
@@ -608,8 +635,10 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
     plot->yAxis->setTicker(logTicker(low, high));
     plot->yAxis->setLabel(tr("ms per call (log)"));
     setChartTitle(plot,
-        anyTraced ? tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on")
-                  : tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max"));
+        MeasurementText::chartTitle(
+            anyTraced ? tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on")
+                      : tr("Latency distribution: box p10–p90, whiskers min–p99, ○ max"),
+            m_measurement));
     installPointToolTips(plot, [variants, boxes](QCPAbstractPlottable *plottable, int) {
         const int b = plottable->property("box").toInt();
         if (b < 0 || b >= boxes.size())
@@ -1021,6 +1050,9 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
         m_throughput->showNote(tr("Throughput not measured (throughput: [])."));
         return;
     }
+    m_throughputModel->setRows(rows);
+    m_throughputView->setVisible(m_throughputModel->rowCount() > 0);
+    m_throughputView->resizeColumnsToContents();
     auto *calls = plot->addGraph(plot->xAxis, plot->yAxis);
     calls->setName(tr("calls/s"));
     calls->setPen(QPen(QColor(0x2e, 0x7d, 0x32), 2));
@@ -1045,6 +1077,20 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
     plot->yAxis2->setRange(0, found ? tailRange.upper * 1.2 : 1);
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // A rate that disagrees with its runner's latency is marked where it is drawn, as in the table.
+    for (const ThroughputModel::Row &row : m_throughputModel->rows()) {
+        if (row.consistent != 0 || std::isnan(row.callsPerSecond))
+            continue;
+        auto *mark = new QCPItemText(plot);
+        mark->setObjectName(QStringLiteral("inconsistentMark"));
+        mark->position->setAxes(plot->xAxis, plot->yAxis);
+        mark->position->setCoords(row.runners, row.callsPerSecond);
+        mark->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        mark->setPadding(QMargins(3, 1, 3, 1));
+        mark->setText(tr("⚠ not back to back"));
+        mark->setColor(QColor(0x66, 0x3c, 0x00));
+        mark->setBrush(QColor(0xff, 0xf4, 0xe5));
+    }
     installPointToolTips(plot, [rows](QCPAbstractPlottable *p, int i) {
         auto *g = qobject_cast<QCPGraph *>(p);
         if (!g)
@@ -1054,11 +1100,14 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
             const QJsonObject o = value.toObject();
             if (jsonNumber(o.value(QLatin1String("runners"))) != n)
                 continue;
-            return tr("%n runner(s), %1 threads\n%2 calls/s\nmedian %3, p99 %4", nullptr, int(n))
+            QString text = tr("%n runner(s), %1 threads\n%2 calls/s\nmedian %3, p99 %4", nullptr, int(n))
                 .arg(o.value(QLatin1String("threads")).toInt())
                 .arg(formatNumber(jsonNumber(o.value(QLatin1String("throughput_per_s"))), 'f', 0),
                     formatMs(jsonNumber(o.value(QLatin1String("median_ms")))),
                     formatMs(jsonNumber(o.value(QLatin1String("p99_ms")))));
+            if (o.value(QLatin1String("consistent")).isBool() && !o.value(QLatin1String("consistent")).toBool())
+                text += QLatin1Char('\n') + tr("⚠ calls/s disagrees with the latency: the calls did not run back to back");
+            return text;
         }
         return QString();
     });

@@ -14,10 +14,12 @@ class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QTabWidget;
+class QTableView;
 
 namespace AotStudio::Widgets {
 
 class ChartBox;
+class ThroughputModel;
 class TimelineChart;
 
 /**
@@ -59,6 +61,8 @@ public:
     const Client::Measurement &measurement() const { return m_measurement; }
     /// True while the verdict is "unreliable": figures and bars are drawn greyed.
     bool figuresGreyed() const { return m_measurement.isUnreliable(); }
+    /// The throughput rows (with each one-runner row's `consistent` flag), for the table and reports.
+    ThroughputModel *throughputModel() const { return m_throughputModel; }
     /// The timeline, for tests and the lead's selection hub.
     TimelineChart *timeline() const { return m_timeline; }
 
@@ -96,6 +100,8 @@ private:
     QComboBox *m_kernelSourceBox;
     ChartBox *m_coldStart;
     ChartBox *m_throughput;
+    ThroughputModel *m_throughputModel;
+    QTableView *m_throughputView;
     QJsonArray m_kernelRows; ///< `kernels` then `ops` of the result
     QStringList m_kernelNames;
     QString m_kernelSource;

@@ -157,9 +157,12 @@ QuantizationPanel::QuantizationPanel(QWidget *parent)
         if (row < 0 || row >= m_schemeModel->rows().size())
             return QString();
         const SchemeRow &r = m_schemeModel->rows().at(row);
-        return tr("%1 — %2\neager %3, compiled %4\npeak memory: eager %5, compiled %6\npackage %7")
+        QString text = tr("%1 — %2\neager %3, compiled %4\npeak memory: eager %5, compiled %6\npackage %7")
             .arg(r.scheme, bars->name(), formatMs(r.eagerMs), formatMs(r.compiledMs), formatBytes(r.peakEagerBytes),
                 formatBytes(r.peakCompiledBytes), formatBytes(r.packageBytes));
+        if (r.measurement.isUnreliable())
+            text += QLatin1Char('\n') + MeasurementText::verdictLine(r.measurement);
+        return text;
     };
     installPointToolTips(m_latency->plot(), barTip);
     installPointToolTips(m_memory->plot(), barTip);
@@ -310,12 +313,15 @@ void QuantizationPanel::rebuildCharts()
 {
     const QList<SchemeRow> &rows = m_schemeModel->rows();
     bool anyOk = false;
-    QStringList categories, notes;
+    QStringList categories, notes, latencyCategories;
+    QList<bool> unreliable; // timings greyed, like the table's (memory and size are not timings)
     QVector<double> eager, compiled, peakEager, peakCompiled, size;
     double maxPeak = 0, maxSize = 0;
     for (const SchemeRow &row : rows) {
         anyOk = anyOk || row.isOk();
         categories << (row.best ? tr("★ %1").arg(row.scheme) : row.scheme);
+        unreliable << row.measurement.isUnreliable();
+        latencyCategories << (unreliable.last() ? tr("%1\n(unreliable)").arg(categories.last()) : categories.last());
         notes << statusNote(row);
         eager << row.eagerMs;
         compiled << row.compiledMs;
@@ -337,9 +343,11 @@ void QuantizationPanel::rebuildCharts()
     }
 
     const auto msText = [](double v) { return formatNumber(v, 'g', 3); };
-    drawHorizontalBars(m_latency->plot(), categories,
+    drawHorizontalBars(m_latency->plot(), latencyCategories,
         { { tr("Eager"), EagerColor, eager }, { tr("Compiled"), CompiledColor, compiled } },
-        tr("Median latency per call (ms)"), notes, msText);
+        unreliable.contains(true) ? tr("Median latency per call (ms); grey: unreliable measurement")
+                                  : tr("Median latency per call (ms)"),
+        notes, msText, unreliable);
     m_latency->showChart();
     m_latency->plot()->replot();
 
@@ -517,7 +525,9 @@ void QuantizationPanel::rebuildScatter()
         auto *graph = plot->addGraph(x, y);
         graph->setName(p.row->scheme);
         graph->setLineStyle(QCPGraph::lsNone);
-        const QColor color = p.row->best ? BestColor : PointColor;
+        const bool greyed = p.row->measurement.isUnreliable(); // its latency is not to be trusted
+        const QColor color = greyed ? greyedColor(p.row->best ? BestColor : PointColor)
+                                    : p.row->best ? BestColor : PointColor;
         graph->setScatterStyle(QCPScatterStyle(
             p.row->best ? QCPScatterStyle::ssStar : QCPScatterStyle::ssDisc, color, color, p.row->best ? 14 : 9));
         graph->setData({ px }, { p.y });
@@ -539,11 +549,15 @@ void QuantizationPanel::rebuildScatter()
         QString label = p.row->scheme;
         if (p.x <= 0)
             label += tr(" (error 0)");
+        if (greyed)
+            label += tr(" (unreliable)");
         text->setText(label);
         QFont font = plot->font();
         font.setBold(selected || p.row->best);
         text->setFont(font);
-        text->setColor(p.row->best ? BestColor.darker(130) : plot->palette().color(QPalette::Text));
+        text->setColor(greyed ? MeasurementText::greyedText()
+                       : p.row->best ? BestColor.darker(130) : plot->palette().color(QPalette::Text));
+        graph->setProperty("greyed", greyed);
         m_scatterLabels.append({ text, QPointF(px, p.y) });
     }
     if (showMaxError) {

@@ -100,6 +100,8 @@ bool ReportWriter::write(const QString &target, QString *error) const
                            ".verdict-noisy{color:#5c4700;background:#fff8d6}"
                            ".verdict-unreliable{color:#8e241c;background:#fdecea}"
                            ".verdict-unknown{color:#616161;background:#eeeeee}"
+                           ".verify-passed{color:#1b5e20;font-weight:bold}"
+                           ".verify-failed{color:#b71c1c;background:#fdecea;font-weight:bold}"
                            "</style></head><body>\n<h1>%1</h1>\n<p>%2</p>\n")
                 .arg(m_title.toHtmlEscaped(),
                      tr("Written by AOT Studio %1 on %2.")
@@ -110,7 +112,7 @@ bool ReportWriter::write(const QString &target, QString *error) const
         html += QStringLiteral("<table>\n");
         for (const auto &line : m_summary) {
             static const char *const classes[] = {"", "greyed", "verdict-ok", "verdict-noisy", "verdict-unreliable",
-                                                  "verdict-unknown"};
+                                                  "verdict-unknown", "verify-passed", "verify-failed"};
             const QLatin1String css(classes[int(line.tone)]);
             html += QStringLiteral("<tr><th>%1</th><td%2>%3</td></tr>\n")
                         .arg(line.name.toHtmlEscaped(),

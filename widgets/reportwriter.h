@@ -20,9 +20,9 @@ class ReportWriter
 {
 public:
     explicit ReportWriter(QString title);
-    /// How a summary value is drawn: as is, greyed (a figure the verdict says not to trust), or
-    /// in a verdict's colours.
-    enum class Tone { Plain, Greyed, Ok, Noisy, Unreliable, Unknown };
+    /// How a summary value is drawn: as is, greyed (a figure the verdict says not to trust),
+    /// in a verdict's colours, or as a verification that passed or failed.
+    enum class Tone { Plain, Greyed, Ok, Noisy, Unreliable, Unknown, Passed, Failed };
     /// A line of the summary list at the top ("Model", "sample:mlp").
     void addSummary(const QString &name, const QString &value, Tone tone = Tone::Plain);
     /// A chart rendered at its current size (at least 640x360) as charts/<id>.png.

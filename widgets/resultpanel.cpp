@@ -4,6 +4,9 @@
 #include "latencychart.h"
 #include "measurementtext.h"
 #include "numberformat.h"
+#include "tableutil.h"
+#include "verifyoutputmodel.h"
+#include "verifytext.h"
 
 #include "client/stagenames.h"
 
@@ -11,9 +14,12 @@
 #include <QClipboard>
 #include <QFormLayout>
 #include <QFrame>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QStackedWidget>
+#include <QTableView>
 #include <QTextDocumentFragment>
 #include <QVBoxLayout>
 
@@ -40,6 +46,23 @@ QString colorCss(const QColor &c)
     return c.isValid() ? c.name() : QStringLiteral("transparent");
 }
 
+/// A table as tab-separated lines (header first), for the Copy button.
+QString tableText(const QAbstractItemModel *model)
+{
+    QStringList lines;
+    QStringList cells;
+    for (int c = 0; c < model->columnCount(); ++c)
+        cells << model->headerData(c, Qt::Horizontal).toString();
+    lines << cells.join(QLatin1Char('\t'));
+    for (int r = 0; r < model->rowCount(); ++r) {
+        cells.clear();
+        for (int c = 0; c < model->columnCount(); ++c)
+            cells << model->index(r, c).data().toString();
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString phaseName(int phase)
 {
     switch (phase) {
@@ -59,6 +82,8 @@ QString phaseName(int phase)
 ResultPanel::ResultPanel(QWidget *parent)
     : QWidget(parent)
     , m_stack(new QStackedWidget(this))
+    , m_verifyModel(new VerifyOutputModel(this))
+    , m_errorVerifyModel(new VerifyOutputModel(this))
 {
     auto *empty = new QLabel(tr("No result yet.\n\nPick a model and a device in the toolbar, "
                                 "then press Compile (Ctrl+R).\nThe package path, accuracy and "
@@ -89,6 +114,14 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_device = addRow(m_form, tr("Device:"), "resultDevice");
     m_torch = addRow(m_form, tr("Torch version:"), "resultTorch");
     m_maxAbsError = addRow(m_form, tr("Max abs error:"), "resultMaxAbsError");
+    // Verification per output (absent from older results: the rows are hidden then).
+    m_verify = addRow(m_form, tr("Verification:"), "resultVerify");
+    m_verify->setTextFormat(Qt::RichText);
+    m_verifyMode = addRow(m_form, tr("Verified as:"), "resultVerifyMode");
+    m_verifyInputs = addRow(m_form, tr("Verified on:"), "resultVerifyInputs");
+    m_verifyStateful = addRow(m_form, tr("Stateful:"), "resultVerifyStateful");
+    m_verifyStateful->setToolTip(tr("Whether forward() changes a buffer of the model (e.g. a running "
+                                    "statistic): then eager and the package are checked to advance alike"));
     m_eager = addRow(m_form, tr("Eager median:"), "resultEager");
     m_compiled = addRow(m_form, tr("Compiled median:"), "resultCompiled");
     m_speedup = addRow(m_form, tr("Speedup:"), "resultSpeedup");
@@ -105,6 +138,13 @@ ResultPanel::ResultPanel(QWidget *parent)
     // Paths have no break points: they are cut at the edge (the tooltip has them whole).
     m_package->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_chart = new LatencyChart(page);
+    m_verifyTable = new QTableView(page);
+    m_verifyTable->setObjectName(QStringLiteral("resultVerifyTable"));
+    setUpTableView(m_verifyTable, m_verifyModel);
+    m_verifyTable->setSortingEnabled(false); // the forward's output order
+    m_verifyTable->hide();
+    connect(m_verifyTable->horizontalScrollBar(), &QScrollBar::rangeChanged, this,
+            [view = m_verifyTable] { fitTableHeight(view); });
 
     // The bundle exported from this result: its own framed section, so it reads as a second
     // step on the same model rather than more compile numbers.
@@ -155,6 +195,7 @@ ResultPanel::ResultPanel(QWidget *parent)
     auto *pageLayout = new QVBoxLayout(page);
     pageLayout->addLayout(header);
     pageLayout->addLayout(m_form);
+    pageLayout->addWidget(m_verifyTable);
     pageLayout->addWidget(m_bundleFrame);
     pageLayout->addWidget(m_warningFrame);
     pageLayout->addWidget(m_chart, 1);
@@ -170,8 +211,16 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_errorText->setObjectName(QStringLiteral("resultErrorText"));
     m_errorText->setWordWrap(true);
     m_errorText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorVerifyTable = new QTableView(m_errorFrame);
+    m_errorVerifyTable->setObjectName(QStringLiteral("resultErrorVerifyTable"));
+    setUpTableView(m_errorVerifyTable, m_errorVerifyModel);
+    m_errorVerifyTable->setSortingEnabled(false);
+    m_errorVerifyTable->hide();
+    connect(m_errorVerifyTable->horizontalScrollBar(), &QScrollBar::rangeChanged, this,
+            [view = m_errorVerifyTable] { fitTableHeight(view); });
     auto *errorLayout = new QVBoxLayout(m_errorFrame);
     errorLayout->addWidget(m_errorText);
+    errorLayout->addWidget(m_errorVerifyTable);
     m_errorFrame->hide();
 
     auto *layout = new QVBoxLayout(this);
@@ -205,6 +254,7 @@ void ResultPanel::showResult(const Client::CompileResult &r)
                                   : tr("%1 (tolerance %2)")
                                         .arg(formatNumber(r.maxAbsError, 'g', 3),
                                              formatNumber(r.tolerance, 'g', 3))));
+    showVerify(r.verify);
     // Medians, speedup, verdict and run counts (each variant stops once its median is stable, so
     // the counts differ: both are shown) come from showFigure() below.
     const QStringList warnings = r.otherWarnings(); // the verdict has its own line
@@ -224,6 +274,48 @@ void ResultPanel::showResult(const Client::CompileResult &r)
     m_bundleFrame->hide(); // a bundle belongs to the result it was exported from
     m_stack->setCurrentIndex(1);
     showFigure(Client::SpeedupFigure::fromCompile(r.raw));
+}
+
+void ResultPanel::showVerify(const Client::VerifyResult &v)
+{
+    const bool shown = v.isPresent();
+    for (QLabel *label : {m_verify, m_verifyMode, m_verifyInputs, m_verifyStateful})
+        m_form->setRowVisible(label, shown);
+    m_verifyTable->setVisible(shown && !v.outputs.isEmpty());
+    if (!shown) {
+        m_verifyModel->clear();
+        return;
+    }
+    const bool passed = v.passed && v.failedOutputs().isEmpty();
+    m_verify->setText(QStringLiteral("<span style=\"color:%1\"><b>%2</b></span>")
+                          .arg(passed ? QStringLiteral("#1b5e20") : QStringLiteral("#b71c1c"),
+                               VerifyText::headline(v).toHtmlEscaped()));
+    m_verify->setProperty("passed", passed);
+    // The engine's own sentence (English, with every figure) for whoever wants it verbatim.
+    m_verify->setToolTip(v.verdict);
+    m_verifyMode->setText(VerifyText::mode(v));
+    m_verifyInputs->setText(VerifyText::inputs(v));
+    m_verifyStateful->setText(VerifyText::stateful(v));
+    m_verifyModel->setOutputs(v.outputs, v.tolerance, v.referenceDtype);
+    m_verifyTable->resizeColumnsToContents();
+    fitTableHeight(m_verifyTable);
+}
+
+void ResultPanel::fitTableHeight(QTableView *view)
+{
+    // Compact: every row visible up to a handful, then it scrolls.
+    const int rows = qMin(view->model()->rowCount(), 6);
+    int height = view->horizontalHeader()->sizeHint().height()
+                 + rows * view->verticalHeader()->defaultSectionSize() + 2 * view->frameWidth() + 2;
+    // In a narrow dock the columns scroll sideways: the scroll bar must not cover the last row.
+    if (view->horizontalScrollBar()->maximum() > 0)
+        height += view->horizontalScrollBar()->sizeHint().height();
+    view->setFixedHeight(height);
+}
+
+bool ResultPanel::showsVerification() const
+{
+    return hasResult() && m_form->isRowVisible(m_verify);
 }
 
 void ResultPanel::showFigure(const Client::SpeedupFigure &f)
@@ -267,7 +359,7 @@ void ResultPanel::showFigure(const Client::SpeedupFigure &f)
         shown.compiled = f.compiled;
         shown.eagerMs = f.eagerMs;
         shown.compiledMs = f.compiledMs;
-        m_chart->setResult(shown);
+        m_chart->setResult(shown, f.measurement.isUnreliable());
     } else {
         m_source->setText(tr("Compile (its quick measurement)"));
         m_source->setToolTip(QString());
@@ -277,7 +369,7 @@ void ResultPanel::showFigure(const Client::SpeedupFigure &f)
                                 .arg(locale.toString(m_compile.eager.runs), locale.toString(m_compile.compiled.runs)));
         else
             m_runs->setText(m_compile.runs > 0 ? locale.toString(m_compile.runs) : QStringLiteral("—"));
-        m_chart->setResult(m_compile);
+        m_chart->setResult(m_compile, f.measurement.isUnreliable());
     }
 
     // An unreliable measurement stays readable but is greyed: the reasons above say why.
@@ -340,11 +432,21 @@ bool ResultPanel::hasBundle() const
     return hasResult() && m_bundleFrame->isVisibleTo(this);
 }
 
-void ResultPanel::showError(const QString &model, const Client::EngineError &e)
+void ResultPanel::showError(const QString &model, const Client::EngineError &e,
+                            const Client::VerifyFailure &failure)
 {
     setErrorText(e.isCancellation() ? tr("<b>%1 was cancelled.</b>").arg(model.toHtmlEscaped())
                                     : tr("<b>Compiling %1 failed</b>").arg(model.toHtmlEscaped()),
                  Client::StageNames::displayName(e.stage), e);
+    const QString failed = VerifyText::failure(failure);
+    if (!failed.isEmpty())
+        m_errorText->setText(m_errorText->text() + QStringLiteral("<br><b>%1</b>").arg(failed.toHtmlEscaped()));
+    m_errorVerifyModel->setOutputs(failure.outputs);
+    m_errorVerifyTable->setVisible(!failure.outputs.isEmpty());
+    if (!failure.outputs.isEmpty()) {
+        m_errorVerifyTable->resizeColumnsToContents();
+        fitTableHeight(m_errorVerifyTable);
+    }
 }
 
 void ResultPanel::showExportError(const QString &bundle, const Client::EngineError &e)
@@ -369,6 +471,8 @@ void ResultPanel::setErrorText(QString text, const QString &stageName, const Cli
     if (!e.hint.isEmpty())
         text += QStringLiteral("<br>") + tr("Hint: %1").arg(e.hint.toHtmlEscaped());
     m_errorText->setText(text);
+    m_errorVerifyModel->clear(); // showError() fills it for a failed verification
+    m_errorVerifyTable->hide();
     m_errorFrame->show();
 }
 
@@ -376,6 +480,8 @@ void ResultPanel::clearError()
 {
     m_errorFrame->hide();
     m_errorText->clear();
+    m_errorVerifyModel->clear();
+    m_errorVerifyTable->hide();
 }
 
 bool ResultPanel::hasResult() const
@@ -393,12 +499,14 @@ QString ResultPanel::summaryText() const
                 m_form->itemAt(row, QFormLayout::LabelRole)->widget());
             auto *value = qobject_cast<QLabel *>(
                 m_form->itemAt(row, QFormLayout::FieldRole)->widget());
-            if (label && value)
+            if (label && value && m_form->isRowVisible(row))
                 lines << label->text() + QLatin1Char(' ')
                              + (value->textFormat() == Qt::RichText
                                     ? QTextDocumentFragment::fromHtml(value->text()).toPlainText()
                                     : value->text());
         }
+        if (m_verifyTable->isVisibleTo(this))
+            lines << tableText(m_verifyModel);
         if (m_bundleFrame->isVisibleTo(this)) {
             lines << tr("Bundle exported");
             for (int row = 0; row < m_bundleForm->rowCount(); ++row) {
@@ -413,8 +521,11 @@ QString ResultPanel::summaryText() const
         if (m_warningFrame->isVisibleTo(this))
             lines << QTextDocumentFragment::fromHtml(m_warningText->text()).toPlainText();
     }
-    if (m_errorFrame->isVisibleTo(this))
+    if (m_errorFrame->isVisibleTo(this)) {
         lines << QTextDocumentFragment::fromHtml(m_errorText->text()).toPlainText();
+        if (m_errorVerifyTable->isVisibleTo(this))
+            lines << tableText(m_errorVerifyModel);
+    }
     return lines.join(QLatin1Char('\n'));
 }
 

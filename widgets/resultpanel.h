@@ -5,6 +5,7 @@
 #include "client/engineerror.h"
 #include "client/exportresult.h"
 #include "client/measurement.h"
+#include "client/verifyresult.h"
 
 #include <QWidget>
 
@@ -13,10 +14,12 @@ class QFrame;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
+class QTableView;
 
 namespace AotStudio::Widgets {
 
 class LatencyChart;
+class VerifyOutputModel;
 
 /// Shows the latest compile result (selectable text, a latency chart) or, before the first one,
 /// an empty-state hint; a bundle exported from it adds a bundle section; a failed job adds an
@@ -38,7 +41,12 @@ public:
     const Client::SpeedupFigure &figure() const { return m_figure; }
     /// True while the verdict is "unreliable": the figures are drawn greyed.
     bool figuresGreyed() const { return m_greyed; }
-    void showError(const QString &model, const Client::EngineError &error);
+    /**
+     * A failed compile. For a failed verification (code `mismatch`) @p failure names the output
+     * that failed and, when the job's log has them, every output's figures (shown as a table).
+     */
+    void showError(const QString &model, const Client::EngineError &error,
+                   const Client::VerifyFailure &failure = {});
     /// Shows a bundle exported from the current result below its numbers (replacing an
     /// earlier one); a new showResult() hides it.
     void showBundle(const Client::ExportResult &result);
@@ -48,6 +56,11 @@ public:
     /// Hides the previous error while a new job runs.
     void clearError();
     bool hasResult() const;
+    /// True while the result's per-output verification is shown (false for older results).
+    bool showsVerification() const;
+    /// The per-output table of the shown result, and of a failed verification in the error box.
+    VerifyOutputModel *verifyModel() const { return m_verifyModel; }
+    VerifyOutputModel *failedVerifyModel() const { return m_errorVerifyModel; }
     /// Everything shown, as "Label: value" lines (what the Copy button puts on the clipboard).
     QString summaryText() const;
 
@@ -55,6 +68,8 @@ private:
     QLabel *addRow(QFormLayout *form, const QString &label, const char *objectName);
     void setErrorText(QString headline, const QString &stageName, const Client::EngineError &e);
     void copyToClipboard();
+    void showVerify(const Client::VerifyResult &verify);
+    static void fitTableHeight(QTableView *view);
 
     QStackedWidget *m_stack;
     QLabel *m_title;
@@ -62,6 +77,14 @@ private:
     QLabel *m_device;
     QLabel *m_torch;
     QLabel *m_maxAbsError;
+    QLabel *m_verify;
+    QLabel *m_verifyMode;
+    QLabel *m_verifyInputs;
+    QLabel *m_verifyStateful;
+    VerifyOutputModel *m_verifyModel;
+    QTableView *m_verifyTable;
+    VerifyOutputModel *m_errorVerifyModel;
+    QTableView *m_errorVerifyTable;
     QLabel *m_eager;
     QLabel *m_compiled;
     QLabel *m_speedup;

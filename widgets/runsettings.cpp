@@ -14,6 +14,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace AotStudio::Widgets {
 
 QStringList RunSettings::allSchemes()
@@ -52,6 +54,7 @@ RunSettings RunSettings::load()
             r.throughputRunners.append(n.toInt());
     }
     r.coldStartRuns = s.value(QStringLiteral("coldStartRuns"), r.coldStartRuns).toInt();
+    r.threads = std::max(0, s.value(QStringLiteral("threads"), r.threads).toInt());
     return r;
 }
 
@@ -75,6 +78,7 @@ void RunSettings::save() const
         runners.append(QString::number(n));
     s.setValue(QStringLiteral("throughputRunners"), runners);
     s.setValue(QStringLiteral("coldStartRuns"), coldStartRuns);
+    s.setValue(QStringLiteral("threads"), threads);
 }
 
 QJsonObject RunSettings::requestFields(const QString &type) const
@@ -82,6 +86,8 @@ QJsonObject RunSettings::requestFields(const QString &type) const
     QJsonObject o{{QLatin1String("warmup"), warmup},
                   {QLatin1String("runs"), runs},
                   {QLatin1String("max_seconds"), maxSeconds}};
+    if (threads > 0) // else the engine uses every CPU this process may use, and says how many
+        o.insert(QLatin1String("threads"), threads);
     if (type == QLatin1String("quantize")) {
         o.insert(QLatin1String("schemes"), QJsonArray::fromStringList(schemes));
         o.insert(QLatin1String("calibration_samples"), calibrationSamples);
@@ -120,6 +126,7 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     , m_maxError(new QDoubleSpinBox(this))
     , m_runners(new QLineEdit(this))
     , m_coldStart(new QSpinBox(this))
+    , m_threads(new QSpinBox(this))
 {
     setWindowTitle(tr("Run Settings"));
     setObjectName(QStringLiteral("runSettingsDialog"));
@@ -130,8 +137,9 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     m_freezing->setChecked(settings.freezing);
     m_maxAutotune->setChecked(settings.maxAutotune);
     m_dynamic->setText(settings.dynamic.join(QStringLiteral(", ")));
-    m_dynamic->setPlaceholderText(tr("e.g. x:0:1:64 (input x, dimension 0, from 1 to 64)"));
-    m_dynamic->setToolTip(tr("Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX"));
+    m_dynamic->setPlaceholderText(tr("e.g. 0:0:1:64 (input 0, dimension 0, from 1 to 64)"));
+    m_dynamic->setToolTip(tr("Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, "
+                             "each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)"));
     m_warmup->setRange(0, 1000);
     m_warmup->setValue(settings.warmup);
     m_runs->setRange(1, 100000);
@@ -163,6 +171,11 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     m_coldStart->setRange(0, 100);
     m_coldStart->setValue(settings.coldStartRuns);
     m_coldStart->setSpecialValueText(tr("skip"));
+    m_threads->setRange(0, 4096);
+    m_threads->setSpecialValueText(tr("all usable CPUs"));
+    m_threads->setValue(settings.threads);
+    m_threads->setToolTip(tr("Intra-op threads for eager and compiled alike; the engine refuses more than the CPUs it "
+                             "may use (affinity and cgroup quota) and records the count in every result"));
 
     auto *compile = new QGroupBox(tr("Compile"), this);
     auto *compileForm = new QFormLayout(compile);
@@ -175,6 +188,7 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     measureForm->addRow(tr("Warm-up runs:"), m_warmup);
     measureForm->addRow(tr("Most timed runs:"), m_runs);
     measureForm->addRow(tr("Time cap per variant:"), m_maxSeconds);
+    measureForm->addRow(tr("Threads:"), m_threads);
     measureForm->addRow(tr("Throughput runners:"), m_runners);
     measureForm->addRow(tr("Cold-start runs:"), m_coldStart);
     auto *quant = new QGroupBox(tr("Quantize"), this);
@@ -222,6 +236,7 @@ RunSettings RunSettingsDialog::settings() const
             r.throughputRunners.append(v);
     }
     r.coldStartRuns = m_coldStart->value();
+    r.threads = m_threads->value();
     return r;
 }
 

@@ -24,7 +24,7 @@ struct RunSettings
     QString dtype = QStringLiteral("fp32");  ///< fp32, bf16, fp16
     bool freezing = false;                   ///< Inductor freezing (constant-folds weights)
     bool maxAutotune = false;                ///< Inductor max-autotune (slow compile)
-    QStringList dynamic;                     ///< "INPUT:DIM" or "INPUT:DIM:MIN:MAX"
+    QStringList dynamic;                     ///< "INPUT:DIM[:MIN:MAX][=NAME]"
     int warmup = 5;                          ///< untimed runs first
     int runs = 200;                          ///< most timed runs per variant
     double maxSeconds = 5;                   ///< measuring cap per variant, s
@@ -34,6 +34,7 @@ struct RunSettings
     double maxError = 0;                     ///< 0: no "best within" pick
     QList<int> throughputRunners = {1, 2, 4};
     int coldStartRuns = 3;
+    int threads = 0;                         ///< intra-op threads for eager and compiled; 0: all usable CPUs (the engine's default)
 
     /// All scheme words of FORMAT.md's quantize request, baseline first.
     static QStringList allSchemes();
@@ -67,6 +68,7 @@ private:
     QDoubleSpinBox *m_maxError;
     QLineEdit *m_runners;
     QSpinBox *m_coldStart;
+    QSpinBox *m_threads;
 };
 
 } // namespace AotStudio::Widgets

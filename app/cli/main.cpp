@@ -3,11 +3,15 @@
 // process; progress goes to stderr, results to stdout (one JSON object with --json).
 #include "bundle/bundle.h"
 #include "bundle/inspect.h"
+#include "bundle/text.h"
 #include "graph/graphdiff.h"
 #include "pipeline/engine.h"
+#include "pipeline/measurement.h"
+#include "options.h"
 #include "profilecmd.h"
 #include "protocol/linewriter.h"
 #include "quantizecmd.h"
+#include "sweepcmd.h"
 #include "runtime/aotirunner.h"
 
 #include <CLI/CLI.hpp>
@@ -120,16 +124,62 @@ std::string errorLine(const Json &e)
     return line;
 }
 
+/// The compile result's `verify` section (FORMAT.md): the verdict, one line per named output, and
+/// the fp32 matmul precision both sides ran with.
+void printVerify(std::FILE *out, const Json &v)
+{
+    if (!v.is_object())
+        return;
+    std::fprintf(out, "verified:       %s\n", v.value("verdict", "").c_str());
+    for (const auto &o : v.value("outputs", Json::array())) {
+        std::string line = "  output '" + o.value("name", "") + "' " + o.value("shape", Json::array()).dump() + " " +
+                           o.value("dtype", "");
+        char buf[256];
+        std::snprintf(buf, sizeof buf, ": max abs %.3g, max rel %.3g, cosine %.6f", o.value("max_abs_error", 0.0),
+                      o.value("max_rel_error", 0.0), o.value("cosine", 0.0));
+        line += buf;
+        if (o.contains("compiled_reference_error")) {
+            std::snprintf(buf, sizeof buf, "; against the %s reference: compiled %.3g, eager %.3g",
+                          v.value("/reference/dtype"_json_pointer, std::string("higher-precision")).c_str(),
+                          o.value("compiled_reference_error", 0.0), o.value("eager_reference_error", 0.0));
+            line += buf;
+        }
+        std::fprintf(out, "%s\n", line.c_str());
+    }
+    const auto setting = [&](const char *side) {
+        const Json p = v.value("/precision"_json_pointer, Json::object()).value(side, Json());
+        if (!p.is_object())
+            return std::string("?");
+        const Json tf32 = p.value("cuda_matmul_allow_tf32", Json());
+        return p.value("float32_matmul_precision", std::string("?")) + ", TF32 matmul " +
+               (tf32.is_boolean() ? (tf32.get<bool>() ? "on" : "off") : "?");
+    };
+    std::fprintf(out, "fp32 matmul:    eager %s; compiled %s\n", setting("eager").c_str(), setting("compiled").c_str());
+}
+
 void printHuman(std::FILE *out, const Json &r)
 {
     std::fprintf(out, "package:        %s\n", r.value("package", "").c_str());
     std::fprintf(out, "device:         %s (torch %s)\n", r.value("device", "").c_str(), r.value("torch_version", "").c_str());
     std::fprintf(out, "max abs error:  %.3g (tolerance %.3g)\n", r.value("max_abs_error", 0.0), r.value("tolerance", 0.0));
+    printVerify(out, r.value("verify", Json()));
     std::fprintf(out, "eager median:   %.4f ms\n", r.value("eager_ms", 0.0));
-    std::fprintf(out, "AOTI median:    %.4f ms  (%.2fx)\n", r.value("compiled_ms", 0.0), r.value("speedup", 0.0));
-    std::fprintf(out, "runs:           eager %d, compiled %d (after %d warm-up each)\n",
+    std::fprintf(out, "AOTI median:    %.4f ms\n", r.value("compiled_ms", 0.0));
+    const Json interval = r.value("speedup_interval", Json());
+    if (interval.is_object())
+        std::fprintf(out, "speedup:        %s\n", Pipeline::ratioText(Pipeline::ratioFromJson(interval)).c_str());
+    const Json baseline = r.value("eager_baseline", Json());
+    if (baseline.is_object() && baseline.value("kind", "") == "exported_program")
+        std::fprintf(out, "eager baseline: %s\n", baseline.value("note", "").c_str());
+    const Json measurement = r.value("measurement", Json());
+    std::fprintf(out, "runs:           eager %d, compiled %d (after %d warm-up each), %s threads, paired in %d rounds\n",
                  r.value("/eager/runs"_json_pointer, 0), r.value("/compiled/runs"_json_pointer, 0),
-                 r.value("/eager/warmup"_json_pointer, 0));
+                 r.value("/eager/warmup"_json_pointer, 0), r.contains("threads") ? r["threads"].dump().c_str() : "?",
+                 measurement.is_object() ? measurement.value("/pairing/rounds"_json_pointer, 0) : 0);
+    if (measurement.is_object()) {
+        const std::string line = Pipeline::verdictLine(measurement);
+        std::fprintf(out, "%s\n", line.empty() ? ("measurement:    " + measurement.value("verdict", std::string("?"))).c_str() : line.c_str());
+    }
     const Json kernels = r.value("kernels", Json::object());
     // Stages list every pass, also those that changed nothing; only graph snapshots count here.
     std::size_t snapshots = 0, unchanged = 0;
@@ -144,8 +194,11 @@ void printHuman(std::FILE *out, const Json &r)
                  snapshots, r.value("out", "").c_str(), unchanged, kernels.value("count", 0),
                  kernels.value("path", Json("")).is_string() ? kernels.value("path", "").c_str() : "-");
     std::fprintf(out, "result:         %s/result.json\n", r.value("out", "").c_str());
-    for (const auto &w : r.value("warnings", Json::array()))
-        std::fprintf(out, "warning:        %s\n", w.is_string() ? w.get<std::string>().c_str() : w.dump().c_str());
+    for (const auto &w : r.value("warnings", Json::array())) {
+        const std::string text = w.is_string() ? w.get<std::string>() : w.dump();
+        if (text.rfind("measurement: ", 0) != 0) // printed above, on its own line
+            std::fprintf(out, "warning:        %s\n", text.c_str());
+    }
 }
 
 // --- inspect: a bundle (directory or .zip) or a .pt2, read without loading any native code --------
@@ -199,7 +252,7 @@ int runInspect(const std::string &path, bool asJson)
     } catch (const Bundle::BundleError &e) {
         std::fprintf(stderr, "aotstudio-cli: inspect: %s\n", e.what());
         if (asJson)
-            std::printf("%s\n", Json{{"ok", false}, {"error", e.what()}}.dump().c_str());
+            std::printf("%s\n", Bundle::dumpJson(Json{{"ok", false}, {"error", e.what()}}).c_str());
         return kExitFailed;
     }
     int rc = 0;
@@ -209,7 +262,7 @@ int runInspect(const std::string &path, bool asJson)
         if (!info.value("ok", false) || !why.empty())
             rc = kExitFailed;
         if (asJson) {
-            std::printf("%s\n", info.dump().c_str());
+            std::printf("%s\n", Bundle::dumpJson(info).c_str());
             return rc;
         }
         std::printf("bundle:       %s%s\n", info.value("path", "").c_str(), info.value("zip", false) ? " (zip)" : "");
@@ -248,7 +301,7 @@ int runInspect(const std::string &path, bool asJson)
     if (info.value("kind", "") == "unknown")
         rc = kExitFailed;
     if (asJson) {
-        std::printf("%s\n", info.dump().c_str());
+        std::printf("%s\n", Bundle::dumpJson(info).c_str());
         return rc;
     }
     const std::string kind = info.value("kind", "");
@@ -308,10 +361,7 @@ void printExport(std::FILE *out, const Json &r)
             std::fprintf(out, "bucket:         %-10s batch %ld  %s\n", b.value("name", "").c_str(), b.value("batch", 0L),
                          b.value("package", "").c_str());
     }
-    const Json cold = r.value("cold_start", Json::object());
-    if (cold.contains("bundle_ms"))
-        std::fprintf(out, "cold start:     bundle %.0f ms, eager %.0f ms (%.2fx; spawn to first output, median of %d)\n",
-                     cold.value("bundle_ms", 0.0), cold.value("eager_ms", 0.0), cold.value("ratio", 0.0), cold.value("runs", 0));
+    Cli::printColdStart(out, r.value("cold_start", Json::object()));
     std::fprintf(out, "run it:         aotstudio-run %s\n", r.value("bundle", "").c_str());
 }
 
@@ -332,7 +382,8 @@ int main(int argc, char **argv)
     app.require_subcommand(0, 1);
     app.footer("Exit status: 0 success, 1 the job failed (export, compile, accuracy, device), 2 bad command line,\n"
                "130 cancelled with Ctrl-C. A compile writes OUT/model.pt2, OUT/result.json (or OUT/error.json),\n"
-               "OUT/snapshots/*.json, OUT/kernels.json, OUT/trace/ and OUT/aotstudio.log.\n"
+               "OUT/snapshots/*.json, OUT/kernels.json, OUT/trace/ and OUT/aotstudio.log. A failed compile moves\n"
+               "the previous compile's files to OUT/previous-<time>/ and keeps its package as model.unverified.pt2.\n"
                "Examples:\n"
                "  aotstudio-cli compile --model sample:mlp --device cpu --out /tmp/mlp --json\n"
                "  aotstudio-cli compile --model sample:minilm --out /tmp/minilm\n"
@@ -353,6 +404,7 @@ int main(int argc, char **argv)
     int runs = 200, warmup = 5, minRuns = 20;
     double maxSeconds = 5;
     std::optional<double> toleranceOpt;
+    int threads = 0;
     bool json = false;
     compile->add_option("-m,--model", model, "Model: sample:NAME (mlp, convnet, resnet18, espcn, transformer, unet, "
                                              "minilm), path/to/file.py:factory (returns (model, example_inputs)), or a "
@@ -371,6 +423,7 @@ int main(int argc, char **argv)
                                                      "runs are done (warm-up is not capped)")
         ->capture_default_str()
         ->check(CLI::Range(0.0, 86400.0));
+    Cli::addThreadsOption(compile, threads);
     compile->add_option("--tolerance", toleranceOpt, "Largest accepted max abs difference between compiled and eager "
                                                      "outputs; above it the command fails (default 1e-3 for fp32, 5e-2 bf16, 1e-2 fp16)")
         ->check([](const std::string &v) {
@@ -391,8 +444,21 @@ int main(int argc, char **argv)
                                                    "passes, so pass snapshots and the kernel list may be missing)");
     compile->add_flag("--no-snapshots", noSnapshots, "Do not write graph snapshots (OUT/snapshots/*.json)");
     std::vector<std::string> dynamic;
-    compile->add_option("--dynamic", dynamic, "Dynamic dimension INPUT:DIM[:MIN:MAX] (repeatable), e.g. 0:0:1:64 for a "
-                                              "batch of 1 to 64 on the first input; without a range torch.export infers it");
+    int verifySamples = 2;
+    compile->add_option("--verify-samples", verifySamples, "Seeded inputs of the example's shapes checked against eager "
+                                                          "besides the example itself")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 64));
+    int verifyShapes = 4;
+    compile->add_option("--verify-shapes", verifyShapes, "Sizes besides the example verified for a package with dynamic "
+                                                         "dimensions: each one's range start and end (0: the example's shapes "
+                                                         "only; aotstudio-cli sweep checks the whole range)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 64));
+    compile->add_option("--dynamic", dynamic, "Dynamic dimension INPUT:DIM[:MIN:MAX][=NAME] (repeatable), e.g. 0:0:1:64 for "
+                                              "a batch of 1 to 64 on the first input; one NAME ties dimensions of several "
+                                              "inputs (0:0=batch 1:0=batch). An example size of 0 or 1 is resized to 2 (said "
+                                              "in the log); a dimension that comes out static fails the compile with the guard");
 
     auto *diffCmd = app.add_subcommand("diff", "Structural diff of two graph snapshots (OUT/snapshots/*.json): added, "
                                                "removed and changed nodes, paired by provenance, then name, then structure");
@@ -415,6 +481,11 @@ int main(int argc, char **argv)
     exportCmd->add_option("--buckets", bucketSpec, "Batch buckets, e.g. batch=1,4,16 (default: the example batch)");
     exportCmd->add_option("--dynamic-batch", dynamicBatchSpec, "Add a dynamic-batch package for MIN:MAX rows, the fallback "
                                                               "for batches without a bucket, e.g. 1:64");
+    std::vector<std::string> exportDynamic;
+    exportCmd->add_option("--dynamic", exportDynamic, "Dynamic dimension besides the batch, INPUT:DIM[:MIN:MAX][=NAME] "
+                                                      "(repeatable; e.g. 0:1:1:512=seq): dynamic in every bucket, checked "
+                                                      "by aotstudio-run against each bucket's guards (default with --from: "
+                                                      "the compile's own)");
     exportCmd->add_flag("--pad-safe", padSafe, "Rows of a batch are independent: a smaller batch may run padded in a larger bucket");
     exportCmd->add_flag("--no-zip", noZip, "Do not write BUNDLE.zip");
     exportCmd->add_option("--cold-start-runs", coldStartRuns, "Fresh processes timed for cold start (bundle and eager); 0 to skip")
@@ -438,6 +509,8 @@ int main(int argc, char **argv)
     auto *profileCmd = Cli::addProfileCommand(app, profileOptions);
     Cli::QuantizeOptions quantizeOptions;
     auto *quantizeCmd = Cli::addQuantizeCommand(app, quantizeOptions);
+    Cli::SweepOptions sweepOptions;
+    auto *sweepCmd = Cli::addSweepCommand(app, sweepOptions);
 
     try {
         app.parse(argc, argv);
@@ -477,7 +550,7 @@ int main(int argc, char **argv)
             return kExitFailed;
         }
     }
-    if (!showVersion && !*compile && !*exportCmd && !*profileCmd && !*quantizeCmd) {
+    if (!showVersion && !*compile && !*exportCmd && !*profileCmd && !*quantizeCmd && !*sweepCmd) {
         std::fputs(app.help().c_str(), stdout);
         return kExitUsage;
     }
@@ -496,11 +569,13 @@ int main(int argc, char **argv)
 
     std::FILE *stdoutStream = Protocol::takeStdoutForProtocol();
     Outcome outcome;
-    ProgressPrinter printer(verbose || profileOptions.verbose || quantizeOptions.verbose);
+    ProgressPrinter printer(verbose || profileOptions.verbose || quantizeOptions.verbose || sweepOptions.verbose);
     if (*compile)
         printer.setLogFile(out + "/aotstudio.log");
     if (*quantizeCmd)
         printer.setLogFile(Cli::quantizeRequest(quantizeOptions).value("out", std::string()) + "/aotstudio.log");
+    if (*sweepCmd)
+        printer.setLogFile(Cli::sweepRequest(sweepOptions).value("out", std::string()) + "/aotstudio.log");
     int rc = 0;
     {
         Pipeline::Engine engine([&](const Json &event) { printer(event, outcome); });
@@ -537,8 +612,13 @@ int main(int argc, char **argv)
                     Cli::printQuantize(stdoutStream, *outcome.result);
                 else if (request.value("type", "") == "profile")
                     Cli::printProfile(stdoutStream, *outcome.result);
+                else if (request.value("type", "") == "sweep")
+                    Cli::printSweep(stdoutStream, *outcome.result);
                 else
                     printHuman(stdoutStream, *outcome.result);
+                // A sweep with shapes that did not do what the guards promise failed its check.
+                if (request.value("type", "") == "sweep" && !outcome.result->value("passed", false))
+                    rc = kExitFailed;
             } else {
                 Json error = outcome.error.value_or(Protocol::makeError(
                     1, {"engine", Protocol::Code::Internal, "the engine ended without a result", "see the log above"}));
@@ -584,6 +664,8 @@ int main(int argc, char **argv)
             rc = runJob(Cli::quantizeRequest(quantizeOptions), quantizeOptions.json);
         } else if (*profileCmd) {
             rc = runJob(Cli::profileRequest(profileOptions), profileOptions.json);
+        } else if (*sweepCmd) {
+            rc = runJob(Cli::sweepRequest(sweepOptions), sweepOptions.json);
         } else if (*exportCmd) {
             Json request{{"type", "export"}, {"id", 1}, {"out", exportOut}, {"pad_safe", padSafe}, {"zip", !noZip},
                          {"cold_start_runs", coldStartRuns}};
@@ -593,6 +675,8 @@ int main(int argc, char **argv)
                 request["model"] = exportModel;
             if (exportCmd->count("--device"))
                 request["device"] = device;
+            if (!exportDynamic.empty())
+                request["dynamic"] = exportDynamic;
             if (!bucketSpec.empty()) {
                 // batch=1,4,16 (the "batch=" prefix names the dimension; version 1 knows only batch)
                 std::string list = bucketSpec.rfind("batch=", 0) == 0 ? bucketSpec.substr(6) : bucketSpec;
@@ -633,6 +717,9 @@ int main(int argc, char **argv)
                          {"allow_cache", allowCache}, {"snapshots", !noSnapshots}, {"dynamic", dynamic}};
             if (toleranceOpt)
                 request["tolerance"] = *toleranceOpt; // else the frontend's default for the dtype
+            request["verify_samples"] = verifySamples;
+            request["verify_shapes"] = verifyShapes;
+            Cli::setThreads(request, threads);
             rc = runJob(request, json);
         }
         std::fflush(nullptr);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `aotstudio-cli profile`: eager against the compiled package in one process (core/profiler/PROFILE.md).
 #include "profilecmd.h"
+#include "options.h"
+
+#include "pipeline/measurement.h"
 
 #include <filesystem>
 
@@ -31,6 +34,7 @@ CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &o)
     cmd->add_option("--cold-start-runs", o.coldStartRuns, "Fresh processes timed for cold start (each side); 0 to skip")
         ->capture_default_str()
         ->check(CLI::Range(0, 100));
+    addThreadsOption(cmd, o.threads);
     cmd->add_option("--variants", o.variants, "Subset of eager,aoti,nativert")->delimiter(',');
     cmd->add_flag("--no-trace", o.noTrace, "Skip the traced pass (no kernels, no trace.json, no overhead)");
     cmd->add_flag("--json", o.json, "Print the profile as one JSON object on stdout");
@@ -54,11 +58,45 @@ json profileRequest(const ProfileOptions &o)
            {"max_seconds", o.maxSeconds}, {"throughput", runners},
            {"throughput_seconds", o.throughputSeconds}, {"cold_start_runs", o.coldStartRuns},
            {"trace", !o.noTrace}};
+    setThreads(r, o.threads);
     if (!o.package.empty())
         r["package"] = std::filesystem::absolute(o.package).lexically_normal().string();
     if (!o.variants.empty())
         r["variants"] = o.variants;
     return r;
+}
+
+void printColdStart(std::FILE *out, const json &cold)
+{
+    if (!cold.is_object() || !cold.value("ratio", json()).is_number())
+        return;
+    const double bundle = cold.value("bundle_ms", cold.value("aoti_run_ms", json())).is_number()
+                              ? cold.value("bundle_ms", cold.value("aoti_run_ms", json())).get<double>()
+                              : 0.0;
+    const json interval = cold.value("ratio_interval", json());
+    std::fprintf(out, "cold start:     aotstudio-run %.0f ms, python eager %.0f ms: %s (median of %d)\n", bundle,
+                 cold.value("eager_ms", 0.0),
+                 interval.is_object() ? Pipeline::ratioText(Pipeline::ratioFromJson(interval), "the bundle starts slower").c_str()
+                                      : (std::to_string(cold.value("ratio", 0.0)) + "x (no interval)").c_str(),
+                 cold.value("runs", 0));
+    const json phases = cold.value("phases", json());
+    if (!phases.is_object())
+        return;
+    std::string line;
+    for (const auto &[key, label] : {std::pair{"to_main_ms", "to main"}, {"verify_ms", "verify"}, {"load_ms", "load"}, {"first_run_ms", "first run"}}) {
+        const json p = phases.value(key, json());
+        if (!p.is_object())
+            continue;
+        char buf[96];
+        if (p.value("low_ms", json()).is_number())
+            std::snprintf(buf, sizeof buf, "%s %.1f ms (%.1f–%.1f)", label, p.value("median_ms", 0.0), p["low_ms"].get<double>(),
+                          p["high_ms"].get<double>());
+        else
+            std::snprintf(buf, sizeof buf, "%s %.1f ms", label, p.value("median_ms", 0.0));
+        line += (line.empty() ? "" : ", ") + std::string(buf);
+    }
+    if (!line.empty())
+        std::fprintf(out, "  phases:       %s\n", line.c_str());
 }
 
 void printProfile(std::FILE *out, const json &r)
@@ -76,15 +114,39 @@ void printProfile(std::FILE *out, const json &r)
         const json s = v["statistics"];
         std::fprintf(out, "%-15s median %.4f ms  p10 %.4f  p90 %.4f  p99 %.4f  (%d runs)", (v.value("name", "") + ":").c_str(),
                      s.value("median_ms", 0.0), s.value("p10_ms", 0.0), s.value("p90_ms", 0.0), s.value("p99_ms", 0.0), s.value("runs", 0));
-        if (v["overhead_pct"].is_number())
+        if (v.value("overhead", json()).is_object()) {
+            const auto o = Pipeline::ratioFromJson(v["overhead"]);
+            if (o.low && o.high)
+                std::fprintf(out, "  collector overhead %+.2f%% (95%% CI %+.2f%% to %+.2f%%)", (o.estimate - 1) * 100, (*o.low - 1) * 100,
+                             (*o.high - 1) * 100);
+            else
+                std::fprintf(out, "  collector overhead %+.2f%% (no interval)", (o.estimate - 1) * 100);
+        } else if (v["overhead_pct"].is_number()) {
             std::fprintf(out, "  collector overhead %+.2f%%", v["overhead_pct"].get<double>());
+        }
         if (v["memory"].is_object() && v["memory"]["peak_bytes"].is_number())
             std::fprintf(out, "  peak %lld B", v["memory"]["peak_bytes"].get<long long>());
         std::fprintf(out, "\n");
     }
     const json speedup = r.value("speedup", json::object()); // items() must not outlive it
-    for (const auto &[name, x] : speedup.items())
-        std::fprintf(out, "speedup:        %s %.2fx over eager\n", name.c_str(), x.get<double>());
+    const json intervals = r.value("speedup_interval", json::object());
+    for (const auto &[name, x] : speedup.items()) {
+        if (intervals.contains(name))
+            std::fprintf(out, "speedup:        %s over eager %s\n", name.c_str(),
+                         Pipeline::ratioText(Pipeline::ratioFromJson(intervals[name])).c_str());
+        else
+            std::fprintf(out, "speedup:        %s %.2fx over eager (no interval)\n", name.c_str(), x.get<double>());
+    }
+    if (r.contains("threads"))
+        std::fprintf(out, "threads:        %s intra-op, eager and compiled alike\n", r["threads"].dump().c_str());
+    const json baseline = r.value("eager_baseline", json());
+    if (baseline.is_object() && baseline.value("kind", "") == "exported_program")
+        std::fprintf(out, "eager baseline: %s\n", baseline.value("note", "").c_str());
+    const json measurement = r.value("measurement", json());
+    if (measurement.is_object()) {
+        const std::string line = Pipeline::verdictLine(measurement);
+        std::fprintf(out, "%s\n", line.empty() ? ("measurement:    " + measurement.value("verdict", std::string("?"))).c_str() : line.c_str());
+    }
     int shown = 0;
     for (const auto &k : r.value("kernels", json::array())) {
         if (shown++ == 8)
@@ -99,14 +161,15 @@ void printProfile(std::FILE *out, const json &r)
                      100.0 * k.value("share", 0.0), k.value("calls", 0LL), k.value("mean_ms", 0.0), nodes.c_str());
     }
     for (const auto &t : r.value("throughput", json::array()))
-        std::fprintf(out, "throughput:     %d runner(s): %.1f calls/s, p99 %.4f ms\n", t.value("runners", 0), t.value("throughput_per_s", 0.0),
-                     t.value("p99_ms", 0.0));
-    const json cold = r.value("cold_start", json::object());
-    if (cold.value("ratio", json()).is_number())
-        std::fprintf(out, "cold start:     aotstudio-run %.0f ms, python eager %.0f ms (%.2fx)\n", cold.value("aoti_run_ms", 0.0),
-                     cold.value("eager_ms", 0.0), cold.value("ratio", 0.0));
-    for (const auto &w : r.value("warnings", json::array()))
-        std::fprintf(out, "warning:        %s\n", w.get<std::string>().c_str());
+        std::fprintf(out, "throughput:     %d runner(s): %.1f calls/s, median %.4f ms, p99 %.4f ms%s\n", t.value("runners", 0),
+                     t.value("throughput_per_s", 0.0), t.value("median_ms", 0.0), t.value("p99_ms", 0.0),
+                     t.value("consistent", true) ? "" : "  (disagrees with its latency: see warnings)");
+    printColdStart(out, r.value("cold_start", json::object()));
+    for (const auto &w : r.value("warnings", json::array())) {
+        const std::string text = w.is_string() ? w.get<std::string>() : w.dump();
+        if (text.rfind("measurement: ", 0) != 0)
+            std::fprintf(out, "warning:        %s\n", text.c_str());
+    }
 }
 
 } // namespace AotStudio::Cli

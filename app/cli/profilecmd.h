@@ -13,7 +13,7 @@ namespace AotStudio::Cli {
 /// Options of `aotstudio-cli profile` (the engine's `profile` request, FORMAT.md).
 struct ProfileOptions {
     std::string model, package, device = "cpu", out = "aotstudio-profile", dtype = "fp32";
-    int runs = 200, minRuns = 20, warmup = 5, coldStartRuns = 3;
+    int runs = 200, minRuns = 20, warmup = 5, coldStartRuns = 3, threads = 0;
     double maxSeconds = 5, throughputSeconds = 1;
     std::vector<int> runners{1, 2, 4};
     std::vector<std::string> variants;
@@ -24,6 +24,9 @@ struct ProfileOptions {
 CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &options);
 /// The `profile` request for the engine (id 1), with `out` made absolute.
 nlohmann::json profileRequest(const ProfileOptions &options);
+/// The cold-start lines (profile and export results share the shape, FORMAT.md): both medians,
+/// the ratio with its interval, the runtime's phases. Nothing when there is no ratio.
+void printColdStart(std::FILE *out, const nlohmann::json &coldStart);
 /// Human-readable summary of a profile result (core/profiler/PROFILE.md).
 void printProfile(std::FILE *out, const nlohmann::json &result);
 

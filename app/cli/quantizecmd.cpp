@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `aotstudio-cli quantize`: quantization schemes side by side (FORMAT.md, "quantize result").
 #include "quantizecmd.h"
+#include "options.h"
+
+#include "pipeline/measurement.h"
 
 #include <filesystem>
 
@@ -69,6 +72,7 @@ CLI::App *addQuantizeCommand(CLI::App &app, QuantizeOptions &o)
     cmd->add_option("--min-runs", o.minRuns, "Fewest timed runs per scheme and variant")->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--warmup", o.warmup, "Untimed warm-up runs")->capture_default_str()->check(CLI::Range(0, 100000));
     cmd->add_option("--max-seconds", o.maxSeconds, "Time cap per scheme and variant, in seconds")->capture_default_str()->check(CLI::Range(0.0, 1e6));
+    addThreadsOption(cmd, o.threads);
     cmd->add_flag("--no-snapshots", o.noSnapshots, "Write no graph snapshots (faster; quantized ops still listed)");
     cmd->add_flag("--json", o.json, "Print the result as one JSON object on stdout");
     cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
@@ -90,6 +94,7 @@ json quantizeRequest(const QuantizeOptions &o)
            {"warmup", o.warmup},   {"max_seconds", o.maxSeconds},
            {"calibration_samples", o.calibrationSamples}, {"eval_samples", o.evalSamples},
            {"snapshots", !o.noSnapshots}};
+    setThreads(r, o.threads);
     if (!o.schemes.empty())
         r["schemes"] = o.schemes;
     if (!o.calibration.empty())
@@ -128,6 +133,19 @@ void printQuantize(std::FILE *out, const json &r)
                      number(acc.is_object() ? acc.value("cosine", json()) : json(), "%.6f").c_str(),
                      number(top1.is_number() ? top1 : emb, "%.3f").c_str(), row.value("quantized_layers", 0));
     }
+    // Every ratio with its interval, and each row's verdict on the machine (FORMAT.md).
+    for (const auto &row : r.value("schemes", json::array())) {
+        if (row.value("status", "") != "ok")
+            continue;
+        const json a = row.value("speedup_interval", json()), b = row.value("speedup_vs_fp32_eager_interval", json());
+        std::fprintf(out, "%-17s compiled vs its eager %s; vs fp32 eager %s\n", row.value("scheme", "").c_str(),
+                     a.is_object() ? Pipeline::ratioText(Pipeline::ratioFromJson(a)).c_str() : "(no interval)",
+                     b.is_object() ? Pipeline::ratioText(Pipeline::ratioFromJson(b), "slower than fp32 eager").c_str() : "(no interval)");
+        if (const std::string line = Pipeline::verdictLine(row.value("measurement", json())); !line.empty())
+            std::fprintf(out, "%-17s %s\n", "", line.c_str());
+    }
+    if (r.contains("threads"))
+        std::fprintf(out, "threads: %s intra-op, every scheme and variant alike\n", r["threads"].dump().c_str());
     if (r.contains("best")) {
         const json &b = r["best"];
         if (b.value("scheme", json()).is_string())

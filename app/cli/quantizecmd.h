@@ -15,7 +15,7 @@ namespace AotStudio::Cli {
 struct QuantizeOptions {
     std::string model, device = "cpu", out = "aotstudio-quantize", calibration, eval;
     std::vector<std::string> schemes;
-    int calibrationSamples = 32, evalSamples = 16, runs = 200, minRuns = 20, warmup = 5;
+    int calibrationSamples = 32, evalSamples = 16, runs = 200, minRuns = 20, warmup = 5, threads = 0;
     double maxSeconds = 5;
     std::optional<double> maxError;
     bool noSnapshots = false, json = false, verbose = false;

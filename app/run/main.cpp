@@ -5,6 +5,7 @@
 // cold start and a summary of the outputs. Results on stdout (one JSON object with --json),
 // refusals and failures as one line on stderr.
 #include "bundle/bundle.h"
+#include "bundle/guards.h"
 #include "bundle/text.h"
 #include "profiler/measure.h"
 #include "runtime/aotirunner.h"
@@ -124,6 +125,67 @@ int refuse(bool asJson, const std::string &stage, const std::string &message)
     return kExitRefused;
 }
 
+/// `--package`: one package on the inputs of `inputPath`, checked by its guards sidecar; the
+/// outputs saved for the caller (a sweep's isolated call). Exit 1 with stage "refused" when the
+/// guards refuse the inputs, "failed" when loading or running fails.
+int runPackage(const std::string &package, const std::string &device, const std::string &inputPath, const std::string &saveTo,
+               const std::string &guardsPath, bool asJson)
+{
+  try {
+    if (inputPath.empty()) {
+        std::fprintf(stderr, "aotstudio-run: --package needs --input FILE (torch.save of the input tensors)\n");
+        return kExitUsage;
+    }
+    std::shared_ptr<const Runtime::InputFile> inputs;
+    std::unique_ptr<Runtime::AotiRunner> runner;
+    try {
+        inputs = Runtime::InputFile::read(inputPath);
+        runner = Runtime::AotiRunner::load(package, device);
+        if (!guardsPath.empty()) { // a bundle's bucket guards, written out by the caller
+            std::ifstream in(guardsPath);
+            const json g = json::parse(in, nullptr, false);
+            if (g.is_discarded())
+                return refuse(asJson, "failed", "--guards '" + guardsPath + "' is not JSON");
+            runner->setGuards(std::make_shared<Bundle::InputGuards>(Bundle::InputGuards::parse(g, guardsPath)));
+        }
+    } catch (const Runtime::RuntimeError &e) {
+        return refuse(asJson, "failed", e.what());
+    } catch (const Bundle::BundleError &e) {
+        return refuse(asJson, "failed", e.what());
+    }
+    double runMs = 0;
+    try {
+        runner->setInputs(*inputs);
+    } catch (const Runtime::InputRefused &e) {
+        return refuse(asJson, "refused", e.what());
+    } catch (const Runtime::RuntimeError &e) {
+        return refuse(asJson, "failed", e.what());
+    }
+    try {
+        const auto t0 = Clock::now();
+        runner->run();
+        runMs = msSince(t0);
+        if (!saveTo.empty())
+            runner->saveOutputs(saveTo);
+    } catch (const Runtime::RuntimeError &e) {
+        return refuse(asJson, "failed", e.what());
+    }
+    json outs = json::array();
+    for (const auto &o : runner->outputSummary())
+        outs.push_back({{"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"non_finite", o.nonFinite}});
+    const json r{{"ok", true}, {"package", package}, {"device", device}, {"run_ms", runMs}, {"outputs", outs},
+                 {"saved", saveTo.empty() ? json() : json(saveTo)}};
+    if (asJson)
+        std::printf("%s\n", Bundle::dumpJson(r).c_str());
+    else
+        std::printf("package:  %s\nrun:      %.3f ms\noutputs:  %zu\n", package.c_str(), runMs, outs.size());
+    std::fflush(nullptr);
+    return 0;
+  } catch (const std::exception &e) { // a c10::Error from LibTorch outside the runner's own wrapping
+    return refuse(asJson, "failed", e.what());
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -151,7 +213,18 @@ int main(int argc, char **argv)
     int runners = 1, iters = 100, warmup = 10;
     std::uint64_t seed = 0;
     bool asJson = false;
-    app.add_option("bundle", bundlePath, "Bundle directory or .zip (from aotstudio-cli export)")->required();
+    std::string packagePath, packageDevice = "cpu", saveOutputsPath, guardsPath;
+    auto *bundleOpt = app.add_option("bundle", bundlePath, "Bundle directory or .zip (from aotstudio-cli export)");
+    auto *packageOpt = app.add_option("--package", packagePath, "Run one AOTInductor .pt2 instead of a bundle (its model.guards.json "
+                                                                "beside it checks the inputs; needs --input). For sweeps (aotstudio-cli "
+                                                                "sweep --isolate): no hashes, no buckets, no timing")
+                           ->check(CLI::ExistingFile);
+    bundleOpt->excludes(packageOpt);
+    app.add_option("--device", packageDevice, "With --package: cpu or cuda")->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
+    app.add_option("--save-outputs", saveOutputsPath, "With --package: write the outputs with torch.save's format (a list of tensors)");
+    app.add_option("--guards", guardsPath, "With --package: check the inputs against this guards file (FORMAT.md \"guards\") "
+                                           "instead of the package's model.guards.json")
+        ->check(CLI::ExistingFile);
     app.add_option("-b,--batch", batchOpt, "Batch size of the request (default: the first exact bucket's batch)")
         ->check(CLI::Range(1LL, 1LL << 40));
     app.add_option("--runners", runners, "Concurrent threads and model instances (num_runners); above 1 also "
@@ -173,6 +246,13 @@ int main(int argc, char **argv)
     } catch (const CLI::ParseError &e) {
         const int rc = app.exit(e);
         return rc == 0 ? 0 : kExitUsage;
+    }
+
+    if (!packagePath.empty())
+        return runPackage(packagePath, packageDevice, inputPath, saveOutputsPath, guardsPath, asJson);
+    if (bundlePath.empty()) {
+        std::fprintf(stderr, "aotstudio-run: give a bundle (directory or .zip) or --package FILE.pt2; see --help\n");
+        return kExitUsage;
     }
 
     // 1. Open and verify (a zip is extracted to a private temporary directory first).
@@ -219,11 +299,14 @@ int main(int argc, char **argv)
                 t += (d ? ", " : "") + (shape[d] == Bundle::kBatchDim ? std::string("batch") : std::to_string(shape[d]));
             return t + "]";
         };
+        // With guards in the manifest, the bucket's guards judge the sizes (dynamic dimensions
+        // besides the batch); without, every size but the batch must be the manifest's.
+        const bool guarded = std::all_of(m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.guards != nullptr; });
         for (std::size_t i = 0; i < info.size(); ++i) {
             const auto &want = m.inputs[i];
             const auto &got = info[i];
-            bool same = want.shape.size() == got.shape.size();
-            for (std::size_t d = 0; same && d < want.shape.size(); ++d)
+            bool same = guarded || want.shape.size() == got.shape.size();
+            for (std::size_t d = 0; same && !guarded && d < want.shape.size(); ++d)
                 same = want.shape[d] == Bundle::kBatchDim ? got.shape[d] == batch : want.shape[d] == got.shape[d];
             if (!same || Bundle::normalizeDtype(want.dtype) != Bundle::normalizeDtype(got.dtype))
                 return refuse(asJson, "refused",
@@ -253,6 +336,34 @@ int main(int argc, char **argv)
     }
     if (m.inputs.empty())
         return refuse(asJson, "refused", "bundle '" + bundlePath + "': manifest.json lists no inputs to generate");
+    // The inputs' shapes against the chosen bucket's guards; sizes an exact bucket was not compiled
+    // for (a longer sequence) go to the dynamic bucket when its guards take them.
+    if (inputFile) {
+        std::vector<std::vector<std::int64_t>> shapes;
+        for (const auto &t : inputFile->info()) {
+            std::vector<std::int64_t> s(t.shape.begin(), t.shape.end());
+            if (!s.empty() && s[0] < choice.padTo)
+                s[0] = choice.padTo;
+            shapes.push_back(std::move(s));
+        }
+        if (choice.bucket.guards) {
+            if (auto v = choice.bucket.guards->check(shapes)) {
+                const auto dyn = std::find_if(m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.isDynamic(); });
+                bool moved = false;
+                if (dyn != m.buckets.end() && dyn->name != choice.bucket.name && dyn->guards) {
+                    for (std::size_t i = 0; i < shapes.size(); ++i)
+                        if (!shapes[i].empty())
+                            shapes[i][0] = inputFile->info()[i].shape[0];
+                    if (!dyn->guards->check(shapes)) {
+                        choice = {*dyn, batch, false};
+                        moved = true;
+                    }
+                }
+                if (!moved)
+                    return refuse(asJson, "refused", "bundle '" + bundlePath + "', bucket " + choice.bucket.name + ": " + v->message);
+            }
+        }
+    }
 
     // 3. Load the bucket's package (this runs its native code) and make the inputs.
     const std::string package = (bundle.root / choice.bucket.package).string();
@@ -261,6 +372,7 @@ int main(int argc, char **argv)
     const auto tLoad = Clock::now();
     try {
         runner = Runtime::AotiRunner::load(package, device, runners);
+        runner->setGuards(choice.bucket.guards); // every input set is checked before a call
     } catch (const Runtime::RuntimeError &e) {
         return refuse(asJson, "failed", e.what());
     }
@@ -339,6 +451,8 @@ int main(int argc, char **argv)
                           {"rows_per_s", wallS > 0 ? static_cast<double>(all.size() * batch) / wallS : 0.0},
                           {"p99_ms", latency.p99Ms}};
         }
+    } catch (const Runtime::InputRefused &e) {
+        return refuse(asJson, "refused", e.what());
     } catch (const Runtime::RuntimeError &e) {
         return refuse(asJson, "failed", e.what());
     }

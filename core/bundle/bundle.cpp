@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/bundle.h"
+#include "bundle/guards.h"
 
 #include <openssl/evp.h>
 #include <zip.h>
@@ -60,7 +61,8 @@ bool isHex64(const std::string &s)
            });
 }
 
-/// Write `content` to `path` through `<dir>/.<name>.partial-<pid>`, fsync, rename.
+} // namespace
+
 void writeFileAtomic(const fs::path &path, const std::string &content)
 {
     const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".partial-" + std::to_string(::getpid()));
@@ -92,6 +94,8 @@ void writeFileAtomic(const fs::path &path, const std::string &content)
         throw BundleError("cannot rename " + quoted(tmp) + " to " + quoted(path) + ": " + ec.message());
     }
 }
+
+namespace {
 
 std::string libzipError(int code)
 {
@@ -280,6 +284,8 @@ Manifest parseFields(const json &j, const std::string &origin)
                 if (other.isDynamic())
                     fieldError(origin, where, "a second dynamic bucket (at most one is allowed)");
         }
+        if (b.contains("guards"))
+            bucket.guards = std::make_shared<const InputGuards>(InputGuards::parse(b.at("guards"), origin + ": " + where + ".guards"));
         m.buckets.push_back(std::move(bucket));
     }
 

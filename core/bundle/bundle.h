@@ -18,6 +18,8 @@
 
 namespace AotStudio::Bundle {
 
+class InputGuards; // bundle/guards.h
+
 inline constexpr const char *kFormat = "aotstudio.bundle";
 inline constexpr int kFormatVersion = 1;        ///< the newest format_version this code reads and writes
 inline constexpr const char *kManifestName = "manifest.json";
@@ -56,6 +58,8 @@ struct Bucket {
     long long batchMin = 0;         ///< dynamic bucket only
     long long batchMax = 0;         ///< dynamic bucket only
     std::string package;            ///< path relative to the bundle root ("packages/batch4.pt2")
+    /// The package's input guards (manifest `buckets[i].guards`); null when the manifest has none.
+    std::shared_ptr<const InputGuards> guards;
     bool isDynamic() const { return !batch.has_value(); }
     /// "batch4 (batch 4)" or "dynamic (batch 1..64)", for messages.
     std::string describe() const;
@@ -141,6 +145,12 @@ std::vector<std::string> checkCompatible(const Manifest &manifest, const std::st
 /// reader never sees half a manifest. The result is checked with parseManifest(). Throws
 /// BundleError on a symbolic link or special file in the tree, an I/O error, or an invalid manifest.
 void writeManifest(const std::filesystem::path &bundleDir, nlohmann::json manifestWithoutFiles);
+
+/// The one atomic file write of the engine side (bundles, results, reports): `content` goes to
+/// `<dir>/.<name>.partial-<pid>`, is fsync'ed, then renamed over `path`, so a reader sees the old
+/// file or the whole new one, never a part. Throws BundleError naming the file and errno's text
+/// (the temporary file removed).
+void writeFileAtomic(const std::filesystem::path &path, const std::string &content);
 
 /// Zip the tree under `dir` (paths relative to `dir`, manifest.json at the zip's root; .pt2 stored,
 /// other files deflated) into `zipPath`, through `zipPath.partial-<pid>` renamed into place. Throws

@@ -44,6 +44,7 @@ CompileResult CompileResult::fromJson(const QJsonObject &result)
         r.eager.runs = result.value(QLatin1String("eager_runs")).toInt();
     if (r.compiled.runs <= 0)
         r.compiled.runs = result.value(QLatin1String("compiled_runs")).toInt();
+    r.verify = VerifyResult::fromJson(result);
     const QJsonArray warnings = result.value(QLatin1String("warnings")).toArray();
     for (const QJsonValue &w : warnings) {
         if (w.isString() && !w.toString().trimmed().isEmpty())

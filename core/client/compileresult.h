@@ -2,6 +2,7 @@
 #pragma once
 
 #include "measurement.h"
+#include "verifyresult.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -30,6 +31,7 @@ struct CompileResult
     int runs = 0;                ///< the smaller of the two variants' counts
     LatencyStats eager;
     LatencyStats compiled;
+    VerifyResult verify;   ///< per-output verification (isPresent() false in older results)
     QStringList warnings;  ///< e.g. noisy timings; empty when the engine sent none
     /// warnings without the "measurement: …" line that repeats the verdict (shown on its own)
     QStringList otherWarnings() const;

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 namespace AotStudio::Client {
 
@@ -422,6 +423,14 @@ void Session::finishSnapshots(JobRecord &job)
 
 QString Session::resolvePath(const QString &path) const
 {
+    // A staged compile's live events name files in OUT/.partial-<pid>-staging/; once the job is
+    // over each is at the same place directly under OUT (core/protocol/FORMAT.md, "Output folder").
+    static const QRegularExpression staging(QStringLiteral("/\\.partial-\\d+-staging(?=/)"));
+    if (path.contains(staging) && !QFileInfo::exists(path)) {
+        QString moved = path;
+        moved.remove(staging);
+        return resolvePath(moved);
+    }
     if (path.isEmpty() || m_root.isEmpty() || m_filePath.isEmpty())
         return path;
     const QString root = QDir::cleanPath(m_root);

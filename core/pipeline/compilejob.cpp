@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/compilejob.h"
 #include "pipeline/jobutil.h"
+#include "pipeline/measurement.h"
+#include "pipeline/sweepjob.h"
 
+#include "bundle/bundle.h"
+#include "bundle/sweepplan.h"
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 namespace AotStudio::Pipeline {
 
@@ -43,8 +48,27 @@ public:
     }
 
     /// Run `body` as stage `name`: cancellation check, progress at start, stage_done at the end.
+    /// A failure's code is kept (failedCode()) for the output folder's clean-up.
     template<typename F>
     auto operator()(const char *name, const char *message, F &&body)
+    {
+        try {
+            return run(name, message, std::forward<F>(body));
+        } catch (const JobFailed &e) {
+            m_failedCode = e.error().code;
+            throw;
+        } catch (const Python::FrontendException &e) {
+            m_failedCode = e.error().code;
+            throw;
+        }
+    }
+
+    double secondsOf(const std::string &stage) const { return m_seconds.value(stage, 0.0); }
+    const std::string &failedCode() const { return m_failedCode; }
+
+private:
+    template<typename F>
+    auto run(const char *name, const char *message, F &&body)
     {
         if (m_stop.stop_requested())
             throw JobFailed({name, Protocol::Code::Cancelled, "cancelled before stage '" + std::string(name) + "'", ""});
@@ -61,9 +85,6 @@ public:
         }
     }
 
-    double secondsOf(const std::string &stage) const { return m_seconds.value(stage, 0.0); }
-
-private:
     void finish(const char *name, std::chrono::steady_clock::time_point t0, const Json &artifacts)
     {
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -76,7 +97,137 @@ private:
     const EventFn &m_emit;
     std::stop_token m_stop;
     Json m_seconds = Json::object();
+    std::string m_failedCode;
 };
+
+/// A staged compile's output folder (FORMAT.md, "Output folder"): commit() moves the staged files
+/// into OUT once every stage succeeded; a job that ends any other way abandons them (the previous
+/// compile's files go to OUT/previous-<time>/, an unverified package becomes model.unverified.pt2).
+class StagedOutput {
+public:
+    StagedOutput(Python::CompileJob &job, const StageRunner &stages, const EventFn &emit, std::int64_t id)
+        : m_job(job), m_stages(stages), m_emit(emit), m_id(id)
+    {
+    }
+    StagedOutput(const StagedOutput &) = delete;
+    StagedOutput &operator=(const StagedOutput &) = delete;
+    ~StagedOutput()
+    {
+        if (m_done)
+            return;
+        try {
+            m_job.call("abandon", Json::array({m_stages.failedCode()}));
+        } catch (const std::exception &e) { // unwinding already: report, never throw
+            m_emit(Protocol::makeLog(m_id, "warning", std::string("could not tidy the output folder: ") + e.what()));
+        }
+    }
+    /// `compiled` (the compile stage's result) with its paths moved into OUT.
+    Json commit(const Json &compiled)
+    {
+        Json moved = m_job.call("commit", Json::array({compiled}));
+        m_done = true;
+        return moved;
+    }
+
+private:
+    Python::CompileJob &m_job;
+    const StageRunner &m_stages;
+    const EventFn &m_emit;
+    std::int64_t m_id;
+    bool m_done = false;
+};
+
+/// The verify stage (FORMAT.md, "verify"): the frontend plans the calls (the example, a second one
+/// for a stateful model, seeded inputs of the same shapes and layout), the package runs each from
+/// C++ and the frontend compares its outputs with eager's, output by output. Leaves the example
+/// inputs set for measuring.
+Json verifyPackage(Python::CompileJob &job, Runtime::AotiRunner &runner)
+{
+    try {
+        const int calls = job.call("verify_begin").get<int>();
+        for (int i = 0; i < calls; ++i) {
+            runner.setInputs(job.callTensors("verify_inputs", Json::array({i})));
+            runner.run();
+            const auto outputs = runner.outputs();
+            job.call("verify_outputs", Json::array({i}), &outputs);
+        }
+        runner.setInputs(job.inputs());
+        return job.call("verify_end");
+    } catch (const Runtime::RuntimeError &e) {
+        throw JobFailed({"verify", Protocol::Code::LoadFailed, e.what(), "see the engine log"});
+    } catch (const Python::FrontendException &e) {
+        Protocol::Error error = e.error();
+        if (error.stage == "measure") // CompileJob::call's stage for errors that are not the frontend's own
+            error.stage = "verify";
+        throw Python::FrontendException(error, e.details());
+    }
+}
+
+/// Verify's quick look beyond the example (FORMAT.md, "verify", `shapes`): each dynamic
+/// dimension's range start and end (Bundle::SweepBudget::edgesOnly; at most `budget` shapes),
+/// checked like a sweep's points (sweepjob.h). A package that matches at the example but not at a
+/// range end fails the compile here, not in production. Null when the package has no dynamic
+/// dimension or `budget` is 0. Leaves the example inputs set for measuring.
+Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Json &guardsJson, int budget)
+{
+    if (budget <= 0 || !guardsJson.is_object())
+        return Json();
+    std::optional<Bundle::InputGuards> guards;
+    try {
+        guards = Bundle::InputGuards::parse(guardsJson, "the compile's guards");
+    } catch (const Bundle::BundleError &e) {
+        throw JobFailed({"verify", Protocol::Code::Internal, e.what(), "this is a bug in AOT Studio; please report it with the model"});
+    }
+    if (!guards->isDynamic())
+        return Json();
+    const auto example = job.call("sweep_begin").get<std::vector<std::vector<std::int64_t>>>();
+    Bundle::SweepBudget b;
+    b.edgesOnly = true;
+    b.outside = false;
+    b.pairwise = false;
+    b.maxPoints = static_cast<std::size_t>(budget) + 1; // the example is point 0
+    Bundle::SweepPlan plan;
+    try {
+        plan = Bundle::planSweep(*guards, example, b);
+    } catch (const Bundle::BundleError &e) {
+        throw JobFailed({"verify", Protocol::Code::Internal, e.what(), "this is a bug in AOT Studio; please report it with the model"});
+    }
+    Json points = Json::array();
+    for (std::size_t i = 1; i < plan.points.size(); ++i) {
+        const auto &p = plan.points[i];
+        if (!p.inside) // a guard narrower than the range (even sizes only): not a size the package takes
+            continue;
+        Json r;
+        try {
+            r = runPoint(job, runner, static_cast<int>(i), p, plan, *guards, {});
+        } catch (const Python::FrontendException &e) {
+            Protocol::Error error = e.error();
+            if (error.stage == "measure") // CompileJob::call's stage for failures that are not the frontend's own
+                error.stage = "verify";
+            throw Python::FrontendException(error, e.details()); // runCompile logs the details
+        }
+        points.push_back({{"values", r["values"]}, {"shapes", r["shapes"]}, {"reasons", r["reasons"]},
+                          {"outcome", r["outcome"]}, {"max_abs_error", r["max_abs_error"]}});
+        if (!r["ok"].get<bool>()) {
+            job.call("verify_revoke");
+            std::string where;
+            for (const auto &[k, v] : r["values"].items())
+                where += (where.empty() ? "" : ", ") + k + " = " + v.dump();
+            std::string why;
+            for (const auto &x : r["reasons"])
+                why += (why.empty() ? "" : ", ") + x.get<std::string>();
+            throw JobFailed({"verify", Protocol::Code::Mismatch,
+                             "the package matches eager on the example but not at " + where + " (" + why + ", input shapes " +
+                                 r["shapes"].dump() + "): " + r["outcome"].get<std::string>() +
+                                 (r["message"].get<std::string>().empty() ? "" : ": " + r["message"].get<std::string>()),
+                             "the compiled code is wrong at sizes other than the example; narrow the range (--dynamic "
+                             "INPUT:DIM:MIN:MAX), or sweep the package to see which sizes fail "
+                             "(aotstudio-cli sweep --package OUT/model.unverified.pt2 --model SPEC with this compile's --dtype and --dynamic)"});
+        }
+    }
+    runner.setInputs(job.inputs());
+    return {{"budget", budget}, {"points", points}};
+}
 
 } // namespace
 
@@ -112,6 +263,9 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
     };
     StageRunner stage(id, emit, stop);
     const auto options = measureOptionsFrom(request);
+    if (request.contains("verify_shapes") && !request["verify_shapes"].is_number_integer())
+        throw JobFailed({"load", Protocol::Code::BadRequest, "'verify_shapes' must be an integer", "send a JSON integer"});
+    const int threads = applyThreads(request);
     const std::string device = request.value("device", std::string("cpu"));
 
     try {
@@ -120,18 +274,21 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
             e["id"] = id;
             emit(e);
         };
-        Python::CompileJob job(request, log, forward);
+        Json staged = request;
+        staged["staging"] = true; // files reach OUT only when the job succeeds
+        Python::CompileJob job(staged, log, forward);
+        StagedOutput output(job, stage, emit, id);
         const Json loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
         const Json exported = stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
         const Json decomposed = stage("decompose", "decomposing to core ATen", [&](Json &) { return job.decompose(); });
-        const Json compiled = stage("compile", "compiling with AOTInductor (passes, fusion, codegen, C++ build)", [&](Json &a) {
+        Json compiled = stage("compile", "compiling with AOTInductor (passes, fusion, codegen, C++ build)", [&](Json &a) {
             Json r = job.compile();
             a["package"] = r.at("package");
             if (const auto k = r.find("kernels"); k != r.end() && k->is_object() && k->contains("path") && !(*k)["path"].is_null())
                 a["kernels"] = (*k)["path"];
             return r;
         });
-        const std::string package = compiled.at("package").get<std::string>();
+        std::string package = compiled.at("package").get<std::string>();
 
         std::unique_ptr<Runtime::AotiRunner> runner;
         stage("load_package", "loading the package with LibTorch", [&](Json &) {
@@ -144,41 +301,42 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
             }
         });
 
-        const Json verified = stage("verify", "comparing the compiled outputs with eager", [&](Json &) {
-            try {
-                runner->run();
-            } catch (const Runtime::RuntimeError &e) {
-                throw JobFailed({"verify", Protocol::Code::LoadFailed, e.what(), "see the engine log"});
-            }
-            return job.verify(runner->outputs());
+        Json verified = stage("verify", "comparing the compiled outputs with eager", [&](Json &) {
+            Json v = verifyPackage(job, *runner);
+            const Json shapes = verifyShapes(job, *runner, exported.value("guards", Json()),
+                                             std::clamp(request.value("verify_shapes", 4), 0, 64));
+            if (v.contains("verify") && v["verify"].is_object())
+                v["verify"]["shapes"] = shapes;
+            return v;
         });
 
+        // Eager and compiled timed in alternating blocks (measurement.h), so a change of machine
+        // load hits both; the speedup carries its interval and the machine's verdict.
         Profiler::Summary eager, aoti;
+        Profiler::RatioInterval speedup;
+        Json measurement;
         if (request.value("measure", true)) { // export compiles buckets without timing them
-            stage("measure", "timing eager and compiled", [&](Json &) {
-                eager = Profiler::measure([&] { job.runEager(); }, options, stop);
-                aoti = Profiler::measure([&] { runner->run(); }, options, stop);
+            stage("measure", "timing eager and compiled, alternating", [&](Json &) {
+                Comparison c({{"eager", [&] { job.runEager(); }, {}, {}}, {"compiled", [&] { runner->run(); }, {}, {}}}, options,
+                             threads, stop);
+                eager = c.summary(0);
+                aoti = c.summary(1);
+                speedup = c.ratio(0, 1);
+                measurement = c.measurement({speedup});
             });
         }
         if (stop.stop_requested())
             throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring", ""});
+        compiled = output.commit(compiled); // every stage succeeded: the staged files into OUT
+        package = compiled.at("package").get<std::string>();
 
-        // A spread this wide means the machine was busy (other processes, OpenMP threads losing the
-        // CPU): the medians are not to be trusted. Say so instead of printing a confident ratio.
         Json warnings = Json::array();
-        for (const auto &[name, s] : {std::pair<const char *, const Profiler::Summary &>{"eager", eager}, {"compiled", aoti}}) {
-            // p90 over twice p10: the middle 80% of runs disagree by 2x (a few slow outliers,
-            // which only move the mean and p99, do not trigger it).
-            if (s.runs > 1 && s.p10Ms > 0 && s.p90Ms > 2.0 * s.p10Ms) {
-                char buf[256];
-                std::snprintf(buf, sizeof buf,
-                              "%s timings are noisy (p10 %.4g ms, median %.4g ms, p90 %.4g ms): the machine was "
-                              "busy; rerun on an idle machine or with fewer threads (OMP_NUM_THREADS)",
-                              name, s.p10Ms, s.medianMs, s.p90Ms);
-                warnings.push_back(buf);
-                log("warning", buf);
-            }
+        if (const std::string line = verdictLine(measurement); !line.empty()) {
+            warnings.push_back(line);
+            log(measurement.value("verdict", "") == "unreliable" ? "warning" : "info", line);
         }
+        if (speedup.estimate > 0)
+            log("info", "speedup " + ratioText(speedup));
         Json result{
             {"model", request.value("model", std::string())},
             {"device", device},
@@ -198,9 +356,15 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"max_rel_error", verified.at("max_rel_error")},
             {"cosine", verified.value("cosine", 1.0)},
             {"tolerance", verified.at("tolerance")},
+            {"verify", verified.value("verify", Json())},
+            {"guards", exported.value("guards", Json())},
             {"eager_ms", eager.medianMs},
             {"compiled_ms", aoti.medianMs},
-            {"speedup", aoti.medianMs > 0 ? eager.medianMs / aoti.medianMs : 0.0},
+            {"speedup", speedup.estimate},
+            {"speedup_interval", measurement.is_null() ? Json() : ratioJson(speedup)},
+            {"measurement", measurement},
+            {"eager_baseline", loaded.value("eager_baseline", Json())},
+            {"threads", threads},
             {"runs", std::min(eager.runs, aoti.runs)},
             {"eager_runs", eager.runs},
             {"compiled_runs", aoti.runs},

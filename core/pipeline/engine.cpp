@@ -3,8 +3,10 @@
 
 #include "pipeline/compilejob.h"
 #include "pipeline/exportjob.h"
+#include "pipeline/jobutil.h"
 #include "pipeline/profilejob.h"
 #include "pipeline/quantizejob.h"
+#include "pipeline/sweepjob.h"
 #include "python/frontend.h"
 
 #include <filesystem>
@@ -108,7 +110,7 @@ bool Engine::handle(const Protocol::Request &request)
         return false;
     }
     if (request.type == "compile" || request.type == "export" || request.type == "profile" ||
-        request.type == "quantize") {
+        request.type == "quantize" || request.type == "sweep") {
         bool inUse = false;
         {
             std::lock_guard lock(m_mutex);
@@ -190,15 +192,11 @@ void writeJobFile(const std::string &dir, const char *name, const Json &j, const
     std::error_code ec;
     if (dir.empty() || !fs::is_directory(dir, ec))
         return;
-    const fs::path final = fs::path(dir) / name;
-    const fs::path tmp = fs::path(dir) / (std::string(".partial-") + std::to_string(::getpid()) + "-" + name);
-    {
-        std::ofstream out(tmp);
-        out << j.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
-        if (!out)
-            return;
+    try {
+        writeJsonAtomic(fs::path(dir) / name, j);
+    } catch (const JobFailed &) {
+        return;
     }
-    fs::rename(tmp, final, ec);
     if (stale)
         fs::remove(fs::path(dir) / stale, ec);
 }
@@ -220,6 +218,10 @@ void Engine::runJob(Job &job)
         }
         if (job.request.type == "quantize") {
             emit(Protocol::makeResult(id, runQuantize(id, job.request.body, forward, job.stop.get_token())));
+            return;
+        }
+        if (job.request.type == "sweep") {
+            emit(Protocol::makeResult(id, runSweep(id, job.request.body, forward, job.stop.get_token())));
             return;
         }
         if (job.request.type == "profile") {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/exportjob.h"
+#include "pipeline/coldstart.h"
 #include "pipeline/jobutil.h"
 
 #include "bundle/bundle.h"
@@ -28,12 +29,6 @@ Json readJsonFile(const fs::path &path)
     return Json::parse(in, nullptr, false);
 }
 
-void writeJsonFile(const fs::path &path, const Json &j)
-{
-    std::ofstream out(path);
-    out << j.dump(2) << '\n';
-}
-
 /// Shapes of a compile result's inputs/outputs with dimension 0 replaced by "batch".
 Json batchShapes(const Json &tensors)
 {
@@ -58,6 +53,14 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     Json base = Json::object();
     if (request.contains("from")) {
         const fs::path from = request.value("from", std::string());
+        std::error_code unverifiedEc;
+        // A failed compile leaves its package under this name (FORMAT.md, "Output folder").
+        if (const fs::path unverified = from / "model.unverified.pt2"; fs::exists(unverified, unverifiedEc))
+            throw fail("export", Protocol::Code::BadRequest,
+                       "'" + unverified.string() + "' did not pass verification against eager (see " +
+                           (from / "error.json").string() + "); the folder holds no verified compile",
+                       "fix the model or the --tolerance and compile it again into that folder, or export with "
+                       "--model SPEC");
         const Json source = readJsonFile(from / "result.json");
         if (!source.is_object())
             throw fail("export", Protocol::Code::BadRequest, "'" + from.string() + "' has no readable result.json",
@@ -67,8 +70,10 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         base["dtype"] = source.value("dtype", "fp32");
         if (source.contains("options") && source["options"].contains("freezing"))
             base["freezing"] = source["options"]["freezing"];
+        if (source.contains("options") && source["options"].value("dynamic", Json::array()).is_array())
+            base["dynamic"] = source["options"]["dynamic"];
     }
-    for (const char *k : {"model", "device", "dtype", "freezing", "tolerance"}) {
+    for (const char *k : {"model", "device", "dtype", "freezing", "tolerance", "dynamic"}) {
         if (request.contains(k))
             base[k] = request[k];
     }
@@ -82,6 +87,22 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     if (fs::exists(out, ec))
         throw fail("export", Protocol::Code::BadRequest, "'" + out.string() + "' already exists",
                    "remove it or choose another --out (an export never overwrites a bundle)");
+    // Dynamic dimensions besides the batch (a sequence length, an image size) stay dynamic in every
+    // bucket; dimension 0 is the batch, which the buckets and --dynamic-batch decide.
+    if (base.contains("dynamic")) {
+        if (!base["dynamic"].is_array())
+            throw fail("export", Protocol::Code::BadRequest, "'dynamic' must be a list of \"INPUT:DIM[:MIN:MAX][=NAME]\" strings",
+                       "e.g. --dynamic 0:1:1:512=seq");
+        Json kept = Json::array();
+        for (const auto &d : base["dynamic"]) {
+            const std::string spec = d.is_string() ? d.get<std::string>() : std::string();
+            const auto colon = spec.find(':');
+            if (colon != std::string::npos && spec.compare(colon + 1, 2, "0:") != 0 && spec.substr(colon + 1) != "0" &&
+                spec.compare(colon + 1, 2, "0=") != 0)
+                kept.push_back(d);
+        }
+        base["dynamic"] = kept;
+    }
     std::vector<long> buckets;
     for (const auto &b : request.value("buckets", Json::array())) {
         if (!b.is_number_integer() || b.get<long>() < 1)
@@ -174,7 +195,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         fs::copy_file(result.value("package", ""), staging / rel, fs::copy_options::overwrite_existing, ec);
         if (ec)
             throw fail("export", Protocol::Code::Internal, "cannot copy the package of bucket " + p.name + ": " + ec.message(), "");
-        writeJsonFile(staging / "report" / (p.name + ".json"), result);
+        writeJsonAtomic(staging / "report" / (p.name + ".json"), result);
         if (i == 0) {
             first = result;
             if (fs::is_directory(work / "snapshots"))
@@ -190,6 +211,10 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         }
         bucket["name"] = p.name;
         bucket["package"] = rel;
+        // What this bucket's package accepts (FORMAT.md "guards"): aotstudio-run checks each call
+        // against it; it carries the dynamic dimensions other than the batch and their ranges.
+        if (const Json g = result.value("guards", Json()); g.is_object())
+            bucket["guards"] = g;
         bucketsJson.push_back(bucket);
     }
     fs::remove_all(staging / "work", ec);
@@ -223,42 +248,18 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     };
     finishManifest();
 
-    // 5. Cold start: fresh processes, spawn to exit, bundle runtime against eager Python.
+    // 5. Cold start (coldstart.h): fresh processes, aotstudio-run on the staged bundle against eager Python.
     Json cold = Json::object();
     const int coldRuns = std::max(0, request.value("cold_start_runs", 3));
-    const fs::path runner = selfDir() / "aotstudio-run";
     const long coldBatch = bucketsJson.empty() ? 1 : bucketsJson[0].value("batch", bucketsJson[0].value("batch_min", 1L));
-    if (coldRuns > 0 && fs::exists(runner) && !stop.stop_requested()) {
+    if (coldRuns > 0 && !stop.stop_requested()) {
         emit(Protocol::makeProgress(id, "cold_start", 0.88, "timing cold start (fresh processes)"));
-        std::vector<double> bundleMs, eagerMs;
-        const std::string runCmd = shellQuote(runner.string()) + " " + shellQuote(staging.string()) + " --batch " +
-                                   std::to_string(coldBatch) + " --iters 1 --warmup 0";
-        const std::string eagerCmd = "PYTHONPATH=" + shellQuote(Python::frontendDirectory()) + " " +
-                                     shellQuote(Python::interpreterPath()) + " -m aotstudio_frontend.coldstart " +
-                                     shellQuote(base.value("model", "")) + " " + shellQuote(first.value("device", "cpu")) + " " +
-                                     std::to_string(coldBatch);
-        for (int i = 0; i < coldRuns && !stop.stop_requested(); ++i) {
-            const double b = timeProcess(runCmd);
-            const double e = timeProcess(eagerCmd);
-            if (b > 0)
-                bundleMs.push_back(b);
-            if (e > 0)
-                eagerMs.push_back(e);
+        cold = measureColdStart({staging, coldBatch, base.value("model", ""), first.value("device", "cpu"), coldRuns}, stop,
+                                [&](const std::string &m) { emit(Protocol::makeLog(id, "warning", m)); });
+        if (!cold.empty()) {
+            writeJsonAtomic(staging / "report" / "cold_start.json", cold);
+            finishManifest();
         }
-        const auto bundle = Profiler::summarize(bundleMs);
-        const auto eager = Profiler::summarize(eagerMs);
-        cold = {{"method", "wall time of a fresh process from spawn to exit after its first output, median of runs"},
-                {"batch", coldBatch},
-                {"runs", coldRuns},
-                {"bundle_ms", bundle.medianMs},
-                {"eager_ms", eager.medianMs},
-                {"bundle_runs_ok", bundle.runs},
-                {"eager_runs_ok", eager.runs},
-                {"ratio", bundle.medianMs > 0 ? eager.medianMs / bundle.medianMs : 0.0}};
-        writeJsonFile(staging / "report" / "cold_start.json", cold);
-        finishManifest();
-    } else if (coldRuns > 0) {
-        emit(Protocol::makeLog(id, "warning", "aotstudio-run not found next to the engine: cold start not measured"));
     }
     if (stop.stop_requested())
         throw fail("export", Protocol::Code::Cancelled, "cancelled before the bundle was put in place", "");

@@ -1,11 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/jobutil.h"
+#include "pipeline/compilejob.h"
+
+#include "bundle/bundle.h"
 
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
 #include <sys/wait.h>
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <string_view>
+#include <unistd.h>
+
+extern char **environ;
 
 namespace AotStudio::Pipeline {
 
@@ -15,6 +28,20 @@ Protocol::Json summaryJson(const Profiler::Summary &s, int warmup)
                           {"p99_ms", s.p99Ms},       {"mean_ms", s.meanMs},     {"stddev_ms", s.stddevMs},
                           {"min_ms", s.minMs},       {"max_ms", s.maxMs},       {"runs", s.runs},
                           {"warmup", warmup}};
+}
+
+void writeFileAtomic(const std::filesystem::path &path, const std::string &text)
+{
+    try {
+        Bundle::writeFileAtomic(path, text);
+    } catch (const Bundle::BundleError &e) {
+        throw JobFailed({"write", Protocol::Code::Internal, e.what(), "check free disk space and that the output folder is writable"});
+    }
+}
+
+void writeJsonAtomic(const std::filesystem::path &path, const Protocol::Json &j)
+{
+    writeFileAtomic(path, j.dump(2, ' ', false, Protocol::Json::error_handler_t::replace) + "\n");
 }
 
 std::string isoNow()
@@ -33,16 +60,138 @@ std::string shellQuote(const std::string &s)
     return q + "'";
 }
 
-double timeProcess(const std::string &command)
+std::string ProcessResult::describe() const
 {
+    if (!error.empty())
+        return "could not start: " + error;
+    if (signal)
+        return "killed by signal " + std::to_string(signal);
+    return "exit status " + std::to_string(exitCode);
+}
+
+ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector<std::string> &extraEnv, const ProcessOptions &options)
+{
+    ProcessResult r;
+    if (argv.empty()) {
+        r.error = "no command";
+        return r;
+    }
+    std::vector<std::string> env;
+    for (char **e = environ; *e; ++e) {
+        const std::string_view kv(*e);
+        const auto name = kv.substr(0, kv.find('='));
+        const bool replaced = std::any_of(extraEnv.begin(), extraEnv.end(), [&](const std::string &x) {
+            return x.size() > name.size() && x.compare(0, name.size(), name) == 0 && x[name.size()] == '=';
+        });
+        if (!replaced)
+            env.emplace_back(kv);
+    }
+    env.insert(env.end(), extraEnv.begin(), extraEnv.end());
+    std::vector<char *> args, envp;
+    for (const auto &a : argv)
+        args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    for (const auto &e : env)
+        envp.push_back(const_cast<char *>(e.c_str()));
+    envp.push_back(nullptr);
+
+    int outFd[2], errFd[2] = {-1, -1};
+    if (::pipe2(outFd, O_CLOEXEC) != 0) {
+        r.error = std::strerror(errno);
+        return r;
+    }
+    if (options.captureStderr && ::pipe2(errFd, O_CLOEXEC) != 0) {
+        r.error = std::strerror(errno);
+        ::close(outFd[0]);
+        ::close(outFd[1]);
+        return r;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, outFd[1], 1);
+    if (options.captureStderr)
+        posix_spawn_file_actions_adddup2(&actions, errFd[1], 2);
+    else
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     const auto t0 = std::chrono::steady_clock::now();
-    const int rc = std::system((command + " >/dev/null 2>&1").c_str());
-    const auto t1 = std::chrono::steady_clock::now();
-    // system() ignores SIGINT while the child runs, so a Ctrl-C would only kill the child: pass
-    // it on, as a shell does, so the caller's handler (the CLI's cancel) sees it.
-    if (rc != -1 && WIFSIGNALED(rc) && WTERMSIG(rc) == SIGINT)
-        std::raise(SIGINT);
-    return rc == 0 ? std::chrono::duration<double, std::milli>(t1 - t0).count() : -1.0;
+    pid_t pid = 0;
+    const int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(outFd[1]);
+    if (errFd[1] >= 0)
+        ::close(errFd[1]);
+    if (rc != 0) {
+        ::close(outFd[0]);
+        if (errFd[0] >= 0)
+            ::close(errFd[0]);
+        r.error = std::string(args[0]) + ": " + std::strerror(rc);
+        return r;
+    }
+    // Read both pipes until they close, or until the deadline passes (then kill the child).
+    std::string errText;
+    pollfd fds[2] = {{outFd[0], POLLIN, 0}, {errFd[0], POLLIN, 0}};
+    const nfds_t nfds = errFd[0] >= 0 ? 2 : 1;
+    int open = static_cast<int>(nfds);
+    char buf[4096];
+    while (open > 0) {
+        int wait = -1;
+        if (options.timeoutSeconds > 0) {
+            const double left = options.timeoutSeconds * 1000.0 -
+                                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            if (left <= 0) {
+                ::kill(pid, SIGKILL);
+                r.timedOut = true;
+                break;
+            }
+            wait = static_cast<int>(std::min(left, 1000.0)) + 1;
+        }
+        const int n = ::poll(fds, nfds, wait);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            continue;
+        for (nfds_t i = 0; i < nfds; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            const ssize_t got = ::read(fds[i].fd, buf, sizeof buf);
+            if (got > 0) {
+                (i == 0 ? r.out : errText).append(buf, static_cast<std::size_t>(got));
+                if (errText.size() > 65536) // keep the tail
+                    errText.erase(0, errText.size() - 16384);
+            } else if (got == 0 || errno != EINTR) {
+                ::close(fds[i].fd);
+                fds[i].fd = -1;
+                --open;
+            }
+        }
+    }
+    for (nfds_t i = 0; i < nfds; ++i)
+        if (fds[i].fd >= 0)
+            ::close(fds[i].fd);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    r.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (WIFEXITED(status))
+        r.exitCode = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        r.signal = WTERMSIG(status);
+    // The last non-empty line of stderr: what a crashing child said last.
+    const auto end = errText.find_last_not_of("\r\n");
+    if (end != std::string::npos) {
+        const auto begin = errText.rfind('\n', end);
+        r.err = errText.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+    }
+    return r;
+}
+
+std::string commandLine(const std::vector<std::string> &argv)
+{
+    std::string line;
+    for (const auto &a : argv)
+        line += (line.empty() ? "" : " ") + shellQuote(a);
+    return line;
 }
 
 std::filesystem::path selfDir()

@@ -7,20 +7,50 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace AotStudio::Pipeline {
 
 /// A latency summary as the results carry it (FORMAT.md "compile result": median_ms, p10_ms,
 /// p90_ms, p99_ms, mean_ms, stddev_ms, min_ms, max_ms in ms; runs; warmup).
 Protocol::Json summaryJson(const Profiler::Summary &s, int warmup);
+/// Write `text` to `path` atomically (Bundle::writeFileAtomic: temporary name, fsync, rename).
+/// Throws JobFailed (stage "write", code internal) naming the file and the cause.
+void writeFileAtomic(const std::filesystem::path &path, const std::string &text);
+/// `j` indented by 2, invalid UTF-8 replaced (a model's strings must not fail the write), atomically.
+void writeJsonAtomic(const std::filesystem::path &path, const Protocol::Json &j);
 /// The current UTC time as ISO 8601 ("2026-11-30T14:05:00Z").
 std::string isoNow();
 /// `s` quoted for /bin/sh (single quotes; embedded ones escaped).
 std::string shellQuote(const std::string &s);
-/// Wall time of one fresh process (`command` run by /bin/sh, output discarded), spawn to exit,
-/// in ms (std::chrono::steady_clock); -1 when it exited non-zero or could not start. A child
-/// killed by SIGINT re-raises SIGINT in this process (system() ignores it meanwhile).
-double timeProcess(const std::string &command);
+/// What runProcess() saw of a child.
+struct ProcessResult {
+    int exitCode = -1;   ///< exit status when it exited normally
+    int signal = 0;      ///< the signal that killed it, or 0
+    std::string out;     ///< everything it wrote to stdout
+    std::string err;     ///< the last line it wrote to stderr (with ProcessOptions::captureStderr), or empty
+    double wallMs = 0;   ///< spawn to exit (std::chrono::steady_clock), ms
+    std::string error;   ///< why it could not be started, or empty
+    bool timedOut = false; ///< killed (SIGKILL) after ProcessOptions::timeoutSeconds
+    bool ok() const { return error.empty() && signal == 0 && exitCode == 0; }
+    /// "exit status 1", "killed by signal 9", "could not start: ..."
+    std::string describe() const;
+};
+
+/// How runProcess() waits.
+struct ProcessOptions {
+    double timeoutSeconds = 0;  ///< > 0: SIGKILL the child after this long (ProcessResult::timedOut)
+    bool captureStderr = true;  ///< keep the last line of stderr (ProcessResult::err); else /dev/null
+};
+
+/// The one way the engine runs a child process: posix_spawnp with `argv` (no shell, no quoting),
+/// this process's environment plus `extraEnv` ("NAME=value", replacing NAME), stdin on /dev/null,
+/// stdout captured, stderr's last line kept (a crash's message). Waits for it to exit, or kills it
+/// after `options.timeoutSeconds`. Never throws.
+ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector<std::string> &extraEnv = {},
+                         const ProcessOptions &options = {});
+/// `argv` as one shell-quoted line, for messages and logs.
+std::string commandLine(const std::vector<std::string> &argv);
 /// The folder of this executable (/proc/self/exe); empty when unknown. Sibling tools
 /// (aotstudio-run) are looked up there.
 std::filesystem::path selfDir();

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/profilejob.h"
+#include "pipeline/coldstart.h"
 #include "pipeline/jobutil.h"
+#include "pipeline/measurement.h"
 
 #include "bundle/bundle.h"
+#include "bundle/guards.h"
 #include "profiler/cupti.h"
 #include "profiler/trace.h"
 #include "python/frontend.h"
@@ -11,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -29,19 +33,6 @@ using Protocol::Json;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// Write through a temporary name and a rename (never a half-written file).
-void writeFile(const fs::path &path, const std::string &text)
-{
-    const fs::path tmp = path.parent_path() / (".partial-" + std::to_string(::getpid()) + "-" + path.filename().string());
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        out << text;
-        if (!out)
-            throw JobFailed({"write", Protocol::Code::Internal, "cannot write '" + path.string() + "'", "check the disk and --out"});
-    }
-    fs::rename(tmp, path);
-}
 
 std::string num(double v)
 {
@@ -123,9 +114,6 @@ struct CallLog {
     }
 };
 
-/// Rounds of interleaved untraced and traced runs per variant.
-constexpr int kRounds = 4;
-
 struct Variant {
     std::string name;
     bool available = false;
@@ -157,6 +145,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             throw JobFailed({stage, Protocol::Code::Cancelled, std::string("cancelled during '") + stage + "'", ""});
     };
     const auto options = measureOptionsFrom(request); // validates the common fields too
+    const int threads = applyThreads(request);
     for (const char *field : {"package"}) {
         if (request.contains(field) && !request[field].is_string())
             throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be a string", "send a JSON string"});
@@ -263,7 +252,10 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         // 2. Load the package and check it computes what eager computes on these inputs. A given
         // package reads its inputs by the sizes it was compiled for: when its result.json (written
         // by our compile next to it) names other input shapes, running it would read past them.
-        if (packageSource == "given") {
+        // With a guards sidecar the runner checks the inputs itself, range by range (other sizes
+        // than the example may be fine).
+        std::error_code sidecarEc;
+        if (packageSource == "given" && !fs::exists(Bundle::InputGuards::sidecarPath(package), sidecarEc)) {
             std::ifstream in(fs::path(package).parent_path() / "result.json");
             const Json compiledFor = in ? Json::parse(in, nullptr, false) : Json();
             const Json want = compiledFor.is_object() ? compiledFor.value("inputs", Json()) : Json();
@@ -282,6 +274,10 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             runner = Runtime::AotiRunner::load(package, device);
             runner->setInputs(job.inputs());
             runner->run();
+        } catch (const Runtime::InputRefused &e) {
+            throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
+                             "the model's inputs are outside what the package was compiled for (its model.guards.json); "
+                             "give inputs it accepts, or compile the model with the range you need (--dynamic)"});
         } catch (const Runtime::RuntimeError &e) {
             throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
                              packageSource == "given" ? "the package may be built for another device, another torch or another "
@@ -305,12 +301,23 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             variants.push_back(std::move(v));
         }
 
-        // 4. Plain and traced runs, interleaved in rounds (plain, traced, plain, traced, ...) so that
-        // a drift of machine load hits both alike; the overhead is the difference of their medians.
-        // The traced runs' ranges fill kernels, ops and trace.json.
+        // 4. Every variant untraced and traced, all timed together in alternating blocks
+        // (measurement.h): a drift of machine load hits every variant and both passes alike; the
+        // speedups and the collector's overhead are ratios of paired medians with intervals. The
+        // traced blocks' ranges fill kernels, ops and trace.json.
         std::vector<Profiler::TimedRange> ranges;
         std::map<std::string, double> wallMs;
-        Json collector{{"name", device == "cuda" ? "cupti" : "record_function"}, {"available", trace}, {"reason", trace ? "" : "trace: false"}};
+        // How the collector works and what its overhead touches, stated in the result (PROFILE.md).
+        const char *kRecordFunctionMethod =
+            "RecordFunction callbacks: outermost ranges (generated kernels, shim calls, eager's top-level ops) timestamped, "
+            "nested ranges counted only; runs only in the traced blocks, so latency and speedup come from untraced calls";
+        const char *kCuptiMethod = "CUPTI activity records (kernels, memcpy, memset) from a dedicated subscriber, enabled only "
+                                   "around the traced blocks; latency and speedup come from untraced calls (CUDA events)";
+        Json collector{{"name", device == "cuda" ? "cupti" : "record_function"},
+                       {"available", trace},
+                       {"reason", trace ? "" : "trace: false"},
+                       {"method", device == "cuda" ? kCuptiMethod : kRecordFunctionMethod},
+                       {"overhead_applies_to", "traced calls only (the per-kernel times); see each variant's overhead_pct"}};
         std::unique_ptr<Profiler::CuptiCollector> cupti;
         Json gpu;
         if (device == "cuda" && trace) {
@@ -320,76 +327,85 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                 warn("CUPTI unavailable (" + why + "): kernels come from RecordFunction ranges only");
                 collector["name"] = "record_function";
                 collector["reason"] = why;
+                collector["method"] = kRecordFunctionMethod;
             }
         }
         const std::int64_t origin = Runtime::RangeCollector::nowNs();
         std::vector<Profiler::CuptiRecord> gpuRecords;
-        const int rounds = trace ? kRounds : 1;
         Runtime::RangeCollector rc;
+        struct Traced {
+            CallLog calls;
+            std::int64_t t0 = 0, busyNs = 0, tracedNs = 0;
+        };
+        std::vector<Traced> tracedState(variants.size());
+        std::vector<Profiler::PairedVariant> timed;
+        std::vector<std::pair<std::size_t, std::size_t>> slots(variants.size(), {SIZE_MAX, SIZE_MAX}); // plain, traced
         for (std::size_t vi = 0; vi < variants.size(); ++vi) {
             auto &v = variants[vi];
             if (!v.available)
                 continue;
-            progress("measure", 0.55 + 0.2 * static_cast<double>(vi) / static_cast<double>(variants.size()),
-                     "timing " + v.name + (trace ? " with and without the collector" : ""));
-            std::vector<double> plain, traced;
-            std::int64_t busyNs = 0, tracedNs = 0;
-            for (int round = 0; round < rounds; ++round) {
-                auto o = options;
-                o.warmup = round == 0 ? options.warmup : 0;
-                o.maxRuns = std::max(1, (options.maxRuns + rounds - 1) / rounds);
-                o.minRuns = std::clamp((options.minRuns + rounds - 1) / rounds, 1, o.maxRuns);
-                o.maxSeconds = options.maxSeconds / rounds;
-                CallLog plainCalls;
-                const auto p = Profiler::measureSamples(plainCalls.wrap(v.call), o, stop);
-                plain.insert(plain.end(), p.begin(), p.end());
-                checkStop("measure");
-                if (!trace)
-                    continue;
-                o.warmup = 0;
-                CallLog calls;
-                if (cupti)
-                    cupti->start();
-                rc.start();
-                const auto t0 = Runtime::RangeCollector::nowNs();
-                std::vector<double> t;
-                try {
-                    t = Profiler::measureSamples(calls.wrap(v.call), o, stop);
-                } catch (...) {
-                    rc.stop();
-                    if (cupti)
-                        cupti->stop();
-                    throw;
-                }
-                auto got = rc.stop();
-                const auto t1 = Runtime::RangeCollector::nowNs();
-                traced.insert(traced.end(), t.begin(), t.end());
-                tracedNs += t1 - t0;
-                if (cupti) {
-                    auto recs = cupti->stop();
-                    for (auto &r : recs) {
-                        r.variant = v.name;
-                        if (r.kind == Profiler::CuptiRecord::Kind::Kernel)
-                            busyNs += r.endNs - r.startNs;
-                    }
-                    gpuRecords.insert(gpuRecords.end(), std::make_move_iterator(recs.begin()), std::make_move_iterator(recs.end()));
-                }
-                for (const auto &[a, b] : calls.calls) {
-                    v.tracedWallMs += static_cast<double>(b - a) / 1e6;
-                    ranges.push_back({"call", v.name, a, b, 1, 0, -1, Json{{"kind", "call"}}});
-                }
-                for (auto &r : got)
-                    ranges.push_back({std::move(r.name), v.name, r.startNs, r.endNs, 1, r.thread, r.depth, Json::object()});
-                checkStop("measure");
+            slots[vi].first = timed.size();
+            timed.push_back({v.name, v.call, {}, {}});
+            if (!trace)
+                continue;
+            auto &st = tracedState[vi];
+            slots[vi].second = timed.size();
+            timed.push_back({v.name + " (traced)", st.calls.wrap(v.call),
+                             [&, &st = st] {
+                                 if (cupti)
+                                     cupti->start();
+                                 rc.start();
+                                 st.t0 = Runtime::RangeCollector::nowNs();
+                             },
+                             [&, &st = st, &v = v] {
+                                 auto got = rc.stop();
+                                 st.tracedNs += Runtime::RangeCollector::nowNs() - st.t0;
+                                 if (cupti) {
+                                     auto recs = cupti->stop();
+                                     for (auto &r : recs) {
+                                         r.variant = v.name;
+                                         if (r.kind == Profiler::CuptiRecord::Kind::Kernel)
+                                             st.busyNs += r.endNs - r.startNs;
+                                     }
+                                     gpuRecords.insert(gpuRecords.end(), std::make_move_iterator(recs.begin()), std::make_move_iterator(recs.end()));
+                                 }
+                                 for (auto &r : got)
+                                     ranges.push_back({std::move(r.name), v.name, r.startNs, r.endNs, 1, r.thread, r.depth, Json::object()});
+                             }});
+        }
+        progress("measure", 0.55, "timing " + std::to_string(timed.size()) + " variants in alternating blocks" +
+                                      (trace ? " (untraced and traced)" : ""));
+        std::optional<Comparison> comparison;
+        try {
+            comparison.emplace(timed, options, threads, stop);
+        } catch (...) {
+            if (rc.running())
+                rc.stop();
+            if (cupti)
+                cupti->stop();
+            throw;
+        }
+        checkStop("measure");
+        std::map<std::string, Json> overheadIntervals;
+        std::vector<Profiler::RatioInterval> shownRatios;
+        for (std::size_t vi = 0; vi < variants.size(); ++vi) {
+            auto &v = variants[vi];
+            if (!v.available)
+                continue;
+            v.plain = comparison->summary(slots[vi].first);
+            if (slots[vi].second == SIZE_MAX)
+                continue;
+            auto &st = tracedState[vi];
+            v.traced = comparison->summary(slots[vi].second);
+            v.hasTraced = true;
+            for (const auto &[a, b] : st.calls.calls) {
+                v.tracedWallMs += static_cast<double>(b - a) / 1e6;
+                ranges.push_back({"call", v.name, a, b, 1, 0, -1, Json{{"kind", "call"}}});
             }
-            v.plain = Profiler::summarize(plain);
-            if (trace) {
-                v.traced = Profiler::summarize(traced);
-                v.hasTraced = true;
-                wallMs[v.name] = v.tracedWallMs;
-                if (cupti && tracedNs > 0)
-                    v.busyShare = static_cast<double>(busyNs) / static_cast<double>(tracedNs);
-            }
+            wallMs[v.name] = v.tracedWallMs;
+            if (cupti && st.tracedNs > 0)
+                v.busyShare = static_cast<double>(st.busyNs) / static_cast<double>(st.tracedNs);
+            overheadIntervals[v.name] = ratioJson(comparison->ratio(slots[vi].second, slots[vi].first));
         }
         // The call ranges (depth -1, tid 0) only frame the trace; kernels and ops are depth 0.
 
@@ -421,40 +437,92 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                     auto many = Runtime::AotiRunner::load(package, device, n);
                     many->setInputs(job.inputs());
                     many->run();
+                    // Steady state only: every runner warms up (its thread's OpenMP team, caches),
+                    // all meet at a barrier, then calls that *end* inside one fixed window are
+                    // counted; the window starts after every runner has started.
+                    using Clock = std::chrono::steady_clock;
+                    const int warmCalls = std::max(3, options.warmup);
                     std::mutex m;
                     std::vector<double> latencies;
                     std::atomic<bool> failed{false};
                     std::string failure;
-                    const auto t0 = std::chrono::steady_clock::now();
-                    const auto deadline = t0 + std::chrono::duration<double>(throughputSeconds);
-                    std::vector<std::thread> threads;
+                    std::barrier ready(n + 1);
+                    Clock::time_point windowStart, windowEnd;
+                    std::atomic<long long> inWindow{0};
+                    const int perRunnerThreads = std::max(1, threads / n);
+                    std::vector<std::thread> pool;
                     for (int t = 0; t < n; ++t) {
-                        threads.emplace_back([&] {
+                        pool.emplace_back([&] {
+                            Runtime::initThreadForTorch();
+                            Runtime::setIntraOpThreads(perRunnerThreads);
                             std::vector<double> mine;
+                            long long counted = 0;
                             try {
-                                while (std::chrono::steady_clock::now() < deadline && !stop.stop_requested() && !failed) {
-                                    const auto a = std::chrono::steady_clock::now();
+                                for (int w = 0; w < warmCalls && !failed; ++w)
                                     many->runConcurrent();
-                                    mine.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+                            } catch (const std::exception &e) {
+                                std::lock_guard lock(m);
+                                failed = true;
+                                failure = e.what();
+                            }
+                            ready.arrive_and_wait(); // the main thread sets the window meanwhile
+                            ready.arrive_and_wait();
+                            try {
+                                while (!failed && !stop.stop_requested()) {
+                                    const auto a = Clock::now();
+                                    if (a >= windowEnd)
+                                        break;
+                                    many->runConcurrent();
+                                    const auto b = Clock::now();
+                                    if (b <= windowEnd) {
+                                        ++counted;
+                                        mine.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+                                    }
                                 }
                             } catch (const std::exception &e) {
                                 std::lock_guard lock(m);
                                 failed = true;
                                 failure = e.what();
                             }
+                            inWindow += counted;
                             std::lock_guard lock(m);
                             latencies.insert(latencies.end(), mine.begin(), mine.end());
                         });
                     }
-                    for (auto &t : threads)
+                    ready.arrive_and_wait();
+                    windowStart = Clock::now();
+                    windowEnd = windowStart + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(throughputSeconds));
+                    ready.arrive_and_wait();
+                    for (auto &t : pool)
                         t.join();
-                    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                    Runtime::setIntraOpThreads(threads); // the runners changed the process default
                     if (failed)
                         throw Runtime::RuntimeError(failure);
                     const auto s = Profiler::summarize(latencies);
-                    throughput.push_back({{"runners", n}, {"threads", n}, {"calls", s.runs}, {"seconds", seconds},
-                                          {"throughput_per_s", seconds > 0 ? static_cast<double>(s.runs) / seconds : 0.0},
-                                          {"median_ms", s.medianMs}, {"p99_ms", s.p99Ms}});
+                    const double perS = static_cast<double>(inWindow.load()) / throughputSeconds;
+                    Json row{{"runners", n},
+                             {"threads", n},
+                             {"intra_op_threads", perRunnerThreads},
+                             {"calls", inWindow.load()},
+                             {"seconds", throughputSeconds},
+                             {"throughput_per_s", perS},
+                             {"median_ms", s.medianMs},
+                             {"p10_ms", s.p10Ms},
+                             {"p90_ms", s.p90Ms},
+                             {"p99_ms", s.p99Ms},
+                             {"method", "calls ending inside a fixed window that starts after every runner warmed up "
+                                        "(a barrier); latency of each counted call"}};
+                    // One runner's rate must agree with its latency (calls/s = 1000 / ms): with
+                    // one runner the calls run back to back, so anything else is a measuring fault.
+                    if (n == 1 && s.runs > 0 && s.p10Ms > 0) {
+                        const double lo = 1000.0 / s.p90Ms, hi = 1000.0 / s.p10Ms;
+                        const bool agrees = perS >= 0.8 * lo && perS <= 1.2 * hi;
+                        row["consistent"] = agrees;
+                        if (!agrees)
+                            warn("throughput with 1 runner (" + num(perS) + " calls/s) disagrees with its own latency (" + num(1000.0 / s.medianMs) +
+                                 " calls/s from the median): the calls did not run back to back; treat the throughput table with care");
+                    }
+                    throughput.push_back(std::move(row));
                 } catch (const Runtime::RuntimeError &e) {
                     warn("throughput with " + std::to_string(n) + " runners failed: " + e.what());
                 }
@@ -462,12 +530,11 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             }
         }
 
-        // 7. Cold start: aotstudio-run on a one-package bundle against Python eager, fresh processes.
+        // 7. Cold start (coldstart.h): aotstudio-run on a one-package bundle against Python eager.
         Json cold = Json::object();
-        const fs::path runExe = selfDir() / "aotstudio-run";
         const Json inputs = loaded.value("inputs", Json::array());
         const long batch = !inputs.empty() && !inputs[0].value("shape", Json::array()).empty() ? inputs[0]["shape"][0].get<long>() : 1;
-        if (coldRuns > 0 && fs::exists(runExe, ec)) {
+        if (coldRuns > 0) {
             progress("cold_start", 0.87, "timing cold start (fresh processes)");
             const fs::path bundle = out / "coldstart";
             fs::remove_all(bundle, ec);
@@ -501,37 +568,10 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                                 {"buckets", Json::array({Json{{"name", "default"}, {"batch", batch}, {"package", "packages/model.pt2"}}})}};
             try {
                 Bundle::writeManifest(bundle, manifest);
-                const std::string runCmd = shellQuote(runExe.string()) + " " + shellQuote(bundle.string()) + " --batch " +
-                                           std::to_string(batch) + " --iters 1 --warmup 0";
-                const std::string eagerCmd = "PYTHONPATH=" + shellQuote(Python::frontendDirectory()) + " " +
-                                             shellQuote(Python::interpreterPath()) + " -m aotstudio_frontend.coldstart " +
-                                             shellQuote(model) + " " + shellQuote(device);
-                std::vector<double> runMs, eagerMs;
-                for (int i = 0; i < coldRuns && !stop.stop_requested(); ++i) {
-                    if (const double b = timeProcess(runCmd); b > 0)
-                        runMs.push_back(b);
-                    if (const double e = timeProcess(eagerCmd); e > 0)
-                        eagerMs.push_back(e);
-                }
-                const auto r = Profiler::summarize(runMs);
-                const auto e = Profiler::summarize(eagerMs);
-                cold = {{"method", "wall time of a fresh process from spawn to exit after its first output, median of runs"},
-                        {"runs", coldRuns},
-                        {"batch", batch},
-                        {"aoti_run_ms", r.runs ? Json(r.medianMs) : Json()},
-                        {"eager_ms", e.runs ? Json(e.medianMs) : Json()},
-                        {"aoti_runs_ok", r.runs},
-                        {"eager_runs_ok", e.runs},
-                        {"ratio", r.runs && e.runs && r.medianMs > 0 ? Json(e.medianMs / r.medianMs) : Json()}};
-                if (r.runs == 0)
-                    warn("aotstudio-run failed on the cold-start bundle " + bundle.string());
-                if (e.runs == 0)
-                    warn("the eager cold-start process failed (python -m aotstudio_frontend.coldstart)");
+                cold = measureColdStart({bundle, batch, model, device, coldRuns}, stop, warn);
             } catch (const Bundle::BundleError &e) {
                 warn(std::string("cold start not measured: ") + e.what());
             }
-        } else if (coldRuns > 0) {
-            warn("aotstudio-run not found next to the engine: cold start not measured");
         }
         checkStop("cold_start");
 
@@ -543,28 +583,39 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         for (const auto &v : variants)
             if (v.name == "eager" && v.available)
                 eager = &v;
-        for (const auto &v : variants) {
-            // p90 over twice p10: the middle 80% of runs disagree by 2x: the machine was busy.
-            if (v.available && v.plain.runs > 1 && v.plain.p10Ms > 0 && v.plain.p90Ms > 2.0 * v.plain.p10Ms)
-                warn(v.name + " timings are noisy (p10 " + num(v.plain.p10Ms) + " ms, p90 " + num(v.plain.p90Ms) +
-                     " ms): the machine was busy; rerun on an idle machine");
+        Json speedupIntervals = Json::object();
+        std::size_t eagerSlot = SIZE_MAX;
+        for (std::size_t vi = 0; vi < variants.size(); ++vi)
+            if (&variants[vi] == eager)
+                eagerSlot = slots[vi].first;
+        for (std::size_t vi = 0; vi < variants.size(); ++vi) {
+            const auto &v = variants[vi];
             Json j{{"name", v.name}, {"available", v.available}, {"reason", v.reason}};
             if (!v.available) {
-                for (const char *k : {"statistics", "traced", "overhead_pct", "memory", "cuda_event_ms", "gpu_busy_share"})
+                for (const char *k : {"statistics", "traced", "overhead_pct", "overhead", "memory", "cuda_event_ms", "gpu_busy_share"})
                     j[k] = nullptr;
             } else {
                 j["statistics"] = summaryJson(v.plain, options.warmup);
                 j["traced"] = v.hasTraced ? summaryJson(v.traced, 0) : Json();
                 j["overhead_pct"] = v.hasTraced && v.plain.medianMs > 0 ? Json((v.traced.medianMs - v.plain.medianMs) / v.plain.medianMs * 100.0)
                                                                          : Json();
+                j["overhead"] = overheadIntervals.count(v.name) ? overheadIntervals[v.name] : Json();
                 j["memory"] = {{"peak_bytes", v.memory.peakBytes ? Json(*v.memory.peakBytes) : Json()}, {"method", v.memory.method}};
                 j["cuda_event_ms"] = optNum(v.cudaEventMs);
                 j["gpu_busy_share"] = optNum(v.busyShare);
-                if (eager && &v != eager && v.plain.medianMs > 0)
-                    speedup[v.name] = eager->plain.medianMs / v.plain.medianMs;
+                if (eager && &v != eager && eagerSlot != SIZE_MAX) {
+                    const auto r = comparison->ratio(eagerSlot, slots[vi].first);
+                    speedup[v.name] = r.estimate;
+                    speedupIntervals[v.name] = ratioJson(r);
+                    shownRatios.push_back(r);
+                    log("info", v.name + " against eager: " + ratioText(r));
+                }
             }
             variantsJson.push_back(std::move(j));
         }
+        const Json measurement = comparison->measurement(shownRatios);
+        if (const std::string line = verdictLine(measurement); !line.empty())
+            warn(line);
 
         // Kernels (compiled variants) and ops (eager) from the traced pass; CUDA kernels from CUPTI.
         std::vector<Profiler::TimedRange> cpuRanges;
@@ -658,7 +709,8 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                 }
         } catch (const std::exception &) {
         }
-        deviceInfo["threads"] = std::thread::hardware_concurrency();
+        deviceInfo["threads"] = threads;
+        deviceInfo["hardware_threads"] = std::thread::hardware_concurrency();
         if (cupti)
             deviceInfo["cupti_library"] = cupti->libraryPath();
 
@@ -687,8 +739,13 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
               {"max_seconds", options.maxSeconds},
               {"stable_rel", options.stableRel},
               {"percentiles", "linear interpolation between order statistics (numpy default)"},
-              {"rounds", trace ? kRounds : 1},
-              {"traced_runs", "untraced and traced runs interleaved in rounds, warm-up before the first only"}}},
+              {"pairing", comparison->pairing()},
+              {"traced_runs", "untraced and traced runs of every variant timed together in alternating blocks, "
+                              "the collector started and stopped around each traced block"}}},
+            {"threads", threads},
+            {"measurement", measurement},
+            {"eager_baseline", loaded.value("eager_baseline", Json())},
+            {"speedup_interval", speedupIntervals},
             {"collector", collector},
             {"variants", variantsJson},
             {"speedup", speedup},
@@ -728,16 +785,16 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                      << '\n';
             }
         }
-        writeFile(csvPath, csv.str());
-        writeFile(kernelsCsvPath, kcsv.str());
+        writeFileAtomic(csvPath, csv.str());
+        writeFileAtomic(kernelsCsvPath, kcsv.str());
         if (trace) {
             const Json traceJson = Profiler::chromeTrace(all, origin, gpuRanges.empty() ? std::map<int, std::string>{{1, "engine (CPU)"}}
                                                                                     : std::map<int, std::string>{{1, "engine (CPU)"}, {2, "CUDA device"}},
                                                          threadNames,
                                                          {{"model", model}, {"device", device}, {"producer", "aotstudio profile"}});
-            writeFile(tracePath, traceJson.dump(-1, ' ', false, Json::error_handler_t::replace));
+            writeFileAtomic(tracePath, traceJson.dump(-1, ' ', false, Json::error_handler_t::replace));
         }
-        writeFile(profilePath, result.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
+        writeJsonAtomic(profilePath, result);
         emit(Protocol::makeStageDone(id, "write", 0, Json{{"profile", profilePath.string()}, {"csv", csvPath.string()},
                                                              {"trace", trace ? Json(tracePath.string()) : Json()}}));
         return result;

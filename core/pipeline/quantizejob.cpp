@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/quantizejob.h"
 #include "pipeline/jobutil.h"
+#include "pipeline/measurement.h"
 
+#include "profiler/trace.h"
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
 #include "runtime/collector.h"
@@ -11,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 
 namespace AotStudio::Pipeline {
 
@@ -105,7 +108,7 @@ private:
 };
 
 Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, const std::string &dir,
-               const Profiler::MeasureOptions &options)
+               const Profiler::MeasureOptions &options, int threads)
 {
     const std::string device = request.value("device", std::string("cpu"));
     Json sub = request;
@@ -163,18 +166,35 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
     });
     row["verify_max_abs_error"] = verified.value("max_abs_error", 0.0);
 
+    // The scheme's eager and compiled model and the fp32 eager baseline, timed together in
+    // alternating blocks (measurement.h): every ratio of this row is paired and has its interval.
     Profiler::Summary eager, aoti;
-    run("measure", "timing eager and compiled", [&] {
-        eager = Profiler::measure([&] { job.runEager(); }, options, run.stop());
-        aoti = Profiler::measure([&] { runner->run(); }, options, run.stop());
+    Profiler::RatioInterval speedup, vsFp32;
+    run("measure", "timing fp32 eager, eager and compiled, alternating", [&] {
+        Comparison c({{"eager", [&] { job.runEager(); }, {}, {}},
+                      {"compiled", [&] { runner->run(); }, {}, {}},
+                      {"fp32 eager", job.bind("quant.run_fp32_eager"), {}, {}}},
+                     options, threads, run.stop());
+        eager = c.summary(0);
+        aoti = c.summary(1);
+        speedup = c.ratio(0, 1);
+        vsFp32 = c.ratio(2, 1);
+        row["fp32_eager_ms"] = c.summary(2).medianMs;
+        row["measurement"] = c.measurement({speedup, vsFp32});
     });
     if (run.stop().stop_requested())
         throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring " + scheme, ""});
     row["eager_ms"] = eager.medianMs;
     row["compiled_ms"] = aoti.medianMs;
-    row["speedup"] = aoti.medianMs > 0 ? eager.medianMs / aoti.medianMs : 0.0;
+    row["speedup"] = speedup.estimate;
+    row["speedup_interval"] = ratioJson(speedup);
+    row["speedup_vs_fp32_eager"] = vsFp32.estimate;
+    row["speedup_vs_fp32_eager_interval"] = ratioJson(vsFp32);
     row["eager"] = summaryJson(eager, options.warmup);
     row["compiled"] = summaryJson(aoti, options.warmup);
+    row["threads"] = threads;
+    if (const std::string line = verdictLine(row["measurement"]); !line.empty())
+        log(row["measurement"].value("verdict", "") == "unreliable" ? "warning" : "info", line);
 
     run("memory", "peak memory of one eager and one compiled forward", [&] {
         // The profiler's method (issue 4): c10's allocation reporter on CPU, the caching
@@ -225,18 +245,8 @@ std::string csvField(const Json &v)
 {
     if (v.is_null())
         return "";
-    if (v.is_string()) {
-        std::string s = v.get<std::string>();
-        if (s.find_first_of(",\"\n") == std::string::npos)
-            return s;
-        std::string q = "\"";
-        for (char c : s) {
-            if (c == '"')
-                q += '"';
-            q += c == '\n' ? ' ' : c;
-        }
-        return q + "\"";
-    }
+    if (v.is_string())
+        return Profiler::csvField(v.get<std::string>()); // RFC 4180, the engine's one CSV quoting
     if (v.is_number_float()) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.6g", v.get<double>());
@@ -247,7 +257,7 @@ std::string csvField(const Json &v)
 
 void writeCsv(const std::string &path, const Json &rows)
 {
-    std::ofstream f(path, std::ios::trunc);
+    std::ostringstream f;
     f << "scheme,status,eager_ms,compiled_ms,speedup,speedup_vs_fp32_eager,package_bytes,peak_eager_bytes,"
          "peak_compiled_bytes,max_abs_error,mean_abs_error,cosine,top1_agreement,embedding_cosine,quantized_layers,reason\n";
     for (const auto &r : rows) {
@@ -270,8 +280,7 @@ void writeCsv(const std::string &path, const Json &rows)
         }
         f << "\n";
     }
-    if (!f)
-        throw JobFailed({"report", Protocol::Code::Internal, "cannot write '" + path + "'", "check free disk space"});
+    writeFileAtomic(path, f.str());
 }
 
 } // namespace
@@ -279,6 +288,7 @@ void writeCsv(const std::string &path, const Json &rows)
 Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
 {
     const auto options = measureOptionsFrom(request);
+    const int threads = applyThreads(request);
     for (const char *field : {"calibration_samples", "eval_samples"}) {
         if (request.contains(field) && (!request[field].is_number_integer() || request[field].get<long>() < 1))
             throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be a positive integer",
@@ -335,7 +345,7 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
         Json row;
         try {
             try {
-                row = runScheme(run, request, scheme, (out / scheme).string(), options);
+                row = runScheme(run, request, scheme, (out / scheme).string(), options, threads);
             } catch (const Python::FrontendException &e) {
                 if (!e.details().empty())
                     run.emit(Protocol::makeLog(id, "debug", e.details()));
@@ -365,15 +375,13 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
         rows.push_back(row);
     }
 
-    // Ratios against the fp32 row, when it ran.
-    std::optional<double> fp32Eager;
-    for (const auto &r : rows) {
-        if (r.value("scheme", "") == "fp32" && r.value("status", "") == "ok")
-            fp32Eager = r.value("eager_ms", 0.0);
-    }
+    // speedup_vs_fp32_eager is measured in each row (the fp32 model timed in the scheme's rounds);
+    // a failed row has none.
     for (auto &r : rows) {
-        const bool ok = r.value("status", "") == "ok" && r.value("compiled_ms", 0.0) > 0;
-        r["speedup_vs_fp32_eager"] = ok && fp32Eager ? Json(*fp32Eager / r.value("compiled_ms", 1.0)) : Json();
+        if (r.value("status", "") != "ok" || !r.contains("speedup_vs_fp32_eager")) {
+            r["speedup_vs_fp32_eager"] = nullptr;
+            r["speedup_vs_fp32_eager_interval"] = nullptr;
+        }
     }
 
     Json calibration{{"source", request.contains("calibration") ? "file" : "generator"},
@@ -421,11 +429,9 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
         }
         result["best"] = best;
     }
+    result["threads"] = threads;
     writeCsv((out / "quantize.csv").string(), rows);
-    {
-        std::ofstream f(out / "quantize.json", std::ios::trunc);
-        f << result.dump(1) << "\n";
-    }
+    writeJsonAtomic(out / "quantize.json", result);
     emit(Protocol::makeProgress(id, "report", 1.0, "quantize done: " + std::to_string(rows.size()) + " schemes"));
     return result;
 }

@@ -212,7 +212,16 @@ CompileJob::CompileJob(const Protocol::Json &request, LogFn log, EventFn emit)
     }
 }
 
-CompileJob::~CompileJob() = default;
+CompileJob::~CompileJob()
+{
+    // Release the output folder's lock now rather than whenever Python collects the job.
+    if (!d || !d->job)
+        return;
+    try {
+        d->job.attr("close")();
+    } catch (py::error_already_set &) { // a destructor never throws; the lock goes with the object
+    }
+}
 
 #define AOTSTUDIO_PY_STAGE(stage, expr)                                                                                \
     try {                                                                                                              \
@@ -302,6 +311,14 @@ Protocol::Json CompileJob::call(const std::string &path, const Protocol::Json &a
             positional.append(capsules);
         return toJson(resolve(d->job, path)(*py::tuple(positional)));
     });
+}
+
+std::function<void()> CompileJob::bind(const std::string &path)
+{
+    py::object fn;
+    AOTSTUDIO_PY_STAGE("measure", fn = resolve(d->job, path));
+    auto held = std::make_shared<py::object>(std::move(fn));
+    return [held] { AOTSTUDIO_PY_STAGE("measure", (*held)()); };
 }
 
 std::vector<DLManagedTensor *> CompileJob::callTensors(const std::string &path, const Protocol::Json &args)

@@ -84,6 +84,10 @@ public:
     /// list of DLPack capsules. Returns the result as JSON. Throws FrontendException.
     Protocol::Json call(const std::string &path, const Protocol::Json &args = Protocol::Json::array(),
                         const std::vector<DLManagedTensor *> *tensors = nullptr);
+    /// The job's method at `path` (dotted) taking no arguments, resolved once, as a callable for
+    /// timing loops (no JSON conversion per call; exceptions as FrontendException, stage measure).
+    /// Call it, and let it go, on this job's thread only; it must not outlive the job.
+    std::function<void()> bind(const std::string &path);
     /// Like call(), for a method returning a list of DLPack capsules; the caller owns the tensors.
     std::vector<DLManagedTensor *> callTensors(const std::string &path, const Protocol::Json &args = Protocol::Json::array());
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/aotirunner.h"
+#include "bundle/bundle.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/DLConvertor.h>
 #include <ATen/Functions.h>
+#include <ATen/Parallel.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/core/Device.h>
@@ -69,6 +71,22 @@ struct AotiRunner::Private {
     std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
     std::vector<at::Tensor> inputs;
     std::vector<at::Tensor> outputs;
+    std::shared_ptr<const Bundle::InputGuards> guards;
+    std::vector<Bundle::ShapeRef> shapes; // reused by checkShapes()
+
+    /// Throw InputRefused when `tensors` do not fit the guards.
+    void checkShapes(const std::vector<at::Tensor> &tensors)
+    {
+        if (!guards)
+            return;
+        shapes.clear();
+        for (const auto &t : tensors)
+            shapes.push_back({t.sizes().data(), t.sizes().size()});
+        if (auto v = guards->check(shapes)) {
+            std::string message = "the inputs do not fit package '" + path + "': " + v->message;
+            throw InputRefused(message, std::move(*v));
+        }
+    }
 };
 
 AotiRunner::AotiRunner()
@@ -95,6 +113,13 @@ std::unique_ptr<AotiRunner> AotiRunner::load(const std::string &packagePath, con
         throw RuntimeError("package '" + packagePath + "' was asked to run on CUDA, but no CUDA device is available");
     runner->d->path = packagePath;
     try {
+        if (auto guards = Bundle::InputGuards::loadSidecar(packagePath))
+            runner->d->guards = std::make_shared<const Bundle::InputGuards>(std::move(*guards));
+    } catch (const Bundle::BundleError &e) {
+        throw RuntimeError("cannot load AOTInductor package '" + packagePath + "': " + e.what() +
+                           " (recompile it, or remove the file to run without input checks)");
+    }
+    try {
         const c10::DeviceIndex index = runner->d->device.has_index() ? runner->d->device.index() : -1;
         runner->d->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(
             packagePath, "model", /*run_single_threaded=*/false, static_cast<size_t>(std::max(1, numRunners)), index);
@@ -113,11 +138,22 @@ void AotiRunner::setInputs(const std::vector<DLManagedTensor *> &inputs)
     tensors.reserve(inputs.size());
     for (DLManagedTensor *t : inputs)
         tensors.push_back(at::fromDLPack(t)); // takes ownership before anything can throw
+    d->checkShapes(tensors);
     for (auto &t : tensors) {
         if (t.device() != d->device)
             t = t.to(d->device);
     }
     d->inputs = std::move(tensors);
+}
+
+void AotiRunner::setGuards(std::shared_ptr<const Bundle::InputGuards> guards)
+{
+    d->guards = std::move(guards);
+}
+
+const std::shared_ptr<const Bundle::InputGuards> &AotiRunner::guards() const
+{
+    return d->guards;
 }
 
 void AotiRunner::run()
@@ -184,6 +220,7 @@ void AotiRunner::setGeneratedInputs(const std::vector<TensorInfo> &specs, long l
     } catch (const std::exception &e) {
         throw RuntimeError("cannot make inputs for '" + d->path + "': " + firstLine(e.what()));
     }
+    d->checkShapes(tensors);
     d->inputs = std::move(tensors);
 }
 
@@ -215,13 +252,13 @@ std::shared_ptr<const InputFile> InputFile::read(const std::string &path)
         if (!v.isTensor())
             throw RuntimeError("input file '" + path + "' holds a " + v.tagKind() +
                                ", not tensors; save a tensor or a list/tuple of tensors");
-        file->d->tensors.push_back(v.toTensor().contiguous());
+        file->d->tensors.push_back(v.toTensor());
     };
     if (value.isTensor())
         add(value);
     else if (value.isTensorList())
         for (const auto &t : value.toTensorList())
-            file->d->tensors.push_back(static_cast<at::Tensor>(t).contiguous());
+            file->d->tensors.push_back(static_cast<at::Tensor>(t));
     else if (value.isList())
         for (const auto &v : value.toListRef())
             add(v);
@@ -264,7 +301,23 @@ void AotiRunner::setInputs(const InputFile &file, long long padTo, long long exp
         }
         tensors.push_back(t.to(d->device));
     }
+    d->checkShapes(tensors);
     d->inputs = std::move(tensors);
+}
+
+void AotiRunner::saveOutputs(const std::string &path) const
+{
+    if (d->outputs.empty())
+        throw RuntimeError("no outputs to save to '" + path + "': the package has not run");
+    c10::List<at::Tensor> list;
+    for (const auto &o : d->outputs)
+        list.push_back(o.detach().to(at::kCPU));
+    const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(list));
+    try {
+        Bundle::writeFileAtomic(path, std::string(bytes.begin(), bytes.end()));
+    } catch (const Bundle::BundleError &e) {
+        throw RuntimeError(e.what());
+    }
 }
 
 std::vector<OutputSummary> AotiRunner::outputSummary(long long rows, int firstValues) const
@@ -326,6 +379,21 @@ std::map<std::string, std::string> AotiRunner::metadata() const
 const std::string &AotiRunner::packagePath() const
 {
     return d->path;
+}
+
+void setIntraOpThreads(int n)
+{
+    at::set_num_threads(std::max(1, n));
+}
+
+int intraOpThreads()
+{
+    return at::get_num_threads();
+}
+
+void initThreadForTorch()
+{
+    at::init_num_threads();
 }
 
 std::string libtorchVersion()

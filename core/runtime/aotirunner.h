@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "bundle/guards.h"
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -16,6 +18,21 @@ namespace AotStudio::Runtime {
 class RuntimeError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+};
+
+/// Inputs the package's guards refuse (core/bundle/guards.h): the message names the input, the
+/// dimension, the size and the range, relation or guard; violation() has them one by one.
+class InputRefused : public RuntimeError {
+public:
+    InputRefused(const std::string &message, Bundle::GuardViolation violation)
+        : RuntimeError(message)
+        , m_violation(std::move(violation))
+    {
+    }
+    const Bundle::GuardViolation &violation() const { return m_violation; }
+
+private:
+    Bundle::GuardViolation m_violation;
 };
 
 /// Shape and dtype of one tensor, for reports ("float32", {8, 10}).
@@ -64,14 +81,23 @@ class AotiRunner {
 public:
     /// Load `packagePath` for `device` ("cpu" or "cuda[:N]") with `numRunners` concurrent runners.
     /// Throws RuntimeError naming the package when it is missing, not an AOTI package, built for
-    /// another device, or built by an incompatible torch.
+    /// another device, or built by an incompatible torch. The package's input guards are read from
+    /// its sidecar (`model.pt2` -> `model.guards.json`, FORMAT.md "guards") when there is one; a
+    /// sidecar that cannot be read or parsed is a RuntimeError too.
     static std::unique_ptr<AotiRunner> load(const std::string &packagePath, const std::string &device, int numRunners = 1);
     ~AotiRunner();
     AotiRunner(const AotiRunner &) = delete;
     AotiRunner &operator=(const AotiRunner &) = delete;
 
+    /// The guards every input set is checked against (null: none, inputs are not checked). A
+    /// bundle's runner sets its bucket's guards from the manifest.
+    void setGuards(std::shared_ptr<const Bundle::InputGuards> guards);
+    const std::shared_ptr<const Bundle::InputGuards> &guards() const;
+
     /// Set the inputs for run(), flattened in pytree order. Takes ownership of every tensor (their
     /// deleters run when replaced or on destruction). Tensors on another device are copied over.
+    /// Every setter checks the shapes against guards() first and throws InputRefused, keeping the
+    /// previous inputs, when they do not fit: the kernels never see a size the package refuses.
     void setInputs(const std::vector<DLManagedTensor *> &inputs);
     /// One forward on the stored inputs. On CUDA it synchronizes the device before returning, so a
     /// wall-clock timer around it covers the kernels. Throws RuntimeError on failure.
@@ -80,6 +106,10 @@ public:
     /// its deleter, e.g. by handing it to torch.from_dlpack). Empty before the first run().
     std::vector<DLManagedTensor *> outputs() const;
     std::vector<TensorInfo> outputInfo() const;
+    /// Write the last run's outputs to `path` as a list of CPU tensors that Python's `torch.load`
+    /// reads (torch::jit::pickle_save; the same format as torch.save), atomically. Throws
+    /// RuntimeError naming the file when it cannot be written or before the first run().
+    void saveOutputs(const std::string &path) const;
 
     /// Make the inputs for run() without Python, one tensor per spec (`shape` with the batch the
     /// package was compiled for as dimension 0; `dtype` "float32", "float16", "bfloat16",
@@ -115,6 +145,16 @@ private:
     struct Private;
     std::unique_ptr<Private> d;
 };
+
+/// Set LibTorch's intra-op thread count for this process (`at::set_num_threads`: OpenMP and
+/// ATen's pool; Python's torch in the engine shares it, one copy of c10), so eager and compiled
+/// run with the same count. n >= 1; smaller values are taken as 1.
+void setIntraOpThreads(int n);
+/// The intra-op thread count in effect on the calling thread (`at::get_num_threads`).
+int intraOpThreads();
+/// Apply the process's thread count to a new std::thread that calls into torch or a package
+/// (`at::init_num_threads`; OpenMP's count is per thread, so without it a new thread uses all CPUs).
+void initThreadForTorch();
 
 /// LibTorch's version string as compiled in (e.g. "2.14.1"), without loading Python.
 std::string libtorchVersion();

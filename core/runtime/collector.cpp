@@ -48,10 +48,10 @@ std::atomic<std::uint64_t> g_generation{0};
 std::atomic<std::uint32_t> g_threads{0};
 at::CallbackHandle g_handle = 0;
 
-std::int64_t *openStarts()
+std::int64_t &openStart()
 {
-    thread_local std::int64_t starts[256];
-    return starts;
+    thread_local std::int64_t start = 0;
+    return start;
 }
 
 ThreadBuffer &threadBuffer()
@@ -66,28 +66,30 @@ ThreadBuffer &threadBuffer()
     return *buffer;
 }
 
-// Start times of the ranges open on this thread live in openStarts(), indexed by depth: no
-// ObserverContext is allocated per range (the start callback returns null; RecordFunction still
-// calls the end callback), so the collector costs two clock reads and one append per range.
+// Only outermost ranges (depth 0 on their thread) are recorded: the package's generated kernels and
+// library calls (`aoti_torch_cpu_addmm_out`), eager's top-level ATen ops (`aten::linear`). The ops
+// nested inside them (`aten::addmm` -> `aten::expand`, `aten::copy_`, ...; about 15 of the 20 ranges
+// of one sample:mlp call) cost RecordFunction's bookkeeping anyway, but this collector's own work
+// for them is one thread-local increment and decrement: no clock read, no copy. The start time of
+// the open outermost range lives in a thread-local; no ObserverContext is allocated (the start
+// callback returns null; RecordFunction still calls the end callback).
 
 std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction &)
 {
     auto &b = threadBuffer();
-    const int depth = b.depth++;
-    if (depth < 256)
-        openStarts()[depth] = RangeCollector::nowNs();
+    if (b.depth++ == 0)
+        openStart() = RangeCollector::nowNs();
     return nullptr;
 }
 
 void onEnd(const at::RecordFunction &fn, at::ObserverContext *)
 {
-    const std::int64_t end = RangeCollector::nowNs();
     auto &b = threadBuffer();
     if (b.depth == 0)
         return; // started before the collector did
-    const int depth = --b.depth;
-    if (depth >= 256 || !g_running.load(std::memory_order_relaxed))
+    if (--b.depth != 0 || !g_running.load(std::memory_order_relaxed))
         return;
+    const std::int64_t end = RangeCollector::nowNs();
     const auto gen = g_generation.load(std::memory_order_relaxed);
     if (b.generation != gen) {
         b.ranges.clear();
@@ -97,11 +99,12 @@ void onEnd(const at::RecordFunction &fn, at::ObserverContext *)
         b.ranges.reserve(4096);
     auto &r = b.ranges.emplace_back();
     const char *name = fn.name();
-    std::strncpy(r.name, name ? name : "", sizeof r.name - 1);
-    r.name[sizeof r.name - 1] = '\0';
-    r.startNs = openStarts()[depth];
+    const std::size_t n = name ? ::strnlen(name, sizeof r.name - 1) : 0;
+    std::memcpy(r.name, name ? name : "", n);
+    r.name[n] = '\0';
+    r.startNs = openStart();
     r.endNs = end;
-    r.depth = depth;
+    r.depth = 0;
 }
 
 /// The memory reporter. It derives from ProfilerStateBase (itself a MemoryReportingInfoBase) with

@@ -17,12 +17,15 @@ struct Range {
     std::int64_t startNs = 0; ///< steady_clock, ns (same clock as Range::nowNs())
     std::int64_t endNs = 0;
     std::uint32_t thread = 0; ///< small per-process thread number (1 = first thread seen)
-    int depth = 0;            ///< nesting on its thread while the collector ran (0 = outermost)
+    int depth = 0;            ///< always 0: only outermost ranges are recorded (see RangeCollector)
 };
 
 /// Collects RecordFunction ranges from every thread (at::addGlobalCallback) between start() and
 /// stop(). While it is stopped no callback is registered, so untraced runs pay nothing. Each
-/// thread appends to its own buffer (no lock on the hot path). Only one collector may run at a
+/// thread appends to its own buffer (no lock on the hot path). Only the outermost range of each
+/// thread is recorded (a package's kernels and library calls, eager's top-level ATen ops); ranges
+/// nested in them cost a thread-local counter, no clock read, so that the collector's overhead
+/// stays near RecordFunction's own. Only one collector may run at a
 /// time in a process, and never together with torch.profiler (they share RecordFunction and, on
 /// CUDA, CUPTI's single subscriber).
 class RangeCollector {

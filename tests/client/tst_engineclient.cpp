@@ -313,8 +313,11 @@ private Q_SLOTS:
         client->compile(request(QStringLiteral("fake:noisy"), m_dir.path()));
         QVERIFY(results.wait(10000));
         const CompileResult r = CompileResult::fromJson(results.first().at(1).toJsonObject());
-        QCOMPARE(r.warnings.size(), 1);
+        // The engine's own line, and the verdict's "measurement: noisy: …" (shown on its own line).
+        QCOMPARE(r.warnings.size(), 2);
         QVERIFY(r.warnings.first().contains(QLatin1String("noisy")));
+        QCOMPARE(r.measurement.verdictName, QStringLiteral("noisy"));
+        QCOMPARE(r.otherWarnings(), QStringList{r.warnings.first()});
         QCOMPARE(r.eager.p90Ms, 32.0);
     }
 

@@ -5,6 +5,7 @@
 #include "client/session.h"
 #include "client/snapshotfile.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -72,6 +73,25 @@ private Q_SLOTS:
         const auto snapshot = SnapshotFile::load(here, &error);
         QVERIFY2(snapshot, qPrintable(error));
         QCOMPARE(snapshot->nodes().size(), s->jobs().first().snapshots.first().nodes);
+    }
+
+    void stagedPathsFollowTheirFiles()
+    {
+        // Live events of a staged compile point into OUT/.partial-<pid>-staging/; after the job the
+        // files are directly under OUT (what a failed job's snapshot list still names).
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("out/snapshots")));
+        const QString moved = dir.filePath(QStringLiteral("out/snapshots/001_capture.json"));
+        writeAll(moved, "{}");
+        const QString staged = dir.filePath(QStringLiteral("out/.partial-4242-staging/snapshots/001_capture.json"));
+        Session live;
+        QCOMPARE(live.resolvePath(staged), moved);
+        // While the job runs the staged file exists and wins; other paths are left alone.
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("out/.partial-4242-staging/snapshots")));
+        writeAll(staged, "{}");
+        QCOMPARE(live.resolvePath(staged), staged);
+        const QString other = dir.filePath(QStringLiteral("out/.partial-4242/model.pt2"));
+        QCOMPARE(live.resolvePath(other), other);
     }
 
     void truncatedLastLineLoadsTheRest()

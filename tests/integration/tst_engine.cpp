@@ -23,6 +23,7 @@ private Q_SLOTS:
     void badModelKeepsEngineUp_data();
     void badModelKeepsEngineUp();
     void compileFactoryKeepsStreamClean();
+    void failedVerifyFreesTheFolder();
     void requestChecks();
     void cancelRunning();
     void cancelQueued();
@@ -214,6 +215,26 @@ void TestEngine::compileFactoryKeepsStreamClean()
     QCOMPARE(result.value(QLatin1String("package")).toString(), QDir(out).filePath(QStringLiteral("model.pt2")));
     QVERIFY(QFileInfo(result.value(QLatin1String("package")).toString()).isFile());
     QVERIFY(result.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-4);
+}
+
+void TestEngine::failedVerifyFreesTheFolder()
+{
+    // A job that failed verification must let go of its output folder (its lock) at once: the next
+    // compile into the same folder, in the same engine, runs instead of being refused as "in use".
+    const QString out = m_dir.filePath(QStringLiteral("c30"));
+    send(QStringLiteral(R"({"type":"compile","id":30,"model":"%1/nondeterministic_factory.py:make","device":"cpu","out":"%2","runs":3,"min_runs":1,"warmup":1})")
+             .arg(QStringLiteral(AOTSTUDIO_FIXTURES_DIR), out)
+             .toUtf8());
+    const QJsonObject e = waitFor(QStringLiteral("error"), 30);
+    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("mismatch"));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/model.unverified.pt2")));
+    send(QStringLiteral(R"({"type":"compile","id":31,"model":"%1/tiny_factory.py:make","device":"cpu","out":"%2","runs":3,"min_runs":1,"warmup":1})")
+             .arg(QStringLiteral(AOTSTUDIO_FIXTURES_DIR), out)
+             .toUtf8());
+    const QJsonObject r = waitFor(QStringLiteral("result"), 31);
+    QVERIFY2(!r.isEmpty(), "the second compile into the same folder got no result");
+    QCOMPARE(r.value(QLatin1String("result")).toObject().value(QLatin1String("package")).toString(), out + QStringLiteral("/model.pt2"));
+    QVERIFY(!QFileInfo::exists(out + QStringLiteral("/model.unverified.pt2")));
 }
 
 void TestEngine::requestChecks()

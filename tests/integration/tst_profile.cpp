@@ -95,6 +95,11 @@ private slots:
             QVERIFY(s.value(QLatin1String("median_ms")).toDouble() <= s.value(QLatin1String("p90_ms")).toDouble());
             QVERIFY(o.value(QLatin1String("traced")).toObject().value(QLatin1String("median_ms")).isDouble());
             QVERIFY2(o.value(QLatin1String("overhead_pct")).isDouble(), qPrintable(name)); // a number, no threshold
+            // The overhead is a paired ratio (traced / untraced) with its interval.
+            const auto overhead = o.value(QLatin1String("overhead")).toObject();
+            QVERIFY2(overhead.value(QLatin1String("estimate")).toDouble() > 0, qPrintable(name));
+            QVERIFY2(overhead.value(QLatin1String("blocks")).toInt() >= 3, qPrintable(name));
+            QVERIFY(overhead.value(QLatin1String("low")).toDouble() <= overhead.value(QLatin1String("high")).toDouble());
             const auto mem = o.value(QLatin1String("memory")).toObject();
             QVERIFY(!mem.value(QLatin1String("method")).toString().isEmpty());
             QVERIFY(mem.value(QLatin1String("peak_bytes")).toDouble() >= 0);
@@ -103,6 +108,22 @@ private slots:
         QVERIFY(names.contains(QStringLiteral("aoti")));
         QVERIFY(names.contains(QStringLiteral("nativert"))); // listed, available or with a reason
         QVERIFY(m_result.value(QLatin1String("speedup")).toObject().value(QLatin1String("aoti")).isDouble());
+        // Every ratio with its interval (paired blocks), the threads and a verdict on the machine.
+        const auto interval = m_result.value(QLatin1String("speedup_interval")).toObject().value(QLatin1String("aoti")).toObject();
+        const double est = interval.value(QLatin1String("estimate")).toDouble();
+        QCOMPARE(est, m_result.value(QLatin1String("speedup")).toObject().value(QLatin1String("aoti")).toDouble());
+        QVERIFY(interval.value(QLatin1String("low")).toDouble() <= est && est <= interval.value(QLatin1String("high")).toDouble());
+        QVERIFY(m_result.value(QLatin1String("threads")).toInt() >= 1);
+        const auto m = m_result.value(QLatin1String("measurement")).toObject();
+        QVERIFY2(QStringList({QStringLiteral("ok"), QStringLiteral("noisy"), QStringLiteral("unreliable"), QStringLiteral("unknown")})
+                     .contains(m.value(QLatin1String("verdict")).toString()),
+                 qPrintable(m.value(QLatin1String("verdict")).toString()));
+        QCOMPARE(m.value(QLatin1String("threads")).toInt(), m_result.value(QLatin1String("threads")).toInt());
+        QVERIFY(m.value(QLatin1String("usable_cpus")).toInt() >= m.value(QLatin1String("threads")).toInt());
+        QVERIFY(m.value(QLatin1String("verdict")).toString() == QStringLiteral("ok") ||
+                !m.value(QLatin1String("reasons")).toArray().isEmpty());
+        // Eager, aoti, each traced: one round runs a block of each.
+        QVERIFY(m.value(QLatin1String("pairing")).toObject().value(QLatin1String("rounds")).toInt() >= 3);
     }
 
     void kernelsJoinKernelsJson()
@@ -181,9 +202,20 @@ private slots:
         QCOMPARE(rows[1].toObject().value(QLatin1String("runners")).toInt(), 2);
         QVERIFY(rows[0].toObject().value(QLatin1String("throughput_per_s")).toDouble() > 0);
         const auto cold = m_result.value(QLatin1String("cold_start")).toObject();
-        QVERIFY2(cold.value(QLatin1String("aoti_run_ms")).isDouble(), m_run.err.right(2000).constData());
+        QVERIFY2(cold.value(QLatin1String("bundle_ms")).isDouble(), m_run.err.right(2000).constData());
         QVERIFY(cold.value(QLatin1String("eager_ms")).isDouble());
         QVERIFY(cold.value(QLatin1String("ratio")).isDouble());
+        QCOMPARE(cold.value(QLatin1String("ratio_interval")).toObject().value(QLatin1String("estimate")).toDouble(),
+                 cold.value(QLatin1String("ratio")).toDouble());
+        // The runtime's phases, each a median over the runs (spawn to main is the dynamic loader).
+        const auto phases = cold.value(QLatin1String("phases")).toObject();
+        for (const char *k : {"to_main_ms", "verify_ms", "load_ms", "first_run_ms"})
+            QVERIFY2(phases.value(QLatin1String(k)).toObject().value(QLatin1String("median_ms")).toDouble() >= 0 &&
+                         phases.value(QLatin1String(k)).isObject(),
+                     k);
+        QCOMPARE(cold.value(QLatin1String("samples")).toArray().size(), cold.value(QLatin1String("runs")).toInt());
+        // One runner: calls counted in the window, checked against its own latency.
+        QVERIFY(rows[0].toObject().contains(QLatin1String("consistent")));
     }
 
     void refusals_data()

@@ -3,6 +3,10 @@
 #include "widgets/exportdialog.h"
 #include "widgets/logview.h"
 #include "widgets/mainwindow.h"
+#include "widgets/resultpanel.h"
+#include "widgets/sweeppanel.h"
+#include "widgets/sweeppointmodel.h"
+#include "widgets/verifyoutputmodel.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -10,11 +14,15 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDirIterator>
+#include <QFile>
 #include <QFrame>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -27,6 +35,8 @@
 
 using AotStudio::Widgets::ExportDialog;
 using AotStudio::Widgets::MainWindow;
+using AotStudio::Widgets::ResultPanel;
+using AotStudio::Widgets::VerifyOutputModel;
 
 class TestMainWindow : public QObject
 {
@@ -34,6 +44,7 @@ class TestMainWindow : public QObject
 
 private:
     QTemporaryDir m_out;
+    QTranslator m_english;
 
     static QString text(const MainWindow &w, const char *name)
     {
@@ -113,6 +124,9 @@ private Q_SLOTS:
         QSettings().clear();
         qputenv("AOTSTUDIO_ENGINE", AOTSTUDIO_FAKE_ENGINE);
         QVERIFY(m_out.isValid());
+        // English plural forms ("2 outputs", "1 output"), as the studio loads them.
+        QVERIFY(m_english.load(QStringLiteral(":/i18n/aotstudio_en.qm")));
+        QCoreApplication::installTranslator(&m_english);
     }
 
     void emptyStateBeforeHandshake()
@@ -143,6 +157,57 @@ private Q_SLOTS:
         QCOMPARE(devices->currentData().toString(), QStringLiteral("cpu"));
     }
 
+    // Profile reuses the last compile's package when model, device and options match (the studio
+    // compiled sample:mlp again for Profile right after Compile); Sweep Shapes sends that package.
+    void profileReusesTheCompiledPackage()
+    {
+        QTemporaryDir dir;
+        const QString requests = dir.filePath(QStringLiteral("requests.jsonl"));
+        qputenv("FAKE_REQUEST_LOG", requests.toLocal8Bit());
+        const auto unset = qScopeGuard([] { qunsetenv("FAKE_REQUEST_LOG"); }); // the next tests' engines log nothing
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("sample:mlp"));
+        w->setOutputDirectory(dir.filePath(QStringLiteral("out")));
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QVERIFY(!w->findChild<QAction *>(QStringLiteral("sweepAction"))->isEnabled()); // nothing compiled yet
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QFile package(w->lastResult()->package); // the fake engine writes no package: put one where it says
+        QVERIFY(package.open(QIODevice::WriteOnly));
+        package.close();
+        QVERIFY(w->findChild<QAction *>(QStringLiteral("sweepAction"))->isEnabled());
+        QVERIFY(w->profile());
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(log(*w).contains(QLatin1String("Profiling the package of the last compile")), qPrintable(log(*w)));
+        QVERIFY(w->sweep());
+        QVERIFY(finished.wait(10000));
+        // The recorded sweep reaches the Sweep dock.
+        auto *sweepPanel = w->findChild<AotStudio::Widgets::SweepPanel *>();
+        QVERIFY(sweepPanel);
+        QVERIFY2(sweepPanel->verdictText().contains(QLatin1String("passed")), qPrintable(sweepPanel->verdictText()));
+        QVERIFY(sweepPanel->pointModel()->rowCount() > 5);
+        w->setModel(QStringLiteral("sample:convnet")); // another model: compiled for the profile
+        QVERIFY(w->profile());
+        QVERIFY(finished.wait(10000));
+        qunsetenv("FAKE_REQUEST_LOG");
+        QFile f(requests);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QList<QJsonObject> sent;
+        for (const QByteArray &line : f.readAll().split('\n'))
+            if (!line.trimmed().isEmpty())
+                sent << QJsonDocument::fromJson(line).object();
+        QStringList types;
+        for (const auto &r : sent)
+            types << r.value(QLatin1String("type")).toString();
+        QCOMPARE(types, (QStringList{QStringLiteral("compile"), QStringLiteral("profile"), QStringLiteral("sweep"),
+                                     QStringLiteral("profile")}));
+        QCOMPARE(sent[1].value(QLatin1String("package")).toString(), w->lastResult()->package);
+        QCOMPARE(sent[2].value(QLatin1String("package")).toString(), w->lastResult()->package);
+        QCOMPARE(sent[2].value(QLatin1String("out")).toString(), QDir(dir.filePath(QStringLiteral("out"))).filePath(QStringLiteral("sweep")));
+        QVERIFY(!sent[3].contains(QLatin1String("package")));
+    }
+
     void compileShowsResult()
     {
         auto w = startedWindow();
@@ -164,7 +229,18 @@ private Q_SLOTS:
         QVERIFY2(text(*w, "resultEager").startsWith(QLatin1String("0.081 ms")),
                  qPrintable(text(*w, "resultEager")));
         QVERIFY(text(*w, "resultCompiled").startsWith(QLatin1String("0.034 ms")));
-        QCOMPARE(text(*w, "resultSpeedup"), QStringLiteral("2.38× (no interval)")); // the fake engine predates paired timing
+        QCOMPARE(text(*w, "resultSpeedup"), QStringLiteral("2.38× (95% CI 2.31–2.45)"));
+        // Verification per output: the verdict, what was compared, and one row per named output.
+        QVERIFY2(text(*w, "resultVerify").contains(QLatin1String("passed: 2 outputs within 0.001 of eager")),
+                 qPrintable(text(*w, "resultVerify")));
+        QCOMPARE(text(*w, "resultVerifyMode"), QStringLiteral("compiled against eager"));
+        QCOMPARE(text(*w, "resultVerifyInputs"), QStringLiteral("the example input and 2 seeded inputs (3 calls)"));
+        QCOMPARE(text(*w, "resultVerifyStateful"), QStringLiteral("no"));
+        auto *panel = w->findChild<ResultPanel *>();
+        QVERIFY(panel->showsVerification());
+        QCOMPARE(panel->verifyModel()->rowCount(), 2);
+        QCOMPARE(panel->verifyModel()->index(1, panel->verifyModel()->columnOf(VerifyOutputModel::NameColumn)).data().toString(),
+                 QStringLiteral("hidden.0"));
         QCOMPARE(text(*w, "resultRuns"), QStringLiteral("eager 80, compiled 40"));
         // Stages by their display names, and the engine's graph snapshots, in the log.
         const QString lines = log(*w);
@@ -176,6 +252,21 @@ private Q_SLOTS:
         QVERIFY(!banner(*w)->isVisible());
         QCOMPARE(w->lastResult()->speedup, 2.38);
         screenshot(*w, QStringLiteral("mainwindow_result"));
+
+        // The report carries the same verdict and the per-output table.
+        QTemporaryDir dir;
+        QVERIFY(w->exportReport(dir.filePath(QStringLiteral("report"))));
+        QFile html(dir.filePath(QStringLiteral("report/index.html")));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QString page = QString::fromUtf8(html.readAll());
+        QVERIFY2(page.contains(QLatin1String("<th>Verification</th><td class=\"verify-passed\">passed: 2 outputs")),
+                 qPrintable(page));
+        QVERIFY(page.contains(QLatin1String("<th>Verified on</th><td>the example input and 2 seeded inputs")));
+        QFile csv(dir.filePath(QStringLiteral("report/verify.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QByteArray table = csv.readAll();
+        QVERIFY2(table.startsWith("Output,Result,Max abs error,Max rel error,Cosine,Shape,Dtype\n"), table.constData());
+        QVERIFY2(table.contains("hidden.0,passed,6e-08,1.1e-06,1.000000,\"[8, 64]\",float32"), table.constData());
     }
 
     void errorShowsMessageAndPanel()
@@ -207,6 +298,63 @@ private Q_SLOTS:
         QVERIFY(!banner(*w)->isVisible());
         screenshot(*w, QStringLiteral("mainwindow_error"));
         box->close();
+    }
+
+    void olderEngineResultStillShows()
+    {
+        // An engine before paired timing and per-output verify: no interval, no verify rows.
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("fake:old"));
+        w->setOutputDirectory(m_out.path());
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), true);
+        QCOMPARE(text(*w, "resultSpeedup"), QStringLiteral("2.38× (no interval)"));
+        QVERIFY(text(*w, "resultMaxAbsError").startsWith(QLatin1String("1.2e-07")));
+        auto *panel = w->findChild<ResultPanel *>();
+        QVERIFY(!panel->showsVerification());
+        QVERIFY(!w->findChild<QLabel *>(QStringLiteral("resultVerify"))->isVisible());
+        QVERIFY(!panel->summaryText().contains(QLatin1String("Verification:")));
+    }
+
+    void mismatchNamesTheFailedOutput()
+    {
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("fake:mismatch"));
+        w->setOutputDirectory(m_out.path());
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        const QString shown = text(*w, "resultErrorText");
+        QVERIFY2(shown.contains(QLatin1String("1 output failed verification: logits")), qPrintable(shown));
+        // Every output's figures from the job's log, the failed one marked.
+        auto *panel = w->findChild<ResultPanel *>();
+        VerifyOutputModel *failed = panel->failedVerifyModel();
+        QCOMPARE(failed->rowCount(), 2);
+        QCOMPARE(failed->index(0, failed->columnOf(VerifyOutputModel::NameColumn)).data().toString(), QStringLiteral("logits"));
+        QCOMPARE(failed->index(0, failed->columnOf(VerifyOutputModel::PassedColumn)).data().toString(), QStringLiteral("FAILED"));
+        QCOMPARE(failed->index(1, failed->columnOf(VerifyOutputModel::PassedColumn)).data().toString(), QStringLiteral("passed"));
+        QVERIFY(w->findChild<QWidget *>(QStringLiteral("resultErrorVerifyTable"))->isVisible());
+        if (auto *box = w->findChild<QMessageBox *>(QStringLiteral("compileErrorBox")))
+            box->close();
+        screenshot(*w, QStringLiteral("mainwindow_mismatch"));
+
+        // The report says what failed, by output, with the table as CSV.
+        QTemporaryDir dir;
+        QVERIFY(w->exportReport(dir.filePath(QStringLiteral("report"))));
+        QFile html(dir.filePath(QStringLiteral("report/index.html")));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QString page = QString::fromUtf8(html.readAll());
+        QVERIFY2(page.contains(QLatin1String("fake:mismatch failed verification: 1 output failed verification: logits")),
+                 qPrintable(page));
+        QVERIFY(page.contains(QLatin1String("class=\"verify-failed\"")));
+        QFile csv(dir.filePath(QStringLiteral("report/verify-failed.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QVERIFY(csv.readAll().contains("logits,FAILED,0.031,0.0042,0.999812,\"[8, 10]\",float32"));
     }
 
     void crashShowsBannerAndRestartWorks()
@@ -484,7 +632,7 @@ private Q_SLOTS:
         QCOMPARE(text(*w, "resultBundleColdStart"),
                  QStringLiteral("bundle 182 ms vs eager 2,431 ms: eager / bundle 13.3× (no interval)"));
         // The compile result stays above it.
-        QCOMPARE(text(*w, "resultSpeedup"), QStringLiteral("2.38× (no interval)")); // the fake engine predates paired timing
+        QCOMPARE(text(*w, "resultSpeedup"), QStringLiteral("2.38× (95% CI 2.31–2.45)"));
         QCOMPARE(text(*w, "stageLabel"), QStringLiteral("Done"));
         QVERIFY(log(*w).contains(QLatin1String("Bundle written to")));
         screenshot(*w, QStringLiteral("mainwindow_export"));
@@ -574,6 +722,9 @@ private Q_SLOTS:
             QVERIFY2(lines.contains(QStringLiteral("使用 AOTInductor 编译")), qPrintable(lines));
             QVERIFY2(!lines.contains(QStringLiteral("阶段 load")), qPrintable(lines));
             QVERIFY2(!lines.contains(QStringLiteral("load_package")), qPrintable(lines));
+            // The verification in Chinese too (its verdict composed here, not the engine's English).
+            QVERIFY2(text(*w, "resultVerify").contains(QStringLiteral("通过：2 个输出与 eager 的差异在 0.001 以内")),
+                     qPrintable(text(*w, "resultVerify")));
             screenshot(*w, QStringLiteral("mainwindow_result_zh_CN"));
         }
         QLocale::setDefault(QLocale::c());

@@ -4,6 +4,7 @@
 // throughput), a plain compile result, and profiles with sections missing.
 #include "widgets/charthelpers.h"
 #include "widgets/profilepanel.h"
+#include "widgets/throughputmodel.h"
 #include "widgets/timelinechart.h"
 
 #include <QComboBox>
@@ -11,6 +12,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -168,6 +170,30 @@ private Q_SLOTS:
         QVERIFY(title);
         QCOMPARE(title->text(), QStringLiteral("Cold start: eager / bundle 9.35× (95% CI 8.90–9.80)"));
         QVERIFY(panel.charts().contains(cold));
+
+        // Throughput: the one-runner rate disagrees with its latency; the table marks it, with
+        // the reason in the tooltip, and so does the chart at its point.
+        ThroughputModel *throughput = panel.throughputModel();
+        QAbstractItemModelTester tester(throughput, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QCOMPARE(throughput->rowCount(), 3);
+        const QModelIndex flag = throughput->index(0, ThroughputModel::ConsistentColumn);
+        QCOMPARE(flag.data().toString(), QStringLiteral("⚠ no"));
+        QVERIFY2(flag.data(Qt::ToolTipRole).toString().contains(QLatin1String("did not run back to back")),
+            qPrintable(flag.data(Qt::ToolTipRole).toString()));
+        QVERIFY(flag.data(Qt::BackgroundRole).isValid());
+        QCOMPARE(throughput->index(1, ThroughputModel::ConsistentColumn).data().toString(), QStringLiteral("—"));
+        QCOMPARE(throughput->index(0, ThroughputModel::ThreadsColumn).data().toInt(), 2);
+        QVERIFY(panel.findChild<QWidget *>(QStringLiteral("throughputTable")));
+        int marks = 0;
+        QCustomPlot *throughputChart = chart(panel, "profileThroughputChart");
+        for (int i = 0; i < throughputChart->itemCount(); ++i)
+            marks += throughputChart->item(i)->objectName() == QLatin1String("inconsistentMark");
+        QCOMPARE(marks, 1);
+        // Noisy is not unreliable: the distribution keeps its colours and plain title.
+        QCustomPlot *distribution = chart(panel, "profileDistributionChart");
+        auto *distributionTitle = dynamic_cast<QCPTextElement *>(distribution->plotLayout()->element(0, 0));
+        QVERIFY(!distributionTitle->text().contains(QLatin1String("unreliable")));
+        QVERIFY(plottables<QCPStatisticalBox>(distribution).last()->brush().color().saturation() > 0);
         saveTabs(panel, QStringLiteral("profile_paired"));
 
         // An unreliable verdict greys the figures and the bars, and names its reasons.
@@ -182,6 +208,13 @@ private Q_SLOTS:
         QVERIFY2(greyed.contains(QLatin1String("<b>unreliable</b>: other runnable tasks averaged 3.1")), qPrintable(greyed));
         for (QCPBars *b : plottables<QCPBars>(chart(panel, "profileLatencyChart")))
             QCOMPARE(b->brush().color(), QColor(0x9e, 0x9e, 0x9e));
+        // The distribution beside them: boxes grey, the title says why; the latency title too.
+        for (QCPStatisticalBox *box : plottables<QCPStatisticalBox>(distribution))
+            QCOMPARE(box->brush().color().saturation(), 0);
+        QVERIFY2(distributionTitle->text().endsWith(QStringLiteral("— unreliable measurement: greyed")),
+            qPrintable(distributionTitle->text()));
+        auto *latencyTitle = dynamic_cast<QCPTextElement *>(latency->plotLayout()->element(0, 0));
+        QCOMPARE(latencyTitle->text(), QStringLiteral("Median latency per call — unreliable measurement: greyed"));
         saveTabs(panel, QStringLiteral("profile_unreliable"));
     }
 

@@ -103,6 +103,36 @@ private Q_SLOTS:
         QVERIFY2(summary.contains(QLatin1String("Threads: 2 (of 2 usable CPUs)")), qPrintable(summary));
         QVERIFY2(summary.contains(QLatin1String("ok in 4 rows")), qPrintable(summary));
         QVERIFY2(summary.contains(QLatin1String("unreliable in 1 row")), qPrintable(summary));
+        // Its bars in the latency chart greyed (extra bars at its row only), its row marked; the
+        // scatter point greyed and labelled.
+        QCustomPlot *latency = panel.findChild<QCustomPlot *>(QStringLiteral("quantLatencyChart"));
+        QList<QCPBars *> greyBars;
+        for (int i = 0; i < latency->plottableCount(); ++i) {
+            auto *bars = qobject_cast<QCPBars *>(latency->plottable(i));
+            if (bars && bars->property("greyed").toBool())
+                greyBars << bars;
+        }
+        QCOMPARE(greyBars.size(), 2); // eager and compiled
+        const int rowCount = int(panel.schemeModel()->rows().size());
+        const int unreliableRow = panel.schemeModel()->rowOf(QStringLiteral("int8-dynamic"));
+        for (QCPBars *bars : greyBars) {
+            QCOMPARE(bars->dataCount(), 1);
+            QCOMPARE(barRow(rowCount, bars->data()->at(0)->key), unreliableRow);
+            QCOMPARE(bars->brush().color().saturation(), 0);
+        }
+        const auto labels = qSharedPointerDynamicCast<QCPAxisTickerText>(latency->yAxis->ticker())->ticks();
+        QVERIFY2(labels.value(rowCount - unreliableRow).endsWith(QLatin1String("(unreliable)")),
+            qPrintable(labels.value(rowCount - unreliableRow)));
+        QVERIFY(latency->xAxis->label().contains(QLatin1String("grey: unreliable")));
+        QCustomPlot *scatter = panel.findChild<QCustomPlot *>(QStringLiteral("quantAccuracyChart"));
+        bool greyPoint = false;
+        for (int i = 0; i < scatter->graphCount(); ++i) {
+            if (scatter->graph(i)->name() == QLatin1String("int8-dynamic") && scatter->graph(i)->property("greyed").toBool())
+                greyPoint = true;
+            else
+                QVERIFY(!scatter->graph(i)->property("greyed").toBool());
+        }
+        QVERIFY(greyPoint);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));

@@ -2,7 +2,9 @@
 // ResultPanel on hand-made results: run counts, warnings, number format, stage names.
 #include "widgets/latencychart.h"
 #include "widgets/resultpanel.h"
+#include "widgets/verifyoutputmodel.h"
 
+#include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
 #include <QFrame>
@@ -16,6 +18,7 @@ namespace Client = AotStudio::Client;
 using AotStudio::Client::CompileResult;
 using AotStudio::Client::EngineError;
 using AotStudio::Widgets::ResultPanel;
+using AotStudio::Widgets::VerifyOutputModel;
 
 namespace {
 CompileResult parse(const char *json)
@@ -135,6 +138,9 @@ private Q_SLOTS:
         QCOMPARE(text(panel, "resultThreads"), QStringLiteral("2 (of 2 usable CPUs)"));
         QCOMPARE(text(panel, "resultSource"), QStringLiteral("Compile (its quick measurement)"));
         QVERIFY(panel.figuresGreyed());
+        // The chart beside the greyed figures is greyed and marked too.
+        auto *chart = panel.findChild<AotStudio::Widgets::LatencyChart *>();
+        QVERIFY(chart->isGreyed());
         auto *speedup = panel.findChild<QLabel *>(QStringLiteral("resultSpeedup"));
         QVERIFY(speedup->property("greyed").toBool());
         QVERIFY(speedup->styleSheet().contains(QLatin1String("#9e9e9e")));
@@ -148,10 +154,85 @@ private Q_SLOTS:
         // A later result that the machine allowed: no longer greyed.
         panel.showResult(paired(2.38, "2.31", "2.44", "ok"));
         QVERIFY(!panel.figuresGreyed());
+        QVERIFY(!chart->isGreyed());
         QVERIFY(!speedup->property("greyed").toBool());
         QVERIFY(speedup->styleSheet().isEmpty());
         QCOMPARE(text(panel, "resultSpeedup"), QStringLiteral("2.38× (95% CI 2.31–2.44)"));
         QVERIFY(text(panel, "resultVerdict").contains(QLatin1String("<b>ok</b>")));
+    }
+
+    void verificationPerOutput()
+    {
+        ResultPanel panel;
+        panel.resize(760, 720);
+        panel.show();
+        panel.showResult(CompileResult::fromJson(fixture(QStringLiteral("compile_verify_cpu.json"))));
+        QVERIFY(panel.showsVerification());
+        const QString verdict = text(panel, "resultVerify");
+        QVERIFY2(verdict.contains(QLatin1String("passed: 2 outputs within 0.001 of eager (largest 2.4e-07)")),
+                 qPrintable(verdict));
+        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("resultVerify"))->property("passed").toBool());
+        QCOMPARE(text(panel, "resultVerifyMode"), QStringLiteral("compiled against eager"));
+        QCOMPARE(text(panel, "resultVerifyInputs"), QStringLiteral("the example input and 2 seeded inputs (3 calls)"));
+        VerifyOutputModel *model = panel.verifyModel();
+        QCOMPARE(model->rowCount(), 2);
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QCOMPARE(model->columnCount(), int(VerifyOutputModel::ColumnCount) - 2); // no reference columns
+        QCOMPARE(model->columnOf(VerifyOutputModel::CompiledReferenceColumn), -1);
+        QCOMPARE(model->columnOf(VerifyOutputModel::PassedColumn), 1); // beside the name, in a narrow dock
+        QCOMPARE(model->index(1, model->columnOf(VerifyOutputModel::NameColumn)).data().toString(), QStringLiteral("extra.hidden.1"));
+        QCOMPARE(model->index(1, model->columnOf(VerifyOutputModel::ShapeColumn)).data().toString(), QStringLiteral("[8, 64]"));
+        QCOMPARE(model->index(0, model->columnOf(VerifyOutputModel::MaxAbsErrorColumn)).data().toString(), QStringLiteral("2.4e-07"));
+        QCOMPARE(model->index(0, model->columnOf(VerifyOutputModel::PassedColumn)).data().toString(), QStringLiteral("passed"));
+        QVERIFY(panel.findChild<QWidget *>(QStringLiteral("resultVerifyTable"))->isVisible());
+        const QString summary = panel.summaryText();
+        QVERIFY2(summary.contains(QLatin1String("Verification: passed: 2 outputs")), qPrintable(summary));
+        // The copied table keeps the view's columns: name, result, errors, cosine, shape, dtype.
+        QVERIFY2(summary.contains(QLatin1String("extra.hidden.1\tpassed\t5.96e-08\t2.2e-06\t1.000000\t[8, 64]\tfloat32")),
+                 qPrintable(summary));
+        screenshot(panel, QStringLiteral("resultpanel_verify"));
+
+        // bf16: against a float64 reference, stateful, one seeded input skipped.
+        panel.showResult(CompileResult::fromJson(fixture(QStringLiteral("compile_bf16_cpu.json"))));
+        QVERIFY2(text(panel, "resultVerify").contains(QLatin1String("against the float64 reference the package is off "
+                                                                    "by 0.0078 and eager by 0.0071")),
+                 qPrintable(text(panel, "resultVerify")));
+        QCOMPARE(text(panel, "resultVerifyMode"),
+                 QStringLiteral("reduced precision: compiled and eager against a float64 reference"));
+        QVERIFY2(text(panel, "resultVerifyInputs").contains(QLatin1String("(3 calls); 1 seeded input skipped")),
+                 qPrintable(text(panel, "resultVerifyInputs")));
+        QVERIFY(text(panel, "resultVerifyStateful").contains(QLatin1String("norm.running_mean")));
+        QCOMPARE(model->columnCount(), int(VerifyOutputModel::ColumnCount));
+        QCOMPARE(model->index(0, model->columnOf(VerifyOutputModel::CompiledReferenceColumn)).data().toString(), QStringLiteral("0.0078"));
+        QCOMPARE(model->index(0, model->columnOf(VerifyOutputModel::EagerReferenceColumn)).data().toString(), QStringLiteral("0.0071"));
+        screenshot(panel, QStringLiteral("resultpanel_verify_bf16"));
+
+        // An older result: shown as before, no verification rows or table.
+        panel.showResult(CompileResult::fromJson(fixture(QStringLiteral("compile_cpu.json"))));
+        QVERIFY(!panel.showsVerification());
+        QVERIFY(!panel.findChild<QWidget *>(QStringLiteral("resultVerifyTable"))->isVisible());
+        QVERIFY(!panel.summaryText().contains(QLatin1String("Verification")));
+        QVERIFY(text(panel, "resultMaxAbsError").startsWith(QLatin1String("5.96e-08")));
+    }
+
+    void failedVerificationNamesTheOutput()
+    {
+        ResultPanel panel;
+        const EngineError error{QStringLiteral("verify"), QStringLiteral("mismatch"),
+                                QStringLiteral("compiled output 'logits' differs from eager by 0.031 (max abs) on "
+                                               "seeded input 1 (seed 1001), above the tolerance 0.001"),
+                                QStringLiteral("report it")};
+        Client::VerifyFailure failure;
+        failure.failedOutput = QStringLiteral("logits");
+        panel.showError(QStringLiteral("sample:mlp"), error, failure);
+        QVERIFY2(text(panel, "resultErrorText").contains(QLatin1String("1 output failed verification: logits")),
+                 qPrintable(text(panel, "resultErrorText")));
+        QCOMPARE(panel.failedVerifyModel()->rowCount(), 0); // no log lines: the name alone
+
+        // Another failure clears what the previous one showed.
+        panel.showError(QStringLiteral("sample:mlp"),
+                        EngineError{QStringLiteral("compile"), QStringLiteral("compile_failed"), QStringLiteral("boom"), {}});
+        QVERIFY(!text(panel, "resultErrorText").contains(QLatin1String("logits")));
     }
 
     void ratiosInWords_data()

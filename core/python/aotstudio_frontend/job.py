@@ -15,7 +15,7 @@ import time
 import torch
 import torch.utils._pytree as pytree
 
-from . import graph_json, kernels, samples
+from . import graph_json, guards, kernels, outdir, samples, verify
 from .errors import FrontendError, export_hint, one_line, user_frame, user_location
 from .passes import PassRecorder
 
@@ -175,25 +175,41 @@ def resize_batch(t: torch.Tensor, batch: int) -> torch.Tensor:
 
 def _parse_dynamic(specs) -> list:
     """Dynamic dimensions from the request: strings "INPUT:DIM" or "INPUT:DIM:MIN:MAX" (positional
-    input index, dimension index, inclusive size range). Returns [(input, dim, min|None, max|None)].
-    Raises FrontendError(bad_request) naming the malformed entry."""
+    input index, dimension index, inclusive size range), each optionally followed by "=NAME": dims
+    of the same name are one dimension (``0:0=batch 1:0=batch``). Returns
+    [(input, dim, min|None, max|None, name|None)]. Raises FrontendError(bad_request) naming the
+    malformed entry or a name given two different ranges."""
     if not isinstance(specs, list):
-        raise FrontendError("bad_request", "load", "'dynamic' must be a list of \"INPUT:DIM[:MIN:MAX]\" strings",
+        raise FrontendError("bad_request", "load", "'dynamic' must be a list of \"INPUT:DIM[:MIN:MAX][=NAME]\" strings",
                             "e.g. --dynamic 0:0 marks dimension 0 of input 0 dynamic")
-    out = []
+    out, ranges, seen = [], {}, set()
     for spec in specs:
-        parts = str(spec).split(":")
+        body, _, name = str(spec).partition("=")
+        parts = body.split(":")
         try:
-            if len(parts) not in (2, 4):
+            if len(parts) not in (2, 4) or (name and not guards._NAME.match(name)) or (_ and not name):
                 raise ValueError
             nums = [int(p) for p in parts]
             if nums[0] < 0 or nums[1] < 0 or (len(nums) == 4 and not 0 <= nums[2] <= nums[3]):
                 raise ValueError
         except ValueError:
             raise FrontendError("bad_request", "load", f"cannot read dynamic dimension '{spec}'",
-                                "write INPUT:DIM or INPUT:DIM:MIN:MAX, e.g. 0:0 or 0:0:1:64") from None
-        out.append((nums[0], nums[1], nums[2] if len(nums) == 4 else None, nums[3] if len(nums) == 4 else None))
-    return out
+                                "write INPUT:DIM[:MIN:MAX][=NAME], e.g. 0:0, 0:0:1:64 or 0:0=batch 1:0=batch "
+                                "(NAME a Python identifier)") from None
+        if (nums[0], nums[1]) in seen:
+            raise FrontendError("bad_request", "load", f"dynamic dimension {nums[0]}:{nums[1]} is given twice",
+                                "list each dimension once")
+        seen.add((nums[0], nums[1]))
+        lo, hi = (nums[2], nums[3]) if len(nums) == 4 else (None, None)
+        if name and lo is not None:
+            if ranges.get(name, (lo, hi)) != (lo, hi):
+                raise FrontendError("bad_request", "load", f"dynamic dimension '{name}' is given two ranges "
+                                    f"({ranges[name][0]}:{ranges[name][1]} and {lo}:{hi})",
+                                    "give the range once, or the same range on every dimension of that name")
+            ranges[name] = (lo, hi)
+        out.append((nums[0], nums[1], lo, hi, name or None))
+    # A range given on one dimension of a name holds for all of them.
+    return [(i, d, *(ranges.get(n, (lo, hi)) if n else (lo, hi)), n) for i, d, lo, hi, n in out]
 
 
 def _lock_out_dir(out: str):
@@ -252,11 +268,16 @@ class CompileJob:
             raise FrontendError("bad_request", "load", f"tolerance must be a finite number >= 0, got {tolerance!r}",
                                 "pass a tolerance such as 1e-3 (max abs difference allowed between compiled and eager)")
         self.tolerance = float(tolerance)
-        for flag in ("freezing", "max_autotune", "allow_cache", "snapshots"):
+        for flag in ("freezing", "max_autotune", "allow_cache", "snapshots", "staging"):
             if flag in request and not isinstance(request[flag], bool):
                 raise FrontendError("bad_request", "load", f"'{flag}' must be true or false, got {request[flag]!r}",
                                     "send a JSON boolean")
         self.dynamic = _parse_dynamic(request.get("dynamic", []))
+        self.dynamic_specs = [str(d) for d in request.get("dynamic", [])]
+        self.requested_dynamic = {}  # (input, dim) -> label: what must come out dynamic (guards.specialised)
+        self.dim_names = {}  # (input, dim) -> the user's name of the dimension
+        self.guards = None  # guards.collect() of the exported program
+        self.guards_path = None  # its sidecar beside the package (guards.SIDECAR)
         batch = request.get("batch")
         if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
             raise FrontendError("bad_request", "load", f"'batch' must be a positive integer, got {batch!r}",
@@ -269,6 +290,13 @@ class CompileJob:
             raise FrontendError("bad_request", "load", f"'dynamic_batch' must be [min, max], got {dynamic_batch!r}",
                                 "e.g. [1, 64]")
         self.dynamic_batch = dynamic_batch
+        verify_samples = request.get("verify_samples", verify.DEFAULT_SAMPLES)
+        if isinstance(verify_samples, bool) or not isinstance(verify_samples, int) or not 0 <= verify_samples <= 64:
+            raise FrontendError("bad_request", "load",
+                                f"'verify_samples' must be an integer from 0 to 64, got {verify_samples!r}",
+                                "pass how many seeded inputs to verify besides the example, e.g. 2")
+        self.verify_samples = verify_samples
+        self.staging = bool(request.get("staging", False))
         self.freezing = bool(request.get("freezing", False))
         self.max_autotune = bool(request.get("max_autotune", False))
         self.allow_cache = bool(request.get("allow_cache", False))
@@ -285,6 +313,13 @@ class CompileJob:
         self.program = None
         self.package = None
         self._eager_out = None
+        self.dtype = DTYPES[self.dtype_name]
+        self.state = None  # verify.ModelState: buffers and parameters before any eager run
+        self.stateful = []  # names of buffers (or parameters) forward() changes
+        self.compile_precision = None  # verify.precision_settings() when Inductor compiled
+        self._verifier = None
+        self._verified = False
+        self._finished = False  # committed or abandoned
         self.quant = None  # a quantize request's scheme (quant.QuantState); None for plain compiles
         if request.get("scheme"):
             from .quant import QuantState
@@ -299,6 +334,17 @@ class CompileJob:
         if not request.get("out"):
             raise FrontendError("bad_request", "load", "no output directory given", "pass --out DIR")
         self._lock = _lock_out_dir(self.out)
+        # Where this job writes: a staging folder moved into OUT at the end (outdir.py), or OUT
+        # itself for callers that do not stage (quantize schemes, a profile's second job).
+        self.work = outdir.staging_dir(self.out) if self.staging else self.out
+
+    def close(self) -> None:
+        """Release OUT's lock now. The C++ owner calls this when the job ends: a job object caught
+        in a reference cycle is only collected later, and would keep the folder locked against the
+        next job (a profile's second job, the next compile in the same engine)."""
+        lock, self._lock = getattr(self, "_lock", None), None
+        if lock is not None:
+            lock.close()
 
     # -- stages -------------------------------------------------------------------------------
     def load(self) -> dict:
@@ -311,6 +357,19 @@ class CompileJob:
             # A saved program: capture is already done; run it as a module for eager.
             self._loaded_program = model
             model = model.module()
+            # The eager baseline is the program's ops run eagerly. The unlifted module's hooks
+            # check inputs and guards in Python on every call: not eager execution, and on a
+            # small model they cost more than the ops (c10's tiny conv: 0.14 ms with them, 0.07 ms
+            # without, 0.056 ms for the original nn.Module), which would pass as the compiler's gain.
+            model._forward_pre_hooks.clear()
+            model._forward_hooks.clear()
+            self.eager_baseline = {
+                "kind": "exported_program",
+                "note": "eager is the saved program's graph run op by op (ExportedProgram.module() without its "
+                        "input-check hooks); the original nn.Module is not in the file, so its own Python overhead "
+                        "is not measured: give its factory (file.py:make) for that baseline",
+            }
+            self.log("info", "eager baseline: " + self.eager_baseline["note"])
         device = torch.device(self.device)
         dtype = DTYPES[self.dtype_name]
         if getattr(self, "_loaded_program", None) is None:
@@ -320,13 +379,15 @@ class CompileJob:
             self.model = self.model.to(dtype)
         if self.batch is not None:
             inputs = tuple(resize_batch(t, self.batch) for t in inputs)
+        inputs = self._prepare_dynamic(model, tuple(inputs))
         self.inputs = tuple(t.to(device=device, dtype=dtype) if t.is_floating_point() else t.to(device)
                             for t in inputs)
         if self.quant is not None:
             self.model, self.inputs = self.quant.apply(self.model, self.inputs)
+        self.state = verify.ModelState(self.model)
         try:
             with torch.inference_mode():
-                self._eager_out = self._flat(self.model(*self.inputs))
+                self._eager_out = [t.clone() for t in self._flat(self.model(*self.inputs))]
         except Exception as exc:
             where = user_location(exc)
             shapes = ", ".join(f"{list(t.shape)} {str(t.dtype).replace('torch.', '')}" for t in self.inputs)
@@ -334,6 +395,11 @@ class CompileJob:
                                 f"the eager forward of '{self.spec}' on inputs ({shapes}) raised {one_line(exc)}"
                                 + (f" at {where}" if where else ""),
                                 "check that the example inputs match what forward() expects") from exc
+        # The reference run must not leave the model one step ahead of what export captures.
+        self.stateful = self.state.restore()
+        if self.stateful:
+            self.log("info", f"forward() updates {', '.join(self.stateful)}: restored before export; verify "
+                             "checks two successive calls of the package against two of eager")
         params = sum(p.numel() for p in self.model.parameters())
         self.log("info", f"loaded {self.spec}: {type(self.model).__name__}, {params} parameters")
         capability = None
@@ -342,10 +408,12 @@ class CompileJob:
             capability = f"{major}.{minor}"
         return {"parameters": params, "inputs": [_describe(t) for t in self.inputs],
                 "torch_version": torch.__version__, "cuda_version": torch.version.cuda or "",
-                "compute_capability": capability}
+                "compute_capability": capability,
+                "eager_baseline": getattr(self, "eager_baseline", None) or {"kind": "module", "note": ""}}
 
     def export(self) -> dict:
-        """Capture the graph with ``torch.export.export`` (static shapes for now)."""
+        """Capture the graph with ``torch.export.export``; record its guards (guards.py) and fail
+        when a dimension the request asked to be dynamic came out static."""
         loaded = getattr(self, "_loaded_program", None)
         dynamic_shapes = self._dynamic_shapes()
         try:
@@ -357,37 +425,161 @@ class CompileJob:
         except Exception as exc:
             where = user_location(exc)
             self.log("debug", f"torch.export raised {type(exc).__name__}: {exc}")
+            violated = guards.constraint_violation(exc)
+            if violated is not None:
+                # torch's guard text and suggested fix belong in the one-line error, not only the log.
+                message, fixes = violated
+                hint = guards.cli_fix(fixes, self.dynamic) or "apply torch's suggested fix to the dynamic shape spec"
+                raise FrontendError("export_failed", "export",
+                                    f"torch.export failed on '{self.spec}'{' at ' + where if where else ''}: {message}",
+                                    hint) from exc
             raise FrontendError("export_failed", "export",
                                 f"torch.export failed on '{self.spec}'{' at ' + where if where else ''}: {one_line(exc)}",
                                 export_hint(exc)) from exc
         nodes = len(self.program.graph.nodes)
         self.log("info", f"exported graph: {nodes} nodes")
+        self._check_dynamic()
+        try:
+            self.guards = guards.collect(self.program, self.dim_names)
+        except Exception as exc:  # the package is still usable; its inputs just go unchecked
+            self.log("warning", f"could not record the program's guards ({type(exc).__name__}: {exc}); "
+                                "the runner will not check input shapes")
+            self.guards = None
+        if self.guards is not None:
+            self.log("info", "input shapes: " + guards.summary(self.guards))
+            for item in self.guards["checks"] + self.guards["assertions"]:
+                if not item.get("checkable"):
+                    self.log("info", f"not checked before a call: {item.get('text') or item.get('message')}"
+                                     + (f" ({item['source']})" if item.get("source") else ""))
         self._mark()
         self.snapshot("capture", "", self.program.graph)
-        return {"nodes": nodes}
+        return {"nodes": nodes, "guards": self.guards}
+
+    def _prepare_dynamic(self, model, inputs: tuple) -> tuple:
+        """Note which dimensions the request asks to be dynamic (``--dynamic``, else the factory's
+        dynamic_shapes), and resize the example along those whose size is 0 or 1: torch.export
+        specialises such sizes to constants. Says so in the log."""
+        factory = getattr(model, "_aotstudio_dynamic_shapes", None)
+        specs = {}  # (input, dim) -> torch spec (Dim, derived Dim, Dim.AUTO, ...), or None for --dynamic
+        if self.dynamic_batch is not None:
+            for i, t in enumerate(inputs):
+                if t.dim() > 0:
+                    self.requested_dynamic[(i, 0)] = "batch"
+                    self.dim_names[(i, 0)] = "batch"
+        elif self.dynamic:
+            for index, dim, lo, hi, name in self.dynamic:
+                if index >= len(inputs) or dim >= inputs[index].dim():
+                    raise FrontendError("bad_request", "load", f"dynamic dimension {index}:{dim} does not exist "
+                                        f"(the model has {len(inputs)} inputs"
+                                        + (f"; input {index} has {inputs[index].dim()} dimensions" if index < len(inputs) else "")
+                                        + ")", "check the input and dimension indices")
+                label = name or f"{index}:{dim}"
+                self.requested_dynamic[(index, dim)] = label
+                if name:
+                    self.dim_names[(index, dim)] = name
+                from types import SimpleNamespace
+                specs[(index, dim)] = SimpleNamespace(min=lo, max=hi) if lo is not None else None
+        elif factory is not None:
+            entries = guards.per_input(factory, model, len(inputs))
+            for index, entry in enumerate(entries or []):
+                for dim, spec in (entry or {}).items():
+                    if isinstance(dim, int) and guards.is_dynamic_spec(spec) and dim < inputs[index].dim():
+                        name = guards.spec_name(spec)
+                        self.requested_dynamic[(index, dim)] = name or f"{index}:{dim}"
+                        if name:
+                            self.dim_names[(index, dim)] = name
+                        specs[(index, dim)] = spec
+        # Every dimension of one name gets the same size, so that they stay equal.
+        targets = {}
+        for (index, dim), label in self.requested_dynamic.items():
+            size = inputs[index].shape[dim]
+            spec = specs.get((index, dim))
+            if self.dynamic_batch is not None:
+                continue  # export chose the bucket's example batch already
+            target = guards.example_target(spec, size) if spec is not None else (2 if size < 2 else None)
+            if target is not None:
+                targets[(index, dim)] = target
+        if targets:
+            resized = list(inputs)
+            for (index, dim), target in sorted(targets.items()):
+                before = resized[index].shape[dim]
+                resized[index] = guards.resize_dim(resized[index], dim, target)
+                self.log("info", f"example input {index} has size {before} along dimension {dim}, which was requested "
+                                 f"dynamic ({self.requested_dynamic[(index, dim)]}); torch.export would specialise it "
+                                 f"to a constant, so it is resized to {target} for export (rows repeated)")
+            inputs = tuple(resized)
+        return inputs
+
+    def _check_dynamic(self) -> None:
+        """Fail the compile when a requested dynamic dimension came out static (FORMAT.md)."""
+        if not self.requested_dynamic or self.program is None:
+            return
+        static = guards.specialised(self.program, self.requested_dynamic, self.model)
+        if not static:
+            return
+        parts, fixes = [], []
+        for item in static:
+            why = (f"pinned by the guard {item['guard']}"
+                   + (f" at {item['source']}" if item["source"] else f" (from {item['origin']})" if item["origin"] else "")
+                   if item["guard"] else
+                   f"the example's size is {item['size']}, which torch.export specialises"
+                   if item["size"] in (0, 1) else "the model's code needs this size")
+            parts.append(f"dimension {item['dim']} of input {item['input']} ({item['label']}) was requested dynamic "
+                         f"but the exported program has it fixed at {item['size']}: {why}")
+        hint = ("the model's code fixes these sizes (a view/reshape to a constant, a comparison with a constant): make "
+                "the code size-generic, or drop the dimension from --dynamic; for a size of 0 or 1 give an example of "
+                "size >= 2, and for a multiple use a derived Dim (2*Dim('n', min=1, max=32)) in the factory's "
+                "dynamic_shapes")
+        raise FrontendError("export_failed", "export",
+                            f"'{self.spec}' did not export as asked: " + "; ".join(parts), hint)
 
     def _dynamic_shapes(self):
         """torch.export ``dynamic_shapes``: the factory's own, else one dict per positional input
-        from --dynamic (Dim with the given range, or Dim.AUTO to let export infer it)."""
+        from --dynamic (a named Dim per dimension or per ``=NAME``, so that torch reports a
+        specialisation or an unmet guard with its suggested fix instead of silently fixing the
+        size), shaped for forward's signature (``forward(*args)`` takes one tuple)."""
+        from torch.export import Dim
         factory = getattr(self.model, "_aotstudio_dynamic_shapes", None)
         if self.dynamic_batch is not None:
-            # A dynamic-batch bucket: dimension 0 of every input is one shared batch dimension.
-            from torch.export import Dim
+            # A dynamic-batch bucket: dimension 0 of every input is one shared batch dimension; the
+            # factory's other dynamic dimensions (a sequence length, ...) stay dynamic.
             batch = Dim("batch", min=self.dynamic_batch[0], max=self.dynamic_batch[1])
-            return tuple({0: batch} for _ in self.inputs)
+            entries = guards.per_input(factory, self.model, len(self.inputs)) if factory is not None else None
+            if entries is None and self.dynamic:  # a bundle's --dynamic dimensions besides the batch
+                entries = self._dynamic_entries()
+            if entries is None:
+                if factory is not None:
+                    self.log("info", "the factory's dynamic_shapes are not per positional input: the dynamic bucket "
+                                     "makes only the batch dynamic")
+                entries = [None] * len(self.inputs)
+            shapes = []
+            for t, entry in zip(self.inputs, entries):
+                entry = {d: s for d, s in (entry or {}).items() if d != 0}
+                if t.dim() > 0:
+                    entry[0] = batch
+                shapes.append(entry or None)
+            return guards.for_signature(shapes, self.model)
         if not self.dynamic:
             return factory
+        return guards.for_signature(self._dynamic_entries(), self.model)
+
+    def _dynamic_entries(self) -> list:
+        """--dynamic as one {dim: Dim} dict (or None) per positional input: a named Dim per
+        dimension, one per ``=NAME`` (tied dimensions)."""
         from torch.export import Dim
         shapes = [None] * len(self.inputs)
-        for index, dim, lo, hi in self.dynamic:
+        named = {}
+        for index, dim, lo, hi, name in self.dynamic:
             if index >= len(self.inputs) or dim >= self.inputs[index].dim():
                 raise FrontendError("bad_request", "export", f"dynamic dimension {index}:{dim} does not exist "
                                     f"(the model has {len(self.inputs)} inputs)", "check the input and dimension indices")
-            spec = Dim(f"input{index}_dim{dim}", min=lo, max=hi) if lo is not None else Dim.AUTO
+            key = name or f"input{index}_dim{dim}"
+            if key not in named:
+                named[key] = Dim(key, min=lo, max=hi) if lo is not None else Dim(key)
             entry = dict(shapes[index] or {})
-            entry[dim] = spec
+            entry[dim] = named[key]
             shapes[index] = entry
-        return tuple(shapes)
+        return shapes
 
     def decompose(self) -> dict:
         """Core ATen decomposition (``run_decompositions()``), kept as a snapshot of what the
@@ -422,7 +614,7 @@ class CompileJob:
             self._snapshot_seq += 1
             safe = "".join(c if c.isalnum() or c in "_-" else "_" for c in pass_name)
             fname = f"{self._snapshot_seq:03d}_{stage}{'_' + safe if safe else ''}.json"
-            path = os.path.join(self.out, "snapshots", fname)
+            path = os.path.join(self.work, "snapshots", fname)
             graph_json.write_snapshot(graph_json.graph_to_json(graph, stage, pass_name), path)
             entry["snapshot"] = path
         self.stages.append(entry)
@@ -440,14 +632,15 @@ class CompileJob:
     def compile(self) -> dict:
         """AOTInductor: compile and package into ``out/model.pt2``. The package is written under a
         temporary name and renamed, so a failed or interrupted compile leaves no half-written file."""
-        os.makedirs(self.out, exist_ok=True)
-        final = os.path.join(self.out, "model.pt2")
+        os.makedirs(self.work, exist_ok=True)
+        final = os.path.join(self.work, "model.pt2")
         # Written under a temporary directory with the final file name (torch names the archive's
         # top folder after the file), then renamed into place.
-        partial_dir = os.path.join(self.out, f".partial-{os.getpid()}")
+        partial_dir = os.path.join(self.work, f".partial-{os.getpid()}")
         os.makedirs(partial_dir, exist_ok=True)
         partial = os.path.join(partial_dir, "model.pt2")
-        trace_root = os.path.join(self.out, "trace")
+        trace_root = os.path.join(self.work, "trace")
+        self.compile_precision = verify.precision_settings()
         if os.path.isdir(trace_root):
             import shutil
             shutil.rmtree(trace_root, ignore_errors=True)  # a stale trace would be joined to new kernels
@@ -483,12 +676,14 @@ class CompileJob:
         self.package = final
         size = os.path.getsize(final)
         self.log("info", f"package written: {final} ({size} bytes)")
+        # The package's input guards beside it (the C++ runner checks every call against them).
+        self.guards_path = guards.write_sidecar(self.guards, self.work) if self.guards is not None else None
         self._collect_kernels(trace_root)
         return {"package": final, "package_bytes": size, "stages": self.stages,
-                "kernels": self.kernel_summary,
+                "kernels": self.kernel_summary, "guards_path": self.guards_path,
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
-                            "dynamic": [":".join(str(x) for x in d if x is not None) for d in self.dynamic],
+                            "dynamic": self.dynamic_specs,
                             "max_autotune": self.max_autotune, "allow_cache": self.allow_cache}}
 
     def _collect_kernels(self, trace_root: str) -> None:
@@ -499,7 +694,7 @@ class CompileJob:
             return
         self._mark()
         data = kernels.build_kernel_list(trace_dir, self.device)
-        path = os.path.join(self.out, "kernels.json")
+        path = os.path.join(self.work, "kernels.json")
         graph_json.write_snapshot(data, path)
         by_kind = {}
         for k in data["kernels"]:
@@ -522,10 +717,11 @@ class CompileJob:
         return [t.detach() for t in leaves if isinstance(t, torch.Tensor)]
 
     def input_capsules(self) -> list:
-        """The flattened example inputs as DLPack capsules (zero-copy), in the order the AOTI
+        """The flattened example inputs as DLPack capsules (zero-copy, with the example's strides:
+        a package compiled for channels-last inputs gets channels-last ones), in the order the AOTI
         package expects them (pytree order of the positional arguments)."""
         leaves, _ = pytree.tree_flatten(self.inputs)
-        return [torch.utils.dlpack.to_dlpack(t.contiguous()) for t in leaves]
+        return [torch.utils.dlpack.to_dlpack(t) for t in leaves]
 
     def run_eager(self) -> None:
         """One eager forward on the example inputs; on CUDA it waits for the device so a C++
@@ -552,10 +748,9 @@ class CompileJob:
                 raise FrontendError("mismatch", "verify",
                                     f"output shape {list(c.shape)} differs from eager {list(e.shape)}",
                                     "this is a compiler bug; report it with the model")
-            diff = (c.double().cpu() - e.double().cpu()).abs()
-            if diff.numel():
-                max_abs = max(max_abs, float(diff.max()))
-                max_rel = max(max_rel, float((diff / e.double().cpu().abs().clamp(min=1e-12)).max()))
+            m = verify.compare(c, e)
+            max_abs = verify.nan_max(max_abs, m["max_abs_error"])  # Python's max() would drop a NaN
+            max_rel = verify.nan_max(max_rel, m["max_rel_error"])
         flat_c = torch.cat([c.double().cpu().flatten() for c in compiled]) if compiled else torch.zeros(1)
         flat_e = torch.cat([e.double().cpu().flatten() for e in eager]) if eager else torch.zeros(1)
         cosine = float(torch.nn.functional.cosine_similarity(flat_c, flat_e, dim=0))
@@ -568,3 +763,78 @@ class CompileJob:
                                 "look for randomness or uninitialised memory in forward(), or raise the tolerance if "
                                 "the difference is expected (e.g. reduced precision)")
         return result
+
+    # -- the compile pipeline's verify stage (verify.py; driven by core/pipeline/compilejob.cpp) --
+    def verify_begin(self) -> int:
+        """Plan the verify calls (the example, a second call for a stateful model, seeded inputs);
+        returns how many. The model's state is put back to what export captured."""
+        self._verifier = verify.Verifier(self, self.verify_samples)
+        return self._verifier.begin()
+
+    def verify_inputs(self, index: int) -> list:
+        """Inputs of verify call ``index`` as DLPack capsules (eager runs on the same values now)."""
+        return self._verifier.inputs(index)
+
+    def verify_outputs(self, index: int, capsules: list) -> None:
+        """The package's outputs of verify call ``index``."""
+        self._verifier.outputs(index, capsules)
+
+    def verify_end(self) -> dict:
+        """The verify result (FORMAT.md, "verify"); raises FrontendError(mismatch)."""
+        result = self._verifier.finish()
+        self._verified = True
+        return result
+
+    def verify_revoke(self) -> None:
+        """A size other than the example failed verify's shape check (compilejob.cpp): the package
+        is not verified after all (abandon() keeps it as model.unverified.pt2)."""
+        self._verified = False
+
+    # -- verification across shapes (sweep.py; driven by core/pipeline/sweepjob.cpp) ------------
+    def sweep_begin(self) -> list:
+        """Start a shape sweep over this job's model (after load()); its points go through
+        ``self.sweep`` (sweep.ShapeSweep). Returns the example's flattened input shapes."""
+        from . import sweep
+        self.sweep = sweep.ShapeSweep(self)
+        return self.sweep.example_shapes()
+
+    # -- the output folder (outdir.py) ------------------------------------------------------------
+    def commit(self, compiled: dict = None) -> dict:
+        """Every stage succeeded: the staged files replace the previous compile's in OUT. Returns
+        ``compiled`` (the compile stage's result) with its paths pointing into OUT."""
+        if not self.staging or self._finished:
+            return compiled
+        replaced = outdir.commit(self.out, self.work)
+        self._finished = True
+        if replaced:
+            self.log("debug", f"replaced the previous compile's {', '.join(replaced)} in {self.out}")
+        self._repath({})
+        return outdir.rewrite(compiled, self.work, self.out)
+
+    def abandon(self, code: str = "") -> dict:
+        """A stage failed (error ``code``) or was cancelled: the previous compile's files go to
+        OUT/previous-<time>/, this compile's files into OUT with the package as
+        model.unverified.pt2 unless it passed verification. A bad request changes nothing."""
+        if not self.staging or self._finished:
+            return {}
+        self._finished = True
+        try:
+            moved = outdir.abandon(self.out, self.work, self._verified, discard=code == "bad_request")
+        except OSError as exc:
+            self.log("warning", f"could not tidy the output folder {self.out}: {exc}")
+            return {}
+        if moved["previous"]:
+            self.log("warning", f"the previous compile's files ({', '.join(moved['moved'])}) were moved to "
+                                f"{moved['previous']} so that none of them is taken for this failed compile's")
+        if moved["unverified_package"]:
+            self.log("warning", f"the package that did not pass verification is kept as {moved['unverified_package']}; "
+                                "export --from refuses this folder")
+        self._repath({os.path.join(self.out, "model.pt2"): moved["unverified_package"]}
+                     if moved["unverified_package"] else {})
+        return moved
+
+    def _repath(self, renamed: dict) -> None:
+        fix = lambda v: renamed.get(v, v) if isinstance(v, str) else v
+        self.package = fix(outdir.rewrite(self.package, self.work, self.out))
+        self.stages = outdir.rewrite(self.stages, self.work, self.out)
+        self.kernel_summary = outdir.rewrite(self.kernel_summary, self.work, self.out)

@@ -256,6 +256,7 @@ class QuantState:
         import torch._inductor.config as inductor_config
         self._saved_config = (inductor_config.save_config(), inductor_config.pre_grad_custom_pass)
         self.fp32_model = copy.deepcopy(model)
+        self.fp32_inputs = inputs
         if self.calibration_path:
             self.calibration = load_samples(self.calibration_path, "calibration")
         else:
@@ -307,6 +308,14 @@ class QuantState:
         self.log("info", f"[{scheme}] {len(self.layers)} layers quantized; calibration {len(self.calibration)} "
                          f"samples, evaluation {len(self.evaluation)} samples")
         return self.model, out_inputs
+
+    def run_fp32_eager(self) -> None:
+        """One forward of the fp32 model on the fp32 example inputs (the baseline every scheme's
+        "vs fp32 eager" ratio is paired against, timed in the same rounds as the scheme)."""
+        with torch.inference_mode():
+            self.fp32_model(*self.fp32_inputs)
+        if self.device == "cuda":
+            torch.cuda.synchronize()
 
     def restore(self) -> None:
         """Put Inductor's global config back as it was before apply() (call after the compile)."""

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Options every measuring subcommand shares (compile, profile, quantize).
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace AotStudio::Cli {
+
+/// `--threads N`: intra-op threads for eager and compiled alike, checked against the CPUs this
+/// process may use (affinity and cgroup quota) before the engine starts; a value outside 1..usable
+/// is a command-line error (exit 2). 0 (unset) leaves the engine's default: all usable CPUs.
+void addThreadsOption(CLI::App *cmd, int &threads);
+
+/// Put `threads` into a request when set.
+void setThreads(nlohmann::json &request, int threads);
+
+} // namespace AotStudio::Cli

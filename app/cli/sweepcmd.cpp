@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `aotstudio-cli sweep`: a package checked against eager across the shapes its guards accept, and
+// refused outside them (core/pipeline/sweepjob.h, FORMAT.md "sweep").
+#include "sweepcmd.h"
+#include "options.h"
+
+#include <filesystem>
+#include <map>
+
+namespace AotStudio::Cli {
+
+using nlohmann::json;
+
+CLI::App *addSweepCommand(CLI::App &app, SweepOptions &o)
+{
+    auto *cmd = app.add_subcommand("sweep",
+        "Verify a package across the shapes it accepts: for every dynamic dimension its range ends and their "
+        "neighbours, 0 and 1, the example, both sides of every recorded guard, odd and even sizes, powers of two, "
+        "seeded interior points, pairs of dimensions, and sizes just outside the range. Inside the range the "
+        "package must match eager on seeded inputs (per output); outside, the runner must refuse the call. "
+        "Writes OUT/sweep.json and OUT/sweep.csv");
+    auto *target = cmd->add_option_group("target", "What to sweep (one of them)");
+    target->add_option("-m,--model", o.model,
+        "Model: sample:NAME, path/to/file.py:factory or a torch.export.save .pt2; "
+        "alone it is compiled first (into OUT/compile), with --package or --bundle "
+        "it is the eager reference (default: the one in their result.json/manifest)");
+    auto *package = target
+                        ->add_option("--package", o.package,
+                            "An AOTInductor .pt2 written by compile (its result.json and model.guards.json "
+                            "beside it)")
+                        ->check(CLI::ExistingFile);
+    target->add_option("--bundle", o.bundle, "A bundle (directory or .zip) written by export: every bucket's package")
+        ->check(CLI::ExistingPath)
+        ->excludes(package);
+    target->require_option(1, 3);
+    cmd->add_option("-d,--device", o.device, "cpu or cuda (default: the package's)")
+        ->check(CLI::IsMember({ "cpu", "cuda" }));
+    cmd->add_option("-o,--out", o.out, "Output directory (created)")->capture_default_str();
+    cmd->add_option("--dtype", o.dtype, "fp32, bf16 or fp16: the compile's (with --model alone, or for a package without its result.json)")
+        ->check(CLI::IsMember({ "fp32", "bf16", "fp16" }));
+    cmd->add_option("--dynamic", o.dynamic,
+        "Dynamic dimension INPUT:DIM[:MIN:MAX][=NAME] as for compile (repeatable; one NAME ties dimensions of "
+        "several inputs): with --model alone, or for a package without its result.json");
+    cmd->add_option("--budget", o.budget, "Most shapes per package (the example included)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    cmd->add_option("--random-points", o.randomPoints, "Seeded interior sizes per dimension")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1000));
+    cmd->add_option("--seed", o.seed, "Seed of the interior sizes and of the inputs' values")->capture_default_str();
+    cmd->add_flag("--no-pairwise", o.noPairwise, "Vary one dimension at a time only");
+    cmd->add_flag("--no-outside", o.noOutside, "Do not try sizes outside the range");
+    cmd->add_flag("--isolate", o.isolate,
+        "Run each package call in a child aotstudio-run process, so that a crash or a hang "
+        "is recorded and the sweep goes on");
+    cmd->add_option(
+           "--timeout", o.timeout, "With --isolate: seconds before a package call is killed and recorded as hung")
+        ->capture_default_str()
+        ->check(CLI::Range(0.1, 86400.0));
+    cmd->add_option("--tolerance", o.tolerance, "Largest accepted max abs difference (default: the compile's)")
+        ->check(CLI::Range(0.0, 1e30));
+    addThreadsOption(cmd, o.threads);
+    cmd->add_flag("--json", o.json, "Print the sweep as one JSON object on stdout");
+    cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
+    cmd->footer(
+        "Exit status: 0 every shape did what the guards promise (matched inside, refused outside; a shape where eager\n"
+        "itself fails is the model's and does not fail the sweep), 1 some did not or the sweep failed, 2 bad command\n"
+        "line, 130 cancelled.\n"
+        "Examples:\n"
+        "  aotstudio-cli sweep --package /tmp/dyn/model.pt2 --out /tmp/dyn-sweep\n"
+        "  aotstudio-cli sweep --model sample:mlp --dynamic 0:0:1:64=batch --out /tmp/mlp-sweep\n"
+        "  aotstudio-cli sweep --bundle /tmp/mlp-bundle.zip --isolate --timeout 30 --out /tmp/bundle-sweep");
+    return cmd;
+}
+
+json sweepRequest(const SweepOptions &o)
+{
+    const auto abs = [](const std::string &p) { return std::filesystem::absolute(p).lexically_normal().string(); };
+    json r { { "type", "sweep" }, { "id", 1 }, { "out", abs(o.out) }, { "budget", o.budget },
+        { "random_points", o.randomPoints }, { "seed", o.seed }, { "pairwise", !o.noPairwise },
+        { "outside", !o.noOutside }, { "isolate", o.isolate }, { "timeout", o.timeout } };
+    if (!o.model.empty())
+        r["model"] = o.model;
+    if (!o.package.empty())
+        r["package"] = abs(o.package);
+    if (!o.bundle.empty())
+        r["bundle"] = abs(o.bundle);
+    if (!o.device.empty())
+        r["device"] = o.device;
+    if (!o.dtype.empty())
+        r["dtype"] = o.dtype;
+    if (!o.dynamic.empty())
+        r["dynamic"] = o.dynamic;
+    if (o.tolerance >= 0)
+        r["tolerance"] = o.tolerance;
+    setThreads(r, o.threads);
+    return r;
+}
+
+namespace {
+
+/// One character per outcome, for the strip of each dimension.
+char mark(const std::string &outcome, bool ok)
+{
+    if (!ok)
+        return 'X';
+    if (outcome == "match")
+        return '+';
+    if (outcome == "refused")
+        return '-';
+    if (outcome == "eager_error")
+        return 'e';
+    return '?';
+}
+
+} // namespace
+
+void printSweep(std::FILE *out, const json &r)
+{
+    for (const auto &t : r.value("targets", json::array())) {
+        const json plan = t.value("plan", json::object());
+        std::fprintf(out, "%s: %s\n", t.value("name", "").c_str(), t.value("package", "").c_str());
+        std::fprintf(out, "  guards:  %s (%s)\n", t.value("guards", "").c_str(), t.value("guards_origin", "").c_str());
+        std::fprintf(out, "  shapes:  %d (%d varying one dimension, %d pairwise, %d left out by the budget)\n",
+            plan.value("points", 0), plan.value("single", 0), plan.value("pairs", 0), plan.value("left_out", 0));
+        for (const auto &n : plan.value("notes", json::array()))
+            std::fprintf(out, "  note:    %s\n", n.get<std::string>().c_str());
+        // Per dimension: every size tried with one other dimension at the example, marked.
+        for (const auto &s : t.value("symbols", json::array())) {
+            const std::string label = s.value("label", "");
+            std::map<long long, std::string> tried;
+            for (const auto &p : t.value("points", json::array())) {
+                const json varied = p.value("varied", json::array());
+                if (varied.size() != 1 || varied[0] != label || p.value("relation", false))
+                    continue;
+                const long long v = p.value("/values"_json_pointer / label, 0LL);
+                tried[v] = std::string(1, mark(p.value("outcome", ""), p.value("ok", false)));
+            }
+            std::string line;
+            for (const auto &[v, m] : tried)
+                line += (line.empty() ? "" : " ") + std::to_string(v) + m;
+            const json lo = s.value("min", json()), hi = s.value("max", json());
+            std::fprintf(out, "  %-8s %s..%s (example %lld): %s\n", label.c_str(),
+                lo.is_null() ? "?" : lo.dump().c_str(), hi.is_null() ? "inf" : hi.dump().c_str(),
+                s.value("example", 0LL), line.c_str());
+        }
+        for (const auto &p : t.value("points", json::array())) {
+            if (p.value("ok", true))
+                continue;
+            std::string shapes;
+            for (const auto &s : p.value("shapes", json::array()))
+                shapes += (shapes.empty() ? "" : " ") + s.dump();
+            std::fprintf(out, "  FAIL     %s: expected %s, got %s: %s\n", shapes.c_str(),
+                p.value("expected", "").c_str(), p.value("outcome", "").c_str(), p.value("message", "").c_str());
+        }
+    }
+    std::fprintf(out,
+        "marks:          + matched eager, - refused (outside the range), e eager itself fails, X not what the guards "
+        "promise\n");
+    std::fprintf(out, "sweep:          %s\n", r.value("verdict", "").c_str());
+    std::fprintf(out, "result:         %s\n", r.value("sweep_json", "").c_str());
+}
+
+} // namespace AotStudio::Cli

@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bundle/guards.h"
+#include "bundle/bundle.h"
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <limits>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace AotStudio::Bundle {
+
+namespace {
+
+constexpr std::size_t kMaxInputs = 4096;
+constexpr std::size_t kMaxRank = 64;
+constexpr std::size_t kMaxSymbols = 1024;
+constexpr std::size_t kMaxNodes = 512;
+constexpr int kMaxDepth = 32;
+constexpr std::size_t kMaxStack = 64;
+constexpr std::size_t kStackSymbols = 64; ///< symbol values live on the stack up to this many
+
+enum Op : std::uint8_t { Const, Sym, Add, Mul, FloorDiv, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Not, Max, Min };
+
+struct OpName {
+    const char *name;
+    Op op;
+    int minArgs;
+    int maxArgs;
+};
+constexpr OpName kOps[] = {
+    {"+", Add, 1, 1 << 14},   {"*", Mul, 1, 1 << 14},   {"//", FloorDiv, 2, 2}, {"%", Mod, 2, 2},
+    {"==", Eq, 2, 2},         {"!=", Ne, 2, 2},         {"<", Lt, 2, 2},        {"<=", Le, 2, 2},
+    {">", Gt, 2, 2},          {">=", Ge, 2, 2},         {"and", And, 1, 1 << 14}, {"or", Or, 1, 1 << 14},
+    {"not", Not, 1, 1},       {"max", Max, 1, 1 << 14}, {"min", Min, 1, 1 << 14},
+};
+
+[[noreturn]] void fail(const std::string &origin, const std::string &field, const std::string &problem)
+{
+    throw BundleError(origin + ": " + field + ": " + problem);
+}
+
+std::string shortDump(const json &j)
+{
+    std::string s = j.dump(-1, ' ', true, json::error_handler_t::replace);
+    return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+std::optional<std::int64_t> optionalInt(const json &j, const char *key, const std::string &origin, const std::string &where)
+{
+    if (!j.contains(key) || j.at(key).is_null())
+        return std::nullopt;
+    if (!j.at(key).is_number_integer())
+        fail(origin, where + "." + key, "must be an integer or null");
+    if (j.at(key).is_number_unsigned() && j.at(key).get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+        fail(origin, where + "." + key, "is out of range");
+    return j.at(key).get<std::int64_t>();
+}
+
+std::string optionalText(const json &j, const char *key)
+{
+    return j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : std::string();
+}
+
+struct Compiler {
+    const std::string &origin;
+    const std::vector<std::string> &symbolIds;
+    std::vector<InputGuards::Instr> code;
+    std::uint64_t symbols = 0;
+    std::size_t depth = 0; ///< stack depth now
+    std::size_t maxDepth = 0;
+
+    int symbolIndex(const std::string &id) const
+    {
+        const auto it = std::find(symbolIds.begin(), symbolIds.end(), id);
+        return it == symbolIds.end() ? -1 : static_cast<int>(it - symbolIds.begin());
+    }
+
+    void push(InputGuards::Instr i, std::size_t popped)
+    {
+        depth = depth - popped + 1;
+        maxDepth = std::max(maxDepth, depth);
+        code.push_back(i);
+    }
+
+    void compile(const json &node, const std::string &where, int level)
+    {
+        if (level > kMaxDepth)
+            fail(origin, where, "expression nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        if (code.size() >= kMaxNodes)
+            fail(origin, where, "expression longer than " + std::to_string(kMaxNodes) + " nodes");
+        if (node.is_boolean()) {
+            push({Const, 0, node.get<bool>() ? 1 : 0}, 0);
+        } else if (node.is_number_integer()) {
+            if (node.is_number_unsigned() && node.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+                fail(origin, where, "constant out of range");
+            push({Const, 0, node.get<std::int64_t>()}, 0);
+        } else if (node.is_string()) {
+            const int s = symbolIndex(node.get<std::string>());
+            if (s < 0)
+                fail(origin, where, "unknown symbol '" + node.get<std::string>() + "' (not in \"symbols\")");
+            symbols |= std::uint64_t{1} << std::min(s, 63);
+            push({Sym, 0, s}, 0);
+        } else if (node.is_array() && !node.empty() && node.at(0).is_string()) {
+            const std::string name = node.at(0).get<std::string>();
+            const auto *op = std::find_if(std::begin(kOps), std::end(kOps), [&](const OpName &o) { return name == o.name; });
+            if (op == std::end(kOps))
+                fail(origin, where, "unknown operator '" + name + "'");
+            const int argc = static_cast<int>(node.size()) - 1;
+            if (argc < op->minArgs || argc > op->maxArgs)
+                fail(origin, where, "operator '" + name + "' with " + std::to_string(argc) + " operands");
+            for (int i = 1; i <= argc; ++i)
+                compile(node.at(static_cast<std::size_t>(i)), where, level + 1);
+            if ((op->op == FloorDiv || op->op == Mod) && (code.back().op != Const || code.back().value == 0))
+                fail(origin, where, "'" + name + "' needs a non-zero constant divisor");
+            push({op->op, static_cast<std::uint16_t>(argc), 0}, static_cast<std::size_t>(argc));
+        } else {
+            fail(origin, where, "not an expression: " + shortDump(node));
+        }
+        if (maxDepth > kMaxStack)
+            fail(origin, where, "expression too wide to evaluate");
+    }
+};
+
+/// Evaluate `code` on `values`; false when arithmetic overflows.
+bool evaluate(const std::vector<InputGuards::Instr> &code, const std::int64_t *values, std::int64_t &result)
+{
+    std::array<std::int64_t, kMaxStack + 1> stack;
+    std::size_t top = 0;
+    for (const auto &in : code) {
+        if (in.op == Const) {
+            stack[top++] = in.value;
+            continue;
+        }
+        if (in.op == Sym) {
+            stack[top++] = values[in.value];
+            continue;
+        }
+        const std::size_t n = in.argc;
+        std::int64_t *a = &stack[top - n];
+        std::int64_t r = a[0];
+        switch (in.op) {
+        case Add:
+            for (std::size_t i = 1; i < n; ++i)
+                if (__builtin_add_overflow(r, a[i], &r))
+                    return false;
+            break;
+        case Mul:
+            for (std::size_t i = 1; i < n; ++i)
+                if (__builtin_mul_overflow(r, a[i], &r))
+                    return false;
+            break;
+        case FloorDiv: {
+            const std::int64_t d = a[1];
+            if (d == 0 || (a[0] == INT64_MIN && d == -1))
+                return false;
+            r = a[0] / d;
+            if (a[0] % d != 0 && ((a[0] < 0) != (d < 0)))
+                --r;
+            break;
+        }
+        case Mod: {
+            const std::int64_t d = a[1];
+            if (d == 0 || (a[0] == INT64_MIN && d == -1))
+                return false;
+            r = a[0] % d;
+            if (r != 0 && ((r < 0) != (d < 0)))
+                r += d;
+            break;
+        }
+        case Eq: r = a[0] == a[1]; break;
+        case Ne: r = a[0] != a[1]; break;
+        case Lt: r = a[0] < a[1]; break;
+        case Le: r = a[0] <= a[1]; break;
+        case Gt: r = a[0] > a[1]; break;
+        case Ge: r = a[0] >= a[1]; break;
+        case And:
+            r = 1;
+            for (std::size_t i = 0; i < n; ++i)
+                r = r && a[i];
+            break;
+        case Or:
+            r = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                r = r || a[i];
+            break;
+        case Not: r = !a[0]; break;
+        case Max:
+            for (std::size_t i = 1; i < n; ++i)
+                r = std::max(r, a[i]);
+            break;
+        case Min:
+            for (std::size_t i = 1; i < n; ++i)
+                r = std::min(r, a[i]);
+            break;
+        default: return false;
+        }
+        top -= n;
+        stack[top++] = r;
+    }
+    if (top != 1)
+        return false;
+    result = stack[0];
+    return true;
+}
+
+std::string rangeText(const std::optional<std::int64_t> &lo, const std::optional<std::int64_t> &hi)
+{
+    return (lo ? std::to_string(*lo) : std::string("-inf")) + ".." + (hi ? std::to_string(*hi) : std::string("inf"));
+}
+
+std::string form(std::int64_t coeff, std::int64_t offset, const std::string &symbol)
+{
+    std::string s = coeff == 1 ? symbol : std::to_string(coeff) + "*" + symbol;
+    if (offset > 0)
+        s += " + " + std::to_string(offset);
+    else if (offset < 0)
+        s += " - " + std::to_string(-offset);
+    return s;
+}
+
+} // namespace
+
+InputGuards InputGuards::parse(const json &j, const std::string &origin)
+{
+    InputGuards g;
+    if (!j.is_object())
+        throw BundleError(origin + ": guards must be a JSON object");
+    if (j.contains("format") && !(j.at("format").is_string() && j.at("format").get<std::string>() == kGuardsFormat))
+        fail(origin, "format", "must be \"" + std::string(kGuardsFormat) + "\"");
+    if (j.contains("version")) {
+        if (!j.at("version").is_number_integer())
+            fail(origin, "version", "must be an integer");
+        if (j.at("version").get<long long>() > kGuardsVersion)
+            fail(origin, "version", std::to_string(j.at("version").get<long long>()) + " is newer than this program reads (" +
+                                        std::to_string(kGuardsVersion) + "); use a newer AOT Studio");
+    }
+
+    // Symbols first: dimensions and expressions refer to them by id.
+    std::vector<std::string> ids;
+    if (j.contains("symbols")) {
+        const json &syms = j.at("symbols");
+        if (!syms.is_array())
+            fail(origin, "symbols", "must be an array of {symbol, min, max}");
+        if (syms.size() > kMaxSymbols)
+            fail(origin, "symbols", "more than " + std::to_string(kMaxSymbols) + " symbols");
+        for (std::size_t i = 0; i < syms.size(); ++i) {
+            const std::string where = "symbols[" + std::to_string(i) + "]";
+            const json &s = syms.at(i);
+            if (!s.is_object() || !s.contains("symbol") || !s.at("symbol").is_string() || s.at("symbol").get<std::string>().empty())
+                fail(origin, where, "must be an object with a non-empty string \"symbol\"");
+            Symbol sym;
+            sym.id = s.at("symbol").get<std::string>();
+            if (std::find(ids.begin(), ids.end(), sym.id) != ids.end())
+                fail(origin, where, "symbol '" + sym.id + "' is listed twice");
+            sym.min = optionalInt(s, "min", origin, where);
+            sym.max = optionalInt(s, "max", origin, where);
+            if (sym.min && sym.max && *sym.min > *sym.max)
+                fail(origin, where, "min " + std::to_string(*sym.min) + " is above max " + std::to_string(*sym.max));
+            const std::string name = optionalText(s, "name");
+            const std::string label = optionalText(s, "label");
+            sym.label = !name.empty() ? name : !label.empty() ? label : sym.id;
+            ids.push_back(sym.id);
+            g.m_symbols.push_back(std::move(sym));
+        }
+    }
+    const auto compile = [&](const json &tree, const std::string &where, std::string text, std::string source) {
+        Compiler c{origin, ids, {}, 0, 0, 0};
+        c.compile(tree, where, 0);
+        return Expr{std::move(c.code), c.symbols, std::move(text), std::move(source)};
+    };
+
+    if (!j.contains("inputs") || !j.at("inputs").is_array())
+        fail(origin, "inputs", "missing or not an array");
+    const json &inputs = j.at("inputs");
+    if (inputs.size() > kMaxInputs)
+        fail(origin, "inputs", "more than " + std::to_string(kMaxInputs) + " inputs");
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const std::string where = "inputs[" + std::to_string(i) + "]";
+        const json &in = inputs.at(i);
+        if (!in.is_object())
+            fail(origin, where, "must be an object");
+        Input input;
+        input.name = optionalText(in, "name");
+        if (input.name.empty())
+            input.name = "input" + std::to_string(i);
+        if (optionalText(in, "kind") == "constant") {
+            input.constant = true;
+            g.m_inputs.push_back(std::move(input));
+            continue;
+        }
+        if (!in.contains("dims") || !in.at("dims").is_array())
+            fail(origin, where + ".dims", "missing or not an array");
+        const json &dims = in.at("dims");
+        if (dims.size() > kMaxRank)
+            fail(origin, where + ".dims", "more than " + std::to_string(kMaxRank) + " dimensions");
+        if (in.contains("rank") && !(in.at("rank").is_number_integer() && in.at("rank").get<long long>() == static_cast<long long>(dims.size())))
+            fail(origin, where + ".rank", "must equal the number of dims");
+        for (std::size_t d = 0; d < dims.size(); ++d) {
+            const std::string dw = where + ".dims[" + std::to_string(d) + "]";
+            const json &dj = dims.at(d);
+            if (!dj.is_object())
+                fail(origin, dw, "must be an object");
+            if (dj.contains("dim") && !(dj.at("dim").is_number_integer() && dj.at("dim").get<long long>() == static_cast<long long>(d)))
+                fail(origin, dw + ".dim", "must be " + std::to_string(d) + " (dims are listed in order)");
+            Dim dim;
+            dim.text = optionalText(dj, "text");
+            if (dj.contains("size")) {
+                const auto size = optionalInt(dj, "size", origin, dw);
+                if (!size || *size < 0)
+                    fail(origin, dw + ".size", "must be an integer >= 0");
+                dim.kind = Dim::Static;
+                dim.size = *size;
+            } else if (dj.contains("symbol")) {
+                if (!dj.at("symbol").is_string())
+                    fail(origin, dw + ".symbol", "must be a string");
+                const auto it = std::find(ids.begin(), ids.end(), dj.at("symbol").get<std::string>());
+                if (it == ids.end())
+                    fail(origin, dw + ".symbol", "unknown symbol '" + dj.at("symbol").get<std::string>() + "' (not in \"symbols\")");
+                dim.kind = Dim::Affine;
+                dim.symbol = static_cast<int>(it - ids.begin());
+                dim.coeff = optionalInt(dj, "coeff", origin, dw).value_or(1);
+                dim.offset = optionalInt(dj, "offset", origin, dw).value_or(0);
+                if (dim.coeff == 0 || dim.coeff == INT64_MIN)
+                    fail(origin, dw + ".coeff", "must be a non-zero integer");
+            } else if (dj.contains("expr") && dj.value("checkable", false) == true) {
+                dim.kind = Dim::Expression;
+                dim.expr = static_cast<int>(g.m_dimExprs.size());
+                g.m_dimExprs.push_back(compile(dj.at("expr"), dw + ".expr", dim.text, {}));
+            } else {
+                dim.kind = Dim::Free;
+                ++g.m_unchecked;
+            }
+            input.dims.push_back(std::move(dim));
+        }
+        g.m_inputs.push_back(std::move(input));
+    }
+
+    for (const char *section : {"checks", "assertions"}) {
+        if (!j.contains(section))
+            continue;
+        const json &items = j.at(section);
+        if (!items.is_array())
+            fail(origin, section, "must be an array");
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::string where = std::string(section) + "[" + std::to_string(i) + "]";
+            const json &item = items.at(i);
+            if (!item.is_object())
+                fail(origin, where, "must be an object");
+            if (item.contains("checkable") && !item.at("checkable").is_boolean())
+                fail(origin, where + ".checkable", "must be true or false");
+            if (!item.value("checkable", false) || !item.contains("expr")) {
+                ++g.m_unchecked;
+                continue;
+            }
+            std::string text = optionalText(item, "text");
+            if (text.empty())
+                text = optionalText(item, "message");
+            g.m_checks.push_back(compile(item.at("expr"), where + ".expr", text, optionalText(item, "source")));
+        }
+    }
+    g.m_json = j;
+    return g;
+}
+
+fs::path InputGuards::sidecarPath(const fs::path &package)
+{
+    return package.parent_path() / (package.stem().string() + kGuardsSidecarSuffix);
+}
+
+std::optional<InputGuards> InputGuards::loadSidecar(const fs::path &package)
+{
+    const fs::path file = sidecarPath(package);
+    std::error_code ec;
+    if (!fs::exists(file, ec))
+        return std::nullopt;
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw BundleError("cannot read the package's guards '" + file.string() + "'");
+    json j;
+    try {
+        j = json::parse(in);
+    } catch (const json::exception &e) {
+        throw BundleError("the package's guards '" + file.string() + "' are not valid JSON: " + e.what());
+    }
+    return parse(j, file.string());
+}
+
+std::string InputGuards::where(int input, int dim) const
+{
+    const auto &in = m_inputs[static_cast<std::size_t>(input)];
+    return "input " + std::to_string(input) + " (" + in.name + ") dimension " + std::to_string(dim);
+}
+
+std::string InputGuards::symbolRange(int symbol) const
+{
+    const auto &s = m_symbols[static_cast<std::size_t>(symbol)];
+    return rangeText(s.min, s.max);
+}
+
+std::optional<GuardViolation> InputGuards::check(std::span<const ShapeRef> inputs) const
+{
+    const auto violation = [](int input, int dim, std::int64_t value, std::string rule, std::string message) {
+        return std::optional<GuardViolation>(GuardViolation{input, dim, value, std::move(rule), std::move(message)});
+    };
+    if (inputs.size() != m_inputs.size())
+        return violation(-1, -1, static_cast<std::int64_t>(inputs.size()), std::to_string(m_inputs.size()) + " inputs",
+                         "the package takes " + std::to_string(m_inputs.size()) + " inputs; the call has " +
+                             std::to_string(inputs.size()));
+
+    // Symbol values, and where each was bound (to name the other side of a relation).
+    const std::size_t n = m_symbols.size();
+    std::array<std::int64_t, kStackSymbols> valuesSmall;
+    std::array<std::int32_t, kStackSymbols> binderSmall; // input * kMaxRank + dim, -1 unbound
+    std::vector<std::int64_t> valuesLarge;
+    std::vector<std::int32_t> binderLarge;
+    std::int64_t *values = valuesSmall.data();
+    std::int32_t *binder = binderSmall.data();
+    if (n > kStackSymbols) {
+        valuesLarge.assign(n, 0);
+        binderLarge.assign(n, -1);
+        values = valuesLarge.data();
+        binder = binderLarge.data();
+    } else {
+        std::fill_n(binder, n, -1);
+    }
+    std::uint64_t boundMask = 0;
+
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const Input &spec = m_inputs[i];
+        if (spec.constant)
+            continue;
+        const ShapeRef &shape = inputs[i];
+        const int ii = static_cast<int>(i);
+        if (shape.rank != spec.dims.size()) {
+            std::string dims = "[";
+            for (std::size_t d = 0; d < shape.rank && d < 16; ++d)
+                dims += (d ? ", " : "") + std::to_string(shape.sizes[d]);
+            dims += shape.rank > 16 ? ", ...]" : "]";
+            return violation(ii, -1, static_cast<std::int64_t>(shape.rank), "rank " + std::to_string(spec.dims.size()),
+                             "input " + std::to_string(i) + " (" + spec.name + ") has " + std::to_string(shape.rank) +
+                                 " dimensions " + dims + "; the package takes " + std::to_string(spec.dims.size()));
+        }
+        for (std::size_t d = 0; d < spec.dims.size(); ++d) {
+            const Dim &dim = spec.dims[d];
+            const std::int64_t v = shape.sizes[d];
+            const int dd = static_cast<int>(d);
+            if (dim.kind == Dim::Static) {
+                if (v != dim.size)
+                    return violation(ii, dd, v, "== " + std::to_string(dim.size) + " (static)",
+                                     where(ii, dd) + " is " + std::to_string(v) + "; the package takes only " +
+                                         std::to_string(dim.size) + " there (a static dimension)");
+                continue;
+            }
+            if (dim.kind != Dim::Affine)
+                continue;
+            const Symbol &sym = m_symbols[static_cast<std::size_t>(dim.symbol)];
+            const bool plain = dim.coeff == 1 && dim.offset == 0;
+            const std::string rule = dim.text.empty() ? form(dim.coeff, dim.offset, sym.label) : dim.text;
+            std::int64_t diff = 0;
+            if (__builtin_sub_overflow(v, dim.offset, &diff) || diff % dim.coeff != 0)
+                return violation(ii, dd, v, rule,
+                                 where(ii, dd) + " is " + std::to_string(v) + ", which is not " +
+                                     form(dim.coeff, dim.offset, sym.label) + " for a whole " + sym.label + " (" + rule + ")");
+            const std::int64_t s = diff / dim.coeff;
+            const auto si = static_cast<std::size_t>(dim.symbol);
+            if (binder[si] >= 0) {
+                if (values[si] != s) {
+                    const int bi = binder[si] / static_cast<std::int32_t>(kMaxRank), bd = binder[si] % static_cast<std::int32_t>(kMaxRank);
+                    const std::string other = where(bi, bd) + " (" + std::to_string(inputs[static_cast<std::size_t>(bi)].sizes[bd]) + ")";
+                    std::string expect;
+                    std::int64_t want = 0;
+                    if (!__builtin_mul_overflow(values[si], dim.coeff, &want) && !__builtin_add_overflow(want, dim.offset, &want))
+                        expect = std::to_string(want);
+                    return violation(ii, dd, v, rule,
+                                     where(ii, dd) + " is " + std::to_string(v) + " but must be " +
+                                         (plain ? "equal to " + other : expect + " (" + sym.label + " = " + std::to_string(values[si]) +
+                                                                            " from " + other + ")") +
+                                         ": they are one dimension (" + rule + ")");
+                }
+                continue;
+            }
+            if ((sym.min && s < *sym.min) || (sym.max && s > *sym.max))
+                return violation(ii, dd, v, sym.label + " in " + symbolRange(dim.symbol),
+                                 where(ii, dd) + " is " + std::to_string(v) +
+                                     (plain ? "" : " (" + sym.label + " = " + std::to_string(s) + ")") + ", outside " +
+                                     (plain ? "the range " + symbolRange(dim.symbol) + " of " + sym.label
+                                            : sym.label + "'s range " + symbolRange(dim.symbol) + " (" + rule + ")"));
+            values[si] = s;
+            binder[si] = static_cast<std::int32_t>(i * kMaxRank + d);
+            boundMask |= std::uint64_t{1} << std::min<std::size_t>(si, 63);
+        }
+    }
+
+    const auto allBound = [&](const Expr &e) {
+        if ((e.symbols & boundMask) != e.symbols)
+            return false;
+        if (n <= 63)
+            return true;
+        for (const auto &in : e.code) // symbols past 63 share a bit: look at each
+            if (in.op == Sym && binder[in.value] < 0)
+                return false;
+        return true;
+    };
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const Input &spec = m_inputs[i];
+        for (std::size_t d = 0; d < spec.dims.size(); ++d) {
+            const Dim &dim = spec.dims[d];
+            if (dim.kind != Dim::Expression)
+                continue;
+            const Expr &e = m_dimExprs[static_cast<std::size_t>(dim.expr)];
+            std::int64_t want = 0;
+            if (!allBound(e))
+                continue;
+            const std::int64_t v = inputs[i].sizes[d];
+            const int ii = static_cast<int>(i), dd = static_cast<int>(d);
+            if (!evaluate(e.code, values, want))
+                return violation(ii, dd, v, e.text, where(ii, dd) + " is " + std::to_string(v) + ": " + e.text +
+                                                        " cannot be evaluated for these sizes (overflow)");
+            if (want != v)
+                return violation(ii, dd, v, e.text,
+                                 where(ii, dd) + " is " + std::to_string(v) + " but must be " + std::to_string(want) + " (" +
+                                     e.text + ")");
+        }
+    }
+    for (const Expr &e : m_checks) {
+        if (!allBound(e))
+            continue;
+        std::int64_t r = 0;
+        const bool ok = evaluate(e.code, values, r);
+        if (ok && r != 0)
+            continue;
+        // Name the first size the guard reads.
+        int ii = -1, dd = -1;
+        std::int64_t v = 0;
+        std::string sizes;
+        for (const auto &in : e.code) {
+            if (in.op != Sym)
+                continue;
+            const std::int32_t b = binder[in.value];
+            const int bi = b / static_cast<std::int32_t>(kMaxRank), bd = b % static_cast<std::int32_t>(kMaxRank);
+            const std::string part = where(bi, bd) + " is " + std::to_string(inputs[static_cast<std::size_t>(bi)].sizes[bd]);
+            if (sizes.find(part) != std::string::npos)
+                continue;
+            if (ii < 0) {
+                ii = bi;
+                dd = bd;
+                v = inputs[static_cast<std::size_t>(bi)].sizes[bd];
+            }
+            sizes += (sizes.empty() ? "" : ", ") + part;
+        }
+        return violation(ii, dd, v, e.text,
+                         sizes + ", which violates the guard " + e.text + (e.source.empty() ? "" : " (" + e.source + ")") +
+                             (ok ? "" : " (cannot be evaluated: overflow)"));
+    }
+    return std::nullopt;
+}
+
+std::optional<GuardViolation> InputGuards::check(const std::vector<std::vector<std::int64_t>> &shapes) const
+{
+    std::vector<ShapeRef> refs;
+    refs.reserve(shapes.size());
+    for (const auto &s : shapes)
+        refs.push_back({s.data(), s.size()});
+    return check(std::span<const ShapeRef>(refs));
+}
+
+std::string InputGuards::describe() const
+{
+    std::string out;
+    for (const auto &in : m_inputs) {
+        out += (out.empty() ? "" : ", ") + in.name;
+        if (in.constant) {
+            out += " (constant)";
+            continue;
+        }
+        out += "[";
+        for (std::size_t d = 0; d < in.dims.size(); ++d) {
+            const Dim &dim = in.dims[d];
+            out += d ? ", " : "";
+            if (dim.kind == Dim::Static)
+                out += std::to_string(dim.size);
+            else if (dim.kind == Dim::Affine) {
+                const auto &s = m_symbols[static_cast<std::size_t>(dim.symbol)];
+                const bool named = s.label.find(".shape[") == std::string::npos;
+                if (dim.coeff == 1 && dim.offset == 0)
+                    out += (named ? s.label + " " : std::string()) + rangeText(s.min, s.max);
+                else
+                    out += form(dim.coeff, dim.offset, s.label) + " (" + s.label + " " + rangeText(s.min, s.max) + ")";
+            } else
+                out += "?";
+        }
+        out += "]";
+    }
+    for (const auto &e : m_checks)
+        out += "; " + e.text;
+    return out;
+}
+
+std::vector<InputGuards::SymbolInfo> InputGuards::symbols() const
+{
+    std::vector<SymbolInfo> out;
+    out.reserve(m_symbols.size());
+    for (const auto &s : m_symbols)
+        out.push_back({s.id, s.label, s.min, s.max});
+    return out;
+}
+
+std::optional<std::int64_t> InputGuards::exampleValue(std::size_t symbol, const std::vector<std::vector<std::int64_t>> &example) const
+{
+    for (std::size_t i = 0; i < m_inputs.size() && i < example.size(); ++i) {
+        const Input &in = m_inputs[i];
+        if (in.constant || in.dims.size() != example[i].size())
+            continue;
+        for (std::size_t d = 0; d < in.dims.size(); ++d) {
+            const Dim &dim = in.dims[d];
+            if (dim.kind != Dim::Affine || static_cast<std::size_t>(dim.symbol) != symbol)
+                continue;
+            std::int64_t diff = 0;
+            if (__builtin_sub_overflow(example[i][d], dim.offset, &diff) || diff % dim.coeff != 0)
+                continue;
+            return diff / dim.coeff;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::vector<std::vector<std::int64_t>>> InputGuards::shapesFor(std::span<const std::int64_t> values,
+                                                                             const std::vector<std::vector<std::int64_t>> &example) const
+{
+    if (values.size() != m_symbols.size())
+        return std::nullopt;
+    std::vector<std::vector<std::int64_t>> shapes(m_inputs.size());
+    for (std::size_t i = 0; i < m_inputs.size(); ++i) {
+        const Input &in = m_inputs[i];
+        if (in.constant) {
+            if (i < example.size())
+                shapes[i] = example[i];
+            continue;
+        }
+        for (std::size_t d = 0; d < in.dims.size(); ++d) {
+            const Dim &dim = in.dims[d];
+            std::int64_t v = 1;
+            if (dim.kind == Dim::Static) {
+                v = dim.size;
+            } else if (dim.kind == Dim::Affine) {
+                if (__builtin_mul_overflow(values[static_cast<std::size_t>(dim.symbol)], dim.coeff, &v) ||
+                    __builtin_add_overflow(v, dim.offset, &v))
+                    return std::nullopt;
+            } else if (dim.kind == Dim::Expression) {
+                if (!evaluate(m_dimExprs[static_cast<std::size_t>(dim.expr)].code, values.data(), v))
+                    return std::nullopt;
+            } else if (i < example.size() && d < example[i].size()) {
+                v = example[i][d];
+            }
+            if (v < 0)
+                return std::nullopt;
+            shapes[i].push_back(v);
+        }
+    }
+    return shapes;
+}
+
+std::vector<InputGuards::Binding> InputGuards::bindings() const
+{
+    std::vector<Binding> out;
+    for (std::size_t i = 0; i < m_inputs.size(); ++i)
+        for (std::size_t d = 0; d < m_inputs[i].dims.size(); ++d) {
+            const Dim &dim = m_inputs[i].dims[d];
+            if (dim.kind == Dim::Affine)
+                out.push_back({i, d, static_cast<std::size_t>(dim.symbol), dim.coeff, dim.offset});
+        }
+    return out;
+}
+
+int InputGuards::checkSymbol(std::size_t i) const
+{
+    int found = -1;
+    for (const auto &in : m_checks.at(i).code) {
+        if (in.op != Sym)
+            continue;
+        if (found >= 0 && found != static_cast<int>(in.value))
+            return -1;
+        found = static_cast<int>(in.value);
+    }
+    return found;
+}
+
+bool InputGuards::checkHolds(std::size_t i, std::span<const std::int64_t> values) const
+{
+    if (values.size() != m_symbols.size())
+        return false;
+    std::int64_t r = 0;
+    return evaluate(m_checks.at(i).code, values.data(), r) && r != 0;
+}
+
+} // namespace AotStudio::Bundle

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// What a package accepts (core/protocol/FORMAT.md, "guards"): each input's rank and dimensions
+// (static sizes, or coeff*symbol + offset for a symbol with a range, or another expression of the
+// symbols), and the shape guards and runtime assertions torch recorded, written by the frontend
+// (core/python/aotstudio_frontend/guards.py) into the compile result, the sidecar
+// `model.guards.json` beside `model.pt2`, and each bucket of a bundle manifest.
+//
+// check() tells whether a call's input shapes satisfy them, and if not names the input, the
+// dimension, the value and the range, relation or guard it violates. No torch, no Qt: the engine's
+// runner and aotstudio-run both call it before a package runs (AOTInductor itself does not check
+// shapes: a wrong size reads past a buffer or returns a wrong result silently).
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace AotStudio::Bundle {
+
+inline constexpr const char *kGuardsFormat = "aotstudio.guards";
+inline constexpr int kGuardsVersion = 1;
+inline constexpr const char *kGuardsSidecarSuffix = ".guards.json"; ///< model.pt2 -> model.guards.json
+
+/// One input's shape as check() reads it, without a copy: `rank` sizes at `sizes`.
+struct ShapeRef {
+    const std::int64_t *sizes = nullptr;
+    std::size_t rank = 0;
+};
+
+/// Why a call's inputs were refused.
+struct GuardViolation {
+    int input = -1;          ///< the input (flattened index); -1 when the count of inputs is wrong
+    int dim = -1;            ///< its dimension; -1 for the rank or the count
+    std::int64_t value = 0;  ///< the size found (the rank, or the count, when dim is -1)
+    std::string rule;        ///< what was violated: "1..64 (batch)", "x.shape[0] == y.shape[0]", a guard's text
+    std::string message;     ///< one line naming all of the above
+};
+
+/// A package's input guards, parsed and compiled for checking. Copyable and immutable: one
+/// instance may be checked from several threads at once.
+class InputGuards {
+public:
+    /// Parse a "guards" object. `origin` names where it came from (a file, "manifest.json
+    /// buckets[1].guards") for messages. Throws BundleError ("<origin>: <field>: <problem>") on a
+    /// missing or mistyped field, an unknown symbol, an expression the checker cannot evaluate
+    /// that claims to be checkable, a newer `version`, or limits passed (4096 inputs, 64
+    /// dimensions, 1024 symbols, expressions of 512 nodes or 32 levels).
+    static InputGuards parse(const nlohmann::json &json, const std::string &origin);
+
+    /// The sidecar of `package` (`dir/model.pt2` -> `dir/model.guards.json`): nullopt when there is
+    /// none. Throws BundleError naming the file when it exists but cannot be read or parsed.
+    static std::optional<InputGuards> loadSidecar(const std::filesystem::path &package);
+    static std::filesystem::path sidecarPath(const std::filesystem::path &package);
+
+    /// nullopt when `inputs` (flattened in the package's order) satisfy every checkable range,
+    /// relation and guard; else the first violation. Allocates nothing when the inputs pass.
+    std::optional<GuardViolation> check(std::span<const ShapeRef> inputs) const;
+    std::optional<GuardViolation> check(const std::vector<std::vector<std::int64_t>> &shapes) const;
+
+    std::size_t inputCount() const { return m_inputs.size(); }
+    bool isDynamic() const { return !m_symbols.empty(); }
+    /// Guards and assertions recorded as text only (not evaluated by check()).
+    std::size_t uncheckedCount() const { return m_unchecked; }
+    /// "x[batch 1..64, 16], y[batch, 16]" for logs.
+    std::string describe() const;
+
+    /// A symbol (one dynamic dimension, possibly shared by several inputs), as planners and
+    /// reports read it.
+    struct SymbolInfo {
+        std::string id;    ///< torch's name ("s77")
+        std::string label; ///< the user's name, else "x.shape[0]", else the id
+        std::optional<std::int64_t> min;
+        std::optional<std::int64_t> max; ///< nullopt: no upper bound
+    };
+    std::vector<SymbolInfo> symbols() const;
+    /// The value of symbol `symbol` in `example` (input shapes, flattened): from the first
+    /// dimension that is coeff * symbol + offset. nullopt when no dimension binds it by itself or
+    /// the example's sizes do not fit (wrong rank, not a whole multiple).
+    std::optional<std::int64_t> exampleValue(std::size_t symbol, const std::vector<std::vector<std::int64_t>> &example) const;
+    /// The input shapes for symbol values `values` (one per symbol): static sizes as recorded,
+    /// coeff * symbol + offset, expressions evaluated, and dimensions the guards do not describe
+    /// as in `example` (1 where the example has none). nullopt when a size comes out negative or
+    /// the arithmetic overflows.
+    std::optional<std::vector<std::vector<std::int64_t>>> shapesFor(std::span<const std::int64_t> values,
+                                                                    const std::vector<std::vector<std::int64_t>> &example) const;
+    /// A dimension that is coeff * symbol + offset (a dynamic dimension, or a derived one).
+    struct Binding {
+        std::size_t input = 0;
+        std::size_t dim = 0;
+        std::size_t symbol = 0;
+        std::int64_t coeff = 1;
+        std::int64_t offset = 0;
+    };
+    /// Every such dimension, in input and dimension order (two of one symbol: a relation).
+    std::vector<Binding> bindings() const;
+    /// Checkable guards and runtime assertions (those check() evaluates), in order.
+    std::size_t checkCount() const { return m_checks.size(); }
+    /// The text of check `i` ("x.shape[0] % 2 == 0").
+    const std::string &checkText(std::size_t i) const { return m_checks.at(i).text; }
+    /// The one symbol check `i` reads; -1 when it reads none or several.
+    int checkSymbol(std::size_t i) const;
+    /// Whether check `i` holds for `values` (one per symbol); false when it cannot be evaluated.
+    bool checkHolds(std::size_t i, std::span<const std::int64_t> values) const;
+    /// The object parsed (for writing it on, e.g. into a manifest).
+    const nlohmann::json &raw() const { return m_json; }
+
+    /// One postfix instruction of a compiled expression (public for the implementation only).
+    struct Instr {
+        std::uint8_t op = 0;
+        std::uint16_t argc = 0;
+        std::int64_t value = 0; ///< a constant, or a symbol's index
+    };
+
+private:
+    struct Symbol {
+        std::string id;
+        std::string label; ///< "x.shape[0]", the user's name, or the id
+        std::optional<std::int64_t> min;
+        std::optional<std::int64_t> max;
+    };
+    struct Expr {
+        std::vector<Instr> code;
+        std::uint64_t symbols = 0; ///< bit i: uses symbol i (symbols past 63 share bit 63)
+        std::string text;
+        std::string source;
+    };
+    struct Dim {
+        enum Kind : std::uint8_t { Static, Affine, Expression, Free } kind = Free;
+        std::int64_t size = 0; ///< Static
+        int symbol = -1;       ///< Affine
+        std::int64_t coeff = 1, offset = 0;
+        int expr = -1;         ///< Expression: index into m_dimExprs
+        std::string text;      ///< "x.shape[0] == 2 * b"
+    };
+    struct Input {
+        std::string name;
+        bool constant = false; ///< a non-tensor input (not checked)
+        std::vector<Dim> dims;
+    };
+
+    std::string where(int input, int dim) const;
+    std::string symbolRange(int symbol) const;
+
+    std::vector<Input> m_inputs;
+    std::vector<Symbol> m_symbols;
+    std::vector<Expr> m_dimExprs;
+    std::vector<Expr> m_checks; ///< checkable guards and assertions
+    std::size_t m_unchecked = 0;
+    nlohmann::json m_json;
+};
+
+} // namespace AotStudio::Bundle

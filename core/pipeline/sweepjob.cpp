@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/sweepjob.h"
+#include "pipeline/jobutil.h"
+#include "pipeline/measurement.h"
+
+#include "bundle/bundle.h"
+#include "profiler/trace.h"
+#include "python/frontend.h"
+#include "runtime/aotirunner.h"
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <unistd.h>
+
+namespace AotStudio::Pipeline {
+
+using Protocol::Json;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kFormat = "aotstudio.sweep";
+constexpr int kVersion = 1;
+
+double msSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string shapesText(const std::vector<std::vector<std::int64_t>> &shapes)
+{
+    std::string s;
+    for (const auto &shape : shapes) {
+        s += s.empty() ? "[" : " [";
+        for (std::size_t d = 0; d < shape.size(); ++d)
+            s += (d ? "," : "") + std::to_string(shape[d]);
+        s += "]";
+    }
+    return s;
+}
+
+std::string valuesText(const Json &values)
+{
+    std::string s;
+    for (const auto &[k, v] : values.items())
+        s += (s.empty() ? "" : " ") + k + "=" + v.dump();
+    return s;
+}
+
+/// The package call of an isolated point: `aotstudio-run --package` in a child process.
+Json runIsolated(Python::CompileJob &job, int index, const PointOptions &options, const Runtime::AotiRunner &runner, Json &r)
+{
+    const std::string package = runner.packagePath();
+    const fs::path in = options.scratch / ("point" + std::to_string(index) + ".in.pt");
+    const fs::path out = options.scratch / ("point" + std::to_string(index) + ".out.pt");
+    std::error_code ec;
+    fs::remove(out, ec);
+    job.call("sweep.save_inputs", Json::array({ index, in.string() }));
+    const fs::path runtime = selfDir() / "aotstudio-run";
+    ProcessOptions po;
+    po.timeoutSeconds = options.timeoutSeconds;
+    std::vector<std::string> argv{runtime.string(), "--package", package, "--device", options.device, "--input",
+                                  in.string(), "--save-outputs", out.string(), "--iters", "0", "--json"};
+    // The child checks what the runner here checks: a bundle's manifest guards are not beside
+    // the package, so they travel in a file.
+    if (runner.guards()) {
+        const fs::path guardsFile = options.scratch / "target.guards.json";
+        if (!fs::exists(guardsFile, ec))
+            writeJsonAtomic(guardsFile, runner.guards()->raw());
+        argv.insert(argv.end(), {"--guards", guardsFile.string()});
+    }
+    const ProcessResult p = runProcess(argv, {}, po);
+    fs::remove(in, ec);
+    r["package_ms"] = p.wallMs;
+    if (p.timedOut) {
+        r["outcome"] = "hung";
+        r["message"]
+            = "the package call did not return within " + std::to_string(options.timeoutSeconds) + " s; killed";
+        return Json();
+    }
+    if (!p.error.empty() || p.signal != 0) {
+        r["outcome"] = "crashed";
+        r["message"] = "aotstudio-run " + p.describe() + (p.err.empty() ? "" : ": " + p.err);
+        return Json();
+    }
+    const Json reply = Json::parse(p.out, nullptr, false);
+    if (p.exitCode != 0) {
+        const bool refused = reply.is_object() && reply.value("stage", "") == "refused";
+        r["outcome"] = refused ? "refused" : "error";
+        r["message"] = reply.is_object() ? reply.value("error", p.describe())
+                                         : p.describe() + (p.err.empty() ? "" : ": " + p.err);
+        return Json();
+    }
+    Json compared;
+    try {
+        compared = job.call("sweep.compare_file", Json::array({ index, out.string() }));
+    } catch (const Python::FrontendException &e) { // an output file the frontend cannot read
+        r["outcome"] = "error";
+        r["message"] = std::string("cannot read the outputs aotstudio-run saved: ") + e.what();
+    }
+    fs::remove(out, ec);
+    return compared;
+}
+
+} // namespace
+
+Json pointJson(const Bundle::SweepPoint &point, const Bundle::SweepPlan &plan, const Bundle::InputGuards &guards)
+{
+    (void)plan;
+    const auto symbols = guards.symbols();
+    Json values = Json::object();
+    for (std::size_t s = 0; s < symbols.size() && s < point.values.size(); ++s)
+        values[symbols[s].label] = point.values[s];
+    Json varied = Json::array();
+    for (const int v : { point.varied, point.varied2 })
+        if (v >= 0 && static_cast<std::size_t>(v) < symbols.size())
+            varied.push_back(symbols[static_cast<std::size_t>(v)].label);
+    return { { "values", values }, { "varied", varied }, { "shapes", point.shapes }, { "reasons", point.reasons },
+        { "relation", point.relation }, { "expected", point.inside ? "match" : "refused" },
+        { "refusal", point.inside ? Json() : Json(point.refusal) } };
+}
+
+Json runPoint(Python::CompileJob &job, Runtime::AotiRunner &runner, int index, const Bundle::SweepPoint &point,
+    const Bundle::SweepPlan &plan, const Bundle::InputGuards &guards, const PointOptions &options)
+{
+    Json r = pointJson(point, plan, guards);
+    r["index"] = index;
+    r["outcome"] = "error";
+    r["message"] = "";
+    r["max_abs_error"] = nullptr;
+    r["outputs"] = Json::array();
+    r["eager_ms"] = nullptr;
+    r["package_ms"] = nullptr;
+    const Json prepared = job.call("sweep.prepare", Json::array({ index, point.shapes, point.inside }));
+    if (point.inside && prepared.value("eager_error", Json()).is_string()) {
+        r["outcome"] = "eager_error";
+        r["message"] = "eager raised " + prepared["eager_error"].get<std::string>();
+        job.call("sweep.drop", Json::array({ index }));
+    } else {
+        r["eager_ms"] = prepared.value("eager_ms", Json());
+        Json compared;
+        if (options.isolate) {
+            compared = runIsolated(job, index, options, runner, r);
+        } else if (!point.inside && !runner.guards()) {
+            // Nothing would refuse it, and running it here could read past the inputs inside the
+            // engine: record what a deployed runner would do without running it.
+            r["outcome"] = "not_refused";
+        } else {
+            try {
+                runner.setInputs(job.callTensors("sweep.inputs", Json::array({ index })));
+                const auto t0 = std::chrono::steady_clock::now();
+                runner.run();
+                r["package_ms"] = msSince(t0);
+                if (point.inside) {
+                    const auto outputs = runner.outputs();
+                    compared = job.call("sweep.compare", Json::array({ index }), &outputs);
+                } else {
+                    r["outcome"] = "not_refused";
+                }
+            } catch (const Runtime::InputRefused &e) {
+                r["outcome"] = "refused";
+                r["message"] = e.what();
+            } catch (const Runtime::RuntimeError &e) {
+                r["outcome"] = "error";
+                r["message"] = e.what();
+            }
+        }
+        if (compared.is_object()) {
+            if (point.inside) {
+                r["outcome"] = compared.value("outcome", "error");
+                r["message"] = compared.value("message", "");
+                r["max_abs_error"] = compared.value("max_abs_error", Json());
+                r["outputs"] = compared.value("outputs", Json::array());
+            } else {
+                r["outcome"] = "not_refused";
+            }
+        }
+        if (r["outcome"] == "not_refused")
+            r["message"] = std::string(options.isolate || runner.guards() ? "the package ran a shape outside what it accepts ("
+                                                                           : "nothing refuses a shape outside what the package accepts (")
+                + point.refusal + "): without a check its kernels read inputs of sizes they were not compiled for"
+                + (options.isolate || runner.guards() ? "" : " (not run in the engine; --isolate runs it in a child process)");
+        job.call("sweep.drop", Json::array({ index }));
+    }
+    const std::string outcome = r["outcome"].get<std::string>();
+    r["ok"] = point.inside ? (outcome == "match" || outcome == "eager_error") : outcome == "refused";
+    return r;
+}
+
+namespace {
+
+/// One package swept: its guards, plan and points.
+struct Target {
+    std::string name; ///< "package", or the bucket's name
+    std::string package; ///< absolute path
+    std::shared_ptr<const Bundle::InputGuards> guards;
+    std::optional<long long> batch; ///< an exact bucket's batch: the example's first dimension
+    std::string guardsOrigin; ///< where the guards came from, for the report
+};
+
+/// Guards that say "exactly these shapes" (a package without a guards record).
+std::shared_ptr<const Bundle::InputGuards> staticGuards(const std::vector<std::vector<std::int64_t>> &shapes)
+{
+    Json inputs = Json::array();
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        Json dims = Json::array();
+        for (std::size_t d = 0; d < shapes[i].size(); ++d)
+            dims.push_back({ { "dim", d }, { "size", shapes[i][d] }, { "text", std::to_string(shapes[i][d]) } });
+        inputs.push_back({ { "index", i }, { "name", "input" + std::to_string(i) }, { "rank", shapes[i].size() },
+            { "dims", dims } });
+    }
+    return std::make_shared<Bundle::InputGuards>(Bundle::InputGuards::parse(
+        Json { { "format", Bundle::kGuardsFormat }, { "version", 1 }, { "inputs", inputs } }, "the example's shapes"));
+}
+
+Json readJsonFile(const fs::path &path)
+{
+    std::ifstream in(path);
+    return in ? Json::parse(in, nullptr, false) : Json();
+}
+
+void writeCsv(const fs::path &path, const Json &targets)
+{
+    using Profiler::csvField;
+    std::string csv
+        = "target,index,values,shapes,expected,outcome,ok,max_abs_error,eager_ms,package_ms,reasons,message\n";
+    for (const auto &t : targets) {
+        for (const auto &p : t.value("points", Json::array())) {
+            std::string reasons;
+            for (const auto &x : p.value("reasons", Json::array()))
+                reasons += (reasons.empty() ? "" : "; ") + x.get<std::string>();
+            std::vector<std::vector<std::int64_t>> shapes
+                = p.value("shapes", std::vector<std::vector<std::int64_t>> {});
+            const auto num
+                = [&](const char *k) { return p.contains(k) && p[k].is_number() ? p[k].dump() : std::string(); };
+            csv += csvField(t.value("name", "")) + "," + std::to_string(p.value("index", 0)) + ","
+                + csvField(valuesText(p.value("values", Json::object()))) + "," + csvField(shapesText(shapes)) + ","
+                + p.value("expected", "") + "," + p.value("outcome", "") + ","
+                + (p.value("ok", false) ? "true" : "false") + "," + num("max_abs_error") + "," + num("eager_ms") + ","
+                + num("package_ms") + "," + csvField(reasons) + "," + csvField(p.value("message", "")) + "\n";
+        }
+    }
+    writeFileAtomic(path, csv);
+}
+
+} // namespace
+
+Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
+{
+    const auto log
+        = [&](const std::string &level, const std::string &message) { emit(Protocol::makeLog(id, level, message)); };
+    const auto progress = [&](double fraction, const std::string &message) {
+        emit(Protocol::makeProgress(id, "sweep", std::clamp(fraction, 0.0, 1.0), message));
+    };
+    const auto bad = [](const std::string &message, const std::string &hint) {
+        return JobFailed({ "load", Protocol::Code::BadRequest, message, hint });
+    };
+    for (const char *field : { "package", "bundle", "model", "out", "device" })
+        if (request.contains(field) && !request[field].is_string())
+            throw bad(std::string("'") + field + "' must be a string", "send a JSON string");
+    for (const char *field : { "budget", "seed", "random_points" })
+        if (request.contains(field) && !request[field].is_number_integer())
+            throw bad(std::string("'") + field + "' must be an integer", "send a JSON integer");
+    for (const char *field : { "pairwise", "outside", "isolate" })
+        if (request.contains(field) && !request[field].is_boolean())
+            throw bad(std::string("'") + field + "' must be true or false", "send a JSON boolean");
+    if (request.contains("timeout") && !(request["timeout"].is_number() && request["timeout"].get<double>() > 0))
+        throw bad("'timeout' must be a number of seconds above 0", "e.g. 60");
+    const std::string outString = request.value("out", std::string());
+    if (outString.empty())
+        throw bad("sweep needs an output directory", "pass --out DIR");
+    const int given = request.contains("package") + request.contains("bundle");
+    if (given > 1)
+        throw bad("sweep takes a package or a bundle, not both", "pass one of --package, --bundle");
+    if (given == 0 && !request.contains("model"))
+        throw bad("sweep needs a model, a package or a bundle", "pass --model SPEC, --package PATH or --bundle PATH");
+    const int threads = applyThreads(request);
+
+    Bundle::SweepBudget budget;
+    budget.maxPoints = static_cast<std::size_t>(std::clamp(request.value("budget", 64), 1, 100000));
+    budget.pairwise = request.value("pairwise", true);
+    budget.outside = request.value("outside", true);
+    budget.randomPerSymbol = static_cast<std::size_t>(std::clamp(request.value("random_points", 2), 0, 1000));
+    budget.seed = request.value("seed", std::uint64_t { 0x5eed });
+    PointOptions pointOptions;
+    pointOptions.isolate = request.value("isolate", false);
+    pointOptions.timeoutSeconds = request.value("timeout", 60.0);
+
+    const fs::path out = fs::absolute(outString).lexically_normal();
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec)
+        throw bad("cannot create '" + out.string() + "': " + ec.message(), "choose a writable --out");
+
+    // 1. What to sweep, and the model it must agree with.
+    Json compileRequest = Json::object(); // the fields the package was compiled with (model, dtype, dynamic, ...)
+    std::vector<Target> targets;
+    Bundle::OpenedBundle bundle;
+    std::string kind;
+    if (request.contains("bundle")) {
+        kind = "bundle";
+        try {
+            bundle = Bundle::openBundle(request["bundle"].get<std::string>());
+        } catch (const Bundle::BundleError &e) {
+            throw JobFailed(
+                { "load", Protocol::Code::LoadFailed, e.what(), "pass a bundle written by aotstudio-cli export" });
+        }
+        compileRequest = { { "model", bundle.manifest.model }, { "device", bundle.manifest.device } };
+        if (const Json opt = bundle.manifest.raw.value("options", Json()); opt.is_object())
+            for (const char *k : { "dtype", "freezing" })
+                if (opt.contains(k))
+                    compileRequest[k] = opt[k];
+        for (std::size_t i = 0; i < bundle.manifest.buckets.size(); ++i) {
+            const auto &b = bundle.manifest.buckets[i];
+            targets.push_back({ b.name, (bundle.root / b.package).string(), b.guards, b.batch,
+                "manifest.json buckets[" + std::to_string(i) + "].guards" });
+        }
+    } else if (request.contains("package")) {
+        kind = "package";
+        const fs::path package = fs::absolute(request["package"].get<std::string>()).lexically_normal();
+        if (!fs::is_regular_file(package, ec))
+            throw JobFailed({ "load", Protocol::Code::LoadFailed, "package '" + package.string() + "' does not exist",
+                "pass --package the .pt2 written by compile or export" });
+        const Json compiled = readJsonFile(package.parent_path() / "result.json");
+        if (compiled.is_object()) {
+            compileRequest = { { "model", compiled.value("model", std::string()) },
+                { "device", compiled.value("device", std::string("cpu")) } };
+            if (const Json opt = compiled.value("options", Json()); opt.is_object())
+                for (const char *k : { "dtype", "freezing", "dynamic", "batch", "dynamic_batch" })
+                    if (opt.contains(k) && !opt[k].is_null())
+                        compileRequest[k] = opt[k];
+            if (compiled.contains("tolerance") && compiled["tolerance"].is_number())
+                compileRequest["tolerance"] = compiled["tolerance"];
+        }
+        Target t { "package", package.string(), nullptr, std::nullopt, "" };
+        if (compiled.is_object() && compiled.value("batch", Json()).is_number_integer())
+            t.batch = compiled["batch"].get<long long>(); // an export bucket's package: compiled at that batch
+        try {
+            if (auto g = Bundle::InputGuards::loadSidecar(package)) {
+                t.guards = std::make_shared<Bundle::InputGuards>(std::move(*g));
+                t.guardsOrigin = Bundle::InputGuards::sidecarPath(package).string();
+            } else if (compiled.is_object() && compiled.value("guards", Json()).is_object()) {
+                t.guards = std::make_shared<Bundle::InputGuards>(
+                    Bundle::InputGuards::parse(compiled["guards"], "result.json guards"));
+                t.guardsOrigin = (package.parent_path() / "result.json").string();
+            }
+        } catch (const Bundle::BundleError &e) {
+            throw JobFailed({ "load", Protocol::Code::LoadFailed, e.what(),
+                "recompile the package, or remove the broken guards file" });
+        }
+        targets.push_back(std::move(t));
+    } else {
+        kind = "model";
+        Json r = request;
+        for (const char *k : { "budget", "pairwise", "outside", "isolate", "timeout", "seed", "random_points" })
+            r.erase(k);
+        r["out"] = (out / "compile").string();
+        r["measure"] = false;
+        const EventFn scaled = [&](const Json &e) {
+            Json ev = e;
+            ev["id"] = id;
+            if (ev.value("type", "") == "progress")
+                ev["fraction"] = 0.5 * ev.value("fraction", 0.0);
+            emit(ev);
+        };
+        const Json compiled = runCompile(id, r, scaled, stop);
+        writeJsonAtomic(out / "compile" / "result.json", compiled);
+        compileRequest = r;
+        Target t { "package", compiled.value("package", ""), nullptr, std::nullopt, "the compile's guards" };
+        if (compiled.value("guards", Json()).is_object())
+            t.guards = std::make_shared<Bundle::InputGuards>(
+                Bundle::InputGuards::parse(compiled["guards"], "the compile's guards"));
+        targets.push_back(std::move(t));
+    }
+    if (request.contains("model"))
+        compileRequest["model"] = request["model"];
+    // What the package was compiled with, when its result.json is not there to say (a package
+    // that failed verification, one from elsewhere): the request's own compile fields.
+    if (kind != "model")
+        for (const char *k : {"dtype", "dynamic", "freezing"})
+            if (request.contains(k))
+                compileRequest[k] = request[k];
+    if (request.contains("device"))
+        compileRequest["device"] = request["device"];
+    if (request.contains("tolerance"))
+        compileRequest["tolerance"] = request["tolerance"];
+    if (compileRequest.value("model", std::string()).empty())
+        throw bad("no model to compare the package with: there is no result.json beside it", "pass --model SPEC too");
+    const std::string device = compileRequest.value("device", std::string("cpu"));
+    pointOptions.device = device;
+    if (device == "cuda" && !Runtime::cudaAvailable())
+        throw JobFailed(
+            { "load", Protocol::Code::NoDevice, "the package is for CUDA and LibTorch sees no usable GPU here",
+                "sweep it on a machine with an NVIDIA GPU" });
+    if (pointOptions.isolate && !fs::exists(selfDir() / "aotstudio-run", ec))
+        throw JobFailed(
+            { "load", Protocol::Code::BadRequest, "--isolate needs aotstudio-run next to " + selfDir().string(),
+                "install aotstudio-run beside the engine, or sweep without --isolate" });
+
+    try {
+        // 2. The eager model and its example inputs (as compiled: the same resizing of 0/1 sizes).
+        Json jobRequest = compileRequest;
+        jobRequest["out"] = out.string();
+        jobRequest.erase("batch"); // each target sets its own example batch below
+        Python::CompileJob job(jobRequest, log, [&](const Json &e) {
+            Json ev = e;
+            ev["id"] = id;
+            emit(ev);
+        });
+        const double base = kind == "model" ? 0.5 : 0.0;
+        progress(base, "building the model and example inputs");
+        job.load();
+        const auto exampleShapes = job.call("sweep_begin").get<std::vector<std::vector<std::int64_t>>>();
+
+        pointOptions.scratch = out / (".sweep-" + std::to_string(::getpid()));
+        if (pointOptions.isolate)
+            fs::create_directories(pointOptions.scratch, ec);
+
+        // 3. Every target: plan, then each point.
+        Json targetsJson = Json::array();
+        std::map<std::string, int> counts;
+        int failures = 0, total = 0;
+        Json firstFailure;
+        std::vector<std::pair<Target *, Bundle::SweepPlan>> plans;
+        std::size_t allPoints = 0;
+        for (auto &t : targets) {
+            auto example = exampleShapes;
+            if (t.batch)
+                for (auto &s : example)
+                    if (!s.empty())
+                        s[0] = *t.batch;
+            if (!t.guards) {
+                t.guards = staticGuards(example);
+                t.guardsOrigin = "none recorded: the example's shapes are taken as the only ones";
+                log("warning",
+                    "sweep: " + t.package + " has no guards record (model.guards.json): it is checked as static at "
+                        + shapesText(example));
+            }
+            Bundle::SweepPlan plan;
+            try {
+                plan = Bundle::planSweep(*t.guards, example, budget);
+            } catch (const Bundle::BundleError &e) {
+                throw JobFailed(
+                    { "load", Protocol::Code::LoadFailed, std::string(e.what()) + " (" + t.guardsOrigin + ")",
+                        "the package was compiled from another model; pass the right --model" });
+            }
+            allPoints += plan.points.size();
+            plans.emplace_back(&t, std::move(plan));
+        }
+        std::size_t done = 0;
+        for (auto &[t, plan] : plans) {
+            std::unique_ptr<Runtime::AotiRunner> runner;
+            try {
+                // The runner checks what a deployed one would: a bundle's manifest guards, or the
+                // package's own sidecar (AotiRunner::load); a package without one checks nothing.
+                runner = Runtime::AotiRunner::load(t->package, device);
+                if (kind == "bundle")
+                    runner->setGuards(t->guards);
+            } catch (const Runtime::RuntimeError &e) {
+                throw JobFailed({ "load_package", Protocol::Code::LoadFailed, e.what(),
+                    "the package may be for another device or torch version; recompile it here" });
+            }
+            log("info",
+                "sweep " + t->name + ": " + t->guards->describe() + "; " + std::to_string(plan.points.size())
+                    + " shapes (" + std::to_string(plan.single) + " varying one dimension, "
+                    + std::to_string(plan.pairs) + " pairwise, " + std::to_string(plan.leftOut) + " left out)");
+            for (const auto &note : plan.notes)
+                log("info", "sweep " + t->name + ": " + note);
+            Json points = Json::array();
+            Json tcounts = Json::object();
+            for (std::size_t i = 0; i < plan.points.size(); ++i) {
+                if (stop.stop_requested())
+                    throw JobFailed({ "sweep", Protocol::Code::Cancelled, "cancelled while sweeping", "" });
+                const auto &p = plan.points[i];
+                progress(base
+                        + (1.0 - base) * static_cast<double>(done)
+                            / static_cast<double>(std::max<std::size_t>(allPoints, 1)),
+                    t->name + ": " + shapesText(p.shapes));
+                Json r = runPoint(job, *runner, static_cast<int>(i), p, plan, *t->guards, pointOptions);
+                ++done;
+                ++total;
+                const std::string outcome = r["outcome"].get<std::string>();
+                ++counts[outcome];
+                tcounts[outcome] = tcounts.value(outcome, 0) + 1;
+                if (!r["ok"].get<bool>()) {
+                    ++failures;
+                    if (firstFailure.is_null())
+                        firstFailure = { { "target", t->name }, { "point", r } };
+                    log("warning",
+                        "sweep " + t->name + " " + shapesText(p.shapes) + " (" + valuesText(r["values"])
+                            + "): " + outcome
+                            + (r["message"].get<std::string>().empty() ? "" : ": " + r["message"].get<std::string>()));
+                } else if (outcome == "eager_error") {
+                    log("info",
+                        "sweep " + t->name + " " + shapesText(p.shapes)
+                            + ": the model itself fails here: " + r["message"].get<std::string>());
+                }
+                points.push_back(std::move(r));
+            }
+            Json symbols = Json::array();
+            const auto syms = t->guards->symbols();
+            for (std::size_t s = 0; s < syms.size(); ++s)
+                symbols.push_back({ { "symbol", syms[s].id }, { "label", syms[s].label },
+                    { "min", syms[s].min ? Json(*syms[s].min) : Json() },
+                    { "max", syms[s].max ? Json(*syms[s].max) : Json() }, { "example", plan.example[s] },
+                    { "upper_tried", plan.upper[s] } });
+            targetsJson.push_back({ { "name", t->name }, { "package", t->package }, { "guards", t->guards->describe() },
+                { "guards_origin", t->guardsOrigin }, { "dynamic", t->guards->isDynamic() },
+                { "unchecked_guards", t->guards->uncheckedCount() }, { "symbols", symbols },
+                { "plan",
+                    { { "points", plan.points.size() }, { "single", plan.single }, { "pairs", plan.pairs },
+                        { "left_out", plan.leftOut }, { "notes", plan.notes } } },
+                { "counts", tcounts }, { "points", std::move(points) } });
+        }
+        fs::remove_all(pointOptions.scratch, ec);
+
+        // 4. A bundle's bucket policy (BUNDLE.md "Choosing a bucket") across batch sizes: each
+        // batch in the bucket aotstudio-run would pick, padded as it would pad, against eager at
+        // the real batch (padding must not change the real rows' outputs).
+        Json policy = Json::array();
+        int policyFailures = 0, padded = 0;
+        if (kind == "bundle") {
+            const auto &m = bundle.manifest;
+            std::set<long long> batches { 1 };
+            for (const auto &b : m.buckets) {
+                for (const long long v : b.batch
+                        ? std::vector<long long> { *b.batch - 1, *b.batch, *b.batch + 1 }
+                        : std::vector<long long> { b.batchMin - 1, b.batchMin, b.batchMax, b.batchMax + 1 })
+                    if (v >= 1)
+                        batches.insert(v);
+            }
+            std::map<std::string, std::unique_ptr<Runtime::AotiRunner>> runners;
+            int index = 1 << 20; // apart from the targets' points
+            for (const long long batch : batches) {
+                if (stop.stop_requested())
+                    throw JobFailed({ "sweep", Protocol::Code::Cancelled, "cancelled while sweeping", "" });
+                progress(1.0, "bucket policy: batch " + std::to_string(batch));
+                Json row { { "batch", batch }, { "bucket", nullptr }, { "padded", false }, { "pad_to", nullptr },
+                    { "message", "" } };
+                Bundle::BucketChoice choice;
+                try {
+                    choice = Bundle::chooseBucket(m, batch);
+                } catch (const Bundle::BundleError &e) {
+                    row["outcome"] = "refused";
+                    row["message"] = e.what();
+                    row["ok"] = true; // no bucket answers it, and aotstudio-run says so
+                    policy.push_back(std::move(row));
+                    continue;
+                }
+                row["bucket"] = choice.bucket.name;
+                row["padded"] = choice.padded;
+                row["pad_to"] = choice.padTo;
+                padded += choice.padded;
+                auto shapes = exampleShapes;
+                for (auto &sh : shapes)
+                    if (!sh.empty())
+                        sh[0] = batch;
+                ++index;
+                const Json prepared = job.call("sweep.prepare", Json::array({ index, shapes, true }));
+                if (prepared.value("eager_error", Json()).is_string()) {
+                    row["outcome"] = "eager_error";
+                    row["message"] = "eager raised " + prepared["eager_error"].get<std::string>();
+                } else {
+                    auto &runner = runners[choice.bucket.name];
+                    try {
+                        if (!runner) {
+                            runner = Runtime::AotiRunner::load((bundle.root / choice.bucket.package).string(), device);
+                            runner->setGuards(choice.bucket.guards);
+                        }
+                        runner->setInputs(
+                            job.callTensors("sweep.inputs", Json::array({ index, choice.padded ? choice.padTo : -1 })));
+                        runner->run();
+                        const auto outputs = runner->outputs();
+                        const Json compared = job.call("sweep.compare", Json::array({ index }), &outputs);
+                        row["outcome"] = compared.value("outcome", "error");
+                        row["message"] = compared.value("message", "");
+                        row["max_abs_error"] = compared.value("max_abs_error", Json());
+                        if (choice.padded && row["outcome"] == "mismatch")
+                            row["message"] = "padded to " + std::to_string(choice.padTo)
+                                + " rows, the real rows' outputs differ from eager: "
+                                + row["message"].get<std::string>()
+                                + " (the bundle says pad_safe; export it without --pad-safe)";
+                    } catch (const Runtime::InputRefused &e) {
+                        row["outcome"] = "refused";
+                        row["message"] = std::string("the policy picks bucket ") + choice.bucket.name
+                            + " but its guards refuse the call: " + e.what();
+                    } catch (const Runtime::RuntimeError &e) {
+                        row["outcome"] = "error";
+                        row["message"] = e.what();
+                    }
+                }
+                job.call("sweep.drop", Json::array({ index }));
+                const std::string outcome = row["outcome"].get<std::string>();
+                row["ok"] = outcome == "match" || outcome == "eager_error";
+                if (!row["ok"].get<bool>()) {
+                    ++policyFailures;
+                    log("warning",
+                        "sweep bucket policy, batch " + std::to_string(batch) + " in " + choice.bucket.name + ": "
+                            + outcome + ": " + row["message"].get<std::string>());
+                }
+                policy.push_back(std::move(row));
+            }
+        }
+        failures += policyFailures;
+
+        std::string verdict;
+        if (failures == policyFailures) { // every shape of every package did what its guards promise
+            verdict = "passed: " + std::to_string(total) + " shapes: " + std::to_string(counts["match"])
+                + " inside the range matched eager, " + std::to_string(counts["refused"]) + " outside refused";
+            if (counts["eager_error"])
+                verdict += ", " + std::to_string(counts["eager_error"]) + " where eager itself fails (the model's own)";
+            if (policyFailures)
+                verdict = "FAILED (bucket policy); shapes " + verdict;
+        } else {
+            const Json &p = firstFailure["point"];
+            verdict = "FAILED: " + std::to_string(failures) + " of " + std::to_string(total)
+                + " shapes; first: " + firstFailure["target"].get<std::string>() + " " + valuesText(p["values"]) + " "
+                + shapesText(p["shapes"].get<std::vector<std::vector<std::int64_t>>>()) + ": "
+                + p["outcome"].get<std::string>()
+                + (p["message"].get<std::string>().empty() ? "" : " (" + p["message"].get<std::string>() + ")");
+        }
+        if (kind == "bundle")
+            verdict += "; bucket policy: " + std::to_string(policy.size()) + " batch sizes (" + std::to_string(padded)
+                + " padded), "
+                + (policyFailures ? std::to_string(policyFailures) + " not matching eager"
+                                  : std::string("every one as eager"));
+        log(failures ? "warning" : "info", "sweep " + verdict);
+        Json result { { "format", kFormat }, { "version", kVersion }, { "kind", kind },
+            { "model", compileRequest.value("model", std::string()) }, { "device", device }, { "out", out.string() },
+            { "threads", threads }, { "isolate", pointOptions.isolate },
+            { "budget",
+                { { "points", budget.maxPoints }, { "pairwise", budget.pairwise }, { "outside", budget.outside },
+                    { "random_points", budget.randomPerSymbol }, { "seed", budget.seed } } },
+            { "tolerance", compileRequest.value("tolerance", Json()) }, { "passed", failures == 0 },
+            { "failures", failures }, { "points", total }, { "counts", counts }, { "verdict", verdict },
+            { "targets", targetsJson }, { "policy", policy }, { "sweep_json", (out / "sweep.json").string() },
+            { "sweep_csv", (out / "sweep.csv").string() } };
+        writeJsonAtomic(out / "sweep.json", result);
+        writeCsv(out / "sweep.csv", targetsJson);
+        return result;
+    } catch (const Python::FrontendException &e) {
+        fs::remove_all(pointOptions.scratch, ec);
+        if (!e.details().empty())
+            log("debug", e.details());
+        Protocol::Error error = e.error();
+        if (error.stage == "measure") // CompileJob::call's stage for failures that are not the frontend's own
+            error.stage = "sweep";
+        throw JobFailed(error);
+    } catch (const JobFailed &) {
+        fs::remove_all(pointOptions.scratch, ec);
+        throw;
+    }
+}
+
+} // namespace AotStudio::Pipeline

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// core/bundle/sweepplan.h on the guards fixtures of tst_guards (tests/fixtures/guards/*.json,
+// written by the frontend's guards.collect() from real torch.export programs). No torch needed.
+#include "bundle/bundle.h"
+#include "bundle/guards.h"
+#include "bundle/sweepplan.h"
+
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+using namespace AotStudio::Bundle;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kFixtures = fs::path(AOTSTUDIO_FIXTURES_DIR) / "guards";
+
+InputGuards load(const std::string &name)
+{
+    std::ifstream in(kFixtures / (name + ".json"));
+    return InputGuards::parse(json::parse(in), name);
+}
+
+using Shapes = std::vector<std::vector<std::int64_t>>;
+
+/// The values symbol `s` takes over the points that vary it alone, and whether each is inside.
+std::map<std::int64_t, bool> tried(const SweepPlan &plan, int s)
+{
+    std::map<std::int64_t, bool> out;
+    for (const auto &p : plan.points)
+        if (p.varied == s && p.varied2 < 0 && !p.relation)
+            out[p.values[static_cast<std::size_t>(s)]] = p.inside;
+    return out;
+}
+
+} // namespace
+
+class TestSweepPlan : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void derivedDimension();
+    void guardBothSides();
+    void sharedBatchTiesInputs();
+    void pairwiseAndBudget();
+    void staticPackage();
+    void deterministic();
+    void wrongInputCount();
+};
+
+// x.shape[0] == 2*n, n in 2..32, example length 10 (n = 5).
+void TestSweepPlan::derivedDimension()
+{
+    const InputGuards g = load("derived");
+    const SweepPlan plan = planSweep(g, Shapes { { 10 } });
+    QCOMPARE(plan.example.size(), std::size_t { 1 });
+    QCOMPARE(plan.example[0], std::int64_t { 5 });
+    QCOMPARE(plan.points.front().shapes, (Shapes { { 10 } }));
+    QVERIFY(plan.points.front().inside);
+    QCOMPARE(plan.points.front().reasons.front(), std::string("example"));
+    const auto values = tried(plan, 0);
+    // The range ends, their neighbours, and the sizes just outside.
+    for (const std::int64_t v : { 2, 3, 31, 32 })
+        QVERIFY2(values.count(v) && values.at(v), qPrintable(QString("n = %1 inside").arg(v)));
+    for (const std::int64_t v : { 1, 33, 0 })
+        QVERIFY2(values.count(v) && !values.at(v), qPrintable(QString("n = %1 outside").arg(v)));
+    // Every point's shapes follow the relation (length 2*n), but one that breaks it on purpose: an
+    // odd length, refused.
+    int broken = 0;
+    for (const auto &p : plan.points) {
+        if (p.relation) {
+            ++broken;
+            QCOMPARE(p.shapes[0][0], 11);
+            QVERIFY(!p.inside);
+            QVERIFY2(p.refusal.find("not 2*n") != std::string::npos, p.refusal.c_str());
+            continue;
+        }
+        QCOMPARE(p.shapes[0][0], 2 * p.values[0]);
+    }
+    QCOMPARE(broken, 1);
+    // Refused points say why, with the range.
+    for (const auto &p : plan.points)
+        if (!p.inside && !p.relation)
+            QVERIFY2(p.refusal.find("2..32") != std::string::npos, p.refusal.c_str());
+    QVERIFY(plan.leftOut == 0);
+}
+
+// x.shape[0] in 2..inf with the guards x % 2 == 0 and x // 2 != 1: both sides of each are tried.
+void TestSweepPlan::guardBothSides()
+{
+    const InputGuards g = load("even");
+    const SweepPlan plan = planSweep(g, Shapes { { 8 } });
+    const auto values = tried(plan, 0);
+    bool oddRefused = false, evenAccepted = false;
+    for (const auto &[v, inside] : values) {
+        QCOMPARE(inside, v >= 2 && v % 2 == 0 && v / 2 != 1);
+        oddRefused |= v % 2 == 1 && !inside;
+        evenAccepted |= v % 2 == 0 && inside;
+    }
+    QVERIFY(oddRefused);
+    QVERIFY(evenAccepted);
+    // Unbounded above: the cap is stated and tried.
+    QCOMPARE(plan.upper[0], std::int64_t { 32 }); // 4 × the example
+    QVERIFY(values.count(32));
+    QVERIFY(std::any_of(plan.notes.begin(), plan.notes.end(),
+        [](const std::string &n) { return n.find("no upper bound") != std::string::npos; }));
+    // Each guard's sides are named among the reasons.
+    bool named = false;
+    for (const auto &p : plan.points)
+        for (const auto &r : p.reasons)
+            named |= r.find("guard x.shape[0] % 2 == 0") != std::string::npos;
+    QVERIFY(named);
+}
+
+// Two inputs share the batch symbol: every point gives both the same batch.
+void TestSweepPlan::sharedBatchTiesInputs()
+{
+    const InputGuards g = load("shared_batch");
+    const SweepPlan plan = planSweep(g, Shapes { { 4, 5 }, { 4, 5 } });
+    QVERIFY(plan.points.size() > 5);
+    int broken = 0;
+    for (const auto &p : plan.points) {
+        QCOMPARE(p.shapes.size(), std::size_t { 2 });
+        QCOMPARE(p.inside, !g.check(p.shapes).has_value());
+        if (p.relation) { // the second input's batch one larger: refused as one dimension
+            ++broken;
+            QCOMPARE(p.shapes[1][0], p.shapes[0][0] + 1);
+            QVERIFY(!p.inside);
+            QVERIFY2(p.refusal.find("they are one dimension") != std::string::npos, p.refusal.c_str());
+            continue;
+        }
+        QCOMPARE(p.shapes[0][0], p.shapes[1][0]);
+        QCOMPARE(p.shapes[0][1], std::int64_t { 5 });
+    }
+    QCOMPARE(broken, 1);
+    const auto values = tried(plan, 0);
+    QVERIFY(values.count(64) && values.at(64));
+    QVERIFY(values.count(65) && !values.at(65));
+}
+
+// Two symbols: pairwise points exist, counted; the budget cuts and counts what it left out.
+void TestSweepPlan::pairwiseAndBudget()
+{
+    const InputGuards g = load("grouped");
+    QCOMPARE(g.symbols().size(), std::size_t { 2 });
+    const SweepPlan full = planSweep(g, Shapes { { 3, 8 } });
+    QVERIFY(full.pairs > 0);
+    QCOMPARE(full.single + full.pairs + 1, full.points.size());
+    for (const auto &p : full.points)
+        if (p.varied2 >= 0)
+            QVERIFY(p.values[0] != full.example[0] && p.values[1] != full.example[1]);
+
+    SweepBudget small;
+    small.maxPoints = 5;
+    const SweepPlan cut = planSweep(g, Shapes { { 3, 8 } }, small);
+    QCOMPARE(cut.points.size(), std::size_t { 5 });
+    QVERIFY(cut.leftOut > 0);
+    // The range ends come first.
+    std::set<std::int64_t> batch;
+    for (const auto &p : cut.points)
+        if (p.varied == 0)
+            batch.insert(p.values[0]);
+    QVERIFY(batch.count(1) && batch.count(64));
+
+    SweepBudget single;
+    single.pairwise = false;
+    QCOMPARE(planSweep(g, Shapes { { 3, 8 } }, single).pairs, std::size_t { 0 });
+
+    SweepBudget edges;
+    edges.edgesOnly = true;
+    const SweepPlan e = planSweep(g, Shapes { { 3, 8 } }, edges);
+    for (const auto &p : e.points)
+        QVERIFY(p.varied < 0 || p.values[static_cast<std::size_t>(p.varied)] == (p.varied == 0 ? 1 : 2)
+            || p.values[static_cast<std::size_t>(p.varied)] == e.upper[static_cast<std::size_t>(p.varied)]);
+}
+
+// No symbol: the example must match, its neighbours must be refused, and the plan says so.
+void TestSweepPlan::staticPackage()
+{
+    const InputGuards g = load("static");
+    const SweepPlan plan = planSweep(g, Shapes { { 1, 8 } });
+    QCOMPARE(plan.points.size(), std::size_t { 3 }); // [1, 8], [2, 8], [0, 8]
+    QVERIFY(plan.points.front().inside);
+    for (std::size_t i = 1; i < plan.points.size(); ++i)
+        QVERIFY(!plan.points[i].inside);
+    QVERIFY(std::any_of(plan.notes.begin(), plan.notes.end(),
+        [](const std::string &n) { return n.find("no dynamic dimension") != std::string::npos; }));
+}
+
+void TestSweepPlan::deterministic()
+{
+    const InputGuards g = load("grouped");
+    const auto a = planSweep(g, Shapes { { 3, 8 } });
+    const auto b = planSweep(g, Shapes { { 3, 8 } });
+    QCOMPARE(a.points.size(), b.points.size());
+    for (std::size_t i = 0; i < a.points.size(); ++i)
+        QCOMPARE(a.points[i].values, b.points[i].values);
+    SweepBudget other;
+    other.seed = 12345;
+    const auto c = planSweep(g, Shapes { { 3, 8 } }, other);
+    bool differs = c.points.size() != a.points.size();
+    for (std::size_t i = 0; !differs && i < a.points.size(); ++i)
+        differs = a.points[i].values != c.points[i].values;
+    QVERIFY2(differs, "another seed draws other interior points");
+}
+
+void TestSweepPlan::wrongInputCount()
+{
+    const InputGuards g = load("shared_batch");
+    QVERIFY_THROWS_EXCEPTION(BundleError, planSweep(g, Shapes { { 4, 5 } }));
+}
+
+QTEST_GUILESS_MAIN(TestSweepPlan)
+#include "tst_sweepplan.moc"

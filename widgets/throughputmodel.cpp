@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "throughputmodel.h"
+
+#include "charthelpers.h"
+#include "numberformat.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace AotStudio::Widgets {
+
+ThroughputModel::ThroughputModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void ThroughputModel::setRows(const QJsonArray &throughput)
+{
+    beginResetModel();
+    m_rows.clear();
+    for (const QJsonValue &value : throughput) {
+        const QJsonObject o = value.toObject();
+        Row row;
+        row.runners = o.value(QLatin1String("runners")).toInt();
+        if (row.runners <= 0)
+            continue;
+        row.intraOpThreads = o.value(QLatin1String("intra_op_threads")).toInt();
+        row.callsPerSecond = jsonNumber(o.value(QLatin1String("throughput_per_s")));
+        row.medianMs = jsonNumber(o.value(QLatin1String("median_ms")));
+        row.p10Ms = jsonNumber(o.value(QLatin1String("p10_ms")));
+        row.p90Ms = jsonNumber(o.value(QLatin1String("p90_ms")));
+        row.p99Ms = jsonNumber(o.value(QLatin1String("p99_ms")));
+        const QJsonValue consistent = o.value(QLatin1String("consistent"));
+        row.consistent = consistent.isBool() ? int(consistent.toBool()) : -1;
+        m_rows << row;
+    }
+    endResetModel();
+}
+
+void ThroughputModel::clear()
+{
+    beginResetModel();
+    m_rows.clear();
+    endResetModel();
+}
+
+int ThroughputModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ThroughputModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString ThroughputModel::inconsistentReason(const Row &row)
+{
+    QString text = tr("Calls per second do not agree with this runner's own latency: the calls did not run "
+                      "back to back (expected between 1000 / p90 and 1000 / p10 calls/s, with 20% slack).");
+    if (!std::isnan(row.p10Ms) && !std::isnan(row.p90Ms) && row.p10Ms > 0 && row.p90Ms > 0)
+        text += QLatin1Char(' ')
+                + tr("Expected %1–%2 calls/s, measured %3.")
+                      .arg(formatNumber(1000 / row.p90Ms, 'f', 0), formatNumber(1000 / row.p10Ms, 'f', 0),
+                           formatNumber(row.callsPerSecond, 'f', 0));
+    return text;
+}
+
+QVariant ThroughputModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    const auto raw = [](double value) { return std::isnan(value) ? QVariant() : QVariant(value); };
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case RunnersColumn:
+            return row.runners;
+        case ThreadsColumn:
+            return row.intraOpThreads > 0 ? QVariant(row.intraOpThreads) : QVariant(QStringLiteral("—"));
+        case ThroughputColumn:
+            return std::isnan(row.callsPerSecond) ? QStringLiteral("—") : formatNumber(row.callsPerSecond, 'f', 0);
+        case MedianColumn:
+            return formatMs(row.medianMs);
+        case P99Column:
+            return formatMs(row.p99Ms);
+        case ConsistentColumn:
+            return row.consistent == 1 ? tr("yes") : row.consistent == 0 ? tr("⚠ no") : QStringLiteral("—");
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (index.column() == ConsistentColumn) {
+            if (row.consistent == 0)
+                return inconsistentReason(row);
+            if (row.consistent == 1)
+                return tr("Calls per second agree with this runner's own latency.");
+            return tr("Checked for one runner only (several runners share the CPUs).");
+        }
+        return data(index, Qt::DisplayRole);
+    case Qt::ForegroundRole:
+        if (row.consistent == 0 && (index.column() == ConsistentColumn || index.column() == ThroughputColumn))
+            return QBrush(QColor(0x8a, 0x5a, 0x00));
+        return {};
+    case Qt::BackgroundRole:
+        if (row.consistent == 0 && index.column() == ConsistentColumn)
+            return QBrush(QColor(0xff, 0xf8, 0xd6));
+        return {};
+    case SortRole:
+        switch (index.column()) {
+        case RunnersColumn:
+            return row.runners;
+        case ThreadsColumn:
+            return row.intraOpThreads;
+        case ThroughputColumn:
+            return raw(row.callsPerSecond);
+        case MedianColumn:
+            return raw(row.medianMs);
+        case P99Column:
+            return raw(row.p99Ms);
+        case ConsistentColumn:
+            return row.consistent;
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        return index.column() == ConsistentColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                  : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant ThroughputModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case ThreadsColumn:
+            return tr("Torch intra-op threads of each runner");
+        case ConsistentColumn:
+            return tr("Whether calls per second agree with the runner's own latency (one runner only)");
+        default:
+            return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case RunnersColumn:
+        return tr("Runners");
+    case ThreadsColumn:
+        return tr("Threads each");
+    case ThroughputColumn:
+        return tr("Calls/s");
+    case MedianColumn:
+        return tr("Median");
+    case P99Column:
+        return tr("p99");
+    case ConsistentColumn:
+        return tr("Consistent");
+    }
+    return {};
+}
+
+} // namespace AotStudio::Widgets
