@@ -7,6 +7,7 @@
 #include "bundle/bundle.h"
 #include "bundle/guards.h"
 #include "bundle/text.h"
+#include "profiler/machine.h"
 #include "profiler/measure.h"
 #include "runtime/aotirunner.h"
 
@@ -387,6 +388,10 @@ int main(int argc, char **argv)
     double firstRunMs = 0, toFirstOutputMs = 0;
     Profiler::Summary latency;
     json throughput;
+    // Whether the machine allowed a fair measurement (FORMAT.md "measurement"): sampled around
+    // the timed runs, judged with their spread, as every other job's figures are.
+    Profiler::MachineMonitor monitor(std::max(1, Runtime::intraOpThreads()) * std::max(1, runners));
+    monitor.begin();
     try {
         if (inputFile)
             runner->setInputs(*inputFile, choice.padTo, static_cast<long long>(m.inputs.size()));
@@ -458,6 +463,10 @@ int main(int argc, char **argv)
     }
 
     // 5. Report.
+    monitor.end();
+    json measurement;
+    if (latency.runs > 0)
+        measurement = monitor.json({{"package", latency.p10Ms, latency.medianMs, latency.p90Ms}});
     json coldJson{{"clock", cold.source()},
                   {"resolution_ms", cold.resolutionMs()},
                   {"to_main_ms", cold.mainEnteredMs()},
@@ -495,6 +504,8 @@ int main(int argc, char **argv)
                  {"throughput", throughput.is_null() ? json() : throughput},
                  {"cold_start", coldJson},
                  {"outputs", outputsJson}};
+        if (measurement.is_object())
+            out["measurement"] = measurement;
         std::printf("%s\n", Bundle::dumpJson(out).c_str()); // paths and names may hold any bytes
     } else {
         std::printf("bundle:      %s%s\n", bundle.source.c_str(), bundle.extracted ? " (zip)" : "");
@@ -512,6 +523,12 @@ int main(int argc, char **argv)
             std::printf("latency:     median %.4f ms, p10 %.4f, p90 %.4f, p99 %.4f (%zu runs%s after %d warm-up)\n",
                         latency.medianMs, latency.p10Ms, latency.p90Ms, latency.p99Ms, latency.runs,
                         runners > 1 ? " over all runners" : "", warmup);
+        if (measurement.is_object() && measurement.value("verdict", "") != "ok") {
+            std::string reasons;
+            for (const auto &r : measurement.value("reasons", json::array()))
+                reasons += (reasons.empty() ? "" : "; ") + r.get<std::string>();
+            std::printf("measurement: %s%s%s\n", measurement.value("verdict", "").c_str(), reasons.empty() ? "" : ": ", reasons.c_str());
+        }
         if (!throughput.is_null())
             std::printf("throughput:  %.1f runs/s (%.1f rows/s) with %d runners, p99 %.4f ms\n",
                         throughput["runs_per_s"].get<double>(), throughput["rows_per_s"].get<double>(), runners, latency.p99Ms);

@@ -137,31 +137,6 @@ private:
     bool m_done = false;
 };
 
-/// The verify stage (FORMAT.md, "verify"): the frontend plans the calls (the example, a second one
-/// for a stateful model, seeded inputs of the same shapes and layout), the package runs each from
-/// C++ and the frontend compares its outputs with eager's, output by output. Leaves the example
-/// inputs set for measuring.
-Json verifyPackage(Python::CompileJob &job, Runtime::AotiRunner &runner)
-{
-    try {
-        const int calls = job.call("verify_begin").get<int>();
-        for (int i = 0; i < calls; ++i) {
-            runner.setInputs(job.callTensors("verify_inputs", Json::array({i})));
-            runner.run();
-            const auto outputs = runner.outputs();
-            job.call("verify_outputs", Json::array({i}), &outputs);
-        }
-        runner.setInputs(job.inputs());
-        return job.call("verify_end");
-    } catch (const Runtime::RuntimeError &e) {
-        throw JobFailed({"verify", Protocol::Code::LoadFailed, e.what(), "see the engine log"});
-    } catch (const Python::FrontendException &e) {
-        Protocol::Error error = e.error();
-        if (error.stage == "measure") // CompileJob::call's stage for errors that are not the frontend's own
-            error.stage = "verify";
-        throw Python::FrontendException(error, e.details());
-    }
-}
 
 /// Verify's quick look beyond the example (FORMAT.md, "verify", `shapes`): each dynamic
 /// dimension's range start and end (Bundle::SweepBudget::edgesOnly; at most `budget` shapes),
@@ -230,6 +205,28 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
 }
 
 } // namespace
+
+Json verifyPackage(Python::CompileJob &job, Runtime::AotiRunner &runner)
+{
+    try {
+        const int calls = job.call("verify_begin").get<int>();
+        for (int i = 0; i < calls; ++i) {
+            runner.setInputs(job.callTensors("verify_inputs", Json::array({i})));
+            runner.run();
+            const auto outputs = runner.outputs();
+            job.call("verify_outputs", Json::array({i}), &outputs);
+        }
+        runner.setInputs(job.inputs());
+        return job.call("verify_end");
+    } catch (const Runtime::RuntimeError &e) {
+        throw JobFailed({"verify", Protocol::Code::LoadFailed, e.what(), "see the engine log"});
+    } catch (const Python::FrontendException &e) {
+        Protocol::Error error = e.error();
+        if (error.stage == "measure") // CompileJob::call's stage for errors that are not the frontend's own
+            error.stage = "verify";
+        throw Python::FrontendException(error, e.details());
+    }
+}
 
 Profiler::MeasureOptions measureOptionsFrom(const Json &request)
 {

@@ -7,6 +7,13 @@
 #include <functional>
 #include <stop_token>
 
+namespace AotStudio::Python {
+class CompileJob;
+}
+namespace AotStudio::Runtime {
+class AotiRunner;
+}
+
 namespace AotStudio::Pipeline {
 
 /// Where a job's events go (progress, log, stage_done); result and error are returned/thrown.
@@ -22,6 +29,14 @@ public:
 private:
     Protocol::Error m_error;
 };
+
+/// The one verify of a package against eager (FORMAT.md, "verify"), used by compile, profile and
+/// quantize: the frontend plans the calls (the example, a second one for a stateful model, seeded
+/// inputs of the same shapes and layout), `runner` runs each from C++ and the frontend compares
+/// its outputs with eager's, output by output (against a higher-precision reference for
+/// bf16/fp16). Returns the frontend's verify result; throws Python::FrontendException (mismatch)
+/// or JobFailed (the package failed to run). Leaves the example inputs set for measuring.
+Protocol::Json verifyPackage(Python::CompileJob &job, Runtime::AotiRunner &runner);
 
 /// Measuring options of a `compile` request (FORMAT.md): warmup, runs, min_runs, max_seconds.
 Profiler::MeasureOptions measureOptionsFrom(const Protocol::Json &request);

@@ -284,7 +284,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                                                         "model; compile it here with aotstudio-cli compile"
                                                       : "see the engine log"});
         }
-        verified = job.verify(runner->outputs());
+        verified = verifyPackage(job, *runner); // per output, on the example and seeded inputs (compilejob.h)
         checkStop("load_package");
 
         // 3. Variants.
@@ -731,6 +731,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"device_info", deviceInfo},
             {"inputs", inputs},
             {"max_abs_error", verified.value("max_abs_error", Json())},
+            {"verify", verified.value("verify", Json())},
             {"method",
              {{"timer", "std::chrono::steady_clock around each call, in the engine process"},
               {"warmup", options.warmup},

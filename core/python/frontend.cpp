@@ -272,14 +272,6 @@ void CompileJob::runEager()
     AOTSTUDIO_PY_STAGE("measure", d->job.attr("run_eager")());
 }
 
-Protocol::Json CompileJob::verify(const std::vector<DLManagedTensor *> &outputs)
-{
-    py::list capsules;
-    for (DLManagedTensor *t : outputs)
-        capsules.append(py::reinterpret_steal<py::object>(PyCapsule_New(t, "dltensor", capsuleDestructor)));
-    AOTSTUDIO_PY_STAGE("verify", return toJson(d->job.attr("verify")(capsules)));
-}
-
 namespace {
 
 py::object resolve(py::object obj, const std::string &path)

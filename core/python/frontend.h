@@ -76,8 +76,6 @@ public:
     std::vector<DLManagedTensor *> inputs();
     /// One eager forward (synchronized on CUDA).
     void runEager();
-    /// Compare `outputs` (ownership taken) with eager; throws FrontendException(mismatch).
-    Protocol::Json verify(const std::vector<DLManagedTensor *> &outputs);
 
     /// Call the job's attribute at `path` (dotted, e.g. "quant.accuracy") with the JSON array
     /// `args` as positional arguments; optional `tensors` (ownership taken) are appended as one
