@@ -3045,10 +3045,6 @@ this scheme&apos;s own eager / compiled: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Sweep of %1 on %2 FAILED: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>bucket %1</source>
         <translation type="unfinished"></translation>
     </message>

@@ -3053,10 +3053,6 @@ this scheme&apos;s own eager / compiled: %3</source>
         <translation>%1 在 %2 上的形状扫描：%3</translation>
     </message>
     <message>
-        <source>Sweep of %1 on %2 FAILED: %3</source>
-        <translation>%1 在 %2 上的形状扫描未通过：%3</translation>
-    </message>
-    <message>
         <source>bucket %1</source>
         <translation>档位 %1</translation>
     </message>

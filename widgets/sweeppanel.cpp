@@ -99,9 +99,8 @@ void SweepPanel::setResult(const Client::SweepResult &result)
         m_verdict->setText(tr("No sweep yet."));
         m_verdict->setStyleSheet(QString());
     } else {
-        m_verdict->setText(result.passed
-                ? tr("Sweep of %1 on %2: %3").arg(result.model, result.device, result.verdict)
-                : tr("Sweep of %1 on %2 FAILED: %3").arg(result.model, result.device, result.verdict));
+        // The verdict says FAILED itself; the colour marks it.
+        m_verdict->setText(tr("Sweep of %1 on %2: %3").arg(result.model, result.device, result.verdict));
         m_verdict->setStyleSheet(
             result.passed ? QStringLiteral("color: #1b5e20;") : QStringLiteral("color: #b71c1c; font-weight: bold;"));
     }

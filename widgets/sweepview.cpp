@@ -58,6 +58,16 @@ void SweepView::layoutRows()
         return -1;
     };
     const qreal width = std::max<qreal>(this->width() - 2 * kMargin, 100);
+    // Rows without a symbol (a static package, broken relations): the size that differs from the
+    // example's under each cell.
+    const QList<QList<qint64>> exampleShapes = m_target.points.isEmpty() ? QList<QList<qint64>>() : m_target.points.first().shapes;
+    const auto changedSize = [&](const SweepPoint &p) -> qint64 {
+        for (qsizetype i = 0; i < p.shapes.size(); ++i)
+            for (qsizetype d = 0; d < p.shapes.at(i).size(); ++d)
+                if (i >= exampleShapes.size() || d >= exampleShapes.at(i).size() || p.shapes.at(i).at(d) != exampleShapes.at(i).at(d))
+                    return p.shapes.at(i).at(d);
+        return p.shapes.isEmpty() || p.shapes.first().isEmpty() ? 0 : p.shapes.first().first();
+    };
     qreal y = kMargin;
     const auto addStrip = [&](const QString &title, const QList<SweepPoint> &points, const QString &symbol) {
         Row row;
@@ -68,7 +78,7 @@ void SweepView::layoutRows()
         qreal x = kMargin;
         for (const auto &p : points) {
             row.cells << Cell { indexOf(p), QRectF(x, y, cell - 2, kCell - 4) };
-            row.labels << (symbol.isEmpty() ? qint64(p.index) : p.values.value(symbol));
+            row.labels << (symbol.isEmpty() ? changedSize(p) : p.values.value(symbol));
             x += cell;
         }
         y += kCell + kLabelHeight + kRowGap;

@@ -617,7 +617,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         } else {
             const Json &p = firstFailure["point"];
             verdict = "FAILED: " + std::to_string(failures) + " of " + std::to_string(total)
-                + " shapes; first: " + firstFailure["target"].get<std::string>() + " " + valuesText(p["values"]) + " "
+                + " shapes; first: " + firstFailure["target"].get<std::string>() + " " + (p["values"].empty() ? std::string() : valuesText(p["values"]) + " ")
                 + shapesText(p["shapes"].get<std::vector<std::vector<std::int64_t>>>()) + ": "
                 + p["outcome"].get<std::string>()
                 + (p["message"].get<std::string>().empty() ? "" : " (" + p["message"].get<std::string>() + ")");
