@@ -228,6 +228,19 @@ Json verifyPackage(Python::CompileJob &job, Runtime::AotiRunner &runner)
     }
 }
 
+Json runCompileAsPart(std::int64_t id, Json request, const EventFn &emit, std::stop_token stop, double share)
+{
+    request["measure"] = false;
+    const EventFn scaled = [&](const Json &e) {
+        Json ev = e;
+        ev["id"] = id;
+        if (ev.value("type", "") == "progress")
+            ev["fraction"] = share * ev.value("fraction", 0.0);
+        emit(ev);
+    };
+    return runCompile(id, request, scaled, std::move(stop));
+}
+
 Profiler::MeasureOptions measureOptionsFrom(const Json &request)
 {
     // Wrong types are a bad request naming the field, not an internal error.

@@ -30,6 +30,11 @@ private:
     Protocol::Error m_error;
 };
 
+/// A compile (without timing) as the first part of a longer job (profile, sweep): runCompile()
+/// on `request` with `measure` false, its events re-tagged with `id` and its progress scaled into
+/// [0, `share`] of the whole job. Returns the compile result; throws as runCompile().
+Protocol::Json runCompileAsPart(std::int64_t id, Protocol::Json request, const EventFn &emit, std::stop_token stop, double share);
+
 /// The one verify of a package against eager (FORMAT.md, "verify"), used by compile, profile and
 /// quantize: the frontend plans the calls (the example, a second one for a stateful model, seeded
 /// inputs of the same shapes and layout), `runner` runs each from C++ and the frontend compares

@@ -220,14 +220,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             r.erase(k);
         r["out"] = out.string();
         r["measure"] = false;
-        const EventFn scaled = [&](const Json &e) {
-            Json ev = e;
-            ev["id"] = id;
-            if (ev.value("type", "") == "progress")
-                ev["fraction"] = 0.5 * ev.value("fraction", 0.0);
-            emit(ev);
-        };
-        const Json compiled = runCompile(id, r, scaled, stop);
+        const Json compiled = runCompileAsPart(id, r, emit, stop, 0.5);
         package = compiled.value("package", "");
         compileStages = compiled.value("stages", Json::array());
         kernelsJson = out / "kernels.json";

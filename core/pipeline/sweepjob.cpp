@@ -359,14 +359,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             r.erase(k);
         r["out"] = (out / "compile").string();
         r["measure"] = false;
-        const EventFn scaled = [&](const Json &e) {
-            Json ev = e;
-            ev["id"] = id;
-            if (ev.value("type", "") == "progress")
-                ev["fraction"] = 0.5 * ev.value("fraction", 0.0);
-            emit(ev);
-        };
-        const Json compiled = runCompile(id, r, scaled, stop);
+        const Json compiled = runCompileAsPart(id, r, emit, stop, 0.5);
         writeJsonAtomic(out / "compile" / "result.json", compiled);
         compileRequest = r;
         Target t { "package", compiled.value("package", ""), nullptr, std::nullopt, "the compile's guards" };

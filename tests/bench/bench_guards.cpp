@@ -4,6 +4,7 @@
 // sequence shared by two inputs, a multiple-of-8 guard), a static convnet and a derived dimension.
 // Target: under 1 µs per call. Prints "name: value unit" lines.
 #include "bundle/guards.h"
+#include "guardsbench.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 using namespace AotStudio::Bundle;
+using AotStudio::Bench::nsPerCall;
 using nlohmann::json;
 
 namespace {
@@ -23,24 +25,6 @@ struct Case {
     std::vector<std::vector<std::int64_t>> shapes;
 };
 
-double nsPerCall(const InputGuards &g, const std::vector<std::vector<std::int64_t>> &shapes, bool prebuilt)
-{
-    std::vector<ShapeRef> refs;
-    for (const auto &s : shapes)
-        refs.push_back({s.data(), s.size()});
-    const int iters = 2'000'000;
-    volatile bool sink = false;
-    double best = 1e30;
-    for (int round = 0; round < 5; ++round) {
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < iters; ++i)
-            sink = prebuilt ? g.check(std::span<const ShapeRef>(refs)).has_value() : g.check(shapes).has_value();
-        const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / iters;
-        best = std::min(best, ns);
-    }
-    (void)sink;
-    return best;
-}
 
 } // namespace
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "benchutil.h"
+#include "guardsbench.h"
 
 namespace {
 
@@ -34,24 +35,6 @@ json cli(const std::string &args, const fs::path &log)
         nullptr, false);
 }
 
-double nsPerCheck(const AotStudio::Bundle::InputGuards &g, const std::vector<std::vector<std::int64_t>> &shapes)
-{
-    std::vector<AotStudio::Bundle::ShapeRef> refs;
-    for (const auto &s : shapes)
-        refs.push_back({ s.data(), s.size() });
-    const int iters = 2'000'000;
-    volatile bool sink = false;
-    double best = 1e30;
-    for (int round = 0; round < 5; ++round) {
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < iters; ++i)
-            sink = g.check(std::span<const AotStudio::Bundle::ShapeRef>(refs)).has_value();
-        best = std::min(
-            best, std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / iters);
-    }
-    (void)sink;
-    return best;
-}
 
 } // namespace
 
@@ -107,7 +90,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "mlp: no model.guards.json beside the package\n");
         return 1;
     }
-    const double ns = nsPerCheck(*guards, { { 8, 64 } });
+    const double ns = AotStudio::Bench::nsPerCall(*guards, {{8, 64}}, true);
     std::printf("guards_check_mlp: %.1f ns/call\n", ns);
     if (mlpCompiledMs > 0)
         std::printf("guards_check_mlp_share_of_call: %.4f %% (compiled median %.4f ms)\n",

@@ -37,6 +37,23 @@ inline QByteArray lastLine(const QByteArray &text)
     return lines.isEmpty() ? QByteArray() : lines.last();
 }
 
+#ifdef AOTSTUDIO_CLI_PATH
+/// aotstudio-cli with `args`, to completion (killed after 10 minutes).
+inline Run cli(const QStringList &args)
+{
+    return run(QStringLiteral(AOTSTUDIO_CLI_PATH), args, 600000);
+}
+
+/// `aotstudio-cli compile --json` with few timed runs (the timings are not what these tests check).
+inline Run quickCompile(const QString &model, const QString &out, const QStringList &extra = {})
+{
+    return cli(QStringList{QStringLiteral("compile"), QStringLiteral("--model"), model, QStringLiteral("--out"), out,
+                           QStringLiteral("--json"), QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--min-runs"),
+                           QStringLiteral("1"), QStringLiteral("--max-seconds"), QStringLiteral("0.2")} +
+               extra);
+}
+#endif
+
 inline QJsonObject readJson(const QString &path)
 {
     QFile f(path);

@@ -25,17 +25,11 @@ QString factory(const char *name)
     return QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/dynamic_factory.py:") + QLatin1String(name);
 }
 
-Run cli(QStringList args)
-{
-    return TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH), args, 600000);
-}
+using TestSupport::cli;
 
 Run compile(const QString &model, const QString &out, QStringList extra = {})
 {
-    return cli(QStringList{QStringLiteral("compile"), QStringLiteral("--model"), model, QStringLiteral("--out"), out,
-                           QStringLiteral("--json"), QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--min-runs"),
-                           QStringLiteral("1"), QStringLiteral("--max-seconds"), QStringLiteral("0.2")} +
-               extra);
+    return TestSupport::quickCompile(model, out, extra);
 }
 
 /// The package profiled with another factory's inputs (the runner checks them against the sidecar).
