@@ -449,16 +449,16 @@ int main(int argc, char **argv)
                                                           "besides the example itself")
         ->capture_default_str()
         ->check(CLI::Range(0, 64));
-    int verifyShapes = 4;
+    std::optional<int> verifyShapes;
     compile->add_option("--verify-shapes", verifyShapes, "Sizes besides the example verified for a package with dynamic "
-                                                         "dimensions: each one's range start and end (0: the example's shapes "
-                                                         "only; aotstudio-cli sweep checks the whole range)")
-        ->capture_default_str()
+                                                         "dimensions (default: each one's range start and end; 0: the "
+                                                         "example's shapes only; aotstudio-cli sweep checks the whole range)")
         ->check(CLI::Range(0, 64));
     compile->add_option("--dynamic", dynamic, "Dynamic dimension INPUT:DIM[:MIN:MAX][=NAME] (repeatable), e.g. 0:0:1:64 for "
                                               "a batch of 1 to 64 on the first input; one NAME ties dimensions of several "
                                               "inputs (0:0=batch 1:0=batch). An example size of 0 or 1 is resized to 2 (said "
-                                              "in the log); a dimension that comes out static fails the compile with the guard");
+                                              "in the log); a dimension that comes out static fails the compile with the guard")
+        ->check(Cli::dynamicSpec());
 
     auto *diffCmd = app.add_subcommand("diff", "Structural diff of two graph snapshots (OUT/snapshots/*.json): added, "
                                                "removed and changed nodes, paired by provenance, then name, then structure");
@@ -485,7 +485,8 @@ int main(int argc, char **argv)
     exportCmd->add_option("--dynamic", exportDynamic, "Dynamic dimension besides the batch, INPUT:DIM[:MIN:MAX][=NAME] "
                                                       "(repeatable; e.g. 0:1:1:512=seq): dynamic in every bucket, checked "
                                                       "by aotstudio-run against each bucket's guards (default with --from: "
-                                                      "the compile's own)");
+                                                      "the compile's own)")
+        ->check(Cli::dynamicSpec());
     exportCmd->add_flag("--pad-safe", padSafe, "Rows of a batch are independent: a smaller batch may run padded in a larger bucket");
     exportCmd->add_flag("--no-zip", noZip, "Do not write BUNDLE.zip");
     exportCmd->add_option("--cold-start-runs", coldStartRuns, "Fresh processes timed for cold start (bundle and eager); 0 to skip")
@@ -718,7 +719,8 @@ int main(int argc, char **argv)
             if (toleranceOpt)
                 request["tolerance"] = *toleranceOpt; // else the frontend's default for the dtype
             request["verify_samples"] = verifySamples;
-            request["verify_shapes"] = verifyShapes;
+            if (verifyShapes)
+                request["verify_shapes"] = *verifyShapes;
             Cli::setThreads(request, threads);
             rc = runJob(request, json);
         }

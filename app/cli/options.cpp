@@ -3,6 +3,8 @@
 
 #include "profiler/machine.h"
 
+#include <regex>
+
 namespace AotStudio::Cli {
 
 void addThreadsOption(CLI::App *cmd, int &threads)
@@ -12,6 +14,19 @@ void addThreadsOption(CLI::App *cmd, int &threads)
                     "Intra-op threads for eager and compiled alike (1 to " + std::to_string(cpus.usable) +
                         ", the CPUs this process may use by its " + cpus.source + "; default: all of them). Recorded in the result")
         ->check(CLI::Range(1, cpus.usable));
+}
+
+const CLI::Validator &dynamicSpec()
+{
+    static const CLI::Validator v(
+        [](std::string &value) -> std::string {
+            static const std::regex form(R"(^\d+:\d+(:\d+:\d+)?(=[A-Za-z_][A-Za-z0-9_]*)?$)");
+            if (!std::regex_match(value, form))
+                return "cannot read '" + value + "': write INPUT:DIM[:MIN:MAX][=NAME], e.g. 0:0, 0:0:1:64 or 0:0=batch";
+            return {};
+        },
+        "INPUT:DIM[:MIN:MAX][=NAME]");
+    return v;
 }
 
 void setThreads(nlohmann::json &request, int threads)

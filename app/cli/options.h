@@ -12,6 +12,11 @@ namespace AotStudio::Cli {
 /// is a command-line error (exit 2). 0 (unset) leaves the engine's default: all usable CPUs.
 void addThreadsOption(CLI::App *cmd, int &threads);
 
+/// The check of a `--dynamic` value, INPUT:DIM[:MIN:MAX][=NAME] (the frontend checks that the
+/// input and dimension exist): a malformed one is a command-line error (exit 2) before the
+/// engine starts.
+const CLI::Validator &dynamicSpec();
+
 /// Put `threads` into a request when set.
 void setThreads(nlohmann::json &request, int threads);
 

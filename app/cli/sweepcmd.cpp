@@ -4,6 +4,7 @@
 #include "sweepcmd.h"
 #include "options.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -40,7 +41,8 @@ CLI::App *addSweepCommand(CLI::App &app, SweepOptions &o)
         ->check(CLI::IsMember({ "fp32", "bf16", "fp16" }));
     cmd->add_option("--dynamic", o.dynamic,
         "Dynamic dimension INPUT:DIM[:MIN:MAX][=NAME] as for compile (repeatable; one NAME ties dimensions of "
-        "several inputs): with --model alone, or for a package without its result.json");
+        "several inputs): with --model alone, or for a package without its result.json")
+        ->check(dynamicSpec());
     cmd->add_option("--budget", o.budget, "Most shapes per package (the example included)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
@@ -50,13 +52,15 @@ CLI::App *addSweepCommand(CLI::App &app, SweepOptions &o)
     cmd->add_option("--seed", o.seed, "Seed of the interior sizes and of the inputs' values")->capture_default_str();
     cmd->add_flag("--no-pairwise", o.noPairwise, "Vary one dimension at a time only");
     cmd->add_flag("--no-outside", o.noOutside, "Do not try sizes outside the range");
-    cmd->add_flag("--isolate", o.isolate,
+    auto *isolate = cmd->add_flag("--isolate", o.isolate,
         "Run each package call in a child aotstudio-run process, so that a crash or a hang "
         "is recorded and the sweep goes on");
     cmd->add_option(
-           "--timeout", o.timeout, "With --isolate: seconds before a package call is killed and recorded as hung")
+           "--timeout", o.timeout, "With --isolate: seconds for each isolated call, the child process's start (about "
+                                   "half a second) included, before it is killed and recorded as hung")
         ->capture_default_str()
-        ->check(CLI::Range(0.1, 86400.0));
+        ->check(CLI::Range(0.1, 86400.0))
+        ->needs(isolate);
     cmd->add_option("--tolerance", o.tolerance, "Largest accepted max abs difference (default: the compile's)")
         ->check(CLI::Range(0.0, 1e30));
     addThreadsOption(cmd, o.threads);
@@ -126,6 +130,9 @@ void printSweep(std::FILE *out, const json &r)
         for (const auto &n : plan.value("notes", json::array()))
             std::fprintf(out, "  note:    %s\n", n.get<std::string>().c_str());
         // Per dimension: every size tried with one other dimension at the example, marked.
+        std::size_t width = 8;
+        for (const auto &s : t.value("symbols", json::array()))
+            width = std::max(width, s.value("label", "").size());
         for (const auto &s : t.value("symbols", json::array())) {
             const std::string label = s.value("label", "");
             std::map<long long, std::string> tried;
@@ -140,7 +147,7 @@ void printSweep(std::FILE *out, const json &r)
             for (const auto &[v, m] : tried)
                 line += (line.empty() ? "" : " ") + std::to_string(v) + m;
             const json lo = s.value("min", json()), hi = s.value("max", json());
-            std::fprintf(out, "  %-8s %s..%s (example %lld): %s\n", label.c_str(),
+            std::fprintf(out, "  %-*s %s..%s (example %lld): %s\n", static_cast<int>(width), label.c_str(),
                 lo.is_null() ? "?" : lo.dump().c_str(), hi.is_null() ? "inf" : hi.dump().c_str(),
                 s.value("example", 0LL), line.c_str());
         }
@@ -153,6 +160,13 @@ void printSweep(std::FILE *out, const json &r)
             std::fprintf(out, "  FAIL     %s: expected %s, got %s: %s\n", shapes.c_str(),
                 p.value("expected", "").c_str(), p.value("outcome", "").c_str(), p.value("message", "").c_str());
         }
+    }
+    for (const auto &row : r.value("policy", json::array())) {
+        if (row.value("ok", true))
+            continue;
+        std::fprintf(out, "  FAIL     bucket policy, batch %lld in %s%s: %s: %s\n", row.value("batch", 0LL),
+                     row.value("bucket", json()).is_string() ? row["bucket"].get<std::string>().c_str() : "no bucket",
+                     row.value("padded", false) ? " (padded)" : "", row.value("outcome", "").c_str(), row.value("message", "").c_str());
     }
     std::fprintf(out,
         "marks:          + matched eager, - refused (outside the range), e eager itself fails, X not what the guards "

@@ -474,11 +474,14 @@ std::optional<GuardViolation> InputGuards::check(std::span<const ShapeRef> input
                     std::int64_t want = 0;
                     if (!__builtin_mul_overflow(values[si], dim.coeff, &want) && !__builtin_add_overflow(want, dim.offset, &want))
                         expect = std::to_string(want);
+                    // "equal to" only when both sides are the symbol itself (x = 2*n and y = n: y must be x / 2).
+                    const Dim &bound = m_inputs[static_cast<std::size_t>(bi)].dims[static_cast<std::size_t>(bd)];
+                    const bool same = plain && bound.coeff == 1 && bound.offset == 0;
                     return violation(ii, dd, v, rule,
                                      where(ii, dd) + " is " + std::to_string(v) + " but must be " +
-                                         (plain ? "equal to " + other : expect + " (" + sym.label + " = " + std::to_string(values[si]) +
-                                                                            " from " + other + ")") +
-                                         ": they are one dimension (" + rule + ")");
+                                         (same ? "equal to " + other : expect + " (" + sym.label + " = " + std::to_string(values[si]) +
+                                                                           " from " + other + ")") +
+                                         ": they are one dimension (" + sym.label + (rule == sym.label ? "" : ", " + rule) + ")");
                 }
                 continue;
             }

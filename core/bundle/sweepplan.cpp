@@ -258,6 +258,7 @@ SweepPlan planSweep(
     std::stable_sort(candidates.begin(), candidates.end(),
         [](const Candidate &x, const Candidate &y) { return x.priority < y.priority; });
     std::map<std::vector<std::int64_t>, std::size_t> seen;
+    std::set<std::vector<std::int64_t>> dropped; // each set of values counted once in leftOut
     const double exampleElements = elements(example);
     const auto take = [&](const Candidate &c) {
         if (const auto it = seen.find(c.values); it != seen.end()) {
@@ -266,16 +267,12 @@ SweepPlan planSweep(
                 reasons.push_back(c.reason);
             return;
         }
+        if (dropped.count(c.values))
+            return;
         auto shapes = guards.shapesFor(c.values, example);
-        if (!shapes) {
-            ++plan.leftOut;
-            return;
-        }
-        if (exampleElements > 0 && elements(*shapes) > budget.maxElementsFactor * exampleElements) {
-            ++plan.leftOut;
-            return;
-        }
-        if (plan.points.size() >= budget.maxPoints) {
+        if (!shapes || (exampleElements > 0 && elements(*shapes) > budget.maxElementsFactor * exampleElements) ||
+            plan.points.size() >= budget.maxPoints) {
+            dropped.insert(c.values);
             ++plan.leftOut;
             return;
         }

@@ -141,11 +141,13 @@ private:
 /// Verify's quick look beyond the example (FORMAT.md, "verify", `shapes`): each dynamic
 /// dimension's range start and end (Bundle::SweepBudget::edgesOnly; at most `budget` shapes),
 /// checked like a sweep's points (sweepjob.h). A package that matches at the example but not at a
-/// range end fails the compile here, not in production. Null when the package has no dynamic
-/// dimension or `budget` is 0. Leaves the example inputs set for measuring.
+/// range end fails the compile here, not in production. `budget` < 0: every dimension's two ends
+/// (at most 64). Null when the package has no dynamic dimension or `budget` is 0. Ends left out
+/// by a smaller budget are counted (`left_out`); ends where eager itself raised are `notes`.
+/// Leaves the example inputs set for measuring.
 Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Json &guardsJson, int budget)
 {
-    if (budget <= 0 || !guardsJson.is_object())
+    if (budget == 0 || !guardsJson.is_object())
         return Json();
     std::optional<Bundle::InputGuards> guards;
     try {
@@ -155,6 +157,8 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
     }
     if (!guards->isDynamic())
         return Json();
+    if (budget < 0)
+        budget = static_cast<int>(std::min<std::size_t>(64, 2 * guards->symbols().size()));
     const auto example = job.call("sweep_begin").get<std::vector<std::vector<std::int64_t>>>();
     Bundle::SweepBudget b;
     b.edgesOnly = true;
@@ -201,7 +205,15 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
         }
     }
     runner.setInputs(job.inputs());
-    return {{"budget", budget}, {"points", points}};
+    Json notes = Json::array();
+    for (const auto &p : points)
+        if (p.value("outcome", "") == "eager_error") {
+            std::string where;
+            for (const auto &[k, v] : p["values"].items())
+                where += (where.empty() ? "" : ", ") + k + " = " + v.dump();
+            notes.push_back("eager itself raised at " + where + " (" + p["shapes"].dump() + "): the package was not checked there");
+        }
+    return {{"budget", budget}, {"points", points}, {"left_out", plan.leftOut}, {"notes", notes}};
 }
 
 } // namespace
@@ -311,12 +323,30 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
             }
         });
 
+        std::vector<std::string> shapeWarnings; // range ends eager itself failed at, or left out
         Json verified = stage("verify", "comparing the compiled outputs with eager", [&](Json &) {
             Json v = verifyPackage(job, *runner);
             const Json shapes = verifyShapes(job, *runner, exported.value("guards", Json()),
-                                             std::clamp(request.value("verify_shapes", 4), 0, 64));
-            if (v.contains("verify") && v["verify"].is_object())
+                                             std::clamp(request.value("verify_shapes", -1), -1, 64));
+            if (v.contains("verify") && v["verify"].is_object()) {
                 v["verify"]["shapes"] = shapes;
+                // The verdict says what beyond the example was checked, and what was not.
+                if (shapes.is_object()) {
+                    std::string more = "; " + std::to_string(shapes["points"].size()) + " range-end shape" +
+                                       (shapes["points"].size() == 1 ? "" : "s") + " matched";
+                    if (shapes.value("left_out", 0) > 0)
+                        more += ", " + std::to_string(shapes.value("left_out", 0)) + " left out by --verify-shapes";
+                    v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
+                    for (const auto &n : shapes.value("notes", Json::array()))
+                        shapeWarnings.push_back("verify: " + n.get<std::string>());
+                    if (shapes.value("left_out", 0) > 0)
+                        shapeWarnings.push_back("verify: " + std::to_string(shapes.value("left_out", 0)) +
+                                                " range ends were not checked (--verify-shapes " + std::to_string(shapes.value("budget", 0)) +
+                                                "); aotstudio-cli sweep checks them all");
+                    for (const auto &w : shapeWarnings)
+                        log("warning", w);
+                }
+            }
             return v;
         });
 
@@ -341,6 +371,8 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
         package = compiled.at("package").get<std::string>();
 
         Json warnings = Json::array();
+        for (const auto &w : shapeWarnings)
+            warnings.push_back(w);
         if (const std::string line = verdictLine(measurement); !line.empty()) {
             warnings.push_back(line);
             log(measurement.value("verdict", "") == "unreliable" ? "warning" : "info", line);

@@ -76,9 +76,11 @@ Json runIsolated(Python::CompileJob &job, int index, const PointOptions &options
     fs::remove(in, ec);
     r["package_ms"] = p.wallMs;
     if (p.timedOut) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%g", options.timeoutSeconds);
         r["outcome"] = "hung";
-        r["message"]
-            = "the package call did not return within " + std::to_string(options.timeoutSeconds) + " s; killed";
+        r["message"] = std::string("the isolated call (aotstudio-run, its start of about half a second included) did not end within ") +
+                       seconds + " s; killed";
         return Json();
     }
     if (!p.error.empty() || p.signal != 0) {
@@ -295,8 +297,20 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
     if (ec)
         throw bad("cannot create '" + out.string() + "': " + ec.message(), "choose a writable --out");
 
+    // A previous sweep's results never stay beside this one's failure: they are renamed first.
+    for (const char *name : {"sweep.json", "sweep.csv"}) {
+        const fs::path file = out / name;
+        if (fs::exists(file, ec)) {
+            fs::rename(file, out / (fs::path(name).stem().string() + ".previous" + fs::path(name).extension().string()), ec);
+            if (ec)
+                throw JobFailed({"load", Protocol::Code::BadRequest, "cannot move the previous " + file.string() + " aside: " + ec.message(),
+                                 "choose another --out"});
+        }
+    }
+
     // 1. What to sweep, and the model it must agree with.
     Json compileRequest = Json::object(); // the fields the package was compiled with (model, dtype, dynamic, ...)
+    bool recorded = false;                // they came from the package's result.json or the manifest
     std::vector<Target> targets;
     Bundle::OpenedBundle bundle;
     std::string kind;
@@ -308,7 +322,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             throw JobFailed(
                 { "load", Protocol::Code::LoadFailed, e.what(), "pass a bundle written by aotstudio-cli export" });
         }
-        compileRequest = { { "model", bundle.manifest.model }, { "device", bundle.manifest.device } };
+        compileRequest = {{"model", bundle.manifest.model}, {"device", bundle.manifest.device}};
+        recorded = true;
         if (const Json opt = bundle.manifest.raw.value("options", Json()); opt.is_object())
             for (const char *k : { "dtype", "freezing" })
                 if (opt.contains(k))
@@ -326,6 +341,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                 "pass --package the .pt2 written by compile or export" });
         const Json compiled = readJsonFile(package.parent_path() / "result.json");
         if (compiled.is_object()) {
+            recorded = true;
             compileRequest = { { "model", compiled.value("model", std::string()) },
                 { "device", compiled.value("device", std::string("cpu")) } };
             if (const Json opt = compiled.value("options", Json()); opt.is_object())
@@ -372,16 +388,31 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         compileRequest["model"] = request["model"];
     // What the package was compiled with, when its result.json is not there to say (a package
     // that failed verification, one from elsewhere): the request's own compile fields.
-    if (kind != "model")
-        for (const char *k : {"dtype", "dynamic", "freezing"})
-            if (request.contains(k))
-                compileRequest[k] = request[k];
+    for (const char *k : {"dtype", "dynamic", "freezing"}) {
+        if (kind == "model" || !request.contains(k))
+            continue;
+        if (recorded)
+            emit(Protocol::makeLog(id, "warning", std::string("sweep: '") + k + "' is ignored: the package's " +
+                                                      (kind == "bundle" ? "manifest" : "result.json") + " says what it was compiled with"));
+        else
+            compileRequest[k] = request[k];
+    }
     if (request.contains("device"))
         compileRequest["device"] = request["device"];
     if (request.contains("tolerance"))
         compileRequest["tolerance"] = request["tolerance"];
     if (compileRequest.value("model", std::string()).empty())
         throw bad("no model to compare the package with: there is no result.json beside it", "pass --model SPEC too");
+    // A factory recorded by a compile run elsewhere (a relative path from another folder).
+    if (const std::string spec = compileRequest.value("model", std::string()); !request.contains("model") && kind != "model") {
+        const auto colon = spec.rfind(':');
+        const std::string file = colon == std::string::npos ? std::string() : spec.substr(0, colon);
+        if (file.size() > 3 && file.compare(file.size() - 3, 3, ".py") == 0 && !fs::exists(file, ec))
+            throw JobFailed({"load", Protocol::Code::UnknownModel,
+                             "the " + std::string(kind == "bundle" ? "bundle's manifest" : "package's result.json") + " names the model '" +
+                                 spec + "', and '" + file + "' is not found from " + fs::current_path(ec).string(),
+                             "a relative path is relative to where the compile ran: pass --model with the factory's path from here"});
+    }
     const std::string device = compileRequest.value("device", std::string("cpu"));
     pointOptions.device = device;
     if (device == "cuda" && !Runtime::cudaAvailable())

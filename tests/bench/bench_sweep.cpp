@@ -79,7 +79,8 @@ int main(int argc, char **argv)
         std::printf("sweep_%s_shapes: %d shapes\n", c.name, points);
         std::printf("sweep_%s_seconds: %.2f s\n", c.name, seconds);
         std::printf("sweep_%s_shapes_per_second: %.2f shapes/s\n", c.name, points / seconds);
-        for (const auto &[outcome, n] : sweep.value("counts", json::object()).items())
+        const json counts = sweep.value("counts", json::object()); // items() of a temporary would dangle
+        for (const auto &[outcome, n] : counts.items())
             std::printf("sweep_%s_%s: %d shapes\n", c.name, outcome.c_str(), n.get<int>());
         std::printf("sweep_%s_passed: %s\n", c.name, sweep.value("passed", false) ? "yes" : "no");
     }

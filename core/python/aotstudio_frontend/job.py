@@ -64,6 +64,10 @@ def _load_factory(spec: str):
                             "give --model as path/to/file.py:factory with an existing file")
     module_spec = importlib.util.spec_from_file_location(f"aotstudio_user_{abs(hash(path))}", path)
     module = importlib.util.module_from_spec(module_spec)
+    # As `python file.py` would: modules beside the factory file can be imported.
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     try:
         module_spec.loader.exec_module(module)
     except Exception as exc:
