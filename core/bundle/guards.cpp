@@ -284,6 +284,9 @@ InputGuards InputGuards::parse(const json &j, const std::string &origin)
             fail(origin, where, "must be an object");
         Input input;
         input.name = optionalText(in, "name");
+        input.dtype = optionalText(in, "dtype");
+        if (input.dtype.rfind("torch.", 0) == 0)
+            input.dtype.erase(0, 6);
         if (input.name.empty())
             input.name = "input" + std::to_string(i);
         if (optionalText(in, "kind") == "constant") {

@@ -99,6 +99,9 @@ public:
     };
     /// Every such dimension, in input and dimension order (two of one symbol: a relation).
     std::vector<Binding> bindings() const;
+    /// The dtype input `i` was exported with ("float32", "int64", ...; torch's name without
+    /// "torch."), empty when not recorded.
+    const std::string &inputDtype(std::size_t i) const { return m_inputs.at(i).dtype; }
     /// Checkable guards and runtime assertions (those check() evaluates), in order.
     std::size_t checkCount() const { return m_checks.size(); }
     /// The text of check `i` ("x.shape[0] % 2 == 0").
@@ -140,6 +143,7 @@ private:
     };
     struct Input {
         std::string name;
+        std::string dtype;     ///< as exported, "" when not recorded
         bool constant = false; ///< a non-tensor input (not checked)
         std::vector<Dim> dims;
     };

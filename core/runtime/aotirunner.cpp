@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 namespace AotStudio::Runtime {
 
@@ -85,6 +86,20 @@ struct AotiRunner::Private {
         if (auto v = guards->check(shapes)) {
             std::string message = "the inputs do not fit package '" + path + "': " + v->message;
             throw InputRefused(message, std::move(*v));
+        }
+        // The dtypes it was exported with (a bf16 tensor read as float32 is garbage, not an error),
+        // compared where both names are ones dtypeName() knows.
+        static const std::set<std::string> known{"float32", "float16", "bfloat16", "float64", "int64",
+                                                 "int32",   "int16",   "int8",     "uint8",   "bool"};
+        for (std::size_t i = 0; i < tensors.size() && i < guards->inputCount(); ++i) {
+            const std::string &want = guards->inputDtype(i);
+            const std::string got = dtypeName(tensors[i].scalar_type());
+            if (want.empty() || want == got || !known.count(want) || !known.count(got))
+                continue;
+            Bundle::GuardViolation v{static_cast<int>(i), -1, 0, "dtype " + want,
+                                     "input " + std::to_string(i) + " is " + got + "; the package was compiled for " + want};
+            const std::string message = "the inputs do not fit package '" + path + "': " + v.message; // before v moves
+            throw InputRefused(message, std::move(v));
         }
     }
 };

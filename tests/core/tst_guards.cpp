@@ -43,7 +43,19 @@ private slots:
     void sidecar();
     void relationThroughDerivedDim();
     void manyInputsAndSymbols();
+    void inputDtypes();
 };
+
+// The runner compares each tensor's dtype with the one recorded at export (core/runtime).
+void TestGuards::inputDtypes()
+{
+    const InputGuards g = InputGuards::parse(readFixture("derived"), "derived");
+    QCOMPARE(g.inputDtype(0), std::string("float32"));
+    const InputGuards prefixed = InputGuards::parse(
+        json::parse(R"({"inputs": [{"name": "x", "dtype": "torch.bfloat16", "dims": [{"size": 2}]}, {"name": "y", "dims": []}]})"), "t");
+    QCOMPARE(prefixed.inputDtype(0), std::string("bfloat16"));
+    QCOMPARE(prefixed.inputDtype(1), std::string());
+}
 
 void TestGuards::check_data()
 {
