@@ -79,11 +79,14 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("mlp"));
         // The load starts when verify is done, so it covers the measure stage (as another build
-        // starting would) without slowing the compile; few runs: the verdict needs rounds.
+        // starting would) without slowing the compile. The measure stage must outlast the moment
+        // the load needs to start: sample:mlp's calls take microseconds, so 60 runs were over
+        // before the spinning threads began (a verdict of "ok", rightly); here 8000 calls each at least.
         QProcess p;
         p.start(QStringLiteral(AOTSTUDIO_CLI_PATH),
                 {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--out"), out,
-                 QStringLiteral("--runs"), QStringLiteral("60"), QStringLiteral("--max-seconds"), QStringLiteral("2"), QStringLiteral("--json")});
+                 QStringLiteral("--runs"), QStringLiteral("200000"), QStringLiteral("--min-runs"), QStringLiteral("8000"),
+                 QStringLiteral("--max-seconds"), QStringLiteral("2"), QStringLiteral("--json")});
         QByteArray err;
         std::unique_ptr<BusyCpus> busy;
         while (p.state() != QProcess::NotRunning || p.bytesAvailable() > 0) {
