@@ -4,7 +4,7 @@
 # Python and torch (no Qt, no Debian development packages, no network), given the carry kit of
 # tools/gpu-kit.sh. It installs the kit's torchao and MiniLM weights into a private folder, builds
 # the `headless` preset against the machine's torch with the kit's libraries, checks the engine
-# (versions and devices), then, on the device:
+# (its Qt-free unit tests, versions and devices), then, on the device:
 #   profile-resnet18, profile-minilm  `profile --device cuda`: CUPTI kernels (grid, block,
 #                 registers, shared memory, stream), CUDA-event latency, caching-allocator peak,
 #                 GPU busy share, cold start, throughput with 1, 2, 4 runners
@@ -186,11 +186,19 @@ if want build; then
 fi
 [ -x "$CLI" ] || { say "no $CLI"; record build failed 0 "no aotstudio-cli"; finish 1; }
 
-# ---- engine: the engine-side check the headless build has. Its Qt Test suites need Qt 6 Test,
-# which a GPU image lacks (the headless preset builds no tests); what runs here instead: the CLI
-# starts the embedded interpreter, imports torch and lists the devices it sees.
+# ---- engine: the engine-side tests the headless build has, then the engine itself. The Qt Test
+# suites need Qt 6 Test, which a GPU image lacks; the headless preset builds the Qt-free ones (the
+# fuzz corpus replays of the protocol, manifest, zip, graph and CUPTI-record parsers: `ctest -L
+# unit`). Then the CLI starts the embedded interpreter, imports torch and lists the devices it sees.
 status=0
 if want engine; then
+  if run_step unit-tests 120 ctest --test-dir "$BUILD" -L unit --output-on-failure; then
+    record unit-tests ok "$STEP_SECONDS" "$(grep -E 'tests passed' "$WORK/logs/unit-tests.out" | tail -1)"
+  else
+    record unit-tests failed "${STEP_SECONDS:-0}" "$(grep -E 'tests passed|Failed|No tests' "$WORK/logs/unit-tests.out" | tail -1)"
+    status=1
+  fi
+  tail -12 "$WORK/logs/unit-tests.out" >> "$LOG"
   if run_step engine 120 "$CLI" --version; then
     cp "$WORK/logs/engine.out" "$WORK/logs/engine-version.log"
     tee -a "$LOG" < "$WORK/logs/engine.out"
