@@ -161,9 +161,17 @@ RUN="$BUILD/bin/aotstudio-run"
 if want build; then
   ARGS=(-DPython_EXECUTABLE="$PY" -DAOTSTUDIO_PYTHON_VERSION="$PYVER" -DTORCH_CUDA_ARCH_LIST=9.0 "${GPU_KIT_CMAKE_ARGS[@]}")
   if PB="$("$PY" -c 'import pybind11; print(pybind11.get_cmake_dir())' 2>/dev/null)"; then ARGS+=("-Dpybind11_DIR=$PB"); fi
-  # The preset names /usr/local/cuda's nvcc; elsewhere the one on PATH.
-  if [ ! -x /usr/local/cuda/bin/nvcc ] && NVCC="$(command -v nvcc)"; then
-    ARGS+=("-DCMAKE_CUDA_COMPILER=$NVCC" "-DCUDAToolkit_ROOT=$(dirname "$(dirname "$NVCC")")")
+  # The preset names /usr/local/cuda's nvcc (torch's CMake config wants a toolkit); elsewhere the
+  # one on PATH, else the pip toolkit beside torch (nvidia/cu13: package cuda-toolkit).
+  if [ ! -x /usr/local/cuda/bin/nvcc ]; then
+    NVCC="$(command -v nvcc || true)"
+    [ -n "$NVCC" ] || NVCC="$("$PY" -c 'import glob, os, torch; print(next(iter(glob.glob(os.path.join(os.path.dirname(torch.__file__), "..", "nvidia", "cu1*", "bin", "nvcc"))), ""))')"
+    if [ -n "$NVCC" ]; then
+      NVCC="$(cd "$(dirname "$NVCC")" && pwd)/nvcc"
+      ARGS+=("-DCMAKE_CUDA_COMPILER=$NVCC" "-DCUDAToolkit_ROOT=$(dirname "$(dirname "$NVCC")")")
+    else
+      say "warning: no nvcc found (torch's CMake config may stop the configure)"
+    fi
   fi
   # shellcheck disable=SC2206
   ARGS+=(${GPU_CHECK_CMAKE_ARGS:-})
@@ -202,7 +210,7 @@ if want engine; then
   if run_step engine 120 "$CLI" --version; then
     cp "$WORK/logs/engine.out" "$WORK/logs/engine-version.log"
     tee -a "$LOG" < "$WORK/logs/engine.out"
-    if [ "$DEVICE" = cuda ] && [ "$DRY" != 1 ] && ! grep -qi "cuda" "$WORK/logs/engine.out"; then
+    if [ "$DEVICE" = cuda ] && [ "$DRY" != 1 ] && ! grep -q "^device: cuda:" "$WORK/logs/engine.out"; then
       record engine failed "$STEP_SECONDS" "the engine lists no CUDA device"; status=1
     else
       record engine ok "$STEP_SECONDS"
