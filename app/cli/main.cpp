@@ -3,6 +3,7 @@
 // process; progress goes to stderr, results to stdout (one JSON object with --json).
 #include "bundle/bundle.h"
 #include "bundle/inspect.h"
+#include "bundle/signing.h"
 #include "bundle/text.h"
 #include "graph/graphdiff.h"
 #include "pipeline/engine.h"
@@ -11,6 +12,7 @@
 #include "profilecmd.h"
 #include "protocol/linewriter.h"
 #include "quantizecmd.h"
+#include "signcmd.h"
 #include "sweepcmd.h"
 #include "runtime/aotirunner.h"
 
@@ -231,7 +233,7 @@ std::string specsLine(const Json &specs)
 /// `aotstudio-cli inspect PATH`: exit 0 when readable (and, for a bundle, intact and runnable here),
 /// 1 when not. .pt2 archives are read with libzip (core/bundle/inspect.h): entries and JSON records
 /// only, never the package's shared objects.
-int runInspect(const std::string &path, bool asJson)
+int runInspect(const std::string &path, bool asJson, const std::vector<std::string> &trustPaths, bool allowUnsigned)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
@@ -246,9 +248,12 @@ int runInspect(const std::string &path, bool asJson)
         const bool cuda = Runtime::cudaAvailable();
         return Bundle::checkCompatible(m, Runtime::libtorchVersion(), cuda, cuda ? Runtime::cudaComputeCapability(0) : "");
     };
+    std::optional<Bundle::TrustStore> trust;
+    if (isBundle && !(trust = Cli::loadTrustStore(trustPaths, "inspect")))
+        return kExitUsage;
     Json info;
     try {
-        info = isBundle ? Bundle::inspectBundle(path, runsHere) : Bundle::inspectPt2(path);
+        info = isBundle ? Bundle::inspectBundle(path, runsHere, &*trust, allowUnsigned) : Bundle::inspectPt2(path);
     } catch (const Bundle::BundleError &e) {
         std::fprintf(stderr, "aotstudio-cli: inspect: %s\n", e.what());
         if (asJson)
@@ -259,7 +264,8 @@ int runInspect(const std::string &path, bool asJson)
     if (isBundle) {
         std::vector<std::string> why = info["runs_here"].value("reasons", std::vector<std::string>{});
         info["runs_here"]["runtime_torch_version"] = Runtime::libtorchVersion();
-        if (!info.value("ok", false) || !why.empty())
+        const Json signature = info.value("signature", Json::object());
+        if (!info.value("ok", false) || !why.empty() || signature.value("refused", Json()).is_string())
             rc = kExitFailed;
         if (asJson) {
             std::printf("%s\n", Bundle::dumpJson(info).c_str());
@@ -291,6 +297,9 @@ int runInspect(const std::string &path, bool asJson)
                     problems.empty() ? "every SHA-256 and size matches" : (std::to_string(problems.size()) + " problem(s)").c_str());
         for (const auto &p : problems)
             std::printf("  problem:    %s\n", p.get<std::string>().c_str());
+        std::printf("signature:    %s\n", signature.value("summary", "").c_str());
+        if (const Json refused = signature.value("refused", Json()); refused.is_string())
+            std::printf("  refused:    %s\n", refused.get<std::string>().c_str());
         if (why.empty())
             std::printf("runs here:    yes (LibTorch %s)\n", Runtime::libtorchVersion().c_str());
         for (const auto &w : why)
@@ -362,6 +371,11 @@ void printExport(std::FILE *out, const Json &r)
                          b.value("package", "").c_str());
     }
     Cli::printColdStart(out, r.value("cold_start", Json::object()));
+    if (const Json signer = r.value("signer", Json()); signer.is_string())
+        std::fprintf(out, "signed:         by key %s (manifest.sig; aotstudio-run checks it with --trust KEYFILE.pub)\n",
+                     signer.get<std::string>().c_str());
+    else
+        std::fprintf(out, "signed:         no (export --sign KEYFILE signs a bundle)\n");
     std::fprintf(out, "run it:         aotstudio-run %s\n", r.value("bundle", "").c_str());
 }
 
@@ -392,6 +406,8 @@ int main(int argc, char **argv)
                "  aotstudio-cli inspect build/convnet-bundle.zip\n"
                "  aotstudio-cli export --from /tmp/mlp --buckets batch=1,4,16 --dynamic-batch 1:64 --out /tmp/mlp-bundle\n"
                "  aotstudio-cli inspect /tmp/mlp-bundle.zip\n"
+               "  aotstudio-cli keygen ~/.config/aotstudio/me.key\n"
+               "  aotstudio-cli export --from /tmp/mlp --sign ~/.config/aotstudio/me.key --out /tmp/mlp-signed\n"
                "  aotstudio-cli --version");
     bool showVersion = false;
     app.add_flag("--version", showVersion, "Print studio, torch and CUDA versions and the devices found");
@@ -492,6 +508,10 @@ int main(int argc, char **argv)
     exportCmd->add_option("--cold-start-runs", coldStartRuns, "Fresh processes timed for cold start (bundle and eager); 0 to skip")
         ->capture_default_str()
         ->check(CLI::Range(0, 100));
+    std::string signKey;
+    exportCmd->add_option("--sign", signKey, "Sign the bundle with this Ed25519 private key (aotstudio-cli keygen KEYFILE): "
+                                             "manifest.sig beside manifest.json, the key id in the manifest")
+        ->check(CLI::ExistingFile);
     exportCmd->add_flag("--json", exportJson, "Print one JSON object on stdout");
     exportCmd->add_option("-d,--device", device, "Device (overrides --from)");
     exportCmd->add_flag("-v,--verbose", verbose, "Also print debug logs to stderr");
@@ -503,8 +523,18 @@ int main(int argc, char **argv)
     bool inspectJson = false;
     inspectCmd->add_option("path", inspectPath, "Bundle directory, bundle .zip, or .pt2 file")->required();
     inspectCmd->add_flag("--json", inspectJson, "Print one JSON object");
-    inspectCmd->footer("Exit status: 0 readable (a bundle: intact and runnable here), 1 unreadable, tampered or not "
-                       "runnable here, 2 bad command line.");
+    std::vector<std::string> inspectTrust;
+    bool inspectAllowUnsigned = false;
+    inspectCmd->add_option("--trust", inspectTrust, "Check the signature against this public key file or folder of *.pub "
+                                                    "files, as aotstudio-run does (repeatable; default $AOTSTUDIO_TRUST)")
+        ->check(CLI::ExistingPath);
+    inspectCmd->add_flag("--allow-unsigned", inspectAllowUnsigned, "As aotstudio-run: an unsigned or foreign bundle is not "
+                                                                   "a failure even with a trust store");
+    inspectCmd->footer("Exit status: 0 readable (a bundle: intact, runnable here and admitted by the trust store), 1 "
+                       "unreadable, tampered, not runnable here or refused by the trust store, 2 bad command line or an "
+                       "unreadable trust store.");
+    Cli::KeygenOptions keygenOptions;
+    auto *keygenCmd = Cli::addKeygenCommand(app, keygenOptions);
 
     Cli::ProfileOptions profileOptions;
     auto *profileCmd = Cli::addProfileCommand(app, profileOptions);
@@ -520,7 +550,16 @@ int main(int argc, char **argv)
         return rc == 0 ? 0 : kExitUsage;
     }
     if (*inspectCmd)
-        return runInspect(inspectPath, inspectJson);
+        return runInspect(inspectPath, inspectJson, inspectTrust, inspectAllowUnsigned);
+    if (*keygenCmd)
+        return Cli::runKeygen(keygenOptions);
+    if (*exportCmd && !signKey.empty()) {
+        // A key that cannot sign fails now, not after minutes of compiling.
+        if (const auto why = Cli::checkSigningKey(signKey)) {
+            std::fprintf(stderr, "%s\n", why->c_str());
+            return kExitUsage;
+        }
+    }
     if (*diffCmd) {
         try {
             const auto before = Graph::loadSnapshot(beforePath);
@@ -678,6 +717,8 @@ int main(int argc, char **argv)
                 request["device"] = device;
             if (!exportDynamic.empty())
                 request["dynamic"] = exportDynamic;
+            if (!signKey.empty())
+                request["sign_key"] = std::filesystem::absolute(signKey).string();
             if (!bucketSpec.empty()) {
                 // batch=1,4,16 (the "batch=" prefix names the dimension; version 1 knows only batch)
                 std::string list = bucketSpec.rfind("batch=", 0) == 0 ? bucketSpec.substr(6) : bucketSpec;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // aotstudio-run: what a short-lived worker does with a bundle (core/runtime/BUNDLE.md), in C++ with
-// LibTorch only (no Python): verify every hash, check that the bundle can run here, choose the
+// LibTorch only (no Python): verify every hash and the signature, check that the bundle can run here, choose the
 // bucket for the batch, load its AOTInductor package, run it, and report latency, throughput,
 // cold start and a summary of the outputs. Results on stdout (one JSON object with --json),
 // refusals and failures as one line on stderr.
 #include "bundle/bundle.h"
 #include "bundle/guards.h"
+#include "bundle/signing.h"
 #include "bundle/text.h"
 #include "profiler/machine.h"
 #include "profiler/measure.h"
@@ -200,15 +201,20 @@ int main(int argc, char **argv)
     app.footer("Inputs are generated (unless --input): floating inputs N(0, 1) from --seed, integer and bool inputs zeros. A batch\n"
                "without an exact bucket runs padded with zero rows in the next larger bucket when the bundle is\n"
                "pad_safe (outputs are sliced back), else in the dynamic bucket. Loading a package runs native\n"
-               "code from the bundle: hashes are verified first (integrity, not authenticity).\n"
+               "code from the bundle: hashes and the signature are verified first. With a trust store (--trust,\n"
+               "or $AOTSTUDIO_TRUST: ':'-separated key files and folders of *.pub) only bundles signed by one of\n"
+               "its keys run, unless --allow-unsigned; without one every bundle runs and the output says that\n"
+               "nothing vouched for it. A signature that does not verify is always refused.\n"
                "Cold start is measured from the process's start (/proc/self/stat starttime, 10 ms ticks), so it\n"
                "includes loading LibTorch.\n"
-               "Exit status: 0 success, 1 refused (invalid or tampered bundle, truncated zip, no bucket for the\n"
-               "batch, wrong device, incompatible torch) or failed (load, run), 2 bad command line.\n"
+               "Exit status: 0 success, 1 refused (invalid or tampered bundle, truncated zip, unsigned or foreign\n"
+               "bundle with a trust store, invalid signature, no bucket for the batch, wrong device, incompatible\n"
+               "torch) or failed (load, run), 2 bad command line (or an unreadable trust store).\n"
                "Examples:\n"
                "  aotstudio-run build/convnet-bundle\n"
                "  aotstudio-run build/convnet-bundle.zip --batch 3 --iters 200 --json\n"
-               "  aotstudio-run build/convnet-bundle --batch 8 --runners 4");
+               "  aotstudio-run build/convnet-bundle --batch 8 --runners 4\n"
+               "  aotstudio-run build/convnet-bundle.zip --trust ~/.config/aotstudio/trusted-keys/");
     std::string bundlePath;
     std::optional<long long> batchOpt;
     int runners = 1, iters = 100, warmup = 10;
@@ -241,6 +247,14 @@ int main(int argc, char **argv)
     app.add_option("-i,--input", inputPath, "Inputs from a file written by torch.save(tensor or [tensors], FILE) instead of "
                                             "generated ones; the batch is its first dimension")
         ->check(CLI::ExistingFile);
+    std::vector<std::string> trustPaths;
+    bool allowUnsigned = false;
+    auto *trustOpt = app.add_option("--trust", trustPaths, "Trust store: an Ed25519 public key file (KEYFILE.pub from aotstudio-cli "
+                                                           "keygen) or a folder of *.pub files; repeatable. Default: $AOTSTUDIO_TRUST")
+                         ->check(CLI::ExistingPath);
+    trustOpt->excludes(packageOpt);
+    app.add_flag("--allow-unsigned", allowUnsigned, "Run an unsigned bundle, or one signed by a key outside the trust store "
+                                                    "(an invalid signature is refused all the same)");
     app.add_flag("--json", asJson, "Print one JSON object on stdout");
     try {
         app.parse(argc, argv);
@@ -256,14 +270,36 @@ int main(int argc, char **argv)
         return kExitUsage;
     }
 
-    // 1. Open and verify (a zip is extracted to a private temporary directory first).
+    // The trust store first: a store that cannot be read is a configuration error, never an empty store.
+    Bundle::TrustStore trust;
+    {
+        const bool fromEnvironment = trustPaths.empty();
+        std::vector<std::filesystem::path> sources(trustPaths.begin(), trustPaths.end());
+        if (fromEnvironment)
+            sources = Bundle::TrustStore::sourcesFromEnvironment();
+        try {
+            trust = Bundle::TrustStore::load(sources);
+        } catch (const Bundle::BundleError &e) {
+            std::fprintf(stderr, "aotstudio-run: %s: %s\n", fromEnvironment ? Bundle::kTrustEnvironment : "--trust",
+                         Bundle::validUtf8(e.what()).c_str());
+            return kExitUsage;
+        }
+    }
+
+    // 1. Open and verify the hashes (a zip is extracted to a private temporary directory first),
+    // then the signature of the manifest that lists them; nothing of the bundle is loaded before.
     Bundle::OpenedBundle bundle;
+    Bundle::SignatureCheck signature;
     const auto tVerify = Clock::now();
     try {
         bundle = Bundle::openBundle(bundlePath);
+        signature = Bundle::checkSignature(bundle, trust);
     } catch (const Bundle::BundleError &e) {
         return refuse(asJson, "refused", e.what());
     }
+    if (const auto why = Bundle::signatureRefusal(signature, trust, allowUnsigned, bundlePath))
+        return refuse(asJson, "refused", *why);
+    const std::string signatureLine = Bundle::describeSignature(signature, trust, allowUnsigned);
     const double verifyMs = msSince(tVerify);
     const double toVerifiedMs = cold.sinceStartMs();
     const Bundle::Manifest &m = bundle.manifest;
@@ -491,6 +527,11 @@ int main(int argc, char **argv)
                  {"producer", m.producer},
                  {"created", m.created},
                  {"files_verified", m.files.size()},
+                 {"signature", [&] {
+                      json sig = signature.toJson();
+                      sig["summary"] = signatureLine;
+                      return sig;
+                  }()},
                  {"bucket", choice.bucket.name},
                  {"package", choice.bucket.package},
                  {"batch", batch},
@@ -511,9 +552,10 @@ int main(int argc, char **argv)
         std::printf("bundle:      %s%s\n", bundle.source.c_str(), bundle.extracted ? " (zip)" : "");
         std::printf("model:       %s on %s, torch %s (runtime LibTorch %s)\n", m.model.c_str(), device.c_str(),
                     m.torchVersion.c_str(), Runtime::libtorchVersion().c_str());
-        std::printf("provenance:  %s, created %s; %zu files verified by SHA-256 (integrity, not authenticity)\n",
+        std::printf("provenance:  %s, created %s; %zu files verified by SHA-256\n",
                     m.producer.empty() ? "unknown producer" : m.producer.c_str(), m.created.empty() ? "?" : m.created.c_str(),
                     m.files.size());
+        std::printf("signature:   %s\n", Bundle::validUtf8(signatureLine).c_str());
         if (choice.padded)
             std::printf("bucket:      %s for batch %lld, padded to %lld rows (outputs sliced back)\n",
                         choice.bucket.describe().c_str(), batch, choice.padTo);

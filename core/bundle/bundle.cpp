@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/bundle.h"
 #include "bundle/guards.h"
+#include "bundle/signing.h"
 
 #include <openssl/evp.h>
 #include <zip.h>
@@ -297,6 +298,8 @@ Manifest parseFields(const json &j, const std::string &origin)
             fieldError(origin, where, "not a relative path inside the bundle");
         if (path == kManifestName)
             fieldError(origin, where, "manifest.json does not list itself");
+        if (path == kSignatureName)
+            fieldError(origin, where, "manifest.sig is not listed (it signs manifest.json and sits beside it)");
         if (!entry.is_object())
             fieldError(origin, where, "must be an object {sha256, bytes}");
         FileEntry f;
@@ -309,6 +312,18 @@ Manifest parseFields(const json &j, const std::string &origin)
             fieldError(origin, where + ".bytes", "must be >= 0");
         f.bytes = static_cast<std::uintmax_t>(bytes);
         m.files.emplace(path, std::move(f));
+    }
+
+    if (j.contains("signer") && !j.at("signer").is_null()) {
+        const json &s = j.at("signer");
+        if (!s.is_object())
+            fieldError(origin, "signer", "must be an object {\"key_id\", \"algorithm\"}");
+        m.signerKeyId = requireString(s, "key_id", origin, "signer");
+        m.signerAlgorithm = requireString(s, "algorithm", origin, "signer");
+        if (m.signerKeyId.size() != 16 || !std::all_of(m.signerKeyId.begin(), m.signerKeyId.end(), [](char c) {
+                return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+            }))
+            fieldError(origin, "signer.key_id", "must be 16 lowercase hex digits (aotstudio-cli keygen prints it)");
     }
     return m;
 }
@@ -386,22 +401,48 @@ Manifest parseManifest(const json &j, const std::string &origin)
     }
 }
 
-Manifest loadManifest(const fs::path &bundleDir)
+Manifest loadManifest(const fs::path &bundleDir, std::string *bytes, std::uintmax_t maxBytes)
 {
     const fs::path file = bundleDir / kManifestName;
     std::error_code ec;
     if (!fs::is_regular_file(file, ec))
         throw BundleError(quoted(bundleDir) + " has no manifest.json: not a bundle (or an interrupted export)");
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
+    // Read at most maxBytes + 1 whatever the file claims to be: the size is checked on what was
+    // read, so a file that grows under us cannot make us allocate more.
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         throw BundleError("cannot read " + quoted(file) + ": " + std::strerror(errno));
+    std::string data;
+    std::vector<char> buffer(64 * 1024);
+    while (true) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const int e = errno;
+            ::close(fd);
+            throw BundleError("cannot read " + quoted(file) + ": " + std::strerror(e));
+        }
+        if (n == 0)
+            break;
+        data.append(buffer.data(), static_cast<std::size_t>(n));
+        if (data.size() > maxBytes) {
+            ::close(fd);
+            throw BundleError(quoted(file) + " is larger than " + std::to_string(maxBytes) +
+                              " bytes, the limit for a bundle manifest (a real one is a few KiB): refused unread");
+        }
+    }
+    ::close(fd);
     json j;
     try {
-        j = json::parse(in);
+        j = json::parse(data);
     } catch (const json::exception &e) {
         throw BundleError(quoted(file) + " is not valid JSON: " + e.what());
     }
-    return parseManifest(j, file.string());
+    Manifest m = parseManifest(j, file.string());
+    if (bytes)
+        *bytes = std::move(data);
+    return m;
 }
 
 std::string sha256File(const fs::path &path)
@@ -451,7 +492,7 @@ std::vector<Problem> verify(const fs::path &bundleDir, const Manifest &manifest)
     std::vector<Problem> problems;
     const std::vector<std::string> present = listFiles(bundleDir, &problems);
     for (const auto &rel : present) {
-        if (rel != kManifestName && !manifest.files.count(rel))
+        if (rel != kManifestName && rel != kSignatureName && !manifest.files.count(rel))
             problems.push_back({rel, rel + ": present but not listed in manifest.json (added or renamed after export?)"});
     }
     for (const auto &[rel, entry] : manifest.files) {
@@ -564,9 +605,14 @@ void writeManifest(const fs::path &bundleDir, json manifest)
         manifest["format"] = kFormat;
     if (!manifest.contains("format_version"))
         manifest["format_version"] = kFormatVersion;
+    // A signature of the previous manifest would not match the new one: remove it (sign again).
+    std::error_code removed;
+    fs::remove(bundleDir / kSignatureName, removed);
+    if (removed)
+        throw BundleError("cannot remove the old " + quoted(bundleDir / kSignatureName) + ": " + removed.message());
     json files = json::object();
     for (const auto &rel : listFiles(bundleDir, nullptr)) {
-        if (rel == kManifestName)
+        if (rel == kManifestName || rel == kSignatureName)
             continue;
         const fs::path file = bundleDir / rel;
         std::error_code ec;
@@ -620,7 +666,7 @@ void zipDirectory(const fs::path &dir, const fs::path &zipPath)
     }
 }
 
-fs::path extractZip(const fs::path &zipPath, const fs::path &destDir)
+fs::path extractZip(const fs::path &zipPath, const fs::path &destDir, const ExtractLimits &limits)
 {
     const std::string name = quoted(zipPath);
     int code = 0;
@@ -629,14 +675,27 @@ fs::path extractZip(const fs::path &zipPath, const fs::path &destDir)
         throw BundleError("zip " + name + " cannot be read: " + libzipError(code) +
                           (code == ZIP_ER_NOENT || code == ZIP_ER_OPEN ? "" : " (truncated or corrupt)"));
     std::unique_ptr<zip_t, decltype(&zip_discard)> guard(z, &zip_discard);
-    std::error_code ec;
-    fs::create_directories(destDir, ec);
-    if (ec)
-        throw BundleError("cannot create " + quoted(destDir) + " to extract " + name + ": " + ec.message());
 
+    // 1. Every entry's name and declared size against the limits, before anything is written.
     const zip_int64_t count = zip_get_num_entries(z, 0);
+    const auto gib = [](std::uint64_t bytes) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
+        return std::string(buf);
+    };
+    const std::string advice = " (a zip bomb, or not a bundle of ours; a bundle this large runs as a directory: unzip it yourself)";
+    if (count < 0 || static_cast<std::uint64_t>(count) > limits.maxEntries)
+        throw BundleError("zip " + name + " has " + std::to_string(count) + " entries, over the limit of " +
+                          std::to_string(limits.maxEntries) + " entries for a bundle zip: refused" + advice);
+    struct Entry {
+        zip_uint64_t index;
+        std::string rel;
+        bool isDir;
+        zip_uint64_t size;
+    };
+    std::vector<Entry> entries;
     std::set<std::string> seen;
-    std::vector<char> buffer(1 << 20);
+    std::uint64_t declaredTotal = 0;
     for (zip_int64_t i = 0; i < count; ++i) {
         zip_stat_t st;
         zip_stat_init(&st);
@@ -649,6 +708,28 @@ fs::path extractZip(const fs::path &zipPath, const fs::path &destDir)
             throw BundleError("zip " + name + ": entry '" + entry + "' would be written outside the bundle (absolute path or '..'): refused");
         if (!seen.insert(rel).second)
             throw BundleError("zip " + name + ": entry '" + rel + "' appears twice: refused");
+        if (!(st.valid & ZIP_STAT_SIZE))
+            throw BundleError("zip " + name + ": entry '" + rel + "' declares no size (corrupt)");
+        if (st.size > limits.maxEntryBytes)
+            throw BundleError("zip " + name + ": entry '" + rel + "' is " + gib(st.size) + " (" + std::to_string(st.size) +
+                              " bytes) uncompressed, over the limit of " + gib(limits.maxEntryBytes) + " for one entry: refused" + advice);
+        if (st.size > limits.maxTotalBytes - declaredTotal) // declaredTotal <= maxTotalBytes: no wrap
+            throw BundleError("zip " + name + " holds more than " + gib(limits.maxTotalBytes) +
+                              " uncompressed, the limit for a whole bundle zip: refused" + advice);
+        declaredTotal += st.size;
+        entries.push_back({static_cast<zip_uint64_t>(i), rel, isDir, st.size});
+    }
+
+    // 2. Extract, each entry stopped at its declared size (libzip checks size and CRC at the end).
+    std::error_code ec;
+    fs::create_directories(destDir, ec);
+    if (ec)
+        throw BundleError("cannot create " + quoted(destDir) + " to extract " + name + ": " + ec.message());
+    std::vector<char> buffer(1 << 20);
+    for (const Entry &e : entries) {
+        const std::string &rel = e.rel;
+        const bool isDir = e.isDir;
+        const zip_uint64_t i = e.index;
         const fs::path target = destDir / rel;
         if (isDir) {
             fs::create_directories(target, ec);
@@ -659,7 +740,7 @@ fs::path extractZip(const fs::path &zipPath, const fs::path &destDir)
         fs::create_directories(target.parent_path(), ec);
         if (ec)
             throw BundleError("zip " + name + ": cannot create " + quoted(target.parent_path()) + ": " + ec.message());
-        zip_file_t *f = zip_fopen_index(z, static_cast<zip_uint64_t>(i), 0);
+        zip_file_t *f = zip_fopen_index(z, i, 0);
         if (!f)
             throw BundleError("zip " + name + ": entry '" + rel + "' cannot be opened: " + zip_strerror(z) + " (truncated or corrupt)");
         std::unique_ptr<zip_file_t, decltype(&zip_fclose)> file(f, &zip_fclose);
@@ -668,7 +749,9 @@ fs::path extractZip(const fs::path &zipPath, const fs::path &destDir)
             throw BundleError("zip " + name + ": cannot create " + quoted(target) + ": " + std::strerror(errno));
         zip_uint64_t total = 0;
         while (true) {
-            const zip_int64_t n = zip_fread(f, buffer.data(), buffer.size());
+            // Ask for one byte more than the entry declares at most: more is corruption, not data.
+            const zip_uint64_t want = std::min<zip_uint64_t>(buffer.size(), e.size - std::min(e.size, total) + 1);
+            const zip_int64_t n = zip_fread(f, buffer.data(), want);
             if (n < 0) {
                 const std::string why = zip_file_strerror(f);
                 ::close(fd);
@@ -689,12 +772,15 @@ fs::path extractZip(const fs::path &zipPath, const fs::path &destDir)
                 off += w;
             }
             total += static_cast<zip_uint64_t>(n);
+            if (total > e.size)
+                break;
         }
         if (::close(fd) != 0)
             throw BundleError("zip " + name + ": cannot write " + quoted(target) + ": " + std::strerror(errno));
-        if ((st.valid & ZIP_STAT_SIZE) && total != st.size)
-            throw BundleError("zip " + name + ": entry '" + rel + "' has " + std::to_string(total) + " bytes, the directory says " +
-                              std::to_string(st.size) + " (truncated or corrupt)");
+        if (total != e.size)
+            throw BundleError("zip " + name + ": entry '" + rel + "' has " + (total > e.size ? "more than " : "") +
+                              std::to_string(total > e.size ? e.size : total) + " bytes, the directory says " +
+                              std::to_string(e.size) + " (truncated or corrupt)");
         const int rc = zip_fclose(file.release());
         if (rc != 0)
             throw BundleError("zip " + name + ": entry '" + rel + "' is damaged: " + libzipError(rc) + " (truncated or corrupt)");
@@ -747,7 +833,7 @@ OpenedBundle openBundleUnverified(const fs::path &path, std::vector<Problem> &pr
     } else {
         throw BundleError("bundle " + quoted(path) + " is neither a directory nor a zip file");
     }
-    b.manifest = loadManifest(b.root);
+    b.manifest = loadManifest(b.root, &b.manifestBytes);
     if (b.manifest.formatVersion > kFormatVersion)
         throw BundleError("bundle " + quoted(path) + ": format_version " + std::to_string(b.manifest.formatVersion) +
                           " is newer than this program reads (" + std::to_string(kFormatVersion) + "); use a newer AOT Studio");

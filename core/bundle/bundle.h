@@ -24,6 +24,9 @@ inline constexpr const char *kFormat = "aotstudio.bundle";
 inline constexpr int kFormatVersion = 1;        ///< the newest format_version this code reads and writes
 inline constexpr const char *kManifestName = "manifest.json";
 inline constexpr long long kBatchDim = -1;      ///< TensorSpec::shape value for the "batch" dimension
+/// Largest manifest.json read (bytes). A real one is a few KiB (guards included); a larger file is
+/// refused before it is parsed, so a hostile bundle cannot make the reader allocate at will.
+inline constexpr std::uintmax_t kMaxManifestBytes = 16ull << 20;
 
 /// A bundle that cannot be read, written or used. The message is one line that names the file (or
 /// zip, or bundle) and the problem, e.g. "bundle 'b' failed verification: packages/batch4.pt2:
@@ -88,19 +91,26 @@ struct Manifest {
     bool padSafe = false;
     std::vector<Bucket> buckets;
     std::map<std::string, FileEntry> files; ///< path relative to the bundle root, '/' separators
+    /// `signer.key_id`: the key that signed manifest.json (bundle/signing.h); empty when unsigned.
+    std::string signerKeyId;
+    std::string signerAlgorithm; ///< `signer.algorithm` ("ed25519"); empty when unsigned
     nlohmann::json raw;
 };
 
 /// Parse a manifest. `origin` names where it came from (a path) for messages. Throws BundleError
 /// ("<origin>: <field>: <problem>") on a missing or mistyped field, an unknown `format`, a bucket
-/// that is neither exact nor dynamic, two dynamic buckets, or a `files` path that is absolute or
-/// contains "..". A newer format_version parses if its fields still read as version 1, else the
+/// that is neither exact nor dynamic, two dynamic buckets, a `files` path that is absolute or
+/// contains ".." or names manifest.json or manifest.sig, or a `signer` that is not {"key_id":
+/// 16 hex digits, "algorithm": string}. A newer format_version parses if its fields still read as version 1, else the
 /// error says that the version is newer; checkCompatible() refuses it either way.
 Manifest parseManifest(const nlohmann::json &json, const std::string &origin);
 
 /// Read and parse `bundleDir/manifest.json`. Throws BundleError when it is missing, unreadable,
-/// not JSON, or not a valid manifest (see parseManifest).
-Manifest loadManifest(const std::filesystem::path &bundleDir);
+/// larger than `maxBytes` (the message names the limit), not JSON, or not a valid manifest (see
+/// parseManifest). With `bytes`, the exact bytes that were parsed are stored there (what a
+/// signature is checked against).
+Manifest loadManifest(const std::filesystem::path &bundleDir, std::string *bytes = nullptr,
+                      std::uintmax_t maxBytes = kMaxManifestBytes);
 
 /// SHA-256 of a file as 64 lowercase hex digits, read in 1 MiB chunks (OpenSSL EVP). Throws
 /// BundleError naming the file when it cannot be opened or read.
@@ -114,7 +124,8 @@ struct Problem {
 };
 
 /// Check `bundleDir` against `manifest`: every listed file exists as a regular file with the listed
-/// size and SHA-256, no other file is present (manifest.json aside; empty directories are ignored),
+/// size and SHA-256, no other file is present (manifest.json and manifest.sig aside; empty
+/// directories are ignored),
 /// no symbolic links, and every bucket's package is listed. Returns the problems in path order
 /// (empty: the bundle is intact). Hashes only files whose size matches. Does not throw for problems
 /// in the bundle; throws BundleError only when `bundleDir` cannot be listed.
@@ -139,9 +150,10 @@ BucketChoice chooseBucket(const Manifest &manifest, long long batch);
 std::vector<std::string> checkCompatible(const Manifest &manifest, const std::string &runtimeTorchVersion, bool cudaAvailable,
                                          const std::string &deviceCapability);
 
-/// Export side: hash every regular file under `bundleDir` except manifest.json and write
-/// `bundleDir/manifest.json` = `manifestWithoutFiles` + "files" (format and format_version are
-/// filled in when absent). Written to a temporary file in the same directory and renamed, so a
+/// Export side: hash every regular file under `bundleDir` except manifest.json and manifest.sig and
+/// write `bundleDir/manifest.json` = `manifestWithoutFiles` + "files" (format and format_version
+/// are filled in when absent). A manifest.sig already there is removed: it signed the previous
+/// manifest (sign again with signBundle(), bundle/signing.h). Written to a temporary file in the same directory and renamed, so a
 /// reader never sees half a manifest. The result is checked with parseManifest(). Throws
 /// BundleError on a symbolic link or special file in the tree, an I/O error, or an invalid manifest.
 void writeManifest(const std::filesystem::path &bundleDir, nlohmann::json manifestWithoutFiles);
@@ -157,12 +169,22 @@ void writeFileAtomic(const std::filesystem::path &path, const std::string &conte
 /// BundleError naming the zip on any libzip or I/O error (the partial file is removed).
 void zipDirectory(const std::filesystem::path &dir, const std::filesystem::path &zipPath);
 
+/// What extractZip() accepts before writing anything. The sizes are the uncompressed sizes the zip
+/// declares, and no entry may write more than it declares, so a zip bomb is refused up front.
+struct ExtractLimits {
+    std::uint64_t maxEntries = 65536;             ///< entries (files and folders)
+    std::uint64_t maxEntryBytes = 64ull << 30;    ///< one entry, uncompressed: 64 GiB
+    std::uint64_t maxTotalBytes = 256ull << 30;   ///< all entries together, uncompressed: 256 GiB
+};
+
 /// Extract `zipPath` into `destDir` (created if needed). Refuses, with BundleError naming the zip, a
-/// truncated or corrupt archive (libzip's consistency check, CRC and size of every entry), and any
-/// entry that is absolute, contains "..", a backslash or a NUL. Returns the bundle root: `destDir`
-/// when manifest.json is at the zip's root, else the single top-level directory that holds it
-/// (`zip -r B.zip B` layout), else `destDir`.
-std::filesystem::path extractZip(const std::filesystem::path &zipPath, const std::filesystem::path &destDir);
+/// truncated or corrupt archive (libzip's consistency check, CRC and size of every entry), any
+/// entry that is absolute, contains "..", a backslash or a NUL, and a zip over `limits` (the
+/// message names the limit and the figure; nothing is written then). Returns the bundle root:
+/// `destDir` when manifest.json is at the zip's root, else the single top-level directory that
+/// holds it (`zip -r B.zip B` layout), else `destDir`.
+std::filesystem::path extractZip(const std::filesystem::path &zipPath, const std::filesystem::path &destDir,
+                                 const ExtractLimits &limits = {});
 
 /// A private temporary directory under $TMPDIR (or /tmp), removed with its contents on destruction.
 class TempDir {
@@ -184,6 +206,7 @@ struct OpenedBundle {
     std::filesystem::path source; ///< what was opened (directory or zip), absolute
     std::filesystem::path root;   ///< the bundle directory (manifest.json inside)
     Manifest manifest;
+    std::string manifestBytes; ///< the exact bytes `manifest` was parsed from (signatures are checked on them)
     std::shared_ptr<TempDir> extracted; ///< null for a directory
 };
 

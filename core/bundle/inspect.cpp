@@ -2,6 +2,7 @@
 #include "bundle/inspect.h"
 
 #include "bundle/bundle.h"
+#include "bundle/signing.h"
 #include "bundle/text.h"
 
 #include <zip.h>
@@ -246,7 +247,8 @@ json describePt2(const fs::path &path)
     return out;
 }
 
-json describeBundle(const fs::path &path, const std::function<std::vector<std::string>(const Manifest &)> &runsHere)
+json describeBundle(const fs::path &path, const std::function<std::vector<std::string>(const Manifest &)> &runsHere,
+                    const TrustStore *trust, bool allowUnsigned)
 {
     std::vector<Problem> problems;
     const OpenedBundle b = openBundleUnverified(path, problems);
@@ -294,6 +296,14 @@ json describeBundle(const fs::path &path, const std::function<std::vector<std::s
         const auto why = runsHere(m);
         out["runs_here"] = {{"ok", why.empty()}, {"reasons", why}};
     }
+    const TrustStore none;
+    const TrustStore &store = trust ? *trust : none;
+    const SignatureCheck signature = checkSignature(b, store);
+    json sig = signature.toJson();
+    sig["summary"] = describeSignature(signature, store, allowUnsigned);
+    const auto refusal = signatureRefusal(signature, store, allowUnsigned, path.string());
+    sig["refused"] = refusal ? json(*refusal) : json();
+    out["signature"] = sig;
     return out;
 }
 
@@ -304,9 +314,10 @@ json inspectPt2(const fs::path &path)
     return describeSafely([&] { return describePt2(path); });
 }
 
-json inspectBundle(const fs::path &path, const std::function<std::vector<std::string>(const Manifest &)> &runsHere)
+json inspectBundle(const fs::path &path, const std::function<std::vector<std::string>(const Manifest &)> &runsHere,
+                   const TrustStore *trust, bool allowUnsigned)
 {
-    return describeSafely([&] { return describeBundle(path, runsHere); });
+    return describeSafely([&] { return describeBundle(path, runsHere, trust, allowUnsigned); });
 }
 
 } // namespace AotStudio::Bundle

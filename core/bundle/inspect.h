@@ -15,6 +15,7 @@
 namespace AotStudio::Bundle {
 
 struct Manifest;
+class TrustStore;
 
 /// Describe a .pt2 archive. Returns
 /// {"path", "kind": "aoti_package" | "exported_program" | "unknown", "archive": top-level record
@@ -32,10 +33,14 @@ nlohmann::json inspectPt2(const std::filesystem::path &path);
 /// "device", "compute_capability", "torch_version", "cuda_version", "quantization", "producer",
 /// "created", "pad_safe", "inputs", "outputs", "buckets": [...], "files": N, "bytes": total,
 /// "problems": ["path: what", ...], "ok": bool}. With `runsHere` (e.g. checkCompatible() bound to
-/// this machine's LibTorch and GPU), also "runs_here": {"ok": bool, "reasons": [...]}.
+/// this machine's LibTorch and GPU), also "runs_here": {"ok": bool, "reasons": [...]}. Always
+/// "signature": SignatureCheck::toJson() against `trust` (none: no trust store) plus "summary"
+/// (describeSignature()) and "refused" (signatureRefusal() with `allowUnsigned`, or null): what
+/// aotstudio-run would say with the same trust store.
 /// Verification problems are reported, not thrown; throws BundleError when there is no readable
 /// manifest or the zip cannot be extracted.
 nlohmann::json inspectBundle(const std::filesystem::path &path,
-                             const std::function<std::vector<std::string>(const Manifest &)> &runsHere = {});
+                             const std::function<std::vector<std::string>(const Manifest &)> &runsHere = {},
+                             const TrustStore *trust = nullptr, bool allowUnsigned = false);
 
 } // namespace AotStudio::Bundle

@@ -4,10 +4,12 @@
 #include "pipeline/jobutil.h"
 
 #include "bundle/bundle.h"
+#include "bundle/signing.h"
 #include "profiler/statistics.h"
 #include "python/frontend.h"
 
 #include <chrono>
+#include <optional>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -115,6 +117,18 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
                                      dynamicBatch[0].get<long>() <= dynamicBatch[1].get<long>()))
         throw fail("export", Protocol::Code::BadRequest, "dynamic_batch must be [min, max] with 1 <= min <= max",
                    "e.g. --dynamic-batch 1:64");
+    // The signing key (BUNDLE.md "Signature"), read before any compile so a bad one fails at once.
+    std::optional<Bundle::SigningKey> signingKey;
+    if (const Json k = request.value("sign_key", Json()); !k.is_null()) {
+        if (!k.is_string() || k.get<std::string>().empty())
+            throw fail("export", Protocol::Code::BadRequest, "sign_key must be the path of a private key file",
+                       "make one with aotstudio-cli keygen KEYFILE");
+        try {
+            signingKey = Bundle::SigningKey::load(k.get<std::string>());
+        } catch (const Bundle::BundleError &e) {
+            throw fail("export", Protocol::Code::BadRequest, e.what(), "make a key with aotstudio-cli keygen KEYFILE");
+        }
+    }
 
     // 2. Staging directory next to the destination; stale ones of killed exports go first.
     const fs::path staging = out.parent_path() / (out.filename().string() + ".partial-" + std::to_string(::getpid()));
@@ -236,9 +250,15 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         {"batch", {{"pad_safe", request.value("pad_safe", false)}}},
         {"buckets", bucketsJson},
     };
+    if (signingKey)
+        manifest["signer"] = signingKey->signerJson();
+    // Every manifest written is signed at once (writeManifest removes the previous signature), so
+    // the cold-start runs below load the bundle exactly as it will ship.
     const auto finishManifest = [&] {
         try {
             Bundle::writeManifest(staging, manifest);
+            if (signingKey)
+                Bundle::signBundle(staging, *signingKey);
             const auto problems = Bundle::verify(staging, Bundle::loadManifest(staging));
             if (!problems.empty())
                 throw fail("export", Protocol::Code::Internal, "the new bundle does not verify: " + problems.front().message, "");
@@ -281,7 +301,8 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     }
     return Json{{"bundle", out.string()}, {"zip", zipPath}, {"buckets", bucketsJson}, {"cold_start", cold},
                 {"model", base.value("model", "")}, {"device", first.value("device", "cpu")},
-                {"manifest", (out / "manifest.json").string()}};
+                {"manifest", (out / "manifest.json").string()},
+                {"signer", signingKey ? Json(signingKey->keyId()) : Json()}};
 }
 
 } // namespace AotStudio::Pipeline

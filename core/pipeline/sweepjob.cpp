@@ -4,6 +4,7 @@
 #include "pipeline/measurement.h"
 
 #include "bundle/bundle.h"
+#include "bundle/signing.h"
 #include "profiler/trace.h"
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
@@ -318,6 +319,12 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         kind = "bundle";
         try {
             bundle = Bundle::openBundle(request["bundle"].get<std::string>());
+            // Its packages are loaded here as aotstudio-run would: the same signature policy, with
+            // the engine's $AOTSTUDIO_TRUST as the trust store (BUNDLE.md "Who may load a bundle").
+            const auto trust = Bundle::TrustStore::load(Bundle::TrustStore::sourcesFromEnvironment());
+            if (const auto why = Bundle::signatureRefusal(Bundle::checkSignature(bundle, trust), trust,
+                                                          request.value("allow_unsigned", false), request["bundle"].get<std::string>()))
+                throw Bundle::BundleError(*why);
         } catch (const Bundle::BundleError &e) {
             throw JobFailed(
                 { "load", Protocol::Code::LoadFailed, e.what(), "pass a bundle written by aotstudio-cli export" });

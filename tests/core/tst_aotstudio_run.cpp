@@ -3,6 +3,7 @@
 // here stops before a package is loaded, or fails loading one that is not an AOTInductor package.
 // The real round trip (export, then run) is tests/integration's export test.
 #include "bundle/bundle.h"
+#include "bundle/signing.h"
 
 #include <QtTest/QtTest>
 
@@ -23,9 +24,13 @@ struct Result {
     QString err;
 };
 
-Result runTool(const QStringList &args)
+Result runTool(const QStringList &args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
+    QProcessEnvironment e = env;
+    if (env == QProcessEnvironment::systemEnvironment())
+        e.remove(QString::fromLatin1(B::kTrustEnvironment)); // the tests name their trust store
+    p.setProcessEnvironment(e);
     p.start(QStringLiteral(AOTSTUDIO_RUN_PATH), args);
     if (!p.waitForFinished(120000)) {
         p.kill();
@@ -41,8 +46,10 @@ void writeText(const fs::path &path, const std::string &text)
     std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 }
 
-/// A fake CPU bundle for this runtime's torch: buckets batch1 and batch4, not pad_safe.
-void makeBundle(const fs::path &dir, const std::string &device = "cpu", const std::string &torch = AOTSTUDIO_TORCH_VERSION)
+/// A fake CPU bundle for this runtime's torch: buckets batch1 and batch4, not pad_safe; signed by
+/// `key` when given.
+void makeBundle(const fs::path &dir, const std::string &device = "cpu", const std::string &torch = AOTSTUDIO_TORCH_VERSION,
+                const B::SigningKey *key = nullptr)
 {
     writeText(dir / "packages/batch1.pt2", "not really a package\n");
     writeText(dir / "packages/batch4.pt2", "not really a package either\n");
@@ -57,7 +64,17 @@ void makeBundle(const fs::path &dir, const std::string &device = "cpu", const st
                                {"outputs", json::array({json{{"shape", json::array({"batch", 2})}, {"dtype", "float32"}}})},
                                {"batch", {{"pad_safe", false}}},
                                {"buckets", json::array({json{{"name", "batch1"}, {"batch", 1}, {"package", "packages/batch1.pt2"}},
-                                                        json{{"name", "batch4"}, {"batch", 4}, {"package", "packages/batch4.pt2"}}})}});
+                                                        json{{"name", "batch4"}, {"batch", 4}, {"package", "packages/batch4.pt2"}}})},
+                               {"signer", key ? key->signerJson() : json()}});
+    if (key)
+        B::signBundle(dir, *key);
+}
+
+/// The signature was accepted: aotstudio-run went on to load the fake package, which fails.
+void expectPastSignature(const Result &r)
+{
+    QVERIFY2(r.exitCode == 1, qPrintable(QString("exit %1, stderr: %2").arg(r.exitCode).arg(r.err)));
+    QVERIFY2(r.err.startsWith("aotstudio-run: failed: ") && r.err.contains("packages/batch1.pt2"), qPrintable(r.err));
 }
 
 /// Exit status 1 and exactly one line on stderr containing `needle`.
@@ -88,6 +105,11 @@ private slots:
     void notAnAotiPackageFailsToLoad();
     void jsonRefusal();
     void invalidUtf8ManifestJson();
+    void signedBundleWithTrustedKey();
+    void foreignSignerRefused();
+    void unsignedRefusedWithTrustStore();
+    void invalidSignatureRefusedEvenIfAllowed();
+    void trustStoreProblemsAreUsageErrors();
 };
 
 void TestAotStudioRun::helpExitsZero()
@@ -216,6 +238,101 @@ void TestAotStudioRun::invalidUtf8ManifestJson()
     QCOMPARE(j.value("ok", true), false);
     QCOMPARE(j.value("stage", ""), std::string("refused"));
     QVERIFY(j.value("error", "").find("manifest.json") != std::string::npos);
+}
+
+void TestAotStudioRun::signedBundleWithTrustedKey()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    B::generateKeyPair(root / "alice.key", root / "alice.key.pub");
+    const B::SigningKey key = B::SigningKey::load(root / "alice.key");
+    makeBundle(root / "b", "cpu", AOTSTUDIO_TORCH_VERSION, &key);
+    const QString bundle = QString::fromStdString((root / "b").string());
+    const QString pub = QString::fromStdString((root / "alice.key.pub").string());
+    expectPastSignature(runTool({bundle, "--batch", "1", "--trust", pub}));
+    // A folder of public keys, and $AOTSTUDIO_TRUST, are trust stores too.
+    fs::create_directories(root / "keys");
+    fs::copy_file(root / "alice.key.pub", root / "keys/alice.pub");
+    expectPastSignature(runTool({bundle, "--batch", "1", "--trust", QString::fromStdString((root / "keys").string())}));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QString::fromLatin1(B::kTrustEnvironment), QString::fromStdString((root / "keys").string()));
+    expectPastSignature(runTool({bundle, "--batch", "1"}, env));
+    // And through a zip.
+    B::zipDirectory(root / "b", root / "b.zip");
+    expectPastSignature(runTool({QString::fromStdString((root / "b.zip").string()), "--batch", "1", "--trust", pub}));
+}
+
+void TestAotStudioRun::foreignSignerRefused()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    B::generateKeyPair(root / "alice.key", root / "alice.key.pub");
+    const std::string malloryId = B::generateKeyPair(root / "mallory.key", root / "mallory.key.pub");
+    const B::SigningKey mallory = B::SigningKey::load(root / "mallory.key");
+    makeBundle(root / "b", "cpu", AOTSTUDIO_TORCH_VERSION, &mallory);
+    const QString bundle = QString::fromStdString((root / "b").string());
+    const QString alicePub = QString::fromStdString((root / "alice.key.pub").string());
+    expectRefused(runTool({bundle, "--batch", "1", "--trust", alicePub}),
+                  QString::fromStdString("signed by key " + malloryId + ", which is not in the trust store"));
+    expectPastSignature(runTool({bundle, "--batch", "1", "--trust", alicePub, "--allow-unsigned"}));
+    const Result j = runTool({bundle, "--batch", "1", "--trust", alicePub, "--json"});
+    QCOMPARE(j.exitCode, 1);
+    QVERIFY2(json::parse(j.out.toStdString()).value("error", "").find(malloryId) != std::string::npos, qPrintable(j.out));
+}
+
+void TestAotStudioRun::unsignedRefusedWithTrustStore()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    B::generateKeyPair(root / "alice.key", root / "alice.key.pub");
+    makeBundle(root / "b");
+    const QString bundle = QString::fromStdString((root / "b").string());
+    const QString pub = QString::fromStdString((root / "alice.key.pub").string());
+    expectRefused(runTool({bundle, "--batch", "1", "--trust", pub}), "is unsigned");
+    expectPastSignature(runTool({bundle, "--batch", "1", "--trust", pub, "--allow-unsigned"}));
+    // Without a trust store an unsigned bundle runs as before (every earlier test here relies on it).
+    expectPastSignature(runTool({bundle, "--batch", "1"}));
+}
+
+void TestAotStudioRun::invalidSignatureRefusedEvenIfAllowed()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    B::generateKeyPair(root / "alice.key", root / "alice.key.pub");
+    const B::SigningKey key = B::SigningKey::load(root / "alice.key");
+    makeBundle(root / "b", "cpu", AOTSTUDIO_TORCH_VERSION, &key);
+    // A re-written manifest (one more bucket) under Alice's old signature.
+    json m = B::loadManifest(root / "b").raw;
+    m["producer"] = "someone else";
+    const std::string sig = [&] {
+        std::ifstream in(root / "b/manifest.sig", std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    }();
+    m.erase("files");
+    B::writeManifest(root / "b", m);
+    writeText(root / "b/manifest.sig", sig);
+    const QString bundle = QString::fromStdString((root / "b").string());
+    const QString pub = QString::fromStdString((root / "alice.key.pub").string());
+    expectRefused(runTool({bundle, "--batch", "1", "--trust", pub, "--allow-unsigned"}), "invalid signature");
+}
+
+void TestAotStudioRun::trustStoreProblemsAreUsageErrors()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    makeBundle(root / "b");
+    const QString bundle = QString::fromStdString((root / "b").string());
+    const Result missing = runTool({bundle, "--trust", QString::fromStdString((root / "nowhere.pub").string())});
+    QCOMPARE(missing.exitCode, 2);
+    writeText(root / "bad.pub", "not a key\n");
+    const Result bad = runTool({bundle, "--trust", QString::fromStdString((root / "bad.pub").string())});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains("--trust") && bad.err.contains("bad.pub"), qPrintable(bad.err));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QString::fromLatin1(B::kTrustEnvironment), QString::fromStdString((root / "nowhere").string()));
+    const Result fromEnv = runTool({bundle}, env);
+    QCOMPARE(fromEnv.exitCode, 2);
+    QVERIFY2(fromEnv.err.contains("AOTSTUDIO_TRUST") && fromEnv.err.contains("does not exist"), qPrintable(fromEnv.err));
 }
 
 QTEST_GUILESS_MAIN(TestAotStudioRun)

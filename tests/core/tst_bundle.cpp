@@ -136,6 +136,9 @@ private slots:
     void invalidUtf8ManifestGivesValidJsonError();
     void invalidUtf8NamesInspectAsValidJson();
     void mistypedPt2RecordsInspect();
+    void manifestOverLimitRefused();
+    void zipOverLimitsRefused_data();
+    void zipOverLimitsRefused();
 };
 
 void TestBundle::sha256KnownVectors()
@@ -686,6 +689,73 @@ void TestBundle::mistypedPt2RecordsInspect()
     QCOMPARE(model["ops"].value("aten.add", 0), 1);
     QCOMPARE(model["ops"].value("?", 0), 2);
     QCOMPARE(model.value("schema_version", ""), std::string("0.0"));
+}
+
+void TestBundle::manifestOverLimitRefused()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    const auto size = fs::file_size(dir / kManifestName);
+    std::string bytes;
+    loadManifest(dir, &bytes, size); // exactly at the limit: read, and the bytes are the file's
+    QCOMPARE(bytes, readText(dir / kManifestName));
+    try {
+        loadManifest(dir, nullptr, size - 1);
+        QFAIL("a manifest over the limit was read");
+    } catch (const BundleError &e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find("manifest.json") != std::string::npos && what.find("larger than " + std::to_string(size - 1) + " bytes") != std::string::npos &&
+                     what.find("limit for a bundle manifest") != std::string::npos,
+                 e.what());
+    }
+    // The default limit, through openBundle: a manifest padded past 16 MiB with spaces (valid JSON).
+    writeText(dir / kManifestName, readText(dir / kManifestName) + std::string(kMaxManifestBytes, ' '));
+    try {
+        openBundle(dir);
+        QFAIL("a 16 MiB manifest was read");
+    } catch (const BundleError &e) {
+        QVERIFY2(std::string(e.what()).find(std::to_string(kMaxManifestBytes)) != std::string::npos, e.what());
+    }
+}
+
+void TestBundle::zipOverLimitsRefused_data()
+{
+    QTest::addColumn<int>("entries");      // ExtractLimits::maxEntries
+    QTest::addColumn<qint64>("entryBytes"); // ExtractLimits::maxEntryBytes
+    QTest::addColumn<qint64>("totalBytes"); // ExtractLimits::maxTotalBytes
+    QTest::addColumn<QString>("needle");
+    // The zip: manifest.json (about 1.5 KiB), packages/batch1.pt2 (20 B), packages/batch4.pt2
+    // (5020 B), report/result.json, graphs/000_export.json: 5 files, over 6 KiB in all.
+    QTest::newRow("entries") << 4 << qint64(1) << qint64(1) << "entries, over the limit of 4 entries";
+    QTest::newRow("one entry") << 100 << qint64(5000) << (qint64(1) << 30) << "'packages/batch4.pt2' is 0.0 GiB (5020 bytes) uncompressed, over the limit";
+    QTest::newRow("whole zip") << 100 << qint64(6000) << qint64(5100) << "more than 0.0 GiB uncompressed, the limit for a whole bundle zip";
+}
+
+void TestBundle::zipOverLimitsRefused()
+{
+    QFETCH(int, entries);
+    QFETCH(qint64, entryBytes);
+    QFETCH(qint64, totalBytes);
+    QFETCH(QString, needle);
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    makeBundle(root / "b");
+    zipDirectory(root / "b", root / "b.zip");
+    ExtractLimits limits;
+    limits.maxEntries = static_cast<std::uint64_t>(entries);
+    limits.maxEntryBytes = static_cast<std::uint64_t>(entryBytes);
+    limits.maxTotalBytes = static_cast<std::uint64_t>(totalBytes);
+    try {
+        extractZip(root / "b.zip", root / "out", limits);
+        QFAIL("a zip over the limits was extracted");
+    } catch (const BundleError &e) {
+        QVERIFY2(std::string(e.what()).find(needle.toStdString()) != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("b.zip") != std::string::npos, e.what());
+    }
+    QVERIFY(!fs::exists(root / "out")); // refused before anything was written
+    // The defaults take it.
+    QCOMPARE(extractZip(root / "b.zip", root / "ok"), root / "ok");
 }
 
 QTEST_GUILESS_MAIN(TestBundle)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Bundles end to end on the CPU: `aotstudio-cli export` with shape buckets and a dynamic fallback,
 // then `aotstudio-run` (no Python) on the directory and the zip, and every refusal of BUNDLE.md.
+// The bundle is signed (keygen, export --sign): the tests that run it without a trust store also
+// check that a signed bundle runs where nobody configured one.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -70,12 +72,15 @@ private Q_SLOTS:
     void truncatedZipIsRefused();
     void wrongDeviceIsRefused();
     void inspectBundle();
+    void signedRoundTrip();
     void neverOverwrites();
     void interruptedExportLeavesNothing();
 
 private:
     QTemporaryDir m_dir;
     QString m_bundle;
+    QString m_key;   ///< the signing key (m_key + ".pub" its public half)
+    QString m_keyId;
 };
 
 void TestExport::initTestCase()
@@ -87,15 +92,21 @@ void TestExport::initTestCase()
                                      QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--min-runs"), QStringLiteral("1"),
                                      QStringLiteral("--no-snapshots")});
     QVERIFY2(c.exitCode == 0, c.err.right(2000).constData());
+    m_key = m_dir.filePath(QStringLiteral("maker.key"));
+    const Run k = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("keygen"), m_key, QStringLiteral("--json")}, 60000);
+    QVERIFY2(k.exitCode == 0, k.err.constData());
+    m_keyId = QJsonDocument::fromJson(k.out).object().value(QLatin1String("key_id")).toString();
+    QCOMPARE(m_keyId.size(), 16);
     m_bundle = m_dir.filePath(QStringLiteral("convnet-bundle"));
     const Run e = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("export"), QStringLiteral("--from"), job, QStringLiteral("--buckets"),
                                            QStringLiteral("batch=1,4"), QStringLiteral("--dynamic-batch"), QStringLiteral("1:8"),
                                            QStringLiteral("--pad-safe"), QStringLiteral("--cold-start-runs"), QStringLiteral("2"),
-                                           QStringLiteral("--out"), m_bundle, QStringLiteral("--json")});
+                                           QStringLiteral("--sign"), m_key, QStringLiteral("--out"), m_bundle, QStringLiteral("--json")});
     QVERIFY2(e.exitCode == 0, e.err.right(3000).constData());
     const QJsonObject r = QJsonDocument::fromJson(e.out).object();
     QCOMPARE(r.value(QLatin1String("bundle")).toString(), m_bundle);
     QCOMPARE(r.value(QLatin1String("zip")).toString(), m_bundle + QStringLiteral(".zip"));
+    QCOMPARE(r.value(QLatin1String("signer")).toString(), m_keyId);
 }
 
 void TestExport::bundleLayoutAndManifest()
@@ -281,6 +292,51 @@ void TestExport::inspectBundle()
     const Run r = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("inspect"), m_bundle + QStringLiteral(".zip"), QStringLiteral("--json")}, 120000);
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("dynamic") && r.out.contains("batch4"), r.out.constData());
+}
+
+void TestExport::signedRoundTrip()
+{
+    // The manifest names the signer; manifest.sig sits beside it and travels in the zip.
+    QCOMPARE(readJson(m_bundle + QStringLiteral("/manifest.json")).value(QLatin1String("signer")).toObject().value(QLatin1String("key_id")).toString(),
+             m_keyId);
+    QCOMPARE(QFileInfo(m_bundle + QStringLiteral("/manifest.sig")).size(), 64);
+    const QString pub = m_key + QStringLiteral(".pub");
+    const Run ok = run(AOTSTUDIO_RUN_PATH, {m_bundle + QStringLiteral(".zip"), QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--iters"),
+                                            QStringLiteral("1"), QStringLiteral("--trust"), pub, QStringLiteral("--json")});
+    QVERIFY2(ok.exitCode == 0, ok.err.constData());
+    const QJsonObject sig = QJsonDocument::fromJson(ok.out).object().value(QLatin1String("signature")).toObject();
+    QCOMPARE(sig.value(QLatin1String("state")).toString(), QStringLiteral("trusted"));
+    QCOMPARE(sig.value(QLatin1String("key_id")).toString(), m_keyId);
+    const Run text = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--iters"), QStringLiteral("0"), QStringLiteral("--trust"), pub});
+    QVERIFY2(text.out.contains("signature:   signed by key " + m_keyId.toUtf8() + ", trusted"), text.out.constData());
+
+    // Another maker's key: refused, and inspect says the same.
+    const QString other = m_dir.filePath(QStringLiteral("other.key"));
+    QCOMPARE(run(AOTSTUDIO_CLI_PATH, {QStringLiteral("keygen"), other}, 60000).exitCode, 0);
+    const Run foreign = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--trust"), other + QStringLiteral(".pub")});
+    QCOMPARE(foreign.exitCode, 1);
+    QVERIFY2(lastLine(foreign.err).contains("not in the trust store"), foreign.err.constData());
+    const Run inspectOk = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("inspect"), m_bundle, QStringLiteral("--trust"), pub}, 120000);
+    QCOMPARE(inspectOk.exitCode, 0);
+    QVERIFY2(inspectOk.out.contains("signature:    signed by key " + m_keyId.toUtf8() + ", trusted"), inspectOk.out.constData());
+    const Run inspectForeign = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("inspect"), m_bundle, QStringLiteral("--trust"), other + QStringLiteral(".pub"),
+                                                        QStringLiteral("--json")}, 120000);
+    QCOMPARE(inspectForeign.exitCode, 1);
+    const QJsonObject inspected = QJsonDocument::fromJson(inspectForeign.out).object().value(QLatin1String("signature")).toObject();
+    QCOMPARE(inspected.value(QLatin1String("state")).toString(), QStringLiteral("untrusted"));
+    QVERIFY(inspected.value(QLatin1String("refused")).toString().contains(m_keyId));
+
+    // The signature removed: an unsigned bundle, refused by a trust store unless --allow-unsigned.
+    const QString copy = m_dir.filePath(QStringLiteral("unsigned"));
+    QVERIFY(copyTree(m_bundle, copy));
+    QVERIFY(QFile::remove(copy + QStringLiteral("/manifest.sig")));
+    const Run refused = run(AOTSTUDIO_RUN_PATH, {copy, QStringLiteral("--trust"), pub});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(lastLine(refused.err).contains("is unsigned") && lastLine(refused.err).contains("--allow-unsigned"), refused.err.constData());
+    const Run allowed = run(AOTSTUDIO_RUN_PATH, {copy, QStringLiteral("--iters"), QStringLiteral("0"), QStringLiteral("--trust"), pub,
+                                                 QStringLiteral("--allow-unsigned")});
+    QVERIFY2(allowed.exitCode == 0, allowed.err.constData());
+    QVERIFY2(allowed.out.contains("signature:   UNSIGNED"), allowed.out.constData());
 }
 
 void TestExport::neverOverwrites()
