@@ -87,3 +87,19 @@ file(GLOB _nvidia_lib_dirs LIST_DIRECTORIES true "${AOTSTUDIO_TORCH_DIR}/../nvid
 foreach(_dir IN LISTS _nvidia_lib_dirs)
   add_link_options("LINKER:-rpath-link,${_dir}")
 endforeach()
+
+# torch 2.11's libtorch.so (PyPI wheel) exports its own copies of std::filesystem (remove_all,
+# equivalent, ...), and being needed before libstdc++.so.6 it wins the symbol lookup for our code
+# too: its remove_all jumped to address 0 in `export --device cuda` without a GPU (the rehearsal of
+# issue 18). 2.14's exports none. When this torch's does, libstdc++ is made the first needed
+# library, so the standard library's own definitions are the ones every caller gets.
+find_program(AOTSTUDIO_NM nm)
+if(AOTSTUDIO_NM AND EXISTS "${AOTSTUDIO_TORCH_DIR}/lib/libtorch.so")
+  execute_process(COMMAND "${AOTSTUDIO_NM}" -D --defined-only "${AOTSTUDIO_TORCH_DIR}/lib/libtorch.so"
+    OUTPUT_VARIABLE _torch_syms ERROR_QUIET)
+  if(_torch_syms MATCHES "_ZNSt10filesystem")
+    message(STATUS "AOT Studio: libtorch.so exports std::filesystem: libstdc++ linked first")
+    add_link_options("LINKER:--push-state,--no-as-needed,-lstdc++,--pop-state")
+  endif()
+  unset(_torch_syms)
+endif()
