@@ -103,6 +103,7 @@ if [[ "$PARTS" == *" samples "* ]]; then
   [ -x "$CLI" ] || { say "no $CLI: run the check part first"; exit 1; }
   export AOTSTUDIO_PYTHON="$V/bin/python"
   export PYTHONPATH="$W/headless/check/site${PYTHONPATH:+:$PYTHONPATH}"   # the kit's torchao
+  mkdir -p "$W/jobs"
   for model in mlp resnet18; do
     for cmd in compile profile quantize; do
       out="$W/jobs/$model-$cmd"
@@ -117,10 +118,12 @@ if [[ "$PARTS" == *" samples "* ]]; then
                   [ "$model" = mlp ] || args+=(--schemes int8-dynamic,int8-static) ;;
       esac
       t0=$SECONDS
-      if "$CLI" "$cmd" "${args[@]}" > "$out.json" 2> "$out.log"; then
+      rc=0
+      "$CLI" "$cmd" "${args[@]}" > "$out.json" 2> "$out.log" || rc=$?
+      if ((rc == 0)); then
         note "$cmd sample:$model: ok in $((SECONDS - t0))s: $("$V/bin/python" "$ROOT/tools/gpu_check_report.py" --line "$cmd" "$out.json")"
       else
-        note "$cmd sample:$model: FAILED (exit $?) in $((SECONDS - t0))s: $(grep -v '^\s*$' "$out.log" | tail -1)"; status=1
+        note "$cmd sample:$model: FAILED (exit $rc) in $((SECONDS - t0))s: $(grep -v '^\s*$' "$out.log" | tail -1)"; status=1
       fi
     done
   done
