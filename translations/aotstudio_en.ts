@@ -55,6 +55,14 @@
         <source>Cannot start the engine %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The engine sent a line longer than %1 MiB, the protocol&apos;s limit; it was skipped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine wrote a line longer than %1 MiB to its error output; it was skipped.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::KernelCatalog</name>
@@ -113,6 +121,10 @@
         <source>Cannot move the session into place at %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 is larger than %2 MiB, the limit for a session file; it was not read. Is it a session saved by the studio?</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::SnapshotFile</name>
@@ -122,6 +134,10 @@
     </message>
     <message>
         <source>%1 is not a graph snapshot (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2 MiB, the limit for a graph snapshot; it was not read.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

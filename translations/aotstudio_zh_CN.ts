@@ -55,6 +55,14 @@
         <source>Cannot start the engine %1: %2</source>
         <translation>无法启动引擎 %1：%2</translation>
     </message>
+    <message>
+        <source>The engine sent a line longer than %1 MiB, the protocol&apos;s limit; it was skipped.</source>
+        <translation>引擎发送了一行超过 %1 MiB（协议的上限）的数据，已跳过。</translation>
+    </message>
+    <message>
+        <source>The engine wrote a line longer than %1 MiB to its error output; it was skipped.</source>
+        <translation>引擎向其错误输出写入了一行超过 %1 MiB 的数据，已跳过。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::KernelCatalog</name>
@@ -113,6 +121,10 @@
         <source>Cannot move the session into place at %1.</source>
         <translation>无法将会话移动到目标位置 %1。</translation>
     </message>
+    <message>
+        <source>%1 is larger than %2 MiB, the limit for a session file; it was not read. Is it a session saved by the studio?</source>
+        <translation>%1 大于会话文件的上限 %2 MiB，未读取。它是由 AOT Studio 保存的会话吗？</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::SnapshotFile</name>
@@ -123,6 +135,10 @@
     <message>
         <source>%1 is not a graph snapshot (%2)</source>
         <translation>%1 不是计算图快照（%2）</translation>
+    </message>
+    <message>
+        <source>%1 is larger than %2 MiB, the limit for a graph snapshot; it was not read.</source>
+        <translation>%1 大于计算图快照的上限 %2 MiB，未读取。</translation>
     </message>
 </context>
 <context>

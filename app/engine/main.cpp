@@ -57,7 +57,14 @@ int main(int argc, char **argv)
             out.write(Protocol::makeError(0, *error));
 
         std::string line;
-        while (std::getline(std::cin, line)) {
+        for (Protocol::LineRead read; (read = Protocol::readLine(std::cin, line)) != Protocol::LineRead::End;) {
+            if (read == Protocol::LineRead::TooLong) { // skipped whole: never buffered past the limit
+                out.write(Protocol::makeError(0, {"protocol", Protocol::Code::BadRequest,
+                                                  "request line longer than " + std::to_string(Protocol::kMaxLineBytes >> 20) +
+                                                      " MiB, the protocol's line limit: skipped",
+                                                  "send large data as files and name them in the request (FORMAT.md \"Framing\")"}));
+                continue;
+            }
             if (line.empty())
                 continue;
             Protocol::Error error;

@@ -96,6 +96,7 @@ void EngineClient::start()
 
     m_stdoutBuffer.clear();
     m_stderrBuffer.clear();
+    m_discardingStdout = m_discardingStderr = false;
     m_lastStderrLine.clear();
     m_expectingExit = false;
     m_info = {};
@@ -246,11 +247,49 @@ void EngineClient::send(const QJsonObject &message)
     m_process->write(QJsonDocument(message).toJson(QJsonDocument::Compact) + '\n');
 }
 
+namespace {
+
+/// Append `chunk` to `buffer` without keeping more than `maxBytes` of an unfinished line: bytes of
+/// a line over the limit are dropped until its '\n' (`discarding` carries that across chunks).
+/// Returns true when a line went over the limit in this chunk.
+bool appendBounded(QByteArray &buffer, const QByteArray &chunk, qsizetype maxBytes, bool &discarding)
+{
+    bool dropped = false;
+    qsizetype from = 0;
+    while (from < chunk.size()) {
+        const qsizetype newline = chunk.indexOf('\n', from);
+        const qsizetype end = newline < 0 ? chunk.size() : newline + 1;
+        if (discarding) {
+            if (newline >= 0)
+                discarding = false; // the long line ends here; its '\n' is dropped with it
+        } else {
+            const qsizetype pending = buffer.size() - (buffer.lastIndexOf('\n') + 1);
+            const qsizetype lineBytes = pending + (newline < 0 ? end - from : newline - from);
+            if (lineBytes > maxBytes) {
+                buffer.chop(pending); // the unfinished line so far
+                dropped = true;
+                discarding = newline < 0;
+            } else {
+                buffer.append(chunk.constData() + from, end - from);
+            }
+        }
+        from = end;
+    }
+    return dropped;
+}
+
+} // namespace
+
 void EngineClient::readStdout()
 {
     if (!m_process)
         return;
-    m_stdoutBuffer += m_process->readAllStandardOutput();
+    if (appendBounded(m_stdoutBuffer, m_process->readAllStandardOutput(), m_maxLineBytes, m_discardingStdout)) {
+        ++m_skippedLines;
+        Q_EMIT logMessage(0, QStringLiteral("warning"),
+                          tr("The engine sent a line longer than %1 MiB, the protocol's limit; it was skipped.")
+                              .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3));
+    }
     const QPointer<QProcess> process = m_process;
     qsizetype newline;
     // A receiver may restart the engine from a signal; stop when the process changed under us.
@@ -268,7 +307,10 @@ void EngineClient::readStderr()
 {
     if (!m_process)
         return;
-    m_stderrBuffer += m_process->readAllStandardError();
+    if (appendBounded(m_stderrBuffer, m_process->readAllStandardError(), m_maxLineBytes, m_discardingStderr))
+        Q_EMIT logMessage(0, QStringLiteral("warning"),
+                          tr("The engine wrote a line longer than %1 MiB to its error output; it was skipped.")
+                              .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3));
     qsizetype newline;
     while ((newline = m_stderrBuffer.indexOf('\n')) >= 0) {
         const QString line = QString::fromUtf8(m_stderrBuffer.left(newline)).trimmed();

@@ -68,8 +68,17 @@ public:
     const QHash<qint64, QJsonObject> &results() const { return m_results; }
     /// Ids of requests that have not ended yet.
     QList<qint64> activeJobs() const { return m_jobs.keys(); }
-    /// Lines skipped because their type is unknown or they are not JSON objects.
+    /// Lines skipped because their type is unknown, they are not JSON objects, or they are longer
+    /// than maxLineBytes().
     int skippedLineCount() const { return m_skippedLines; }
+
+    /// The longest line read from the engine's stdout or stderr (bytes): 16 MiB, the protocol's
+    /// limit (FORMAT.md "Limits", Protocol::kMaxLineBytes). A longer line is dropped as it arrives,
+    /// never buffered whole, and reported as a warning logMessage().
+    static constexpr qsizetype DefaultMaxLineBytes = qsizetype(16) << 20;
+    qsizetype maxLineBytes() const { return m_maxLineBytes; }
+    /// For tests: a smaller limit (at least 1).
+    void setMaxLineBytes(qsizetype bytes) { m_maxLineBytes = qMax<qsizetype>(1, bytes); }
 
 public Q_SLOTS:
     /// Starts the engine unless it is running; failures are reported by engineFailed().
@@ -163,6 +172,9 @@ private:
     qint64 m_nextId = 1;
     int m_graceMs = 5000;
     int m_skippedLines = 0;
+    qsizetype m_maxLineBytes = DefaultMaxLineBytes;
+    bool m_discardingStdout = false; ///< inside a line over the limit: drop bytes up to its '\n'
+    bool m_discardingStderr = false;
     bool m_expectingExit = false;
     QFile m_recording;
 };

@@ -46,14 +46,21 @@ QJsonObject Session::header(const QString &root)
                        {QLatin1String("studio_version"), QCoreApplication::applicationVersion()}};
 }
 
-Session *Session::load(const QString &path, QObject *parent)
+Session *Session::load(const QString &path, QObject *parent, qint64 maxBytes)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw SessionError(QCoreApplication::translate("AotStudio::Client::Session",
                                                        "Cannot open the session file %1: %2.")
                                .arg(QDir::toNativeSeparators(path), file.errorString()));
-    const QByteArray data = file.readAll();
+    // At most maxBytes + 1 bytes are read, whatever size the file claims.
+    const QByteArray data = file.read(maxBytes + 1);
+    if (data.size() > maxBytes)
+        throw SessionError(QCoreApplication::translate("AotStudio::Client::Session",
+                                                       "%1 is larger than %2 MiB, the limit for a session file; "
+                                                       "it was not read. Is it a session saved by the studio?")
+                               .arg(QDir::toNativeSeparators(path))
+                               .arg(double(maxBytes) / double(1 << 20), 0, 'g', 4));
     const QList<QByteArray> lines = data.split('\n');
     auto session = std::make_unique<Session>();
     session->m_filePath = QFileInfo(path).absoluteFilePath();

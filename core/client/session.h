@@ -110,10 +110,14 @@ public:
     /**
      * Reads a session file. A truncated last line (a crash while recording) is skipped with a
      * warning in warnings(); a file whose header names a newer format version, a file that is
-     * not a session, or a missing file throw SessionError naming the file and what to do.
+     * not a session, a missing file, or a file larger than `maxBytes` (counted on the bytes read;
+     * the message names the limit) throw SessionError naming the file and what to do.
      * O(lines); 10,000 events load in well under a second.
      */
-    static Session *load(const QString &path, QObject *parent = nullptr);
+    static Session *load(const QString &path, QObject *parent = nullptr, qint64 maxBytes = MaxFileBytes);
+    /// Largest session file load() reads (bytes): 512 MiB. A day of compiles, profiles and
+    /// quantizations records a few MiB (large data lives in the job folders); SESSION.md "Limits".
+    static constexpr qint64 MaxFileBytes = qint64(512) << 20;
 
     /// Feeds one engine event (a JSON object of FORMAT.md) or a studio line ("sent",
     /// "studio_error"), and appends it to the recording if one is open. Unknown types are

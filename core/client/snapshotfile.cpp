@@ -8,7 +8,7 @@
 
 namespace AotStudio::Client {
 
-std::shared_ptr<const SnapshotFile> SnapshotFile::load(const QString &path, QString *error)
+std::shared_ptr<const SnapshotFile> SnapshotFile::load(const QString &path, QString *error, qint64 maxBytes)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -17,8 +17,17 @@ std::shared_ptr<const SnapshotFile> SnapshotFile::load(const QString &path, QStr
                          .arg(QDir::toNativeSeparators(path), file.errorString());
         return nullptr;
     }
+    const QByteArray data = file.read(maxBytes + 1); // never more, whatever size the file claims
+    if (data.size() > maxBytes) {
+        if (error)
+            *error = QCoreApplication::translate("AotStudio::Client::SnapshotFile",
+                                                 "%1 is larger than %2 MiB, the limit for a graph snapshot; it was not read.")
+                         .arg(QDir::toNativeSeparators(path))
+                         .arg(double(maxBytes) / double(1 << 20), 0, 'g', 4);
+        return nullptr;
+    }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()
         || !doc.object().value(QLatin1String("nodes")).isArray()) {
         if (error)

@@ -18,8 +18,12 @@ namespace AotStudio::Client {
 class SnapshotFile
 {
 public:
-    /// Reads `path`; nullptr with `error` set (file and reason) when missing or not a snapshot.
-    static std::shared_ptr<const SnapshotFile> load(const QString &path, QString *error = nullptr);
+    /// Reads `path`; nullptr with `error` set (file and reason) when missing, not a snapshot, or
+    /// larger than `maxBytes` (counted on the bytes read; the message names the limit).
+    static std::shared_ptr<const SnapshotFile> load(const QString &path, QString *error = nullptr,
+                                                    qint64 maxBytes = MaxFileBytes);
+    /// Largest snapshot file read (bytes): 256 MiB, as the engine side's Graph::kMaxSnapshotBytes.
+    static constexpr qint64 MaxFileBytes = qint64(256) << 20;
 
     QString path() const { return m_path; }
     QString stage() const { return m_document.value(QLatin1String("stage")).toString(); }

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <fstream>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace AotStudio::Graph {
 
@@ -167,12 +169,25 @@ Snapshot parseSnapshot(const nlohmann::json &j, const std::string &origin)
     return s;
 }
 
-Snapshot loadSnapshot(const std::string &path)
+Snapshot loadSnapshot(const std::string &path, std::uintmax_t maxBytes)
 {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in)
         throw GraphError(path + ": cannot open the snapshot file");
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    // Read at most maxBytes + 1 bytes, whatever the file system says its size is.
+    std::string data;
+    std::vector<char> buffer(1 << 20);
+    while (in) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        data.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+        if (data.size() > maxBytes)
+            throw GraphError(path + ": larger than " +
+                             (maxBytes % (1 << 20) == 0 ? std::to_string(maxBytes >> 20) + " MiB" : std::to_string(maxBytes) + " bytes") +
+                             ", the limit for a graph snapshot: not read (is it a snapshot?)");
+    }
+    if (in.bad())
+        throw GraphError(path + ": cannot read the snapshot file");
+    nlohmann::json j = nlohmann::json::parse(data, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded())
         throw GraphError(path + ": not valid JSON (truncated or corrupt snapshot?)");
     return parseSnapshot(j, path);

@@ -74,7 +74,12 @@ struct Snapshot {
 /// Parse a snapshot object. Throws GraphError naming `origin` (a path or "<memory>") when the
 /// schema tag, version or a node's required fields are missing or of the wrong type.
 Snapshot parseSnapshot(const nlohmann::json &j, const std::string &origin = "<memory>");
-/// Read and parse a snapshot file; GraphError names the path on I/O or JSON errors.
-Snapshot loadSnapshot(const std::string &path);
+/// Largest snapshot file read (bytes): 256 MiB (ResNet-18 after post-grad: 0.3 MiB for 455 nodes);
+/// a larger file is refused before it is parsed (SCHEMA.md).
+inline constexpr std::uintmax_t kMaxSnapshotBytes = 256ull << 20;
+
+/// Read and parse a snapshot file; GraphError names the path on I/O or JSON errors, and on a file
+/// larger than `maxBytes` (counted on the bytes read; the message names the limit).
+Snapshot loadSnapshot(const std::string &path, std::uintmax_t maxBytes = kMaxSnapshotBytes);
 
 } // namespace AotStudio::Graph

@@ -106,4 +106,33 @@ std::optional<Request> parseRequest(std::string_view line, Error &error)
     return Request{type->get<std::string>(), id->get<std::int64_t>(), std::move(j)};
 }
 
+LineRead readLine(std::istream &in, std::string &line, std::size_t maxBytes)
+{
+    line.clear();
+    std::streambuf *buf = in.rdbuf();
+    if (!buf)
+        return LineRead::End;
+    bool any = false, tooLong = false;
+    using Traits = std::char_traits<char>;
+    for (Traits::int_type c = buf->sbumpc(); !Traits::eq_int_type(c, Traits::eof()); c = buf->sbumpc()) {
+        any = true;
+        if (Traits::to_char_type(c) == '\n')
+            break;
+        if (tooLong)
+            continue;
+        if (line.size() >= maxBytes) {
+            tooLong = true;
+            line.clear();
+            line.shrink_to_fit();
+            continue;
+        }
+        line.push_back(Traits::to_char_type(c));
+    }
+    if (!any) {
+        in.setstate(std::ios::eofbit);
+        return LineRead::End;
+    }
+    return tooLong ? LineRead::TooLong : LineRead::Line;
+}
+
 } // namespace AotStudio::Protocol

@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -70,5 +72,22 @@ struct Request {
 /// line that is not a JSON object or lacks a string `type` / integer `id`. Unknown types are
 /// returned as-is: skipping them is the caller's choice (FORMAT.md: unknown types are skipped).
 std::optional<Request> parseRequest(std::string_view line, Error &error);
+
+/// The longest protocol line either side reads (bytes, newline excluded): 16 MiB. Real lines are
+/// at most a few hundred KiB (large data travels as files); a longer one is skipped whole, with an
+/// error naming this limit, instead of being buffered without end. FORMAT.md "Limits".
+inline constexpr std::size_t kMaxLineBytes = 16u << 20;
+
+/// What readLine() found.
+enum class LineRead {
+    Line,    ///< a line (without its '\n'; a last line without one also counts)
+    TooLong, ///< a line longer than the limit, read and discarded up to its '\n' (or the end)
+    End,     ///< end of input, nothing read
+};
+
+/// Read one line from `in` into `line`, keeping at most `maxBytes` bytes in memory: a longer line
+/// is consumed to its end and dropped (`line` is then empty) so the next call starts at the next
+/// line. Never throws.
+LineRead readLine(std::istream &in, std::string &line, std::size_t maxBytes = kMaxLineBytes);
 
 } // namespace AotStudio::Protocol

@@ -498,6 +498,39 @@ private Q_SLOTS:
         QTest::qWait(100);
         QCOMPARE(failed.count(), 0);
     }
+
+    void overlongLinesAreSkipped()
+    {
+        // An engine (here a wrapper around the fake one) that writes a 3 MB line on stdout and on
+        // stderr before its handshake: with a 1 MiB limit both are dropped as they arrive, each
+        // with a warning, and the handshake that follows still completes.
+        QTemporaryDir dir;
+        const QString wrapper = dir.filePath(QStringLiteral("long-line-engine"));
+        QFile f(wrapper);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\n"
+                "head -c 3000000 /dev/zero | tr '\\0' x; echo\n"
+                "head -c 3000000 /dev/zero | tr '\\0' y >&2; echo >&2\n"
+                "exec '" AOTSTUDIO_FAKE_ENGINE "' \"$@\"\n");
+        f.close();
+        QVERIFY(f.setPermissions(f.permissions() | QFileDevice::ExeOwner));
+        EngineClient client;
+        client.setEnginePath(wrapper);
+        client.setMaxLineBytes(1 << 20);
+        QSignalSpy hello(&client, &EngineClient::handshakeCompleted);
+        QSignalSpy logs(&client, &EngineClient::logMessage);
+        client.start();
+        QVERIFY(hello.wait(20000));
+        QCOMPARE(client.state(), EngineClient::State::Ready);
+        QVERIFY(client.skippedLineCount() >= 1);
+        int warnings = 0;
+        for (const auto &args : logs)
+            if (args.at(1).toString() == QLatin1String("warning") && args.at(2).toString().contains(QLatin1String("longer than 1 MiB")))
+                ++warnings;
+        QCOMPARE(warnings, 2);
+        QCOMPARE(client.maxLineBytes(), qsizetype(1) << 20);
+        QCOMPARE(EngineClient::DefaultMaxLineBytes, qsizetype(16) << 20);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEngineClient)

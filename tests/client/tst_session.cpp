@@ -142,6 +142,31 @@ private Q_SLOTS:
         }
     }
 
+    void filesOverTheLimitAreRefusedUnread()
+    {
+        // A session and a snapshot over their limits are refused with a message naming the limit;
+        // exactly at the limit they load. (Small limits stand in for the 512 and 256 MiB defaults.)
+        const qint64 size = QFileInfo(fixture()).size();
+        std::unique_ptr<Session> ok(Session::load(fixture(), nullptr, size));
+        QVERIFY(!ok->jobs().isEmpty());
+        try {
+            std::unique_ptr<Session> s(Session::load(fixture(), nullptr, 1024));
+            QFAIL("a session over the limit was read");
+        } catch (const SessionError &e) {
+            QVERIFY2(e.message().contains(QLatin1String("larger than 0.0009766 MiB")) && e.message().contains(QLatin1String("limit for a session file")),
+                     qPrintable(e.message()));
+        }
+        QCOMPARE(Session::MaxFileBytes, qint64(512) << 20);
+
+        const QString snapshot = QFINDTESTDATA("../fixtures/graphs/gelu_after.json");
+        QString error;
+        QVERIFY2(SnapshotFile::load(snapshot, &error, QFileInfo(snapshot).size()), qPrintable(error));
+        QVERIFY(!SnapshotFile::load(snapshot, &error, 100));
+        QVERIFY2(error.contains(QLatin1String("limit for a graph snapshot")) && error.contains(QLatin1String("gelu_after.json")),
+                 qPrintable(error));
+        QCOMPARE(SnapshotFile::MaxFileBytes, qint64(256) << 20);
+    }
+
     void recordingRoundTrips()
     {
         QTemporaryDir dir;

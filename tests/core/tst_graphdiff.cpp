@@ -135,6 +135,7 @@ private slots:
     void loadSnapshot_fixture();
     void loadSnapshot_missingFile();
     void loadSnapshot_truncated();
+    void loadSnapshot_overLimit();
 
     void diff_identical();
     void diff_removedNoop();
@@ -400,6 +401,23 @@ void TestGraphDiff::loadSnapshot_truncated()
         QVERIFY2(std::string(e.what()).find(path) != std::string::npos, e.what());
         QVERIFY2(std::string(e.what()).find("not valid JSON") != std::string::npos, e.what());
     }
+}
+
+void TestGraphDiff::loadSnapshot_overLimit()
+{
+    // The fixture loads under the default limit and is refused, unread, under a smaller one.
+    const std::string path = kFixtures + "/gelu_after.json";
+    const auto size = QFileInfo(QString::fromStdString(path)).size();
+    QVERIFY(loadSnapshot(path, static_cast<std::uintmax_t>(size)).nodes.size() > 0); // exactly at the limit: read
+    try {
+        loadSnapshot(path, static_cast<std::uintmax_t>(size - 1));
+        QFAIL("a snapshot over the limit was read");
+    } catch (const GraphError &e) {
+        QVERIFY2(std::string(e.what()).find(path) != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("the limit for a graph snapshot") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find(std::to_string(size - 1) + " bytes") != std::string::npos, e.what());
+    }
+    QCOMPARE(kMaxSnapshotBytes, std::uintmax_t(256) << 20);
 }
 
 void TestGraphDiff::diff_identical()

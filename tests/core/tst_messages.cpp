@@ -5,6 +5,7 @@
 #include <QtTest/QtTest>
 
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -56,6 +57,7 @@ private slots:
     void parseRequest_invalid_data();
     void parseRequest_invalid();
     void parseRequest_unknownTypeIsReturned();
+    void readLine_limit();
 
     void makeHello_frozenFields();
     void makeHello_infoCannotOverrideFrozen();
@@ -389,6 +391,31 @@ void TestMessages::lineWriter_threadSafe()
     }
     for (int count : seen)
         QCOMPARE(count, 1);
+}
+
+void TestMessages::readLine_limit()
+{
+    // Lines up to the limit come back whole; a longer one is consumed and dropped (never kept
+    // past the limit) and the next line reads normally; a last line without '\n' counts.
+    std::istringstream in("short\n" + std::string(10, 'x') + "\n" + std::string(11, 'y') + "\nafter\n\n" +
+                          std::string(50, 'z') + "\ntail");
+    std::string line;
+    QCOMPARE(readLine(in, line, 10), LineRead::Line);
+    QCOMPARE(line, std::string("short"));
+    QCOMPARE(readLine(in, line, 10), LineRead::Line);
+    QCOMPARE(line, std::string(10, 'x'));
+    QCOMPARE(readLine(in, line, 10), LineRead::TooLong);
+    QVERIFY(line.empty());
+    QCOMPARE(readLine(in, line, 10), LineRead::Line);
+    QCOMPARE(line, std::string("after"));
+    QCOMPARE(readLine(in, line, 10), LineRead::Line);
+    QVERIFY(line.empty());
+    QCOMPARE(readLine(in, line, 10), LineRead::TooLong);
+    QVERIFY(line.capacity() <= 64); // the long line was not accumulated
+    QCOMPARE(readLine(in, line, 10), LineRead::Line);
+    QCOMPARE(line, std::string("tail"));
+    QCOMPARE(readLine(in, line, 10), LineRead::End);
+    QCOMPARE(kMaxLineBytes, std::size_t(16) << 20);
 }
 
 QTEST_GUILESS_MAIN(TestMessages)
