@@ -1748,6 +1748,10 @@ Code: %2</source>
         <source>%1 — unreliable measurement: greyed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 (%2% CI %3–%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::NodeTableModel</name>
@@ -3278,6 +3282,22 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>Consistent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1× (baseline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls ending inside the counted windows per second, with the 95% interval of the per-window rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls/s over one runner&apos;s, windows paired by round, with its 95% interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>vs 1 runner</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1741,6 +1741,10 @@ Code: %2</source>
         <source>%1 — unreliable measurement: greyed</source>
         <translation>%1 — 测量不可靠：已置灰</translation>
     </message>
+    <message>
+        <source>%1 (%2% CI %3–%4)</source>
+        <translation>%1（%2% 置信区间 %3–%4）</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::NodeTableModel</name>
@@ -3287,6 +3291,22 @@ this scheme&apos;s own eager / compiled: %3</source>
     <message>
         <source>Consistent</source>
         <translation>一致</translation>
+    </message>
+    <message>
+        <source>1× (baseline)</source>
+        <translation>1×（基准）</translation>
+    </message>
+    <message>
+        <source>Calls ending inside the counted windows per second, with the 95% interval of the per-window rate</source>
+        <translation>每秒在计数窗口内结束的调用数，附每窗口速率的 95% 置信区间</translation>
+    </message>
+    <message>
+        <source>Calls/s over one runner&apos;s, windows paired by round, with its 95% interval</source>
+        <translation>相对单个运行器的每秒调用数之比（窗口按轮次配对），附 95% 置信区间</translation>
+    </message>
+    <message>
+        <source>vs 1 runner</source>
+        <translation>相对 1 个运行器</translation>
     </message>
 </context>
 <context>

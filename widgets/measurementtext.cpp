@@ -58,6 +58,17 @@ QString MeasurementText::ratioWithInterval(const Client::RatioInterval &r, Slowe
     return text;
 }
 
+QString MeasurementText::valueWithInterval(const Client::RatioInterval &r, int decimals)
+{
+    if (!r.isValid())
+        return QStringLiteral("—");
+    const QString value = formatNumber(r.estimate, 'f', decimals);
+    if (!r.hasBounds())
+        return value + QLatin1Char(' ') + interval(r);
+    return tr("%1 (%2% CI %3–%4)")
+        .arg(value, formatNumber(r.level * 100, 'f', 0), formatNumber(r.low, 'f', decimals), formatNumber(r.high, 'f', decimals));
+}
+
 QString MeasurementText::phase(const Client::PhaseStats &p)
 {
     if (!p.isValid())

@@ -26,6 +26,9 @@ public:
     /// ratio() and interval(), then in words when the ratio says the compiled side is slower
     /// (or that the interval holds 1: no clear difference).
     static QString ratioWithInterval(const Client::RatioInterval &r, Slower slower = Slower::Compiled);
+    /// A figure that is not a ratio with its interval, @p decimals after the point:
+    /// "1234 (95% CI 1200–1270)", "1234 (no interval)"; "—" when invalid.
+    static QString valueWithInterval(const Client::RatioInterval &r, int decimals);
     /// "1.2 ms (95% CI 1.1–1.3)" for a cold-start phase.
     static QString phase(const Client::PhaseStats &p);
 

@@ -2,6 +2,7 @@
 #include "throughputmodel.h"
 
 #include "charthelpers.h"
+#include "measurementtext.h"
 #include "numberformat.h"
 
 #include <QBrush>
@@ -28,6 +29,10 @@ void ThroughputModel::setRows(const QJsonArray &throughput)
             continue;
         row.intraOpThreads = o.value(QLatin1String("intra_op_threads")).toInt();
         row.callsPerSecond = jsonNumber(o.value(QLatin1String("throughput_per_s")));
+        if (o.value(QLatin1String("throughput_interval")).isObject())
+            row.rate = Client::RatioInterval::fromJson(o.value(QLatin1String("throughput_interval")));
+        if (o.value(QLatin1String("scaling")).isObject())
+            row.scaling = Client::RatioInterval::fromJson(o.value(QLatin1String("scaling")));
         row.medianMs = jsonNumber(o.value(QLatin1String("median_ms")));
         row.p10Ms = jsonNumber(o.value(QLatin1String("p10_ms")));
         row.p90Ms = jsonNumber(o.value(QLatin1String("p90_ms")));
@@ -82,7 +87,17 @@ QVariant ThroughputModel::data(const QModelIndex &index, int role) const
         case ThreadsColumn:
             return row.intraOpThreads > 0 ? QVariant(row.intraOpThreads) : QVariant(QStringLiteral("—"));
         case ThroughputColumn:
-            return std::isnan(row.callsPerSecond) ? QStringLiteral("—") : formatNumber(row.callsPerSecond, 'f', 0);
+            if (std::isnan(row.callsPerSecond))
+                return QStringLiteral("—");
+            // The median per-window rate with its interval; older results have the counted rate alone.
+            if (!row.rate.isValid())
+                return formatNumber(row.callsPerSecond, 'f', 0) + QLatin1Char(' ') + MeasurementText::interval(row.rate);
+            return MeasurementText::valueWithInterval(row.rate, 0);
+        case ScalingColumn:
+            if (row.runners == 1)
+                return tr("1× (baseline)");
+            return row.scaling.isValid() ? MeasurementText::ratioWithInterval(row.scaling, MeasurementText::Slower::None)
+                                         : QStringLiteral("—");
         case MedianColumn:
             return formatMs(row.medianMs);
         case P99Column:
@@ -116,6 +131,8 @@ QVariant ThroughputModel::data(const QModelIndex &index, int role) const
             return row.intraOpThreads;
         case ThroughputColumn:
             return raw(row.callsPerSecond);
+        case ScalingColumn:
+            return row.runners == 1 ? QVariant(1.0) : raw(row.scaling.estimate);
         case MedianColumn:
             return raw(row.medianMs);
         case P99Column:
@@ -139,6 +156,10 @@ QVariant ThroughputModel::headerData(int section, Qt::Orientation orientation, i
         switch (section) {
         case ThreadsColumn:
             return tr("Torch intra-op threads of each runner");
+        case ThroughputColumn:
+            return tr("Calls ending inside the counted windows per second, with the 95% interval of the per-window rate");
+        case ScalingColumn:
+            return tr("Calls/s over one runner's, windows paired by round, with its 95% interval");
         case ConsistentColumn:
             return tr("Whether calls per second agree with the runner's own latency (one runner only)");
         default:
@@ -154,6 +175,8 @@ QVariant ThroughputModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Threads each");
     case ThroughputColumn:
         return tr("Calls/s");
+    case ScalingColumn:
+        return tr("vs 1 runner");
     case MedianColumn:
         return tr("Median");
     case P99Column:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "client/measurement.h"
+
 #include <QAbstractTableModel>
 #include <QJsonArray>
 #include <QList>
@@ -9,7 +11,8 @@ namespace AotStudio::Widgets {
 
 /**
  * The throughput rows of a profile (PROFILE.md, "Throughput"): runners, torch threads each,
- * calls/s and the counted calls' latency, and for one runner whether the rate agrees with its
+ * calls/s with the 95% interval of the per-window rate, the scaling over one runner with its
+ * interval (runner counts paired by round), the counted calls' latency, and for one runner whether the rate agrees with its
  * latency (`consistent`): a warning mark, with the reason in the tooltip, when it does not.
  * SortRole gives raw numbers (invalid when missing).
  */
@@ -21,6 +24,7 @@ public:
         RunnersColumn,
         ThreadsColumn,
         ThroughputColumn,
+        ScalingColumn,
         MedianColumn,
         P99Column,
         ConsistentColumn,
@@ -31,7 +35,9 @@ public:
     struct Row {
         int runners = 0;
         int intraOpThreads = 0; ///< torch threads of each runner; 0 when not stated
-        double callsPerSecond = qQNaN();
+        double callsPerSecond = qQNaN(); ///< counted calls / counted seconds
+        Client::RatioInterval rate; ///< median per-window rate (calls/s) with its interval; invalid in older results
+        Client::RatioInterval scaling; ///< this rate over one runner's; invalid for one runner or older results
         double medianMs = qQNaN();
         double p10Ms = qQNaN();
         double p90Ms = qQNaN();

@@ -160,10 +160,24 @@ void printProfile(std::FILE *out, const json &r)
         std::fprintf(out, "kernel:         %-40s %6.1f%%  %lld calls  %.4f ms each  [%s]\n", k.value("name", "").c_str(),
                      100.0 * k.value("share", 0.0), k.value("calls", 0LL), k.value("mean_ms", 0.0), nodes.c_str());
     }
-    for (const auto &t : r.value("throughput", json::array()))
-        std::fprintf(out, "throughput:     %d runner(s): %.1f calls/s, median %.4f ms, p99 %.4f ms%s\n", t.value("runners", 0),
-                     t.value("throughput_per_s", 0.0), t.value("median_ms", 0.0), t.value("p99_ms", 0.0),
+    for (const auto &t : r.value("throughput", json::array())) {
+        // The median per-window rate with its interval; results before windows had the rate alone.
+        std::string rate = std::to_string(static_cast<long long>(t.value("throughput_per_s", 0.0) + 0.5)) + " calls/s";
+        if (t.contains("throughput_interval")) {
+            const auto i = Pipeline::ratioFromJson(t["throughput_interval"]);
+            char buf[128];
+            if (i.low && i.high)
+                std::snprintf(buf, sizeof buf, "%.0f calls/s (95%% CI %.0f-%.0f, %d windows)", i.estimate, *i.low, *i.high, i.blocks);
+            else
+                std::snprintf(buf, sizeof buf, "%.0f calls/s (no interval: %d windows)", i.estimate, i.blocks);
+            rate = buf;
+        }
+        if (t.contains("scaling"))
+            rate += ", " + Pipeline::ratioText(Pipeline::ratioFromJson(t["scaling"]), "fewer calls/s than one runner") + " vs 1 runner";
+        std::fprintf(out, "throughput:     %d runner(s): %s, median %.4f ms, p99 %.4f ms%s\n", t.value("runners", 0), rate.c_str(),
+                     t.value("median_ms", 0.0), t.value("p99_ms", 0.0),
                      t.value("consistent", true) ? "" : "  (disagrees with its latency: see warnings)");
+    }
     printColdStart(out, r.value("cold_start", json::object()));
     for (const auto &w : r.value("warnings", json::array())) {
         const std::string text = w.is_string() ? w.get<std::string>() : w.dump();

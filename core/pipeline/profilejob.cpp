@@ -3,6 +3,7 @@
 #include "pipeline/coldstart.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
+#include "pipeline/throughput.h"
 
 #include "bundle/bundle.h"
 #include "bundle/guards.h"
@@ -14,7 +15,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <barrier>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -126,6 +126,12 @@ struct Variant {
     std::optional<double> cudaEventMs;
     std::optional<double> busyShare;
 };
+
+/// The RecordFunction collector traces the first call of every traced block and every
+/// kTraceEvery-th call after it (PROFILE.md "collector"): the kernel breakdown comes from those
+/// calls, the rest of a traced block runs untraced, so the traced blocks' statistics stay within
+/// about 1/kTraceEvery of a sampled call's cost of the untraced ones.
+constexpr int kTraceEvery = 10;
 
 Json optNum(const std::optional<double> &v)
 {
@@ -297,20 +303,27 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         // 4. Every variant untraced and traced, all timed together in alternating blocks
         // (measurement.h): a drift of machine load hits every variant and both passes alike; the
         // speedups and the collector's overhead are ratios of paired medians with intervals. The
-        // traced blocks' ranges fill kernels, ops and trace.json.
+        // sampled calls of the traced blocks fill kernels, ops and trace.json.
         std::vector<Profiler::TimedRange> ranges;
         std::map<std::string, double> wallMs;
         // How the collector works and what its overhead touches, stated in the result (PROFILE.md).
-        const char *kRecordFunctionMethod =
-            "RecordFunction callbacks: outermost ranges (generated kernels, shim calls, eager's top-level ops) timestamped, "
-            "nested ranges counted only; runs only in the traced blocks, so latency and speedup come from untraced calls";
-        const char *kCuptiMethod = "CUPTI activity records (kernels, memcpy, memset) from a dedicated subscriber, enabled only "
-                                   "around the traced blocks; latency and speedup come from untraced calls (CUDA events)";
+        const std::string kRecordFunctionMethod =
+            "the package's kernel and library-call ranges taken at AOTInductor's C ABI (aoti_record_function_start/end "
+            "interposed: two clock reads a range, no RecordFunction; collector.aoti_ranges), eager's top-level ops by "
+            "RecordFunction callbacks on the calling thread (outermost ranges timestamped into a per-thread buffer, "
+            "nested ranges only counted); on for the first call of "
+            "every traced block and every " + std::to_string(kTraceEvery) + "th after it (switched outside the timer), so "
+            "the kernel breakdown comes from those sampled calls and latency and speedup from the untraced blocks";
+        const std::string kCuptiMethod = "CUPTI activity records (kernels, memcpy, memset) from a dedicated subscriber, enabled "
+                                         "around the traced blocks; RecordFunction ranges on sampled calls as on the CPU; "
+                                         "latency and speedup come from untraced calls (CUDA events)";
         Json collector{{"name", device == "cuda" ? "cupti" : "record_function"},
                        {"available", trace},
                        {"reason", trace ? "" : "trace: false"},
                        {"method", device == "cuda" ? kCuptiMethod : kRecordFunctionMethod},
-                       {"overhead_applies_to", "traced calls only (the per-kernel times); see each variant's overhead_pct"}};
+                       {"sample_every", kTraceEvery},
+                       {"overhead_applies_to", "the traced blocks' statistics (overhead, overhead_pct); each sampled call, "
+                                               "i.e. the per-kernel times, carries sampled_call_overhead"}};
         std::unique_ptr<Profiler::CuptiCollector> cupti;
         Json gpu;
         if (device == "cuda" && trace) {
@@ -326,10 +339,19 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         const std::int64_t origin = Runtime::RangeCollector::nowNs();
         std::vector<Profiler::CuptiRecord> gpuRecords;
         Runtime::RangeCollector rc;
+        // The RecordFunction collector is on for a sample of the traced calls only: the first of
+        // every block and every kTraceEvery-th after it, switched on and off outside the timer
+        // (PairedVariant::beforeCall/afterCall) and on this thread only, so the other calls of a
+        // traced block run as untraced ones do. The sampled calls fill kernels, ops and the trace;
+        // sampled_call_overhead (below) says how much each of them was slowed.
         struct Traced {
             CallLog calls;
+            bool sampling = false;
             std::int64_t t0 = 0, busyNs = 0, tracedNs = 0;
         };
+        // The package ran during verify: if its kernel ranges reached our shim hook, use it.
+        const bool shimHook = device == "cpu" && Runtime::aotiShimHookReached();
+        collector["aoti_ranges"] = shimHook ? "aoti_shim" : "record_function";
         std::vector<Traced> tracedState(variants.size());
         std::vector<Profiler::PairedVariant> timed;
         std::vector<std::pair<std::size_t, std::size_t>> slots(variants.size(), {SIZE_MAX, SIZE_MAX}); // plain, traced
@@ -338,33 +360,47 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             if (!v.available)
                 continue;
             slots[vi].first = timed.size();
-            timed.push_back({v.name, v.call, {}, {}});
+            timed.push_back({v.name, v.call, {}, {}, {}, {}});
             if (!trace)
                 continue;
             auto &st = tracedState[vi];
             slots[vi].second = timed.size();
-            timed.push_back({v.name + " (traced)", st.calls.wrap(v.call),
-                             [&, &st = st] {
-                                 if (cupti)
-                                     cupti->start();
-                                 rc.start();
-                                 st.t0 = Runtime::RangeCollector::nowNs();
-                             },
-                             [&, &st = st, &v = v] {
-                                 auto got = rc.stop();
-                                 st.tracedNs += Runtime::RangeCollector::nowNs() - st.t0;
-                                 if (cupti) {
-                                     auto recs = cupti->stop();
-                                     for (auto &r : recs) {
-                                         r.variant = v.name;
-                                         if (r.kind == Profiler::CuptiRecord::Kind::Kernel)
-                                             st.busyNs += r.endNs - r.startNs;
-                                     }
-                                     gpuRecords.insert(gpuRecords.end(), std::make_move_iterator(recs.begin()), std::make_move_iterator(recs.end()));
-                                 }
-                                 for (auto &r : got)
-                                     ranges.push_back({std::move(r.name), v.name, r.startNs, r.endNs, 1, r.thread, r.depth, Json::object()});
-                             }});
+            Profiler::PairedVariant traced;
+            traced.name = v.name + " (traced)";
+            traced.call = [&st, fn = v.call, logged = st.calls.wrap(v.call)] { st.sampling ? logged() : fn(); };
+            traced.beginBlock = [&, &st = st] {
+                if (cupti)
+                    cupti->start();
+                st.t0 = Runtime::RangeCollector::nowNs();
+            };
+            traced.endBlock = [&, &st = st, &v = v] {
+                st.tracedNs += Runtime::RangeCollector::nowNs() - st.t0;
+                if (!cupti)
+                    return;
+                auto recs = cupti->stop();
+                for (auto &r : recs) {
+                    r.variant = v.name;
+                    if (r.kind == Profiler::CuptiRecord::Kind::Kernel)
+                        st.busyNs += r.endNs - r.startNs;
+                }
+                gpuRecords.insert(gpuRecords.end(), std::make_move_iterator(recs.begin()), std::make_move_iterator(recs.end()));
+            };
+            // A CPU package's kernel ranges are taken at the AOTI shim when the hook is in place
+            // (two clock reads a range, no RecordFunction); eager's ops through RecordFunction.
+            const auto source = v.name == "aoti" && shimHook ? Runtime::RangeCollector::Source::AotiShim
+                                                             : Runtime::RangeCollector::Source::RecordFunction;
+            traced.beforeCall = [&, &st = st, source](int c) {
+                st.sampling = c % kTraceEvery == 0;
+                if (st.sampling)
+                    rc.start(Runtime::RangeCollector::Threads::ThisOnly, source);
+            };
+            traced.afterCall = [&, &st = st, &v = v](int) {
+                if (!st.sampling)
+                    return;
+                for (auto &r : rc.stop())
+                    ranges.push_back({std::move(r.name), v.name, r.startNs, r.endNs, 1, r.thread, r.depth, Json::object()});
+            };
+            timed.push_back(std::move(traced));
         }
         progress("measure", 0.55, "timing " + std::to_string(timed.size()) + " variants in alternating blocks" +
                                       (trace ? " (untraced and traced)" : ""));
@@ -379,7 +415,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             throw;
         }
         checkStop("measure");
-        std::map<std::string, Json> overheadIntervals;
+        std::map<std::string, Json> overheadIntervals, sampledOverhead;
         std::vector<Profiler::RatioInterval> shownRatios;
         for (std::size_t vi = 0; vi < variants.size(); ++vi) {
             auto &v = variants[vi];
@@ -399,6 +435,17 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             if (cupti && st.tracedNs > 0)
                 v.busyShare = static_cast<double>(st.busyNs) / static_cast<double>(st.tracedNs);
             overheadIntervals[v.name] = ratioJson(comparison->ratio(slots[vi].second, slots[vi].first));
+            // What each sampled call paid: the sampled calls of every traced block against the
+            // untraced block of the same round (paired by round; works for one-call blocks too).
+            const auto &plainBlocks = comparison->paired().variants.at(slots[vi].first).blocksMs;
+            const auto &tracedBlocks = comparison->paired().variants.at(slots[vi].second).blocksMs;
+            std::vector<std::vector<double>> sampled;
+            for (const auto &block : tracedBlocks) {
+                sampled.emplace_back();
+                for (std::size_t c = 0; c < block.size(); c += kTraceEvery)
+                    sampled.back().push_back(block[c]);
+            }
+            sampledOverhead[v.name] = ratioJson(Profiler::ratioInterval(sampled, plainBlocks));
         }
         // The call ranges (depth -1, tid 0) only frame the trace; kernels and ops are depth 0.
 
@@ -419,108 +466,19 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             checkStop("memory");
         }
 
-        // 6. Throughput against N runners of the package, N threads.
+        // 6. Throughput against N runners of the package, N threads (throughput.h: runner counts
+        // take turns in rounds, each rate with its interval, scaling against one runner).
         Json throughput = Json::array();
-        if (wanted.count("aoti")) {
-            for (std::size_t i = 0; i < runnerCounts.size(); ++i) {
-                const int n = runnerCounts[i];
-                progress("throughput", 0.78 + 0.08 * static_cast<double>(i) / static_cast<double>(runnerCounts.size()),
-                         "throughput with " + std::to_string(n) + " runner(s)");
-                try {
-                    auto many = Runtime::AotiRunner::load(package, device, n);
-                    many->setInputs(job.inputs());
-                    many->run();
-                    // Steady state only: every runner warms up (its thread's OpenMP team, caches),
-                    // all meet at a barrier, then calls that *end* inside one fixed window are
-                    // counted; the window starts after every runner has started.
-                    using Clock = std::chrono::steady_clock;
-                    const int warmCalls = std::max(3, options.warmup);
-                    std::mutex m;
-                    std::vector<double> latencies;
-                    std::atomic<bool> failed{false};
-                    std::string failure;
-                    std::barrier ready(n + 1);
-                    Clock::time_point windowStart, windowEnd;
-                    std::atomic<long long> inWindow{0};
-                    const int perRunnerThreads = std::max(1, threads / n);
-                    std::vector<std::thread> pool;
-                    for (int t = 0; t < n; ++t) {
-                        pool.emplace_back([&] {
-                            Runtime::initThreadForTorch();
-                            Runtime::setIntraOpThreads(perRunnerThreads);
-                            std::vector<double> mine;
-                            long long counted = 0;
-                            try {
-                                for (int w = 0; w < warmCalls && !failed; ++w)
-                                    many->runConcurrent();
-                            } catch (const std::exception &e) {
-                                std::lock_guard lock(m);
-                                failed = true;
-                                failure = e.what();
-                            }
-                            ready.arrive_and_wait(); // the main thread sets the window meanwhile
-                            ready.arrive_and_wait();
-                            try {
-                                while (!failed && !stop.stop_requested()) {
-                                    const auto a = Clock::now();
-                                    if (a >= windowEnd)
-                                        break;
-                                    many->runConcurrent();
-                                    const auto b = Clock::now();
-                                    if (b <= windowEnd) {
-                                        ++counted;
-                                        mine.push_back(std::chrono::duration<double, std::milli>(b - a).count());
-                                    }
-                                }
-                            } catch (const std::exception &e) {
-                                std::lock_guard lock(m);
-                                failed = true;
-                                failure = e.what();
-                            }
-                            inWindow += counted;
-                            std::lock_guard lock(m);
-                            latencies.insert(latencies.end(), mine.begin(), mine.end());
-                        });
-                    }
-                    ready.arrive_and_wait();
-                    windowStart = Clock::now();
-                    windowEnd = windowStart + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(throughputSeconds));
-                    ready.arrive_and_wait();
-                    for (auto &t : pool)
-                        t.join();
-                    Runtime::setIntraOpThreads(threads); // the runners changed the process default
-                    if (failed)
-                        throw Runtime::RuntimeError(failure);
-                    const auto s = Profiler::summarize(latencies);
-                    const double perS = static_cast<double>(inWindow.load()) / throughputSeconds;
-                    Json row{{"runners", n},
-                             {"threads", n},
-                             {"intra_op_threads", perRunnerThreads},
-                             {"calls", inWindow.load()},
-                             {"seconds", throughputSeconds},
-                             {"throughput_per_s", perS},
-                             {"median_ms", s.medianMs},
-                             {"p10_ms", s.p10Ms},
-                             {"p90_ms", s.p90Ms},
-                             {"p99_ms", s.p99Ms},
-                             {"method", "calls ending inside a fixed window that starts after every runner warmed up "
-                                        "(a barrier); latency of each counted call"}};
-                    // One runner's rate must agree with its latency (calls/s = 1000 / ms): with
-                    // one runner the calls run back to back, so anything else is a measuring fault.
-                    if (n == 1 && s.runs > 0 && s.p10Ms > 0) {
-                        const double lo = 1000.0 / s.p90Ms, hi = 1000.0 / s.p10Ms;
-                        const bool agrees = perS >= 0.8 * lo && perS <= 1.2 * hi;
-                        row["consistent"] = agrees;
-                        if (!agrees)
-                            warn("throughput with 1 runner (" + num(perS) + " calls/s) disagrees with its own latency (" + num(1000.0 / s.medianMs) +
-                                 " calls/s from the median): the calls did not run back to back; treat the throughput table with care");
-                    }
-                    throughput.push_back(std::move(row));
-                } catch (const Runtime::RuntimeError &e) {
-                    warn("throughput with " + std::to_string(n) + " runners failed: " + e.what());
-                }
-                checkStop("throughput");
-            }
+        if (wanted.count("aoti") && !runnerCounts.empty()) {
+            progress("throughput", 0.78, "throughput with " + std::to_string(runnerCounts.size()) + " runner count(s), in alternating windows");
+            ThroughputOptions topt;
+            topt.runnerCounts = runnerCounts;
+            topt.seconds = throughputSeconds;
+            topt.warmup = std::max(3, options.warmup);
+            topt.threads = threads;
+            throughput = measureThroughput(package, device, [&] { return job.inputs(); }, topt, stop, warn,
+                                           [&](double f) { progress("throughput", 0.78 + 0.08 * f, "throughput windows"); });
+            checkStop("throughput");
         }
 
         // 7. Cold start (coldstart.h): aotstudio-run on a one-package bundle against Python eager.
@@ -585,7 +543,8 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             const auto &v = variants[vi];
             Json j{{"name", v.name}, {"available", v.available}, {"reason", v.reason}};
             if (!v.available) {
-                for (const char *k : {"statistics", "traced", "overhead_pct", "overhead", "memory", "cuda_event_ms", "gpu_busy_share"})
+                for (const char *k : {"statistics", "traced", "overhead_pct", "overhead", "sampled_call_overhead", "memory", "cuda_event_ms",
+                                      "gpu_busy_share"})
                     j[k] = nullptr;
             } else {
                 j["statistics"] = summaryJson(v.plain, options.warmup);
@@ -593,6 +552,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                 j["overhead_pct"] = v.hasTraced && v.plain.medianMs > 0 ? Json((v.traced.medianMs - v.plain.medianMs) / v.plain.medianMs * 100.0)
                                                                          : Json();
                 j["overhead"] = overheadIntervals.count(v.name) ? overheadIntervals[v.name] : Json();
+                j["sampled_call_overhead"] = sampledOverhead.count(v.name) ? sampledOverhead[v.name] : Json();
                 j["memory"] = {{"peak_bytes", v.memory.peakBytes ? Json(*v.memory.peakBytes) : Json()}, {"method", v.memory.method}};
                 j["cuda_event_ms"] = optNum(v.cudaEventMs);
                 j["gpu_busy_share"] = optNum(v.busyShare);
@@ -735,7 +695,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
               {"percentiles", "linear interpolation between order statistics (numpy default)"},
               {"pairing", comparison->pairing()},
               {"traced_runs", "untraced and traced runs of every variant timed together in alternating blocks, "
-                              "the collector started and stopped around each traced block"}}},
+                              "the collector on for a sample of each traced block's calls (collector.sample_every)"}}},
             {"threads", threads},
             {"measurement", measurement},
             {"eager_baseline", loaded.value("eager_baseline", Json())},

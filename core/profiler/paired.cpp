@@ -84,9 +84,13 @@ PairedResult measurePaired(std::span<const PairedVariant> variants, const Paired
             std::vector<double> block;
             block.reserve(static_cast<std::size_t>(v.callsPerBlock));
             for (int c = 0; c < v.callsPerBlock; ++c) {
+                if (variant.beforeCall)
+                    variant.beforeCall(c);
                 const auto t0 = Clock::now();
                 variant.call();
                 block.push_back(msSince(t0, Clock::now()));
+                if (variant.afterCall)
+                    variant.afterCall(c);
             }
             if (variant.endBlock)
                 variant.endBlock();
@@ -194,6 +198,12 @@ RatioInterval ratioInterval(std::span<const double> num, std::span<const double>
     for (double v : den)
         b.push_back({v});
     return ratioInterval(a, b, level, resamples, seed);
+}
+
+RatioInterval medianInterval(std::span<const double> values, double level, int resamples, std::uint64_t seed)
+{
+    const std::vector<double> ones(values.size(), 1.0);
+    return ratioInterval(values, ones, level, resamples, seed);
 }
 
 } // namespace AotStudio::Profiler

@@ -25,6 +25,10 @@ struct PairedVariant {
     std::function<void()> call;
     std::function<void()> beginBlock;
     std::function<void()> endBlock;
+    /// When set, run untimed just before and just after each timed call, with the call's index in
+    /// its block (0 .. callsPerBlock-1): profile switches its collector on for a sample of calls.
+    std::function<void(int callInBlock)> beforeCall;
+    std::function<void(int callInBlock)> afterCall;
 };
 
 /// How long to measure; the budget of MeasureOptions is per variant, so two variants take about
@@ -95,5 +99,13 @@ RatioInterval ratioInterval(std::span<const std::vector<double>> numBlocks, std:
 /// The same for paired single values (cold start: one fresh process of each kind per round).
 RatioInterval ratioInterval(std::span<const double> num, std::span<const double> den, double level = 0.95,
                             int resamples = 2000, std::uint64_t seed = 0x5eed);
+
+/// The median of `values` with its percentile-bootstrap interval (values drawn with replacement,
+/// `resamples` times; the (1-level)/2 and (1+level)/2 quantiles of the resampled medians). The
+/// same bootstrap as ratioInterval() with every denominator 1, so one routine draws both; for
+/// values that are already per-block figures (one throughput rate per window). estimate 0 and no
+/// interval for an empty or non-positive median; no interval with fewer than 3 values.
+RatioInterval medianInterval(std::span<const double> values, double level = 0.95, int resamples = 2000,
+                             std::uint64_t seed = 0x5eed);
 
 } // namespace AotStudio::Profiler

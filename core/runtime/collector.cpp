@@ -7,6 +7,7 @@
 #include <c10/core/Allocator.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
+#include <torch/csrc/inductor/aoti_torch/c/shim.h>
 #include <torch/csrc/profiler/orchestration/observer.h>
 #include <torch/cuda.h>
 
@@ -47,6 +48,8 @@ std::atomic<bool> g_running{false};
 std::atomic<std::uint64_t> g_generation{0};
 std::atomic<std::uint32_t> g_threads{0};
 at::CallbackHandle g_handle = 0;
+std::atomic<bool> g_shimActive{false};        ///< the AOTI shim hook records (see aoti_record_function_start below)
+std::atomic<std::uint64_t> g_shimCalls{0};    ///< calls that reached the hook, recording or not
 
 std::int64_t &openStart()
 {
@@ -171,7 +174,7 @@ bool RangeCollector::running() const
     return g_running.load();
 }
 
-void RangeCollector::start()
+void RangeCollector::start(Threads threads, Source source)
 {
     std::lock_guard lock(g_mutex);
     if (g_running.load())
@@ -181,7 +184,12 @@ void RangeCollector::start()
         b->ranges.clear();
         b->depth = 0;
     }
-    g_handle = at::addGlobalCallback(at::RecordFunctionCallback(&onStart, &onEnd));
+    if (source == Source::AotiShim) {
+        g_shimActive = true;
+    } else {
+        const auto callback = at::RecordFunctionCallback(&onStart, &onEnd);
+        g_handle = threads == Threads::ThisOnly ? at::addThreadLocalCallback(callback) : at::addGlobalCallback(callback);
+    }
     g_running = true;
 }
 
@@ -192,8 +200,10 @@ std::vector<Range> RangeCollector::stop()
         std::lock_guard lock(g_mutex);
         if (!g_running.load())
             return out;
-        at::removeCallback(g_handle);
+        if (g_handle)
+            at::removeCallback(g_handle);
         g_handle = 0;
+        g_shimActive = false;
         g_running = false;
         const auto gen = g_generation.load();
         // Callbacks already in flight on other threads finish on their own buffers; ranges of this
@@ -201,7 +211,8 @@ std::vector<Range> RangeCollector::stop()
         for (auto *b : g_buffers) {
             if (b->generation == gen)
                 for (const auto &r : b->ranges)
-                    out.push_back(Range{r.name, r.startNs, r.endNs, b->thread, r.depth});
+                    if (r.endNs >= r.startNs) // a shim range still open has endNs -1
+                        out.push_back(Range{r.name, r.startNs, r.endNs, b->thread, r.depth});
             b->ranges.clear();
         }
     }
@@ -270,4 +281,87 @@ std::optional<double> cudaEventMs(const std::function<void()> &call)
     return static_cast<double>(start.elapsed_time(end));
 }
 
+bool aotiShimHookReached()
+{
+    return g_shimCalls.load(std::memory_order_relaxed) > 0;
+}
+
 } // namespace AotStudio::Runtime
+
+// The AOTI shim's range functions, interposed. A CPU package compiled with
+// `cpp.enable_kernel_profile` wraps every generated kernel and library call in
+// RAIIAtenRecordFunctionHandle, which calls these two functions of AOTInductor's stable C ABI
+// (torch/csrc/inductor/aoti_torch/c/shim.h). The executables export them
+// (--export-dynamic-symbol, core/runtime/CMakeLists.txt), so a package's .so, loaded later,
+// binds to these definitions before libtorch's. While a collection with
+// RangeCollector::Source::AotiShim runs, a range costs two clock reads and a buffer entry: no
+// RecordFunction is built for the kernel, and none for the ATen ops nested in a library call
+// (no callback is registered). Otherwise both forward to libtorch's own (dlsym RTLD_NEXT).
+// Our handles are tagged with the low bit (a real RecordFunction* is aligned), so a range
+// started before a collection and ended during it still reaches libtorch.
+namespace {
+using StartFn = AOTITorchError (*)(const char *, IValueMapHandle, const C10IValueHandle *, const uint64_t, AtenRecordFunctionHandle *);
+using EndFn = AOTITorchError (*)(AtenRecordFunctionHandle);
+
+StartFn realStart()
+{
+    static const auto fn = reinterpret_cast<StartFn>(dlsym(RTLD_NEXT, "aoti_record_function_start"));
+    return fn;
+}
+EndFn realEnd()
+{
+    static const auto fn = reinterpret_cast<EndFn>(dlsym(RTLD_NEXT, "aoti_record_function_end"));
+    return fn;
+}
+} // namespace
+
+extern "C" AOTITorchError aoti_record_function_start(const char *name, IValueMapHandle kwargs, const C10IValueHandle *inputs,
+                                                      const uint64_t n_inputs, AtenRecordFunctionHandle *guard)
+{
+    using namespace AotStudio::Runtime;
+    g_shimCalls.fetch_add(1, std::memory_order_relaxed);
+    if (!g_shimActive.load(std::memory_order_relaxed)) {
+        if (const auto fn = realStart())
+            return fn(name, kwargs, inputs, n_inputs, guard);
+        *guard = nullptr; // no libtorch definition: nothing to record
+        return AOTI_TORCH_SUCCESS;
+    }
+    auto &b = threadBuffer();
+    const auto gen = g_generation.load(std::memory_order_relaxed);
+    if (b.generation != gen) {
+        b.ranges.clear();
+        b.generation = gen;
+    }
+    if (b.ranges.capacity() == 0)
+        b.ranges.reserve(4096);
+    const std::size_t index = b.ranges.size();
+    auto &r = b.ranges.emplace_back();
+    const std::size_t n = name ? ::strnlen(name, sizeof r.name - 1) : 0;
+    std::memcpy(r.name, name ? name : "", n);
+    r.name[n] = '\0';
+    r.depth = b.depth++;
+    r.endNs = -1; // open
+    r.startNs = RangeCollector::nowNs();
+    *guard = reinterpret_cast<AtenRecordFunctionHandle>((index << 1) | 1u);
+    return AOTI_TORCH_SUCCESS;
+}
+
+extern "C" AOTITorchError aoti_record_function_end(AtenRecordFunctionHandle guard)
+{
+    using namespace AotStudio::Runtime;
+    const auto bits = reinterpret_cast<std::uintptr_t>(guard);
+    if (!(bits & 1u)) {
+        if (const auto fn = realEnd())
+            return fn(guard);
+        return AOTI_TORCH_SUCCESS;
+    }
+    const std::int64_t end = RangeCollector::nowNs();
+    auto &b = threadBuffer();
+    const std::size_t index = bits >> 1;
+    if (b.depth > 0)
+        --b.depth;
+    if (index < b.ranges.size() && b.ranges[index].endNs < 0)
+        b.ranges[index].endNs = end;
+    return AOTI_TORCH_SUCCESS;
+}
+

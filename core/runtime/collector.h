@@ -35,17 +35,43 @@ public:
     RangeCollector(const RangeCollector &) = delete;
     RangeCollector &operator=(const RangeCollector &) = delete;
 
-    /// Clear the ranges and register the callback. Throws std::runtime_error if another
-    /// RangeCollector is running.
-    void start();
+    /// Which threads a collection observes.
+    enum class Threads {
+        All,      ///< at::addGlobalCallback: every thread (ops started on any thread are seen)
+        ThisOnly, ///< at::addThreadLocalCallback: the calling thread, and the intra-op workers that
+                  ///< inherit its RecordFunction state through ATen's ThreadLocalState. Registering
+                  ///< and removing rebuilds only this thread's callback cache, at once (a global
+                  ///< callback makes every thread rebuild lazily, inside its next op), so
+                  ///< switching it on and off around single calls costs nothing inside them.
+    };
+
+    /// Where ranges come from.
+    enum class Source {
+        RecordFunction, ///< ATen's RecordFunction callbacks: eager's ops, any package
+        AotiShim,       ///< a CPU package's own kernel ranges, taken at AOTInductor's C ABI
+                        ///< (aoti_record_function_start/end, interposed by this library): two clock
+                        ///< reads per range and no RecordFunction at all, for the kernel and for
+                        ///< the ATen ops nested in a library call. Only when aotiShimHookReached().
+    };
+
+    /// Clear the ranges and start collecting (register the callback, or switch the shim hook on).
+    /// Throws std::runtime_error if another RangeCollector is running.
+    void start(Threads threads = Threads::All, Source source = Source::RecordFunction);
     /// Unregister the callback and return the ranges, sorted by start time. Ranges still open
-    /// (started but not ended) are dropped.
+    /// (started but not ended) are dropped. A Threads::ThisOnly collection must be stopped on the
+    /// thread that started it.
     std::vector<Range> stop();
     bool running() const;
 
     /// The clock of Range::startNs / endNs: std::chrono::steady_clock in ns.
     static std::int64_t nowNs();
 };
+
+/// Whether a package's calls reach this library's definitions of AOTInductor's
+/// `aoti_record_function_start`/`_end` (true once any call did, recording or not): then
+/// RangeCollector::Source::AotiShim works. False when the executable does not export them (see
+/// core/runtime/CMakeLists.txt) or no package compiled with `cpp.enable_kernel_profile` has run.
+bool aotiShimHookReached();
 
 /// Peak memory of one call, in bytes above the level when the call began.
 struct MemoryPeak {

@@ -24,36 +24,27 @@
 
 namespace {
 
-using AotStudio::Bench::lastLine;
-using AotStudio::Bench::run;
+using AotStudio::Bench::cliJson;
+using AotStudio::Bench::modelsFrom;
+using AotStudio::Bench::num;
 using AotStudio::Bench::slug;
-
-double num(const nlohmann::json &j, const nlohmann::json::json_pointer &p)
-{
-    return j.contains(p) && j.at(p).is_number() ? j.at(p).get<double>() : -1.0;
-}
 
 } // namespace
 
 int main(int argc, char **argv)
 {
     namespace fs = std::filesystem;
-    std::vector<std::string> models;
-    for (int i = 1; i < argc; ++i)
-        models.emplace_back(argv[i]);
-    if (models.empty())
-        models = {"sample:mlp", "sample:resnet18", "sample:minilm"};
+    const auto models = modelsFrom(argc, argv, {"sample:mlp", "sample:resnet18", "sample:minilm"});
     const char *extra = std::getenv("BENCH_PROFILE_ARGS");
     const fs::path root = fs::temp_directory_path() / ("bench_profile-" + std::to_string(::getpid()));
     int failures = 0;
     for (const auto &model : models) {
         const std::string s = slug(model);
         const fs::path out = root / s;
-        const std::string cmd = std::string("'") + AOTSTUDIO_CLI_PATH + "' profile --model '" + model + "' --device cpu --out '" +
-                                out.string() + "' --runners 1,2 --throughput-seconds 1 --cold-start-runs 3 --json " +
-                                (extra ? extra : "") + " 2>" + (root / (s + ".log")).string();
         fs::create_directories(root);
-        const auto j = nlohmann::json::parse(lastLine(run(cmd)), nullptr, false);
+        const auto j = cliJson("profile --model '" + model + "' --device cpu --out '" + out.string() +
+                                   "' --runners 1,2 --throughput-seconds 1 --cold-start-runs 3 " + (extra ? extra : ""),
+                               (root / (s + ".log")).string());
         if (!j.is_object() || j.contains("error")) {
             std::printf("%s_failed: 1 (see %s)\n", s.c_str(), (root / (s + ".log")).c_str());
             ++failures;
@@ -73,17 +64,32 @@ int main(int argc, char **argv)
         }
         std::printf("%s_eager_median: %.4f ms\n", s.c_str(), eager);
         std::printf("%s_compiled_median: %.4f ms\n", s.c_str(), aoti);
-        std::printf("%s_speedup: %.2fx\n", s.c_str(), aoti > 0 ? eager / aoti : 0.0);
+        // Every ratio with its 95% interval (issue 13): "name: 1.23x" then "_low"/"_high" lines.
+        const auto ratio = [&](const std::string &name, const nlohmann::json &r) {
+            std::printf("%s_%s: %.3fx\n", s.c_str(), name.c_str(), num(r, "/estimate"_json_pointer));
+            std::printf("%s_%s_low: %.3fx\n", s.c_str(), name.c_str(), num(r, "/low"_json_pointer));
+            std::printf("%s_%s_high: %.3fx\n", s.c_str(), name.c_str(), num(r, "/high"_json_pointer));
+        };
+        ratio("speedup", j.value("/speedup_interval/aoti"_json_pointer, nlohmann::json::object()));
+        std::printf("%s_verdict: %s\n", s.c_str(), j.value("/measurement/verdict"_json_pointer, std::string("?")).c_str());
         std::printf("%s_collector_overhead_eager: %.2f %%\n", s.c_str(), eagerOverhead);
         std::printf("%s_collector_overhead_compiled: %.2f %%\n", s.c_str(), aotiOverhead);
         std::printf("%s_peak_eager: %.0f bytes\n", s.c_str(), eagerPeak);
         std::printf("%s_peak_compiled: %.0f bytes\n", s.c_str(), aotiPeak);
         const auto &cold = j.value("cold_start", nlohmann::json::object());
-        std::printf("%s_cold_start_aoti_run: %.0f ms\n", s.c_str(), num(cold, "/aoti_run_ms"_json_pointer));
+        std::printf("%s_cold_start_bundle: %.0f ms\n", s.c_str(), num(cold, "/bundle_ms"_json_pointer));
         std::printf("%s_cold_start_eager: %.0f ms\n", s.c_str(), num(cold, "/eager_ms"_json_pointer));
-        std::printf("%s_cold_start_ratio: %.2fx\n", s.c_str(), num(cold, "/ratio"_json_pointer));
-        for (const auto &t : j.value("throughput", nlohmann::json::array()))
-            std::printf("%s_throughput_%drunners: %.1f calls/s\n", s.c_str(), t.value("runners", 0), t.value("throughput_per_s", 0.0));
+        ratio("cold_start_ratio", cold.value("ratio_interval", nlohmann::json::object()));
+        for (const auto &t : j.value("throughput", nlohmann::json::array())) {
+            const std::string n = std::to_string(t.value("runners", 0));
+            std::printf("%s_throughput_%srunners: %.1f calls/s\n", s.c_str(), n.c_str(), t.value("throughput_per_s", 0.0));
+            std::printf("%s_throughput_%srunners_low: %.1f calls/s\n", s.c_str(), n.c_str(), num(t, "/throughput_interval/low"_json_pointer));
+            std::printf("%s_throughput_%srunners_high: %.1f calls/s\n", s.c_str(), n.c_str(), num(t, "/throughput_interval/high"_json_pointer));
+            if (t.contains("scaling"))
+                ratio("throughput_scaling_" + n + "runners", t["scaling"]);
+            if (t.contains("consistent"))
+                std::printf("%s_throughput_%srunners_consistent: %s\n", s.c_str(), n.c_str(), t.value("consistent", false) ? "yes" : "NO");
+        }
         std::printf("%s_kernels: %zu\n", s.c_str(), j.value("kernels", nlohmann::json::array()).size());
         std::fflush(stdout);
     }

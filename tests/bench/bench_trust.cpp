@@ -24,53 +24,24 @@
 #include <unistd.h>
 
 #include "benchutil.h"
+#include "busycpus.h"
 
 namespace {
 
-using AotStudio::Bench::lastLine;
+using AotStudio::Bench::cliJson;
+using AotStudio::Bench::modelsFrom;
+using AotStudio::Bench::num;
 using AotStudio::Bench::run;
 using AotStudio::Bench::slug;
+using TestSupport::BusyCpus;
 using nlohmann::json;
-
-/// One spinning thread more than the usable CPUs, for as long as it lives.
-class BusyCpus {
-public:
-    BusyCpus()
-    {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        const int cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-        for (int i = 0; i < cpus + 1; ++i)
-            m_threads.emplace_back([this] {
-                volatile unsigned long long x = 0;
-                while (!m_stop.load(std::memory_order_relaxed))
-                    x = x + 1;
-            });
-    }
-    ~BusyCpus()
-    {
-        m_stop = true;
-        for (auto &t : m_threads)
-            t.join();
-    }
-
-private:
-    std::atomic<bool> m_stop{false};
-    std::vector<std::thread> m_threads;
-};
-
-double num(const json &j, const json::json_pointer &p)
-{
-    return j.contains(p) && j.at(p).is_number() ? j.at(p).get<double>() : -1.0;
-}
 
 json profile(const std::string &model, const std::string &package, const std::filesystem::path &out, const std::filesystem::path &log)
 {
     const char *extra = std::getenv("BENCH_TRUST_ARGS");
-    const std::string cmd = std::string("'") + AOTSTUDIO_CLI_PATH + "' profile --model '" + model + "' --package '" + package +
-                            "' --device cpu --out '" + out.string() + "' --runners 0 --cold-start-runs 0 --json " + (extra ? extra : "") +
-                            " 2>'" + log.string() + "'";
-    return json::parse(lastLine(run(cmd)), nullptr, false);
+    return cliJson("profile --model '" + model + "' --package '" + package + "' --device cpu --out '" + out.string() +
+                       "' --runners 0 --cold-start-runs 0 " + (extra ? extra : ""),
+                   log.string());
 }
 
 } // namespace
@@ -78,11 +49,7 @@ json profile(const std::string &model, const std::string &package, const std::fi
 int main(int argc, char **argv)
 {
     namespace fs = std::filesystem;
-    std::vector<std::string> models;
-    for (int i = 1; i < argc; ++i)
-        models.emplace_back(argv[i]);
-    if (models.empty())
-        models = {"sample:mlp", "sample:resnet18", "sample:minilm"};
+    const auto models = modelsFrom(argc, argv, {"sample:mlp", "sample:resnet18", "sample:minilm"});
     const fs::path root = fs::temp_directory_path() / ("bench_trust-" + std::to_string(::getpid()));
     fs::create_directories(root);
     int failures = 0;
@@ -119,11 +86,21 @@ int main(int argc, char **argv)
             for (const auto &r : j.value("/measurement/reasons"_json_pointer, json::array()))
                 std::printf("  # %s\n", r.get<std::string>().c_str());
             std::printf("%s_threads_%s: %d\n", s.c_str(), name, j.value("threads", 0));
+            std::printf("%s_kernel_ranges_%s: %s (1 call in %d traced)\n", s.c_str(), name,
+                        j.value("/collector/aoti_ranges"_json_pointer, std::string("?")).c_str(),
+                        j.value("/collector/sample_every"_json_pointer, 1));
             for (const auto &v : j.value("variants", json::array())) {
                 if (!v.value("available", false) || !v.value("overhead", json()).is_object())
                     continue;
-                std::printf("%s_collector_overhead_%s_%s: %.2f %%\n", s.c_str(), v.value("name", "").c_str(), name,
-                            (v["overhead"].value("estimate", 1.0) - 1.0) * 100.0);
+                // The traced blocks against the untraced ones (target < 2% of the compiled median),
+                // then what each sampled call paid (the per-kernel times carry it).
+                std::printf("%s_collector_overhead_%s_%s: %.2f %% (95%% CI %.2f to %.2f)\n", s.c_str(), v.value("name", "").c_str(), name,
+                            (num(v, "/overhead/estimate"_json_pointer) - 1.0) * 100.0, (num(v, "/overhead/low"_json_pointer) - 1.0) * 100.0,
+                            (num(v, "/overhead/high"_json_pointer) - 1.0) * 100.0);
+                std::printf("%s_sampled_call_overhead_%s_%s: %.2f %% (95%% CI %.2f to %.2f)\n", s.c_str(), v.value("name", "").c_str(), name,
+                            (num(v, "/sampled_call_overhead/estimate"_json_pointer) - 1.0) * 100.0,
+                            (num(v, "/sampled_call_overhead/low"_json_pointer) - 1.0) * 100.0,
+                            (num(v, "/sampled_call_overhead/high"_json_pointer) - 1.0) * 100.0);
             }
         }
         if (ok) {

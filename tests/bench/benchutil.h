@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Helpers shared by the benchmarks that drive aotstudio-cli (bench_compile, bench_profile,
-// bench_quant): run a shell command, take its last line, name files after a model spec.
+// bench_quant, bench_trust, bench_sweep): run a shell command, take its last line, read a figure
+// from the CLI's JSON, name files after a model spec, take the models from the command line.
+
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace AotStudio::Bench {
 
@@ -43,6 +48,28 @@ inline std::string slug(const std::string &model)
         if (!std::isalnum(static_cast<unsigned char>(c)))
             c = '_';
     return s;
+}
+
+/// The models named on the command line (argv[1..]), or `defaults` when there are none.
+inline std::vector<std::string> modelsFrom(int argc, char **argv, std::vector<std::string> defaults)
+{
+    std::vector<std::string> models(argv + 1, argv + argc);
+    return models.empty() ? defaults : models;
+}
+
+/// The number at `pointer` in `j`; NaN when it is missing or not a number (printed as "nan", never
+/// mistaken for a figure).
+inline double num(const nlohmann::json &j, const nlohmann::json::json_pointer &pointer)
+{
+    return j.contains(pointer) && j.at(pointer).is_number() ? j.at(pointer).get<double>() : std::nan("");
+}
+
+/// `aotstudio-cli ARGS --json` with stderr to `log`: its last stdout line parsed (a discarded
+/// value when the CLI printed no JSON, e.g. it could not start).
+inline nlohmann::json cliJson(const std::string &args, const std::string &log)
+{
+    return nlohmann::json::parse(lastLine(run(std::string("'") + AOTSTUDIO_CLI_PATH + "' " + args + " --json 2>'" + log + "'")),
+                                 nullptr, false);
 }
 
 } // namespace AotStudio::Bench

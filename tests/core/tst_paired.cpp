@@ -169,6 +169,24 @@ private slots:
         QCOMPARE(*again.high, *r.high);
     }
 
+    void medianIntervalMatchesNumpyReference()
+    {
+        // Same script: "rates: median 5005.000000 low 4810.000000 high 5105.000000".
+        const std::vector<double> rates{4810, 5020, 4975, 5105, 4650, 5060, 4990, 5140};
+        const auto r = medianInterval(rates, 0.95, 20000, 3);
+        QCOMPARE(r.blocks, 8);
+        QCOMPARE(r.estimate, 5005.0);
+        QVERIFY(r.low && r.high);
+        QVERIFY2(qAbs(*r.low - 4810) / 4810 < 0.005, qPrintable(QString::number(*r.low)));
+        QVERIFY2(qAbs(*r.high - 5105) / 5105 < 0.005, qPrintable(QString::number(*r.high)));
+        // Two windows give a rate but no interval; equal windows an interval of zero width.
+        const std::vector<double> two{100, 120};
+        QVERIFY(!medianInterval(two).low);
+        const std::vector<double> same{50, 50, 50, 50};
+        const auto flat = medianInterval(same);
+        QVERIFY(flat.low && *flat.low == 50 && *flat.high == 50);
+    }
+
     void pairingKeepsTheDriftOutOfTheRatio()
     {
         // The same blocks with B's rounds reversed (its drift no longer lines up with A's): the

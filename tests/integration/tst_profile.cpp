@@ -70,7 +70,12 @@ private slots:
         QCOMPARE(p.value(QLatin1String("model")).toString(), m_result.value(QLatin1String("model")).toString());
         QCOMPARE(p.value(QLatin1String("package_source")).toString(), QStringLiteral("compiled"));
         QVERIFY(QFile::exists(p.value(QLatin1String("package")).toString()));
-        QCOMPARE(p.value(QLatin1String("collector")).toObject().value(QLatin1String("name")).toString(), QStringLiteral("record_function"));
+        const auto collector = p.value(QLatin1String("collector")).toObject();
+        QCOMPARE(collector.value(QLatin1String("name")).toString(), QStringLiteral("record_function"));
+        // The CLI exports the AOTI range functions, so a CPU package's kernel ranges come from
+        // the shim hook (no RecordFunction); a sample of the traced calls is traced.
+        QCOMPARE(collector.value(QLatin1String("aoti_ranges")).toString(), QStringLiteral("aoti_shim"));
+        QVERIFY(collector.value(QLatin1String("sample_every")).toInt() >= 1);
         QCOMPARE(p.value(QLatin1String("device_info")).toObject().value(QLatin1String("type")).toString(), QStringLiteral("cpu"));
         QVERIFY(p.value(QLatin1String("gpu")).isNull());
     }
@@ -100,6 +105,10 @@ private slots:
             QVERIFY2(overhead.value(QLatin1String("estimate")).toDouble() > 0, qPrintable(name));
             QVERIFY2(overhead.value(QLatin1String("blocks")).toInt() >= 3, qPrintable(name));
             QVERIFY(overhead.value(QLatin1String("low")).toDouble() <= overhead.value(QLatin1String("high")).toDouble());
+            // And what each sampled call paid, paired by round with the untraced blocks.
+            const auto sampled = o.value(QLatin1String("sampled_call_overhead")).toObject();
+            QVERIFY2(sampled.value(QLatin1String("estimate")).toDouble() > 0, qPrintable(name));
+            QCOMPARE(sampled.value(QLatin1String("blocks")).toInt(), overhead.value(QLatin1String("blocks")).toInt());
             const auto mem = o.value(QLatin1String("memory")).toObject();
             QVERIFY(!mem.value(QLatin1String("method")).toString().isEmpty());
             QVERIFY(mem.value(QLatin1String("peak_bytes")).toDouble() >= 0);
@@ -201,6 +210,28 @@ private slots:
         QCOMPARE(rows.size(), 2);
         QCOMPARE(rows[1].toObject().value(QLatin1String("runners")).toInt(), 2);
         QVERIFY(rows[0].toObject().value(QLatin1String("throughput_per_s")).toDouble() > 0);
+        // Runner counts took turns in windows: every row has one rate per window and the interval
+        // of their median; two runners are compared with one, windows paired by round.
+        for (const auto &value : rows) {
+            const auto row = value.toObject();
+            const int windows = row.value(QLatin1String("windows")).toInt();
+            QVERIFY2(windows >= 3, qPrintable(QString::number(windows)));
+            const auto rates = row.value(QLatin1String("window_rates_per_s")).toArray();
+            QCOMPARE(rates.size(), windows);
+            const auto interval = row.value(QLatin1String("throughput_interval")).toObject();
+            QCOMPARE(interval.value(QLatin1String("blocks")).toInt(), windows);
+            QVERIFY(interval.value(QLatin1String("low")).toDouble() <= interval.value(QLatin1String("estimate")).toDouble());
+            QVERIFY(interval.value(QLatin1String("estimate")).toDouble() <= interval.value(QLatin1String("high")).toDouble());
+            // The counted calls add up to the rates times the window length.
+            double calls = 0;
+            for (const auto &r : rates)
+                calls += r.toDouble() * row.value(QLatin1String("seconds")).toDouble() / windows;
+            QVERIFY(qAbs(calls - row.value(QLatin1String("calls")).toDouble()) < 0.5 + 1e-6 * calls);
+        }
+        QVERIFY(!rows[0].toObject().contains(QLatin1String("scaling")));
+        const auto scaling = rows[1].toObject().value(QLatin1String("scaling")).toObject();
+        QVERIFY(scaling.value(QLatin1String("estimate")).toDouble() > 0);
+        QCOMPARE(scaling.value(QLatin1String("blocks")).toInt(), rows[1].toObject().value(QLatin1String("windows")).toInt());
         const auto cold = m_result.value(QLatin1String("cold_start")).toObject();
         QVERIFY2(cold.value(QLatin1String("bundle_ms")).isDouble(), m_run.err.right(2000).constData());
         QVERIFY(cold.value(QLatin1String("eager_ms")).isDouble());

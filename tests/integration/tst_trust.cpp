@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include "processrun.h"
+#include "../bench/busycpus.h"
 
 #include <sched.h>
 
@@ -23,6 +24,7 @@ namespace {
 
 using TestSupport::readJson;
 using TestSupport::Run;
+using TestSupport::BusyCpus;
 
 Run runCli(const QStringList &args)
 {
@@ -35,30 +37,6 @@ int usableCpus()
     CPU_ZERO(&set);
     return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
 }
-
-/// Spinning threads, one more than the usable CPUs, for as long as it lives: another build's load.
-class BusyCpus {
-public:
-    BusyCpus()
-    {
-        for (int i = 0; i < usableCpus() + 1; ++i)
-            m_threads.emplace_back([this] {
-                volatile unsigned long long x = 0;
-                while (!m_stop.load(std::memory_order_relaxed))
-                    x = x + 1;
-            });
-    }
-    ~BusyCpus()
-    {
-        m_stop = true;
-        for (auto &t : m_threads)
-            t.join();
-    }
-
-private:
-    std::atomic<bool> m_stop{false};
-    std::vector<std::thread> m_threads;
-};
 
 QString joined(const QJsonArray &a)
 {

@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QLocale>
 #include <QTest>
 #include <QTranslator>
 #include <qcustomplot.h>
@@ -183,6 +184,16 @@ private Q_SLOTS:
         QVERIFY(flag.data(Qt::BackgroundRole).isValid());
         QCOMPARE(throughput->index(1, ThroughputModel::ConsistentColumn).data().toString(), QStringLiteral("—"));
         QCOMPARE(throughput->index(0, ThroughputModel::ThreadsColumn).data().toInt(), 2);
+        // Windowed rows: the median per-window rate with its interval, and the scaling over one
+        // runner with its own; a row from before windows says it has no interval.
+        const QLocale locale;
+        QCOMPARE(throughput->index(1, ThroughputModel::ThroughputColumn).data().toString(),
+                 QStringLiteral("%1 (95% CI %2–%3)").arg(locale.toString(41150.0, 'f', 0), locale.toString(40000.0, 'f', 0),
+                                                       locale.toString(41700.0, 'f', 0)));
+        QCOMPARE(throughput->index(1, ThroughputModel::ScalingColumn).data().toString(), QStringLiteral("2.28× (95% CI 2.20–2.35)"));
+        QVERIFY(throughput->index(0, ThroughputModel::ThroughputColumn).data().toString().endsWith(QLatin1String("(no interval)")));
+        QCOMPARE(throughput->index(0, ThroughputModel::ScalingColumn).data().toString(), QStringLiteral("1× (baseline)"));
+        QCOMPARE(throughput->index(2, ThroughputModel::ScalingColumn).data().toString(), QStringLiteral("—"));
         QVERIFY(panel.findChild<QWidget *>(QStringLiteral("throughputTable")));
         int marks = 0;
         QCustomPlot *throughputChart = chart(panel, "profileThroughputChart");
