@@ -16,6 +16,8 @@
 #include <sstream>
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -796,21 +798,57 @@ fs::path extractZip(const fs::path &zipPath, const fs::path &destDir, const Extr
     return destDir;
 }
 
+int removeStaleTempDirs(const fs::path &base, const std::string &prefix)
+{
+    int removed = 0;
+    std::error_code ec;
+    for (const auto &e : fs::directory_iterator(base, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(prefix, 0) != 0)
+            continue;
+        // <prefix><pid>-XXXXXX: folders of another naming (older versions) are left alone.
+        const std::string rest = name.substr(prefix.size());
+        const auto dash = rest.find('-');
+        if (dash == 0 || dash == std::string::npos || rest.find_first_not_of("0123456789") != dash)
+            continue;
+        const long pid = std::strtol(rest.substr(0, dash).c_str(), nullptr, 10);
+        if (pid <= 0 || pid == ::getpid() || !(::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH))
+            continue;
+        // The pid may name a process of another PID namespace sharing this folder: its lock says.
+        const int fd = ::open(e.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+            continue;
+        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            std::error_code rec;
+            if (fs::remove_all(e.path(), rec) > 0 && !rec)
+                ++removed;
+        }
+        ::close(fd);
+    }
+    return removed;
+}
+
 TempDir::TempDir(const std::string &prefix)
 {
     const char *env = std::getenv("TMPDIR");
     const fs::path base = env && *env ? fs::path(env) : fs::path("/tmp");
-    std::string templ = (base / (prefix + "XXXXXX")).string();
+    removeStaleTempDirs(base, prefix);
+    std::string templ = (base / (prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
     if (!::mkdtemp(templ.data()))
         throw BundleError("cannot create a temporary directory under " + quoted(base) + ": " + std::strerror(errno) +
                           " (set TMPDIR to a writable directory)");
     m_path = templ;
+    m_lock = ::open(m_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (m_lock >= 0)
+        ::flock(m_lock, LOCK_EX | LOCK_NB);
 }
 
 TempDir::~TempDir()
 {
     std::error_code ec;
     fs::remove_all(m_path, ec);
+    if (m_lock >= 0)
+        ::close(m_lock);
 }
 
 OpenedBundle openBundleUnverified(const fs::path &path, std::vector<Problem> &problems)

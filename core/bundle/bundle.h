@@ -187,6 +187,10 @@ std::filesystem::path extractZip(const std::filesystem::path &zipPath, const std
                                  const ExtractLimits &limits = {});
 
 /// A private temporary directory under $TMPDIR (or /tmp), removed with its contents on destruction.
+/// Named `<prefix><pid>-XXXXXX` and flock()ed while it lives, so that a process killed before its
+/// destructor ran (SIGKILL during a zip's extraction) leaves a folder the next one recognises:
+/// creating a TempDir first removes every `<prefix><pid>-*` folder in the same place whose process
+/// is gone and whose lock nobody holds (removeStaleTempDirs()).
 class TempDir {
 public:
     /// Throws BundleError when the directory cannot be created.
@@ -198,7 +202,12 @@ public:
 
 private:
     std::filesystem::path m_path;
+    int m_lock = -1; ///< open on m_path with an exclusive flock() until destruction
 };
+
+/// Remove the `<prefix><pid>-*` folders under `base` left by processes that are gone (no process
+/// `pid` and no flock() held on the folder). Returns how many were removed. Never throws.
+int removeStaleTempDirs(const std::filesystem::path &base, const std::string &prefix);
 
 /// A verified bundle. For a zip, `root` lies in `extracted`, which is removed when the last copy of
 /// this struct goes away: keep it alive while packages are loaded from `root`.

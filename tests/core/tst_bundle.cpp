@@ -10,6 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <zip.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -139,6 +144,7 @@ private slots:
     void manifestOverLimitRefused();
     void zipOverLimitsRefused_data();
     void zipOverLimitsRefused();
+    void staleTempDirsRemoved();
 };
 
 void TestBundle::sha256KnownVectors()
@@ -756,6 +762,57 @@ void TestBundle::zipOverLimitsRefused()
     QVERIFY(!fs::exists(root / "out")); // refused before anything was written
     // The defaults take it.
     QCOMPARE(extractZip(root / "b.zip", root / "ok"), root / "ok");
+}
+
+// SIGKILL of aotstudio-run while it extracts a zip leaves its TempDir behind (issue 19): the next
+// TempDir removes the folders of processes that are gone, and only those.
+void TestBundle::staleTempDirsRemoved()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const fs::path base = tmp.path().toStdString();
+    const pid_t child = ::fork(); // a pid that is gone once waited for
+    if (child == 0)
+        ::_exit(0);
+    QVERIFY(child > 0);
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    const std::string dead = "aotstudio-bundle-" + std::to_string(child);
+    const std::string alive = "aotstudio-bundle-" + std::to_string(::getppid());
+    for (const std::string name : {dead + "-a1b2c3", dead + "-locked", alive + "-d4e5f6", std::string("aotstudio-bundle-Xy12Zw"),
+                                   std::string("other-") + std::to_string(child) + "-a1b2c3"}) {
+        QVERIFY(fs::create_directories(base / name / "packages"));
+        std::ofstream(base / name / "packages" / "half.pt2") << "PK";
+    }
+    // A folder of a process in another PID namespace: the pid looks gone, the lock says it is not.
+    const int held = ::open((base / (dead + "-locked")).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    QVERIFY(held >= 0);
+    QCOMPARE(::flock(held, LOCK_EX | LOCK_NB), 0);
+
+    const QByteArray oldTmp = qgetenv("TMPDIR");
+    qputenv("TMPDIR", tmp.path().toLocal8Bit());
+    fs::path mine;
+    {
+        TempDir t;
+        mine = t.path();
+        QVERIFY(mine.filename().string().rfind("aotstudio-bundle-" + std::to_string(::getpid()) + "-", 0) == 0);
+        QVERIFY(fs::is_directory(mine));
+        // A second one in this process keeps the first (its pid is alive).
+        TempDir second;
+        QVERIFY(fs::is_directory(mine));
+    }
+    qputenv("TMPDIR", oldTmp);
+    ::close(held);
+
+    QVERIFY(!fs::exists(mine));
+    QVERIFY(!fs::exists(base / (dead + "-a1b2c3")));
+    QVERIFY(fs::exists(base / (dead + "-locked")));
+    QVERIFY(fs::exists(base / (alive + "-d4e5f6")));
+    QVERIFY(fs::exists(base / "aotstudio-bundle-Xy12Zw"));
+    QVERIFY(fs::exists(base / ("other-" + std::to_string(child) + "-a1b2c3")));
+    // Once its lock is released, the locked one goes too.
+    QCOMPARE(removeStaleTempDirs(base, "aotstudio-bundle-"), 1);
+    QVERIFY(!fs::exists(base / (dead + "-locked")));
 }
 
 QTEST_GUILESS_MAIN(TestBundle)
