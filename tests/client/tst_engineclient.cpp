@@ -3,15 +3,23 @@
 #include "client/compileresult.h"
 #include "client/engineclient.h"
 #include "client/exportresult.h"
+#include "client/session.h"
 #include "client/stagenames.h"
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+#include <sys/types.h>
+#include <unistd.h>
 
 using namespace AotStudio::Client;
 
@@ -375,6 +383,88 @@ private Q_SLOTS:
         QCOMPARE(client->results().size(), 2);
         QVERIFY(client->results().contains(first));
         QVERIFY(client->results().contains(again));
+    }
+
+    // Fault injection (issue 19): the engine SIGKILLed at 20 seeded points of a compile while the
+    // client records the session as the studio does (MainWindow's connections). Each time the job
+    // ends once (engine_crashed, or its result when it finished first), the session file loads with
+    // every event recorded up to the kill, and the next job runs after a restart.
+    void sessionLoadsAfterEngineKilled()
+    {
+        const QByteArray mark = "tst_engineclient-" + QByteArray::number(::getpid());
+        qputenv("AOTSTUDIO_FAULT_MARK", mark);
+        qputenv("FAKE_STAGE_DELAY", "0.05");
+        const auto enginePids = [&] {
+            QList<pid_t> found;
+            for (const QString &e : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+                bool ok = false;
+                const pid_t pid = e.toInt(&ok);
+                QFile env(QStringLiteral("/proc/%1/environ").arg(e));
+                if (ok && pid != ::getpid() && env.open(QIODevice::ReadOnly) &&
+                    env.readAll().split('\0').contains("AOTSTUDIO_FAULT_MARK=" + mark))
+                    found.append(pid);
+            }
+            return found;
+        };
+        QRandomGenerator random(19);
+        auto client = makeClient();
+        QSignalSpy hello(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        client->start();
+        QVERIFY(hello.wait(10000));
+        QElapsedTimer timer; // an uninterrupted job's length spans the kill points
+        timer.start();
+        client->compile(request(QStringLiteral("sample:mlp"), m_dir.path()));
+        QVERIFY(results.wait(10000));
+        const qint64 duration = qMax<qint64>(timer.elapsed(), 1);
+        int crashed = 0;
+        for (int point = 0; point < 20; ++point) {
+            const QString path = m_dir.filePath(QStringLiteral("killed-%1.aotsession").arg(point));
+            Session live;
+            QVERIFY(live.startRecording(path, m_dir.path()));
+            connect(client.get(), &EngineClient::eventReceived, &live, &Session::apply);
+            connect(client.get(), &EngineClient::requestSent, &live, &Session::recordRequest);
+            connect(client.get(), &EngineClient::stderrLine, &live,
+                    [&live](const QString &line) { live.recordLog(0, QStringLiteral("debug"), line); });
+            connect(client.get(), &EngineClient::errorReceived, &live, &Session::recordError);
+            if (client->state() != EngineClient::State::Ready) {
+                client->restart();
+                QVERIFY(hello.wait(10000));
+            }
+            results.clear();
+            errors.clear();
+            const qint64 id = client->compile(request(QStringLiteral("sample:mlp"), m_dir.path()));
+            QVERIFY(id > 0);
+            QTest::qWait(int(random.bounded(duration)));
+            for (const pid_t pid : enginePids())
+                ::kill(pid, SIGKILL);
+            QTRY_VERIFY_WITH_TIMEOUT(results.count() + errors.count() == 1, 10000);
+            if (!errors.isEmpty()) {
+                QCOMPARE(errors.first().at(1).value<EngineError>().code, QStringLiteral("engine_crashed"));
+                ++crashed;
+            }
+            live.stopRecording();
+            disconnect(client.get(), nullptr, &live, nullptr);
+
+            std::unique_ptr<Session> back(Session::load(path));
+            QVERIFY(back);
+            QCOMPARE(back->eventCount(), live.eventCount());
+            QCOMPARE(back->jobs().size(), 1);
+            QVERIFY(back->jobs().first().finished());
+            QCOMPARE(back->jobs().first().succeeded(), errors.isEmpty());
+        }
+        qInfo("20 kill points over %lld ms: %d inside the job, %d after it", duration, crashed, 20 - crashed);
+        // The next job after the last kill.
+        if (client->state() != EngineClient::State::Ready) {
+            client->restart();
+            QVERIFY(hello.wait(10000));
+        }
+        results.clear();
+        client->compile(request(QStringLiteral("sample:mlp"), m_dir.path()));
+        QVERIFY(results.wait(10000));
+        qunsetenv("AOTSTUDIO_FAULT_MARK");
+        qunsetenv("FAKE_STAGE_DELAY");
     }
 
     void cancelIsCooperative()
