@@ -54,6 +54,18 @@ extern "C" void onSigint(int)
     }
 }
 
+/// A nested job's fields as a prefix of its progress lines (FORMAT.md: `scheme` of a quantize
+/// scheme, `bucket` of an export bucket): "[int8-dynamic] ", "bucket b4: ".
+std::string jobFields(const Json &event)
+{
+    std::string prefix;
+    if (event.contains("scheme") && event["scheme"].is_string())
+        prefix += "[" + event["scheme"].get<std::string>() + "] ";
+    if (event.contains("bucket") && event["bucket"].is_string())
+        prefix += "bucket " + event["bucket"].get<std::string>() + ": ";
+    return prefix;
+}
+
 struct Outcome {
     std::optional<Json> result;
     std::optional<Json> error;
@@ -94,7 +106,8 @@ public:
         const std::string type = event.value("type", "");
         if (type == "progress") {
             const int pct = static_cast<int>(std::lround(100.0 * event.value("fraction", 0.0)));
-            std::fprintf(stderr, "[%3d%%] %s: %s\n", pct, event.value("stage", "").c_str(), event.value("message", "").c_str());
+            std::fprintf(stderr, "[%3d%%] %s%s: %s\n", pct, jobFields(event).c_str(), event.value("stage", "").c_str(),
+                         event.value("message", "").c_str());
         } else if (type == "log") {
             const std::string level = event.value("level", "info");
             if (level != "debug" || m_verbose)

@@ -355,8 +355,13 @@ void EngineClient::handleLine(const QByteArray &line)
         const QString stage = o.value(QLatin1String("stage")).toString();
         if (m_jobs.contains(id))
             m_jobs[id].stage = stage;
-        Q_EMIT progress(id, stage, o.value(QLatin1String("fraction")).toDouble(),
-                        o.value(QLatin1String("message")).toString());
+        // A nested job's fields (FORMAT.md: a quantize scheme, an export bucket) lead the message.
+        QString message = o.value(QLatin1String("message")).toString();
+        if (o.value(QLatin1String("bucket")).isString())
+            message = o.value(QLatin1String("bucket")).toString() + QLatin1String(": ") + message;
+        if (o.value(QLatin1String("scheme")).isString())
+            message = QLatin1Char('[') + o.value(QLatin1String("scheme")).toString() + QLatin1String("] ") + message;
+        Q_EMIT progress(id, stage, o.value(QLatin1String("fraction")).toDouble(), message);
     } else if (type == QLatin1String("log")) {
         Q_EMIT logMessage(id, o.value(QLatin1String("level")).toString(),
                           o.value(QLatin1String("message")).toString());

@@ -19,85 +19,9 @@ using Protocol::Json;
 
 namespace {
 
-/// Stages in order with the fraction of the whole job at which each starts; the compile stage
-/// dominates (C++ code generation and g++), so it gets most of the bar.
-struct StageSpan {
-    const char *name;
-    double begin;
-    double end;
-};
 constexpr StageSpan kStages[] = {
     {"load", 0.00, 0.06},         {"export", 0.06, 0.14}, {"decompose", 0.14, 0.20}, {"compile", 0.20, 0.80},
     {"load_package", 0.80, 0.85}, {"verify", 0.85, 0.88}, {"measure", 0.88, 1.00},
-};
-
-const StageSpan &span(std::string_view stage)
-{
-    for (const auto &s : kStages) {
-        if (stage == s.name)
-            return s;
-    }
-    return kStages[0];
-}
-
-class StageRunner {
-public:
-    StageRunner(std::int64_t id, const EventFn &emit, std::stop_token stop)
-        : m_id(id), m_emit(emit), m_stop(std::move(stop))
-    {
-    }
-
-    /// Run `body` as stage `name`: cancellation check, progress at start, stage_done at the end.
-    /// A failure's code is kept (failedCode()) for the output folder's clean-up.
-    template<typename F>
-    auto operator()(const char *name, const char *message, F &&body)
-    {
-        try {
-            return run(name, message, std::forward<F>(body));
-        } catch (const JobFailed &e) {
-            m_failedCode = e.error().code;
-            throw;
-        } catch (const Python::FrontendException &e) {
-            m_failedCode = e.error().code;
-            throw;
-        }
-    }
-
-    double secondsOf(const std::string &stage) const { return m_seconds.value(stage, 0.0); }
-    const std::string &failedCode() const { return m_failedCode; }
-
-private:
-    template<typename F>
-    auto run(const char *name, const char *message, F &&body)
-    {
-        if (m_stop.stop_requested())
-            throw JobFailed({name, Protocol::Code::Cancelled, "cancelled before stage '" + std::string(name) + "'", ""});
-        m_emit(Protocol::makeProgress(m_id, name, span(name).begin, message));
-        const auto t0 = std::chrono::steady_clock::now();
-        Json artifacts = Json::object();
-        if constexpr (std::is_void_v<std::invoke_result_t<F, Json &>>) {
-            body(artifacts);
-            finish(name, t0, artifacts);
-        } else {
-            auto r = body(artifacts);
-            finish(name, t0, artifacts);
-            return r;
-        }
-    }
-
-    void finish(const char *name, std::chrono::steady_clock::time_point t0, const Json &artifacts)
-    {
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        m_seconds[name] = s;
-        m_emit(Protocol::makeStageDone(m_id, name, s, artifacts));
-        m_emit(Protocol::makeProgress(m_id, name, span(name).end, std::string(name) + " done"));
-    }
-
-    std::int64_t m_id;
-    const EventFn &m_emit;
-    std::stop_token m_stop;
-    Json m_seconds = Json::object();
-    std::string m_failedCode;
 };
 
 /// A staged compile's output folder (FORMAT.md, "Output folder"): commit() moves the staged files
@@ -105,8 +29,8 @@ private:
 /// compile's files go to OUT/previous-<time>/, an unverified package becomes model.unverified.pt2).
 class StagedOutput {
 public:
-    StagedOutput(Python::CompileJob &job, const StageRunner &stages, const EventFn &emit, std::int64_t id)
-        : m_job(job), m_stages(stages), m_emit(emit), m_id(id)
+    StagedOutput(Python::CompileJob &job, const Job &stages)
+        : m_job(job), m_stages(stages)
     {
     }
     StagedOutput(const StagedOutput &) = delete;
@@ -118,7 +42,7 @@ public:
         try {
             m_job.call("abandon", Json::array({m_stages.failedCode()}));
         } catch (const std::exception &e) { // unwinding already: report, never throw
-            m_emit(Protocol::makeLog(m_id, "warning", std::string("could not tidy the output folder: ") + e.what()));
+            m_stages.log("warning", std::string("could not tidy the output folder: ") + e.what());
         }
     }
     /// `compiled` (the compile stage's result) with its paths moved into OUT.
@@ -131,9 +55,7 @@ public:
 
 private:
     Python::CompileJob &m_job;
-    const StageRunner &m_stages;
-    const EventFn &m_emit;
-    std::int64_t m_id;
+    const Job &m_stages;
     bool m_done = false;
 };
 
@@ -240,17 +162,17 @@ Json verifyPackage(Python::CompileJob &job, Runtime::AotiRunner &runner)
     }
 }
 
-Json runCompileAsPart(std::int64_t id, Json request, const EventFn &emit, std::stop_token stop, double share)
+const std::span<const StageSpan> kCompileStages(kStages);
+
+Json runCompileAsPart(const Job &parent, Json request, double share)
 {
     request["measure"] = false;
-    const EventFn scaled = [&](const Json &e) {
-        Json ev = e;
-        ev["id"] = id;
-        if (ev.value("type", "") == "progress")
-            ev["fraction"] = share * ev.value("fraction", 0.0);
-        emit(ev);
-    };
-    return runCompile(id, request, scaled, std::move(stop));
+    return runCompile(parent.sub(0.0, share, kCompileStages), request);
+}
+
+Json runCompileAsPart(std::int64_t id, Json request, const EventFn &emit, std::stop_token stop, double share)
+{
+    return runCompileAsPart(Job(id, emit, std::move(stop), {}), std::move(request), share);
 }
 
 Profiler::MeasureOptions measureOptionsFrom(const Json &request)
@@ -280,10 +202,26 @@ Profiler::MeasureOptions measureOptionsFrom(const Json &request)
 
 Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
 {
-    const auto log = [&](const std::string &level, const std::string &message) {
-        emit(Protocol::makeLog(id, level, message));
+    return runCompile(Job(id, emit, std::move(stop), kCompileStages), request);
+}
+
+Json runCompile(const Job &ctx, const Json &request)
+{
+    const auto log = [&](const std::string &level, const std::string &message) { ctx.log(level, message); };
+    const std::stop_token &stop = ctx.stopToken();
+    // A stage of this job; the frontend's errors become JobFailed inside it (their code is the
+    // stage's failedCode(): the output folder keeps an unverified package on a mismatch).
+    const auto stage = [&](std::string_view name, const std::string &message, auto &&body) {
+        return ctx.stage(name, message, [&](Json &a) {
+            try {
+                return body(a);
+            } catch (const Python::FrontendException &e) {
+                if (!e.details().empty())
+                    log("debug", e.details());
+                throw JobFailed(e.error());
+            }
+        });
     };
-    StageRunner stage(id, emit, stop);
     const auto options = measureOptionsFrom(request);
     if (request.contains("verify_shapes") && !request["verify_shapes"].is_number_integer())
         throw JobFailed({"load", Protocol::Code::BadRequest, "'verify_shapes' must be an integer", "send a JSON integer"});
@@ -291,15 +229,10 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
     const std::string device = request.value("device", std::string("cpu"));
 
     try {
-        const auto forward = [&](const Json &event) {
-            Json e = event;
-            e["id"] = id;
-            emit(e);
-        };
         Json staged = request;
         staged["staging"] = true; // files reach OUT only when the job succeeds
-        Python::CompileJob job(staged, log, forward);
-        StagedOutput output(job, stage, emit, id);
+        Python::CompileJob job(staged, log, ctx.sink());
+        StagedOutput output(job, ctx);
         const Json loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
         const Json exported = stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
         const Json decomposed = stage("decompose", "decomposing to core ATen", [&](Json &) { return job.decompose(); });
@@ -414,8 +347,8 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"eager", summaryJson(eager, options.warmup)},
             {"compiled", summaryJson(aoti, options.warmup)},
             {"timer", "std::chrono::steady_clock around each call, in the engine process"},
-            {"export_seconds", stage.secondsOf("export")},
-            {"compile_seconds", stage.secondsOf("compile")},
+            {"export_seconds", ctx.seconds("export")},
+            {"compile_seconds", ctx.seconds("compile")},
             {"decomposed_nodes", decomposed.value("nodes", 0)},
             {"non_core_ops", decomposed.value("non_core_ops", Json::array())},
             {"stages", compiled.value("stages", Json::array())},

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "pipeline/job.h"
 #include "profiler/measure.h"
 #include "protocol/messages.h"
 
@@ -16,23 +17,15 @@ class AotiRunner;
 
 namespace AotStudio::Pipeline {
 
-/// Where a job's events go (progress, log, stage_done); result and error are returned/thrown.
-using EventFn = std::function<void(const Protocol::Json &event)>;
-
-/// Thrown when a job ends early; carries the protocol error (code, stage, message, hint).
-class JobFailed : public std::exception {
-public:
-    explicit JobFailed(Protocol::Error error) : m_error(std::move(error)) {}
-    const Protocol::Error &error() const { return m_error; }
-    const char *what() const noexcept override { return m_error.message.c_str(); }
-
-private:
-    Protocol::Error m_error;
-};
+/// The compile's stages and their share of its progress bar (the compile stage, C++ code
+/// generation and g++, dominates).
+extern const std::span<const StageSpan> kCompileStages;
 
 /// A compile (without timing) as the first part of a longer job (profile, sweep): runCompile()
-/// on `request` with `measure` false, its events re-tagged with `id` and its progress scaled into
-/// [0, `share`] of the whole job. Returns the compile result; throws as runCompile().
+/// on `request` with `measure` false, as a sub-job of `parent` filling [0, `share`] of its bar.
+/// Returns the compile result; throws as runCompile().
+Protocol::Json runCompileAsPart(const Job &parent, Protocol::Json request, double share);
+/// The same for a caller without a Job yet (the sweep): a top-level job `id` on `emit` and `stop`.
 Protocol::Json runCompileAsPart(std::int64_t id, Protocol::Json request, const EventFn &emit, std::stop_token stop, double share);
 
 /// The one verify of a package against eager (FORMAT.md, "verify"), used by compile, profile and
@@ -52,5 +45,7 @@ Profiler::MeasureOptions measureOptionsFrom(const Protocol::Json &request);
 /// Returns the result object of FORMAT.md; throws JobFailed (cancelled, mismatch, ...).
 /// Must run on the thread that initialized the Python frontend.
 Protocol::Json runCompile(std::int64_t id, const Protocol::Json &request, const EventFn &emit, std::stop_token stop);
+/// The same inside `job` (its stages are kCompileStages).
+Protocol::Json runCompile(const Job &job, const Protocol::Json &request);
 
 } // namespace AotStudio::Pipeline

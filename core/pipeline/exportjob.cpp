@@ -44,10 +44,15 @@ Json batchShapes(const Json &tensors)
     return out;
 }
 
+/// Export's stages: one compile per bucket fills "buckets" (each a sub-job carrying `bucket`).
+constexpr StageSpan kExportStages[] = {
+    {"buckets", 0.05, 0.85}, {"cold_start", 0.85, 0.95}, {"package", 0.95, 1.00}};
+
 } // namespace
 
 Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
 {
+    const Job ctx(id, emit, stop, kExportStages);
     const auto fail = [](const std::string &stage, const char *code, const std::string &message, const std::string &hint) {
         return JobFailed({stage, code, message, hint});
     };
@@ -130,10 +135,12 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         }
     }
 
-    // 2. Staging directory next to the destination; stale ones of killed exports go first.
+    // 2. Staging directory next to the destination; stale ones of killed exports go first, with
+    // the half-written zips (OUT.zip.partial-PID) of exports killed while zipping.
     const fs::path staging = out.parent_path() / (out.filename().string() + ".partial-" + std::to_string(::getpid()));
     for (const auto &e : fs::directory_iterator(out.parent_path().empty() ? "." : out.parent_path(), ec)) {
-        if (e.path().filename().string().rfind(out.filename().string() + ".partial-", 0) == 0)
+        const std::string name = e.path().filename().string(), stem = out.filename().string();
+        if (name.rfind(stem + ".partial-", 0) == 0 || name.rfind(stem + ".zip.partial-", 0) == 0)
             fs::remove_all(e.path(), ec);
     }
     fs::create_directories(staging / "packages", ec);
@@ -178,7 +185,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
 
     Json first;
     Json bucketsJson = Json::array();
-    const double share = 0.8 / static_cast<double>(plan.size());
+    const double share = 0.8 / static_cast<double>(plan.size()); // of "buckets", in the job's fractions
     for (std::size_t i = 0; i < plan.size(); ++i) {
         auto &p = plan[i];
         if (stop.stop_requested())
@@ -194,21 +201,22 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
             r["dynamic_batch"] = r["dynamic_batch_all_inputs"];
             r.erase("dynamic_batch_all_inputs");
         }
-        const double begin = 0.05 + share * static_cast<double>(i);
-        const EventFn scaled = [&](const Json &e) {
-            Json ev = e;
-            ev["id"] = id;
-            if (ev.value("type", "") == "progress") {
-                ev["fraction"] = begin + share * ev.value("fraction", 0.0);
-                ev["message"] = p.name + ": " + ev.value("message", "");
-            }
-            emit(ev);
-        };
-        const Json result = runCompile(id, r, scaled, stop);
+        // The bucket's compile fills its part of "buckets"; its events carry `bucket` (FORMAT.md).
+        const Json result = runCompile(ctx.sub(0.05 + share * static_cast<double>(i), share, kCompileStages, Json{{"bucket", p.name}}), r);
         const std::string rel = "packages/" + p.name + ".pt2";
         fs::copy_file(result.value("package", ""), staging / rel, fs::copy_options::overwrite_existing, ec);
-        if (ec)
-            throw fail("export", Protocol::Code::Internal, "cannot copy the package of bucket " + p.name + ": " + ec.message(), "");
+        if (ec) {
+            // libstdc++ reports a copy cut short by a full disk as an I/O error: say which it was.
+            std::string why = ec.message();
+            std::error_code sizeEc, spaceEc;
+            const auto size = fs::file_size(result.value("package", ""), sizeEc);
+            const auto space = fs::space(staging, spaceEc);
+            if (!sizeEc && !spaceEc && space.available < size)
+                why = "no space left on the device (" + std::to_string(space.available) + " bytes free, the package is " +
+                      std::to_string(size) + " bytes)";
+            throw fail("export", Protocol::Code::Internal, "cannot copy the package of bucket " + p.name + " into '" +
+                           staging.string() + "': " + why, "free some space there or choose another --out");
+        }
         writeJsonAtomic(staging / "report" / (p.name + ".json"), result);
         if (i == 0) {
             first = result;
@@ -273,9 +281,9 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     const int coldRuns = std::max(0, request.value("cold_start_runs", 3));
     const long coldBatch = bucketsJson.empty() ? 1 : bucketsJson[0].value("batch", bucketsJson[0].value("batch_min", 1L));
     if (coldRuns > 0 && !stop.stop_requested()) {
-        emit(Protocol::makeProgress(id, "cold_start", 0.88, "timing cold start (fresh processes)"));
+        ctx.progress("cold_start", 0, "timing cold start (fresh processes)");
         cold = measureColdStart({staging, coldBatch, base.value("model", ""), first.value("device", "cpu"), coldRuns}, stop,
-                                [&](const std::string &m) { emit(Protocol::makeLog(id, "warning", m)); });
+                                [&](const std::string &m) { ctx.log("warning", m); });
         if (!cold.empty()) {
             writeJsonAtomic(staging / "report" / "cold_start.json", cold);
             finishManifest();
@@ -285,7 +293,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         throw fail("export", Protocol::Code::Cancelled, "cancelled before the bundle was put in place", "");
 
     // 6. Into place, then the zip (both through temporary names).
-    emit(Protocol::makeProgress(id, "package", 0.95, "writing the bundle and its zip"));
+    ctx.progress("package", 0, "writing the bundle and its zip");
     fs::rename(staging, out, ec);
     if (ec)
         throw fail("export", Protocol::Code::Internal, "cannot move the bundle into '" + out.string() + "': " + ec.message(), "");
@@ -296,9 +304,10 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
             Bundle::zipDirectory(out, out.string() + ".zip");
             zipPath = out.string() + ".zip";
         } catch (const Bundle::BundleError &e) {
-            emit(Protocol::makeLog(id, "warning", std::string("zip not written: ") + e.what()));
+            ctx.log("warning", std::string("zip not written: ") + e.what());
         }
     }
+    ctx.progress("package", 1, "bundle written");
     return Json{{"bundle", out.string()}, {"zip", zipPath}, {"buckets", bucketsJson}, {"cold_start", cold},
                 {"model", base.value("model", "")}, {"device", first.value("device", "cpu")},
                 {"manifest", (out / "manifest.json").string()},

@@ -127,6 +127,12 @@ struct Variant {
     std::optional<double> busyShare;
 };
 
+/// Profile's stages and their share of the bar; a compile for the profile fills "compile".
+constexpr StageSpan kProfileStages[] = {
+    {"compile", 0.00, 0.50},    {"load", 0.50, 0.52},       {"load_package", 0.52, 0.55}, {"measure", 0.55, 0.75},
+    {"memory", 0.75, 0.78},     {"throughput", 0.78, 0.87}, {"cold_start", 0.87, 0.97},   {"write", 0.97, 1.00},
+};
+
 /// The RecordFunction collector traces the first call of every traced block and every
 /// kTraceEvery-th call after it (PROFILE.md "collector"): the kernel breakdown comes from those
 /// calls, the rest of a traced block runs untraced, so the traced blocks' statistics stay within
@@ -142,14 +148,10 @@ Json optNum(const std::optional<double> &v)
 
 Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
 {
-    const auto log = [&](const std::string &level, const std::string &message) { emit(Protocol::makeLog(id, level, message)); };
-    const auto progress = [&](const char *stage, double fraction, const std::string &message) {
-        emit(Protocol::makeProgress(id, stage, fraction, message));
-    };
-    const auto checkStop = [&](const char *stage) {
-        if (stop.stop_requested())
-            throw JobFailed({stage, Protocol::Code::Cancelled, std::string("cancelled during '") + stage + "'", ""});
-    };
+    const Job ctx(id, emit, stop, kProfileStages);
+    const auto log = [&](const std::string &level, const std::string &message) { ctx.log(level, message); };
+    const auto progress = [&](std::string_view stage, double within, const std::string &message) { ctx.progress(stage, within, message); };
+    const auto checkStop = [&](std::string_view stage) { ctx.checkStop(stage); };
     const auto options = measureOptionsFrom(request); // validates the common fields too
     const int threads = applyThreads(request);
     for (const char *field : {"package"}) {
@@ -226,7 +228,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             r.erase(k);
         r["out"] = out.string();
         r["measure"] = false;
-        const Json compiled = runCompileAsPart(id, r, emit, stop, 0.5);
+        const Json compiled = runCompileAsPart(ctx, r, 0.5);
         package = compiled.value("package", "");
         compileStages = compiled.value("stages", Json::array());
         kernelsJson = out / "kernels.json";
@@ -236,15 +238,10 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
     const Provenance provenance = Provenance::load(kernelsJson);
 
     try {
-        const auto forward = [&](const Json &event) {
-            Json e = event;
-            e["id"] = id;
-            emit(e);
-        };
         Json jobRequest = request;
         jobRequest["out"] = out.string();
-        Python::CompileJob job(jobRequest, log, forward);
-        progress("load", 0.50, "building the model and example inputs");
+        Python::CompileJob job(jobRequest, log, ctx.sink());
+        progress("load", 0, "building the model and example inputs");
         const Json loaded = job.load();
         checkStop("load");
 
@@ -266,7 +263,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                                  "profile the package with the model it was compiled from, or compile this model "
                                  "(omit --package)"});
         }
-        progress("load_package", 0.52, "loading the package with LibTorch");
+        progress("load_package", 0, "loading the package with LibTorch");
         std::unique_ptr<Runtime::AotiRunner> runner;
         Json verified;
         try {
@@ -402,7 +399,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             };
             timed.push_back(std::move(traced));
         }
-        progress("measure", 0.55, "timing " + std::to_string(timed.size()) + " variants in alternating blocks" +
+        progress("measure", 0, "timing " + std::to_string(timed.size()) + " variants in alternating blocks" +
                                       (trace ? " (untraced and traced)" : ""));
         std::optional<Comparison> comparison;
         try {
@@ -450,7 +447,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         // The call ranges (depth -1, tid 0) only frame the trace; kernels and ops are depth 0.
 
         // 5. Memory and CUDA-event latency: one call each, untimed.
-        progress("memory", 0.75, "peak memory of one call per variant");
+        progress("memory", 0, "peak memory of one call per variant");
         for (auto &v : variants) {
             if (!v.available)
                 continue;
@@ -470,14 +467,14 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         // take turns in rounds, each rate with its interval, scaling against one runner).
         Json throughput = Json::array();
         if (wanted.count("aoti") && !runnerCounts.empty()) {
-            progress("throughput", 0.78, "throughput with " + std::to_string(runnerCounts.size()) + " runner count(s), in alternating windows");
+            progress("throughput", 0, "throughput with " + std::to_string(runnerCounts.size()) + " runner count(s), in alternating windows");
             ThroughputOptions topt;
             topt.runnerCounts = runnerCounts;
             topt.seconds = throughputSeconds;
             topt.warmup = std::max(3, options.warmup);
             topt.threads = threads;
             throughput = measureThroughput(package, device, [&] { return job.inputs(); }, topt, stop, warn,
-                                           [&](double f) { progress("throughput", 0.78 + 0.08 * f, "throughput windows"); });
+                                           [&](double f) { progress("throughput", f, "throughput windows"); });
             checkStop("throughput");
         }
 
@@ -486,7 +483,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         const Json inputs = loaded.value("inputs", Json::array());
         const long batch = !inputs.empty() && !inputs[0].value("shape", Json::array()).empty() ? inputs[0]["shape"][0].get<long>() : 1;
         if (coldRuns > 0) {
-            progress("cold_start", 0.87, "timing cold start (fresh processes)");
+            progress("cold_start", 0, "timing cold start (fresh processes)");
             const fs::path bundle = out / "coldstart";
             fs::remove_all(bundle, ec);
             fs::create_directories(bundle / "packages", ec);
@@ -527,7 +524,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         checkStop("cold_start");
 
         // 8. Report.
-        progress("write", 0.97, "writing profile.json, CSV and trace.json");
+        progress("write", 0, "writing profile.json, CSV and trace.json");
         Json variantsJson = Json::array();
         Json speedup = Json::object();
         const Variant *eager = nullptr;
@@ -749,8 +746,9 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             writeFileAtomic(tracePath, traceJson.dump(-1, ' ', false, Json::error_handler_t::replace));
         }
         writeJsonAtomic(profilePath, result);
-        emit(Protocol::makeStageDone(id, "write", 0, Json{{"profile", profilePath.string()}, {"csv", csvPath.string()},
-                                                             {"trace", trace ? Json(tracePath.string()) : Json()}}));
+        ctx.sendEvent(Protocol::makeStageDone(id, "write", 0, Json{{"profile", profilePath.string()}, {"csv", csvPath.string()},
+                                                                 {"trace", trace ? Json(tracePath.string()) : Json()}}));
+        progress("write", 1, "profile done");
         return result;
     } catch (const Python::FrontendException &e) {
         if (!e.details().empty())

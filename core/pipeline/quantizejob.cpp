@@ -23,24 +23,13 @@ namespace fs = std::filesystem;
 namespace {
 
 /// Stages of one scheme with the share of that scheme's part of the progress bar.
-struct SchemeStage {
-    const char *name;
-    double begin;
-    double end;
-};
-constexpr SchemeStage kSchemeStages[] = {
+constexpr StageSpan kSchemeStages[] = {
     {"load", 0.00, 0.10},    {"export", 0.10, 0.18},  {"compile", 0.18, 0.75}, {"load_package", 0.75, 0.78},
     {"verify", 0.78, 0.80},  {"measure", 0.80, 0.93}, {"memory", 0.93, 0.95},  {"evaluate", 0.95, 1.00},
 };
 
-const SchemeStage &schemeStage(std::string_view name)
-{
-    for (const auto &s : kSchemeStages) {
-        if (name == s.name)
-            return s;
-    }
-    return kSchemeStages[0];
-}
+/// The whole quantize request: one part of the bar per scheme, then the report.
+constexpr StageSpan kQuantizeStages[] = {{"schemes", 0.00, 0.99}, {"report", 0.99, 1.00}};
 
 /// Codes that fail the whole request rather than one scheme's row.
 bool requestLevel(const std::string &code)
@@ -49,62 +38,30 @@ bool requestLevel(const std::string &code)
            code == Protocol::Code::NoDevice || code == Protocol::Code::FrontendUnavailable;
 }
 
-/// One scheme: everything runs in OUT/<scheme>; progress is scaled into [begin, begin + share).
+/// One scheme, a sub-job of the request (job.h) filling [begin, begin + share) of its bar: every
+/// event carries `scheme` (FORMAT.md; readers show it, the message does not repeat it);
+/// everything runs in OUT/<scheme>.
 class SchemeRun {
 public:
-    SchemeRun(std::int64_t id, std::string scheme, double begin, double share, const EventFn &emit, std::stop_token stop)
-        : m_id(id), m_scheme(std::move(scheme)), m_begin(begin), m_share(share), m_emit(emit), m_stop(std::move(stop))
+    SchemeRun(const Job &parent, const std::string &scheme, double begin, double share)
+        : m_job(parent.sub(begin, share, kSchemeStages, Json{{"scheme", scheme}}))
     {
     }
 
-    /// Every event of this scheme carries `scheme` (FORMAT.md); progress messages are prefixed.
-    void emit(Json event) const
-    {
-        event["id"] = m_id;
-        event["scheme"] = m_scheme;
-        m_emit(event);
-    }
+    void emit(Json event) const { m_job.sendEvent(std::move(event)); }
 
-    void progress(const char *stage, double withinStage, const std::string &message) const
-    {
-        const auto &s = schemeStage(stage);
-        const double f = m_begin + m_share * (s.begin + (s.end - s.begin) * withinStage);
-        emit(Protocol::makeProgress(m_id, stage, f, "[" + m_scheme + "] " + message));
-    }
-
+    /// `body()` as stage `name` of this scheme (Job::stage).
     template<typename F>
     auto operator()(const char *name, const std::string &message, F &&body)
     {
-        if (m_stop.stop_requested())
-            throw JobFailed({name, Protocol::Code::Cancelled, "cancelled before " + m_scheme + " stage '" + name + "'", ""});
-        progress(name, 0.0, message);
-        const auto t0 = std::chrono::steady_clock::now();
-        const auto done = [&] {
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            m_seconds[name] = s;
-            emit(Protocol::makeStageDone(m_id, name, s));
-        };
-        if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
-            body();
-            done();
-        } else {
-            auto r = body();
-            done();
-            return r;
-        }
+        return m_job.stage(name, message, [&](Json &) { return body(); });
     }
 
-    double secondsOf(const char *stage) const { return m_seconds.value(stage, 0.0); }
-    const std::stop_token &stop() const { return m_stop; }
+    double secondsOf(const char *stage) const { return m_job.seconds(stage); }
+    const std::stop_token &stop() const { return m_job.stopToken(); }
 
 private:
-    std::int64_t m_id;
-    std::string m_scheme;
-    double m_begin;
-    double m_share;
-    const EventFn &m_emit;
-    std::stop_token m_stop;
-    Json m_seconds = Json::object();
+    Job m_job;
 };
 
 Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, const std::string &dir,
@@ -285,6 +242,7 @@ void writeCsv(const std::string &path, const Json &rows)
 
 Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
 {
+    const Job ctx(id, emit, stop, kQuantizeStages);
     const auto options = measureOptionsFrom(request);
     const int threads = applyThreads(request);
     for (const char *field : {"calibration_samples", "eval_samples"}) {
@@ -339,7 +297,7 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
         const std::string scheme = schemes[i].get<std::string>();
         if (stop.stop_requested())
             throw JobFailed({"load", Protocol::Code::Cancelled, "cancelled before scheme " + scheme, ""});
-        SchemeRun run(id, scheme, share * static_cast<double>(i), share, emit, stop);
+        SchemeRun run(ctx, scheme, share * static_cast<double>(i) * 0.99, share * 0.99);
         Json row;
         try {
             try {
@@ -430,7 +388,7 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
     result["threads"] = threads;
     writeCsv((out / "quantize.csv").string(), rows);
     writeJsonAtomic(out / "quantize.json", result);
-    emit(Protocol::makeProgress(id, "report", 1.0, "quantize done: " + std::to_string(rows.size()) + " schemes"));
+    ctx.progress("report", 1.0, "quantize done: " + std::to_string(rows.size()) + " schemes");
     return result;
 }
 

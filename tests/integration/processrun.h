@@ -54,6 +54,38 @@ inline Run quickCompile(const QString &model, const QString &out, const QStringL
 }
 #endif
 
+/// What is wrong with the progress events of a job's event log (the CLI's OUT/aotstudio.log, one
+/// protocol event per line): a fraction outside [0, 1], one below the one before it (progress is
+/// monotonic, core/pipeline/job.h), a last one short of 1, or none at all. Empty when all is
+/// well. `field`, when given, must be on every progress event (a quantize scheme's `scheme`).
+inline QString progressProblems(const QString &logPath, const QString &field = {})
+{
+    QFile f(logPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot read ") + logPath;
+    double last = -1;
+    int n = 0;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        const QJsonObject e = QJsonDocument::fromJson(line).object();
+        if (e.value(QLatin1String("type")).toString() != QLatin1String("progress"))
+            continue;
+        ++n;
+        const double x = e.value(QLatin1String("fraction")).toDouble(-1);
+        if (x < 0 || x > 1)
+            return QStringLiteral("fraction %1 outside [0, 1]: %2").arg(x).arg(QString::fromUtf8(line));
+        if (x < last)
+            return QStringLiteral("fraction went back from %1 to %2: %3").arg(last).arg(x).arg(QString::fromUtf8(line));
+        if (!field.isEmpty() && !e.contains(field) && e.value(QLatin1String("stage")).toString() != QLatin1String("report"))
+            return QStringLiteral("no '%1' on %2").arg(field, QString::fromUtf8(line));
+        last = x;
+    }
+    if (n == 0)
+        return QStringLiteral("no progress event in ") + logPath;
+    if (last < 1)
+        return QStringLiteral("progress ended at %1, not 1").arg(last);
+    return {};
+}
+
 inline QJsonObject readJson(const QString &path)
 {
     QFile f(path);

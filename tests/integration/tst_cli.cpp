@@ -119,6 +119,9 @@ void TestCli::compileMlp()
     const QJsonObject j = QJsonDocument::fromJson(r.out, &pe).object();
     QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
     QVERIFY(r.err.contains("[100%]"));
+    // Every progress event of the job in [0, 1], never going back, ending at 1 (job.h).
+    const QString progress = TestSupport::progressProblems(dir.filePath(QStringLiteral("aotstudio.log")));
+    QVERIFY2(progress.isEmpty(), qPrintable(progress));
 
     const QString package = j.value(QLatin1String("package")).toString();
     QVERIFY(package.endsWith(QLatin1String(".pt2")));

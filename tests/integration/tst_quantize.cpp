@@ -222,6 +222,9 @@ void TestQuantize::perLayerTableCoversQuantizedLayers()
 
 void TestQuantize::filesAndBest()
 {
+    // One bar for every scheme: monotonic, ending at 1, each scheme's events carrying `scheme`.
+    const QString progress = TestSupport::progressProblems(m_out + QStringLiteral("/aotstudio.log"), QStringLiteral("scheme"));
+    QVERIFY2(progress.isEmpty(), qPrintable(progress));
     const QJsonObject saved = readJson(m_out + QStringLiteral("/quantize.json"));
     QCOMPARE(saved.value(QLatin1String("schemes")).toArray().size(), kAll.size());
     QFile csv(m_out + QStringLiteral("/quantize.csv"));
