@@ -2288,12 +2288,12 @@ median of %n run(s)</source>
         <translation>跟踪 / 未跟踪 %1</translation>
     </message>
     <message>
-        <source>⚠ not back to back</source>
-        <translation>⚠ 调用未连续执行</translation>
+        <source>⚠ time lost between calls</source>
+        <translation>⚠ 调用之间有时间损失</translation>
     </message>
     <message>
-        <source>⚠ calls/s disagrees with the latency: the calls did not run back to back</source>
-        <translation>⚠ 每秒调用数与延迟不符：调用未连续执行</translation>
+        <source>⚠ calls/s disagrees with the mean latency: time went somewhere between calls</source>
+        <translation>⚠ 每秒调用数与平均延迟不符：调用之间有时间损失</translation>
     </message>
 </context>
 <context>
@@ -3237,14 +3237,6 @@ this scheme&apos;s own eager / compiled: %3</source>
 <context>
     <name>AotStudio::Widgets::ThroughputModel</name>
     <message>
-        <source>Calls per second do not agree with this runner&apos;s own latency: the calls did not run back to back (expected between 1000 / p90 and 1000 / p10 calls/s, with 20% slack).</source>
-        <translation>每秒调用数与该运行器自身的延迟不符：调用未连续执行（预期在 1000 / p90 与 1000 / p10 次/秒之间，允许 20% 余量）。</translation>
-    </message>
-    <message>
-        <source>Expected %1–%2 calls/s, measured %3.</source>
-        <translation>预期 %1–%2 次/秒，实测 %3。</translation>
-    </message>
-    <message>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -3307,6 +3299,14 @@ this scheme&apos;s own eager / compiled: %3</source>
     <message>
         <source>vs 1 runner</source>
         <translation>相对 1 个运行器</translation>
+    </message>
+    <message>
+        <source>Calls per second do not agree with this runner&apos;s own latency: its calls run back to back, so the rate should be 1000 / mean latency (within 10%); time went somewhere between calls.</source>
+        <translation>每秒调用数与该运行器自身的延迟不符：它的调用是连续执行的，速率应为 1000 / 平均延迟（误差 10% 以内）；调用之间有时间损失。</translation>
+    </message>
+    <message>
+        <source>Expected %1 calls/s, measured %2.</source>
+        <translation>预期 %1 次/秒，实测 %2。</translation>
     </message>
 </context>
 <context>

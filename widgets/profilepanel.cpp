@@ -1087,7 +1087,7 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
         mark->position->setCoords(row.runners, row.callsPerSecond);
         mark->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         mark->setPadding(QMargins(3, 1, 3, 1));
-        mark->setText(tr("⚠ not back to back"));
+        mark->setText(tr("⚠ time lost between calls"));
         mark->setColor(QColor(0x66, 0x3c, 0x00));
         mark->setBrush(QColor(0xff, 0xf4, 0xe5));
     }
@@ -1106,7 +1106,7 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
                     formatMs(jsonNumber(o.value(QLatin1String("median_ms")))),
                     formatMs(jsonNumber(o.value(QLatin1String("p99_ms")))));
             if (o.value(QLatin1String("consistent")).isBool() && !o.value(QLatin1String("consistent")).toBool())
-                text += QLatin1Char('\n') + tr("⚠ calls/s disagrees with the latency: the calls did not run back to back");
+                text += QLatin1Char('\n') + tr("⚠ calls/s disagrees with the mean latency: time went somewhere between calls");
             return text;
         }
         return QString();

@@ -39,6 +39,7 @@ public:
         Client::RatioInterval rate; ///< median per-window rate (calls/s) with its interval; invalid in older results
         Client::RatioInterval scaling; ///< this rate over one runner's; invalid for one runner or older results
         double medianMs = qQNaN();
+        double meanMs = qQNaN(); ///< of the counted calls; NaN in results before it
         double p10Ms = qQNaN();
         double p90Ms = qQNaN();
         double p99Ms = qQNaN();

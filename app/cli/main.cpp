@@ -566,6 +566,13 @@ int main(int argc, char **argv)
         return runInspect(inspectPath, inspectJson, inspectTrust, inspectAllowUnsigned);
     if (*keygenCmd)
         return Cli::runKeygen(keygenOptions);
+    if (*profileCmd) {
+        // Contradictions CLI11's per-option checks cannot see: exit 2 before the engine starts.
+        if (const std::string why = Cli::profileCommandLineProblem(profileOptions); !why.empty()) {
+            std::fprintf(stderr, "aotstudio-cli: profile: %s\n", why.c_str());
+            return kExitUsage;
+        }
+    }
     if (*exportCmd && !signKey.empty()) {
         // A key that cannot sign fails now, not after minutes of compiling.
         if (const auto why = Cli::checkSigningKey(signKey)) {

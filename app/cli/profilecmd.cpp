@@ -5,6 +5,7 @@
 
 #include "pipeline/measurement.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace AotStudio::Cli {
@@ -24,18 +25,21 @@ CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &o)
         ->capture_default_str()
         ->check(CLI::IsMember({"cpu", "cuda"}));
     cmd->add_option("-o,--out", o.out, "Output directory (created)")->capture_default_str();
-    cmd->add_option("--dtype", o.dtype, "fp32, bf16 or fp16")->capture_default_str();
+    cmd->add_option("--dtype", o.dtype, "fp32, bf16 or fp16")->capture_default_str()->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
     cmd->add_option("--runs", o.runs, "Most timed runs per variant")->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--min-runs", o.minRuns, "Fewest timed runs per variant")->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--warmup", o.warmup, "Untimed warm-up runs per variant")->capture_default_str()->check(CLI::Range(0, 100000));
     cmd->add_option("--max-seconds", o.maxSeconds, "Time cap per variant and pass, in seconds")->capture_default_str()->check(CLI::Range(0.0, 1e6));
-    cmd->add_option("--runners", o.runners, "Runner counts for the throughput table (0 alone to skip)")->capture_default_str()->delimiter(',');
+    cmd->add_option("--runners", o.runners, "Runner counts for the throughput table, e.g. 1,2,4 (0 alone to skip)")
+        ->capture_default_str()
+        ->delimiter(',')
+        ->check(CLI::Range(0, 256));
     cmd->add_option("--throughput-seconds", o.throughputSeconds, "Seconds per runner count")->capture_default_str()->check(CLI::Range(0.05, 1e4));
     cmd->add_option("--cold-start-runs", o.coldStartRuns, "Fresh processes timed for cold start (each side); 0 to skip")
         ->capture_default_str()
         ->check(CLI::Range(0, 100));
     addThreadsOption(cmd, o.threads);
-    cmd->add_option("--variants", o.variants, "Subset of eager,aoti,nativert")->delimiter(',');
+    cmd->add_option("--variants", o.variants, "Subset of eager,aoti,nativert")->delimiter(',')->check(CLI::IsMember({"eager", "aoti", "nativert"}));
     cmd->add_flag("--no-trace", o.noTrace, "Skip the traced pass (no kernels, no trace.json, no overhead)");
     cmd->add_flag("--json", o.json, "Print the profile as one JSON object on stdout");
     cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
@@ -47,8 +51,8 @@ CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &o)
 json profileRequest(const ProfileOptions &o)
 {
     json runners = json::array();
-    for (int n : o.runners)
-        if (n > 0)
+    for (int n : o.runners) // validated in validateProfileOptions(): 0 alone, or counts >= 1
+        if (n > 0 && std::find(runners.begin(), runners.end(), n) == runners.end())
             runners.push_back(n);
     json r{{"type", "profile"},       {"id", 1},
            {"model", o.model},        {"device", o.device},
@@ -64,6 +68,19 @@ json profileRequest(const ProfileOptions &o)
     if (!o.variants.empty())
         r["variants"] = o.variants;
     return r;
+}
+
+std::string profileCommandLineProblem(const ProfileOptions &o)
+{
+    if (o.runners.size() > 1 && std::find(o.runners.begin(), o.runners.end(), 0) != o.runners.end())
+        return "--runners: 0 skips the throughput table and stands alone; give counts of 1 or more otherwise (e.g. 1,2,4)";
+    if (o.minRuns > o.runs && o.minRuns != ProfileOptions{}.minRuns) // the default follows --runs down
+        return "--min-runs " + std::to_string(o.minRuns) + " is above --runs " + std::to_string(o.runs) +
+               " (the most timed runs per variant); raise --runs or lower --min-runs";
+    if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), "eager") == o.variants.end() &&
+        std::find(o.variants.begin(), o.variants.end(), "aoti") == o.variants.end())
+        return "--variants: nothing to time (nativert is listed with the reason it is not measured); add eager or aoti";
+    return {};
 }
 
 void printColdStart(std::FILE *out, const json &cold)
@@ -112,7 +129,7 @@ void printProfile(std::FILE *out, const json &r)
             continue;
         }
         const json s = v["statistics"];
-        std::fprintf(out, "%-15s median %.4f ms  p10 %.4f  p90 %.4f  p99 %.4f  (%d runs)", (v.value("name", "") + ":").c_str(),
+        std::fprintf(out, "%-15s median %.4g ms  p10 %.4g  p90 %.4g  p99 %.4g  (%d runs)", (v.value("name", "") + ":").c_str(),
                      s.value("median_ms", 0.0), s.value("p10_ms", 0.0), s.value("p90_ms", 0.0), s.value("p99_ms", 0.0), s.value("runs", 0));
         if (v.value("overhead", json()).is_object()) {
             const auto o = Pipeline::ratioFromJson(v["overhead"]);
@@ -123,6 +140,15 @@ void printProfile(std::FILE *out, const json &r)
                 std::fprintf(out, "  collector overhead %+.2f%% (no interval)", (o.estimate - 1) * 100);
         } else if (v["overhead_pct"].is_number()) {
             std::fprintf(out, "  collector overhead %+.2f%%", v["overhead_pct"].get<double>());
+        }
+        // What each sampled call (and so the kernel breakdown) carried.
+        if (v.value("sampled_call_overhead", json()).is_object()) {
+            const auto o = Pipeline::ratioFromJson(v["sampled_call_overhead"]);
+            if (o.low && o.high)
+                std::fprintf(out, ", sampled calls %+.1f%% (95%% CI %+.1f%% to %+.1f%%)", (o.estimate - 1) * 100, (*o.low - 1) * 100,
+                             (*o.high - 1) * 100);
+            else
+                std::fprintf(out, ", sampled calls %+.1f%% (no interval)", (o.estimate - 1) * 100);
         }
         if (v["memory"].is_object() && v["memory"]["peak_bytes"].is_number())
             std::fprintf(out, "  peak %lld B", v["memory"]["peak_bytes"].get<long long>());
@@ -157,26 +183,31 @@ void printProfile(std::FILE *out, const json &r)
             nodes += (nodes.empty() ? "" : ",") + covered[i].get<std::string>();
         if (covered.size() > 6)
             nodes += ", +" + std::to_string(covered.size() - 6) + " more";
-        std::fprintf(out, "kernel:         %-40s %6.1f%%  %lld calls  %.4f ms each  [%s]\n", k.value("name", "").c_str(),
+        std::fprintf(out, "kernel:         %-40s %6.1f%%  %lld calls  %.4g ms each  [%s]\n", k.value("name", "").c_str(),
                      100.0 * k.value("share", 0.0), k.value("calls", 0LL), k.value("mean_ms", 0.0), nodes.c_str());
     }
     for (const auto &t : r.value("throughput", json::array())) {
         // The median per-window rate with its interval; results before windows had the rate alone.
-        std::string rate = std::to_string(static_cast<long long>(t.value("throughput_per_s", 0.0) + 0.5)) + " calls/s";
+        // Whole calls/s from 100 up; slow models keep a decimal or two (6.93, not 6).
+        const auto figure = [](double v) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%.*f", v >= 100 ? 0 : v >= 10 ? 1 : 2, v);
+            return std::string(b);
+        };
+        std::string rate = figure(t.value("throughput_per_s", 0.0)) + " calls/s";
         if (t.contains("throughput_interval")) {
             const auto i = Pipeline::ratioFromJson(t["throughput_interval"]);
-            char buf[128];
             if (i.low && i.high)
-                std::snprintf(buf, sizeof buf, "%.0f calls/s (95%% CI %.0f-%.0f, %d windows)", i.estimate, *i.low, *i.high, i.blocks);
+                rate = figure(i.estimate) + " calls/s (95% CI " + figure(*i.low) + "-" + figure(*i.high) + ", " +
+                       std::to_string(i.blocks) + " windows)";
             else
-                std::snprintf(buf, sizeof buf, "%.0f calls/s (no interval: %d windows)", i.estimate, i.blocks);
-            rate = buf;
+                rate = figure(i.estimate) + " calls/s (no interval: " + std::to_string(i.blocks) + " windows)";
         }
         if (t.contains("scaling"))
-            rate += ", " + Pipeline::ratioText(Pipeline::ratioFromJson(t["scaling"]), "fewer calls/s than one runner") + " vs 1 runner";
-        std::fprintf(out, "throughput:     %d runner(s): %s, median %.4f ms, p99 %.4f ms%s\n", t.value("runners", 0), rate.c_str(),
+            rate += ", against 1 runner " + Pipeline::ratioText(Pipeline::ratioFromJson(t["scaling"]), "fewer calls/s than one runner");
+        std::fprintf(out, "throughput:     %d runner(s): %s, median %.4g ms, p99 %.4g ms%s\n", t.value("runners", 0), rate.c_str(),
                      t.value("median_ms", 0.0), t.value("p99_ms", 0.0),
-                     t.value("consistent", true) ? "" : "  (disagrees with its latency: see warnings)");
+                     t.value("consistent", true) ? "" : "  (disagrees with its mean latency: see warnings)");
     }
     printColdStart(out, r.value("cold_start", json::object()));
     for (const auto &w : r.value("warnings", json::array())) {

@@ -24,6 +24,10 @@ struct ProfileOptions {
 CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &options);
 /// The `profile` request for the engine (id 1), with `out` made absolute.
 nlohmann::json profileRequest(const ProfileOptions &options);
+/// What is wrong with a parsed `profile` command line that CLI11's per-option checks cannot see
+/// (0 among other runner counts, --min-runs above --runs, --variants without a variant to time);
+/// empty when nothing is.
+std::string profileCommandLineProblem(const ProfileOptions &options);
 /// The cold-start lines (profile and export results share the shape, FORMAT.md): both medians,
 /// the ratio with its interval, the runtime's phases. Nothing when there is no ratio.
 void printColdStart(std::FILE *out, const nlohmann::json &coldStart);

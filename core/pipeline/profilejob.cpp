@@ -413,6 +413,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         }
         checkStop("measure");
         std::map<std::string, Json> overheadIntervals, sampledOverhead;
+        Json droppedCalls = Json::object();
         std::vector<Profiler::RatioInterval> shownRatios;
         for (std::size_t vi = 0; vi < variants.size(); ++vi) {
             auto &v = variants[vi];
@@ -424,10 +425,25 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             auto &st = tracedState[vi];
             v.traced = comparison->summary(slots[vi].second);
             v.hasTraced = true;
+            // A sampled call that lost the CPU (3x the sampled calls' median or more) would drag
+            // every kernel's share down: it is left out, with its ranges, and counted.
+            std::vector<double> durations;
+            for (const auto &[a, b] : st.calls.calls)
+                durations.push_back(static_cast<double>(b - a));
+            const double median = durations.empty() ? 0.0 : Profiler::summarize(durations).medianMs;
+            int dropped = 0;
             for (const auto &[a, b] : st.calls.calls) {
+                if (median > 0 && static_cast<double>(b - a) >= 3.0 * median) {
+                    ++dropped;
+                    std::erase_if(ranges, [&, a = a, b = b](const Profiler::TimedRange &r) {
+                        return r.category == v.name && r.startNs >= a && r.startNs <= b;
+                    });
+                    continue;
+                }
                 v.tracedWallMs += static_cast<double>(b - a) / 1e6;
                 ranges.push_back({"call", v.name, a, b, 1, 0, -1, Json{{"kind", "call"}}});
             }
+            droppedCalls[v.name] = {{"sampled", st.calls.calls.size()}, {"dropped", dropped}};
             wallMs[v.name] = v.tracedWallMs;
             if (cupti && st.tracedNs > 0)
                 v.busyShare = static_cast<double>(st.busyNs) / static_cast<double>(st.tracedNs);
@@ -444,6 +460,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             }
             sampledOverhead[v.name] = ratioJson(Profiler::ratioInterval(sampled, plainBlocks));
         }
+        collector["sampled_calls"] = droppedCalls;
         // The call ranges (depth -1, tid 0) only frame the trace; kernels and ops are depth 0.
 
         // 5. Memory and CUDA-event latency: one call each, untimed.

@@ -64,7 +64,16 @@ PairedResult measurePaired(std::span<const PairedVariant> variants, const Paired
         if (v.warmupMeanMs > 0)
             calls = static_cast<int>(std::clamp(std::floor(options.targetBlockMs / v.warmupMeanMs), 1.0, double(capCalls)));
         v.callsPerBlock = calls;
-        v.samplesMs.reserve(static_cast<std::size_t>(maxRuns) + static_cast<std::size_t>(calls));
+    }
+    // Rounds every variant needs for minRuns; no variant may then pass maxRuns in that many rounds
+    // (a fast variant's blocks hold more calls: uncapped, it ran 600 times for --runs 200 while a
+    // slow one gathered its minRuns).
+    int roundsNeeded = minBlocks;
+    for (const auto &v : result.variants)
+        roundsNeeded = std::max(roundsNeeded, (minRuns + v.callsPerBlock - 1) / v.callsPerBlock);
+    for (auto &v : result.variants) {
+        v.callsPerBlock = std::clamp(v.callsPerBlock, 1, std::max(1, maxRuns / roundsNeeded));
+        v.samplesMs.reserve(static_cast<std::size_t>(maxRuns) + static_cast<std::size_t>(v.callsPerBlock));
     }
 
     std::mt19937_64 rng(options.seed);
@@ -119,14 +128,16 @@ PairedResult measurePaired(std::span<const PairedVariant> variants, const Paired
             break;
         }
 
+        // maxRuns is a hard cap: stop before any variant's next block would pass it.
+        if (std::any_of(result.variants.begin(), result.variants.end(), [&](const auto &v) {
+                return static_cast<int>(v.samplesMs.size()) + v.callsPerBlock > maxRuns;
+            }))
+            break;
         const bool enough = result.rounds >= minBlocks && std::all_of(result.variants.begin(), result.variants.end(), [&](const auto &v) {
                                 return static_cast<int>(v.samplesMs.size()) >= minRuns;
                             });
         if (!enough)
             continue;
-        if (std::all_of(result.variants.begin(), result.variants.end(),
-                        [&](const auto &v) { return static_cast<int>(v.samplesMs.size()) >= maxRuns; }))
-            break;
         if (std::chrono::duration<double>(Clock::now() - start).count() >= capSeconds)
             break;
         if (result.rounds % minBlocks == 0) {
@@ -200,10 +211,36 @@ RatioInterval ratioInterval(std::span<const double> num, std::span<const double>
     return ratioInterval(a, b, level, resamples, seed);
 }
 
-RatioInterval medianInterval(std::span<const double> values, double level, int resamples, std::uint64_t seed)
+RatioInterval rateInterval(std::span<const double> calls, std::span<const double> seconds, double level, int resamples,
+                           std::uint64_t seed)
 {
-    const std::vector<double> ones(values.size(), 1.0);
-    return ratioInterval(values, ones, level, resamples, seed);
+    RatioInterval r;
+    r.level = level;
+    const std::size_t n = std::min(calls.size(), seconds.size());
+    r.blocks = static_cast<int>(n);
+    const auto rateOf = [&](auto &&pick) {
+        double c = 0, s = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t k = pick(i);
+            c += calls[k];
+            s += seconds[k];
+        }
+        return s > 0 ? c / s : 0.0;
+    };
+    r.estimate = rateOf([](std::size_t i) { return i; });
+    if (!(r.estimate > 0) || n < 3 || resamples < 10)
+        return r;
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+    std::vector<double> rates;
+    rates.reserve(static_cast<std::size_t>(resamples));
+    for (int k = 0; k < resamples; ++k)
+        rates.push_back(rateOf([&](std::size_t) { return pick(rng); }));
+    std::sort(rates.begin(), rates.end());
+    r.resamples = resamples;
+    r.low = percentile(rates, 50.0 * (1.0 - level));
+    r.high = percentile(rates, 50.0 * (1.0 + level));
+    return r;
 }
 
 } // namespace AotStudio::Profiler

@@ -69,10 +69,12 @@ struct PairedResult {
 /// frequency, thermal state) then hits every variant alike instead of only the one timed during it
 /// (the A B A B design of pyperf's and Google Benchmark's "interleaved" repetitions; shuffling also
 /// removes a fixed "runs after X" cache effect). Calls per block are chosen per variant from its
-/// warm-up so a block lasts about `targetBlockMs`, capped so that maxRuns allows minBlocks rounds.
-/// Stops when every variant has minRuns calls and minBlocks rounds and (its median moved less than
-/// stableRel since the last check, or maxRuns is reached, or maxSeconds * n passed), or when `stop`
-/// is requested (then `stopped`, with what it has). Exceptions from a call propagate.
+/// warm-up so a block lasts about `targetBlockMs`, capped so that no variant passes maxRuns in the
+/// rounds the slowest-filling variant needs for minRuns (and at least minBlocks rounds). maxRuns is
+/// a hard cap per variant: timing stops before any variant's next block would pass it. Otherwise
+/// it stops when every variant has minRuns calls and minBlocks rounds and (its median moved less
+/// than stableRel since the last check, or maxSeconds * n passed), or when `stop` is requested
+/// (then `stopped`, with what it has). Exceptions from a call propagate.
 PairedResult measurePaired(std::span<const PairedVariant> variants, const PairedOptions &options, std::stop_token stop = {});
 
 /// A ratio of medians with its confidence interval.
@@ -100,12 +102,14 @@ RatioInterval ratioInterval(std::span<const std::vector<double>> numBlocks, std:
 RatioInterval ratioInterval(std::span<const double> num, std::span<const double> den, double level = 0.95,
                             int resamples = 2000, std::uint64_t seed = 0x5eed);
 
-/// The median of `values` with its percentile-bootstrap interval (values drawn with replacement,
-/// `resamples` times; the (1-level)/2 and (1+level)/2 quantiles of the resampled medians). The
-/// same bootstrap as ratioInterval() with every denominator 1, so one routine draws both; for
-/// values that are already per-block figures (one throughput rate per window). estimate 0 and no
-/// interval for an empty or non-positive median; no interval with fewer than 3 values.
-RatioInterval medianInterval(std::span<const double> values, double level = 0.95, int resamples = 2000,
-                             std::uint64_t seed = 0x5eed);
+/// A rate over windows, Σcalls / Σseconds, with its percentile-bootstrap interval: windows drawn
+/// with replacement (`resamples` times; a window's calls and seconds stay together), the rate of
+/// each draw, the (1-level)/2 and (1+level)/2 quantiles (numpy's linear percentile). The ratio
+/// estimator keeps windows of different lengths right (a window is as long as its calls took).
+/// `blocks` is the number of windows; estimate 0 and no interval without calls or time; no
+/// interval with fewer than 3 windows. Deterministic for a `seed`. Units: calls per second
+/// when seconds are seconds.
+RatioInterval rateInterval(std::span<const double> calls, std::span<const double> seconds, double level = 0.95,
+                           int resamples = 2000, std::uint64_t seed = 0x5eed);
 
 } // namespace AotStudio::Profiler

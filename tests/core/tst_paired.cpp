@@ -7,7 +7,9 @@
 #include <QtTest/QtTest>
 
 #include <set>
+#include <chrono>
 #include <stop_token>
+#include <thread>
 
 using namespace AotStudio::Profiler;
 
@@ -123,6 +125,23 @@ private slots:
         QCOMPARE(static_cast<int>(r.variants[0].samplesMs.size()), 30);
     }
 
+    void maxRunsHoldsForUnevenBlocks()
+    {
+        // A fast and a slow variant: blocks of ~5 ms give the fast one many more calls per block.
+        // The slow one needs 20 rounds for minRuns; the fast one must still stay within maxRuns
+        // (it ran 3x maxRuns before the cap was shared out over the rounds needed).
+        std::vector<PairedVariant> v{{"fast", [] {}, {}, {}},
+                                     {"slow", [] { std::this_thread::sleep_for(std::chrono::milliseconds(3)); }, {}, {}}};
+        auto o = countOnly(2, 20, 40, 4);
+        o.targetBlockMs = 5.0;
+        const auto r = measurePaired(v, o);
+        for (const auto &x : r.variants) {
+            QVERIFY2(static_cast<int>(x.samplesMs.size()) <= 40, x.name.c_str());
+            QVERIFY2(static_cast<int>(x.samplesMs.size()) >= 20, x.name.c_str());
+        }
+        QCOMPARE(r.variants[0].blocksMs.size(), r.variants[1].blocksMs.size());
+    }
+
     void stopDropsTheUnfinishedRound()
     {
         std::stop_source source;
@@ -169,22 +188,26 @@ private slots:
         QCOMPARE(*again.high, *r.high);
     }
 
-    void medianIntervalMatchesNumpyReference()
+    void rateIntervalMatchesNumpyReference()
     {
-        // Same script: "rates: median 5005.000000 low 4810.000000 high 5105.000000".
-        const std::vector<double> rates{4810, 5020, 4975, 5105, 4650, 5060, 4990, 5140};
-        const auto r = medianInterval(rates, 0.95, 20000, 3);
+        // Same script: "rate: 4968.509447 low 4851.633530 high 5064.493551".
+        const std::vector<double> calls{601, 628, 622, 638, 581, 633, 624, 643};
+        const std::vector<double> seconds{0.1250, 0.1251, 0.1249, 0.1250, 0.1252, 0.1250, 0.1250, 0.1251};
+        const auto r = rateInterval(calls, seconds, 0.95, 20000, 3);
         QCOMPARE(r.blocks, 8);
-        QCOMPARE(r.estimate, 5005.0);
+        QVERIFY(qAbs(r.estimate - 4968.509447) < 1e-3);
         QVERIFY(r.low && r.high);
-        QVERIFY2(qAbs(*r.low - 4810) / 4810 < 0.005, qPrintable(QString::number(*r.low)));
-        QVERIFY2(qAbs(*r.high - 5105) / 5105 < 0.005, qPrintable(QString::number(*r.high)));
+        QVERIFY2(qAbs(*r.low - 4851.633530) / 4851.63 < 0.003, qPrintable(QString::number(*r.low)));
+        QVERIFY2(qAbs(*r.high - 5064.493551) / 5064.49 < 0.003, qPrintable(QString::number(*r.high)));
+        // Windows of different lengths: the rate is calls over time, not a mean of rates.
+        const std::vector<double> c2{10, 30, 20}, s2{1.0, 1.0, 2.0};
+        QCOMPARE(rateInterval(c2, s2).estimate, 15.0);
         // Two windows give a rate but no interval; equal windows an interval of zero width.
-        const std::vector<double> two{100, 120};
-        QVERIFY(!medianInterval(two).low);
-        const std::vector<double> same{50, 50, 50, 50};
-        const auto flat = medianInterval(same);
-        QVERIFY(flat.low && *flat.low == 50 && *flat.high == 50);
+        const std::vector<double> two{100, 120}, twoS{1, 1};
+        QVERIFY(!rateInterval(two, twoS).low);
+        const std::vector<double> same{50, 50, 50, 50}, sameS{0.5, 0.5, 0.5, 0.5};
+        const auto flat = rateInterval(same, sameS);
+        QVERIFY(flat.low && *flat.low == 100 && *flat.high == 100);
     }
 
     void pairingKeepsTheDriftOutOfTheRatio()

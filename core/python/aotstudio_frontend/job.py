@@ -119,10 +119,27 @@ def _load_program(path: str):
     return program, tuple(inputs[0])
 
 
+def _seed_factories():
+    """Seed torch (every device), Python's ``random`` and, when loaded, numpy with 0 before a
+    factory runs. A job may build the model more than once (profile compiles it, then loads it
+    again for eager; export's cold start builds it in a fresh process), and a factory with
+    unseeded random weights would otherwise give a different model each time: the package would
+    then "differ from eager" for no fault of the compiler. A factory that seeds itself keeps its
+    own seed (it runs after this)."""
+    import random
+    torch.manual_seed(0)
+    random.seed(0)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(0)
+
+
 def resolve_model(spec: str):
     """Build ``(model, example_inputs, origin)`` from a model spec: ``sample:NAME``,
     ``path/to/file.py:factory`` or a saved ExportedProgram ``path/to/program.pt2``.
+    Factories run seeded (_seed_factories), so every build of a spec has the same weights.
     Raises FrontendError(unknown_model|model_error)."""
+    _seed_factories()
     if spec.endswith(".pt2"):
         program, inputs = _load_program(spec)
         return program, inputs, spec
