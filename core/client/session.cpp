@@ -10,6 +10,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QStorageInfo>
+
+#include <cerrno>
 
 namespace AotStudio::Client {
 
@@ -227,8 +230,9 @@ void Session::apply(const QJsonObject &o)
 }
 
 namespace {
-/// Copies the folder `from` into `to` (created), recursively; false on the first failure.
-bool copyTree(const QString &from, const QString &to)
+/// Copies the folder `from` into `to` (created), recursively; false on the first failure, with
+/// `why` naming the file that failed and the cause (a full disk as such).
+bool copyTree(const QString &from, const QString &to, QString &why)
 {
     if (!QDir().mkpath(to))
         return false;
@@ -244,7 +248,11 @@ bool copyTree(const QString &from, const QString &to)
         if (info.isDir()) {
             if (!QDir().mkpath(target))
                 return false;
-        } else if (info.fileName() != QLatin1String(".aotstudio.lock") && !QFile::copy(path, target)) {
+        } else if (QFile file(path); info.fileName() != QLatin1String(".aotstudio.lock") && !file.copy(target)) {
+            // QFile::copy says "Failure to write block" when the disk is full: name that case.
+            const QStorageInfo storage(QFileInfo(target).absolutePath());
+            const bool full = storage.isValid() && storage.bytesAvailable() < info.size();
+            why = QDir::toNativeSeparators(path) + QStringLiteral(": ") + (full ? qt_error_string(ENOSPC) : file.errorString());
             return false;
         }
     }
@@ -294,10 +302,11 @@ QString Session::saveAs(const QString &folder, QString *error) const
         for (int n = 2; names.contains(name); ++n)
             name = QFileInfo(out).fileName() + QStringLiteral("-%1").arg(n);
         names.insert(name);
-        if (!copyTree(local, staging + QLatin1Char('/') + name))
+        if (QString why; !copyTree(local, staging + QLatin1Char('/') + name, why))
             return abandon(QCoreApplication::translate("AotStudio::Client::Session",
                                                        "Cannot copy the job folder %1 into %2.")
-                               .arg(QDir::toNativeSeparators(local), QDir::toNativeSeparators(staging)));
+                               .arg(QDir::toNativeSeparators(local), QDir::toNativeSeparators(staging)) +
+                           (why.isEmpty() ? QString() : QLatin1Char(' ') + why));
         replacements.append({jsonEscaped(out), jsonEscaped(target + QLatin1Char('/') + name)});
     }
     // Longest first, so /a/b-2 is rewritten before its prefix /a/b could be.
