@@ -66,10 +66,11 @@ bool isHex64(const std::string &s)
 
 } // namespace
 
-void writeFileAtomic(const fs::path &path, const std::string &content)
+void writeFileAtomic(const fs::path &path, const std::string &content, const WriteOptions &options)
 {
     const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".partial-" + std::to_string(::getpid()));
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    ::unlink(tmp.c_str()); // a stale one of a killed writer with this pid would keep its old mode
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, static_cast<mode_t>(options.permissions));
     if (fd < 0)
         throw BundleError("cannot write " + quoted(tmp) + ": " + std::strerror(errno));
     std::size_t done = 0;
@@ -89,6 +90,15 @@ void writeFileAtomic(const fs::path &path, const std::string &content)
         const int e = errno;
         ::unlink(tmp.c_str());
         throw BundleError("cannot write " + quoted(tmp) + ": " + std::strerror(e));
+    }
+    if (options.neverReplace) {
+        const int rc = ::link(tmp.c_str(), path.c_str());
+        const int e = errno;
+        ::unlink(tmp.c_str());
+        if (rc != 0)
+            throw BundleError("cannot create " + quoted(path) + ": " + std::strerror(e) +
+                              (e == EEXIST ? " (it exists and is never overwritten: choose another name)" : ""));
+        return;
     }
     std::error_code ec;
     fs::rename(tmp, path, ec);

@@ -158,11 +158,18 @@ std::vector<std::string> checkCompatible(const Manifest &manifest, const std::st
 /// BundleError on a symbolic link or special file in the tree, an I/O error, or an invalid manifest.
 void writeManifest(const std::filesystem::path &bundleDir, nlohmann::json manifestWithoutFiles);
 
-/// The one atomic file write of the engine side (bundles, results, reports): `content` goes to
-/// `<dir>/.<name>.partial-<pid>`, is fsync'ed, then renamed over `path`, so a reader sees the old
-/// file or the whole new one, never a part. Throws BundleError naming the file and errno's text
-/// (the temporary file removed).
-void writeFileAtomic(const std::filesystem::path &path, const std::string &content);
+/// How writeFileAtomic() publishes a file.
+struct WriteOptions {
+    unsigned permissions = 0644; ///< mode of the new file (a private key: 0600)
+    bool neverReplace = false;   ///< an existing `path` is an error, never overwritten (keygen)
+};
+
+/// The one atomic file write of the engine side (bundles, results, reports, keys): `content` goes
+/// to `<dir>/.<name>.partial-<pid>` (created with `options.permissions`), is fsync'ed, then
+/// renamed over `path` (or, with `neverReplace`, hard-linked to `path`, which fails when it
+/// exists, and the temporary name removed), so a reader sees the old file or the whole new one,
+/// never a part. Throws BundleError naming the file and errno's text (the temporary file removed).
+void writeFileAtomic(const std::filesystem::path &path, const std::string &content, const WriteOptions &options = {});
 
 /// Zip the tree under `dir` (paths relative to `dir`, manifest.json at the zip's root; .pt2 stored,
 /// other files deflated) into `zipPath`, through `zipPath.partial-<pid>` renamed into place. Throws

@@ -94,33 +94,6 @@ std::string rawPublicKey(EVP_PKEY *key)
     return raw;
 }
 
-/// Write `content` to a new file `path` (O_EXCL, `mode`), removing it again on failure.
-void writeNewFile(const fs::path &path, const std::string &content, mode_t mode)
-{
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd < 0)
-        throw BundleError("cannot create " + quoted(path) + ": " + std::strerror(errno)
-            + (errno == EEXIST ? " (keygen never overwrites a key: choose another name)" : ""));
-    std::size_t done = 0;
-    while (done < content.size()) {
-        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int e = errno;
-            ::close(fd);
-            ::unlink(path.c_str());
-            throw BundleError("cannot write " + quoted(path) + ": " + std::strerror(e));
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        const int e = errno;
-        ::unlink(path.c_str());
-        throw BundleError("cannot write " + quoted(path) + ": " + std::strerror(e));
-    }
-}
-
 std::string bioText(BIO *bio)
 {
     char *data = nullptr;
@@ -266,9 +239,9 @@ std::string generateKeyPair(const fs::path &privatePath, const fs::path &publicP
     if (!priv || !pub || PEM_write_bio_PrivateKey(priv.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1
         || PEM_write_bio_PUBKEY(pub.get(), key.get()) != 1)
         throw BundleError("OpenSSL cannot write the new key as PEM: " + opensslError());
-    writeNewFile(privatePath, bioText(priv.get()), 0600);
+    writeFileAtomic(privatePath, bioText(priv.get()), {0600, true}); // never over an existing key
     try {
-        writeNewFile(publicPath, bioText(pub.get()), 0644);
+        writeFileAtomic(publicPath, bioText(pub.get()), {0644, true});
     } catch (...) {
         ::unlink(privatePath.c_str());
         throw;

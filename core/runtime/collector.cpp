@@ -69,6 +69,24 @@ ThreadBuffer &threadBuffer()
     return *buffer;
 }
 
+/// A new range in this thread's buffer for the current collection (the buffer is emptied first
+/// when it still holds an earlier collection's), `name` copied in (cut to fit).
+RawRange &appendRange(ThreadBuffer &b, const char *name)
+{
+    const auto gen = g_generation.load(std::memory_order_relaxed);
+    if (b.generation != gen) {
+        b.ranges.clear();
+        b.generation = gen;
+    }
+    if (b.ranges.capacity() == 0)
+        b.ranges.reserve(4096);
+    auto &r = b.ranges.emplace_back();
+    const std::size_t n = name ? ::strnlen(name, sizeof r.name - 1) : 0;
+    std::memcpy(r.name, name ? name : "", n);
+    r.name[n] = '\0';
+    return r;
+}
+
 // Only outermost ranges (depth 0 on their thread) are recorded: the package's generated kernels and
 // library calls (`aoti_torch_cpu_addmm_out`), eager's top-level ATen ops (`aten::linear`). The ops
 // nested inside them (`aten::addmm` -> `aten::expand`, `aten::copy_`, ...; about 15 of the 20 ranges
@@ -93,18 +111,7 @@ void onEnd(const at::RecordFunction &fn, at::ObserverContext *)
     if (--b.depth != 0 || !g_running.load(std::memory_order_relaxed))
         return;
     const std::int64_t end = RangeCollector::nowNs();
-    const auto gen = g_generation.load(std::memory_order_relaxed);
-    if (b.generation != gen) {
-        b.ranges.clear();
-        b.generation = gen;
-    }
-    if (b.ranges.capacity() == 0)
-        b.ranges.reserve(4096);
-    auto &r = b.ranges.emplace_back();
-    const char *name = fn.name();
-    const std::size_t n = name ? ::strnlen(name, sizeof r.name - 1) : 0;
-    std::memcpy(r.name, name ? name : "", n);
-    r.name[n] = '\0';
+    auto &r = appendRange(b, fn.name());
     r.startNs = openStart();
     r.endNs = end;
     r.depth = 0;
@@ -327,18 +334,8 @@ extern "C" AOTITorchError aoti_record_function_start(const char *name, IValueMap
         return AOTI_TORCH_SUCCESS;
     }
     auto &b = threadBuffer();
-    const auto gen = g_generation.load(std::memory_order_relaxed);
-    if (b.generation != gen) {
-        b.ranges.clear();
-        b.generation = gen;
-    }
-    if (b.ranges.capacity() == 0)
-        b.ranges.reserve(4096);
     const std::size_t index = b.ranges.size();
-    auto &r = b.ranges.emplace_back();
-    const std::size_t n = name ? ::strnlen(name, sizeof r.name - 1) : 0;
-    std::memcpy(r.name, name ? name : "", n);
-    r.name[n] = '\0';
+    auto &r = appendRange(b, name);
     r.depth = b.depth++;
     r.endNs = -1; // open
     r.startNs = RangeCollector::nowNs();
