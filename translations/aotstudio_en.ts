@@ -2297,6 +2297,10 @@ median of %n runs</numerusform>
         <source>⚠ calls/s disagrees with the mean latency: time went somewhere between calls</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>calls/s 95% interval</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>

@@ -2295,6 +2295,10 @@ median of %n run(s)</source>
         <source>⚠ calls/s disagrees with the mean latency: time went somewhere between calls</source>
         <translation>⚠ 每秒调用数与平均延迟不符：调用之间有时间损失</translation>
     </message>
+    <message>
+        <source>calls/s 95% interval</source>
+        <translation>每秒调用数 95% 置信区间</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>

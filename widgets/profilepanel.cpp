@@ -1034,7 +1034,7 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
 {
     QCustomPlot *plot = m_throughput->plot();
     resetPlot(plot);
-    QVector<double> runners, throughput, p99;
+    QVector<double> runners, throughput, p99, below, above;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (const QJsonValue &value : rows) {
         const QJsonObject o = value.toObject();
@@ -1042,7 +1042,12 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
         if (std::isnan(n))
             continue;
         runners << n;
-        throughput << jsonNumber(o.value(QLatin1String("throughput_per_s")));
+        const double rate = jsonNumber(o.value(QLatin1String("throughput_per_s")));
+        throughput << rate;
+        // The rate's 95% interval as whiskers (none in results before windows).
+        const auto interval = Client::RatioInterval::fromJson(o.value(QLatin1String("throughput_interval")));
+        below << (interval.hasBounds() ? qMax(0.0, rate - interval.low) : 0.0);
+        above << (interval.hasBounds() ? qMax(0.0, interval.high - rate) : 0.0);
         p99 << jsonNumber(o.value(QLatin1String("p99_ms")));
         ticker->addTick(n, QString::number(int(n)));
     }
@@ -1058,6 +1063,16 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
     calls->setPen(QPen(QColor(0x2e, 0x7d, 0x32), 2));
     calls->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 8));
     calls->setData(runners, throughput);
+    if (std::any_of(above.cbegin(), above.cend(), [](double v) { return v > 0; })) {
+        auto *whiskers = new QCPErrorBars(plot->xAxis, plot->yAxis);
+        whiskers->setName(tr("calls/s 95% interval"));
+        whiskers->setDataPlottable(calls);
+        whiskers->setErrorType(QCPErrorBars::etValueError);
+        whiskers->setWhiskerWidth(8);
+        whiskers->setPen(QPen(QColor(0x2e, 0x7d, 0x32), 1));
+        whiskers->setData(below, above);
+        whiskers->removeFromLegend();
+    }
     auto *tail = plot->addGraph(plot->xAxis, plot->yAxis2);
     tail->setName(tr("p99 latency (ms)"));
     tail->setPen(QPen(QColor(0xc6, 0x28, 0x28), 2, Qt::DashLine));
@@ -1085,7 +1100,7 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
         mark->setObjectName(QStringLiteral("inconsistentMark"));
         mark->position->setAxes(plot->xAxis, plot->yAxis);
         mark->position->setCoords(row.runners, row.callsPerSecond);
-        mark->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        mark->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom); // from the point rightwards: never cut by the axis
         mark->setPadding(QMargins(3, 1, 3, 1));
         mark->setText(tr("⚠ time lost between calls"));
         mark->setColor(QColor(0x66, 0x3c, 0x00));
