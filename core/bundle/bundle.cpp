@@ -32,6 +32,29 @@ std::string quoted(const fs::path &p)
     return "'" + p.string() + "'";
 }
 
+/// Read the open file `fd` (of `path`) to its end in chunks of `chunk` bytes, handing each to
+/// `take(data, size)`; `fd` is closed however it ends. Throws BundleError naming `path` on a read
+/// error; what `take` throws propagates. The one read loop of this file (manifest, hashing).
+template<typename F>
+void readChunks(int fd, const fs::path &path, std::size_t chunk, F &&take)
+{
+    struct Close {
+        int fd;
+        ~Close() { ::close(fd); }
+    } close{fd};
+    std::vector<char> buffer(chunk);
+    while (true) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw BundleError("cannot read " + quoted(path) + ": " + std::strerror(errno));
+        if (n == 0)
+            return;
+        take(buffer.data(), static_cast<std::size_t>(n));
+    }
+}
+
 std::string joinProblems(const std::vector<Problem> &problems, const char *sep)
 {
     std::string out;
@@ -425,26 +448,12 @@ Manifest loadManifest(const fs::path &bundleDir, std::string *bytes, std::uintma
     if (fd < 0)
         throw BundleError("cannot read " + quoted(file) + ": " + std::strerror(errno));
     std::string data;
-    std::vector<char> buffer(64 * 1024);
-    while (true) {
-        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            const int e = errno;
-            ::close(fd);
-            throw BundleError("cannot read " + quoted(file) + ": " + std::strerror(e));
-        }
-        if (n == 0)
-            break;
-        data.append(buffer.data(), static_cast<std::size_t>(n));
-        if (data.size() > maxBytes) {
-            ::close(fd);
+    readChunks(fd, file, 64 * 1024, [&](const char *chunk, std::size_t n) {
+        data.append(chunk, n);
+        if (data.size() > maxBytes)
             throw BundleError(quoted(file) + " is larger than " + std::to_string(maxBytes) +
                               " bytes, the limit for a bundle manifest (a real one is a few KiB): refused unread");
-        }
-    }
-    ::close(fd);
+    });
     json j;
     try {
         j = json::parse(data);
@@ -467,24 +476,10 @@ std::string sha256File(const fs::path &path)
         ::close(fd);
         throw BundleError("OpenSSL cannot start a SHA-256 digest");
     }
-    std::vector<unsigned char> buffer(1 << 20);
-    while (true) {
-        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            const int e = errno;
-            ::close(fd);
-            throw BundleError("cannot read " + quoted(path) + ": " + std::strerror(e));
-        }
-        if (n == 0)
-            break;
-        if (EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(n)) != 1) {
-            ::close(fd);
+    readChunks(fd, path, 1 << 20, [&](const char *chunk, std::size_t n) {
+        if (EVP_DigestUpdate(ctx.get(), chunk, n) != 1)
             throw BundleError("OpenSSL SHA-256 update failed on " + quoted(path));
-        }
-    }
-    ::close(fd);
+    });
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
     if (EVP_DigestFinal_ex(ctx.get(), digest, &length) != 1)
