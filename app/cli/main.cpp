@@ -176,6 +176,12 @@ void printHuman(std::FILE *out, const Json &r)
 {
     std::fprintf(out, "package:        %s\n", r.value("package", "").c_str());
     std::fprintf(out, "device:         %s (torch %s)\n", r.value("device", "").c_str(), r.value("torch_version", "").c_str());
+    std::string inputs;
+    for (const auto &in : r.value("inputs", Json::array()))
+        inputs += (inputs.empty() ? "" : ", ") + in.value("name", std::string("?")) + " " +
+                  in.value("shape", Json::array()).dump() + " " + in.value("dtype", std::string());
+    if (!inputs.empty())
+        std::fprintf(out, "inputs:         %s\n", inputs.c_str());
     std::fprintf(out, "max abs error:  %.3g (tolerance %.3g)\n", r.value("max_abs_error", 0.0), r.value("tolerance", 0.0));
     printVerify(out, r.value("verify", Json()));
     std::fprintf(out, "eager median:   %.4f ms\n", r.value("eager_ms", 0.0));
@@ -436,8 +442,10 @@ int main(int argc, char **argv)
     int threads = 0;
     bool json = false;
     compile->add_option("-m,--model", model, "Model: sample:NAME (mlp, convnet, resnet18, espcn, transformer, unet, "
-                                             "minilm), path/to/file.py:factory (returns (model, example_inputs)), or a "
-                                             "torch.export.save .pt2")
+                                             "minilm), path/to/file.py:factory (returns (model, args), (model, args, "
+                                             "dynamic_shapes) or a dict {model, args, kwargs, dynamic_shapes}; args and "
+                                             "kwargs any nest of tensors, lists, dicts and dataclasses), or a "
+                                             "torch.export.save .pt2; SPEC#PATH takes the sub-module PATH")
         ->required()
         ->check([](const std::string &v) { return v.empty() ? std::string("must not be empty") : std::string(); });
     compile->add_flag("-v,--verbose", verbose, "Also print debug logs (Python tracebacks) to stderr");
@@ -465,9 +473,16 @@ int main(int argc, char **argv)
         });
     compile->add_flag("--json", json, "Print one JSON object on stdout (progress stays on stderr)");
     std::string dtype = "fp32";
-    bool freezing = false, maxAutotune = false, allowCache = false, noSnapshots = false;
+    bool freezing = false, noFreezing = false, maxAutotune = false, allowCache = false, noSnapshots = false;
     compile->add_option("--dtype", dtype, "Model and input dtype: fp32, bf16 or fp16")->capture_default_str();
-    compile->add_flag("--freezing", freezing, "Inductor freezing: fold weights into the graph as constants");
+    auto *freezingFlag = compile->add_flag("--freezing", freezing, "Inductor freezing: fold weights into the graph as "
+                                                                   "constants (default: on for a graph with quantize/dequantize "
+                                                                   "nodes, a PT2E-quantized model; off otherwise)");
+    compile->add_flag("--no-freezing", noFreezing, "Never freeze, also for a PT2E-quantized model")->excludes(freezingFlag);
+    std::string submodule;
+    compile->add_option("--submodule", submodule, "Compile the sub-module PATH of the model (a name from "
+                                                  "model.named_modules(), e.g. model.encoder) on the inputs it receives "
+                                                  "when the whole model runs once; the same as --model SPEC#PATH");
     compile->add_flag("--max-autotune", maxAutotune, "Inductor max-autotune (benchmarks kernel choices; slow to compile)");
     compile->add_flag("--allow-cache", allowCache, "Let Inductor reuse its compile cache (faster; a cache hit runs no "
                                                    "passes, so pass snapshots and the kernel list may be missing)");
@@ -483,10 +498,11 @@ int main(int argc, char **argv)
                                                          "dimensions (default: each one's range start and end; 0: the "
                                                          "example's shapes only; aotstudio-cli sweep checks the whole range)")
         ->check(CLI::Range(0, 64));
-    compile->add_option("--dynamic", dynamic, "Dynamic dimension INPUT:DIM[:MIN:MAX][=NAME] (repeatable), e.g. 0:0:1:64 for "
-                                              "a batch of 1 to 64 on the first input; one NAME ties dimensions of several "
-                                              "inputs (0:0=batch 1:0=batch). An example size of 0 or 1 is resized to 2 (said "
-                                              "in the log); a dimension that comes out static fails the compile with the guard")
+    compile->add_option("--dynamic", dynamic, "Dynamic dimension INPUT:DIM[:MIN:MAX][=NAME] (repeatable), INPUT an index or "
+                                              "an input's name, e.g. 0:0:1:64 for a batch of 1 to 64 on the first input, or "
+                                              "attention_mask:1; one NAME ties dimensions of several inputs (0:0=batch "
+                                              "1:0=batch). An example size of 0 or 1 is resized to 2 (said in the log); a "
+                                              "dimension that comes out static fails the compile with the guard")
         ->check(Cli::dynamicSpec());
 
     auto *diffCmd = app.add_subcommand("diff", "Structural diff of two graph snapshots (OUT/snapshots/*.json): added, "
@@ -775,8 +791,12 @@ int main(int argc, char **argv)
             Json request{{"type", "compile"}, {"id", 1},        {"model", model},        {"device", device},
                          {"out", out},        {"runs", runs},   {"min_runs", std::min(minRuns, runs)},
                          {"warmup", warmup},  {"max_seconds", maxSeconds},
-                         {"dtype", dtype},    {"freezing", freezing}, {"max_autotune", maxAutotune},
+                         {"dtype", dtype},    {"max_autotune", maxAutotune},
                          {"allow_cache", allowCache}, {"snapshots", !noSnapshots}, {"dynamic", dynamic}};
+            if (freezing || noFreezing)
+                request["freezing"] = freezing; // else the front end decides (on for quantize/dequantize graphs)
+            if (!submodule.empty())
+                request["model"] = model + "#" + submodule;
             if (toleranceOpt)
                 request["tolerance"] = *toleranceOpt; // else the frontend's default for the dtype
             request["verify_samples"] = verifySamples;

@@ -20,9 +20,11 @@ const CLI::Validator &dynamicSpec()
 {
     static const CLI::Validator v(
         [](std::string &value) -> std::string {
-            static const std::regex form(R"(^\d+:\d+(:\d+:\d+)?(=[A-Za-z_][A-Za-z0-9_]*)?$)");
+            // INPUT: an index or an input's name as the front end gives it (x, cfg.scale, images[0]).
+            static const std::regex form(R"(^(\d+|[A-Za-z_][A-Za-z0-9_.\[\]']*):\d+(:\d+:\d+)?(=[A-Za-z_][A-Za-z0-9_]*)?$)");
             if (!std::regex_match(value, form))
-                return "cannot read '" + value + "': write INPUT:DIM[:MIN:MAX][=NAME], e.g. 0:0, 0:0:1:64 or 0:0=batch";
+                return "cannot read '" + value + "': write INPUT:DIM[:MIN:MAX][=NAME] (INPUT an index or an input's name), "
+                       "e.g. 0:0, 0:0:1:64, attention_mask:1 or 0:0=batch";
             return {};
         },
         "INPUT:DIM[:MIN:MAX][=NAME]");

@@ -306,6 +306,11 @@ Json runCompile(const Job &ctx, const Json &request)
         Json warnings = Json::array();
         for (const auto &w : shapeWarnings)
             warnings.push_back(w);
+        // The front end's findings about the compiled code (e.g. quantized weights computed in fp32).
+        for (const auto &w : compiled.value("warnings", Json::array()))
+            if (w.is_object())
+                warnings.push_back(w.value("message", std::string()) +
+                                   (w.value("hint", std::string()).empty() ? "" : "; " + w.value("hint", std::string())));
         if (const std::string line = verdictLine(measurement); !line.empty()) {
             warnings.push_back(line);
             log(measurement.value("verdict", "") == "unreliable" ? "warning" : "info", line);

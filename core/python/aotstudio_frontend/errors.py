@@ -64,8 +64,28 @@ def export_hint(exc: BaseException) -> str:
     return "see the engine log for torch's full message; torch.export.draft_export() lists every problem at once"
 
 
+def compile_hint(exc: BaseException, device: str) -> str:
+    """What to do about an Inductor/AOTI compile failure on ``device`` ("cpu" or "cuda")."""
+    text = str(exc)
+    if "LoweringException" in type(exc).__name__ or "LoweringException" in text:
+        return ("Inductor has no lowering for an op in the graph (named above): rewrite that part of forward, "
+                "or report it to PyTorch with the op and the graph node")
+    if "CppCompileError" in type(exc).__name__ or "C++ compile error" in text:
+        return "the generated C++ did not compile (see the log for the compiler's message); report it with the op named above"
+    if device == "cuda":
+        return "see the log for the op and node; if the op is CUDA-only, check the CUDA toolkit and driver"
+    return "see the log for the op and the graph node Inductor was lowering; report it with that op"
+
+
 def one_line(exc: BaseException) -> str:
-    """First line of an exception's message, prefixed by its type, for a one-line error."""
-    text = str(exc).strip().splitlines()
-    first = text[0] if text else ""
-    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+    """The first meaningful line of an exception's message, prefixed by its type, for a one-line
+    error. Never empty and never a bare punctuation mark: an exception without a message (torch's
+    ``NotImplementedError('.')``) is named by its type and the function that raised it."""
+    lines = [l.strip() for l in str(exc).strip().splitlines()]
+    first = next((l for l in lines if any(c.isalnum() for c in l)), "")
+    if first:
+        return f"{type(exc).__name__}: {first}"
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" raised in {frames[-1].name}() ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})" \
+        if frames else ""
+    return f"{type(exc).__name__} (no message){where}"

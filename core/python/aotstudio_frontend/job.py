@@ -9,14 +9,16 @@ import importlib.util
 import math
 import os
 import platform
+import re
 import sys
 import time
 
 import torch
 import torch.utils._pytree as pytree
 
-from . import graph_json, guards, kernels, outdir, samples, verify
-from .errors import FrontendError, export_hint, one_line, user_frame, user_location
+from . import doctor, graph_json, guards, kernels, outdir, samples, verify
+from . import inputs as structured
+from .errors import FrontendError, compile_hint, export_hint, one_line, user_frame, user_location
 from .passes import PassRecorder
 
 DEVICES = ("cpu", "cuda")
@@ -134,13 +136,106 @@ def _seed_factories():
         numpy.random.seed(0)
 
 
-def resolve_model(spec: str):
+def _split_submodule(spec: str):
+    """``SPEC#PATH`` -> (SPEC, PATH); PATH names a sub-module (``model.encoder``, ``blocks.0``)."""
+    base, sep, sub = spec.rpartition("#")
+    if sep and base and sub and "/" not in sub and not sub.endswith(".py"):
+        return base, sub
+    return spec, None
+
+
+def _factory_result(made, spec: str):
+    """A factory's return value as (model, args, kwargs, dynamic_shapes). Accepted: ``(model,
+    args)``, ``(model, args, dynamic_shapes)`` and ``{"model", "args", "kwargs",
+    "dynamic_shapes"}``; ``args`` a tuple (or one tensor), or a dict taken as the keywords."""
+    forms = ("return (model, args), (model, args, dynamic_shapes) or a dict with keys model, args, "
+             "kwargs, dynamic_shapes")
+    if isinstance(made, dict):
+        unknown = sorted(set(made) - {"model", "args", "kwargs", "dynamic_shapes"})
+        if unknown or "model" not in made:
+            raise FrontendError("model_error", "load",
+                                f"'{spec}' returned a dict with keys {sorted(made)}"
+                                + (f" (unknown: {', '.join(unknown)})" if unknown else " (no 'model')"), forms)
+        model, args, kwargs, dynamic = made["model"], made.get("args", ()), made.get("kwargs") or {}, \
+            made.get("dynamic_shapes")
+    elif isinstance(made, (tuple, list)) and len(made) in (2, 3):
+        model, args = made[0], made[1]
+        kwargs, dynamic = {}, (made[2] if len(made) == 3 else None)
+    else:
+        raise FrontendError("model_error", "load", f"'{spec}' did not return (model, example_inputs)", forms)
+    if isinstance(args, torch.Tensor):
+        args = (args,)
+    elif isinstance(args, dict) and not kwargs:
+        args, kwargs = (), args  # model(**inputs), as Hugging Face models are called
+    elif isinstance(args, list):
+        args = tuple(args)
+    if not isinstance(args, tuple) or not isinstance(kwargs, dict):
+        raise FrontendError("model_error", "load",
+                            f"'{spec}' returned example args of type {type(args).__name__} and kwargs of type "
+                            f"{type(kwargs).__name__}", "args is a tuple of forward's positional arguments, kwargs a "
+                            "dict of its keyword arguments")
+    if not isinstance(model, torch.nn.Module):
+        raise FrontendError("model_error", "load",
+                            f"'{spec}' returned a {type(model).__module__}.{type(model).__qualname__} as the model, "
+                            "not a torch.nn.Module", forms)
+    return model, args, kwargs, dynamic
+
+
+def _capture_submodule(model, args, kwargs, path: str, spec: str):
+    """The sub-module ``path`` of ``model`` and the (args, kwargs) of its first call while the
+    whole model runs once on its example (a forward pre-hook). Raises FrontendError(model_error)
+    with the closest module names when ``path`` does not exist, or when it was never called."""
+    modules = dict(model.named_modules())
+    if path not in modules or path == "":
+        import difflib
+        names = [n for n in modules if n]
+        close = difflib.get_close_matches(path, names, n=5, cutoff=0.5) or \
+            [n for n in names if n.count(".") <= 1][:8]
+        raise FrontendError("model_error", "load",
+                            f"'{spec}' has no sub-module '{path}'; closest: {', '.join(close) or '(none)'}",
+                            "give a path from model.named_modules(), e.g. " + (close[0] if close else "encoder"))
+    sub = modules[path]
+    captured = []
+
+    def hook(_module, a, k):
+        if not captured:
+            captured.append((tuple(a), dict(k)))
+
+    handle = sub.register_forward_pre_hook(hook, with_kwargs=True)
+    try:
+        with torch.inference_mode():
+            model.eval()(*args, **kwargs)
+    except Exception as exc:
+        if not captured:
+            raise FrontendError("model_error", "load",
+                                f"running '{spec}' to capture the inputs of '{path}' raised {one_line(exc)}",
+                                "the whole model must run on its example inputs once") from exc
+    finally:
+        handle.remove()
+    if not captured:
+        raise FrontendError("model_error", "load", f"'{path}' was not called when '{spec}' ran on its example inputs",
+                            "choose a sub-module that forward() uses")
+    # Tensors made under inference_mode cannot be saved for export's tracing: clone them outside.
+    a, k = pytree.tree_map_only(torch.Tensor, lambda t: t.clone(), captured[0])
+    return sub, a, k
+
+
+def resolve_model(spec: str, log=None):
     """Build ``(model, example_inputs, origin)`` from a model spec: ``sample:NAME``,
-    ``path/to/file.py:factory`` or a saved ExportedProgram ``path/to/program.pt2``.
-    Factories run seeded (_seed_factories), so every build of a spec has the same weights.
+    ``path/to/file.py:factory`` or a saved ExportedProgram ``path/to/program.pt2``, each optionally
+    followed by ``#PATH`` to take the sub-module PATH (its inputs captured by running the whole
+    model once). ``example_inputs`` is the flat tuple of tensors the package takes: a factory's
+    structured args/kwargs (inputs.py) are flattened and the model given a forward that takes
+    them. Factories run seeded (_seed_factories), so every build of a spec has the same weights.
+    ``log(level, message)`` receives notes (registered dataclasses, input names).
     Raises FrontendError(unknown_model|model_error)."""
+    log = log or (lambda level, message: None)
     _seed_factories()
+    spec, submodule = _split_submodule(spec)
     if spec.endswith(".pt2"):
+        if submodule:
+            raise FrontendError("bad_request", "load", f"'{spec}' is a saved program: it has no sub-modules to choose",
+                                "give the model's factory (file.py:make#PATH) to compile a sub-module")
         program, inputs = _load_program(spec)
         return program, inputs, spec
     if spec.startswith("sample:"):
@@ -165,20 +260,28 @@ def resolve_model(spec: str):
         known = ", ".join(f"sample:{n}" for n in samples.SAMPLES)
         raise FrontendError("unknown_model", "load", f"cannot read model spec '{spec}'",
                             f"use one of {known}, path/to/file.py:factory or a torch.export.save .pt2")
-    if not (isinstance(made, (tuple, list)) and len(made) >= 2):
-        raise FrontendError("model_error", "load", f"'{spec}' did not return (model, example_inputs)",
-                            "return a tuple (model, example_inputs)")
-    model, inputs = made[0], made[1]
-    factory_dynamic = made[2] if len(made) >= 3 else None
-    if isinstance(inputs, torch.Tensor):
-        inputs = (inputs,)
-    inputs = tuple(inputs)
-    if not isinstance(model, torch.nn.Module) or not all(isinstance(t, torch.Tensor) for t in inputs):
-        raise FrontendError("model_error", "load", f"'{spec}' must return an nn.Module and a tuple of tensors",
-                            "return (model, (tensor, ...))")
+    model, args, kwargs, factory_dynamic = _factory_result(made, spec)
+    doctor.check_model(model, spec)
+    if submodule:
+        model, args, kwargs = _capture_submodule(model, args, kwargs, submodule, spec)
+        if factory_dynamic is not None:
+            log("info", f"the factory's dynamic_shapes describe the whole model, not '{submodule}': not used")
+            factory_dynamic = None
+        log("info", f"compiling the sub-module '{submodule}' ({type(model).__name__}) on the inputs it received "
+                    "when the whole model ran once")
+    model, flat = structured.adapt(model, args, kwargs, log)
+    if factory_dynamic is not None and hasattr(model, structured.ATTR):
+        per_input = structured.flat_dynamic_shapes(model, args, kwargs, factory_dynamic)
+        if per_input is None:
+            raise FrontendError("model_error", "load",
+                                f"'{spec}': the factory's dynamic_shapes do not follow the structure of its inputs "
+                                f"({', '.join(getattr(model, structured.ATTR).names)})",
+                                "give dynamic_shapes shaped like the inputs (a dict keyed by forward's parameter "
+                                "names, each shaped like its argument), or mark dimensions with --dynamic NAME:DIM")
+        factory_dynamic = per_input
     if factory_dynamic is not None:
         model._aotstudio_dynamic_shapes = factory_dynamic  # torch.export's dynamic_shapes argument
-    return model, inputs, origin
+    return model, flat, origin
 
 
 def resize_batch(t: torch.Tensor, batch: int) -> torch.Tensor:
@@ -192,6 +295,9 @@ def resize_batch(t: torch.Tensor, batch: int) -> torch.Tensor:
         return t
     reps = -(-batch // n)
     return torch.cat([t] * reps, dim=0)[:batch].contiguous()
+
+
+_INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\[\]']*$")
 
 
 def _parse_dynamic(specs) -> list:
@@ -210,13 +316,17 @@ def _parse_dynamic(specs) -> list:
         try:
             if len(parts) not in (2, 4) or (name and not guards._NAME.match(name)) or (_ and not name):
                 raise ValueError
-            nums = [int(p) for p in parts]
-            if nums[0] < 0 or nums[1] < 0 or (len(nums) == 4 and not 0 <= nums[2] <= nums[3]):
+            # INPUT is an index or an input's name (attention_mask, cfg.scale, images[0]).
+            first = int(parts[0]) if parts[0].isdigit() else parts[0]
+            if isinstance(first, str) and not _INPUT_NAME.match(first):
+                raise ValueError
+            nums = [first] + [int(p) for p in parts[1:]]
+            if nums[1] < 0 or (len(nums) == 4 and not 0 <= nums[2] <= nums[3]):
                 raise ValueError
         except ValueError:
             raise FrontendError("bad_request", "load", f"cannot read dynamic dimension '{spec}'",
-                                "write INPUT:DIM[:MIN:MAX][=NAME], e.g. 0:0, 0:0:1:64 or 0:0=batch 1:0=batch "
-                                "(NAME a Python identifier)") from None
+                                "write INPUT:DIM[:MIN:MAX][=NAME] with INPUT an index or an input's name, e.g. 0:0, "
+                                "0:0:1:64, attention_mask:1 or 0:0=batch 1:0=batch (NAME a Python identifier)") from None
         if (nums[0], nums[1]) in seen:
             raise FrontendError("bad_request", "load", f"dynamic dimension {nums[0]}:{nums[1]} is given twice",
                                 "list each dimension once")
@@ -319,6 +429,8 @@ class CompileJob:
         self.verify_samples = verify_samples
         self.staging = bool(request.get("staging", False))
         self.freezing = bool(request.get("freezing", False))
+        self.freezing_given = "freezing" in request  # else freezing is on for a graph with q/dq nodes
+        self.qdq_nodes = 0  # quantize/dequantize nodes in the exported graph (a PT2E-quantized model)
         self.max_autotune = bool(request.get("max_autotune", False))
         self.allow_cache = bool(request.get("allow_cache", False))
         self.take_snapshots = bool(request.get("snapshots", True))
@@ -372,7 +484,7 @@ class CompileJob:
         if self.device == "cuda" and not torch.cuda.is_available():
             raise FrontendError("no_device", "load", "CUDA was requested but no CUDA device is available",
                                 "use --device cpu, or run the engine on a machine with an NVIDIA GPU and driver")
-        model, inputs, _origin = resolve_model(self.spec)
+        model, inputs, _origin = resolve_model(self.spec, self.log)
         if isinstance(model, torch.export.ExportedProgram):
             # A saved program: capture is already done; run it as a module for eager.
             self._loaded_program = model
@@ -393,12 +505,13 @@ class CompileJob:
         device = torch.device(self.device)
         dtype = DTYPES[self.dtype_name]
         if getattr(self, "_loaded_program", None) is None:
-            model = model.eval()  # the module of an ExportedProgram refuses eval(): it is already
+            model = doctor.eval_mode(model, self.log)  # an ExportedProgram's module is already in eval
         self.model = model.to(device)
         if dtype != torch.float32:
             self.model = self.model.to(dtype)
         if self.batch is not None:
             inputs = tuple(resize_batch(t, self.batch) for t in inputs)
+        self._resolve_dynamic_names(model, len(inputs))
         inputs = self._prepare_dynamic(model, tuple(inputs))
         self.inputs = tuple(t.to(device=device, dtype=dtype) if t.is_floating_point() else t.to(device)
                             for t in inputs)
@@ -410,10 +523,17 @@ class CompileJob:
                 self.model(*self.inputs)  # the model runs on its example (verify compares later)
         except Exception as exc:
             where = user_location(exc)
-            shapes = ", ".join(f"{list(t.shape)} {str(t.dtype).replace('torch.', '')}" for t in self.inputs)
+            names = structured.input_names(self.model, len(self.inputs))
+            shapes = ", ".join(f"{n} {list(t.shape)} {str(t.dtype).replace('torch.', '')}"
+                               for n, t in zip(names, self.inputs))
+            missing = doctor.forward_mismatch(self.model, self.inputs, {}, exc)
+            subs = doctor.submodule_candidates(self.model)
             raise FrontendError("model_error", "load",
                                 f"the eager forward of '{self.spec}' on inputs ({shapes}) raised {one_line(exc)}"
-                                + (f" at {where}" if where else ""),
+                                + (f" at {where}" if where else "") + (f"; {missing}" if missing else ""),
+                                "give the missing arguments in the factory (return a dict with args and kwargs)"
+                                + (f", or compile a sub-module that takes these inputs alone (--submodule "
+                                   f"{' / '.join(subs)})" if subs else "") if missing else
                                 "check that the example inputs match what forward() expects") from exc
         # The reference run must not leave the model one step ahead of what export captures.
         self.stateful = self.state.restore()
@@ -426,7 +546,9 @@ class CompileJob:
         if self.device == "cuda":
             major, minor = torch.cuda.get_device_capability()
             capability = f"{major}.{minor}"
-        return {"parameters": params, "inputs": [_describe(t) for t in self.inputs],
+        self.input_names = structured.input_names(self.model, len(self.inputs))
+        described = [dict(_describe(t), name=n) for n, t in zip(self.input_names, self.inputs)]
+        return {"parameters": params, "inputs": described,
                 "torch_version": torch.__version__, "cuda_version": torch.version.cuda or "",
                 "compute_capability": capability,
                 "eager_baseline": getattr(self, "eager_baseline", None) or {"kind": "module", "note": ""}}
@@ -453,11 +575,26 @@ class CompileJob:
                 raise FrontendError("export_failed", "export",
                                     f"torch.export failed on '{self.spec}'{' at ' + where if where else ''}: {message}",
                                     hint) from exc
+            problems = doctor.draft_report(self.model, self.inputs, dynamic_shapes, self.log)
+            for p in problems:
+                self.log("warning", f"draft_export: {p}")
+            listed = (f"; draft_export lists {len(problems)} problem(s): " + " | ".join(problems[:3])
+                      if problems else "")
             raise FrontendError("export_failed", "export",
-                                f"torch.export failed on '{self.spec}'{' at ' + where if where else ''}: {one_line(exc)}",
-                                export_hint(exc)) from exc
+                                f"torch.export failed on '{self.spec}'{' at ' + where if where else ''}: {one_line(exc)}"
+                                + listed, export_hint(exc)) from exc
         nodes = len(self.program.graph.nodes)
         self.log("info", f"exported graph: {nodes} nodes")
+        self.qdq_nodes = doctor.quant_nodes(self.program.graph)
+        if self.qdq_nodes and not self.freezing:
+            if not self.freezing_given:
+                self.freezing = True
+                self.log("info", f"the graph holds {self.qdq_nodes} quantize/dequantize nodes (a PT2E-quantized model): "
+                                 "freezing is on, as Inductor lowers them to quantized kernels only when the weights "
+                                 "are frozen (--no-freezing keeps it off)")
+            else:
+                self.log("warning", f"the graph holds {self.qdq_nodes} quantize/dequantize nodes but freezing is off: "
+                                    "Inductor will dequantize the weights and compute in fp32; pass --freezing")
         self._check_dynamic()
         try:
             self.guards = guards.collect(self.program, self.dim_names)
@@ -474,6 +611,29 @@ class CompileJob:
         self._mark()
         self.snapshot("capture", "", self.program.graph)
         return {"nodes": nodes, "guards": self.guards}
+
+    def _resolve_dynamic_names(self, model, count: int) -> None:
+        """--dynamic entries that name their input (``attention_mask:1``) get its index. Raises
+        FrontendError(bad_request) listing the input names when a name is not one of them."""
+        if not any(isinstance(entry[0], str) for entry in self.dynamic):
+            return
+        names = structured.input_names(model, count)
+        resolved = []
+        for index, dim, lo, hi, name in self.dynamic:
+            if isinstance(index, str):
+                if index not in names:
+                    import difflib
+                    close = difflib.get_close_matches(index, names, n=3, cutoff=0.4)
+                    raise FrontendError("bad_request", "load",
+                                        f"--dynamic names the input '{index}', which the model does not have; its "
+                                        f"inputs: {', '.join(names)}",
+                                        f"did you mean {close[0]}?" if close else "use one of the names above or an index")
+                index = names.index(index)
+            resolved.append((index, dim, lo, hi, name))
+        if len({(i, d) for i, d, *_ in resolved}) != len(resolved):
+            raise FrontendError("bad_request", "load", "a dynamic dimension is given twice (by name and by index)",
+                                "list each dimension once")
+        self.dynamic = resolved
 
     def _prepare_dynamic(self, model, inputs: tuple) -> tuple:
         """Note which dimensions the request asks to be dynamic (``--dynamic``, else the factory's
@@ -688,9 +848,11 @@ class CompileJob:
         except Exception as exc:
             import shutil
             shutil.rmtree(partial_dir, ignore_errors=True)
+            detail = doctor.compile_failure_detail(exc, self.program)
             raise FrontendError("compile_failed", "compile",
-                                f"AOTInductor failed to compile '{self.spec}': {one_line(exc)}",
-                                "see the log; try --device cpu or report the op named above") from exc
+                                f"AOTInductor failed to compile '{self.spec}'" + (f" ({detail})" if detail else "")
+                                + f": {one_line(exc)}",
+                                compile_hint(exc, self.device)) from exc
         os.replace(path, final)
         os.rmdir(partial_dir)
         self.package = final
@@ -699,7 +861,19 @@ class CompileJob:
         # The package's input guards beside it (the C++ runner checks every call against them).
         self.guards_path = guards.write_sidecar(self.guards, self.work) if self.guards is not None else None
         self._collect_kernels(trace_root)
-        return {"package": final, "package_bytes": size, "stages": self.stages,
+        warnings = []
+        if self.qdq_nodes:
+            quantized = self.kernel_summary.get("quantized_compute")
+            if quantized is False:
+                warnings.append({"code": "fp32_compute",
+                                 "message": f"quantized weights but fp32 compute: the graph holds {self.qdq_nodes} "
+                                            "quantize/dequantize nodes and no generated kernel computes in int8",
+                                 "hint": "compile with --freezing (Inductor lowers q/dq patterns to quantized kernels "
+                                         "only on frozen weights)" if not self.freezing else
+                                         "Inductor found no quantized pattern it lowers on this device; the model "
+                                         "runs in fp32 with extra quantize/dequantize work"})
+                self.log("warning", warnings[-1]["message"] + "; " + warnings[-1]["hint"])
+        return {"package": final, "package_bytes": size, "stages": self.stages, "warnings": warnings,
                 "kernels": self.kernel_summary, "guards_path": self.guards_path,
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
@@ -726,7 +900,8 @@ class CompileJob:
         self.stages.append({"name": "codegen", "pass": "", "nodes": len(data["kernels"]), "snapshot": path,
                             "seconds": now - self._last_mark})
         self.kernel_summary = {"count": len(data["kernels"]), "path": path, "by_kind": by_kind,
-                               "trace_dir": trace_dir}
+                               "trace_dir": trace_dir,
+                               "quantized_compute": doctor.quantized_compute(data["kernels"])}
         self.log("info", f"{len(data['kernels'])} kernels ({', '.join(f'{v} {k}' for k, v in sorted(by_kind.items()))}); "
                          f"scheduler nodes {pre} before fusion, {post} after")
 

@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The export doctor: what cannot work, found before torch.export runs, and every problem at once
+when it fails.
+
+Before export (:func:`check_model`, :func:`eval_mode`): legacy eager-mode quantized modules,
+GraphModules from ``torch.export`` that refuse ``.eval()``, a model left in training mode. When the
+eager forward rejects the example (:func:`forward_mismatch`): forward's signature with the required
+parameters that were not given. When export fails (:func:`draft_report`): ``torch.export.draft_export``
+lists every problem with the user's source line. After compile (:func:`quantized_compute`): a graph
+with quantize/dequantize nodes whose kernels hold no quantized kernel computes in fp32.
+"""
+
+import torch
+
+from . import inputs as structured
+from .errors import FrontendError, one_line
+
+#: Module namespaces of eager-mode (FX/eager "legacy") quantized modules: their packed weights are
+#: TorchScript custom classes that torch.export cannot trace (pytorch#137111).
+_LEGACY_QUANT = ("torch.ao.nn.quantized.", "torch.nn.quantized.", "torch.ao.nn.intrinsic.quantized.",
+                 "torch.nn.intrinsic.quantized.", "torch.ao.nn.quantized.dynamic.")
+
+
+def legacy_quantized_modules(model) -> list:
+    """[(path, class name)] of eager-mode quantized modules in ``model`` (reference modules, which
+    hold float weights, excluded)."""
+    found = []
+    for name, m in model.named_modules():
+        mod = type(m).__module__ + "."
+        if any(mod.startswith(p) for p in _LEGACY_QUANT) and ".reference." not in mod:
+            found.append((name or "(root)", f"{type(m).__module__}.{type(m).__name__}"))
+    return found
+
+
+def check_model(model, spec: str) -> None:
+    """Refuse what torch.export cannot capture, before it runs. Raises FrontendError(model_error)."""
+    legacy = legacy_quantized_modules(model)
+    if legacy:
+        shown = ", ".join(f"{n} ({c.rsplit('.', 1)[-1]})" for n, c in legacy[:4])
+        more = f" and {len(legacy) - 4} more" if len(legacy) > 4 else ""
+        raise FrontendError("model_error", "load",
+                            f"'{spec}' holds legacy eager-mode quantized modules ({shown}{more}, from "
+                            f"{legacy[0][1].rsplit('.', 2)[0]}): torch.export cannot capture them (their packed "
+                            "weights are TorchScript objects)",
+                            "give the float model (before prepare/convert) and quantize it with `aotstudio-cli "
+                            "quantize` (torchao schemes, int8-static is PT2E), or quantize the exported program "
+                            "with PT2E (prepare_pt2e/convert_pt2e)")
+
+
+def _is_exported_graph_module(model) -> bool:
+    return isinstance(model, torch.fx.GraphModule) and (
+        "dynamo_flat_name_to_original_fqn" in getattr(model, "meta", {})
+        or getattr(model, "_in_spec", None) is not None or hasattr(model, "_graph_signature"))
+
+
+def eval_mode(model, log):
+    """``model`` in eval mode, saying what it did. A GraphModule from ``torch.export(...).module()``
+    refuses ``.eval()`` (NotImplementedError): its train/eval switch is
+    ``move_exported_model_to_eval`` (torchao's PT2E, else torch.ao.quantization's), applied here.
+    A model returned in training mode is noted: dropout and batch-norm statistics differ in eval."""
+    modal = (torch.nn.modules.dropout._DropoutNd, torch.nn.modules.batchnorm._NormBase)
+    if model.training and not _is_exported_graph_module(model) and any(isinstance(m, modal) for m in model.modules()):
+        log("info", f"the model ({type(model).__name__}) came in training mode; it is compiled and measured in eval "
+                    "mode (dropout off, batch norm on its running statistics), as torch.export is used for inference")
+    try:
+        return model.eval()
+    except NotImplementedError:
+        if not isinstance(model, torch.fx.GraphModule):
+            raise
+    move = None
+    try:
+        from torchao.quantization.pt2e import move_exported_model_to_eval as move
+    except ImportError:
+        try:
+            from torch.ao.quantization import move_exported_model_to_eval as move
+        except ImportError:
+            move = None
+    if move is None:
+        raise FrontendError("model_error", "load",
+                            "the model is a GraphModule from torch.export(...).module(), which refuses .eval(), and "
+                            "move_exported_model_to_eval is not available",
+                            "call torchao.quantization.pt2e.move_exported_model_to_eval(model) in the factory")
+    model = move(model)
+    log("info", "the model is a GraphModule from torch.export(...).module(), which refuses .eval(): switched to eval "
+                "with move_exported_model_to_eval (dropout and batch norm ops rewritten for inference)")
+    return model
+
+
+def forward_mismatch(model, args: tuple, kwargs: dict, error: str = "") -> str:
+    """When forward rejected the example: "forward(x, decoder_input_ids=None, ...) needs
+    decoder_input_ids, which the example inputs do not give", naming forward's parameters that
+    have no default and were not given, and those not given that the ``error`` text names (a
+    Hugging Face model's "You have to specify either decoder_input_ids or ..."); "" when none."""
+    import re
+    info = getattr(model, structured.ATTR, None)
+    target = model
+    if info is not None:
+        args, kwargs = info.rebuild(args)
+        target = type("_Original", (), {"forward": staticmethod(info.original_forward)})()
+    missing = structured.missing_parameters(target, tuple(args), dict(kwargs))
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(error or "")))
+    for name in structured.unsupplied_parameters(target, tuple(args), dict(kwargs)):
+        if name in words and name not in missing:
+            missing.append(name)
+    if not missing and isinstance(error, BaseException):
+        inner = _inner_forward_missing(error, words)
+        if inner:
+            return inner
+    if not missing:
+        return ""
+    return f"{structured.signature_text(target)} needs {', '.join(missing)}, which the example inputs do not give"
+
+
+def _inner_forward_missing(exc: BaseException, words: set) -> str:
+    """For an error raised inside a nested module's forward: "WhisperModel.forward(...) was called
+    without decoder_input_ids" when a parameter of that forward is None and the error names it."""
+    import inspect
+    tb = exc.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        module = frame.f_locals.get("self")
+        if frame.f_code.co_name != "forward" or not isinstance(module, torch.nn.Module):
+            continue
+        try:
+            params = inspect.signature(type(module).forward).parameters
+        except (TypeError, ValueError):
+            continue
+        unset = [n for n in params if n != "self" and n in words and frame.f_locals.get(n, 0) is None]
+        if unset:
+            return (f"{type(module).__name__}.forward was called without {', '.join(unset)} "
+                    f"(its parameters: {structured.signature_text(module)})")
+    return ""
+
+
+def submodule_candidates(model, limit: int = 3) -> list:
+    """Paths of sub-modules a user may compile alone (``--submodule``): encoders and decoders
+    within two levels, else the top-level children."""
+    named = [(n, m) for n, m in model.named_modules() if n and n.count(".") <= 2]
+    picked = [n for n, m in named if any(type(m).__name__.endswith(w) for w in ("Encoder", "Decoder"))]
+    return (picked or [n for n, _ in named if "." not in n])[:limit]
+
+
+def draft_report(model, args: tuple, dynamic_shapes, log, limit: int = 8) -> list:
+    """Every problem torch.export hits on ``model``, with the user's source line, from
+    ``torch.export.draft_export`` (it keeps going past the first failure). Returns ["kind at
+    file:line: message"] (at most ``limit``), [] when draft export finds nothing or is unavailable;
+    never raises."""
+    draft = getattr(torch.export, "draft_export", None)
+    if draft is None:
+        return []
+    try:
+        ep = draft(model, tuple(args), dynamic_shapes=dynamic_shapes, strict=False)
+    except Exception as exc:  # noqa: BLE001 - a second opinion only
+        log("debug", f"draft_export raised {one_line(exc)}")
+        return []
+    report = getattr(ep, "_report", None)
+    failures = getattr(report, "failures", None) or []
+    out = []
+    for f in failures[:limit]:
+        kind = getattr(getattr(f, "failure_type", None), "name", "problem").lower()
+        where = ""
+        stack = (getattr(f, "data", None) or {}).get("stack") if isinstance(getattr(f, "data", None), dict) else None
+        for frame in reversed(stack or []):
+            filename = frame.get("filename", "") if isinstance(frame, dict) else ""
+            if filename and not any(p in filename for p in ("/site-packages/", "/lib/python3", "aotstudio_frontend")):
+                where = f"{filename}:{frame.get('line', '?')}"
+                break
+        text = " ".join(str(getattr(f, "print", lambda s: "")(False) or "").split()) if hasattr(f, "print") else ""
+        if not text:
+            text = " ".join(str(getattr(f, "data", "")).split())
+        out.append(f"{kind}{' at ' + where if where else ''}: {text[:300]}")
+    return out
+
+
+#: Op-name fragments of compute kernels that run in int8/fp8: oneDNN's quantized linear/conv
+#: (Inductor's PT2E lowering), packed int8/int4 weight matmuls, int8 and scaled (fp8) matmul.
+#: Elementwise quantize/dequantize kernels do not count: they surround fp32 compute too.
+_QUANT_KERNEL_HINTS = ("qlinear", "qconv", "int8pack", "int4pack", "_scaled_mm", "_int_mm", "qmatmul",
+                       "da8w8", "woq_int")
+
+
+def quant_nodes(graph) -> int:
+    """How many quantize/dequantize nodes ``graph`` (an fx.Graph) holds."""
+    count = 0
+    for n in graph.nodes:
+        if n.op == "call_function":
+            name = str(n.target)
+            if "quantize_per" in name or "dequantize_per" in name or "quantized_decomposed" in name:
+                count += 1
+    return count
+
+
+def quantized_compute(kernel_list: list) -> bool:
+    """True when a generated kernel (kernels.json entries) is a quantized compute kernel (by its
+    name or library op; see _QUANT_KERNEL_HINTS)."""
+    for k in kernel_list:
+        text = " ".join(str(k.get(f, "")) for f in ("name", "library_op")).lower()
+        if any(h in text for h in _QUANT_KERNEL_HINTS):
+            return True
+    return False
+
+
+def compile_failure_detail(exc: BaseException, program) -> str:
+    """"op aten.foo.default at node foo_1 (model.py:12: y = foo(x))" for an Inductor failure whose
+    message names the op it was lowering ("target: aten.foo.default", torch/_inductor/exc.py's
+    LoweringException), found in the exported ``program``'s graph; "" when the op is not named."""
+    import re
+    text = str(exc)
+    m = re.search(r"target:\s*(\S+)", text) or re.search(r"call_function\[target=([^\]]+)\]", text)
+    if not m:
+        return ""
+    op = m.group(1).strip()
+    detail = f"op {op}"
+    if program is None:
+        return detail
+    short = op.replace("torch.ops.", "")
+    for node in program.graph.nodes:
+        if node.op != "call_function":
+            continue
+        target = str(node.target).replace("torch.ops.", "")
+        if target == short or target.rsplit(".", 1)[0] == short.rsplit(".", 1)[0] == short.split(".default")[0]:
+            detail += f" at node {node.name}"
+            line = user_source_line(node.meta.get("stack_trace") or "")
+            if line:
+                detail += f" ({line})"
+            break
+    return detail
+
+
+def user_source_line(stack_trace: str) -> str:
+    """``file:line: code`` of the innermost frame of ``stack_trace`` (an fx node's
+    meta["stack_trace"]) outside torch and the studio; "" when there is none."""
+    import re
+    frames = re.findall(r'File "([^"]+)", line (\d+), in \S+\n\s*(.*)', stack_trace)
+    for filename, line, code in reversed(frames):
+        if not any(p in filename for p in ("/site-packages/", "/dist-packages/", "/lib/python3", "aotstudio_frontend")):
+            return f"{filename}:{line}: {code.strip()}"
+    return ""

@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Unit tests of the front end's structured inputs (inputs.py) and export doctor (doctor.py):
+plain Python, no engine. Run: .venv/bin/python -m unittest discover -s tests/python"""
+
+import dataclasses
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "core", "python"))
+
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+
+from aotstudio_frontend import doctor, job  # noqa: E402
+from aotstudio_frontend import inputs as structured  # noqa: E402
+from aotstudio_frontend.errors import FrontendError, one_line  # noqa: E402
+
+FACTORIES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "structured_inputs_factory.py")
+
+
+def _logs():
+    lines = []
+    return lines, lambda level, message: lines.append((level, message))
+
+
+class StructuredInputs(unittest.TestCase):
+    def resolve(self, name):
+        lines, log = _logs()
+        model, flat, _ = job.resolve_model(f"{FACTORIES}:{name}", log)
+        return model, flat, lines
+
+    def test_plain_tuple_is_untouched(self):
+        model, flat, _ = self.resolve("plain")
+        self.assertFalse(hasattr(model, structured.ATTR))
+        self.assertEqual(len(flat), 2)
+        self.assertEqual(structured.input_names(model, 2), ["x", "y"])
+
+    def test_kwargs_and_nested_pytrees_are_flattened_with_names(self):
+        model, flat, _ = self.resolve("nested")
+        names = getattr(model, structured.ATTR).names
+        self.assertEqual(names, ["x", "pair[0]", "pair[1]", "extra['bias']", "mask"])
+        # The adapted forward takes the flat tensors and gives what the original call gave.
+        args, kwargs = _nested_call()
+        ref = model.__class__.forward(model, *args, **kwargs)
+        torch.testing.assert_close(model(*flat), ref)
+
+    def test_unregistered_dataclass_is_registered_with_a_note(self):
+        model, flat, lines = self.resolve("dataclass_tensors")
+        self.assertEqual(getattr(model, structured.ATTR).names, ["x", "cfg.scale", "cfg.shift"])
+        self.assertTrue(any("register_dataclass" in m for _, m in lines))
+        program = torch.export.export(model, flat, strict=False)
+        placeholders = [n.name for n in program.graph.nodes if n.op == "placeholder"]
+        self.assertEqual(placeholders, ["x", "cfg_scale", "cfg_shift"])
+
+    def test_non_tensor_constants_stay_out_of_the_inputs(self):
+        model, flat, lines = self.resolve("dataclass_constants")
+        self.assertEqual(len(flat), 1)
+        self.assertTrue(any("constant" in m for _, m in lines))
+        torch.testing.assert_close(model(*flat), flat[0] + 3)
+
+    def test_dict_args_are_keywords(self):
+        model, flat, _ = self.resolve("dict_kwargs")
+        self.assertEqual(getattr(model, structured.ATTR).names, ["input_ids", "attention_mask"])
+
+    def test_unknown_keyword_names_the_signature(self):
+        with self.assertRaises(FrontendError) as ctx:
+            self.resolve("bad_keyword")
+        self.assertIn("forward(", ctx.exception.message)
+        self.assertIn("colour", ctx.exception.message)
+
+    def test_object_hiding_tensors_is_refused_with_the_fix(self):
+        with self.assertRaises(FrontendError) as ctx:
+            self.resolve("opaque_holder")
+        self.assertIn("Holder", ctx.exception.message)
+        self.assertIn("register_pytree_node", ctx.exception.hint)
+
+    def test_structured_dynamic_shapes_become_per_input(self):
+        model, flat, _ = self.resolve("nested_dynamic")
+        specs = model._aotstudio_dynamic_shapes
+        self.assertEqual(len(specs), len(flat))
+        self.assertIn(0, specs[0])      # x: batch
+        self.assertIsNone(specs[1])     # pair[0]: static
+        self.assertIn(0, specs[-1])     # mask (keyword): batch
+
+    def test_mismatched_dynamic_shapes_are_refused(self):
+        with self.assertRaises(FrontendError) as ctx:
+            self.resolve("nested_bad_dynamic")
+        self.assertIn("dynamic_shapes", ctx.exception.message)
+
+    def test_submodule_gets_the_inputs_it_was_called_with(self):
+        lines, log = _logs()
+        model, flat, _ = job.resolve_model(f"{FACTORIES}:encoder_decoder#decoder", log)
+        self.assertIsInstance(model, nn.Linear)
+        self.assertEqual(list(flat[0].shape), [2, 8])  # the encoder's output after relu
+
+    def test_missing_submodule_lists_close_names(self):
+        with self.assertRaises(FrontendError) as ctx:
+            job.resolve_model(f"{FACTORIES}:encoder_decoder#encodr")
+        self.assertIn("encoder", ctx.exception.message)
+
+    def test_named_dynamic_dimension_resolves_to_its_index(self):
+        out = tempfile.mkdtemp()
+        lines, log = _logs()
+        j = job.CompileJob({"model": f"{FACTORIES}:dict_kwargs", "out": out, "dynamic": ["attention_mask:1"]}, log)
+        j.load()
+        self.assertEqual([d[:2] for d in j.dynamic], [(1, 1)])
+        j.close()
+        j = job.CompileJob({"model": f"{FACTORIES}:dict_kwargs", "out": out, "dynamic": ["attn_mask:1"]}, log)
+        with self.assertRaises(FrontendError) as ctx:
+            j.load()
+        self.assertIn("attention_mask", ctx.exception.message)
+        j.close()
+
+
+def _nested_call():
+    torch.manual_seed(0)
+    return (torch.randn(2, 3), (torch.randn(3), torch.randn(3)), {"bias": torch.randn(3)}), {"mask": torch.ones(2, 3)}
+
+
+class Doctor(unittest.TestCase):
+    def test_legacy_quantized_modules_are_named_before_export(self):
+        from torch.ao.quantization import DeQuantStub, QuantStub, convert, get_default_qconfig, prepare
+
+        class Tiny(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.quant, self.fc, self.dequant = QuantStub(), nn.Linear(4, 4), DeQuantStub()
+
+            def forward(self, x):
+                return self.dequant(self.fc(self.quant(x)))
+
+        m = Tiny().eval()
+        m.qconfig = get_default_qconfig("x86")
+        prepare(m, inplace=True)
+        m(torch.randn(8, 4))
+        convert(m, inplace=True)
+        with self.assertRaises(FrontendError) as ctx:
+            doctor.check_model(m, "tiny")
+        self.assertIn("fc", ctx.exception.message)
+        self.assertIn("quantize", ctx.exception.hint)
+        doctor.check_model(Tiny().eval(), "float")  # the float model passes
+
+    def test_exported_graph_module_is_switched_to_eval(self):
+        gm = torch.export.export(nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5)), (torch.randn(2, 4),)).module()
+        lines, log = _logs()
+        model = doctor.eval_mode(gm, log)
+        self.assertTrue(any("move_exported_model_to_eval" in m for _, m in lines))
+        x = torch.randn(2, 4)
+        torch.testing.assert_close(model(x), model(x))  # dropout off
+
+    def test_forward_mismatch_names_the_missing_parameter(self):
+        class EncDec(nn.Module):
+            def forward(self, features, decoder_ids, scale=1.0):
+                return features
+
+        text = doctor.forward_mismatch(EncDec(), (torch.randn(2),), {})
+        self.assertIn("decoder_ids", text)
+        self.assertNotIn("scale,", text.split("needs")[-1])
+
+    def test_quantized_compute_looks_at_compute_kernels_only(self):
+        fp32 = [{"name": "cpp_fused_dequantize_per_tensor_quantize_per_tensor_0", "kind": "cpp"},
+                {"name": "aoti_torch_cpu_addmm_out", "kind": "library", "library_op": "addmm_out"}]
+        int8 = fp32 + [{"name": "aoti_torch_cpu__qlinear_pointwise_tensor", "kind": "library",
+                        "library_op": "_qlinear_pointwise_tensor"}]
+        self.assertFalse(doctor.quantized_compute(fp32))
+        self.assertTrue(doctor.quantized_compute(int8))
+
+    def test_compile_failure_detail_names_op_node_and_line(self):
+        class M(nn.Module):
+            def forward(self, x):
+                return torch.sin(x) + 1
+
+        program = torch.export.export(M(), (torch.randn(3),))
+        detail = doctor.compile_failure_detail(RuntimeError("LoweringException: boom\n  target: aten.sin.default\n"),
+                                               program)
+        self.assertIn("aten.sin.default", detail)
+        self.assertIn("at node sin", detail)
+        self.assertIn("test_inputs.py", detail)
+
+    def test_one_line_is_never_empty(self):
+        try:
+            raise NotImplementedError(".")
+        except NotImplementedError as exc:
+            text = one_line(exc)
+        self.assertIn("no message", text)
+        self.assertIn("test_one_line_is_never_empty", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
