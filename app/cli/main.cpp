@@ -172,8 +172,41 @@ void printVerify(std::FILE *out, const Json &v)
     std::fprintf(out, "fp32 matmul:    eager %s; compiled %s\n", setting("eager").c_str(), setting("compiled").c_str());
 }
 
+/// A regional compile's result (compilejob.cpp, runRegional): the blocks, verify, the timing.
+void printRegional(std::FILE *out, const Json &r)
+{
+    const Json g = r.value("regional", Json::object());
+    for (const auto &b : g.value("blocks", Json::array()))
+        std::fprintf(out, "block:          %s x%zu -> %s (%s bytes, no weights; export %.1f s, compile %.1f s)\n",
+                     b.value("class", "").c_str(), b.value("instances", Json::array()).size(), b.value("package", "").c_str(),
+                     b.value("package_bytes", Json(0)).dump().c_str(), b.value("export_seconds", 0.0), b.value("compile_seconds", 0.0));
+    std::fprintf(out, "blocks cover:   %.0f%% of the parameters; layout in %s\n", 100.0 * g.value("parameter_share", 0.0),
+                 g.value("layout", Json("")).is_string() ? g.value("layout", "").c_str() : "-");
+    std::fprintf(out, "max abs error:  %.3g (tolerance %.3g)\n", r.value("max_abs_error", 0.0), r.value("tolerance", 0.0));
+    std::fprintf(out, "eager median:   %.4f ms\n", r.value("eager_ms", 0.0));
+    std::fprintf(out, "regional:       %.4f ms, %s\n", r.value("compiled_ms", 0.0),
+                 Pipeline::ratioText(Pipeline::ratioFromJson(r.value("speedup_interval", Json()))).c_str());
+    const Json whole = r.value("whole", Json());
+    if (whole.is_object()) {
+        std::fprintf(out, "whole model:    %.4f ms; regional vs whole %s\n", whole.value("median_ms", 0.0),
+                     Pipeline::ratioText(Pipeline::ratioFromJson(whole.value("regional_speedup_vs_whole", Json()))).c_str());
+        std::fprintf(out, "compile time:   regional %.1f s, whole %.1f s (regional %.0f%% of whole)\n", g.value("compile_seconds", 0.0),
+                     whole.value("compile_seconds", 0.0), 100.0 * g.value("compile_time_ratio", 0.0));
+    } else {
+        std::fprintf(out, "compile time:   regional %.1f s (--compare-whole also compiles the whole model)\n",
+                     g.value("compile_seconds", 0.0));
+    }
+    const Json measurement = r.value("measurement", Json());
+    if (measurement.is_object())
+        if (const std::string line = Pipeline::verdictLine(measurement); !line.empty())
+            std::fprintf(out, "%s\n", line.c_str());
+    std::fprintf(out, "result:         %s/result.json\n", r.value("out", "").c_str());
+}
+
 void printHuman(std::FILE *out, const Json &r)
 {
+    if (r.value("mode", "") == "regional")
+        return printRegional(out, r);
     std::fprintf(out, "package:        %s\n", r.value("package", "").c_str());
     std::fprintf(out, "device:         %s (torch %s)\n", r.value("device", "").c_str(), r.value("torch_version", "").c_str());
     std::string inputs;
@@ -479,6 +512,15 @@ int main(int argc, char **argv)
                                                                    "constants (default: on for a graph with quantize/dequantize "
                                                                    "nodes, a PT2E-quantized model; off otherwise)");
     compile->add_flag("--no-freezing", noFreezing, "Never freeze, also for a PT2E-quantized model")->excludes(freezingFlag);
+    bool regional = false, compareWhole = false;
+    auto *regionalFlag = compile->add_flag("--regional", regional,
+                                           "Regional compilation: compile each repeated block (a class with two or more "
+                                           "identical instances, or the model's _repeated_blocks) once into a weightless "
+                                           "package reused by every instance with its own weights bound at run time; "
+                                           "writes OUT/blocks/CLASS/package.pt2 (the layout spaces.aoti_blocks_load reads)");
+    compile->add_flag("--compare-whole", compareWhole, "With --regional: also compile the whole model, and report compile "
+                                                       "time and latency of both")
+        ->needs(regionalFlag);
     std::string submodule;
     compile->add_option("--submodule", submodule, "Compile the sub-module PATH of the model (a name from "
                                                   "model.named_modules(), e.g. model.encoder) on the inputs it receives "
@@ -695,6 +737,13 @@ int main(int argc, char **argv)
                 // A sweep with shapes that did not do what the guards promise failed its check.
                 if (request.value("type", "") == "sweep" && !outcome.result->value("passed", false))
                     rc = kExitFailed;
+                // A quantize comparison without its fp32 baseline, or with no scheme that ran, compared nothing.
+                if (request.value("type", "") == "quantize") {
+                    if (const std::string why = Cli::quantizeFailure(*outcome.result); !why.empty()) {
+                        std::fprintf(stderr, "aotstudio-cli: quantize: %s\n", why.c_str());
+                        rc = kExitFailed;
+                    }
+                }
             } else {
                 Json error = outcome.error.value_or(Protocol::makeError(
                     1, {"engine", Protocol::Code::Internal, "the engine ended without a result", "see the log above"}));
@@ -797,6 +846,10 @@ int main(int argc, char **argv)
                 request["freezing"] = freezing; // else the front end decides (on for quantize/dequantize graphs)
             if (!submodule.empty())
                 request["model"] = model + "#" + submodule;
+            if (regional) {
+                request["regional"] = true;
+                request["compare_whole"] = compareWhole;
+            }
             if (toleranceOpt)
                 request["tolerance"] = *toleranceOpt; // else the frontend's default for the dtype
             request["verify_samples"] = verifySamples;

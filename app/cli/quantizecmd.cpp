@@ -78,11 +78,28 @@ CLI::App *addQuantizeCommand(CLI::App &app, QuantizeOptions &o)
     cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
     cmd->footer("A scheme the device cannot run (fp8-dynamic without a CUDA GPU of compute capability 8.9+) or that fails "
                 "to quantize, export or compile is a row with its reason; the others still run.\n"
-                "Exit status: 0 the comparison ran (whatever each row's status), 1 the request failed (unknown scheme or "
-                "model, no device), 2 bad command line, 130 cancelled.\n"
+                "Exit status: 0 the comparison ran (other rows may have failed), 1 the request failed (unknown scheme or "
+                "model, no device) or compared nothing (the fp32 baseline failed, or every scheme did), 2 bad command "
+                "line, 130 cancelled.\n"
                 "Example: aotstudio-cli quantize --model sample:convnet --schemes fp32,int8-dynamic,int8-static "
                 "--out /tmp/q --max-error 0.05");
     return cmd;
+}
+
+std::string quantizeFailure(const json &result)
+{
+    const json rows = result.value("schemes", json::array());
+    if (!rows.is_array() || rows.empty())
+        return "no scheme ran";
+    bool anyOk = false;
+    for (const auto &r : rows) {
+        const bool ok = r.value("status", "") == "ok";
+        anyOk = anyOk || ok;
+        if (r.value("scheme", "") == "fp32" && !ok)
+            return "the fp32 baseline failed (" + r.value("reason", std::string("no reason given")) +
+                   "): no scheme can be compared with it";
+    }
+    return anyOk ? std::string() : "every scheme failed; see the rows above for each reason";
 }
 
 json quantizeRequest(const QuantizeOptions &o)

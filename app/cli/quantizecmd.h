@@ -25,6 +25,9 @@ struct QuantizeOptions {
 CLI::App *addQuantizeCommand(CLI::App &app, QuantizeOptions &options);
 /// The `quantize` request for the engine (id 1), with paths made absolute.
 nlohmann::json quantizeRequest(const QuantizeOptions &options);
+/// Why a quantize result compared nothing ("" when it did): its fp32 baseline row failed, or every
+/// row failed. The CLI exits 1 then (the result is still printed and written).
+std::string quantizeFailure(const nlohmann::json &result);
 /// The comparison table of a quantize result: one line per scheme, then the best scheme and files.
 void printQuantize(std::FILE *out, const nlohmann::json &result);
 

@@ -141,7 +141,6 @@ int runPackage(const std::string &package, const std::string &device, const std:
     std::shared_ptr<const Runtime::InputFile> inputs;
     std::unique_ptr<Runtime::AotiRunner> runner;
     try {
-        inputs = Runtime::InputFile::read(inputPath);
         runner = Runtime::AotiRunner::load(package, device);
         if (!guardsPath.empty()) { // a bundle's bucket guards, written out by the caller
             std::ifstream in(guardsPath);
@@ -150,6 +149,11 @@ int runPackage(const std::string &package, const std::string &device, const std:
                 return refuse(asJson, "failed", "--guards '" + guardsPath + "' is not JSON");
             runner->setGuards(std::make_shared<Bundle::InputGuards>(Bundle::InputGuards::parse(g, guardsPath)));
         }
+        std::vector<std::string> names; // a dict of named tensors is arranged by the guards' input names
+        if (const auto &guards = runner->guards())
+            for (std::size_t i = 0; i < guards->inputCount(); ++i)
+                names.push_back(guards->inputName(i));
+        inputs = Runtime::InputFile::read(inputPath, names);
     } catch (const Runtime::RuntimeError &e) {
         return refuse(asJson, "failed", e.what());
     } catch (const Bundle::BundleError &e) {
@@ -244,8 +248,9 @@ int main(int argc, char **argv)
     app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::Range(0, 100000000));
     app.add_option("--seed", seed, "Seed of the generated inputs")->capture_default_str();
     std::string inputPath;
-    app.add_option("-i,--input", inputPath, "Inputs from a file written by torch.save(tensor or [tensors], FILE) instead of "
-                                            "generated ones; the batch is its first dimension")
+    app.add_option("-i,--input", inputPath, "Inputs from a file written by torch.save(tensor, [tensors] or {name: tensor}, "
+                                            "FILE) instead of generated ones; a dict is matched to the bundle's input names "
+                                            "(aotstudio-cli inspect lists them); the batch is the first tensor's first dimension")
         ->check(CLI::ExistingFile);
     std::vector<std::string> trustPaths;
     bool allowUnsigned = false;
@@ -317,7 +322,10 @@ int main(int argc, char **argv)
     std::shared_ptr<const Runtime::InputFile> inputFile;
     if (!inputPath.empty()) {
         try {
-            inputFile = Runtime::InputFile::read(inputPath);
+            std::vector<std::string> names; // a dict of named tensors is arranged by the manifest's names
+            for (const auto &in : m.inputs)
+                names.push_back(in.name);
+            inputFile = Runtime::InputFile::read(inputPath, names);
         } catch (const Runtime::RuntimeError &e) {
             return refuse(asJson, "refused", e.what());
         }
@@ -513,9 +521,13 @@ int main(int argc, char **argv)
                   {"load_ms", loadMs},
                   {"first_run_ms", firstRunMs}};
     json outputsJson = json::array();
-    for (const auto &o : outputs)
-        outputsJson.push_back({{"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"mean", o.mean},
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const auto &o = outputs[i];
+        const std::string name = i < m.outputs.size() && !m.outputs[i].name.empty() ? m.outputs[i].name
+                                                                                      : "output " + std::to_string(i);
+        outputsJson.push_back({{"name", name}, {"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"mean", o.mean},
                                {"first", o.first}, {"non_finite", o.nonFinite}});
+    }
     if (asJson) {
         json out{{"ok", true},
                  {"bundle", bundle.source.string()},

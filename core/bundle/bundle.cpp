@@ -225,6 +225,11 @@ std::vector<TensorSpec> parseSpecs(const json &j, const char *key, const std::st
             fieldError(origin, where, "must be an object {shape, dtype}");
         TensorSpec spec;
         spec.dtype = normalizeDtype(requireString(s, "dtype", origin, where));
+        if (s.contains("name")) {
+            if (!s.at("name").is_string())
+                fieldError(origin, where + ".name", "must be a string");
+            spec.name = s.at("name").get<std::string>();
+        }
         if (!s.contains("shape") || !s.at("shape").is_array())
             fieldError(origin, where + ".shape", "must be an array of sizes and \"batch\"");
         std::size_t d = 0;

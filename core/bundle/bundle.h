@@ -50,6 +50,9 @@ private:
 struct TensorSpec {
     std::vector<long long> shape;
     std::string dtype;
+    /// The input's or output's name (forward's parameter, the output's pytree path: "logits",
+    /// "cfg.scale"); empty in bundles made before names were recorded.
+    std::string name;
     /// The shape with the batch dimension replaced by `batch`.
     std::vector<long long> withBatch(long long batch) const;
 };

@@ -102,6 +102,8 @@ public:
     /// The dtype input `i` was exported with ("float32", "int64", ...; torch's name without
     /// "torch."), empty when not recorded.
     const std::string &inputDtype(std::size_t i) const { return m_inputs.at(i).dtype; }
+    /// Name of input `i` as recorded (forward's parameter or the input's pytree path; "" if none).
+    const std::string &inputName(std::size_t i) const { return m_inputs.at(i).name; }
     /// Checkable guards and runtime assertions (those check() evaluates), in order.
     std::size_t checkCount() const { return m_checks.size(); }
     /// The text of check `i` ("x.shape[0] % 2 == 0").

@@ -26,7 +26,10 @@ json specsJson(const std::vector<TensorSpec> &specs)
         json shape = json::array();
         for (auto d : s.shape)
             shape.push_back(d == kBatchDim ? json("batch") : json(d));
-        out.push_back({{"shape", shape}, {"dtype", s.dtype}});
+        json spec{{"shape", shape}, {"dtype", s.dtype}};
+        if (!s.name.empty())
+            spec["name"] = s.name;
+        out.push_back(std::move(spec));
     }
     return out;
 }

@@ -205,6 +205,111 @@ Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::
     return runCompile(Job(id, emit, std::move(stop), kCompileStages), request);
 }
 
+namespace {
+
+/// A regional compile (request "regional": true): one weightless package per repeated block class
+/// (core/python/aotstudio_frontend/regional.py), the model run with every block instance on its
+/// package and its weights bound at run time, verified against eager and timed against it (and
+/// against the whole model compiled, with "compare_whole"), all paired as a normal compile's
+/// measure stage. Stages: compile (the blocks), verify, [export + compile + load_package of the
+/// whole model], measure.
+template <typename Stage>
+Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, StagedOutput &output, const Json &loaded,
+                 const Stage &stage)
+{
+    const auto options = measureOptionsFrom(request);
+    const int threads = applyThreads(request);
+    const std::string device = request.value("device", std::string("cpu"));
+    // The whole model first when asked (stage order export, compile, load_package keeps the bar
+    // monotonic), then the blocks in the compile span's remainder.
+    Json whole;
+    std::unique_ptr<Runtime::AotiRunner> runner;
+    if (request.value("compare_whole", false)) {
+        const auto t0 = std::chrono::steady_clock::now();
+        stage("export", "capturing the whole graph for comparison", [&](Json &) { return job.exportGraph(); });
+        const Json compiled = stage("compile", "compiling the whole model for comparison", [&](Json &) { return job.compile(); });
+        const double wholeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        stage("load_package", "loading the whole package", [&](Json &) {
+            try {
+                runner = Runtime::AotiRunner::load(compiled.at("package").get<std::string>(), device);
+                runner->setInputs(job.inputs());
+            } catch (const Runtime::RuntimeError &e) {
+                throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(), "recompile it here"});
+            }
+        });
+        whole = {{"package", compiled.at("package")}, {"package_bytes", compiled.value("package_bytes", 0)},
+                 {"compile_seconds", wholeSeconds}};
+    }
+    Json blocks = stage("compile", "compiling each repeated block once (regional)", [&](Json &) {
+        return job.call("regional_compile");
+    });
+    const Json verified = stage("verify", "comparing the model with compiled blocks to eager", [&](Json &) {
+        return job.call("regional_verify");
+    });
+    std::vector<Profiler::Summary> summaries;
+    std::vector<Profiler::RatioInterval> ratios;
+    Json measurement;
+    stage("measure", "timing eager and the compiled blocks, alternating", [&](Json &) {
+        const auto regional = job.bind("run_regional");
+        std::vector<Profiler::PairedVariant> variants{{"eager", [&] { job.runEager(); }, {}, {}}, {"regional", [&] { regional(); }, {}, {}}};
+        if (runner)
+            variants.push_back({"whole", [&] { runner->run(); }, {}, {}});
+        Comparison c(variants, options, threads, ctx.stopToken());
+        for (std::size_t i = 0; i < variants.size(); ++i)
+            summaries.push_back(c.summary(i));
+        ratios.push_back(c.ratio(0, 1));
+        if (runner)
+            ratios.push_back(c.ratio(2, 1));
+        measurement = c.measurement(ratios);
+    });
+    if (ctx.stopToken().stop_requested())
+        throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring", ""});
+    const double regionalSeconds = blocks.value("seconds", 0.0);
+    Json regional{{"blocks", blocks.value("blocks", Json::array())},
+                  {"groups", blocks.value("groups", Json::array())},
+                  {"layout", blocks.value("layout", Json())},
+                  {"parameter_share", blocks.value("parameter_share", 0.0)},
+                  {"compile_seconds", regionalSeconds},
+                  {"package_bytes", blocks.value("package_bytes", 0)},
+                  {"median_ms", summaries[1].medianMs},
+                  {"speedup_vs_eager", ratioJson(ratios[0])}};
+    if (!whole.is_null()) {
+        whole["median_ms"] = summaries[2].medianMs;
+        const double wholeSeconds = whole.value("compile_seconds", 0.0);
+        // Whole over regional median: > 1 means the regional model is faster.
+        whole["regional_speedup_vs_whole"] = ratioJson(ratios[1]);
+        regional["compile_time_ratio"] = wholeSeconds > 0 ? regionalSeconds / wholeSeconds : Json();
+    }
+    Json result{{"model", request.value("model", std::string())},
+                {"device", device},
+                {"dtype", request.value("dtype", std::string("fp32"))},
+                {"out", request.value("out", std::string())},
+                {"mode", "regional"},
+                {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+                {"inputs", loaded.value("inputs", Json::array())},
+                {"outputs", verified.value("outputs", Json::array())},
+                {"parameters", loaded.value("parameters", 0)},
+                {"max_abs_error", verified.value("max_abs_error", Json())},
+                {"tolerance", verified.value("tolerance", Json())},
+                {"verify", verified},
+                {"eager_ms", summaries[0].medianMs},
+                {"compiled_ms", summaries[1].medianMs},
+                {"speedup", ratios[0].estimate},
+                {"speedup_interval", ratioJson(ratios[0])},
+                {"measurement", measurement},
+                {"threads", threads},
+                {"eager", summaryJson(summaries[0], options.warmup)},
+                {"compiled", summaryJson(summaries[1], options.warmup)},
+                {"regional", regional},
+                {"whole", whole},
+                {"warnings", Json::array()}};
+    if (const std::string line = verdictLine(measurement); !line.empty())
+        result["warnings"].push_back(line);
+    return output.commit(result);
+}
+
+} // namespace
+
 Json runCompile(const Job &ctx, const Json &request)
 {
     const auto log = [&](const std::string &level, const std::string &message) { ctx.log(level, message); };
@@ -234,6 +339,8 @@ Json runCompile(const Job &ctx, const Json &request)
         Python::CompileJob job(staged, log, ctx.sink());
         StagedOutput output(job, ctx);
         const Json loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
+        if (request.value("regional", false))
+            return runRegional(ctx, request, job, output, loaded, stage);
         const Json exported = stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
         const Json decomposed = stage("decompose", "decomposing to core ATen", [&](Json &) { return job.decompose(); });
         Json compiled = stage("compile", "compiling with AOTInductor (passes, fusion, codegen, C++ build)", [&](Json &a) {

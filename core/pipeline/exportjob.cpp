@@ -39,7 +39,10 @@ Json batchShapes(const Json &tensors)
         Json shape = t.value("shape", Json::array());
         if (!shape.empty())
             shape[0] = "batch";
-        out.push_back({{"shape", shape}, {"dtype", t.value("dtype", "")}});
+        Json spec{{"shape", shape}, {"dtype", t.value("dtype", "")}};
+        if (t.contains("name") && t["name"].is_string())
+            spec["name"] = t["name"]; // forward's parameter / the output's pytree path
+        out.push_back(std::move(spec));
     }
     return out;
 }

@@ -250,7 +250,7 @@ InputFile::InputFile()
 
 InputFile::~InputFile() = default;
 
-std::shared_ptr<const InputFile> InputFile::read(const std::string &path)
+std::shared_ptr<const InputFile> InputFile::read(const std::string &path, const std::vector<std::string> &order)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -280,7 +280,35 @@ std::shared_ptr<const InputFile> InputFile::read(const std::string &path)
     else if (value.isTuple())
         for (const auto &v : value.toTupleRef().elements())
             add(v);
-    else
+    else if (value.isGenericDict()) {
+        // Named tensors: arranged by the model's input names when they are known.
+        std::vector<std::pair<std::string, c10::IValue>> named;
+        for (const auto &entry : value.toGenericDict()) {
+            if (!entry.key().isString())
+                throw RuntimeError("input file '" + path + "' holds a dict with a " + entry.key().tagKind() +
+                                   " key; name each tensor with a string (the model's input names)");
+            named.emplace_back(entry.key().toStringRef(), entry.value());
+        }
+        const bool named_order = !order.empty() && std::all_of(order.begin(), order.end(), [](const auto &n) { return !n.empty(); });
+        if (!named_order) {
+            for (const auto &[name, v] : named)
+                add(v);
+        } else {
+            std::string takes;
+            for (const auto &n : order)
+                takes += (takes.empty() ? "" : ", ") + n;
+            for (const auto &[name, v] : named)
+                if (std::find(order.begin(), order.end(), name) == order.end())
+                    throw RuntimeError("input file '" + path + "' names the input '" + name +
+                                       "', which the model does not take; its inputs: " + takes);
+            for (const auto &n : order) {
+                const auto it = std::find_if(named.begin(), named.end(), [&](const auto &p) { return p.first == n; });
+                if (it == named.end())
+                    throw RuntimeError("input file '" + path + "' lacks the input '" + n + "'; the model takes: " + takes);
+                add(it->second);
+            }
+        }
+    } else
         add(value);
     if (file->d->tensors.empty())
         throw RuntimeError("input file '" + path + "' holds no tensors");

@@ -59,8 +59,12 @@ struct OutputSummary {
 class InputFile {
 public:
     /// Throws RuntimeError naming the file when it is missing, not a torch.save archive, or holds
-    /// something other than tensors.
-    static std::shared_ptr<const InputFile> read(const std::string &path);
+    /// something other than tensors. The file holds a tensor, a list/tuple of tensors in the
+    /// package's order, or a dict of named tensors ({"input_ids": t, "attention_mask": m}): then
+    /// `order` (the model's input names, e.g. a bundle manifest's) arranges them, and a missing or
+    /// unknown name is a RuntimeError listing the names the model takes. Without `order` a dict's
+    /// tensors keep the file's order.
+    static std::shared_ptr<const InputFile> read(const std::string &path, const std::vector<std::string> &order = {});
     ~InputFile();
     /// Shape and dtype of each tensor, in order.
     std::vector<TensorInfo> info() const;

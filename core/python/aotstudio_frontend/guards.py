@@ -191,12 +191,15 @@ def _shape_env(program):
         return None
 
 
-def collect(program, dim_names: dict = None) -> dict:
+def collect(program, dim_names: dict = None, input_names: list = None) -> dict:
     """The guards of ``program`` (an ExportedProgram) as FORMAT.md "guards" describes them.
     ``dim_names`` maps (input, dim) to the user's name of that dimension (``--dynamic ...=batch``,
-    a factory's Dim), used for symbols and messages."""
+    a factory's Dim), used for symbols and messages. ``input_names`` (one per user input: the
+    front end's display names such as ``cfg.scale``) replace the placeholders' names."""
     dim_names = dim_names or {}
     placeholders = _user_placeholders(program)
+    display = input_names if input_names and len(input_names) == len(placeholders) else \
+        [n.name for n in placeholders]
     ranges = {}
     for sym, vr in program.range_constraints.items():
         ranges[sym] = vr
@@ -205,7 +208,7 @@ def collect(program, dim_names: dict = None) -> dict:
     for index, node in enumerate(placeholders):
         val = node.meta.get("val")
         if not isinstance(val, torch.Tensor):
-            inputs.append({"index": index, "name": node.name, "kind": "constant"})
+            inputs.append({"index": index, "name": display[index], "kind": "constant"})
             continue
         dims = []
         for d, size in enumerate(val.shape):
@@ -227,7 +230,7 @@ def collect(program, dim_names: dict = None) -> dict:
                 s, coeff, offset = affine
                 entry.update({"symbol": s.name, "coeff": coeff, "offset": offset})
                 if coeff == 1 and offset == 0:
-                    seen.setdefault(s.name, (index, node.name, d))
+                    seen.setdefault(s.name, (index, display[index], d))
                 if (index, d) in dim_names and symbols[s.name]["name"] is None:
                     symbols[s.name]["name"] = dim_names[(index, d)]  # a derived Dim's root name
             try:
@@ -239,7 +242,7 @@ def collect(program, dim_names: dict = None) -> dict:
             if vr is not None:
                 entry["min"], entry["max"] = _bound(vr.lower), _bound(vr.upper)
             dims.append(entry)
-        inputs.append({"index": index, "name": node.name, "dtype": str(val.dtype).replace("torch.", ""),
+        inputs.append({"index": index, "name": display[index], "dtype": str(val.dtype).replace("torch.", ""),
                        "rank": len(val.shape), "dims": dims})
 
     # Human names: "x.shape[0]" for a symbol that is some input's whole dimension.

@@ -520,7 +520,9 @@ class CompileJob:
         self.state = verify.ModelState(self.model)
         try:
             with torch.inference_mode():
-                self.model(*self.inputs)  # the model runs on its example (verify compares later)
+                example_out = self.model(*self.inputs)  # the model runs on its example (verify compares later)
+            # Each output leaf's name from the forward's output structure ("logits", "hidden.0").
+            self.output_specs = [dict(_describe(t), name=n) for n, t in verify.named_tensors(example_out)]
         except Exception as exc:
             where = user_location(exc)
             names = structured.input_names(self.model, len(self.inputs))
@@ -548,7 +550,7 @@ class CompileJob:
             capability = f"{major}.{minor}"
         self.input_names = structured.input_names(self.model, len(self.inputs))
         described = [dict(_describe(t), name=n) for n, t in zip(self.input_names, self.inputs)]
-        return {"parameters": params, "inputs": described,
+        return {"parameters": params, "inputs": described, "outputs": self.output_specs,
                 "torch_version": torch.__version__, "cuda_version": torch.version.cuda or "",
                 "compute_capability": capability,
                 "eager_baseline": getattr(self, "eager_baseline", None) or {"kind": "module", "note": ""}}
@@ -597,7 +599,9 @@ class CompileJob:
                                     "Inductor will dequantize the weights and compute in fp32; pass --freezing")
         self._check_dynamic()
         try:
-            self.guards = guards.collect(self.program, self.dim_names)
+            self.guards = guards.collect(self.program, self.dim_names, getattr(self, "input_names", None))
+            if getattr(self, "output_specs", None):
+                self.guards["outputs"] = self.output_specs  # names for the C++ runner's output
         except Exception as exc:  # the package is still usable; its inputs just go unchecked
             self.log("warning", f"could not record the program's guards ({type(exc).__name__}: {exc}); "
                                 "the runner will not check input shapes")
@@ -959,6 +963,26 @@ class CompileJob:
         from . import sweep
         self.sweep = sweep.ShapeSweep(self)
         return self.sweep.example_shapes()
+
+    # -- regional compilation (regional.py; driven by compilejob.cpp when the request says regional) --
+    def regional_compile(self) -> dict:
+        """One weightless package per repeated block class under OUT/blocks (regional.py)."""
+        from . import regional
+        self._mark()
+        self.regional = regional.Regional(self)
+        result = self.regional.compile()
+        result["groups"] = [g.to_json() for g in self.regional.groups]
+        return result
+
+    def regional_verify(self) -> dict:
+        """The model with compiled blocks against eager; raises FrontendError(mismatch)."""
+        return self.regional.verify()
+
+    def run_regional(self) -> None:
+        """One forward with every block instance on its compiled package (for timing)."""
+        self.regional.run()
+        if self.device == "cuda":
+            torch.cuda.synchronize()
 
     # -- the output folder (outdir.py) ------------------------------------------------------------
     def commit(self, compiled: dict = None) -> dict:
