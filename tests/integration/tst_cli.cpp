@@ -78,6 +78,8 @@ private Q_SLOTS:
     void compileSavedProgram();
     void dynamicDimension();
     void convnetStagesAndKernels();
+    void structuredInputs();
+    void regionalCompile();
     void diffCommand();
     void badInput_data();
     void badInput();
@@ -263,6 +265,76 @@ void TestCli::dynamicDimension()
     QVERIFY2(lastLine(bad.err).contains("dynamic dimension 3:0 does not exist"), bad.err.constData());
 }
 
+void TestCli::structuredInputs()
+{
+    // Positional, nested and keyword inputs: the package takes the tensor leaves, each named.
+    QTemporaryDir dir;
+    const Run r = runCli({QStringLiteral("compile"), QStringLiteral("--model"), fixture("structured_inputs_factory.py") + QStringLiteral(":nested"),
+                          QStringLiteral("--dynamic"), QStringLiteral("mask:0:2:16=batch"), QStringLiteral("--dynamic"),
+                          QStringLiteral("x:0:2:16=batch"), QStringLiteral("--out"), dir.path(), QStringLiteral("--json"),
+                          QStringLiteral("--max-seconds"), QStringLiteral("0.5")});
+    QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QStringList inputs, outputs;
+    for (const auto &v : j.value(QLatin1String("inputs")).toArray())
+        inputs << v.toObject().value(QLatin1String("name")).toString();
+    for (const auto &v : j.value(QLatin1String("outputs")).toArray())
+        outputs << v.toObject().value(QLatin1String("name")).toString();
+    QCOMPARE(inputs, (QStringList{QStringLiteral("x"), QStringLiteral("pair[0]"), QStringLiteral("pair[1]"),
+                                  QStringLiteral("extra['bias']"), QStringLiteral("mask")}));
+    QCOMPARE(outputs, (QStringList{QStringLiteral("logits"), QStringLiteral("hidden.0"), QStringLiteral("hidden.1")}));
+    // The guards sidecar names the inputs as the user does, and the batch is dynamic on both.
+    const QJsonObject guards = readJson(dir.filePath(QStringLiteral("model.guards.json")));
+    QCOMPARE(guards.value(QLatin1String("inputs")).toArray().at(4).toObject().value(QLatin1String("name")).toString(),
+             QStringLiteral("mask"));
+    QVERIFY(guards.value(QLatin1String("dynamic")).toBool());
+    // A dataclass of tensors as an input is registered and flattened (with a note in the log).
+    QTemporaryDir dir2;
+    const Run d = runCli({QStringLiteral("compile"), QStringLiteral("--model"),
+                          fixture("structured_inputs_factory.py") + QStringLiteral(":dataclass_tensors"), QStringLiteral("--out"),
+                          dir2.path(), QStringLiteral("--json"), QStringLiteral("--max-seconds"), QStringLiteral("0.5"), QStringLiteral("-v")});
+    QVERIFY2(d.exitCode == 0, d.err.right(3000).constData());
+    QVERIFY2(d.err.contains("register_dataclass"), d.err.right(3000).constData());
+    QCOMPARE(QJsonDocument::fromJson(d.out).object().value(QLatin1String("inputs")).toArray().size(), 3);
+}
+
+void TestCli::regionalCompile()
+{
+    QTemporaryDir dir;
+    const Run r = runCli({QStringLiteral("compile"), QStringLiteral("--model"), fixture("repeated_blocks_factory.py") + QStringLiteral(":make"),
+                          QStringLiteral("--regional"), QStringLiteral("--out"), dir.path(), QStringLiteral("--json"),
+                          QStringLiteral("--max-seconds"), QStringLiteral("0.5")});
+    QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(j.value(QLatin1String("mode")).toString(), QStringLiteral("regional"));
+    const QJsonObject regional = j.value(QLatin1String("regional")).toObject();
+    const QJsonArray blocks = regional.value(QLatin1String("blocks")).toArray();
+    QCOMPARE(blocks.size(), 1); // one class, four instances
+    const QJsonObject block = blocks.first().toObject();
+    QCOMPARE(block.value(QLatin1String("class")).toString(), QStringLiteral("Block"));
+    QCOMPARE(block.value(QLatin1String("instances")).toArray().size(), 4);
+    // The layout spaces.aoti_blocks_load reads, under OUT (committed from the staging folder).
+    QVERIFY(QFileInfo(dir.filePath(QStringLiteral("blocks/Block/package.pt2"))).isFile());
+    const QJsonObject info = readJson(dir.filePath(QStringLiteral("blocks/Block/block.json")));
+    QCOMPARE(strings(info.value(QLatin1String("constants"))),
+             (QStringList{QStringLiteral("fc.bias"), QStringLiteral("fc.weight"), QStringLiteral("norm.bias"), QStringLiteral("norm.weight")}));
+    QVERIFY(!info.value(QLatin1String("weights_in_package")).toBool(true));
+    QVERIFY(j.value(QLatin1String("max_abs_error")).toDouble(1) < 1e-4);
+    QVERIFY(j.value(QLatin1String("speedup_interval")).toObject().contains(QLatin1String("low")));
+    // The package holds no weights: loaded in Python (torch's own loader) with the weights of
+    // another instance bound, it gives that instance's output.
+    QProcess py;
+    py.start(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
+             {QStringLiteral("-c"),
+              QStringLiteral("import sys, torch; sys.path.insert(0, sys.argv[2]); import repeated_blocks_factory as f;"
+                             "m, (x,) = f.make(); b = m.blocks[2]; c = torch._inductor.aoti_load_package(sys.argv[1]);"
+                             "c.load_constants(b.state_dict(), check_full_update=True, user_managed=True); h = torch.randn(2, 6, 32);"
+                             "print(float((c(h, scale=0.5) - b(h, scale=0.5)).abs().max()) < 1e-4)"),
+              dir.filePath(QStringLiteral("blocks/Block/package.pt2")), QStringLiteral(AOTSTUDIO_FIXTURES_DIR)});
+    QVERIFY(py.waitForFinished(300000));
+    QCOMPARE(lastLine(py.readAllStandardOutput()), QByteArray("True"));
+}
+
 void TestCli::convnetStagesAndKernels()
 {
     QTemporaryDir dir;
@@ -356,7 +428,21 @@ void TestCli::badInput_data()
         << QStringLiteral("export_failed") << QStringLiteral("unsupported_factory.py:8");
     QTest::newRow("inputs of the wrong shape")
         << QStringList{QStringLiteral("--model"), fixture("wrong_inputs_factory.py") + QStringLiteral(":make")}
-        << QStringLiteral("model_error") << QStringLiteral("on inputs ([2, 5] float32)");
+        << QStringLiteral("model_error") << QStringLiteral("on inputs (input [2, 5] float32)");
+    QTest::newRow("legacy eager-mode quantized model")
+        << QStringList{QStringLiteral("--model"), fixture("legacy_quant_factory.py") + QStringLiteral(":make")}
+        << QStringLiteral("model_error") << QStringLiteral("legacy eager-mode quantized modules (quant (Quantize), fc (Linear)");
+    QTest::newRow("sub-module that does not exist")
+        << QStringList{QStringLiteral("--model"), fixture("repeated_blocks_factory.py") + QStringLiteral(":make"),
+                       QStringLiteral("--submodule"), QStringLiteral("blocks.9")}
+        << QStringLiteral("model_error") << QStringLiteral("no sub-module 'blocks.9'; closest: blocks.0");
+    QTest::newRow("keyword forward does not take")
+        << QStringList{QStringLiteral("--model"), fixture("structured_inputs_factory.py") + QStringLiteral(":bad_keyword")}
+        << QStringLiteral("model_error") << QStringLiteral("do not fit forward(x, y)");
+    QTest::newRow("regional without repeated blocks")
+        << QStringList{QStringLiteral("--model"), fixture("repeated_blocks_factory.py") + QStringLiteral(":make_single"),
+                       QStringLiteral("--regional")}
+        << QStringLiteral("bad_request") << QStringLiteral("has no repeated blocks");
     QTest::newRow("truncated .pt2") << QStringList{QStringLiteral("--model"), fixture("tiny_program_truncated.pt2")}
                                     << QStringLiteral("model_error") << QStringLiteral("truncated");
     QTest::newRow(".pt2 that is not an ExportedProgram")

@@ -188,5 +188,31 @@ class Doctor(unittest.TestCase):
         self.assertIn("test_one_line_is_never_empty", text)
 
 
+
+
+class RepeatedBlocks(unittest.TestCase):
+    def test_outermost_identical_instances_form_a_group(self):
+        from aotstudio_frontend import regional
+        sys.path.insert(0, os.path.dirname(FACTORIES))
+        import repeated_blocks_factory as f
+        model, _ = f.make()
+        groups = regional.find_repeated_blocks(model)
+        self.assertEqual([g.class_name for g in groups], ["Block"])  # not its LayerNorm or Linear
+        self.assertEqual(groups[0].paths, ["blocks.0", "blocks.1", "blocks.2", "blocks.3"])
+        single, _ = f.make_single()
+        self.assertEqual(regional.find_repeated_blocks(single), [])
+
+    def test_declared_repeated_blocks_win(self):
+        from aotstudio_frontend import regional
+        model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 4), nn.Sequential(nn.Linear(4, 4)), nn.Sequential(nn.Linear(4, 4)))
+        model._repeated_blocks = ["Sequential"]
+        self.assertEqual([g.paths for g in regional.find_repeated_blocks(model)], [["2", "3"]])
+
+    def test_different_shapes_are_different_blocks(self):
+        from aotstudio_frontend import regional
+        model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 8), nn.Linear(8, 8))
+        self.assertEqual(regional.find_repeated_blocks(model), [])
+
+
 if __name__ == "__main__":
     unittest.main()
