@@ -158,20 +158,28 @@ def draft_report(model, args: tuple, dynamic_shapes, log, limit: int = 8) -> lis
         return []
     report = getattr(ep, "_report", None)
     failures = getattr(report, "failures", None) or []
+    names = getattr(report, "str_to_filename", None) or {}
     out = []
     for f in failures[:limit]:
-        kind = getattr(getattr(f, "failure_type", None), "name", "problem").lower()
+        kind = getattr(getattr(f, "failure_type", None), "name", "problem").lower().replace("_", " ")
+        data = getattr(f, "data", None)
+        data = data if isinstance(data, dict) else {}
         where = ""
-        stack = (getattr(f, "data", None) or {}).get("stack") if isinstance(getattr(f, "data", None), dict) else None
-        for frame in reversed(stack or []):
+        for frame in reversed(data.get("user_stack") or []):
             filename = frame.get("filename", "") if isinstance(frame, dict) else ""
+            filename = names.get(filename, filename) if isinstance(filename, int) else str(filename)
             if filename and not any(p in filename for p in ("/site-packages/", "/lib/python3", "aotstudio_frontend")):
-                where = f"{filename}:{frame.get('line', '?')}"
+                loc = (frame.get("loc") or "").strip()
+                where = f"{filename}:{frame.get('line', '?')}" + (f" ({loc})" if loc else "")
                 break
-        text = " ".join(str(getattr(f, "print", lambda s: "")(False) or "").split()) if hasattr(f, "print") else ""
-        if not text:
-            text = " ".join(str(getattr(f, "data", "")).split())
-        out.append(f"{kind}{' at ' + where if where else ''}: {text[:300]}")
+        try:
+            text = f.print(names)
+        except Exception:  # noqa: BLE001 - its own formatting may fail; the kind and line still help
+            text = ""
+        # The first sentence after the kind line ("we were unable to evaluate the value of ...").
+        lines = [l.strip() for l in str(text).splitlines() if l.strip()]
+        summary = lines[1] if len(lines) > 1 else (lines[0] if lines else "")
+        out.append(f"{kind}{' at ' + where if where else ''}: {summary[:240]}")
     return out
 
 

@@ -580,8 +580,9 @@ class CompileJob:
             problems = doctor.draft_report(self.model, self.inputs, dynamic_shapes, self.log)
             for p in problems:
                 self.log("warning", f"draft_export: {p}")
-            listed = (f"; draft_export lists {len(problems)} problem(s): " + " | ".join(problems[:3])
-                      if problems else "")
+            # One problem is the error above again; more are what a fix-one-rerun loop would find.
+            listed = (f"; draft_export lists {len(problems)} problems: " + " | ".join(problems[:3])
+                      + (" | …" if len(problems) > 3 else "") if len(problems) > 1 else "")
             raise FrontendError("export_failed", "export",
                                 f"torch.export failed on '{self.spec}'{' at ' + where if where else ''}: {one_line(exc)}"
                                 + listed, export_hint(exc)) from exc
