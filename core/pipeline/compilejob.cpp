@@ -336,7 +336,7 @@ Json runCompile(const Job &ctx, const Json &request)
     try {
         Json staged = request;
         staged["staging"] = true; // files reach OUT only when the job succeeds
-        Python::CompileJob job(staged, log, ctx.sink());
+        Python::CompileJob job(staged, log, ctx.sink(), ctx.stopToken());
         StagedOutput output(job, ctx);
         const Json loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
         if (request.value("regional", false))

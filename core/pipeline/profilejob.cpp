@@ -240,7 +240,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
     try {
         Json jobRequest = request;
         jobRequest["out"] = out.string();
-        Python::CompileJob job(jobRequest, log, ctx.sink());
+        Python::CompileJob job(jobRequest, log, ctx.sink(), ctx.stopToken());
         progress("load", 0, "building the model and example inputs");
         const Json loaded = job.load();
         checkStop("load");

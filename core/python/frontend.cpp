@@ -194,7 +194,7 @@ struct CompileJob::Private {
     py::object emit;
 };
 
-CompileJob::CompileJob(const Protocol::Json &request, LogFn log, EventFn emit)
+CompileJob::CompileJob(const Protocol::Json &request, LogFn log, EventFn emit, std::stop_token stop)
     : d(std::make_unique<Private>())
 {
     try {
@@ -206,7 +206,10 @@ CompileJob::CompileJob(const Protocol::Json &request, LogFn log, EventFn emit)
             if (emit)
                 emit(toJson(event));
         });
-        d->job = frontend().attr("CompileJob")(fromJson(request), d->log, d->emit);
+        py::object shouldStop = py::none();
+        if (stop.stop_possible())
+            shouldStop = py::cpp_function([stop] { return stop.stop_requested(); });
+        d->job = frontend().attr("CompileJob")(fromJson(request), d->log, d->emit, shouldStop);
     } catch (py::error_already_set &e) {
         rethrow(e, "load");
     }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -65,7 +66,11 @@ public:
     using LogFn = std::function<void(const std::string &level, const std::string &message)>;
     /// Any other event the frontend announces (e.g. `snapshot`), without `id`.
     using EventFn = std::function<void(const Protocol::Json &event)>;
-    CompileJob(const Protocol::Json &request, LogFn log, EventFn emit = {});
+    /// `stop`: the job's stop token, polled by the Python side at every Inductor pass and between
+    /// long steps (CompileJob.check_stop), so that a cancel during compile ends within seconds
+    /// without killing the engine (native C++ compilation of the generated code still runs to
+    /// its end). The front end then raises FrontendError(cancelled).
+    CompileJob(const Protocol::Json &request, LogFn log, EventFn emit = {}, std::stop_token stop = {});
     ~CompileJob();
 
     Protocol::Json load();

@@ -216,3 +216,23 @@ class RepeatedBlocks(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Cancel(unittest.TestCase):
+    def test_a_stop_request_ends_the_compile_at_the_next_pass(self):
+        polled = []
+
+        def should_stop():
+            polled.append(1)
+            return len(polled) > 1  # the first pass runs, the second is refused
+
+        out = tempfile.mkdtemp()
+        j = job.CompileJob({"model": f"{FACTORIES}:plain", "out": out, "snapshots": False}, lambda l, m: None, None,
+                           should_stop)
+        j.load()
+        j.export()
+        with self.assertRaises(FrontendError) as ctx:
+            j.compile()
+        self.assertEqual(ctx.exception.code, "cancelled")
+        self.assertFalse(os.path.exists(os.path.join(out, "model.pt2")))
+        j.close()

@@ -385,7 +385,7 @@ class CompileJob:
     ``log(level, message)`` sends a protocol ``log`` event and ``emit(event_dict)`` any other
     event (``snapshot``)."""
 
-    def __init__(self, request: dict, log, emit=None):
+    def __init__(self, request: dict, log, emit=None, should_stop=None):
         self.spec = str(request.get("model", ""))
         self.device = str(request.get("device", "cpu"))
         self.dtype_name = str(request.get("dtype", "fp32"))
@@ -436,6 +436,8 @@ class CompileJob:
         self.take_snapshots = bool(request.get("snapshots", True))
         self.log = log
         self.emit = emit or (lambda event: None)
+        self._should_stop = should_stop or (lambda: False)  # the C++ job's stop token
+        self._cancelled_in = None  # the stage a cancel was seen in
         self.stages = []  # [{name, pass, nodes, snapshot, seconds}]
         self.kernel_summary = None
         self._snapshot_seq = 0
@@ -469,6 +471,13 @@ class CompileJob:
         # Where this job writes: a staging folder moved into OUT at the end (outdir.py), or OUT
         # itself for callers that do not stage (quantize schemes, a profile's second job).
         self.work = outdir.staging_dir(self.out) if self.staging else self.out
+
+    def check_stop(self, stage: str = "compile") -> None:
+        """Raise FrontendError(cancelled) when the C++ job was asked to stop (a cancel request,
+        Ctrl-C in the CLI). Polled by the pass hooks (passes.PassRecorder) and long loops."""
+        if self._should_stop():
+            self._cancelled_in = stage
+            raise FrontendError("cancelled", stage, f"cancelled during {stage}", "")
 
     def close(self) -> None:
         """Release OUT's lock now. The C++ owner calls this when the job ends: a job object caught
@@ -847,12 +856,15 @@ class CompileJob:
         self._mark()
         try:
             # Inductor freezes only with grad disabled (compile_fx checks is_grad_enabled()).
-            with PassRecorder(self.snapshot, self.log, self.unchanged_pass), torch.set_grad_enabled(not self.freezing):
+            with PassRecorder(self.snapshot, self.log, self.unchanged_pass, self.check_stop), \
+                    torch.set_grad_enabled(not self.freezing):
                 path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial,
                                                                 inductor_configs=options)
         except Exception as exc:
             import shutil
             shutil.rmtree(partial_dir, ignore_errors=True)
+            if self._cancelled_in is not None:  # raised by a pass hook, perhaps wrapped by Inductor
+                raise FrontendError("cancelled", "compile", "cancelled while Inductor was compiling", "") from exc
             detail = doctor.compile_failure_detail(exc, self.program)
             raise FrontendError("compile_failed", "compile",
                                 f"AOTInductor failed to compile '{self.spec}'" + (f" ({detail})" if detail else "")

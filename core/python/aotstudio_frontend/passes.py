@@ -36,10 +36,12 @@ def _phase_of_caller() -> str:
 class PassRecorder:
     """Context manager: calls ``on_graph(phase, pass_name, graph)`` for each phase entry
     (pass_name "") and for each pass after which the graph's structure differs, and
-    ``on_unchanged(phase, pass_name, graph)`` (when given) for each pass that left it as it was."""
+    ``on_unchanged(phase, pass_name, graph)`` (when given) for each pass that left it as it was.
+    ``check_stop(stage)`` runs before every pass and raises to cancel the compile."""
 
-    def __init__(self, on_graph, log, on_unchanged=None):
+    def __init__(self, on_graph, log, on_unchanged=None, check_stop=None):
         self.on_graph = on_graph
+        self.check_stop = check_stop or (lambda stage="compile": None)
         self.on_unchanged = on_unchanged
         self.log = log
         self._seen = {}  # id(graph module) -> last signature
@@ -56,6 +58,7 @@ class PassRecorder:
         orig_enter, orig_exit = Observer.__enter__, Observer.__exit__
 
         def enter(obs):
+            recorder.check_stop("compile")  # a cancel ends the compile at the next pass
             try:
                 recorder._entered(obs)
             except Exception as exc:  # debug data must never break the compile
