@@ -10,6 +10,7 @@ import sys
 def main(argv):
     import torch
 
+    from .doctor import eval_mode
     from .job import resize_batch, resolve_model
 
     spec, device = argv[1], argv[2]
@@ -18,7 +19,7 @@ def main(argv):
     if isinstance(model, torch.export.ExportedProgram):
         model = model.module()
     else:
-        model = model.eval()
+        model = eval_mode(model, lambda level, message: None)  # an exported GraphModule refuses .eval()
     if batch is not None:
         inputs = tuple(resize_batch(t, batch) for t in inputs)
     model = model.to(device)

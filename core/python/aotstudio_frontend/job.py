@@ -204,7 +204,7 @@ def _capture_submodule(model, args, kwargs, path: str, spec: str):
     handle = sub.register_forward_pre_hook(hook, with_kwargs=True)
     try:
         with torch.inference_mode():
-            model.eval()(*args, **kwargs)
+            doctor.eval_mode(model, lambda level, message: None)(*args, **kwargs)
     except Exception as exc:
         if not captured:
             raise FrontendError("model_error", "load",
