@@ -278,7 +278,7 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
         const double wholeSeconds = whole.value("compile_seconds", 0.0);
         // Whole over regional median: > 1 means the regional model is faster.
         whole["regional_speedup_vs_whole"] = ratioJson(ratios[1]);
-        regional["compile_time_ratio"] = wholeSeconds > 0 ? regionalSeconds / wholeSeconds : Json();
+        regional["compile_time_ratio"] = wholeSeconds > 0 ? Json(regionalSeconds / wholeSeconds) : Json();
     }
     Json result{{"model", request.value("model", std::string())},
                 {"device", device},
