@@ -239,7 +239,11 @@ std::optional<JobFolder> loadQuantizeScheme(JobFolder job)
         job.scheme = scheme;
         job.torchVersion = str(q, "torch_version");
         job.torchaoVersion = str(q, "torchao_version");
-        job.options = json{{"scheme", scheme}};
+        // The scheme is the recipe; newer rows also carry the scheme compile's options.
+        if (row.contains("options") && row["options"].is_object())
+            job.options = row["options"];
+        job.options["scheme"] = scheme;
+        job.dtype = str(job.options, "dtype");
         if (row.contains("package_bytes") && row["package_bytes"].is_number_unsigned())
             job.packageBytes = row["package_bytes"].get<std::uintmax_t>();
         fillFiles(job, json());
