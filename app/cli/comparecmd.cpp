@@ -13,25 +13,28 @@ using namespace AotStudio::Compare;
 
 CLI::App *addCompareCommand(CLI::App &app, CompareCommandOptions &o)
 {
-    auto *cmd = app.add_subcommand(
-        "compare", "Compare two finished jobs of one model (compile --out folders, profile --out folders, quantize scheme "
-                   "folders such as Q/int8-dynamic, or bundles): options, torch/torchao versions and package size side by "
-                   "side; the graph diff of every stage both have; the kernel diff (only in A, only in B, changed source "
-                   "with a unified diff, other covered nodes); time per kernel and per module group when both were "
-                   "profiled; a verdict naming the largest contributors to the latency difference. Reads files only");
+    auto *cmd = app.add_subcommand("compare",
+        "Compare two finished jobs of one model (compile --out folders, profile --out folders, quantize scheme "
+        "folders such as Q/int8-dynamic, or bundles): options, torch/torchao versions and package size side by "
+        "side; the graph diff of every stage both have; the kernel diff (only in A, only in B, changed source "
+        "with a unified diff, other covered nodes); time per kernel and per module group when both were "
+        "profiled; a verdict naming the largest contributors to the latency difference. Reads files only");
     cmd->add_option("A", o.a, "The first job folder (the baseline)")->required();
     cmd->add_option("B", o.b, "The second job folder (compared against A: '+' and B - A mean what B adds)")->required();
-    cmd->add_option("--stage", o.stage, "Only this stage's graph diff, node by node (capture, decompose, pre_grad, "
-                                        "joint_graph, post_grad, ...)");
+    cmd->add_option("--stage", o.stage,
+        "Only this stage's graph diff, node by node (capture, decompose, pre_grad, "
+        "joint_graph, post_grad, ...)");
     cmd->add_flag("--json", o.json, "Print the comparison as one JSON object (FORMAT.md \"compare\")");
-    cmd->add_flag("--full", o.full, "Text output: every line of each changed kernel's source diff (else 40 per kernel)");
-    cmd->footer("Two jobs of different models are refused. A job without a profile is compared on graphs and kernels; its "
-                "time columns say \"not profiled\" (run aotstudio-cli profile on it). Separate jobs are measured in "
-                "different runs: their latency ratio goes through each run's own eager, with both intervals.\n"
-                "Example: aotstudio-cli compile -m sample:convnet -o a && aotstudio-cli compile -m sample:convnet --freezing "
-                "-o b && aotstudio-cli compare a b\n"
-                "Exit status: 0 compared, 1 refused (not a job folder, different models, a stage they do not share), 2 bad "
-                "command line.");
+    cmd->add_flag(
+        "--full", o.full, "Text output: every line of each changed kernel's source diff (else 40 per kernel)");
+    cmd->footer(
+        "Two jobs of different models are refused. A job without a profile is compared on graphs and kernels; its "
+        "time columns say \"not profiled\" (run aotstudio-cli profile on it). Separate jobs are measured in "
+        "different runs: their latency ratio goes through each run's own eager, with both intervals.\n"
+        "Example: aotstudio-cli compile -m sample:convnet -o a && aotstudio-cli compile -m sample:convnet --freezing "
+        "-o b && aotstudio-cli compare a b\n"
+        "Exit status: 0 compared, 1 refused (not a job folder, different models, a stage they do not share), 2 bad "
+        "command line.");
     return cmd;
 }
 
@@ -67,7 +70,8 @@ std::string latencyText(const std::optional<Latency> &l)
 {
     if (!l)
         return "-";
-    return ms(l->medianMs) + " ms (p10–p90 " + ms(l->p10Ms) + "–" + ms(l->p90Ms) + ", " + std::to_string(l->runs) + " runs)";
+    return ms(l->medianMs) + " ms (p10–p90 " + ms(l->p10Ms) + "–" + ms(l->p90Ms) + ", " + std::to_string(l->runs)
+        + " runs)";
 }
 
 std::string joined(const std::vector<std::string> &v, std::size_t most = 6)
@@ -111,22 +115,23 @@ void printFields(std::FILE *out, const Comparison &c)
 {
     std::fprintf(out, "A: %s (%s)\n", c.a.dir.c_str(), toString(c.a.kind));
     std::fprintf(out, "B: %s (%s)\n", c.b.dir.c_str(), toString(c.b.kind));
-    std::vector<std::vector<std::string>> rows{{"", "A", "B", ""}};
+    std::vector<std::vector<std::string>> rows { { "", "A", "B", "" } };
     for (const auto &f : c.fields) {
         if (f.field == "folder")
             continue;
-        rows.push_back({f.field, f.a.empty() ? "(not recorded)" : f.a, f.b.empty() ? "(not recorded)" : f.b,
-                        f.differs() ? "<- differs" : ""});
+        rows.push_back({ f.field, f.a.empty() ? "(not recorded)" : f.a, f.b.empty() ? "(not recorded)" : f.b,
+            f.differs() ? "<- differs" : "" });
     }
     table(out, rows);
-    for (const auto *j : {&c.a, &c.b})
+    for (const auto *j : { &c.a, &c.b })
         for (const auto &n : j->notes)
             std::fprintf(out, "note (%s): %s\n", j == &c.a ? "A" : "B", n.c_str());
 }
 
 void printStages(std::FILE *out, const Comparison &c, bool full, const std::string &stage)
 {
-    std::fprintf(out, "\ngraphs (each stage's last snapshot, A -> B; nodes matched by provenance, name, then structure):\n");
+    std::fprintf(
+        out, "\ngraphs (each stage's last snapshot, A -> B; nodes matched by provenance, name, then structure):\n");
     if (c.stages.empty())
         std::fprintf(out, "  no stage with snapshots in both jobs\n");
     for (const auto &s : c.stages) {
@@ -138,11 +143,13 @@ void printStages(std::FILE *out, const Comparison &c, bool full, const std::stri
             std::fprintf(out, "  %-12s %zu -> %zu nodes: same graph\n", s.stage.c_str(), s.nodesA, s.nodesB);
             continue;
         }
-        std::fprintf(out, "  %-12s %zu -> %zu nodes: %zu only in A, %zu only in B, %zu changed, %zu unchanged\n", s.stage.c_str(),
-                     s.nodesA, s.nodesB, s.removed.size(), s.added.size(), s.diff.changed.size(), s.diff.unchanged);
+        std::fprintf(out, "  %-12s %zu -> %zu nodes: %zu only in A, %zu only in B, %zu changed, %zu unchanged\n",
+            s.stage.c_str(), s.nodesA, s.nodesB, s.removed.size(), s.added.size(), s.diff.changed.size(),
+            s.diff.unchanged);
         std::string ops;
         for (std::size_t i = 0; i < s.targets.size() && (full || i < 6); ++i)
-            ops += (i ? ", " : "") + s.targets[i].target + " " + std::to_string(s.targets[i].a) + "->" + std::to_string(s.targets[i].b);
+            ops += (i ? ", " : "") + s.targets[i].target + " " + std::to_string(s.targets[i].a) + "->"
+                + std::to_string(s.targets[i].b);
         if (!full && s.targets.size() > 6)
             ops += ", +" + std::to_string(s.targets.size() - 6) + " more";
         if (!ops.empty())
@@ -151,12 +158,14 @@ void printStages(std::FILE *out, const Comparison &c, bool full, const std::stri
             continue;
         // Node by node for the stage asked for (the lines of `aotstudio-cli diff`).
         for (const auto &n : s.removed)
-            std::fprintf(out, "    - %-28s %s%s\n", n.id.c_str(), n.target.c_str(), n.module.empty() ? "" : ("  [" + n.module + "]").c_str());
+            std::fprintf(out, "    - %-28s %s%s\n", n.id.c_str(), n.target.c_str(),
+                n.module.empty() ? "" : ("  [" + n.module + "]").c_str());
         for (const auto &n : s.added)
-            std::fprintf(out, "    + %-28s %s%s\n", n.id.c_str(), n.target.c_str(), n.module.empty() ? "" : ("  [" + n.module + "]").c_str());
+            std::fprintf(out, "    + %-28s %s%s\n", n.id.c_str(), n.target.c_str(),
+                n.module.empty() ? "" : ("  [" + n.module + "]").c_str());
         for (const auto &ch : s.diff.changed)
-            std::fprintf(out, "    ~ %-28s -> %s  [%s; matched by %s]\n", ch.before.c_str(), ch.after.c_str(), joined(ch.fields, 8).c_str(),
-                         Graph::toString(ch.via));
+            std::fprintf(out, "    ~ %-28s -> %s  [%s; matched by %s]\n", ch.before.c_str(), ch.after.c_str(),
+                joined(ch.fields, 8).c_str(), Graph::toString(ch.via));
     }
     if (stage.empty() && !c.stages.empty())
         std::fprintf(out, "  node by node: --stage %s\n", c.stages.back().stage.c_str());
@@ -173,12 +182,14 @@ void printKernels(std::FILE *out, const Comparison &c, bool full)
         std::fprintf(out, "\nkernels: not compared (%s)\n", k.why.c_str());
         return;
     }
-    std::fprintf(out, "\nkernels: %zu in A, %zu in B: %zu only in A, %zu only in B, %zu changed, %zu unchanged\n", k.countA, k.countB,
-                 k.onlyA.size(), k.onlyB.size(), k.changed.size(), k.unchanged.size());
+    std::fprintf(out, "\nkernels: %zu in A, %zu in B: %zu only in A, %zu only in B, %zu changed, %zu unchanged\n",
+        k.countA, k.countB, k.onlyA.size(), k.onlyB.size(), k.changed.size(), k.unchanged.size());
     for (const auto &x : k.onlyA)
-        std::fprintf(out, "  - %-44s %-8s only in A, covers %s\n", x.name.c_str(), x.kind.c_str(), joined(x.nodes).c_str());
+        std::fprintf(
+            out, "  - %-44s %-8s only in A, covers %s\n", x.name.c_str(), x.kind.c_str(), joined(x.nodes).c_str());
     for (const auto &x : k.onlyB)
-        std::fprintf(out, "  + %-44s %-8s only in B, covers %s\n", x.name.c_str(), x.kind.c_str(), joined(x.nodes).c_str());
+        std::fprintf(
+            out, "  + %-44s %-8s only in B, covers %s\n", x.name.c_str(), x.kind.c_str(), joined(x.nodes).c_str());
     for (const auto &x : k.changed) {
         std::string what;
         if (x.renamed())
@@ -193,8 +204,8 @@ void printKernels(std::FILE *out, const Comparison &c, bool full)
                 what += " +" + joined(x.nodesOnlyB);
         }
         if (x.instancesA != x.instancesB)
-            what += std::string(what.empty() ? "" : "; ") + "call sites " + std::to_string(x.instancesA) + " -> " +
-                    std::to_string(x.instancesB);
+            what += std::string(what.empty() ? "" : "; ") + "call sites " + std::to_string(x.instancesA) + " -> "
+                + std::to_string(x.instancesB);
         std::fprintf(out, "  ~ %-44s %-8s %s\n", x.nameA.c_str(), x.kind.c_str(), what.c_str());
         if (x.sourceDiff.empty())
             continue;
@@ -215,35 +226,41 @@ void printKernels(std::FILE *out, const Comparison &c, bool full)
 void printTime(std::FILE *out, const Comparison &c)
 {
     const auto &t = c.time;
-    std::fprintf(out, "\ntime (%s):\n", t.paired ? "paired in one session" : "from different runs: each job against its own eager");
-    const auto side = [](const SideTime &s) { return s.source.empty() ? std::string("not measured") : s.source == "profile" ? "profile.json" : "compile's measure stage"; };
-    table(out, {{"", "A", "B"},
-                {"measured by", side(t.a), side(t.b)},
-                {"compiled", latencyText(t.a.compiled), latencyText(t.b.compiled)},
-                {"eager", latencyText(t.a.eager), latencyText(t.b.eager)},
-                {"speedup", estimateText(t.a.speedup), estimateText(t.b.speedup)},
-                {"machine", t.a.verdict.empty() ? "-" : t.a.verdict, t.b.verdict.empty() ? "-" : t.b.verdict},
-                {"threads", t.a.threads ? std::to_string(*t.a.threads) : "-", t.b.threads ? std::to_string(*t.b.threads) : "-"}});
+    std::fprintf(out, "\ntime (%s):\n",
+        t.paired ? "paired in one session" : "from different runs: each job against its own eager");
+    const auto side = [](const SideTime &s) {
+        return s.source.empty()     ? std::string("not measured")
+            : s.source == "profile" ? "profile.json"
+                                    : "compile's measure stage";
+    };
+    table(out,
+        { { "", "A", "B" }, { "measured by", side(t.a), side(t.b) },
+            { "compiled", latencyText(t.a.compiled), latencyText(t.b.compiled) },
+            { "eager", latencyText(t.a.eager), latencyText(t.b.eager) },
+            { "speedup", estimateText(t.a.speedup), estimateText(t.b.speedup) },
+            { "machine", t.a.verdict.empty() ? "-" : t.a.verdict, t.b.verdict.empty() ? "-" : t.b.verdict },
+            { "threads", t.a.threads ? std::to_string(*t.a.threads) : "-",
+                t.b.threads ? std::to_string(*t.b.threads) : "-" } });
     const auto cell = [](const std::optional<double> &v) { return v ? ms(*v) : std::string("not profiled"); };
     const bool both = t.a.profiled && t.b.profiled;
     if (!t.kernels.empty()) {
         std::fprintf(out, "  per kernel (ms per forward call, sampled calls, no interval):\n");
-        std::vector<std::vector<std::string>> rows{{"kernel", "kind", "A", "B", "B − A"}};
+        std::vector<std::vector<std::string>> rows { { "kernel", "kind", "A", "B", "B − A" } };
         for (std::size_t i = 0; i < t.kernels.size() && i < 15; ++i) {
             const auto &k = t.kernels[i];
-            rows.push_back({k.name, k.kind, cell(k.msA), cell(k.msB), both ? signedMs(k.delta()) : "-"});
+            rows.push_back({ k.name, k.kind, cell(k.msA), cell(k.msB), both ? signedMs(k.delta()) : "-" });
         }
         if (t.kernels.size() > 15)
-            rows.push_back({"(" + std::to_string(t.kernels.size() - 15) + " more: --json)", "", "", "", ""});
+            rows.push_back({ "(" + std::to_string(t.kernels.size() - 15) + " more: --json)", "", "", "", "" });
         table(out, rows, "    ");
     } else {
         std::fprintf(out, "  per kernel: not profiled\n");
     }
     if (!t.groups.empty()) {
         std::fprintf(out, "  per module group (ms per forward call):\n");
-        std::vector<std::vector<std::string>> rows{{"group", "A", "B", "B − A"}};
+        std::vector<std::vector<std::string>> rows { { "group", "A", "B", "B − A" } };
         for (const auto &g : t.groups)
-            rows.push_back({g.group, cell(g.msA), cell(g.msB), both ? signedMs(g.delta()) : "-"});
+            rows.push_back({ g.group, cell(g.msA), cell(g.msB), both ? signedMs(g.delta()) : "-" });
         table(out, rows, "    ");
     } else {
         std::fprintf(out, "  per module group: not profiled\n");
@@ -268,7 +285,7 @@ void printCompare(std::FILE *out, const Comparison &c, bool full, const std::str
 int runCompare(const CompareCommandOptions &o)
 {
     try {
-        const Comparison c = compareFolders(o.a, o.b, {o.stage});
+        const Comparison c = compareFolders(o.a, o.b, { o.stage });
         if (o.json)
             std::printf("%s\n", toJson(c).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         else
@@ -277,7 +294,10 @@ int runCompare(const CompareCommandOptions &o)
     } catch (const CompareError &e) {
         std::fprintf(stderr, "aotstudio-cli: compare: %s\n", e.what());
         if (o.json)
-            std::printf("%s\n", nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+            std::printf("%s\n",
+                nlohmann::json { { "error", e.what() } }
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                    .c_str());
         return 1;
     }
 }

@@ -12,7 +12,7 @@ namespace AotStudio::Cli {
 
 /// Options of `aotstudio-cli compare` (core/compare/compare.h; FORMAT.md "compare").
 struct CompareCommandOptions {
-    std::string a, b;  ///< the two job folders
+    std::string a, b; ///< the two job folders
     std::string stage; ///< only this stage's graph diff, node by node
     bool json = false; ///< one JSON object on stdout
     bool full = false; ///< every changed kernel's whole source diff and every node (text output)

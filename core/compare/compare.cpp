@@ -58,26 +58,27 @@ std::string kindText(const JobFolder &j)
 
 std::vector<FieldRow> sideBySide(const JobFolder &a, const JobFolder &b)
 {
-    std::vector<FieldRow> rows{
-        {"folder", a.dir.string(), b.dir.string()},
-        {"kind", kindText(a), kindText(b)},
-        {"model", a.model, b.model},
-        {"device", a.device, b.device},
-        {"dtype", a.dtype, b.dtype},
-        {"torch", a.torchVersion, b.torchVersion},
-        {"torchao", a.torchaoVersion, b.torchaoVersion},
-        {"cuda", a.cudaVersion, b.cudaVersion},
-        {"package bytes", a.packageBytes ? std::to_string(*a.packageBytes) : "", b.packageBytes ? std::to_string(*b.packageBytes) : ""},
+    std::vector<FieldRow> rows {
+        { "folder", a.dir.string(), b.dir.string() },
+        { "kind", kindText(a), kindText(b) },
+        { "model", a.model, b.model },
+        { "device", a.device, b.device },
+        { "dtype", a.dtype, b.dtype },
+        { "torch", a.torchVersion, b.torchVersion },
+        { "torchao", a.torchaoVersion, b.torchaoVersion },
+        { "cuda", a.cudaVersion, b.cudaVersion },
+        { "package bytes", a.packageBytes ? std::to_string(*a.packageBytes) : "",
+            b.packageBytes ? std::to_string(*b.packageBytes) : "" },
     };
     // Every option either job recorded, in name order; device and dtype have their rows above.
     std::set<std::string> keys;
-    for (const auto *o : {&a.options, &b.options})
+    for (const auto *o : { &a.options, &b.options })
         if (o->is_object())
             for (const auto &[k, v] : o->items())
                 if (k != "device" && k != "dtype")
                     keys.insert(k);
     for (const auto &k : keys)
-        rows.push_back({"option " + k, text(a.options.value(k, json())), text(b.options.value(k, json()))});
+        rows.push_back({ "option " + k, text(a.options.value(k, json())), text(b.options.value(k, json())) });
     return rows;
 }
 
@@ -102,10 +103,10 @@ StageDiff diffStage(const StageSnapshot &sa, const StageSnapshot &sb)
     d.diff = Graph::diffSnapshots(ga, gb);
     for (const auto &id : d.diff.added)
         if (const auto *n = gb.find(id))
-            d.added.push_back({n->id, n->target, n->module});
+            d.added.push_back({ n->id, n->target, n->module });
     for (const auto &id : d.diff.removed)
         if (const auto *n = ga.find(id))
-            d.removed.push_back({n->id, n->target, n->module});
+            d.removed.push_back({ n->id, n->target, n->module });
     std::map<std::string, std::pair<int, int>> counts;
     for (const auto &n : ga.nodes)
         if (n.op == "call_function" || n.op == "call_module")
@@ -115,9 +116,9 @@ StageDiff diffStage(const StageSnapshot &sa, const StageSnapshot &sb)
             ++counts[n.target].second;
     for (const auto &[t, c] : counts)
         if (c.first != c.second)
-            d.targets.push_back({t, c.first, c.second});
+            d.targets.push_back({ t, c.first, c.second });
     std::stable_sort(d.targets.begin(), d.targets.end(),
-                     [](const TargetCount &x, const TargetCount &y) { return std::abs(x.b - x.a) > std::abs(y.b - y.a); });
+        [](const TargetCount &x, const TargetCount &y) { return std::abs(x.b - x.a) > std::abs(y.b - y.a); });
     return d;
 }
 
@@ -187,7 +188,8 @@ KernelChange change(const KernelInfo &a, const KernelInfo &b, const std::string 
 
 bool differs(const KernelChange &c)
 {
-    return c.renamed() || c.sourceChanged || !c.nodesOnlyA.empty() || !c.nodesOnlyB.empty() || c.instancesA != c.instancesB;
+    return c.renamed() || c.sourceChanged || !c.nodesOnlyA.empty() || !c.nodesOnlyB.empty()
+        || c.instancesA != c.instancesB;
 }
 
 // --- time ------------------------------------------------------------------------------------
@@ -210,7 +212,7 @@ std::optional<Estimate> estimate(const json &r)
     const auto e = num(r, "estimate");
     if (!e || *e <= 0)
         return std::nullopt;
-    return Estimate{*e, num(r, "low"), num(r, "high")};
+    return Estimate { *e, num(r, "low"), num(r, "high") };
 }
 
 SideTime sideTime(const JobFolder &j)
@@ -267,13 +269,15 @@ std::map<std::string, ProfiledKernel> profiledKernels(const json &p)
 {
     // Sampled forward calls of the package: the kernel totals are sums over them.
     double calls = 0;
-    const json sampled = p.value("collector", json::object()).value("sampled_calls", json::object()).value("aoti", json());
+    const json sampled
+        = p.value("collector", json::object()).value("sampled_calls", json::object()).value("aoti", json());
     if (sampled.is_object())
         calls = sampled.value("sampled", 0.0) - sampled.value("dropped", 0.0);
     double callMs = 0; // without the count (older files): share × the traced median
     for (const auto &v : p.value("variants", json::array()))
         if (str(v, "name") == "aoti")
-            callMs = num(v.value("traced", json()), "median_ms").value_or(num(v.value("statistics", json()), "median_ms").value_or(0));
+            callMs = num(v.value("traced", json()), "median_ms")
+                         .value_or(num(v.value("statistics", json()), "median_ms").value_or(0));
     std::map<std::string, ProfiledKernel> out;
     for (const auto &k : p.value("kernels", json::array())) {
         if (str(k, "variant") != "aoti")
@@ -292,7 +296,8 @@ std::map<std::string, ProfiledKernel> profiledKernels(const json &p)
 std::unordered_map<std::string, std::string> moduleGroups(const JobFolder &j)
 {
     std::unordered_map<std::string, std::string> out;
-    const auto it = std::find_if(j.stages.begin(), j.stages.end(), [](const StageSnapshot &s) { return s.stage == "post_grad"; });
+    const auto it
+        = std::find_if(j.stages.begin(), j.stages.end(), [](const StageSnapshot &s) { return s.stage == "post_grad"; });
     if (it == j.stages.end())
         return out;
     try {
@@ -306,8 +311,8 @@ std::unordered_map<std::string, std::string> moduleGroups(const JobFolder &j)
 }
 
 /// Kernel time split over module groups in proportion to the covered nodes of each group.
-std::map<std::string, double> groupTimes(const std::map<std::string, ProfiledKernel> &kernels,
-                                         const std::unordered_map<std::string, std::string> &groups)
+std::map<std::string, double> groupTimes(
+    const std::map<std::string, ProfiledKernel> &kernels, const std::unordered_map<std::string, std::string> &groups)
 {
     std::map<std::string, double> out;
     for (const auto &[name, k] : kernels) {
@@ -375,40 +380,46 @@ TimeDiff diffTime(const JobFolder &a, const JobFolder &b)
             line += ": no difference shown at this precision";
         t.verdict.push_back(line + " (from different runs)");
     } else if (t.a.compiled && t.b.compiled) {
-        t.verdict.push_back("compiled medians " + fmt("%.4g", t.a.compiled->medianMs) + " ms (A) and " +
-                            fmt("%.4g", t.b.compiled->medianMs) + " ms (B), from different runs; no ratio: a run has no "
-                            "speedup interval to carry its uncertainty");
+        t.verdict.push_back("compiled medians " + fmt("%.4g", t.a.compiled->medianMs) + " ms (A) and "
+            + fmt("%.4g", t.b.compiled->medianMs)
+            + " ms (B), from different runs; no ratio: a run has no "
+              "speedup interval to carry its uncertainty");
     } else {
-        t.verdict.push_back(std::string("latency not compared: ") + (t.a.compiled ? "B" : t.b.compiled ? "A" : "neither job") +
-                            " recorded a timed measurement");
+        t.verdict.push_back(std::string("latency not compared: ")
+            + (t.a.compiled        ? "B"
+                    : t.b.compiled ? "A"
+                                   : "neither job")
+            + " recorded a timed measurement");
     }
     if (t.eagerMoved)
-        t.verdict.push_back("eager itself differs between the runs (A " + fmt("%.4g", t.a.eager->p10Ms) + "–" +
-                            fmt("%.4g", t.a.eager->p90Ms) + " ms, B " + fmt("%.4g", t.b.eager->p10Ms) + "–" +
-                            fmt("%.4g", t.b.eager->p90Ms) + " ms p10–p90): another machine, torch or load; the ratio compares "
-                            "speedups over eager, not absolute latency");
-    for (const auto *side : {&t.a, &t.b})
+        t.verdict.push_back("eager itself differs between the runs (A " + fmt("%.4g", t.a.eager->p10Ms) + "–"
+            + fmt("%.4g", t.a.eager->p90Ms) + " ms, B " + fmt("%.4g", t.b.eager->p10Ms) + "–"
+            + fmt("%.4g", t.b.eager->p90Ms)
+            + " ms p10–p90): another machine, torch or load; the ratio compares "
+              "speedups over eager, not absolute latency");
+    for (const auto *side : { &t.a, &t.b })
         if (side->verdict == "unreliable" || side->verdict == "noisy")
-            t.notes.push_back(std::string(side == &t.a ? "A" : "B") + "'s measurement was " + side->verdict +
-                              ": its figures are usable with care");
+            t.notes.push_back(std::string(side == &t.a ? "A" : "B") + "'s measurement was " + side->verdict
+                + ": its figures are usable with care");
 
     if (!t.a.profiled && !t.b.profiled) {
-        t.verdict.push_back("time per kernel and per module group: not profiled (neither job has a profile.json with kernel "
-                            "times; run aotstudio-cli profile on both)");
+        t.verdict.push_back(
+            "time per kernel and per module group: not profiled (neither job has a profile.json with kernel "
+            "times; run aotstudio-cli profile on both)");
         return t;
     }
     const bool both = t.a.profiled && t.b.profiled;
     if (!both)
-        t.verdict.push_back(std::string("time per kernel and per module group: ") + (t.a.profiled ? "B" : "A") +
-                            " not profiled (no profile.json with kernel times; run aotstudio-cli profile on it); " +
-                            (t.a.profiled ? "A" : "B") + "'s times listed alone");
+        t.verdict.push_back(std::string("time per kernel and per module group: ") + (t.a.profiled ? "B" : "A")
+            + " not profiled (no profile.json with kernel times; run aotstudio-cli profile on it); "
+            + (t.a.profiled ? "A" : "B") + "'s times listed alone");
     std::map<std::string, ProfiledKernel> ka, kb;
     if (t.a.profiled)
         ka = profiledKernels(a.profile);
     if (t.b.profiled)
         kb = profiledKernels(b.profile);
     std::set<std::string> names;
-    for (const auto *m : {&ka, &kb})
+    for (const auto *m : { &ka, &kb })
         for (const auto &[n, k] : *m)
             names.insert(n);
     for (const auto &n : names) {
@@ -429,16 +440,18 @@ TimeDiff diffTime(const JobFolder &a, const JobFolder &b)
         t.kernels.push_back(kt);
     }
     // Largest |B - A| first; with one side profiled, its largest times first.
-    const auto weight = [&](std::optional<double> x, std::optional<double> y) { return both ? std::abs(y.value_or(0) - x.value_or(0)) : x.value_or(0) + y.value_or(0); };
+    const auto weight = [&](std::optional<double> x, std::optional<double> y) {
+        return both ? std::abs(y.value_or(0) - x.value_or(0)) : x.value_or(0) + y.value_or(0);
+    };
     std::stable_sort(t.kernels.begin(), t.kernels.end(),
-                     [&](const KernelTime &x, const KernelTime &y) { return weight(x.msA, x.msB) > weight(y.msA, y.msB); });
+        [&](const KernelTime &x, const KernelTime &y) { return weight(x.msA, x.msB) > weight(y.msA, y.msB); });
     std::map<std::string, double> ga, gb;
     if (t.a.profiled)
         ga = groupTimes(ka, moduleGroups(a));
     if (t.b.profiled)
         gb = groupTimes(kb, moduleGroups(b));
     std::set<std::string> groupNames;
-    for (const auto *m : {&ga, &gb})
+    for (const auto *m : { &ga, &gb })
         for (const auto &[g, ms] : *m)
             groupNames.insert(g);
     for (const auto &g : groupNames) {
@@ -451,10 +464,11 @@ TimeDiff diffTime(const JobFolder &a, const JobFolder &b)
         t.groups.push_back(gt);
     }
     std::stable_sort(t.groups.begin(), t.groups.end(),
-                     [&](const GroupTime &x, const GroupTime &y) { return weight(x.msA, x.msB) > weight(y.msA, y.msB); });
-    t.notes.push_back("kernel and module-group times are sums over each profile's sampled calls divided by their count "
-                      "(PROFILE.md): one figure per run, no interval; a kernel's time is split over the top-level modules "
-                      "of the post-grad nodes it covers");
+        [&](const GroupTime &x, const GroupTime &y) { return weight(x.msA, x.msB) > weight(y.msA, y.msB); });
+    t.notes.push_back(
+        "kernel and module-group times are sums over each profile's sampled calls divided by their count "
+        "(PROFILE.md): one figure per run, no interval; a kernel's time is split over the top-level modules "
+        "of the post-grad nodes it covers");
     if (!both)
         return t;
 
@@ -468,8 +482,10 @@ TimeDiff diffTime(const JobFolder &a, const JobFolder &b)
     for (const auto &k : t.kernels) {
         if (shown == 3 || k.delta() == 0)
             break;
-        top += std::string(shown++ ? "; " : "") + k.name + " " + signedMs(k.delta()) +
-               (!ka.count(k.name) ? " (only in B)" : !kb.count(k.name) ? " (only in A)" : "");
+        top += std::string(shown++ ? "; " : "") + k.name + " " + signedMs(k.delta())
+            + (!ka.count(k.name)        ? " (only in B)"
+                    : !kb.count(k.name) ? " (only in A)"
+                                        : "");
     }
     if (!top.empty())
         t.verdict.push_back("largest contributors (kernel time per forward call, B − A): " + top);
@@ -482,11 +498,11 @@ TimeDiff diffTime(const JobFolder &a, const JobFolder &b)
     }
     if (!topGroups.empty())
         t.verdict.push_back("by module group: " + topGroups);
-    t.verdict.push_back("kernels take " + fmt("%.4g", sumA) + " ms (A) and " + fmt("%.4g", sumB) + " ms (B) per forward call: " +
-                        signedMs(sumB - sumA) + (t.a.compiled && t.b.compiled
-                                                     ? ", against " + signedMs(t.b.compiled->medianMs - t.a.compiled->medianMs) +
-                                                           " between the compiled medians"
-                                                     : std::string()));
+    t.verdict.push_back("kernels take " + fmt("%.4g", sumA) + " ms (A) and " + fmt("%.4g", sumB)
+        + " ms (B) per forward call: " + signedMs(sumB - sumA)
+        + (t.a.compiled && t.b.compiled ? ", against " + signedMs(t.b.compiled->medianMs - t.a.compiled->medianMs)
+                    + " between the compiled medians"
+                                        : std::string()));
     return t;
 }
 
@@ -535,13 +551,13 @@ KernelDiff diffKernels(const json &kernelsA, const json &kernelsB, const std::st
     std::multimap<std::pair<std::string, std::string>, std::size_t> byCode; // (kind, normalized source) -> onlyB index
     for (std::size_t i = 0; i < d.onlyB.size(); ++i)
         if (!d.onlyB[i].source.empty())
-            byCode.emplace(std::pair{d.onlyB[i].kind, normalizedSource(d.onlyB[i].source, d.onlyB[i].name)}, i);
+            byCode.emplace(std::pair { d.onlyB[i].kind, normalizedSource(d.onlyB[i].source, d.onlyB[i].name) }, i);
     std::vector<bool> takenB(d.onlyB.size(), false);
     std::vector<KernelInfo> keptA;
     for (const auto &ka : d.onlyA) {
         bool paired = false;
         if (!ka.source.empty()) {
-            auto [lo, hi] = byCode.equal_range({ka.kind, normalizedSource(ka.source, ka.name)});
+            auto [lo, hi] = byCode.equal_range({ ka.kind, normalizedSource(ka.source, ka.name) });
             for (auto it = lo; it != hi && !paired; ++it) {
                 if (takenB[it->second])
                     continue;
@@ -565,8 +581,8 @@ KernelDiff diffKernels(const json &kernelsA, const json &kernelsB, const std::st
 Comparison compareJobs(const JobFolder &a, const JobFolder &b, const CompareOptions &options)
 {
     if (a.model != b.model)
-        throw CompareError("A and B are jobs of different models: A ('" + a.dir.string() + "') compiled '" + a.model +
-                           "', B ('" + b.dir.string() + "') compiled '" + b.model + "'; compare two jobs of one model");
+        throw CompareError("A and B are jobs of different models: A ('" + a.dir.string() + "') compiled '" + a.model
+            + "', B ('" + b.dir.string() + "') compiled '" + b.model + "'; compare two jobs of one model");
     Comparison c;
     c.a = a;
     c.b = b;
@@ -587,22 +603,27 @@ Comparison compareJobs(const JobFolder &a, const JobFolder &b, const CompareOpti
         std::string list;
         for (const auto &s : shared)
             list += (list.empty() ? "" : ", ") + s;
-        throw CompareError("stage '" + options.stage + "' is not a stage both jobs have snapshots of; " +
-                           (list.empty() ? std::string("they share none") : "they share: " + list));
+        throw CompareError("stage '" + options.stage + "' is not a stage both jobs have snapshots of; "
+            + (list.empty() ? std::string("they share none") : "they share: " + list));
     }
     for (const auto &s : shared) {
         if (!options.stage.empty() && s != options.stage)
             continue;
-        const auto &sa = *std::find_if(a.stages.begin(), a.stages.end(), [&](const StageSnapshot &x) { return x.stage == s; });
-        const auto &sb = *std::find_if(b.stages.begin(), b.stages.end(), [&](const StageSnapshot &x) { return x.stage == s; });
+        const auto &sa
+            = *std::find_if(a.stages.begin(), a.stages.end(), [&](const StageSnapshot &x) { return x.stage == s; });
+        const auto &sb
+            = *std::find_if(b.stages.begin(), b.stages.end(), [&](const StageSnapshot &x) { return x.stage == s; });
         c.stages.push_back(diffStage(sa, sb));
     }
 
     if (a.kernelsFile.empty() || b.kernelsFile.empty()) {
-        c.kernels.why = std::string(a.kernelsFile.empty() && b.kernelsFile.empty() ? "A and B have" : a.kernelsFile.empty() ? "A has" : "B has") +
-                        " no kernels.json";
+        c.kernels.why = std::string(a.kernelsFile.empty() && b.kernelsFile.empty() ? "A and B have"
+                                : a.kernelsFile.empty()                            ? "A has"
+                                                                                   : "B has")
+            + " no kernels.json";
     } else {
-        c.kernels = diffKernels(readJson(a.kernelsFile, Graph::kMaxSnapshotBytes), readJson(b.kernelsFile, Graph::kMaxSnapshotBytes));
+        c.kernels = diffKernels(
+            readJson(a.kernelsFile, Graph::kMaxSnapshotBytes), readJson(b.kernelsFile, Graph::kMaxSnapshotBytes));
     }
     c.time = diffTime(a, b);
     return c;
@@ -614,8 +635,8 @@ Comparison compareFolders(const fs::path &a, const fs::path &b, const CompareOpt
     try {
         return compareJobs(ja, jb, options);
     } catch (const json::exception &e) {
-        throw CompareError("a file of '" + ja.dir.string() + "' or '" + jb.dir.string() +
-                           "' does not have the shape AOT Studio writes (" + e.what() + ")");
+        throw CompareError("a file of '" + ja.dir.string() + "' or '" + jb.dir.string()
+            + "' does not have the shape AOT Studio writes (" + e.what() + ")");
     }
 }
 
@@ -627,64 +648,54 @@ json estimateJson(const std::optional<Estimate> &e)
 {
     if (!e)
         return nullptr;
-    return {{"estimate", e->estimate}, {"low", e->low ? json(*e->low) : json()}, {"high", e->high ? json(*e->high) : json()},
-            {"level", 0.95}};
+    return { { "estimate", e->estimate }, { "low", e->low ? json(*e->low) : json() },
+        { "high", e->high ? json(*e->high) : json() }, { "level", 0.95 } };
 }
 
 json latencyJson(const std::optional<Latency> &l)
 {
     if (!l)
         return nullptr;
-    return {{"median_ms", l->medianMs}, {"p10_ms", l->p10Ms}, {"p90_ms", l->p90Ms}, {"runs", l->runs}};
+    return { { "median_ms", l->medianMs }, { "p10_ms", l->p10Ms }, { "p90_ms", l->p90Ms }, { "runs", l->runs } };
 }
 
 json sideJson(const SideTime &s)
 {
-    return {{"source", s.source.empty() ? json() : json(s.source)},
-            {"profiled", s.profiled},
-            {"compiled", latencyJson(s.compiled)},
-            {"eager", latencyJson(s.eager)},
-            {"speedup", estimateJson(s.speedup)},
-            {"verdict", s.verdict.empty() ? json() : json(s.verdict)},
-            {"threads", s.threads ? json(*s.threads) : json()},
-            {"created", s.created.empty() ? json() : json(s.created)}};
+    return { { "source", s.source.empty() ? json() : json(s.source) }, { "profiled", s.profiled },
+        { "compiled", latencyJson(s.compiled) }, { "eager", latencyJson(s.eager) },
+        { "speedup", estimateJson(s.speedup) }, { "verdict", s.verdict.empty() ? json() : json(s.verdict) },
+        { "threads", s.threads ? json(*s.threads) : json() },
+        { "created", s.created.empty() ? json() : json(s.created) } };
 }
 
 json jobJson(const JobFolder &j)
 {
     json stages = json::array();
     for (const auto &s : j.stages)
-        stages.push_back({{"stage", s.stage}, {"pass", s.pass}, {"snapshot", s.file.string()}});
-    return {{"dir", j.dir.string()},
-            {"kind", toString(j.kind)},
-            {"model", j.model},
-            {"device", j.device},
-            {"dtype", j.dtype},
-            {"scheme", j.scheme.empty() ? json() : json(j.scheme)},
-            {"bucket", j.bucket.empty() ? json() : json(j.bucket)},
-            {"options", j.options},
-            {"torch_version", j.torchVersion.empty() ? json() : json(j.torchVersion)},
-            {"torchao_version", j.torchaoVersion.empty() ? json() : json(j.torchaoVersion)},
-            {"cuda_version", j.cudaVersion.empty() ? json() : json(j.cudaVersion)},
-            {"package", j.package.empty() ? json() : json(j.package.string())},
-            {"package_bytes", j.packageBytes ? json(*j.packageBytes) : json()},
-            {"kernels_json", j.kernelsFile.empty() ? json() : json(j.kernelsFile.string())},
-            {"profile", !j.profile.is_null()},
-            {"stages", stages},
-            {"notes", j.notes}};
+        stages.push_back({ { "stage", s.stage }, { "pass", s.pass }, { "snapshot", s.file.string() } });
+    return { { "dir", j.dir.string() }, { "kind", toString(j.kind) }, { "model", j.model }, { "device", j.device },
+        { "dtype", j.dtype }, { "scheme", j.scheme.empty() ? json() : json(j.scheme) },
+        { "bucket", j.bucket.empty() ? json() : json(j.bucket) }, { "options", j.options },
+        { "torch_version", j.torchVersion.empty() ? json() : json(j.torchVersion) },
+        { "torchao_version", j.torchaoVersion.empty() ? json() : json(j.torchaoVersion) },
+        { "cuda_version", j.cudaVersion.empty() ? json() : json(j.cudaVersion) },
+        { "package", j.package.empty() ? json() : json(j.package.string()) },
+        { "package_bytes", j.packageBytes ? json(*j.packageBytes) : json() },
+        { "kernels_json", j.kernelsFile.empty() ? json() : json(j.kernelsFile.string()) },
+        { "profile", !j.profile.is_null() }, { "stages", stages }, { "notes", j.notes } };
 }
 
 json nodesJson(const std::vector<NodeRef> &nodes)
 {
     json out = json::array();
     for (const auto &n : nodes)
-        out.push_back({{"id", n.id}, {"target", n.target}, {"module", n.module}});
+        out.push_back({ { "id", n.id }, { "target", n.target }, { "module", n.module } });
     return out;
 }
 
 json kernelInfoJson(const KernelInfo &k)
 {
-    return {{"name", k.name}, {"kind", k.kind}, {"instances", k.instances}, {"covered_nodes", k.nodes}};
+    return { { "name", k.name }, { "kind", k.kind }, { "instances", k.instances }, { "covered_nodes", k.nodes } };
 }
 
 } // namespace
@@ -693,28 +704,26 @@ json toJson(const Comparison &c)
 {
     json fields = json::array();
     for (const auto &f : c.fields)
-        fields.push_back({{"field", f.field}, {"a", f.a}, {"b", f.b}, {"differs", f.differs()}});
+        fields.push_back({ { "field", f.field }, { "a", f.a }, { "b", f.b }, { "differs", f.differs() } });
     json stages = json::array();
     for (const auto &s : c.stages) {
         json targets = json::array();
         for (const auto &t : s.targets)
-            targets.push_back({{"target", t.target}, {"a", t.a}, {"b", t.b}});
+            targets.push_back({ { "target", t.target }, { "a", t.a }, { "b", t.b } });
         json changed = json::array();
         for (const auto &ch : s.diff.changed)
-            changed.push_back({{"a", ch.before}, {"b", ch.after}, {"via", Graph::toString(ch.via)}, {"fields", ch.fields}});
-        stages.push_back({{"stage", s.stage},
-                          {"a", {{"pass", s.a.pass}, {"snapshot", s.a.file.string()}, {"nodes", s.nodesA}}},
-                          {"b", {{"pass", s.b.pass}, {"snapshot", s.b.file.string()}, {"nodes", s.nodesB}}},
-                          {"error", s.error.empty() ? json() : json(s.error)},
-                          {"empty", s.error.empty() && s.diff.empty()},
-                          {"only_a", nodesJson(s.removed)},
-                          {"only_b", nodesJson(s.added)},
-                          {"changed", changed},
-                          {"unchanged", s.diff.unchanged},
-                          {"targets", targets}});
+            changed.push_back(
+                { { "a", ch.before }, { "b", ch.after }, { "via", Graph::toString(ch.via) }, { "fields", ch.fields } });
+        stages.push_back({ { "stage", s.stage },
+            { "a", { { "pass", s.a.pass }, { "snapshot", s.a.file.string() }, { "nodes", s.nodesA } } },
+            { "b", { { "pass", s.b.pass }, { "snapshot", s.b.file.string() }, { "nodes", s.nodesB } } },
+            { "error", s.error.empty() ? json() : json(s.error) }, { "empty", s.error.empty() && s.diff.empty() },
+            { "only_a", nodesJson(s.removed) }, { "only_b", nodesJson(s.added) }, { "changed", changed },
+            { "unchanged", s.diff.unchanged }, { "targets", targets } });
     }
-    json kernels = {{"compared", c.kernels.compared}, {"why", c.kernels.why.empty() ? json() : json(c.kernels.why)},
-                    {"count_a", c.kernels.countA}, {"count_b", c.kernels.countB}, {"unchanged", c.kernels.unchanged}};
+    json kernels
+        = { { "compared", c.kernels.compared }, { "why", c.kernels.why.empty() ? json() : json(c.kernels.why) },
+              { "count_a", c.kernels.countA }, { "count_b", c.kernels.countB }, { "unchanged", c.kernels.unchanged } };
     kernels["only_a"] = json::array();
     for (const auto &k : c.kernels.onlyA)
         kernels["only_a"].push_back(kernelInfoJson(k));
@@ -723,51 +732,28 @@ json toJson(const Comparison &c)
         kernels["only_b"].push_back(kernelInfoJson(k));
     kernels["changed"] = json::array();
     for (const auto &k : c.kernels.changed)
-        kernels["changed"].push_back({{"name_a", k.nameA},
-                                      {"name_b", k.nameB},
-                                      {"kind", k.kind},
-                                      {"renamed", k.renamed()},
-                                      {"source_changed", k.sourceChanged},
-                                      {"source_diff", k.sourceDiff.empty() ? json() : json(k.sourceDiff)},
-                                      {"nodes_only_a", k.nodesOnlyA},
-                                      {"nodes_only_b", k.nodesOnlyB},
-                                      {"instances_a", k.instancesA},
-                                      {"instances_b", k.instancesB}});
+        kernels["changed"].push_back({ { "name_a", k.nameA }, { "name_b", k.nameB }, { "kind", k.kind },
+            { "renamed", k.renamed() }, { "source_changed", k.sourceChanged },
+            { "source_diff", k.sourceDiff.empty() ? json() : json(k.sourceDiff) }, { "nodes_only_a", k.nodesOnlyA },
+            { "nodes_only_b", k.nodesOnlyB }, { "instances_a", k.instancesA }, { "instances_b", k.instancesB } });
     json kernelTimes = json::array();
     for (const auto &k : c.time.kernels)
-        kernelTimes.push_back({{"name", k.name},
-                               {"kind", k.kind},
-                               {"ms_a", k.msA ? json(*k.msA) : json()},
-                               {"ms_b", k.msB ? json(*k.msB) : json()},
-                               {"delta_ms", k.msA && k.msB ? json(k.delta()) : json()}});
+        kernelTimes.push_back({ { "name", k.name }, { "kind", k.kind }, { "ms_a", k.msA ? json(*k.msA) : json() },
+            { "ms_b", k.msB ? json(*k.msB) : json() }, { "delta_ms", k.msA && k.msB ? json(k.delta()) : json() } });
     json groups = json::array();
     for (const auto &g : c.time.groups)
-        groups.push_back({{"group", g.group},
-                          {"ms_a", g.msA ? json(*g.msA) : json()},
-                          {"ms_b", g.msB ? json(*g.msB) : json()},
-                          {"delta_ms", g.msA && g.msB ? json(g.delta()) : json()}});
-    const json time = {{"pairing", c.time.paired ? "paired" : "different_runs"},
-                       {"a", sideJson(c.time.a)},
-                       {"b", sideJson(c.time.b)},
-                       {"latency_ratio", estimateJson(c.time.latencyRatio)},
-                       {"latency_ratio_method",
-                        "compiled B / compiled A = speedup A / speedup B (each eager / compiled, paired within its own run); "
-                        "95% intervals combined in log space as independent"},
-                       {"eager_moved", c.time.eagerMoved},
-                       {"kernels", kernelTimes},
-                       {"groups", groups},
-                       {"verdict", c.time.verdict},
-                       {"notes", c.time.notes}};
-    return {{"format", "aotstudio.compare"},
-            {"format_version", 1},
-            {"a", jobJson(c.a)},
-            {"b", jobJson(c.b)},
-            {"fields", fields},
-            {"stages", stages},
-            {"stages_only_a", c.stagesOnlyA},
-            {"stages_only_b", c.stagesOnlyB},
-            {"kernels", kernels},
-            {"time", time}};
+        groups.push_back({ { "group", g.group }, { "ms_a", g.msA ? json(*g.msA) : json() },
+            { "ms_b", g.msB ? json(*g.msB) : json() }, { "delta_ms", g.msA && g.msB ? json(g.delta()) : json() } });
+    const json time = { { "pairing", c.time.paired ? "paired" : "different_runs" }, { "a", sideJson(c.time.a) },
+        { "b", sideJson(c.time.b) }, { "latency_ratio", estimateJson(c.time.latencyRatio) },
+        { "latency_ratio_method",
+            "compiled B / compiled A = speedup A / speedup B (each eager / compiled, paired within its own run); "
+            "95% intervals combined in log space as independent" },
+        { "eager_moved", c.time.eagerMoved }, { "kernels", kernelTimes }, { "groups", groups },
+        { "verdict", c.time.verdict }, { "notes", c.time.notes } };
+    return { { "format", "aotstudio.compare" }, { "format_version", 1 }, { "a", jobJson(c.a) }, { "b", jobJson(c.b) },
+        { "fields", fields }, { "stages", stages }, { "stages_only_a", c.stagesOnlyA },
+        { "stages_only_b", c.stagesOnlyB }, { "kernels", kernels }, { "time", time } };
 }
 
 } // namespace AotStudio::Compare

@@ -39,8 +39,8 @@ json readJson(const fs::path &path, std::uintmax_t maxBytes)
     while (in.read(buf, sizeof buf) || in.gcount() > 0) {
         text.append(buf, static_cast<std::size_t>(in.gcount()));
         if (text.size() > maxBytes)
-            throw CompareError("'" + path.string() + "' is larger than " + std::to_string(maxBytes >> 20) +
-                               " MiB, the most a job file may take; it is not a file AOT Studio wrote");
+            throw CompareError("'" + path.string() + "' is larger than " + std::to_string(maxBytes >> 20)
+                + " MiB, the most a job file may take; it is not a file AOT Studio wrote");
     }
     if (in.bad())
         throw CompareError("cannot read '" + path.string() + "'");
@@ -88,9 +88,9 @@ std::vector<StageSnapshot> stagesFromResult(const json &stages, const fs::path &
         const std::string stage = str(s, "name");
         auto it = std::find_if(out.begin(), out.end(), [&](const StageSnapshot &x) { return x.stage == stage; });
         if (it == out.end())
-            out.push_back({stage, str(s, "pass"), file});
+            out.push_back({ stage, str(s, "pass"), file });
         else
-            *it = {stage, str(s, "pass"), file}; // a later pass of the stage: the stage's graph as it left it
+            *it = { stage, str(s, "pass"), file }; // a later pass of the stage: the stage's graph as it left it
     }
     return out;
 }
@@ -118,9 +118,9 @@ std::vector<StageSnapshot> stagesFromFolder(const fs::path &snapshotDir)
         const std::string stage = str(j, "stage");
         auto it = std::find_if(out.begin(), out.end(), [&](const StageSnapshot &x) { return x.stage == stage; });
         if (it == out.end())
-            out.push_back({stage, str(j, "pass"), f});
+            out.push_back({ stage, str(j, "pass"), f });
         else
-            *it = {stage, str(j, "pass"), f};
+            *it = { stage, str(j, "pass"), f };
     }
     return out;
 }
@@ -146,7 +146,8 @@ void fillFiles(JobFolder &job, const json &stages)
     const fs::path snapshots = job.dir / "snapshots";
     std::error_code ec;
     if (fs::is_directory(snapshots, ec)) {
-        job.stages = stages.is_array() && !stages.empty() ? stagesFromResult(stages, snapshots) : stagesFromFolder(snapshots);
+        job.stages
+            = stages.is_array() && !stages.empty() ? stagesFromResult(stages, snapshots) : stagesFromFolder(snapshots);
         if (job.stages.empty())
             job.notes.push_back("no graph snapshots in " + snapshots.string() + ": graphs are not compared");
     } else {
@@ -155,8 +156,9 @@ void fillFiles(JobFolder &job, const json &stages)
     if (fs::is_regular_file(job.dir / "kernels.json", ec))
         job.kernelsFile = job.dir / "kernels.json";
     else
-        job.notes.push_back("no kernels.json (Inductor wrote no debug trace, e.g. a cache hit): kernels are not compared");
-    for (const char *name : {"model.pt2", "model.unverified.pt2"}) {
+        job.notes.push_back(
+            "no kernels.json (Inductor wrote no debug trace, e.g. a cache hit): kernels are not compared");
+    for (const char *name : { "model.pt2", "model.unverified.pt2" }) {
         if (fs::is_regular_file(job.dir / name, ec)) {
             job.package = job.dir / name;
             if (auto n = fileBytes(job.package))
@@ -211,8 +213,8 @@ JobFolder loadBundle(JobFolder job, const json &manifest)
     if (job.kernelsFile.empty())
         job.notes.push_back("the bundle holds no graphs/kernels.json: kernels are not compared");
     if (buckets.size() > 1)
-        job.notes.push_back("bundle of " + std::to_string(buckets.size()) + " buckets: bucket '" + job.bucket +
-                            "' is compared (its graphs and kernels are the ones the bundle keeps)");
+        job.notes.push_back("bundle of " + std::to_string(buckets.size()) + " buckets: bucket '" + job.bucket
+            + "' is compared (its graphs and kernels are the ones the bundle keeps)");
     return job;
 }
 
@@ -230,8 +232,9 @@ std::optional<JobFolder> loadQuantizeScheme(JobFolder job)
         if (fs::path(out).filename() != job.dir.filename() && scheme != job.dir.filename().string())
             continue;
         if (str(row, "status") != "ok")
-            throw CompareError("'" + job.dir.string() + "' is the quantize scheme " + scheme + ", which did not compile (" +
-                               str(row, "status") + ": " + str(row, "reason") + "); pick a scheme whose status is ok");
+            throw CompareError("'" + job.dir.string() + "' is the quantize scheme " + scheme
+                + ", which did not compile (" + str(row, "status") + ": " + str(row, "reason")
+                + "); pick a scheme whose status is ok");
         job.kind = JobKind::QuantizeScheme;
         job.result = row;
         job.model = str(q, "model");
@@ -266,7 +269,8 @@ JobFolder loadJobFolder(const fs::path &dir)
     try {
         return loadJobFolderUnchecked(dir);
     } catch (const json::exception &e) {
-        throw CompareError("a file of '" + dir.string() + "' does not have the shape AOT Studio writes (" + e.what() + ")");
+        throw CompareError(
+            "a file of '" + dir.string() + "' does not have the shape AOT Studio writes (" + e.what() + ")");
     }
 }
 
@@ -280,11 +284,13 @@ JobFolder loadJobFolderUnchecked(const fs::path &dirIn)
     if (job.dir.has_filename() == false && job.dir.has_parent_path())
         job.dir = job.dir.parent_path(); // "DIR/" -> "DIR"
     if (!fs::exists(job.dir, ec))
-        throw CompareError("'" + dirIn.string() + "' does not exist; pass a job folder (what compile, profile, export or "
-                           "quantize --out wrote)");
+        throw CompareError("'" + dirIn.string()
+            + "' does not exist; pass a job folder (what compile, profile, export or "
+              "quantize --out wrote)");
     if (!fs::is_directory(job.dir, ec))
-        throw CompareError("'" + dirIn.string() + "' is a file, not a job folder; pass the folder a compile, profile, export "
-                           "or quantize wrote (the one holding result.json, profile.json or manifest.json)");
+        throw CompareError("'" + dirIn.string()
+            + "' is a file, not a job folder; pass the folder a compile, profile, export "
+              "or quantize wrote (the one holding result.json, profile.json or manifest.json)");
 
     if (fs::is_regular_file(job.dir / "manifest.json", ec)) {
         const json manifest = readJson(job.dir / "manifest.json");
@@ -296,7 +302,8 @@ JobFolder loadJobFolderUnchecked(const fs::path &dirIn)
     if (hasResult) {
         const json r = readJson(job.dir / "result.json");
         if (!r.is_object() || str(r, "model").empty())
-            throw CompareError("'" + (job.dir / "result.json").string() + "' is not a compile result (it names no model)");
+            throw CompareError(
+                "'" + (job.dir / "result.json").string() + "' is not a compile result (it names no model)");
         job.kind = JobKind::Compile;
         fillFromResult(job, r);
         fillFiles(job, r.value("stages", json()));
@@ -307,15 +314,17 @@ JobFolder loadJobFolderUnchecked(const fs::path &dirIn)
     if (hasProfile) {
         const json p = readJson(job.dir / "profile.json");
         if (str(p, "format") != "aotstudio.profile")
-            throw CompareError("'" + (job.dir / "profile.json").string() + "' is not a profile (its format is not aotstudio.profile)");
+            throw CompareError(
+                "'" + (job.dir / "profile.json").string() + "' is not a profile (its format is not aotstudio.profile)");
         job.kind = JobKind::Profile;
         fillFromResult(job, p);
         job.profile = p;
         if (job.options.empty())
-            job.options = json{{"device", job.device}, {"dtype", job.dtype}};
+            job.options = json { { "device", job.device }, { "dtype", job.dtype } };
         fillFiles(job, p.value("stages", json()));
         if (str(p, "package_source") == "given")
-            job.notes.push_back("profiled a given package (--package): its graphs and kernels are those found beside it, if any");
+            job.notes.push_back(
+                "profiled a given package (--package): its graphs and kernels are those found beside it, if any");
         return job;
     }
     if (auto scheme = loadQuantizeScheme(job))
@@ -328,8 +337,10 @@ JobFolder loadJobFolderUnchecked(const fs::path &dirIn)
         for (const auto &row : q.value("schemes", json::array()))
             if (str(row, "status") == "ok")
                 schemes += (schemes.empty() ? "" : ", ") + (job.dir / str(row, "scheme")).string();
-        throw CompareError("'" + job.dir.string() + "' is a quantize output with one job per scheme; compare two of its scheme "
-                           "folders" + (schemes.empty() ? std::string(" (none compiled)") : ": " + schemes));
+        throw CompareError("'" + job.dir.string()
+            + "' is a quantize output with one job per scheme; compare two of its scheme "
+              "folders"
+            + (schemes.empty() ? std::string(" (none compiled)") : ": " + schemes));
     }
     if (fs::is_regular_file(job.dir / "error.json", ec)) {
         std::string why;
@@ -339,12 +350,13 @@ JobFolder loadJobFolderUnchecked(const fs::path &dirIn)
         } catch (const CompareError &) {
             why = "see error.json";
         }
-        throw CompareError("'" + job.dir.string() + "' holds a failed compile (error.json: " + why +
-                           "); it has no result.json to compare");
+        throw CompareError("'" + job.dir.string() + "' holds a failed compile (error.json: " + why
+            + "); it has no result.json to compare");
     }
-    throw CompareError("'" + job.dir.string() + "' is not a job folder: it has no result.json (what compile --out writes), "
-                       "no profile.json (profile --out), no manifest.json (export --out) and no quantize.json beside it "
-                       "(a quantize scheme folder)");
+    throw CompareError("'" + job.dir.string()
+        + "' is not a job folder: it has no result.json (what compile --out writes), "
+          "no profile.json (profile --out), no manifest.json (export --out) and no quantize.json beside it "
+          "(a quantize scheme folder)");
 }
 
 } // namespace

@@ -17,17 +17,18 @@ namespace AotStudio::Compare {
 
 /// A comparison that cannot be made: a folder that is not a job, two jobs of different models, an
 /// unreadable file. The message names the folder or file, what is wrong, and what to pass instead.
-class CompareError : public std::runtime_error {
+class CompareError : public std::runtime_error
+{
 public:
     using std::runtime_error::runtime_error;
 };
 
 /// What wrote the folder.
 enum class JobKind {
-    Compile,        ///< `aotstudio-cli compile --out DIR`: result.json
-    Profile,        ///< `aotstudio-cli profile --out DIR` (profile.json) without a result.json
+    Compile, ///< `aotstudio-cli compile --out DIR`: result.json
+    Profile, ///< `aotstudio-cli profile --out DIR` (profile.json) without a result.json
     QuantizeScheme, ///< `aotstudio-cli quantize --out Q`: the scheme folder Q/<scheme>
-    Bundle,         ///< `aotstudio-cli export --out B`: manifest.json (its first bucket is compared)
+    Bundle, ///< `aotstudio-cli export --out B`: manifest.json (its first bucket is compared)
 };
 
 /// "compile", "profile", "quantize scheme", "bundle".
@@ -35,8 +36,8 @@ const char *toString(JobKind kind);
 
 /// The graph snapshot a stage left: its last snapshot file (the graph as the stage handed it on).
 struct StageSnapshot {
-    std::string stage;          ///< capture, decompose, pre_grad, joint_graph, post_grad, ...
-    std::string pass;           ///< the pass after which it was taken ("" for the stage's entry)
+    std::string stage; ///< capture, decompose, pre_grad, joint_graph, post_grad, ...
+    std::string pass; ///< the pass after which it was taken ("" for the stage's entry)
     std::filesystem::path file; ///< the snapshot JSON (core/graph/SCHEMA.md) inside the job folder
 };
 
@@ -45,20 +46,20 @@ struct StageSnapshot {
 struct JobFolder {
     std::filesystem::path dir; ///< absolute, normalized
     JobKind kind = JobKind::Compile;
-    std::string model;   ///< model spec as the job was given it (sample:convnet, path/file.py:factory)
-    std::string device;  ///< cpu or cuda
-    std::string dtype;   ///< fp32, bf16, fp16
-    std::string scheme;  ///< a quantize scheme's name; a bundle's `quantization`; else ""
-    std::string bucket;  ///< a bundle: the bucket whose package, graphs and kernels are compared
+    std::string model; ///< model spec as the job was given it (sample:convnet, path/file.py:factory)
+    std::string device; ///< cpu or cuda
+    std::string dtype; ///< fp32, bf16, fp16
+    std::string scheme; ///< a quantize scheme's name; a bundle's `quantization`; else ""
+    std::string bucket; ///< a bundle: the bucket whose package, graphs and kernels are compared
     nlohmann::json options = nlohmann::json::object(); ///< the compile's `options` (freezing, max_autotune, ...)
-    std::string torchVersion;   ///< "" when not recorded
+    std::string torchVersion; ///< "" when not recorded
     std::string torchaoVersion; ///< "" when not recorded (results before it was recorded)
-    std::string cudaVersion;    ///< "" for a CPU-only torch or when not recorded
-    std::filesystem::path package;              ///< the compiled .pt2 (may not exist)
+    std::string cudaVersion; ///< "" for a CPU-only torch or when not recorded
+    std::filesystem::path package; ///< the compiled .pt2 (may not exist)
     std::optional<std::uintmax_t> packageBytes; ///< its size in bytes, on disk or as recorded
-    std::vector<StageSnapshot> stages;          ///< one per stage with a snapshot, in pipeline order
-    std::filesystem::path kernelsFile;          ///< kernels.json; empty when the folder has none
-    nlohmann::json result;  ///< the compile result (result.json, report/<bucket>.json) or the quantize row; null if none
+    std::vector<StageSnapshot> stages; ///< one per stage with a snapshot, in pipeline order
+    std::filesystem::path kernelsFile; ///< kernels.json; empty when the folder has none
+    nlohmann::json result; ///< the compile result (result.json, report/<bucket>.json) or the quantize row; null if none
     nlohmann::json profile; ///< profile.json, or null when the job was not profiled
     std::vector<std::string> notes; ///< what is missing ("no kernels.json: ..."), for the report
 };

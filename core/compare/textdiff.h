@@ -11,6 +11,6 @@ namespace AotStudio::Compare {
 /// equal. Computed by dtl (Wu's O(NP) algorithm). Texts longer than `maxLines` lines on either side
 /// are not diffed: the result then says so in one line (a kernel's source is a few hundred lines).
 std::string unifiedDiff(const std::string &a, const std::string &b, const std::string &labelA,
-                        const std::string &labelB, std::size_t maxLines = 20000);
+    const std::string &labelB, std::size_t maxLines = 20000);
 
 } // namespace AotStudio::Compare

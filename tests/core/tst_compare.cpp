@@ -29,19 +29,21 @@ void write(const fs::path &path, const json &j)
     std::ofstream(path) << j.dump();
 }
 
-json kernel(const std::string &name, const std::string &kind, std::vector<std::string> nodes, const std::string &source = "")
+json kernel(
+    const std::string &name, const std::string &kind, std::vector<std::string> nodes, const std::string &source = "")
 {
-    return {{"id", name + ":1"}, {"name", name}, {"kind", kind}, {"post_grad_nodes", nodes}, {"pre_grad_nodes", json::array()},
-            {"source", source}};
+    return { { "id", name + ":1" }, { "name", name }, { "kind", kind }, { "post_grad_nodes", nodes },
+        { "pre_grad_nodes", json::array() }, { "source", source } };
 }
 
 json kernelsFile(json list)
 {
-    return {{"schema", "aotstudio.kernels"}, {"version", 1}, {"device", "cpu"}, {"kernels", list}};
+    return { { "schema", "aotstudio.kernels" }, { "version", 1 }, { "device", "cpu" }, { "kernels", list } };
 }
 
-const std::string kReluSource = "extern \"C\" void cpp_fused_relu_0(float* p)\n{\n    record_graph_0_cpp_fused_relu_0_;\n"
-                                "    for (int i = 0; i < 16; ++i)\n        p[i] = p[i] > 0 ? p[i] : 0;\n}";
+const std::string kReluSource
+    = "extern \"C\" void cpp_fused_relu_0(float* p)\n{\n    record_graph_0_cpp_fused_relu_0_;\n"
+      "    for (int i = 0; i < 16; ++i)\n        p[i] = p[i] > 0 ? p[i] : 0;\n}";
 
 /// A post-grad snapshot (SCHEMA.md) of call_function nodes, each in module `module`.
 json snapshot(const std::string &stage, const std::vector<std::tuple<std::string, std::string, std::string>> &nodes)
@@ -49,25 +51,26 @@ json snapshot(const std::string &stage, const std::vector<std::tuple<std::string
     json list = json::array();
     int i = 0;
     for (const auto &[id, target, module] : nodes)
-        list.push_back({{"id", id}, {"index", i++}, {"op", "call_function"}, {"target", target}, {"category", "pointwise"},
-                        {"inputs", json::array()}, {"outputs", json::array()}, {"module", module}, {"module_stack", json::array()}});
-    return {{"schema", "aotstudio.graph"}, {"version", 1}, {"stage", stage}, {"pass", ""}, {"graph", ""},
-            {"node_count", list.size()}, {"nodes", list}};
+        list.push_back({ { "id", id }, { "index", i++ }, { "op", "call_function" }, { "target", target },
+            { "category", "pointwise" }, { "inputs", json::array() }, { "outputs", json::array() },
+            { "module", module }, { "module_stack", json::array() } });
+    return { { "schema", "aotstudio.graph" }, { "version", 1 }, { "stage", stage }, { "pass", "" }, { "graph", "" },
+        { "node_count", list.size() }, { "nodes", list } };
 }
 
 json ratio(double e, double lo, double hi)
 {
-    return {{"estimate", e}, {"low", lo}, {"high", hi}, {"level", 0.95}, {"blocks", 24}};
+    return { { "estimate", e }, { "low", lo }, { "high", hi }, { "level", 0.95 }, { "blocks", 24 } };
 }
 
 json stats(double median, double p10, double p90)
 {
-    return {{"median_ms", median}, {"p10_ms", p10}, {"p90_ms", p90}, {"runs", 100}};
+    return { { "median_ms", median }, { "p10_ms", p10 }, { "p90_ms", p90 }, { "runs", 100 } };
 }
 
 /// A compile folder: result.json naming `snapshots`, kernels.json, model.pt2 of `bytes` bytes.
 void writeCompile(const fs::path &dir, const std::string &model, bool freezing, const json &kernels,
-                  const std::vector<std::pair<std::string, json>> &snapshots, std::size_t bytes = 100)
+    const std::vector<std::pair<std::string, json>> &snapshots, std::size_t bytes = 100)
 {
     json stages = json::array();
     int i = 0;
@@ -75,34 +78,46 @@ void writeCompile(const fs::path &dir, const std::string &model, bool freezing, 
         const std::string file = "00" + std::to_string(++i) + "_" + stage + ".json";
         write(dir / "snapshots" / file, snap);
         // Recorded under another folder: the job was moved, the file is found by its name.
-        stages.push_back({{"name", stage}, {"pass", ""}, {"nodes", 1}, {"snapshot", "/elsewhere/snapshots/" + file}});
+        stages.push_back(
+            { { "name", stage }, { "pass", "" }, { "nodes", 1 }, { "snapshot", "/elsewhere/snapshots/" + file } });
     }
-    stages.push_back({{"name", "codegen"}, {"pass", ""}, {"snapshot", "/elsewhere/kernels.json"}});
+    stages.push_back({ { "name", "codegen" }, { "pass", "" }, { "snapshot", "/elsewhere/kernels.json" } });
     write(dir / "kernels.json", kernels);
     std::ofstream(dir / "model.pt2") << std::string(bytes, 'x');
-    write(dir / "result.json", {{"model", model}, {"device", "cpu"}, {"dtype", "fp32"}, {"torch_version", "2.14.1+cpu"},
-                                {"package_bytes", bytes}, {"stages", stages},
-                                {"options", {{"device", "cpu"}, {"dtype", "fp32"}, {"freezing", freezing}, {"max_autotune", false}}},
-                                {"eager", stats(1.0, 0.95, 1.05)}, {"compiled", stats(0.5, 0.48, 0.52)},
-                                {"speedup_interval", ratio(2.0, 1.9, 2.1)}, {"measurement", {{"verdict", "ok"}}}});
+    write(dir / "result.json",
+        { { "model", model }, { "device", "cpu" }, { "dtype", "fp32" }, { "torch_version", "2.14.1+cpu" },
+            { "package_bytes", bytes }, { "stages", stages },
+            { "options",
+                { { "device", "cpu" }, { "dtype", "fp32" }, { "freezing", freezing }, { "max_autotune", false } } },
+            { "eager", stats(1.0, 0.95, 1.05) }, { "compiled", stats(0.5, 0.48, 0.52) },
+            { "speedup_interval", ratio(2.0, 1.9, 2.1) }, { "measurement", { { "verdict", "ok" } } } });
 }
 
 /// profile.json with the package's kernels: {name, total_ms, covered nodes}, over `calls` sampled calls.
-void writeProfile(const fs::path &dir, const std::string &model, const std::vector<std::tuple<std::string, double, std::vector<std::string>>> &kernels,
-                  int calls, const json &speedup, double compiledMedian)
+void writeProfile(const fs::path &dir, const std::string &model,
+    const std::vector<std::tuple<std::string, double, std::vector<std::string>>> &kernels, int calls,
+    const json &speedup, double compiledMedian)
 {
     json list = json::array();
     for (const auto &[name, total, nodes] : kernels)
-        list.push_back({{"variant", "aoti"}, {"name", "graph_0_" + name}, {"kind", "cpp"}, {"calls", calls}, {"total_ms", total},
-                        {"mean_ms", total / calls}, {"share", 0.1}, {"covered_nodes", nodes}});
+        list.push_back({ { "variant", "aoti" }, { "name", "graph_0_" + name }, { "kind", "cpp" }, { "calls", calls },
+            { "total_ms", total }, { "mean_ms", total / calls }, { "share", 0.1 }, { "covered_nodes", nodes } });
     // An eager op of the same name must not count as a package kernel.
-    list.push_back({{"variant", "eager"}, {"name", "cpp_fused_relu_0"}, {"kind", "cuda"}, {"calls", calls}, {"total_ms", 99.0}});
+    list.push_back({ { "variant", "eager" }, { "name", "cpp_fused_relu_0" }, { "kind", "cuda" }, { "calls", calls },
+        { "total_ms", 99.0 } });
     write(dir / "profile.json",
-          {{"format", "aotstudio.profile"}, {"format_version", 1}, {"model", model}, {"device", "cpu"}, {"created", "2026-12-01T10:00:00Z"},
-           {"collector", {{"name", "record_function"}, {"available", true}, {"sampled_calls", {{"aoti", {{"sampled", calls + 2}, {"dropped", 2}}}}}}},
-           {"variants", json::array({json{{"name", "eager"}, {"available", true}, {"statistics", stats(1.0, 0.95, 1.05)}},
-                                     json{{"name", "aoti"}, {"available", true}, {"statistics", stats(compiledMedian, compiledMedian * 0.95, compiledMedian * 1.05)}}})},
-           {"speedup_interval", {{"aoti", speedup}}}, {"measurement", {{"verdict", "ok"}}}, {"threads", 2}, {"kernels", list}});
+        { { "format", "aotstudio.profile" }, { "format_version", 1 }, { "model", model }, { "device", "cpu" },
+            { "created", "2026-12-01T10:00:00Z" },
+            { "collector",
+                { { "name", "record_function" }, { "available", true },
+                    { "sampled_calls", { { "aoti", { { "sampled", calls + 2 }, { "dropped", 2 } } } } } } },
+            { "variants",
+                json::array({ json { { "name", "eager" }, { "available", true },
+                                  { "statistics", stats(1.0, 0.95, 1.05) } },
+                    json { { "name", "aoti" }, { "available", true },
+                        { "statistics", stats(compiledMedian, compiledMedian * 0.95, compiledMedian * 1.05) } } }) },
+            { "speedup_interval", { { "aoti", speedup } } }, { "measurement", { { "verdict", "ok" } } },
+            { "threads", 2 }, { "kernels", list } });
 }
 
 bool contains(const std::string &haystack, const std::string &needle)
@@ -138,22 +153,24 @@ void TestCompare::unifiedDiffOfLines()
     QVERIFY(unifiedDiff("a\nb\nc\n", "a\nb\nc\n", "A", "B").empty());
     const std::string d = unifiedDiff("one\ntwo\nthree\nfour\n", "one\n2\nthree\nfour\nfive\n", "A/k", "B/k");
     QVERIFY2(d.rfind("--- A/k\n+++ B/k\n@@ -1,4 +1,5 @@\n", 0) == 0, d.c_str());
-    QVERIFY2(contains(d, "\n-two\n") && contains(d, "\n+2\n") && contains(d, "\n+five\n") && contains(d, "\n three\n"), d.c_str());
+    QVERIFY2(contains(d, "\n-two\n") && contains(d, "\n+2\n") && contains(d, "\n+five\n") && contains(d, "\n three\n"),
+        d.c_str());
     QVERIFY2(!contains(d, "-one"), d.c_str());
 }
 
 void TestCompare::kernelDiff()
 {
-    const std::string reluB = kReluSource.substr(0, kReluSource.find("for")) + "#pragma omp simd\n    " + kReluSource.substr(kReluSource.find("for"));
-    const json a = kernelsFile({kernel("cpp_fused_relu_0", "cpp", {"relu"}, kReluSource),
-                                kernel("cpp_fused__native_batch_norm_legit_no_training_1", "cpp", {"bn"}, "void bn() {}"),
-                                kernel("aoti_torch_cpu_convolution_out", "library", {"convolution"}),
-                                kernel("aoti_torch_cpu_convolution_out", "library", {"convolution_1"}),
-                                kernel("aoti_torch_cpu_addmm_out", "library", {"addmm"})});
-    const json b = kernelsFile({kernel("cpp_fused_relu_0", "cpp", {"relu"}, reluB),
-                                kernel("aoti_torch_cpu_convolution_out", "library", {"convolution"}),
-                                kernel("aoti_torch_cpu_addmm_out", "library", {"addmm"}),
-                                kernel("aoti_torch_cpu__mkldnn_convolution_out", "library", {"convolution_1"})});
+    const std::string reluB = kReluSource.substr(0, kReluSource.find("for")) + "#pragma omp simd\n    "
+        + kReluSource.substr(kReluSource.find("for"));
+    const json a = kernelsFile({ kernel("cpp_fused_relu_0", "cpp", { "relu" }, kReluSource),
+        kernel("cpp_fused__native_batch_norm_legit_no_training_1", "cpp", { "bn" }, "void bn() {}"),
+        kernel("aoti_torch_cpu_convolution_out", "library", { "convolution" }),
+        kernel("aoti_torch_cpu_convolution_out", "library", { "convolution_1" }),
+        kernel("aoti_torch_cpu_addmm_out", "library", { "addmm" }) });
+    const json b = kernelsFile({ kernel("cpp_fused_relu_0", "cpp", { "relu" }, reluB),
+        kernel("aoti_torch_cpu_convolution_out", "library", { "convolution" }),
+        kernel("aoti_torch_cpu_addmm_out", "library", { "addmm" }),
+        kernel("aoti_torch_cpu__mkldnn_convolution_out", "library", { "convolution_1" }) });
     const KernelDiff d = diffKernels(a, b, "A", "B");
     QVERIFY(d.compared);
     QCOMPARE(d.countA, std::size_t(4));
@@ -162,16 +179,18 @@ void TestCompare::kernelDiff()
     QCOMPARE(d.onlyA[0].name, std::string("cpp_fused__native_batch_norm_legit_no_training_1"));
     QCOMPARE(d.onlyB.size(), std::size_t(1));
     QCOMPARE(d.onlyB[0].name, std::string("aoti_torch_cpu__mkldnn_convolution_out"));
-    QCOMPARE(d.unchanged, std::vector<std::string>{"aoti_torch_cpu_addmm_out"});
+    QCOMPARE(d.unchanged, std::vector<std::string> { "aoti_torch_cpu_addmm_out" });
     QCOMPARE(d.changed.size(), std::size_t(2));
-    const auto conv = std::find_if(d.changed.begin(), d.changed.end(), [](const KernelChange &c) { return c.nameA == "aoti_torch_cpu_convolution_out"; });
+    const auto conv = std::find_if(d.changed.begin(), d.changed.end(),
+        [](const KernelChange &c) { return c.nameA == "aoti_torch_cpu_convolution_out"; });
     QVERIFY(conv != d.changed.end());
     QVERIFY(!conv->sourceChanged);
-    QCOMPARE(conv->nodesOnlyA, std::vector<std::string>{"convolution_1"});
+    QCOMPARE(conv->nodesOnlyA, std::vector<std::string> { "convolution_1" });
     QVERIFY(conv->nodesOnlyB.empty());
     QCOMPARE(conv->instancesA, 2);
     QCOMPARE(conv->instancesB, 1);
-    const auto relu = std::find_if(d.changed.begin(), d.changed.end(), [](const KernelChange &c) { return c.nameA == "cpp_fused_relu_0"; });
+    const auto relu = std::find_if(
+        d.changed.begin(), d.changed.end(), [](const KernelChange &c) { return c.nameA == "cpp_fused_relu_0"; });
     QVERIFY(relu != d.changed.end());
     QVERIFY(relu->sourceChanged);
     QVERIFY2(contains(relu->sourceDiff, "--- A/cpp_fused_relu_0\n+++ B/cpp_fused_relu_0\n"), relu->sourceDiff.c_str());
@@ -190,8 +209,10 @@ void TestCompare::renamedKernelIsPairedNotListedTwice()
     for (std::size_t p; (p = renamed.find("relu_0")) != std::string::npos;)
         renamed.replace(p, 6, "relu_1");
     renamed.replace(renamed.find("graph_0_"), 8, "graph_1_");
-    const json a = kernelsFile({kernel("cpp_fused_relu_0", "cpp", {"relu"}, kReluSource), kernel("cpp_fused_add_1", "cpp", {"add"}, "x")});
-    const json b = kernelsFile({kernel("cpp_fused_relu_1", "cpp", {"relu"}, renamed), kernel("cpp_fused_add_0", "cpp", {"add"}, "y")});
+    const json a = kernelsFile({ kernel("cpp_fused_relu_0", "cpp", { "relu" }, kReluSource),
+        kernel("cpp_fused_add_1", "cpp", { "add" }, "x") });
+    const json b = kernelsFile(
+        { kernel("cpp_fused_relu_1", "cpp", { "relu" }, renamed), kernel("cpp_fused_add_0", "cpp", { "add" }, "y") });
     const KernelDiff d = diffKernels(a, b);
     QCOMPARE(d.changed.size(), std::size_t(1));
     QVERIFY(d.changed[0].renamed());
@@ -206,13 +227,13 @@ void TestCompare::renamedKernelIsPairedNotListedTwice()
 
 void TestCompare::ratioThroughEagerCombinesIntervals()
 {
-    const Estimate r = ratioThroughEager({2.0, 1.9, 2.1}, {1.0, 0.95, 1.05});
+    const Estimate r = ratioThroughEager({ 2.0, 1.9, 2.1 }, { 1.0, 0.95, 1.05 });
     QCOMPARE(r.estimate, 2.0);
     QVERIFY(r.hasInterval());
     QVERIFY(*r.low < 1.9 && *r.high > 2.1); // wider than either run's own interval
     // Half-widths add in quadrature in log space: ln(2/1.9) and ln(1.05) on the low side.
     QVERIFY(std::abs(std::log(2.0 / *r.low) - std::hypot(std::log(2.0 / 1.9), std::log(1.05))) < 1e-12);
-    const Estimate none = ratioThroughEager({2.0, std::nullopt, std::nullopt}, {1.0, 0.95, 1.05});
+    const Estimate none = ratioThroughEager({ 2.0, std::nullopt, std::nullopt }, { 1.0, 0.95, 1.05 });
     QCOMPARE(none.estimate, 2.0);
     QVERIFY(!none.hasInterval());
 }
@@ -241,7 +262,7 @@ void TestCompare::notAJobFolder()
     } catch (const CompareError &e) {
         QVERIFY2(contains(e.what(), "is a file"), e.what());
     }
-    write(dir / "bad" / "result.json", json::array({1, 2}));
+    write(dir / "bad" / "result.json", json::array({ 1, 2 }));
     QVERIFY_THROWS_EXCEPTION(CompareError, loadJobFolder(dir / "bad"));
     fs::create_directories(dir / "cut");
     std::ofstream(dir / "cut" / "result.json") << "{\"model\": ";
@@ -259,7 +280,9 @@ void TestCompare::quantizeTopFolderNamesItsSchemes()
         loadJobFolder(kSession / "quantize-3");
         QFAIL("a quantize output's top folder was read as one job");
     } catch (const CompareError &e) {
-        QVERIFY2(contains(e.what(), "scheme") && contains(e.what(), (kSession / "quantize-3" / "int8-dynamic").string()), e.what());
+        QVERIFY2(
+            contains(e.what(), "scheme") && contains(e.what(), (kSession / "quantize-3" / "int8-dynamic").string()),
+            e.what());
     }
     const JobFolder j = loadJobFolder(kSession / "quantize-3" / "int8-dynamic");
     QCOMPARE(j.kind, JobKind::QuantizeScheme);
@@ -272,7 +295,8 @@ void TestCompare::failedCompileQuotesItsError()
 {
     QTemporaryDir tmp;
     const fs::path dir = tmp.path().toStdString();
-    write(dir / "error.json", {{"type", "error"}, {"stage", "compile"}, {"code", "compile_failed"}, {"message", "g++ said no"}});
+    write(dir / "error.json",
+        { { "type", "error" }, { "stage", "compile" }, { "code", "compile_failed" }, { "message", "g++ said no" } });
     try {
         loadJobFolder(dir);
         QFAIL("a failed compile was read as a job");
@@ -299,18 +323,24 @@ void TestCompare::compileFoldersSideBySide()
 {
     QTemporaryDir tmp;
     const fs::path dir = tmp.path().toStdString();
-    const json capture = snapshot("capture", {{"conv", "aten.conv2d.default", "conv1"}, {"bn", "aten.batch_norm.default", "bn1"}});
-    writeCompile(dir / "a", "sample:convnet", false, kernelsFile({kernel("k", "cpp", {"bn"}, "a")}),
-                 {{"capture", capture},
-                  {"post_grad", snapshot("post_grad", {{"convolution", "aten.convolution.default", "conv1"},
-                                                       {"bn", "aten._native_batch_norm_legit_no_training.default", "bn1"}})}},
-                 1000);
-    writeCompile(dir / "b", "sample:convnet", true, kernelsFile({kernel("k", "cpp", {"bn"}, "a")}),
-                 {{"capture", capture}, {"post_grad", snapshot("post_grad", {{"convolution", "aten.convolution.default", "conv1"}})}}, 800);
+    const json capture = snapshot(
+        "capture", { { "conv", "aten.conv2d.default", "conv1" }, { "bn", "aten.batch_norm.default", "bn1" } });
+    writeCompile(dir / "a", "sample:convnet", false, kernelsFile({ kernel("k", "cpp", { "bn" }, "a") }),
+        { { "capture", capture },
+            { "post_grad",
+                snapshot("post_grad",
+                    { { "convolution", "aten.convolution.default", "conv1" },
+                        { "bn", "aten._native_batch_norm_legit_no_training.default", "bn1" } }) } },
+        1000);
+    writeCompile(dir / "b", "sample:convnet", true, kernelsFile({ kernel("k", "cpp", { "bn" }, "a") }),
+        { { "capture", capture },
+            { "post_grad", snapshot("post_grad", { { "convolution", "aten.convolution.default", "conv1" } }) } },
+        800);
     const Comparison c = compareFolders(dir / "a", dir / "b");
     const auto field = [&](const std::string &name) {
-        const auto it = std::find_if(c.fields.begin(), c.fields.end(), [&](const FieldRow &f) { return f.field == name; });
-        return it == c.fields.end() ? FieldRow{} : *it;
+        const auto it
+            = std::find_if(c.fields.begin(), c.fields.end(), [&](const FieldRow &f) { return f.field == name; });
+        return it == c.fields.end() ? FieldRow {} : *it;
     };
     QCOMPARE(field("option freezing").a, std::string("false"));
     QCOMPARE(field("option freezing").b, std::string("true"));
@@ -341,7 +371,7 @@ void TestCompare::compileFoldersSideBySide()
     QVERIFY(notProfiled);
 
     // Only one stage, node by node.
-    const Comparison one = compareFolders(dir / "a", dir / "b", {"post_grad"});
+    const Comparison one = compareFolders(dir / "a", dir / "b", { "post_grad" });
     QCOMPARE(one.stages.size(), std::size_t(1));
     QCOMPARE(one.stages[0].stage, std::string("post_grad"));
 }
@@ -350,11 +380,11 @@ void TestCompare::unknownStageIsRefused()
 {
     QTemporaryDir tmp;
     const fs::path dir = tmp.path().toStdString();
-    const json capture = snapshot("capture", {{"x", "aten.relu.default", ""}});
-    writeCompile(dir / "a", "m", false, kernelsFile(json::array()), {{"capture", capture}});
-    writeCompile(dir / "b", "m", false, kernelsFile(json::array()), {{"capture", capture}});
+    const json capture = snapshot("capture", { { "x", "aten.relu.default", "" } });
+    writeCompile(dir / "a", "m", false, kernelsFile(json::array()), { { "capture", capture } });
+    writeCompile(dir / "b", "m", false, kernelsFile(json::array()), { { "capture", capture } });
     try {
-        compareFolders(dir / "a", dir / "b", {"post_grad"});
+        compareFolders(dir / "a", dir / "b", { "post_grad" });
         QFAIL("a stage neither job has was compared");
     } catch (const CompareError &e) {
         QVERIFY2(contains(e.what(), "post_grad") && contains(e.what(), "they share: capture"), e.what());
@@ -365,16 +395,18 @@ void TestCompare::bothProfiled()
 {
     QTemporaryDir tmp;
     const fs::path dir = tmp.path().toStdString();
-    const json post = snapshot("post_grad", {{"convolution", "aten.convolution.default", "conv1"},
-                                             {"relu", "aten.relu.default", "block.relu"},
-                                             {"addmm", "aten.addmm.default", "fc"}});
+    const json post = snapshot("post_grad",
+        { { "convolution", "aten.convolution.default", "conv1" }, { "relu", "aten.relu.default", "block.relu" },
+            { "addmm", "aten.addmm.default", "fc" } });
     const json k = kernelsFile(json::array());
-    writeCompile(dir / "a", "m", false, k, {{"post_grad", post}});
-    writeCompile(dir / "b", "m", true, k, {{"post_grad", post}});
+    writeCompile(dir / "a", "m", false, k, { { "post_grad", post } });
+    writeCompile(dir / "b", "m", true, k, { { "post_grad", post } });
     // Per forward call: A conv 0.30 + relu 0.10 + fc 0.05; B conv 0.10 (+relu fused) + fc 0.05.
-    writeProfile(dir / "a", "m", {{"conv", 30.0, {"convolution"}}, {"cpp_fused_relu_0", 10.0, {"relu"}}, {"fc", 5.0, {"addmm"}}}, 100,
-                 ratio(2.0, 1.9, 2.1), 0.5);
-    writeProfile(dir / "b", "m", {{"conv", 10.0, {"convolution", "relu"}}, {"fc", 5.0, {"addmm"}}}, 100, ratio(3.0, 2.8, 3.2), 0.33);
+    writeProfile(dir / "a", "m",
+        { { "conv", 30.0, { "convolution" } }, { "cpp_fused_relu_0", 10.0, { "relu" } }, { "fc", 5.0, { "addmm" } } },
+        100, ratio(2.0, 1.9, 2.1), 0.5);
+    writeProfile(dir / "b", "m", { { "conv", 10.0, { "convolution", "relu" } }, { "fc", 5.0, { "addmm" } } }, 100,
+        ratio(3.0, 2.8, 3.2), 0.33);
     const Comparison c = compareFolders(dir / "a", dir / "b");
     QVERIFY(c.time.a.profiled && c.time.b.profiled);
     QCOMPARE(c.time.kernels.size(), std::size_t(3));
@@ -386,7 +418,8 @@ void TestCompare::bothProfiled()
     QCOMPARE(c.time.kernels[2].delta(), 0.0);
     // Groups: B's conv kernel covers a conv1 node and a block node: its 0.10 ms is split in half.
     const auto group = [&](const std::string &g) {
-        return *std::find_if(c.time.groups.begin(), c.time.groups.end(), [&](const GroupTime &x) { return x.group == g; });
+        return *std::find_if(
+            c.time.groups.begin(), c.time.groups.end(), [&](const GroupTime &x) { return x.group == g; });
     };
     QVERIFY(std::abs(*group("conv1").msA - 0.30) < 1e-12);
     QVERIFY(std::abs(*group("conv1").msB - 0.05) < 1e-12);
@@ -401,8 +434,10 @@ void TestCompare::bothProfiled()
     for (const auto &v : c.time.verdict)
         verdict += v + "\n";
     QVERIFY2(contains(verdict, "B is faster"), verdict.c_str());
-    QVERIFY2(contains(verdict, "largest contributors (kernel time per forward call, B − A): conv -0.200 ms; cpp_fused_relu_0 -0.100 ms (only in A)"),
-             verdict.c_str());
+    QVERIFY2(contains(verdict,
+                 "largest contributors (kernel time per forward call, B − A): conv -0.200 ms; cpp_fused_relu_0 -0.100 "
+                 "ms (only in A)"),
+        verdict.c_str());
     QVERIFY2(contains(verdict, "by module group: conv1 -0.250 ms"), verdict.c_str());
     QVERIFY2(contains(verdict, "from different runs"), verdict.c_str());
     QVERIFY(!c.time.eagerMoved);
@@ -412,10 +447,10 @@ void TestCompare::oneSideNotProfiled()
 {
     QTemporaryDir tmp;
     const fs::path dir = tmp.path().toStdString();
-    const json post = snapshot("post_grad", {{"convolution", "aten.convolution.default", "conv1"}});
-    writeCompile(dir / "a", "m", false, kernelsFile(json::array()), {{"post_grad", post}});
-    writeCompile(dir / "b", "m", false, kernelsFile(json::array()), {{"post_grad", post}});
-    writeProfile(dir / "b", "m", {{"conv", 30.0, {"convolution"}}}, 100, ratio(2.0, 1.9, 2.1), 0.5);
+    const json post = snapshot("post_grad", { { "convolution", "aten.convolution.default", "conv1" } });
+    writeCompile(dir / "a", "m", false, kernelsFile(json::array()), { { "post_grad", post } });
+    writeCompile(dir / "b", "m", false, kernelsFile(json::array()), { { "post_grad", post } });
+    writeProfile(dir / "b", "m", { { "conv", 30.0, { "convolution" } } }, 100, ratio(2.0, 1.9, 2.1), 0.5);
     const Comparison c = compareFolders(dir / "a", dir / "b");
     QVERIFY(!c.time.a.profiled);
     QVERIFY(c.time.b.profiled);
@@ -453,15 +488,15 @@ void TestCompare::recordedSession()
 
 void TestCompare::jsonShape()
 {
-    const json j = toJson(compareFolders(kSession / "compile-1", kSession / "profile-2", {"post_grad"}));
+    const json j = toJson(compareFolders(kSession / "compile-1", kSession / "profile-2", { "post_grad" }));
     QCOMPARE(j.value("format", ""), std::string("aotstudio.compare"));
     QCOMPARE(j.value("format_version", 0), 1);
     QCOMPARE(j["a"].value("kind", ""), std::string("compile"));
     QCOMPARE(j["b"].value("kind", ""), std::string("profile"));
     QCOMPARE(j["stages"].size(), std::size_t(1));
-    for (const char *key : {"only_a", "only_b", "changed", "unchanged", "targets", "empty"})
+    for (const char *key : { "only_a", "only_b", "changed", "unchanged", "targets", "empty" })
         QVERIFY2(j["stages"][0].contains(key), key);
-    for (const char *key : {"only_a", "only_b", "changed", "unchanged", "count_a", "count_b"})
+    for (const char *key : { "only_a", "only_b", "changed", "unchanged", "count_a", "count_b" })
         QVERIFY2(j["kernels"].contains(key), key);
     QCOMPARE(j["time"].value("pairing", ""), std::string("different_runs"));
     QVERIFY(j["time"]["latency_ratio"].is_null());
