@@ -184,12 +184,19 @@ void printKernels(std::FILE *out, const Comparison &c, bool full)
     }
     std::fprintf(out, "\nkernels: %zu in A, %zu in B: %zu only in A, %zu only in B, %zu changed, %zu unchanged\n",
         k.countA, k.countB, k.onlyA.size(), k.onlyB.size(), k.changed.size(), k.unchanged.size());
+    // One name column as wide as the longest name (Inductor's fused names run to 70 characters).
+    int width = 8;
+    for (const auto *list : { &k.onlyA, &k.onlyB })
+        for (const auto &x : *list)
+            width = std::max(width, static_cast<int>(x.name.size()));
+    for (const auto &x : k.changed)
+        width = std::max(width, static_cast<int>(x.nameA.size()));
     for (const auto &x : k.onlyA)
-        std::fprintf(
-            out, "  - %-44s %-8s only in A, covers %s\n", x.name.c_str(), x.kind.c_str(), joined(x.nodes).c_str());
+        std::fprintf(out, "  - %-*s %-8s only in A, covers %s\n", width, x.name.c_str(), x.kind.c_str(),
+            joined(x.nodes).c_str());
     for (const auto &x : k.onlyB)
-        std::fprintf(
-            out, "  + %-44s %-8s only in B, covers %s\n", x.name.c_str(), x.kind.c_str(), joined(x.nodes).c_str());
+        std::fprintf(out, "  + %-*s %-8s only in B, covers %s\n", width, x.name.c_str(), x.kind.c_str(),
+            joined(x.nodes).c_str());
     for (const auto &x : k.changed) {
         std::string what;
         if (x.renamed())
@@ -206,7 +213,7 @@ void printKernels(std::FILE *out, const Comparison &c, bool full)
         if (x.instancesA != x.instancesB)
             what += std::string(what.empty() ? "" : "; ") + "call sites " + std::to_string(x.instancesA) + " -> "
                 + std::to_string(x.instancesB);
-        std::fprintf(out, "  ~ %-44s %-8s %s\n", x.nameA.c_str(), x.kind.c_str(), what.c_str());
+        std::fprintf(out, "  ~ %-*s %-8s %s\n", width, x.nameA.c_str(), x.kind.c_str(), what.c_str());
         if (x.sourceDiff.empty())
             continue;
         std::istringstream lines(x.sourceDiff);

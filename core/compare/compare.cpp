@@ -400,18 +400,27 @@ TimeDiff diffTime(const JobFolder &a, const JobFolder &b)
     for (const auto *side : { &t.a, &t.b })
         if (side->verdict == "unreliable" || side->verdict == "noisy")
             t.notes.push_back(std::string(side == &t.a ? "A" : "B") + "'s measurement was " + side->verdict
-                + ": its figures are usable with care");
+                + (side->verdict == "noisy" ? ": its figures are usable with care"
+                                            : ": the machine did not allow a fair measurement (its result's "
+                                              "measurement.reasons say why); rerun it on a quiet machine"));
 
+    // How to profile a job in place: its own package, the profile written beside it.
+    const auto howTo = [](const JobFolder &j) {
+        if (j.package.empty() || j.kind == JobKind::Bundle)
+            return std::string("aotstudio-cli profile --model ") + j.model + " --out DIR";
+        return "aotstudio-cli profile --model " + j.model + " --package " + j.package.string() + " --out "
+            + j.dir.string();
+    };
     if (!t.a.profiled && !t.b.profiled) {
-        t.verdict.push_back(
-            "time per kernel and per module group: not profiled (neither job has a profile.json with kernel "
-            "times; run aotstudio-cli profile on both)");
+        t.verdict.push_back("time per kernel and per module group: not profiled (neither job has a profile.json with "
+                            "kernel times; profile each in place: "
+            + howTo(a) + ", and the same for B)");
         return t;
     }
     const bool both = t.a.profiled && t.b.profiled;
     if (!both)
         t.verdict.push_back(std::string("time per kernel and per module group: ") + (t.a.profiled ? "B" : "A")
-            + " not profiled (no profile.json with kernel times; run aotstudio-cli profile on it); "
+            + " not profiled (no profile.json with kernel times; " + howTo(t.a.profiled ? b : a) + "); "
             + (t.a.profiled ? "A" : "B") + "'s times listed alone");
     std::map<std::string, ProfiledKernel> ka, kb;
     if (t.a.profiled)
