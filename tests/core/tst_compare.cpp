@@ -145,6 +145,7 @@ private Q_SLOTS:
     void bothProfiled();
     void oneSideNotProfiled();
     void recordedSession();
+    void bundleAgainstCompile();
     void jsonShape();
 };
 
@@ -484,6 +485,51 @@ void TestCompare::recordedSession()
         QVERIFY2(s.error.empty() && s.diff.empty(), s.stage.c_str());
     QVERIFY(same.kernels.onlyA.empty() && same.kernels.onlyB.empty() && same.kernels.changed.empty());
     QVERIFY(!same.kernels.unchanged.empty());
+}
+
+void TestCompare::bundleAgainstCompile()
+{
+    // A bundle as export lays it out: the first bucket's compile result in report/, its snapshots
+    // and kernels.json in graphs/, its package in packages/.
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    const json post = snapshot("post_grad", { { "convolution", "aten.convolution.default", "conv1" } });
+    const json kernels = kernelsFile({ kernel("cpp_fused_relu_0", "cpp", { "relu" }, kReluSource) });
+    writeCompile(dir / "a", "m", false, kernels, { { "post_grad", post } });
+    writeCompile(dir / "work", "m", true, kernels, { { "post_grad", post } }, 300);
+    const fs::path bundle = dir / "bundle";
+    fs::create_directories(bundle / "packages");
+    fs::copy(dir / "work" / "snapshots", bundle / "graphs");
+    fs::copy_file(dir / "work" / "kernels.json", bundle / "graphs" / "kernels.json");
+    fs::copy_file(dir / "work" / "model.pt2", bundle / "packages" / "batch1.pt2");
+    json report = readJson(dir / "work" / "result.json");
+    report.erase("eager"); // export compiles buckets without timing them
+    report.erase("compiled");
+    report.erase("speedup_interval");
+    write(bundle / "report" / "batch1.json", report);
+    write(bundle / "manifest.json",
+        { { "format", "aotstudio.bundle" }, { "format_version", 1 }, { "model", "m" }, { "device", "cpu" },
+            { "torch_version", "2.14.1+cpu" }, { "quantization", "none" },
+            { "buckets",
+                json::array({ json { { "name", "batch1" }, { "batch", 1 }, { "package", "packages/batch1.pt2" } },
+                    json { { "name", "batch4" }, { "batch", 4 }, { "package", "packages/batch4.pt2" } } }) } });
+    const JobFolder j = loadJobFolder(bundle);
+    QCOMPARE(j.kind, JobKind::Bundle);
+    QCOMPARE(j.bucket, std::string("batch1"));
+    QCOMPARE(j.packageBytes.value_or(0), std::uintmax_t(300));
+    QCOMPARE(j.stages.size(), std::size_t(1));
+    QCOMPARE(j.kernelsFile, bundle / "graphs" / "kernels.json");
+    QVERIFY(j.options.value("freezing", false));
+    const Comparison c = compareFolders(dir / "a", bundle);
+    QCOMPARE(c.stages.size(), std::size_t(1));
+    QVERIFY(c.stages[0].diff.empty());
+    QCOMPARE(c.kernels.unchanged.size(), std::size_t(1));
+    QVERIFY(!c.time.b.compiled); // not timed: no ratio
+    QVERIFY(!c.time.latencyRatio);
+    bool bucketNote = false;
+    for (const auto &n : c.b.notes)
+        bucketNote |= contains(n, "2 buckets") && contains(n, "batch1");
+    QVERIFY(bucketNote);
 }
 
 void TestCompare::jsonShape()
