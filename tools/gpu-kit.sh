@@ -14,7 +14,7 @@
 #   GPU_KIT_MINILM   0 to leave sample:minilm's weights out (about 23 MB of the kit)
 #
 # What DIR holds:
-#   prefix/          one CMake prefix: nlohmann-json and CLI11 (headers + CMake packages, from
+#   prefix/          one CMake prefix: nlohmann-json, CLI11 and dtl (headers + CMake packages, from
 #                    Debian's -dev packages), OpenSSL's headers and static libcrypto (libssl-dev),
 #                    libzip built here as a static, position-independent library with zlib inside
 #                    it (Debian's libzip.so needs GnuTLS, Nettle, bzip2, lzma and zstd at run time;
@@ -71,7 +71,7 @@ if [ -z "$(find "$APT/lists" -maxdepth 1 -name '*Sources*' -mmin -1440 2>/dev/nu
   apt-get "${APTO[@]}" update -qq >&2
 fi
 
-DEBS=(nlohmann-json3-dev libcli11-dev libssl-dev)
+DEBS=(nlohmann-json3-dev libcli11-dev libssl-dev libdtl-dev)
 (cd "$CACHE/debs" && for p in "${DEBS[@]}"; do
   ls "${p}"_*.deb >/dev/null 2>&1 || apt-get "${APTO[@]}" download "$p" >&2
 done)
@@ -99,6 +99,7 @@ for p in "${DEBS[@]}"; do
 done
 cp -r "$X/nlohmann-json3-dev/usr/include/nlohmann" "$PREFIX/include/"
 cp -r "$X/libcli11-dev/usr/include/CLI" "$PREFIX/include/"
+cp -r "$X/libdtl-dev/usr/include/dtl" "$PREFIX/include/" # header-only (core/compare's source diffs)
 mkdir -p "$PREFIX/share/cmake"
 for d in "$X/nlohmann-json3-dev" "$X/libcli11-dev"; do
   # Their CMake packages compute the prefix from their own location, so they relocate as they are.

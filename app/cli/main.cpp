@@ -5,6 +5,7 @@
 #include "bundle/inspect.h"
 #include "bundle/signing.h"
 #include "bundle/text.h"
+#include "comparecmd.h"
 #include "graph/graphdiff.h"
 #include "pipeline/engine.h"
 #include "pipeline/measurement.h"
@@ -613,6 +614,8 @@ int main(int argc, char **argv)
     auto *quantizeCmd = Cli::addQuantizeCommand(app, quantizeOptions);
     Cli::SweepOptions sweepOptions;
     auto *sweepCmd = Cli::addSweepCommand(app, sweepOptions);
+    Cli::CompareCommandOptions compareOptions;
+    auto *compareCmd = Cli::addCompareCommand(app, compareOptions);
 
     try {
         app.parse(argc, argv);
@@ -624,6 +627,8 @@ int main(int argc, char **argv)
         return runInspect(inspectPath, inspectJson, inspectTrust, inspectAllowUnsigned);
     if (*keygenCmd)
         return Cli::runKeygen(keygenOptions);
+    if (*compareCmd)
+        return Cli::runCompare(compareOptions); // files only: no engine, no torch
     if (*profileCmd) {
         // Contradictions CLI11's per-option checks cannot see: exit 2 before the engine starts.
         if (const std::string why = Cli::profileCommandLineProblem(profileOptions); !why.empty()) {

@@ -3,6 +3,7 @@
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
 #include "pipeline/sweepjob.h"
+#include "pipeline/versions.h"
 
 #include "bundle/bundle.h"
 #include "bundle/sweepplan.h"
@@ -432,6 +433,7 @@ Json runCompile(const Job &ctx, const Json &request)
             {"package_bytes", compiled.value("package_bytes", 0)},
             {"out", request.value("out", std::string())},
             {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+            {"torchao_version", torchaoVersion()},
             {"cuda_version", loaded.value("cuda_version", std::string())},
             {"compute_capability", loaded.value("compute_capability", Json())},
             {"batch", request.value("batch", Json())},

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/jobutil.h"
 #include "pipeline/compilejob.h"
+#include "pipeline/versions.h"
 
 #include "bundle/bundle.h"
+#include "python/frontend.h"
 
 #include <chrono>
 #include <csignal>
@@ -199,6 +201,16 @@ std::filesystem::path selfDir()
     std::error_code ec;
     const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
     return ec ? std::filesystem::path() : p.parent_path();
+}
+
+Protocol::Json torchaoVersion()
+{
+    try {
+        const Protocol::Json v = Python::callFunction("versions", "library_versions").value("torchao_version", Protocol::Json());
+        return v.is_string() ? v : Protocol::Json();
+    } catch (...) {
+        return nullptr; // an older frontend or no Python: not recorded
+    }
 }
 
 } // namespace AotStudio::Pipeline

@@ -4,6 +4,7 @@
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
 #include "pipeline/throughput.h"
+#include "pipeline/versions.h"
 
 #include "bundle/bundle.h"
 #include "bundle/guards.h"
@@ -215,6 +216,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
     fs::path kernelsJson;
     std::string packageSource = "compiled";
     Json compileStages = Json::array(); // the compile's stages and passes (FORMAT.md compile result)
+    Json compileOptions;                // and its options (null for a given package)
     if (request.contains("package")) {
         packageSource = "given";
         package = fs::absolute(request["package"].get<std::string>()).lexically_normal().string();
@@ -231,6 +233,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         const Json compiled = runCompileAsPart(ctx, r, 0.5);
         package = compiled.value("package", "");
         compileStages = compiled.value("stages", Json::array());
+        compileOptions = compiled.value("options", Json());
         kernelsJson = out / "kernels.json";
     }
     if (!fs::exists(kernelsJson, ec))
@@ -692,8 +695,10 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"package_source", packageSource},
             {"kernels_json", kernelsJson.empty() ? Json() : Json(kernelsJson.string())},
             {"stages", compileStages},
+            {"options", compileOptions},
             {"out", out.string()},
             {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+            {"torchao_version", torchaoVersion()},
             {"cuda_version", loaded.value("cuda_version", std::string())},
             {"device_info", deviceInfo},
             {"inputs", inputs},

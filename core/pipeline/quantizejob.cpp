@@ -2,6 +2,7 @@
 #include "pipeline/quantizejob.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
+#include "pipeline/versions.h"
 
 #include "profiler/trace.h"
 #include "python/frontend.h"
@@ -101,6 +102,7 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
     const std::string package = compiled.at("package").get<std::string>();
     row["package"] = package;
     row["package_bytes"] = compiled.value("package_bytes", 0);
+    row["options"] = compiled.value("options", Json::object());
     row["graph_nodes"] = exported.value("nodes", 0);
 
     std::unique_ptr<Runtime::AotiRunner> runner;
@@ -362,6 +364,8 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
     }
     Json result{{"model", model},
                 {"device", device},
+                {"torch_version", Runtime::libtorchVersion()},
+                {"torchao_version", torchaoVersion()},
                 {"out", out.string()},
                 {"baseline", "fp32"},
                 {"calibration", calibration},
