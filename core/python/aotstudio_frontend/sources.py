@@ -171,8 +171,19 @@ def _hf(spec: str, target: str, options: dict, log) -> dict:
         model = _diffusers_model(spec, folder, raw, options, log)
     else:
         model = _transformers_model(spec, folder, raw, options, log)
+    _float32(spec, model, log)
     model.eval()
     return _made(model, example_inputs(model, options), log)
+
+
+def _float32(spec: str, model, log) -> None:
+    """Weights saved in half precision are made float32, like the inputs built for them: the job's
+    --dtype decides the compile's precision, not the checkpoint's storage type."""
+    stored = {p.dtype for p in model.parameters() if p.is_floating_point()}
+    if stored - {torch.float32}:
+        model.float()
+        log("info", f"{spec}: weights stored as {', '.join(sorted(str(d).replace('torch.', '') for d in stored))} "
+                    "converted to float32 (--dtype chooses the compile's precision)")
 
 
 def _diffusers_model(spec: str, folder: str, raw: dict, options: dict, log):
@@ -415,7 +426,8 @@ def _image_model(spec: str, model, channels: int, h: int, w: int, options: dict,
     batch = options.get("batch", DEFAULT_BATCH)
     shape = (batch, channels, frames, h, w) if frames else (batch, channels, h, w)
     x = torch.randn(*shape, generator=torch.Generator().manual_seed(0))
-    log("info", f"example input built from the model's default input size: x {list(x.shape)} float32")
+    log("info", f"example input: x {list(x.shape)} float32 ("
+        + ("?size" if options.get("size") else "the model's default input size") + ")")
     return {"model": model, "args": (x,), "kwargs": {}}
 
 
