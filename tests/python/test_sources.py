@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "core", "
 
 import torch  # noqa: E402
 
-from aotstudio_frontend import job, sources  # noqa: E402
+from aotstudio_frontend import job, sources, verify  # noqa: E402
 from aotstudio_frontend import inputs as structured  # noqa: E402
 from aotstudio_frontend.errors import FrontendError  # noqa: E402
 
@@ -147,7 +147,9 @@ class HuggingFace(Fixture):
         self.assertEqual(names, ["sample", "timestep", "encoder_hidden_states"])
         self.assertEqual([list(t.shape) for t in flat], [[2, 4, 8, 8], [2], [2, 5, 16]])
         with torch.inference_mode():
-            self.assertEqual(list(model(*flat).sample.shape), [2, 4, 8, 8])
+            out = model(*flat)
+        # Outputs are named by their fields (verify, reports): diffusers' output class is keyed.
+        self.assertEqual([(n, list(t.shape)) for n, t in verify.named_tensors(out)], [("sample", [2, 4, 8, 8])])
 
     def test_model_id_resolves_from_the_local_cache_only(self):
         cache = os.path.join(self.root, "hub")

@@ -215,7 +215,20 @@ def _diffusers_model(spec: str, folder: str, raw: dict, options: dict, log):
     except Exception as exc:
         raise FrontendError("model_error", "load", f"building {name} from {folder} raised {one_line(exc)}",
                             "check config.json and the weight files (as written by save_pretrained)") from exc
+    _keyed_diffusers_outputs()
     return model
+
+
+def _keyed_diffusers_outputs() -> None:
+    """Give diffusers' output classes (BaseOutput subclasses: UNet2DConditionOutput, ...) the
+    keyed flatten that torch's pytree needs to name their fields. diffusers registers them with
+    a plain flatten only, and ``tree_flatten_with_path`` (named outputs, verify) then refuses
+    them; the fields are a dict's, so their names are the keys."""
+    import torch.utils._pytree as pytree
+    from diffusers.utils import BaseOutput
+    for cls, node in list(pytree.SUPPORTED_NODES.items()):
+        if isinstance(cls, type) and issubclass(cls, BaseOutput) and node.flatten_with_keys_fn is None:
+            pytree.SUPPORTED_NODES[cls] = node._replace(flatten_with_keys_fn=pytree._dict_flatten_with_keys)
 
 
 def _transformers_class(spec: str, choice: str):
