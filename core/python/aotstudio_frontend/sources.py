@@ -136,13 +136,14 @@ def locate(target: str) -> str:
         folder = snapshot_download(repo_id=target, local_files_only=True)
     except Exception as exc:  # LocalEntryNotFoundError, HFValidationError, ...
         raise FrontendError("unknown_model", "load",
-                            f"'{target}' is neither a folder nor a model id in the local Hugging Face cache "
-                            f"({cache}); nothing is downloaded",
+                            f"'{target}' is neither a folder ({os.path.abspath(path)}) nor a model id in the local "
+                            f"Hugging Face cache ({cache}); nothing is downloaded",
                             "download it once where the network is allowed (huggingface-cli download "
                             f"{target}), set HF_HUB_CACHE to that cache, or give the model's folder") from exc
     if not os.path.isfile(os.path.join(folder, "config.json")):
         raise FrontendError("unknown_model", "load", f"the cached '{target}' ({folder}) has no config.json",
-                            "give a model folder with config.json, or name a pipeline component folder")
+                            "give a model folder with config.json; for a pipeline, one component's folder "
+                            f"(hf:{os.path.join(folder, 'unet')})")
     return folder
 
 
