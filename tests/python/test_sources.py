@@ -141,7 +141,8 @@ class HuggingFace(Fixture):
         folder = os.path.join(self.root, "unet")
         diffusers.UNet2DConditionModel(
             sample_size=8, in_channels=4, out_channels=4, layers_per_block=1, block_out_channels=(16, 32),
-            down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"), up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"),
+            down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"),
+            up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"),
             cross_attention_dim=16, attention_head_dim=8, norm_num_groups=8).save_config(folder)
         model, flat, names, _ = self.resolve(f"hf:{folder}?seq=5")
         self.assertEqual(names, ["sample", "timestep", "encoder_hidden_states"])

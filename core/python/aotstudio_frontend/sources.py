@@ -119,7 +119,8 @@ def locate(target: str) -> str:
                 parts = sorted(d for d in os.listdir(path) if os.path.isfile(os.path.join(path, d, "config.json")))
                 raise FrontendError("unknown_model", "load",
                                     f"'{path}' is a diffusers pipeline folder (model_index.json), not one model",
-                                    "name one component: " + ", ".join(f"hf:{os.path.join(target, p)}" for p in parts[:4]))
+                                    "name one component: "
+                                    + ", ".join(f"hf:{os.path.join(target, p)}" for p in parts[:4]))
             raise FrontendError("unknown_model", "load", f"no config.json in '{os.path.abspath(path)}'",
                                 "give a Hugging Face model folder (as written by save_pretrained: config.json and "
                                 "the weights)")
