@@ -16,7 +16,7 @@ import time
 import torch
 import torch.utils._pytree as pytree
 
-from . import doctor, graph_json, guards, kernels, outdir, samples, verify
+from . import doctor, graph_json, guards, kernels, outdir, samples, sources, verify
 from . import inputs as structured
 from .errors import FrontendError, compile_hint, export_hint, one_line, user_frame, user_location
 from .passes import PassRecorder
@@ -251,6 +251,8 @@ def resolve_model(spec: str, log=None):
             raise FrontendError("model_error", "load", f"sample '{name}' needs {one_line(exc)}",
                                 "run tools/setup.sh to install the pinned Python packages") from exc
         origin = samples.__file__
+    elif spec.startswith(sources.SCHEMES):
+        made, origin = sources.resolve(spec, log), spec  # hf:, timm:, torchvision: (sources.py)
     elif ".py:" in spec:
         made, origin = _load_factory(spec)
     else:
