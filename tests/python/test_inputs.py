@@ -236,3 +236,25 @@ class Cancel(unittest.TestCase):
         self.assertEqual(ctx.exception.code, "cancelled")
         self.assertFalse(os.path.exists(os.path.join(out, "model.pt2")))
         j.close()
+
+
+class OutputNames(unittest.TestCase):
+    def test_outputs_are_named_by_their_path(self):
+        from aotstudio_frontend import verify
+        names = [n for n, _ in verify.named_tensors({"logits": torch.ones(1), "hidden": (torch.ones(1), torch.ones(2))})]
+        self.assertEqual(names, ["logits", "hidden.0", "hidden.1"])
+        self.assertEqual([n for n, _ in verify.named_tensors(torch.ones(1))], ["output"])
+
+    def test_a_node_without_keyed_flatten_is_named_by_position(self):
+        import torch.utils._pytree as pt
+        from aotstudio_frontend import verify
+
+        class Pair:
+            def __init__(self, a, b):
+                self.a, self.b = a, b
+
+        pt.register_pytree_node(Pair, lambda p: ([p.a, p.b], None), lambda c, _ctx: Pair(*c))
+        try:
+            self.assertEqual([n for n, _ in verify.named_tensors(Pair(torch.ones(1), torch.ones(2)))], ["0", "1"])
+        finally:
+            pt._deregister_pytree_node(Pair)

@@ -132,7 +132,14 @@ def named_tensors(out) -> list:
     """[(name, tensor)] for the tensor leaves of a forward's output in pytree order (the order of
     the package's flat outputs). Names join the path's dict keys, dataclass or namedtuple fields
     and tuple positions with '.' ("logits", "0", "extra.hidden.1"); a single tensor is "output"."""
-    leaves, _ = pytree.tree_flatten_with_path(out)
+    try:
+        leaves, _ = pytree.tree_flatten_with_path(out)
+    except ValueError:
+        # A pytree node registered without a keyed flatten (register_pytree_node without
+        # flatten_with_keys_fn, as some libraries' output classes are) has no paths: the leaves
+        # are named by position, in the same order.
+        flat, _ = pytree.tree_flatten(out)
+        leaves = [((pytree.SequenceKey(i),), leaf) for i, leaf in enumerate(flat)]
     named = [(".".join(_key_name(k) for k in path) or "output", leaf.detach())
              for path, leaf in leaves if isinstance(leaf, torch.Tensor)]
     return named
