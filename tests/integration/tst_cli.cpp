@@ -435,7 +435,7 @@ void TestCli::badInput_data()
     QTest::newRow("sub-module that does not exist")
         << QStringList{QStringLiteral("--model"), fixture("repeated_blocks_factory.py") + QStringLiteral(":make"),
                        QStringLiteral("--submodule"), QStringLiteral("blocks.9")}
-        << QStringLiteral("model_error") << QStringLiteral("no sub-module 'blocks.9'; closest: blocks.0");
+        << QStringLiteral("model_error") << QStringLiteral("no sub-module 'blocks.9'; closest: blocks.3, blocks.2");
     QTest::newRow("keyword forward does not take")
         << QStringList{QStringLiteral("--model"), fixture("structured_inputs_factory.py") + QStringLiteral(":bad_keyword")}
         << QStringLiteral("model_error") << QStringLiteral("do not fit forward(x, y)");
