@@ -968,10 +968,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>sample:NAME, or path/to/file.py:factory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Model:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1629,6 +1625,30 @@ Code: %2</source>
     </message>
     <message>
         <source>Profiling the package of the last compile (%1): same model, device and options, so it is not compiled again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Hugging Face folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick a local Hugging Face model folder (config.json, weights optional): its example inputs are built from the config and forward&apos;s signature; nothing is downloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sample:NAME, path/to/file.py:factory, hf:FOLDER, timm:NAME or torchvision:NAME (options after ?: class, batch, seq, size, weights); SPEC#PATH compiles the sub-module PATH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Hugging Face model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no config.json. Pick the folder that holds the model&apos;s config.json (for a diffusers pipeline, one of its component folders such as unet/).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2793,6 +2813,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>Whether forward() changes a buffer of the model (e.g. a running statistic): then eager and the package are checked to advance alike</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inputs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The package&apos;s inputs in its order: names from forward&apos;s parameters and their place in nested arguments (--dynamic takes these names)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

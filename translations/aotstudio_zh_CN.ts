@@ -963,10 +963,6 @@
         <translation>编译</translation>
     </message>
     <message>
-        <source>sample:NAME, or path/to/file.py:factory</source>
-        <translation>sample:名称，或 path/to/file.py:factory</translation>
-    </message>
-    <message>
         <source>Model:</source>
         <translation>模型：</translation>
     </message>
@@ -1625,6 +1621,30 @@ Code: %2</source>
     <message>
         <source>Profiling the package of the last compile (%1): same model, device and options, so it is not compiled again</source>
         <translation>对最近一次编译的包（%1）进行性能分析：模型、设备和选项都相同，因此不再重新编译</translation>
+    </message>
+    <message>
+        <source>Open &amp;Hugging Face folder…</source>
+        <translation>打开 &amp;Hugging Face 模型文件夹…</translation>
+    </message>
+    <message>
+        <source>Pick a local Hugging Face model folder (config.json, weights optional): its example inputs are built from the config and forward&apos;s signature; nothing is downloaded</source>
+        <translation>选择本地 Hugging Face 模型文件夹（含 config.json，权重可选）：示例输入根据配置和 forward 的签名生成；不会下载任何内容</translation>
+    </message>
+    <message>
+        <source>sample:NAME, path/to/file.py:factory, hf:FOLDER, timm:NAME or torchvision:NAME (options after ?: class, batch, seq, size, weights); SPEC#PATH compiles the sub-module PATH</source>
+        <translation>sample:名称、path/to/file.py:factory、hf:文件夹、timm:名称或 torchvision:名称（? 之后的选项：class、batch、seq、size、weights）；SPEC#PATH 编译子模块 PATH</translation>
+    </message>
+    <message>
+        <source>Open Hugging Face model folder</source>
+        <translation>打开 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
+        <source>Not a model folder</source>
+        <translation>不是模型文件夹</translation>
+    </message>
+    <message>
+        <source>%1 has no config.json. Pick the folder that holds the model&apos;s config.json (for a diffusers pipeline, one of its component folders such as unet/).</source>
+        <translation>%1 中没有 config.json。请选择包含模型 config.json 的文件夹（对于 diffusers 流水线，选择其组件文件夹之一，例如 unet/）。</translation>
     </message>
 </context>
 <context>
@@ -2801,6 +2821,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>Whether forward() changes a buffer of the model (e.g. a running statistic): then eager and the package are checked to advance alike</source>
         <translation>forward() 是否会修改模型的缓冲区（例如滑动统计量）：如果会，则检查 eager 与编译包是否以相同方式推进</translation>
+    </message>
+    <message>
+        <source>Inputs:</source>
+        <translation>输入：</translation>
+    </message>
+    <message>
+        <source>The package&apos;s inputs in its order: names from forward&apos;s parameters and their place in nested arguments (--dynamic takes these names)</source>
+        <translation>包的输入（按其顺序）：名称来自 forward 的参数及其在嵌套参数中的位置（--dynamic 接受这些名称）</translation>
     </message>
 </context>
 <context>

@@ -196,6 +196,12 @@ void MainWindow::createActions()
         tr("Pick a Python file with a function returning (model, example_inputs)"));
     connect(m_openFactoryAction, &QAction::triggered, this, &MainWindow::openFactory);
 
+    m_openHfAction = new QAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open &Hugging Face folder…"), this);
+    m_openHfAction->setObjectName(QStringLiteral("openHfAction"));
+    m_openHfAction->setToolTip(tr("Pick a local Hugging Face model folder (config.json, weights optional): its example "
+                                  "inputs are built from the config and forward's signature; nothing is downloaded"));
+    connect(m_openHfAction, &QAction::triggered, this, &MainWindow::openHfFolder);
+
     m_restartAction = new QAction(QIcon::fromTheme(QStringLiteral("view-refresh")),
                                   tr("&Restart engine"), this);
     connect(m_restartAction, &QAction::triggered, this, &MainWindow::restartEngine);
@@ -259,9 +265,12 @@ void MainWindow::createToolBar()
     // The built-in samples (core/python/aotstudio_frontend/samples.py), smallest first.
     m_modelCombo->addItems({QStringLiteral("sample:mlp"), QStringLiteral("sample:convnet"), QStringLiteral("sample:transformer"),
                             QStringLiteral("sample:espcn"), QStringLiteral("sample:unet"), QStringLiteral("sample:resnet18"),
-                            QStringLiteral("sample:minilm")});
+                            QStringLiteral("sample:minilm"), QStringLiteral("timm:resnet50?size=160"),
+                            QStringLiteral("torchvision:mobilenet_v3_small")});
     m_modelCombo->setMinimumContentsLength(18);
-    m_modelCombo->setToolTip(tr("sample:NAME, or path/to/file.py:factory"));
+    m_modelCombo->setToolTip(tr("sample:NAME, path/to/file.py:factory, hf:FOLDER, timm:NAME or torchvision:NAME "
+                                "(options after ?: class, batch, seq, size, weights); SPEC#PATH compiles the "
+                                "sub-module PATH"));
     bar->addWidget(new QLabel(tr("Model:"), bar));
     bar->addWidget(m_modelCombo);
     bar->addAction(m_openFactoryAction);
@@ -446,6 +455,7 @@ void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openFactoryAction);
+    file->addAction(m_openHfAction);
     file->addSeparator();
     file->addAction(m_openSessionAction);
     m_recentMenu = file->addMenu(tr("Recent Sessions"));
@@ -1196,6 +1206,21 @@ void MainWindow::openFactory()
         QLineEdit::Normal, QStringLiteral("factory"), &ok);
     if (ok && !function.trimmed().isEmpty())
         setModel(file + QLatin1Char(':') + function.trimmed());
+}
+
+void MainWindow::openHfFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Hugging Face model folder"));
+    if (dir.isEmpty())
+        return;
+    if (!QFileInfo::exists(QDir(dir).filePath(QStringLiteral("config.json")))) {
+        QMessageBox::warning(this, tr("Not a model folder"),
+                             tr("%1 has no config.json. Pick the folder that holds the model's config.json (for a "
+                                "diffusers pipeline, one of its component folders such as unet/).")
+                                 .arg(QDir::toNativeSeparators(dir)));
+        return;
+    }
+    setModel(QStringLiteral("hf:") + dir);
 }
 
 void MainWindow::chooseOutputDirectory()

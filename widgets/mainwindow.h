@@ -162,6 +162,7 @@ private:
     void showBanner(const QString &text);
     void setCudaAvailable(bool available, const QString &why);
     void openFactory();
+    void openHfFolder();
     void chooseOutputDirectory();
     QString newJobDirectory() const;
     void selectDevice(const QString &device);
@@ -191,6 +192,7 @@ private:
     QAction *m_exportAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_openFactoryAction = nullptr;
+    QAction *m_openHfAction = nullptr;
     QAction *m_restartAction = nullptr;
     QAction *m_profileAction = nullptr;
     QAction *m_quantizeAction = nullptr;

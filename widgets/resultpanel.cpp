@@ -113,6 +113,7 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_package = addRow(m_form, tr("Package:"), "resultPackage");
     m_device = addRow(m_form, tr("Device:"), "resultDevice");
     m_torch = addRow(m_form, tr("Torch version:"), "resultTorch");
+    m_inputs = addRow(m_form, tr("Inputs:"), "resultInputs");
     m_maxAbsError = addRow(m_form, tr("Max abs error:"), "resultMaxAbsError");
     // Verification per output (absent from older results: the rows are hidden then).
     m_verify = addRow(m_form, tr("Verification:"), "resultVerify");
@@ -248,6 +249,12 @@ void ResultPanel::showResult(const Client::CompileResult &r)
     m_package->setToolTip(r.package);
     m_device->setText(r.device);
     m_torch->setText(r.torchVersion);
+    QStringList inputs;
+    for (const auto &t : r.inputs)
+        inputs << t.text();
+    m_inputs->setText(inputs.isEmpty() ? QStringLiteral("–") : inputs.join(QLatin1String("; ")));
+    m_inputs->setToolTip(tr("The package's inputs in its order: names from forward's parameters and their place in "
+                            "nested arguments (--dynamic takes these names)"));
     m_maxAbsError->setText(
         orDash(r.maxAbsError, qIsNaN(r.tolerance)
                                   ? formatNumber(r.maxAbsError, 'g', 3)

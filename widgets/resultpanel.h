@@ -76,6 +76,7 @@ private:
     QLabel *m_package;
     QLabel *m_device;
     QLabel *m_torch;
+    QLabel *m_inputs;
     QLabel *m_maxAbsError;
     QLabel *m_verify;
     QLabel *m_verifyMode;

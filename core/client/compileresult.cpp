@@ -15,6 +15,30 @@ double number(const QJsonObject &o, const char *key)
 
 } // namespace
 
+QString TensorInfo::text() const
+{
+    QStringList sizes;
+    for (qint64 s : shape)
+        sizes << (s < 0 ? QStringLiteral("?") : QString::number(s));
+    const QString dims = QLatin1Char('[') + sizes.join(QLatin1String(", ")) + QLatin1Char(']');
+    return (name.isEmpty() ? QString() : name + QLatin1Char(' ')) + dims + (dtype.isEmpty() ? QString() : QLatin1Char(' ') + dtype);
+}
+
+QList<TensorInfo> TensorInfo::listFromJson(const QJsonValue &array)
+{
+    QList<TensorInfo> out;
+    for (const QJsonValue &v : array.toArray()) {
+        const QJsonObject o = v.toObject();
+        TensorInfo t;
+        t.name = o.value(QLatin1String("name")).toString();
+        t.dtype = o.value(QLatin1String("dtype")).toString();
+        for (const QJsonValue &s : o.value(QLatin1String("shape")).toArray())
+            t.shape << (s.isDouble() ? static_cast<qint64>(s.toDouble()) : qint64(-1));
+        out << t;
+    }
+    return out;
+}
+
 CompileResult CompileResult::fromJson(const QJsonObject &result)
 {
     CompileResult r;
@@ -45,6 +69,7 @@ CompileResult CompileResult::fromJson(const QJsonObject &result)
     if (r.compiled.runs <= 0)
         r.compiled.runs = result.value(QLatin1String("compiled_runs")).toInt();
     r.verify = VerifyResult::fromJson(result);
+    r.inputs = TensorInfo::listFromJson(result.value(QLatin1String("inputs")));
     const QJsonArray warnings = result.value(QLatin1String("warnings")).toArray();
     for (const QJsonValue &w : warnings) {
         if (w.isString() && !w.toString().trimmed().isEmpty())

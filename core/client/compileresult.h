@@ -13,6 +13,18 @@ namespace AotStudio::Client {
 
 /// The typed view of a `compile` result object (FORMAT.md, "compile result").
 /// Missing numbers stay NaN so a panel can show "—" instead of a made-up zero.
+/// One tensor the package takes or gives: its name (forward's parameter or the pytree path, e.g.
+/// "attention_mask", "cfg.scale", "logits"), shape (sizes; symbolic sizes as -1) and dtype.
+struct TensorInfo
+{
+    QString name;
+    QList<qint64> shape;
+    QString dtype;
+    /// "attention_mask [2, 16] int64"
+    QString text() const;
+    static QList<TensorInfo> listFromJson(const QJsonValue &array);
+};
+
 struct CompileResult
 {
     QString model;
@@ -32,6 +44,7 @@ struct CompileResult
     LatencyStats eager;
     LatencyStats compiled;
     VerifyResult verify;   ///< per-output verification (isPresent() false in older results)
+    QList<TensorInfo> inputs;  ///< the package's inputs in its order (names empty in older results)
     QStringList warnings;  ///< e.g. noisy timings; empty when the engine sent none
     /// warnings without the "measurement: …" line that repeats the verdict (shown on its own)
     QStringList otherWarnings() const;
