@@ -186,11 +186,13 @@ void printRegional(std::FILE *out, const Json &r)
     std::fprintf(out, "max abs error:  %.3g (tolerance %.3g)\n", r.value("max_abs_error", 0.0), r.value("tolerance", 0.0));
     std::fprintf(out, "eager median:   %.4f ms\n", r.value("eager_ms", 0.0));
     std::fprintf(out, "regional:       %.4f ms, %s\n", r.value("compiled_ms", 0.0),
-                 Pipeline::ratioText(Pipeline::ratioFromJson(r.value("speedup_interval", Json()))).c_str());
+                 Pipeline::ratioText(Pipeline::ratioFromJson(r.value("speedup_interval", Json())),
+                                     "the regional model is slower than eager").c_str());
     const Json whole = r.value("whole", Json());
     if (whole.is_object()) {
         std::fprintf(out, "whole model:    %.4f ms; regional vs whole %s\n", whole.value("median_ms", 0.0),
-                     Pipeline::ratioText(Pipeline::ratioFromJson(whole.value("regional_speedup_vs_whole", Json()))).c_str());
+                     Pipeline::ratioText(Pipeline::ratioFromJson(whole.value("regional_speedup_vs_whole", Json())),
+                                         "the regional model is slower than the whole package").c_str());
         std::fprintf(out, "compile time:   regional %.1f s, whole %.1f s (regional %.0f%% of whole)\n", g.value("compile_seconds", 0.0),
                      whole.value("compile_seconds", 0.0), 100.0 * g.value("compile_time_ratio", 0.0));
     } else {
