@@ -119,6 +119,10 @@ void TestExport::bundleLayoutAndManifest()
     QVERIFY(m.value(QLatin1String("torch_version")).toString().startsWith(QLatin1String("2.")));
     QCOMPARE(m.value(QLatin1String("inputs")).toArray().first().toObject().value(QLatin1String("shape")).toArray().first().toString(),
              QStringLiteral("batch"));
+    // Inputs and outputs carry the model's names (forward's parameter; a single output is "output").
+    QCOMPARE(m.value(QLatin1String("inputs")).toArray().first().toObject().value(QLatin1String("name")).toString(), QStringLiteral("x"));
+    QCOMPARE(m.value(QLatin1String("outputs")).toArray().first().toObject().value(QLatin1String("name")).toString(),
+             QStringLiteral("output"));
     QStringList names;
     for (const auto &b : m.value(QLatin1String("buckets")).toArray())
         names << b.toObject().value(QLatin1String("name")).toString();
@@ -168,6 +172,7 @@ void TestExport::roundTripEqualsEager()
                              "m, (x,) = samples.convnet(); x = torch.cat([x, x])[:3]; torch.save([x], sys.argv[1]);"
                              "torch.save([x[:, :, :8, :8].contiguous()], sys.argv[1] + '.small');"
                              "torch.save([x.double()], sys.argv[1] + '.f64');"
+                             "torch.save({'x': x}, sys.argv[1] + '.named'); torch.save({'y': x}, sys.argv[1] + '.wrongname');"
                              "print(json.dumps(m(x).flatten()[:6].tolist()))"),
               input, QStringLiteral(AOTSTUDIO_FRONTEND_DIR)});
     QVERIFY(py.waitForFinished(300000));
@@ -183,6 +188,16 @@ void TestExport::roundTripEqualsEager()
     QCOMPARE(compiled.size(), eager.size());
     for (qsizetype i = 0; i < eager.size(); ++i)
         QVERIFY2(qAbs(compiled[i].toDouble() - eager[i].toDouble()) < 1e-4, qPrintable(QString::number(i)));
+
+    // A dict of named tensors is matched to the manifest's input names; an unknown name is refused.
+    const Run named = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--input"), input + QLatin1String(".named"),
+                                               QStringLiteral("--iters"), QStringLiteral("0"), QStringLiteral("--json")});
+    QVERIFY2(named.exitCode == 0, named.err.constData());
+    QCOMPARE(firstValues(QJsonDocument::fromJson(named.out).object()), compiled);
+    const Run wrongName = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--input"), input + QLatin1String(".wrongname")});
+    QCOMPARE(wrongName.exitCode, 1);
+    QVERIFY2(lastLine(wrongName.err).contains("names the input 'y', which the model does not take; its inputs: x"),
+             wrongName.err.constData());
 
     const Run bad = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--input"), QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/tiny_factory.py")});
     QCOMPARE(bad.exitCode, 1);
