@@ -21,10 +21,7 @@ namespace {
 
 std::string str(const json &j, const char *key)
 {
-    if (!j.is_object())
-        return {};
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    return stringField(j, key);
 }
 
 std::optional<double> num(const json &j, const char *key)

@@ -50,14 +50,19 @@ json readJson(const fs::path &path, std::uintmax_t maxBytes)
     return j;
 }
 
-namespace {
-
-std::string str(const json &j, const char *key)
+std::string stringField(const json &j, const char *key)
 {
     if (!j.is_object())
         return {};
     const auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+namespace {
+
+std::string str(const json &j, const char *key)
+{
+    return stringField(j, key);
 }
 
 std::optional<std::uintmax_t> fileBytes(const fs::path &p)

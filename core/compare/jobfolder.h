@@ -82,4 +82,8 @@ JobFolder loadJobFolder(const std::filesystem::path &dir);
 /// file or invalid JSON.
 nlohmann::json readJson(const std::filesystem::path &path, std::uintmax_t maxBytes = kMaxJobFileBytes);
 
+/// `j[key]` when `j` is an object holding a string there, else "" (results written by older
+/// versions lack keys; a reader never throws on a missing or mistyped one).
+std::string stringField(const nlohmann::json &j, const char *key);
+
 } // namespace AotStudio::Compare

@@ -278,16 +278,8 @@ def input_names(model, count: int) -> list:
     info = getattr(model, ATTR, None)
     if info is not None and len(info.names) == count:
         return list(info.names)
-    try:
-        sig = inspect.signature(model.forward)
-    except (TypeError, ValueError):
-        return [f"input {i}" for i in range(count)]
-    names, var = [], None
-    for p in sig.parameters.values():
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            names.append(p.name)
-        elif p.kind == p.VAR_POSITIONAL:
-            var = p.name
+    from .guards import forward_params
+    names, var = forward_params(model)
     out = []
     for i in range(count):
         out.append(names[i] if i < len(names) else f"{var}[{i - len(names)}]" if var else f"input {i}")
