@@ -258,3 +258,18 @@ class OutputNames(unittest.TestCase):
             self.assertEqual([n for n, _ in verify.named_tensors(Pair(torch.ones(1), torch.ones(2)))], ["0", "1"])
         finally:
             pt._deregister_pytree_node(Pair)
+
+
+class NestedRepeats(unittest.TestCase):
+    def test_layers_inside_chosen_blocks_are_not_blocks_of_their_own(self):
+        from aotstudio_frontend import regional
+
+        class Blk(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ln = nn.LayerNorm(4)
+                self.fc = nn.Linear(4, 4)
+
+        model = nn.Sequential(Blk(), Blk(), Blk(), nn.LayerNorm(4))  # one LayerNorm outside the blocks
+        groups = regional.find_repeated_blocks(model)
+        self.assertEqual([(g.class_name, g.paths) for g in groups], [("Blk", ["0", "1", "2"])])

@@ -247,3 +247,47 @@ def user_source_line(stack_trace: str) -> str:
         if not any(p in filename for p in ("/site-packages/", "/dist-packages/", "/lib/python3", "aotstudio_frontend")):
             return f"{filename}:{line}: {code.strip()}"
     return ""
+
+
+def check_outputs(out, spec: str, log) -> None:
+    """Refuse, before export and compile, outputs an AOTInductor package cannot return: a
+    ``None``, a number or a string among the leaves (the package returns tensors only; a None
+    leaf crashed the C++ loader, a number was taken for a compiler mismatch), or a node type
+    registered without a serialized name (AOTInductor stores the output structure by that name).
+    Unregistered dataclasses in the output are registered, as for inputs (inputs.py).
+    Raises FrontendError(model_error) naming the output's path and the fix."""
+    import torch.utils._pytree as pytree
+    structured._register_dataclasses(out, log)
+    try:
+        leaves, _ = pytree.tree_flatten_with_path(out)
+        paths = [(structured.path_name("output", p), leaf) for p, leaf in leaves]
+    except ValueError:
+        paths = [(f"output[{i}]", leaf) for i, leaf in enumerate(pytree.tree_leaves(out))]
+    for path, leaf in paths:
+        if isinstance(leaf, torch.Tensor):
+            continue
+        what = "None" if leaf is None else f"a {type(leaf).__name__} ({leaf!r:.40})"
+        raise FrontendError("model_error", "load",
+                            f"forward of '{spec}' returns {what} at {path}: an AOTInductor package returns tensors only",
+                            "return only tensors from forward (drop None and constants from the return value, or "
+                            "wrap a number in torch.tensor), or compile a wrapper that does")
+
+    def walk(v, depth=0):
+        if depth > 32 or isinstance(v, torch.Tensor):
+            return
+        node = pytree.SUPPORTED_NODES.get(type(v))
+        if node is None:
+            return
+        ser = pytree.SUPPORTED_SERIALIZED_TYPES.get(type(v))
+        if ser is None or ser.serialized_type_name == "NO_SERIALIZED_TYPE_NAME_FOUND":
+            cls = type(v)
+            raise FrontendError("model_error", "load",
+                                f"forward of '{spec}' returns a {cls.__qualname__}, registered as a pytree node without a "
+                                "serialized type name: AOTInductor's package records the output structure by that name",
+                                f"register it with torch.export.register_dataclass({cls.__qualname__}, "
+                                f"serialized_type_name=\"{cls.__module__}.{cls.__qualname__}\") (or pass "
+                                "serialized_type_name to register_pytree_node)")
+        for c in node.flatten_fn(v)[0]:
+            walk(c, depth + 1)
+
+    walk(out)

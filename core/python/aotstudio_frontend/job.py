@@ -532,8 +532,6 @@ class CompileJob:
         try:
             with torch.inference_mode():
                 example_out = self.model(*self.inputs)  # the model runs on its example (verify compares later)
-            # Each output leaf's name from the forward's output structure ("logits", "hidden.0").
-            self.output_specs = [dict(_describe(t), name=n) for n, t in verify.named_tensors(example_out)]
         except Exception as exc:
             where = user_location(exc)
             names = structured.input_names(self.model, len(self.inputs))
@@ -548,6 +546,10 @@ class CompileJob:
                                 + (f", or compile a sub-module that takes these inputs alone (--submodule "
                                    f"{' / '.join(subs)})" if subs else "") if missing else
                                 "check that the example inputs match what forward() expects") from exc
+        # What forward returns must be tensors in a structure the package can describe; then each
+        # output leaf gets its name from that structure ("logits", "hidden.0").
+        doctor.check_outputs(example_out, self.spec, self.log)
+        self.output_specs = [dict(_describe(t), name=n) for n, t in verify.named_tensors(example_out)]
         # The reference run must not leave the model one step ahead of what export captures.
         self.stateful = self.state.restore()
         if self.stateful:

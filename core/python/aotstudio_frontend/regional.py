@@ -22,6 +22,7 @@ import time
 import torch
 import torch.utils._pytree as pytree
 
+from . import inputs as structured
 from . import verify
 from .errors import FrontendError, one_line
 
@@ -59,14 +60,22 @@ def find_repeated_blocks(model, min_count: int = 2) -> list:
             continue
         key = (type(m).__module__, type(m).__qualname__, _signature(m))
         groups.setdefault(key, []).append(name)
-    found = [BlockGroup(key[1], paths, sum(p.numel() for p in model.get_submodule(paths[0]).parameters()), key[2])
+    # Named by __name__, as spaces.aoti_blocks_load matches `block.__class__.__name__`.
+    found = [BlockGroup(type(model.get_submodule(paths[0])).__name__, paths,
+                        sum(p.numel() for p in model.get_submodule(paths[0]).parameters()), key[2])
              for key, paths in groups.items() if len(paths) >= min_count]
-    # Outermost only: drop a group whose every instance lies inside an instance of another group.
-    def inside(path, other):
-        return any(path.startswith(o + ".") for o in other.paths)
-    found = [g for g in found if not any(o is not g and all(inside(p, o) for p in g.paths) for o in found)]
+    # Outermost only: largest groups first; an instance inside an instance already chosen runs as
+    # part of that block's package, so it is dropped, and a group left with fewer than
+    # ``min_count`` instances is no block of its own (GPT-2's LayerNorms inside GPT2Block, ln_f).
     found.sort(key=lambda g: g.parameters * len(g.paths), reverse=True)
-    return found
+    chosen, taken = [], []
+    for g in found:
+        paths = [p for p in g.paths if not any(p.startswith(t + ".") or p == t for t in taken)]
+        if len(paths) >= min_count:
+            g.paths = paths
+            chosen.append(g)
+            taken.extend(paths)
+    return chosen
 
 
 def _shallow_clone(module):
@@ -87,6 +96,14 @@ class Regional:
 
     def __init__(self, job):
         self.job = job
+        if job.requested_dynamic or job.dynamic_batch is not None:
+            dims = ", ".join(sorted({str(v) for v in job.requested_dynamic.values()})) or "the batch"
+            raise FrontendError("bad_request", "compile",
+                                f"--regional compiles each block at the example's shapes only, and '{job.spec}' asks for "
+                                f"dynamic dimensions ({dims}): a block package called at another size would compute "
+                                "garbage without an error (AOTInductor does not check input shapes)",
+                                "compile regionally without dynamic dimensions (one compile per shape), or compile the "
+                                "whole model with them")
         self.groups = find_repeated_blocks(job.model)
         if not self.groups:
             raise FrontendError("bad_request", "compile",
@@ -159,16 +176,28 @@ class Regional:
             os.rmdir(partial_dir)
             size = os.path.getsize(final)
             constants = sorted(block.state_dict().keys())
-            info = {"class": g.class_name, "module": type(block).__module__, "instances": g.paths,
-                    "parameters_per_instance": g.parameters, "package": final, "package_bytes": size,
+            module = type(block).__module__
+            if module.startswith("aotstudio_user_"):  # a class defined in the factory file itself
+                module = job.spec.split("#", 1)[0].rpartition(":")[0] or module
+            try:
+                names = structured.bind(block, args, kwargs, lambda level, message: None)[0]
+            except FrontendError:
+                names = [n for n, _ in _named_leaves(args, kwargs)]
+            tensors = [t for _, t in _named_leaves(args, kwargs)]
+            info = {"class": g.class_name, "module": module, "instances": g.paths,
+                    "parameters_per_instance": g.parameters, "package": "package.pt2", "package_bytes": size,
                     "constants": constants, "weights_in_package": False,
-                    "inputs": [dict(shape=list(t.shape), dtype=str(t.dtype).replace("torch.", ""), name=verify_name)
-                               for verify_name, t in _named_leaves(args, kwargs)],
+                    "inputs": [dict(shape=list(t.shape), dtype=str(t.dtype).replace("torch.", ""), name=n)
+                               for n, t in zip(names, tensors)],
+                    # The call the package was exported for: these keyword arguments must be passed by name.
+                    "keywords": sorted(kwargs),
+                    "static_shapes": True,
                     "export_seconds": export_s, "compile_seconds": compile_s,
                     "torch_version": torch.__version__, "device": job.device}
             with open(os.path.join(folder, ".block.json.partial"), "w", encoding="utf-8") as f:
                 json.dump(info, f, indent=1)
             os.replace(os.path.join(folder, ".block.json.partial"), os.path.join(folder, "block.json"))
+            info["package"] = final  # the result's copy points at the file (block.json keeps it relative)
             job.log("info", f"block {g.class_name}: exported in {export_s:.1f} s, compiled in {compile_s:.1f} s, "
                             f"{size} bytes without weights; reused by {len(g.paths)} instances ({', '.join(g.paths[:4])}"
                             f"{', …' if len(g.paths) > 4 else ''})")
