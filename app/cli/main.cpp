@@ -280,7 +280,8 @@ std::string specsLine(const Json &specs)
         std::string shape;
         for (const auto &d : s.value("shape", Json::array()))
             shape += (shape.empty() ? "" : ", ") + (d.is_string() ? d.get<std::string>() : d.dump());
-        out += (out.empty() ? "" : "; ") + std::string("[") + shape + "] " + s.value("dtype", "");
+        const std::string name = s.value("name", std::string());
+        out += (out.empty() ? "" : "; ") + (name.empty() ? std::string() : name + " ") + "[" + shape + "] " + s.value("dtype", "");
     }
     return out.empty() ? "-" : out;
 }

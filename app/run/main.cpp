@@ -355,7 +355,8 @@ int main(int argc, char **argv)
                 same = want.shape[d] == Bundle::kBatchDim ? got.shape[d] == batch : want.shape[d] == got.shape[d];
             if (!same || Bundle::normalizeDtype(want.dtype) != Bundle::normalizeDtype(got.dtype))
                 return refuse(asJson, "refused",
-                              "input file '" + inputPath + "': tensor " + std::to_string(i) + " is " + got.dtype + dims(got.shape) +
+                              "input file '" + inputPath + "': tensor " + std::to_string(i) +
+                                  (want.name.empty() ? std::string() : " (" + want.name + ")") + " is " + got.dtype + dims(got.shape) +
                                   "; the bundle's model takes " + want.dtype + dims(want.shape) +
                                   " (batch " + std::to_string(batch) + " from the first tensor)");
         }
@@ -438,7 +439,12 @@ int main(int argc, char **argv)
     monitor.begin();
     try {
         if (inputFile)
-            runner->setInputs(*inputFile, choice.padTo, static_cast<long long>(m.inputs.size()));
+        {
+            std::vector<bool> batched; // inputs without a batch dimension (a per-feature scale) are not padded
+            for (const auto &in : m.inputs)
+                batched.push_back(!in.shape.empty() && in.shape.front() == Bundle::kBatchDim);
+            runner->setInputs(*inputFile, choice.padTo, static_cast<long long>(m.inputs.size()), batched);
+        }
         else
             runner->setGeneratedInputs(specs, batch, seed);
         const auto tFirst = Clock::now();
@@ -598,7 +604,8 @@ int main(int argc, char **argv)
                 std::snprintf(buf, sizeof buf, "%s%.5g", first.empty() ? "" : ", ", v);
                 first += buf;
             }
-            std::printf("output %zu:    %s %s  sum %.6g  mean %.6g  first [%s]%s\n", i, shapeString(o.shape).c_str(),
+            const std::string name = i < m.outputs.size() && !m.outputs[i].name.empty() ? m.outputs[i].name : "output " + std::to_string(i);
+            std::printf("%s:\n             %s %s  sum %.6g  mean %.6g  first [%s]%s\n", name.c_str(), shapeString(o.shape).c_str(),
                         o.dtype.c_str(), o.sum, o.mean, first.c_str(),
                         o.nonFinite ? ("  (" + std::to_string(o.nonFinite) + " NaN/inf)").c_str() : "");
         }

@@ -37,7 +37,7 @@ Json batchShapes(const Json &tensors)
     Json out = Json::array();
     for (const auto &t : tensors) {
         Json shape = t.value("shape", Json::array());
-        if (!shape.empty())
+        if (!shape.empty() && t.value("batched", true)) // inputs without a batch dimension keep their size
             shape[0] = "batch";
         Json spec{{"shape", shape}, {"dtype", t.value("dtype", "")}};
         if (t.contains("name") && t["name"].is_string())

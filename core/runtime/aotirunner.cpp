@@ -328,16 +328,17 @@ std::vector<TensorInfo> InputFile::info() const
     return out;
 }
 
-void AotiRunner::setInputs(const InputFile &file, long long padTo, long long expectedInputs)
+void AotiRunner::setInputs(const InputFile &file, long long padTo, long long expectedInputs, const std::vector<bool> &batched)
 {
     const auto &src = file.d->tensors;
     if (expectedInputs >= 0 && static_cast<long long>(src.size()) != expectedInputs)
         throw RuntimeError("the input file has " + std::to_string(src.size()) + " tensors, the model takes " +
                            std::to_string(expectedInputs));
     std::vector<at::Tensor> tensors;
-    for (const auto &t0 : src) {
-        at::Tensor t = t0;
-        if (padTo >= 0 && t.dim() > 0 && t.size(0) < padTo) {
+    for (std::size_t i = 0; i < src.size(); ++i) {
+        at::Tensor t = src[i];
+        const bool hasBatch = batched.empty() || (i < batched.size() && batched[i]);
+        if (padTo >= 0 && hasBatch && t.dim() > 0 && t.size(0) < padTo) {
             auto shape = t.sizes().vec();
             shape[0] = padTo - t.size(0);
             t = at::cat({t, at::zeros(shape, t.options())}, 0);

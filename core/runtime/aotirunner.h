@@ -132,7 +132,9 @@ public:
     /// Use the tensors of `file` as inputs, padded with zero rows along dimension 0 up to `padTo`
     /// rows when that is larger (a bucket's batch). Throws RuntimeError when the count of tensors
     /// differs from `expectedInputs` (when >= 0).
-    void setInputs(const InputFile &file, long long padTo = -1, long long expectedInputs = -1);
+    /// `batched[i]` false: input i has no batch dimension and is never padded (empty: all have one).
+    void setInputs(const InputFile &file, long long padTo = -1, long long expectedInputs = -1,
+                   const std::vector<bool> &batched = {});
     /// One forward on the stored inputs that keeps no outputs, safe to call from several threads at
     /// once (the loader's num_runners model instances serve them; with more threads than runners,
     /// callers wait for a free one). On CUDA each calling thread runs on its own stream from

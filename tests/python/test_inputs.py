@@ -273,3 +273,15 @@ class NestedRepeats(unittest.TestCase):
         model = nn.Sequential(Blk(), Blk(), Blk(), nn.LayerNorm(4))  # one LayerNorm outside the blocks
         groups = regional.find_repeated_blocks(model)
         self.assertEqual([(g.class_name, g.paths) for g in groups], [("Blk", ["0", "1", "2"])])
+
+
+class BatchedInputs(unittest.TestCase):
+    def test_inputs_without_the_batch_keep_their_size_in_a_bucket(self):
+        self.assertEqual(job.batched_inputs((torch.ones(2, 3), torch.ones(3), torch.ones(2, 5), torch.ones(()))),
+                         [True, False, True, False])
+        out = tempfile.mkdtemp()
+        j = job.CompileJob({"model": f"{FACTORIES}:dataclass_tensors", "out": out, "batch": 4}, lambda l, m: None)
+        r = j.load()
+        self.assertEqual([i["shape"] for i in r["inputs"]], [[4, 3], [3], [3]])
+        self.assertEqual([i["batched"] for i in r["inputs"]], [True, False, False])
+        j.close()

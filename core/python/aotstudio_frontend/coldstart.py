@@ -11,7 +11,7 @@ def main(argv):
     import torch
 
     from .doctor import eval_mode
-    from .job import resize_batch, resolve_model
+    from .job import batched_inputs, resize_batch, resolve_model
 
     spec, device = argv[1], argv[2]
     batch = int(argv[3]) if len(argv) > 3 else None
@@ -21,7 +21,7 @@ def main(argv):
     else:
         model = eval_mode(model, lambda level, message: None)  # an exported GraphModule refuses .eval()
     if batch is not None:
-        inputs = tuple(resize_batch(t, batch) for t in inputs)
+        inputs = tuple(resize_batch(t, batch) if b else t for t, b in zip(inputs, batched_inputs(inputs)))
     model = model.to(device)
     inputs = tuple(t.to(device) for t in inputs)
     with torch.inference_mode():

@@ -286,6 +286,15 @@ def resolve_model(spec: str, log=None):
     return model, flat, origin
 
 
+def batched_inputs(inputs) -> list:
+    """Which inputs carry the batch as dimension 0: those whose dimension 0 has the first input's
+    size (a per-feature tensor such as a scale of shape [C] does not). The first input is the
+    reference; a scalar has none. The rule is a guess from one example: an input whose size
+    happens to equal the batch is taken as batched."""
+    ref = inputs[0].shape[0] if inputs and inputs[0].dim() > 0 else None
+    return [t.dim() > 0 and (i == 0 or t.shape[0] == ref) for i, t in enumerate(inputs)]
+
+
 def resize_batch(t: torch.Tensor, batch: int) -> torch.Tensor:
     """``t`` with dimension 0 resized to ``batch`` rows by repeating or truncating its rows (for
     shape buckets: example inputs of another batch size, same content distribution)."""
@@ -520,8 +529,14 @@ class CompileJob:
         self.model = model.to(device)
         if dtype != torch.float32:
             self.model = self.model.to(dtype)
+        self.batched = batched_inputs(inputs)
+        if not all(self.batched):
+            self.log("info", "inputs without the batch dimension (dimension 0 differs from the first input's "
+                             f"{inputs[0].shape[0] if inputs and inputs[0].dim() else '-'}): "
+                             + ", ".join(n for n, b in zip(structured.input_names(model, len(inputs)), self.batched) if not b)
+                             + "; shape buckets and a dynamic batch leave them as they are")
         if self.batch is not None:
-            inputs = tuple(resize_batch(t, self.batch) for t in inputs)
+            inputs = tuple(resize_batch(t, self.batch) if b else t for t, b in zip(inputs, self.batched))
         self._resolve_dynamic_names(model, len(inputs))
         inputs = self._prepare_dynamic(model, tuple(inputs))
         self.inputs = tuple(t.to(device=device, dtype=dtype) if t.is_floating_point() else t.to(device)
@@ -562,7 +577,7 @@ class CompileJob:
             major, minor = torch.cuda.get_device_capability()
             capability = f"{major}.{minor}"
         self.input_names = structured.input_names(self.model, len(self.inputs))
-        described = [dict(_describe(t), name=n) for n, t in zip(self.input_names, self.inputs)]
+        described = [dict(_describe(t), name=n, batched=b) for n, t, b in zip(self.input_names, self.inputs, self.batched)]
         return {"parameters": params, "inputs": described, "outputs": self.output_specs,
                 "torch_version": torch.__version__, "cuda_version": torch.version.cuda or "",
                 "compute_capability": capability,
@@ -661,7 +676,7 @@ class CompileJob:
         specs = {}  # (input, dim) -> torch spec (Dim, derived Dim, Dim.AUTO, ...), or None for --dynamic
         if self.dynamic_batch is not None:
             for i, t in enumerate(inputs):
-                if t.dim() > 0:
+                if t.dim() > 0 and self.batched[i]:
                     self.requested_dynamic[(i, 0)] = "batch"
                     self.dim_names[(i, 0)] = "batch"
         elif self.dynamic:
@@ -751,9 +766,9 @@ class CompileJob:
                                      "makes only the batch dynamic")
                 entries = [None] * len(self.inputs)
             shapes = []
-            for t, entry in zip(self.inputs, entries):
+            for t, entry, batched in zip(self.inputs, entries, self.batched):
                 entry = {d: s for d, s in (entry or {}).items() if d != 0}
-                if t.dim() > 0:
+                if t.dim() > 0 and batched:
                     entry[0] = batch
                 shapes.append(entry or None)
             return guards.for_signature(shapes, self.model)
