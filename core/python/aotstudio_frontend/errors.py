@@ -55,8 +55,9 @@ def export_hint(exc: BaseException) -> str:
     name = type(exc).__name__
     text = str(exc)
     if "DataDependent" in name or "data-dependent" in text:
-        return ("forward() branches on a tensor's value (data-dependent control flow): use torch.cond "
-                "or torch.where instead of a Python if, or make the value static")
+        return ("forward() uses a tensor's value as a Python value (an if on it, .item(), a size or index taken "
+                "from data): use torch.cond or torch.where instead of a Python if, torch._check() to state what "
+                "the value may be, or make the value static")
     if "Unsupported" in name or "not supported" in text.lower():
         return "forward() uses an op or Python feature torch.export cannot capture; see the log for torch's message"
     if "Constraint" in name or "specializ" in text:

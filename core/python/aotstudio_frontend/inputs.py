@@ -189,9 +189,14 @@ def bind(model, args: tuple, kwargs: dict, log) -> tuple:
         sig = inspect.signature(model.forward)
         bound = sig.bind_partial(*args, **kwargs)
     except TypeError as exc:
+        import difflib
+        params = [p for p in inspect.signature(model.forward).parameters]
+        close = [f"'{k}' -> '{m[0]}'" for k in kwargs if k not in params
+                 for m in [difflib.get_close_matches(k, params, n=1, cutoff=0.6)] if m]
         raise FrontendError("model_error", "load",
                             f"the example inputs do not fit {signature_text(model)}: {exc}",
-                            "give the arguments forward() takes (positional in order, the rest by keyword)") from exc
+                            (f"did you mean {', '.join(close)}? " if close else "")
+                            + "give the arguments forward() takes (positional in order, the rest by keyword)") from exc
     except ValueError:
         bound = None
     _register_dataclasses((args, kwargs), log)

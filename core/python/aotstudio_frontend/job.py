@@ -163,6 +163,11 @@ def _factory_result(made, spec: str):
         kwargs, dynamic = {}, (made[2] if len(made) == 3 else None)
     else:
         raise FrontendError("model_error", "load", f"'{spec}' did not return (model, example_inputs)", forms)
+    if dynamic is not None and not isinstance(dynamic, (dict, tuple, list)):
+        raise FrontendError("model_error", "load",
+                            f"'{spec}' returned dynamic_shapes of type {type(dynamic).__name__}; torch.export takes a "
+                            "dict keyed by forward's parameter names or a tuple with one entry per argument",
+                            "e.g. {\"x\": {0: Dim(\"batch\", min=1, max=64)}}, or leave it out")
     if isinstance(args, torch.Tensor):
         args = (args,)
     elif isinstance(args, dict) and not kwargs:
@@ -332,6 +337,9 @@ def _parse_dynamic(specs) -> list:
             if isinstance(first, str) and not _INPUT_NAME.match(first):
                 raise ValueError
             nums = [first] + [int(p) for p in parts[1:]]
+            if len(nums) == 4 and nums[2] > nums[3]:
+                raise FrontendError("bad_request", "load", f"dynamic dimension '{spec}': its minimum {nums[2]} is above "
+                                    f"its maximum {nums[3]}", "write INPUT:DIM:MIN:MAX with MIN <= MAX")
             if nums[1] < 0 or (len(nums) == 4 and not 0 <= nums[2] <= nums[3]):
                 raise ValueError
         except ValueError:
@@ -682,9 +690,11 @@ class CompileJob:
         elif self.dynamic:
             for index, dim, lo, hi, name in self.dynamic:
                 if index >= len(inputs) or dim >= inputs[index].dim():
-                    raise FrontendError("bad_request", "load", f"dynamic dimension {index}:{dim} does not exist "
-                                        f"(the model has {len(inputs)} inputs"
-                                        + (f"; input {index} has {inputs[index].dim()} dimensions" if index < len(inputs) else "")
+                    names = structured.input_names(model, len(inputs))
+                    label = f"{index}:{dim}" + (f" ({names[index]}:{dim})" if index < len(inputs) else "")
+                    raise FrontendError("bad_request", "load", f"dynamic dimension {label} does not exist "
+                                        f"(the model has {len(inputs)} inputs: {', '.join(names)}"
+                                        + (f"; {names[index]} has {inputs[index].dim()} dimensions" if index < len(inputs) else "")
                                         + ")", "check the input and dimension indices")
                 label = name or f"{index}:{dim}"
                 self.requested_dynamic[(index, dim)] = label
