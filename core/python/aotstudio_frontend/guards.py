@@ -588,8 +588,14 @@ def _readable(text: str) -> str:
     return re.sub(r"L\['(\w+)'\]\.size\(\)\[(\d+)\]", r"\1.shape[\2]", text)
 
 
-def cli_fix(fixes: list, dynamic: list) -> str:
-    """torch's suggested fixes in terms of ``--dynamic`` where they name our generated Dims."""
+def cli_fix(fixes: list, dynamic: list, input_names: list = None) -> str:
+    """torch's suggested fixes in terms of ``--dynamic`` where they name our generated Dims, with
+    inputs named as the user names them (``input_names``, else their indices)."""
+    def ref(i):  # as --dynamic takes it
+        return input_names[i] if input_names and i < len(input_names) else str(i)
+
+    def label(i):  # in prose
+        return input_names[i] if input_names and i < len(input_names) else f"input {i}"
     by_name = {}
     for index, dim, lo, hi, name in dynamic:
         by_name[name or f"input{index}_dim{dim}"] = (index, dim)
@@ -598,18 +604,21 @@ def cli_fix(fixes: list, dynamic: list) -> str:
         m = re.match(r"^(\w+) = (\w+)$", fix)
         if m and m.group(1) in by_name and m.group(2) in by_name:
             (i1, d1), (i2, d2) = by_name[m.group(1)], by_name[m.group(2)]
-            out.append(f"tie the dimensions with one name: --dynamic {i2}:{d2}=NAME {i1}:{d1}=NAME")
+            out.append(f"tie the dimensions with one name: --dynamic {ref(i2)}:{d2}=NAME {ref(i1)}:{d1}=NAME")
             continue
         m = re.match(r"^(\w+) = (\d+)$", fix)
         if m and m.group(1) in by_name:
             i, d = by_name[m.group(1)]
-            out.append(f"the model fixes dimension {d} of input {i} at {m.group(2)}: drop {i}:{d} from --dynamic")
+            out.append(f"the model fixes dimension {d} of {label(i)} at {m.group(2)} (it must equal a size that is not "
+                       f"dynamic, often the same dimension of another input): mark that one dynamic with the same "
+                       f"name (--dynamic {ref(i)}:{d}=NAME and --dynamic OTHER:DIM=NAME), or drop {ref(i)}:{d} from "
+                       "--dynamic")
             continue
         m = re.match(r"^(\w+) = Dim\('\w+'(?:, min=(\d+))?(?:, max=(\d+))?\)$", fix)
         if m and m.group(1) in by_name:
             i, d = by_name[m.group(1)]
             lo, hi = m.group(2) or "0", m.group(3)
-            out.append(f"--dynamic {i}:{d}:{lo}:{hi}" if hi else f"--dynamic {i}:{d} with sizes >= {lo}")
+            out.append(f"--dynamic {ref(i)}:{d}:{lo}:{hi}" if hi else f"--dynamic {ref(i)}:{d} with sizes >= {lo}")
             continue
     if any(re.match(r"^\w+ = \d+\*\w+", f) for f in fixes):
         out.append("the size must be a multiple: give the factory dynamic_shapes with a derived Dim "

@@ -609,7 +609,10 @@ class CompileJob:
             if violated is not None:
                 # torch's guard text and suggested fix belong in the one-line error, not only the log.
                 message, fixes = violated
-                hint = guards.cli_fix(fixes, self.dynamic) or "apply torch's suggested fix to the dynamic shape spec"
+                # Answer in the user's words: input names when --dynamic named the inputs.
+                by_name = any(not str(d).split(":", 1)[0].isdigit() for d in self.dynamic_specs)
+                names = structured.input_names(self.model, len(self.inputs)) if by_name else None
+                hint = guards.cli_fix(fixes, self.dynamic, names) or "apply torch's suggested fix to the dynamic shape spec"
                 raise FrontendError("export_failed", "export",
                                     f"torch.export failed on '{self.spec}'{' at ' + where if where else ''}: {message}",
                                     hint) from exc
