@@ -13,7 +13,7 @@ with quantize/dequantize nodes whose kernels hold no quantized kernel computes i
 import torch
 
 from . import inputs as structured
-from .errors import FrontendError, one_line
+from .errors import LIBRARY_PATHS, FrontendError, one_line
 
 #: Module namespaces of eager-mode (FX/eager "legacy") quantized modules: their packed weights are
 #: TorchScript custom classes that torch.export cannot trace (pytorch#137111).
@@ -168,7 +168,7 @@ def draft_report(model, args: tuple, dynamic_shapes, log, limit: int = 8) -> lis
         for frame in reversed(data.get("user_stack") or []):
             filename = frame.get("filename", "") if isinstance(frame, dict) else ""
             filename = names.get(filename, filename) if isinstance(filename, int) else str(filename)
-            if filename and not any(p in filename for p in ("/site-packages/", "/lib/python3", "aotstudio_frontend")):
+            if filename and not any(p in filename for p in LIBRARY_PATHS):
                 loc = (frame.get("loc") or "").strip()
                 where = f"{filename}:{frame.get('line', '?')}" + (f" ({loc})" if loc else "")
                 break
@@ -244,7 +244,7 @@ def user_source_line(stack_trace: str) -> str:
     import re
     frames = re.findall(r'File "([^"]+)", line (\d+), in \S+\n\s*(.*)', stack_trace)
     for filename, line, code in reversed(frames):
-        if not any(p in filename for p in ("/site-packages/", "/dist-packages/", "/lib/python3", "aotstudio_frontend")):
+        if not any(p in filename for p in LIBRARY_PATHS):
             return f"{filename}:{line}: {code.strip()}"
     return ""
 

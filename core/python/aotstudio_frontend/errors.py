@@ -32,7 +32,11 @@ def user_frame(exc: BaseException, path_hint: str | None = None) -> str:
 
 
 _FRAME_IN_TEXT = re.compile(r'File "([^"]+)", line (\d+), in (\S+)\n\s*(.*)')
-_LIBRARY_PATHS = ("/site-packages/", "/dist-packages/", "/lib/python3", "aotstudio_frontend")
+#: Frames that are not the user's code: libraries, the studio's front end, and code generated at run
+#: time (the flat-input forward of inputs.py, "<aotstudio flat inputs of X>"; torch's "<string>"
+#: code). Error locations skip them to reach the user's line.
+LIBRARY_PATHS = ("/site-packages/", "/dist-packages/", "/lib/python3", "aotstudio_frontend", "<aotstudio", "<string>")
+_LIBRARY_PATHS = LIBRARY_PATHS
 
 
 def user_location(exc: BaseException) -> str:

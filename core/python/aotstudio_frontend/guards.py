@@ -24,11 +24,12 @@ import re
 import sympy
 import torch
 
+from .errors import LIBRARY_PATHS as _LIBRARY_PATHS  # one list of the frames that are not the user's
+
 FORMAT = "aotstudio.guards"
 VERSION = 1
 SIDECAR = "model.guards.json"
 
-_LIBRARY_PATHS = ("/site-packages/", "/dist-packages/", "/lib/python3", "aotstudio_frontend")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
