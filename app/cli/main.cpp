@@ -193,7 +193,7 @@ void printRegional(std::FILE *out, const Json &r)
         std::fprintf(out, "whole model:    %.4f ms; regional vs whole %s\n", whole.value("median_ms", 0.0),
                      Pipeline::ratioText(Pipeline::ratioFromJson(whole.value("regional_speedup_vs_whole", Json())),
                                          "the regional model is slower than the whole package").c_str());
-        std::fprintf(out, "compile time:   regional %.1f s, whole %.1f s (regional %.0f%% of whole)\n", g.value("compile_seconds", 0.0),
+        std::fprintf(out, "compile time:   regional %.1f s, whole %.1f s (regional %.0f%% of whole; one compile each, no spread)\n", g.value("compile_seconds", 0.0),
                      whole.value("compile_seconds", 0.0), 100.0 * g.value("compile_time_ratio", 0.0));
     } else {
         std::fprintf(out, "compile time:   regional %.1f s (--compare-whole also compiles the whole model)\n",

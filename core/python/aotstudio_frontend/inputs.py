@@ -114,10 +114,8 @@ def _hidden_tensors(v, depth=0) -> bool:
 def signature_text(model, limit: int = 10) -> str:
     """``forward(x, mask=None, *args, cfg, **kwargs)``: forward's parameters for messages, without
     ``self``, annotations or default values (``=…`` marks a default); at most ``limit`` shown."""
-    forward = model if callable(model) and not isinstance(model, torch.nn.Module) and not hasattr(model, "forward") \
-        else model.forward
     try:
-        params = list(inspect.signature(forward).parameters.values())
+        params = list(inspect.signature(model.forward).parameters.values())
     except (TypeError, ValueError):
         return "forward(...)"
     parts = []
@@ -132,24 +130,10 @@ def signature_text(model, limit: int = 10) -> str:
     return f"forward({', '.join(shown)})"
 
 
-def missing_parameters(model, args: tuple, kwargs: dict) -> list:
-    """Names of forward's parameters that have no default and were not given by ``args`` and
-    ``kwargs``, in signature order ([] when the signature cannot be read)."""
-    try:
-        sig = inspect.signature(model.forward)
-    except (TypeError, ValueError):
-        return []
-    params = list(sig.parameters.values())
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    given = {p.name for p in positional[:len(args)]} | set(kwargs)
-    return [p.name for p in params
-            if p.default is inspect.Parameter.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-            and p.name not in given]
-
-
-def unsupplied_parameters(model, args: tuple, kwargs: dict) -> list:
-    """Names of forward's named parameters (with or without a default) not given by ``args`` and
-    ``kwargs``, in signature order."""
+def unsupplied_parameters(model, args: tuple, kwargs: dict, required_only: bool = False) -> list:
+    """Names of forward's named parameters not given by ``args`` and ``kwargs``, in signature
+    order; with ``required_only`` only those without a default ([] when the signature cannot be
+    read)."""
     try:
         sig = inspect.signature(model.forward)
     except (TypeError, ValueError):
@@ -157,7 +141,13 @@ def unsupplied_parameters(model, args: tuple, kwargs: dict) -> list:
     params = [p for p in sig.parameters.values() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     given = {p.name for p in positional[:len(args)]} | set(kwargs)
-    return [p.name for p in params if p.name not in given]
+    return [p.name for p in params
+            if p.name not in given and (not required_only or p.default is inspect.Parameter.empty)]
+
+
+def missing_parameters(model, args: tuple, kwargs: dict) -> list:
+    """Names of forward's parameters that have no default and were not given."""
+    return unsupplied_parameters(model, args, kwargs, required_only=True)
 
 
 @dataclasses.dataclass

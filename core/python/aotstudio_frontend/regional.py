@@ -279,5 +279,5 @@ def _named_leaves(args, kwargs):
     out = []
     for path, leaf in leaves:
         if isinstance(leaf, torch.Tensor):
-            out.append(("".join(str(k) for k in path), leaf))
+            out.append((structured.path_name("", path), leaf))
     return out
