@@ -563,7 +563,7 @@ int main(int argc, char **argv)
                                                     "package per batch bucket, a manifest with SHA-256 of every file, the "
                                                     "report with cold start, and BUNDLE.zip");
     std::string exportFrom, exportModel, exportOut, bucketSpec, dynamicBatchSpec;
-    bool padSafe = false, noZip = false, exportJson = false;
+    bool padSafe = false, noZip = false, exportJson = false, noSharedWeights = false;
     int coldStartRuns = 3;
     exportCmd->add_option("--from", exportFrom, "A compile output directory (its result.json gives model, device, dtype)");
     exportCmd->add_option("-m,--model", exportModel, "Model spec, instead of or overriding --from");
@@ -580,6 +580,9 @@ int main(int argc, char **argv)
         ->check(Cli::dynamicSpec());
     exportCmd->add_flag("--pad-safe", padSafe, "Rows of a batch are independent: a smaller batch may run padded in a larger bucket");
     exportCmd->add_flag("--no-zip", noZip, "Do not write BUNDLE.zip");
+    exportCmd->add_flag("--no-shared-weights", noSharedWeights,
+                        "Keep each bucket's weights inside its package's .so (default with several buckets: every distinct "
+                        "weight stored once in weights/ and bound at load, BUNDLE.md \"Shared weights\")");
     exportCmd->add_option("--cold-start-runs", coldStartRuns, "Fresh processes timed for cold start (bundle and eager); 0 to skip")
         ->capture_default_str()
         ->check(CLI::Range(0, 100));
@@ -812,6 +815,8 @@ int main(int argc, char **argv)
                 request["dynamic"] = exportDynamic;
             if (!signKey.empty())
                 request["sign_key"] = std::filesystem::absolute(signKey).string();
+            if (noSharedWeights)
+                request["shared_weights"] = false;
             if (!bucketSpec.empty()) {
                 // batch=1,4,16 (the "batch=" prefix names the dimension; version 1 knows only batch)
                 std::string list = bucketSpec.rfind("batch=", 0) == 0 ? bucketSpec.substr(6) : bucketSpec;

@@ -11,6 +11,7 @@
 #include "profiler/machine.h"
 #include "profiler/measure.h"
 #include "runtime/aotirunner.h"
+#include "runtime/libraries.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -141,7 +142,9 @@ int runPackage(const std::string &package, const std::string &device, const std:
     std::shared_ptr<const Runtime::InputFile> inputs;
     std::unique_ptr<Runtime::AotiRunner> runner;
     try {
-        runner = Runtime::AotiRunner::load(package, device);
+        Runtime::AotiRunner::LoadOptions options;
+        options.extractionCache = true;
+        runner = Runtime::AotiRunner::load(package, device, options);
         if (!guardsPath.empty()) { // a bundle's bucket guards, written out by the caller
             std::ifstream in(guardsPath);
             const json g = json::parse(in, nullptr, false);
@@ -197,6 +200,7 @@ int runPackage(const std::string &package, const std::string &device, const std:
 int main(int argc, char **argv)
 {
     const ColdClock cold; // first thing in main: everything before is exec, linking and static init
+    Runtime::Libraries::useCpuStandIn(true); // no Python here: a CPU package maps no CUDA library (libraries.h)
 
     CLI::App app{"Run a deployable AOT Studio bundle (a directory or its .zip) with LibTorch, no Python: verify the\n"
                  "SHA-256 of every file, check device and torch, pick the shape bucket for --batch, load its\n"
@@ -310,7 +314,9 @@ int main(int argc, char **argv)
     const Bundle::Manifest &m = bundle.manifest;
 
     // 2. Can it run here, and in which bucket?
-    const bool cuda = Runtime::cudaAvailable();
+    // CUDA is asked about only for a CUDA bundle: the question loads libtorch_cuda (libraries.h).
+    const bool cudaBundle = m.device.rfind("cuda", 0) == 0;
+    const bool cuda = cudaBundle && Runtime::cudaAvailable();
     const std::string capability = cuda ? Runtime::cudaComputeCapability(0) : std::string();
     if (const auto why = Bundle::checkCompatible(m, Runtime::libtorchVersion(), cuda, capability); !why.empty()) {
         std::string all;
@@ -417,7 +423,15 @@ int main(int argc, char **argv)
     std::unique_ptr<Runtime::AotiRunner> runner;
     const auto tLoad = Clock::now();
     try {
-        runner = Runtime::AotiRunner::load(package, device, runners);
+        // Extracted once per package hash (the manifest's, verified above) into the package cache.
+        Runtime::AotiRunner::LoadOptions options;
+        options.numRunners = runners;
+        options.extractionCache = true;
+        if (const auto entry = m.files.find(choice.bucket.package); entry != m.files.end())
+            options.sha256 = entry->second.sha256;
+        for (const auto &[file, rel] : choice.bucket.weights) // shared by the buckets (BUNDLE.md "Shared weights")
+            options.weightFiles[file] = (bundle.root / rel).string();
+        runner = Runtime::AotiRunner::load(package, device, options);
         runner->setGuards(choice.bucket.guards); // every input set is checked before a call
     } catch (const Runtime::RuntimeError &e) {
         return refuse(asJson, "failed", e.what());
@@ -526,6 +540,10 @@ int main(int argc, char **argv)
                   {"verify_ms", verifyMs},
                   {"load_ms", loadMs},
                   {"first_run_ms", firstRunMs}};
+    {
+        const auto libs = Runtime::Libraries::mappedLibraries(); // what the loader had to map by the first output
+        coldJson["libraries"] = {{"count", libs.count}, {"bytes", libs.bytes}, {"cuda_stack", libs.cudaStack}, {"largest", libs.largest}};
+    }
     json outputsJson = json::array();
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         const auto &o = outputs[i];
@@ -596,6 +614,9 @@ int main(int argc, char **argv)
                     "             verify %.1f ms, load %.1f ms, first run %.2f ms)\n",
                     toLoadedMs, toFirstOutputMs, cold.source() == "main" ? "clock from main()" : "clock from /proc starttime",
                     cold.mainEnteredMs(), verifyMs, loadMs, firstRunMs);
+        std::printf("libraries:   %d shared libraries mapped, %.0f MB on disk%s\n", coldJson["libraries"]["count"].get<int>(),
+                    coldJson["libraries"]["bytes"].get<double>() / 1e6,
+                    coldJson["libraries"]["cuda_stack"].get<bool>() ? ", CUDA stack included" : ", no CUDA stack");
         for (std::size_t i = 0; i < outputs.size(); ++i) {
             const auto &o = outputs[i];
             std::string first;

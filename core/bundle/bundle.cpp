@@ -327,6 +327,16 @@ Manifest parseFields(const json &j, const std::string &origin)
         }
         if (b.contains("guards"))
             bucket.guards = std::make_shared<const InputGuards>(InputGuards::parse(b.at("guards"), origin + ": " + where + ".guards"));
+        if (b.contains("weights")) {
+            if (!b.at("weights").is_object())
+                fieldError(origin, where + ".weights", "must be an object {file: path}");
+            for (const auto &[file, path] : b.at("weights").items()) {
+                if (!path.is_string() || !isSafeRelative(path.get<std::string>()) || file.empty() ||
+                    file.find('/') != std::string::npos)
+                    fieldError(origin, where + ".weights." + file, "must map a file name to a relative path inside the bundle");
+                bucket.weights[file] = path.get<std::string>();
+            }
+        }
         m.buckets.push_back(std::move(bucket));
     }
 
@@ -537,6 +547,9 @@ std::vector<Problem> verify(const fs::path &bundleDir, const Manifest &manifest)
     for (const auto &b : manifest.buckets) {
         if (!manifest.files.count(b.package))
             problems.push_back({b.package, b.package + ": package of bucket '" + b.name + "' is not listed in manifest.json files"});
+        for (const auto &[file, path] : b.weights)
+            if (!manifest.files.count(path))
+                problems.push_back({path, path + ": weights '" + file + "' of bucket '" + b.name + "' are not listed in manifest.json files"});
     }
     std::stable_sort(problems.begin(), problems.end(), [](const Problem &a, const Problem &b) { return a.path < b.path; });
     return problems;
@@ -665,7 +678,8 @@ void zipDirectory(const fs::path &dir, const fs::path &zipPath)
             zip_source_free(src);
             fail(rel + ": " + zip_strerror(z));
         }
-        const bool store = fs::path(rel).extension() == ".pt2";
+        // Packages and weight files are zips or raw tensors already: stored, so they can be read in place.
+        const bool store = fs::path(rel).extension() == ".pt2" || fs::path(rel).extension() == ".pt";
         if (zip_set_file_compression(z, static_cast<zip_uint64_t>(index), store ? ZIP_CM_STORE : ZIP_CM_DEFLATE, 0) != 0)
             fail(rel + ": " + zip_strerror(z));
     }
@@ -838,10 +852,10 @@ int removeStaleTempDirs(const fs::path &base, const std::string &prefix)
     return removed;
 }
 
-TempDir::TempDir(const std::string &prefix)
+TempDir::TempDir(const std::string &prefix, const fs::path &under)
 {
     const char *env = std::getenv("TMPDIR");
-    const fs::path base = env && *env ? fs::path(env) : fs::path("/tmp");
+    const fs::path base = !under.empty() ? under : env && *env ? fs::path(env) : fs::path("/tmp");
     removeStaleTempDirs(base, prefix);
     std::string templ = (base / (prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
     if (!::mkdtemp(templ.data()))

@@ -66,6 +66,10 @@ struct Bucket {
     std::string package;            ///< path relative to the bundle root ("packages/batch4.pt2")
     /// The package's input guards (manifest `buckets[i].guards`); null when the manifest has none.
     std::shared_ptr<const InputGuards> guards;
+    /// The package's external weight files (manifest `buckets[i].weights`, BUNDLE.md "Shared
+    /// weights"): file name in its weights_config.json -> file relative to the bundle root
+    /// ("weights/<sha256>.pt"). Empty: the weights are inside the package.
+    std::map<std::string, std::string> weights;
     bool isDynamic() const { return !batch.has_value(); }
     /// "batch4 (batch 4)" or "dynamic (batch 1..64)", for messages.
     std::string describe() const;
@@ -203,8 +207,9 @@ std::filesystem::path extractZip(const std::filesystem::path &zipPath, const std
 /// is gone and whose lock nobody holds (removeStaleTempDirs()).
 class TempDir {
 public:
-    /// Throws BundleError when the directory cannot be created.
-    explicit TempDir(const std::string &prefix = "aotstudio-bundle-");
+    /// Under `base` when given (it must exist), else $TMPDIR or /tmp. Throws BundleError when the
+    /// directory cannot be created.
+    explicit TempDir(const std::string &prefix = "aotstudio-bundle-", const std::filesystem::path &base = {});
     ~TempDir();
     TempDir(const TempDir &) = delete;
     TempDir &operator=(const TempDir &) = delete;

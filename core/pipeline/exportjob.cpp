@@ -4,6 +4,7 @@
 #include "pipeline/jobutil.h"
 
 #include "bundle/bundle.h"
+#include "bundle/weights.h"
 #include "bundle/signing.h"
 #include "profiler/statistics.h"
 #include "python/frontend.h"
@@ -186,6 +187,12 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         plan.push_back({"default", r, Json::object()});
     }
 
+    // Weights once per bundle (BUNDLE.md "Shared weights"): with several buckets each package is
+    // compiled with its weights outside the .so, and each distinct weight file is stored once.
+    const Json sharedRequest = request.value("shared_weights", Json());
+    if (!sharedRequest.is_null() && !sharedRequest.is_boolean())
+        throw fail("export", Protocol::Code::BadRequest, "shared_weights must be true or false", "");
+    const bool sharedWeights = sharedRequest.is_boolean() ? sharedRequest.get<bool>() : plan.size() > 1;
     Json first;
     Json bucketsJson = Json::array();
     const double share = 0.8 / static_cast<double>(plan.size()); // of "buckets", in the job's fractions
@@ -198,6 +205,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         r["out"] = work.string();
         r["measure"] = false;
         r["snapshots"] = i == 0; // graphs of the first bucket only
+        r["external_weights"] = sharedWeights;
         if (r.contains("dynamic_batch_all_inputs")) {
             // Dimension 0 of every input is the batch; the count comes from a cheap load-free
             // guess: the frontend checks indices and reports a clear error if one is wrong.
@@ -236,6 +244,14 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         }
         bucket["name"] = p.name;
         bucket["package"] = rel;
+        if (sharedWeights) {
+            try {
+                if (const auto moved = Bundle::shareWeights(staging / rel, staging); !moved.empty())
+                    bucket["weights"] = moved;
+            } catch (const Bundle::BundleError &e) {
+                throw fail("export", Protocol::Code::Internal, e.what(), "free some space there or choose another --out");
+            }
+        }
         // What this bucket's package accepts (FORMAT.md "guards"): aotstudio-run checks each call
         // against it; it carries the dynamic dimensions other than the batch and their ranges.
         if (const Json g = result.value("guards", Json()); g.is_object())

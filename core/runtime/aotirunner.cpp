@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/aotirunner.h"
 #include "bundle/bundle.h"
+#include "bundle/packagecache.h"
+#include "runtime/libraries.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/DLConvertor.h>
 #include <ATen/Functions.h>
 #include <ATen/Parallel.h>
-#include <ATen/cuda/CUDAContext.h>
-#include <c10/cuda/CUDAGuard.h>
 #include <c10/core/Device.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/cuda.h>
@@ -15,6 +15,10 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include <fstream>
+#include <mutex>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
 #include <iterator>
 
 #include <algorithm>
@@ -69,11 +73,20 @@ std::string dtypeName(at::ScalarType t)
 struct AotiRunner::Private {
     std::string path;
     c10::Device device{c10::kCPU};
+    // Declared before the loader, so destroyed after it: the model reads them until it is gone.
+    std::shared_ptr<Bundle::TempDir> extracted; ///< the package's private extraction (no package cache)
+    std::unordered_map<std::string, at::Tensor> constants; ///< external weights, bound user-managed: kept alive here
     std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
     std::vector<at::Tensor> inputs;
     std::vector<at::Tensor> outputs;
     std::shared_ptr<const Bundle::InputGuards> guards;
     std::vector<Bundle::ShapeRef> shapes; // reused by checkShapes()
+
+    /// Bind the package's external weights (weights_config.json under `dir`, written by
+    /// package_constants_on_disk_format="pickle_weights": FQN -> [file, shape, stride, offset]),
+    /// each file from `shared` when named there (read once per process), else from the package's
+    /// data/weights/. No weights_config.json: nothing to do (the weights are in the .so).
+    void bindExternalWeights(const std::filesystem::path &dir, const std::map<std::string, std::string> &shared);
 
     /// Throw InputRefused when `tensors` do not fit the guards.
     void checkShapes(const std::vector<at::Tensor> &tensors)
@@ -104,6 +117,100 @@ struct AotiRunner::Private {
     }
 };
 
+namespace {
+
+/// One torch.save'd tensor file, loaded on the CPU. Throws RuntimeError naming the file.
+at::Tensor loadWeightFile(const std::filesystem::path &file)
+{
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw RuntimeError("weight file '" + file.string() + "' cannot be opened");
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    c10::IValue value;
+    try {
+        value = torch::jit::pickle_load(bytes);
+    } catch (const std::exception &e) {
+        throw RuntimeError("weight file '" + file.string() + "' is not a torch.save file: " + firstLine(e.what()));
+    }
+    if (!value.isTensor())
+        throw RuntimeError("weight file '" + file.string() + "' holds a " + value.tagKind() + ", not a tensor");
+    return value.toTensor();
+}
+
+/// Weight files a bundle shares between buckets, loaded once per process and device.
+at::Tensor sharedWeightFile(const std::string &path, const c10::Device &device)
+{
+    static std::mutex mutex;
+    static std::map<std::pair<std::string, std::string>, at::Tensor> loaded;
+    const std::lock_guard lock(mutex);
+    auto &t = loaded[{path, device.str()}];
+    if (!t.defined())
+        t = loadWeightFile(path).to(device);
+    return t;
+}
+
+} // namespace
+
+void AotiRunner::Private::bindExternalWeights(const std::filesystem::path &dir, const std::map<std::string, std::string> &shared)
+{
+    namespace fs = std::filesystem;
+    fs::path config, archive;
+    std::error_code ec;
+    for (const auto &e : fs::directory_iterator(dir, ec)) {
+        const fs::path candidate = e.path() / "data" / "aotinductor" / "model" / "weights_config.json";
+        if (fs::is_regular_file(candidate, ec)) {
+            config = candidate;
+            archive = e.path();
+            break;
+        }
+    }
+    if (config.empty())
+        return;
+    nlohmann::json entries;
+    try {
+        std::ifstream in(config);
+        entries = nlohmann::json::parse(in);
+    } catch (const std::exception &e) {
+        throw RuntimeError("package '" + path + "': its weights_config.json cannot be read: " + e.what());
+    }
+    std::map<std::string, at::Tensor> files; // this package's own files, read once each
+    try {
+        for (const auto &[fqn, entry] : entries.items()) {
+            // [file, shape, stride, storage offset], as torch.export.pt2_archive writes it.
+            const std::string file = entry.at(0).get<std::string>();
+            at::Tensor whole;
+            if (const auto it = shared.find(file); it != shared.end()) {
+                whole = sharedWeightFile(it->second, device);
+            } else {
+                auto &own = files[file];
+                if (!own.defined()) {
+                    const fs::path p = archive / "data" / "weights" / file;
+                    if (!fs::exists(p, ec))
+                        throw RuntimeError("package '" + path + "': weight file '" + file + "' for '" + fqn +
+                                           "' is neither in the package nor given by the bundle (a bundle's manifest lists it "
+                                           "under buckets[].weights: re-export the bundle)");
+                    own = loadWeightFile(p).to(device);
+                }
+                whole = own;
+            }
+            const auto shape = entry.at(1).get<std::vector<int64_t>>();
+            const auto stride = entry.at(2).get<std::vector<int64_t>>();
+            const auto offset = entry.at(3).get<int64_t>();
+            constants[fqn] = whole.as_strided(shape, stride, offset);
+        }
+    } catch (const RuntimeError &) {
+        throw;
+    } catch (const std::exception &e) {
+        throw RuntimeError("package '" + path + "': cannot bind its external weights: " + firstLine(e.what()));
+    }
+    try {
+        // user_managed: the model reads our tensors in place (no copy); they live in `constants`.
+        loader->load_constants(constants, /*use_inactive=*/false, /*check_full_update=*/true, /*user_managed=*/true);
+    } catch (const std::exception &e) {
+        throw RuntimeError("package '" + path + "': its external weights do not fit it: " + firstLine(e.what()));
+    }
+}
+
 AotiRunner::AotiRunner()
     : d(std::make_unique<Private>())
 {
@@ -113,6 +220,14 @@ AotiRunner::~AotiRunner() = default;
 
 std::unique_ptr<AotiRunner> AotiRunner::load(const std::string &packagePath, const std::string &device, int numRunners)
 {
+    LoadOptions options;
+    options.numRunners = numRunners;
+    return load(packagePath, device, options);
+}
+
+std::unique_ptr<AotiRunner> AotiRunner::load(const std::string &packagePath, const std::string &device, const LoadOptions &options)
+{
+    const int numRunners = options.numRunners;
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::is_regular_file(packagePath, ec))
@@ -124,7 +239,13 @@ std::unique_ptr<AotiRunner> AotiRunner::load(const std::string &packagePath, con
     } catch (const std::exception &) {
         throw RuntimeError("unknown device '" + device + "' (use cpu or cuda)");
     }
-    if (runner->d->device.is_cuda() && !torch::cuda::is_available())
+    // The libraries this device's packages need (libraries.h: a CPU package maps no CUDA library).
+    try {
+        Libraries::prepareFor(device);
+    } catch (const RuntimeError &e) {
+        throw RuntimeError("cannot load AOTInductor package '" + packagePath + "': " + e.what());
+    }
+    if (runner->d->device.is_cuda() && Libraries::cuda().deviceCount() <= 0)
         throw RuntimeError("package '" + packagePath + "' was asked to run on CUDA, but no CUDA device is available");
     runner->d->path = packagePath;
     try {
@@ -134,16 +255,30 @@ std::unique_ptr<AotiRunner> AotiRunner::load(const std::string &packagePath, con
         throw RuntimeError("cannot load AOTInductor package '" + packagePath + "': " + e.what() +
                            " (recompile it, or remove the file to run without input checks)");
     }
+    // Extracted by us, not by LibTorch's loader (which would extract it again on every load, into a
+    // folder we cannot see): into the package cache, or a private folder that lives with the runner.
+    fs::path source;
+    try {
+        if (options.extractionCache) {
+            source = Bundle::cachedPackageDir(packagePath, options.sha256);
+        } else {
+            runner->d->extracted = std::make_shared<Bundle::TempDir>("aotstudio-package-");
+            source = Bundle::extractZip(packagePath, runner->d->extracted->path());
+        }
+    } catch (const Bundle::BundleError &e) {
+        throw RuntimeError(std::string("cannot load AOTInductor package: ") + e.what());
+    }
     try {
         const c10::DeviceIndex index = runner->d->device.has_index() ? runner->d->device.index() : -1;
         runner->d->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(
-            packagePath, "model", /*run_single_threaded=*/false, static_cast<size_t>(std::max(1, numRunners)), index);
+            source.string(), "model", /*run_single_threaded=*/false, static_cast<size_t>(std::max(1, numRunners)), index);
     } catch (const std::exception &e) {
         std::string what = e.what();
         if (const auto nl = what.find('\n'); nl != std::string::npos)
             what.resize(nl); // c10 errors append a C++ backtrace
         throw RuntimeError("cannot load AOTInductor package '" + packagePath + "': " + what);
     }
+    runner->d->bindExternalWeights(source, options.weightFiles);
     return runner;
 }
 
@@ -394,18 +529,20 @@ void AotiRunner::runConcurrent() const
 {
     try {
         if (d->device.is_cuda()) {
-            // One stream per calling thread, so that concurrent runs overlap on the GPU instead of
-            // queueing on the legacy default stream; wait for this thread's stream only. The inputs
-            // are ready: they were made on the default stream, which run() synchronized.
-            const c10::DeviceIndex index = d->device.has_index() ? d->device.index() : c10::cuda::current_device();
-            thread_local std::optional<c10::cuda::CUDAStream> stream;
-            if (!stream || stream->device_index() != index)
-                stream = c10::cuda::getStreamFromPool(/*isHighPriority=*/false, index);
-            const c10::cuda::CUDAStreamGuard guard(*stream); // outputs are allocated on this stream
-            {
-                const std::vector<at::Tensor> outputs = d->loader->run(d->inputs, stream->stream());
-                stream->synchronize();
-            } // outputs freed after the stream finished with them
+            // One pool stream per calling thread (the CUDA module's), so that concurrent runs
+            // overlap on the GPU; wait for this thread's stream only. The inputs are ready: they
+            // were made on the default stream, which run() synchronized.
+            const auto &cuda = Libraries::cuda();
+            const int index = d->device.has_index() ? d->device.index() : cuda.currentDevice();
+            void *stream = nullptr;
+            void *scope = cuda.enterPoolStream(index, &stream); // outputs are allocated on this stream
+            try {
+                { const std::vector<at::Tensor> outputs = d->loader->run(d->inputs, stream); }
+            } catch (...) {
+                cuda.leavePoolStream(scope);
+                throw;
+            }
+            cuda.leavePoolStream(scope); // waits for the stream before the outputs' memory is reused
             return;
         }
         const std::vector<at::Tensor> outputs = d->loader->run(d->inputs);
@@ -447,15 +584,17 @@ std::string libtorchVersion()
 
 bool cudaAvailable()
 {
-    return torch::cuda::is_available();
+    return Libraries::cudaUsable();
 }
 
 std::string cudaComputeCapability(int index)
 {
-    if (!torch::cuda::is_available() || index < 0 || static_cast<std::size_t>(index) >= torch::cuda::device_count())
+    if (!Libraries::cudaUsable())
         return {};
-    const auto *props = at::cuda::getDeviceProperties(static_cast<c10::DeviceIndex>(index));
-    return std::to_string(props->major) + "." + std::to_string(props->minor);
+    int major = 0, minor = 0;
+    if (Libraries::cuda().computeCapability(index, &major, &minor) != 0)
+        return {};
+    return std::to_string(major) + "." + std::to_string(minor);
 }
 
 } // namespace AotStudio::Runtime

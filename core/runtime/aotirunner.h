@@ -89,6 +89,26 @@ public:
     /// its sidecar (`model.pt2` -> `model.guards.json`, FORMAT.md "guards") when there is one; a
     /// sidecar that cannot be read or parsed is a RuntimeError too.
     static std::unique_ptr<AotiRunner> load(const std::string &packagePath, const std::string &device, int numRunners = 1);
+
+    /// How load() finds and extracts a package.
+    struct LoadOptions {
+        int numRunners = 1;
+        /// Extract once per content into the package cache (bundle/packagecache.h) and load from
+        /// there (aotstudio-run). Without, the package is extracted into a private temporary
+        /// folder for this runner and removed with it (the engine's one-off loads).
+        bool extractionCache = false;
+        /// The package's verified hex SHA-256 (a bundle's manifest); empty: computed when needed.
+        std::string sha256;
+        /// Where the package's external weight files are when a bundle shares them (BUNDLE.md
+        /// "Shared weights"): file name in its weights_config.json -> absolute path. A file not
+        /// named here is read from the package's own data/weights/. Files named here are read
+        /// once per process and shared by every runner that names them (the buckets of a bundle).
+        std::map<std::string, std::string> weightFiles;
+    };
+    /// As above. A package with external weights (weights_config.json, compiled with
+    /// `package_constants_in_so=False`) gets them bound with load_constants(user_managed): the
+    /// runner keeps the tensors; a missing or unreadable weight file is a RuntimeError naming it.
+    static std::unique_ptr<AotiRunner> load(const std::string &packagePath, const std::string &device, const LoadOptions &options);
     ~AotiRunner();
     AotiRunner(const AotiRunner &) = delete;
     AotiRunner &operator=(const AotiRunner &) = delete;

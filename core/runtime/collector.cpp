@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/collector.h"
+#include "runtime/libraries.h"
 
 #include <ATen/record_function.h>
-#include <ATen/cuda/CUDAContext.h>
-#include <ATen/cuda/CUDAEvent.h>
 #include <c10/core/Allocator.h>
-#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
 #include <torch/csrc/inductor/aoti_torch/c/shim.h>
 #include <torch/csrc/profiler/orchestration/observer.h>
-#include <torch/cuda.h>
 
 #include <algorithm>
 #include <atomic>
@@ -230,15 +227,9 @@ std::vector<Range> RangeCollector::stop()
 MemoryPeak measurePeakMemory(const std::function<void()> &call, const std::string &device)
 {
     MemoryPeak r;
-    if (device.rfind("cuda", 0) == 0 && torch::cuda::is_available()) {
-        const auto index = c10::cuda::current_device();
-        c10::cuda::CUDACachingAllocator::emptyCache();
-        c10::cuda::CUDACachingAllocator::resetPeakStats(index);
-        const auto before = c10::cuda::CUDACachingAllocator::getDeviceStats(index);
-        const auto base = before.allocated_bytes[static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE)].current;
-        call();
-        const auto after = c10::cuda::CUDACachingAllocator::getDeviceStats(index);
-        r.peakBytes = after.allocated_bytes[static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE)].peak - base;
+    if (device.rfind("cuda", 0) == 0 && Libraries::cudaUsable()) {
+        r.peakBytes = Libraries::cuda().peakAllocatedBytes([](void *c) { (*static_cast<const std::function<void()> *>(c))(); },
+                                                           const_cast<std::function<void()> *>(&call));
         r.method = "cuda_caching_allocator";
         return r;
     }
@@ -277,15 +268,10 @@ bool nativeRtAvailable(std::string &reason)
 
 std::optional<double> cudaEventMs(const std::function<void()> &call)
 {
-    if (!torch::cuda::is_available())
+    if (!Libraries::cudaUsable())
         return std::nullopt;
-    at::cuda::CUDAEvent start(cudaEventDefault), end(cudaEventDefault);
-    auto stream = at::cuda::getCurrentCUDAStream();
-    start.record(stream);
-    call();
-    end.record(stream);
-    end.synchronize();
-    return static_cast<double>(start.elapsed_time(end));
+    return Libraries::cuda().eventElapsedMs([](void *c) { (*static_cast<const std::function<void()> *>(c))(); },
+                                           const_cast<std::function<void()> *>(&call));
 }
 
 bool aotiShimHookReached()

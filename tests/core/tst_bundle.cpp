@@ -3,6 +3,8 @@
 // packages, so no torch is needed. Format: core/runtime/BUNDLE.md.
 #include "bundle/bundle.h"
 #include "bundle/inspect.h"
+#include "bundle/packagecache.h"
+#include "bundle/weights.h"
 #include "bundle/text.h"
 
 #include <QtTest/QtTest>
@@ -12,10 +14,12 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -145,6 +149,10 @@ private slots:
     void zipOverLimitsRefused_data();
     void zipOverLimitsRefused();
     void staleTempDirsRemoved();
+    void shareWeightsStoresEachWeightOnce();
+    void manifestBucketWeights();
+    void packageCacheExtractsOnce();
+    void packageCacheRebuildsDamagedFolder();
 };
 
 void TestBundle::sha256KnownVectors()
@@ -813,6 +821,148 @@ void TestBundle::staleTempDirsRemoved()
     // Once its lock is released, the locked one goes too.
     QCOMPARE(removeStaleTempDirs(base, "aotstudio-bundle-"), 1);
     QVERIFY(!fs::exists(base / (dead + "-locked")));
+}
+
+namespace {
+
+/// Names of the entries of zip `path`.
+std::vector<std::string> zipNames(const fs::path &path)
+{
+    std::vector<std::string> names;
+    int err = 0;
+    zip_t *z = zip_open(path.c_str(), ZIP_RDONLY, &err);
+    if (!z)
+        return names;
+    for (zip_int64_t i = 0; i < zip_get_num_entries(z, 0); ++i)
+        names.push_back(zip_get_name(z, static_cast<zip_uint64_t>(i), 0));
+    zip_discard(z);
+    return names;
+}
+
+} // namespace
+
+void TestBundle::shareWeightsStoresEachWeightOnce()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    fs::create_directories(root / "packages");
+    // Two buckets' packages as pickle_weights lays them out: one weight the same, one different.
+    makeRawZip(root / "packages/batch1.pt2", {{"batch1/data/aotinductor/model/x.wrapper.so", "code 1"},
+                                              {"batch1/data/aotinductor/model/weights_config.json", "{}"},
+                                              {"batch1/data/weights/weight_0", "shared weight bytes"},
+                                              {"batch1/data/weights/weight_1", "weight of batch 1"}});
+    makeRawZip(root / "packages/batch4.pt2", {{"batch4/data/aotinductor/model/x.wrapper.so", "code 4"},
+                                              {"batch4/data/weights/weight_0", "shared weight bytes"},
+                                              {"batch4/data/weights/weight_1", "weight of batch 4"}});
+    makeRawZip(root / "packages/plain.pt2", {{"plain/data/aotinductor/model/x.wrapper.so", "weights inside"}});
+    const auto before = fs::last_write_time(root / "packages/plain.pt2");
+
+    const auto a = shareWeights(root / "packages/batch1.pt2", root);
+    const auto b = shareWeights(root / "packages/batch4.pt2", root);
+    QCOMPARE(a.size(), std::size_t(2));
+    QCOMPARE(b.size(), std::size_t(2));
+    QCOMPARE(a.at("weight_0"), b.at("weight_0")); // stored once
+    QVERIFY(a.at("weight_1") != b.at("weight_1"));
+    QCOMPARE(a.at("weight_0"), "weights/" + sha256File(root / a.at("weight_0")) + ".pt"); // named by content
+    QCOMPARE(readText(root / a.at("weight_1")), std::string("weight of batch 1"));
+    std::size_t stored = 0;
+    for (const auto &e : fs::directory_iterator(root / "weights")) {
+        QVERIFY2(e.path().filename().string().rfind(".partial", 0) != 0, e.path().c_str());
+        ++stored;
+    }
+    QCOMPARE(stored, std::size_t(3));
+    // The packages lost their weights and kept everything else.
+    const auto names = zipNames(root / "packages/batch1.pt2");
+    QCOMPARE(names, (std::vector<std::string>{"batch1/data/aotinductor/model/x.wrapper.so", "batch1/data/aotinductor/model/weights_config.json"}));
+    // A package without external weights is not touched.
+    QVERIFY(shareWeights(root / "packages/plain.pt2", root).empty());
+    QCOMPARE(fs::last_write_time(root / "packages/plain.pt2"), before);
+    // Not a zip: an error naming the package.
+    writeText(root / "packages/broken.pt2", "not a zip");
+    try {
+        shareWeights(root / "packages/broken.pt2", root);
+        QFAIL("no error");
+    } catch (const BundleError &e) {
+        QVERIFY2(std::string(e.what()).find("broken.pt2") != std::string::npos, e.what());
+    }
+}
+
+void TestBundle::manifestBucketWeights()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    json m = baseManifest();
+    m["buckets"][0]["weights"] = {{"weight_0", "weights/a.pt"}};
+    writeText(dir / "weights/a.pt", "w");
+    makeBundle(dir, m);
+    const Manifest parsed = loadManifest(dir);
+    QCOMPARE(parsed.buckets[0].weights.at("weight_0"), std::string("weights/a.pt"));
+    QVERIFY(parsed.buckets[1].weights.empty());
+    QVERIFY2(verify(dir, parsed).empty(), listProblems(verify(dir, parsed)).c_str());
+    // A weights path that the files list does not cover is a verification problem (never loaded unhashed).
+    json j = json::parse(readText(dir / "manifest.json"));
+    j["files"].erase("weights/a.pt");
+    const auto problems = verify(dir, parseManifest(j, "test"));
+    QVERIFY2(anyContains(problems, "weights/a.pt", "not listed"), listProblems(problems).c_str());
+    // Outside the bundle, or not an object: refused when parsed.
+    for (const json &bad : {json{{"weight_0", "../a.pt"}}, json{{"weight_0", 3}}, json::array({"weights/a.pt"}), json{{"a/b", "weights/a.pt"}}}) {
+        json k = baseManifest();
+        k["buckets"][0]["weights"] = bad;
+        QVERIFY_THROWS_EXCEPTION(BundleError, manifestFrom(k));
+    }
+}
+
+void TestBundle::packageCacheExtractsOnce()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    qputenv("AOTSTUDIO_CACHE_DIR", (root / "cache").c_str());
+    makeRawZip(root / "m.pt2", {{"m/data/aotinductor/model/x.wrapper.so", "native code"}, {"m/data/constants/c", "constant"}});
+    const fs::path dir = cachedPackageDir(root / "m.pt2");
+    QCOMPARE(dir, root / "cache" / "packages" / sha256File(root / "m.pt2"));
+    QCOMPARE(readText(dir / "m/data/aotinductor/model/x.wrapper.so"), std::string("native code"));
+    struct stat first {};
+    QCOMPARE(::stat((dir / "m/data/aotinductor/model/x.wrapper.so").c_str(), &first), 0);
+    // Again, with the hash given (a bundle's manifest): the same folder, not extracted again.
+    QCOMPARE(cachedPackageDir(root / "m.pt2", sha256File(root / "m.pt2")), dir);
+    struct stat second {};
+    QCOMPARE(::stat((dir / "m/data/aotinductor/model/x.wrapper.so").c_str(), &second), 0);
+    QCOMPARE(second.st_ino, first.st_ino);
+    QCOMPARE(second.st_ctim.tv_nsec, first.st_ctim.tv_nsec);
+    // No partial folder is left; a partial folder of a process that is gone is removed.
+    const fs::path stale = root / "cache/packages/.partial-999999999-abcdef";
+    fs::create_directories(stale / "m");
+    makeRawZip(root / "n.pt2", {{"n/data/aotinductor/model/y.wrapper.so", "other code"}});
+    (void)cachedPackageDir(root / "n.pt2");
+    for (const auto &e : fs::directory_iterator(root / "cache/packages"))
+        QVERIFY2(e.path().filename().string().rfind(".partial", 0) != 0, e.path().c_str());
+    // A hash that is not one: refused before anything is written.
+    QVERIFY_THROWS_EXCEPTION(BundleError, cachedPackageDir(root / "m.pt2", "../../etc"));
+    qunsetenv("AOTSTUDIO_CACHE_DIR");
+}
+
+void TestBundle::packageCacheRebuildsDamagedFolder()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    qputenv("AOTSTUDIO_CACHE_DIR", (root / "cache").c_str());
+    makeRawZip(root / "m.pt2", {{"m/data/aotinductor/model/x.wrapper.so", "native code"}});
+    const fs::path dir = cachedPackageDir(root / "m.pt2");
+    const fs::path so = dir / "m/data/aotinductor/model/x.wrapper.so";
+    // Edited in place (same size), truncated, deleted, or a file added: each is extracted again.
+    const std::vector<std::function<void()>> damages{
+        [&] { writeText(so, "NATIVE CODE"); },
+        [&] { fs::resize_file(so, 3); },
+        [&] { fs::remove(so); },
+        [&] { writeText(dir / "m/data/aotinductor/model/extra.so", "dropped in"); },
+    };
+    for (std::size_t i = 0; i < damages.size(); ++i) {
+        damages[i]();
+        QCOMPARE(cachedPackageDir(root / "m.pt2"), dir);
+        QCOMPARE(readText(so), std::string("native code"));
+        QVERIFY2(!fs::exists(dir / "m/data/aotinductor/model/extra.so"), std::to_string(i).c_str());
+    }
+    qunsetenv("AOTSTUDIO_CACHE_DIR");
 }
 
 QTEST_GUILESS_MAIN(TestBundle)

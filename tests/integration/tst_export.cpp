@@ -4,12 +4,14 @@
 // The bundle is signed (keygen, export --sign): the tests that run it without a trust store also
 // check that a signed bundle runs where nobody configured one.
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -69,6 +71,10 @@ private Q_SLOTS:
     void paddingAndDynamicFallbackAgree();
     void missingBucketIsRefused();
     void tamperedPackageIsRefused();
+    void sharedWeightsStoredOnce();
+    void tamperedWeightsAreRefused();
+    void leanRuntimeMapsNoCudaLibrary();
+    void packageCacheExtractsOncePerHash();
     void truncatedZipIsRefused();
     void wrongDeviceIsRefused();
     void inspectBundle();
@@ -86,6 +92,8 @@ private:
 void TestExport::initTestCase()
 {
     QVERIFY(m_dir.isValid());
+    // aotstudio-run's package cache (BUNDLE.md "Package cache") in this test's folder, not ~/.cache.
+    qputenv("AOTSTUDIO_CACHE_DIR", m_dir.filePath(QStringLiteral("cache")).toUtf8());
     const QString job = m_dir.filePath(QStringLiteral("job"));
     Run c = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:convnet"),
                                      QStringLiteral("--out"), job, QStringLiteral("--max-seconds"), QStringLiteral("0"),
@@ -274,6 +282,98 @@ void TestExport::tamperedPackageIsRefused()
     const Run r = run(AOTSTUDIO_RUN_PATH, {copy, QStringLiteral("--batch"), QStringLiteral("4")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("packages/batch4.pt2") && r.err.contains("SHA-256"), r.err.constData());
+}
+
+void TestExport::sharedWeightsStoredOnce()
+{
+    // Three buckets (batch1, batch4, dynamic): each package's weights live in weights/, once each
+    // (the convnet is not frozen, so every bucket binds the same parameter files).
+    const QJsonObject m = readJson(m_bundle + QStringLiteral("/manifest.json"));
+    const QJsonObject files = m.value(QLatin1String("files")).toObject();
+    QSet<QString> all;
+    int perBucket = -1;
+    for (const auto &b : m.value(QLatin1String("buckets")).toArray()) {
+        const QJsonObject weights = b.toObject().value(QLatin1String("weights")).toObject();
+        QVERIFY2(!weights.isEmpty(), qPrintable(b.toObject().value(QLatin1String("name")).toString()));
+        if (perBucket < 0)
+            perBucket = weights.size();
+        QCOMPARE(weights.size(), perBucket);
+        for (const auto &path : weights) {
+            QVERIFY2(path.toString().startsWith(QLatin1String("weights/")), qPrintable(path.toString()));
+            QVERIFY2(files.contains(path.toString()), qPrintable(path.toString() + " not hashed in the manifest"));
+            all.insert(path.toString());
+        }
+    }
+    QCOMPARE(all.size(), perBucket);
+    QCOMPARE(QDir(m_bundle + QStringLiteral("/weights")).entryList(QDir::Files).size(), perBucket);
+    // The packages hold no weights of their own.
+    const Run i = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("inspect"), m_bundle + QStringLiteral("/packages/batch4.pt2"),
+                                           QStringLiteral("--json")}, 120000);
+    QVERIFY2(i.exitCode == 0, i.err.constData());
+    QVERIFY2(!i.out.contains("/data/weights/"), "a package kept data/weights/");
+}
+
+void TestExport::tamperedWeightsAreRefused()
+{
+    const QString copy = m_dir.filePath(QStringLiteral("tampered-weights"));
+    QVERIFY(copyTree(m_bundle, copy));
+    const QStringList weights = QDir(copy + QStringLiteral("/weights")).entryList(QDir::Files);
+    QVERIFY(!weights.isEmpty());
+    QFile f(copy + QStringLiteral("/weights/") + weights.first());
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.seek(f.size() - 2));
+    QVERIFY(f.putChar('!'));
+    f.close();
+    const Run r = run(AOTSTUDIO_RUN_PATH, {copy, QStringLiteral("--batch"), QStringLiteral("4")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(("weights/" + weights.first()).toUtf8()) && r.err.contains("SHA-256"), r.err.constData());
+}
+
+void TestExport::leanRuntimeMapsNoCudaLibrary()
+{
+    // A CPU bundle binds its packages to the CPU stand-in for libtorch.so (core/runtime/libraries.h):
+    // by the first output, no libtorch_cuda, cuDNN, cuBLAS or NCCL is mapped.
+    const QJsonObject r = runJson(m_bundle, 4);
+    const QJsonObject libs = r.value(QLatin1String("cold_start")).toObject().value(QLatin1String("libraries")).toObject();
+    QVERIFY2(libs.value(QLatin1String("count")).toInt() > 0, "no library list");
+    QCOMPARE(libs.value(QLatin1String("cuda_stack")).toBool(true), false);
+}
+
+void TestExport::packageCacheExtractsOncePerHash()
+{
+    const QString cache = m_dir.filePath(QStringLiteral("cache-once"));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("AOTSTUDIO_CACHE_DIR"), cache);
+    const auto runOnce = [&](int batch) {
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(AOTSTUDIO_RUN_PATH), {m_bundle, QStringLiteral("--batch"), QString::number(batch), QStringLiteral("--json")});
+        p.waitForFinished(120000);
+        return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    };
+    const QJsonObject first = runOnce(4);
+    QVERIFY(first.value(QLatin1String("ok")).toBool());
+    QDir packages(cache + QStringLiteral("/packages"));
+    QCOMPARE(packages.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1); // batch4's package, named by its SHA-256
+    const QString folder = packages.entryList(QDir::Dirs | QDir::NoDotAndDotDot).first();
+    QCOMPARE(folder.size(), 64);
+    QString library;
+    QDirIterator it(packages.filePath(folder), {QStringLiteral("*.so")}, QDir::Files, QDirIterator::Subdirectories);
+    QVERIFY(it.hasNext());
+    library = it.next();
+    const auto inode = QFileInfo(library).fileTime(QFileDevice::FileMetadataChangeTime);
+    // Again: the same folder, not extracted anew; the same outputs.
+    const QJsonObject again = runOnce(4);
+    QCOMPARE(firstValues(again), firstValues(first));
+    QCOMPARE(QFileInfo(library).fileTime(QFileDevice::FileMetadataChangeTime), inode);
+    // Damaged (the library truncated): extracted again, and it still runs.
+    QVERIFY(QFile::resize(library, 100));
+    const QJsonObject repaired = runOnce(4);
+    QCOMPARE(firstValues(repaired), firstValues(first));
+    QVERIFY(QFileInfo(library).size() > 100);
+    // Another bucket is another package: a second folder.
+    QVERIFY(runOnce(1).value(QLatin1String("ok")).toBool());
+    QCOMPARE(packages.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 2);
 }
 
 void TestExport::truncatedZipIsRefused()

@@ -418,7 +418,7 @@ class CompileJob:
             raise FrontendError("bad_request", "load", f"tolerance must be a finite number >= 0, got {tolerance!r}",
                                 "pass a tolerance such as 1e-3 (max abs difference allowed between compiled and eager)")
         self.tolerance = float(tolerance)
-        for flag in ("freezing", "max_autotune", "allow_cache", "snapshots", "staging"):
+        for flag in ("freezing", "max_autotune", "allow_cache", "snapshots", "staging", "external_weights"):
             if flag in request and not isinstance(request[flag], bool):
                 raise FrontendError("bad_request", "load", f"'{flag}' must be true or false, got {request[flag]!r}",
                                     "send a JSON boolean")
@@ -451,6 +451,9 @@ class CompileJob:
         self.freezing_given = "freezing" in request  # else freezing is on for a graph with q/dq nodes
         self.qdq_nodes = 0  # quantize/dequantize nodes in the exported graph (a PT2E-quantized model)
         self.max_autotune = bool(request.get("max_autotune", False))
+        # Weights outside the package's .so (BUNDLE.md "Shared weights"): an export with several
+        # buckets stores each distinct weight once for all of them.
+        self.external_weights = bool(request.get("external_weights", False))
         self.allow_cache = bool(request.get("allow_cache", False))
         self.take_snapshots = bool(request.get("snapshots", True))
         self.log = log
@@ -885,6 +888,13 @@ class CompileJob:
         if self.device == "cpu":
             # Each generated C++ kernel becomes a named RecordFunction range (for the profiler).
             options["cpp.enable_kernel_profile"] = True
+        if self.external_weights:
+            # Each constant as its own torch.save file in data/weights/ with weights_config.json
+            # (FQN -> file, shape, stride, offset), nothing in the .so; the C++ runner binds them
+            # with load_constants (core/runtime/aotirunner.cpp). Torch's own on-disk format, so the
+            # package stays what torch writes; an export moves the files out to share them.
+            options["aot_inductor.package_constants_in_so"] = False
+            options["aot_inductor.package_constants_on_disk_format"] = "pickle_weights"
         self._mark()
         try:
             # Inductor freezes only with grad disabled (compile_fx checks is_grad_enabled()).
@@ -927,7 +937,8 @@ class CompileJob:
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
                             "dynamic": self.dynamic_specs,
-                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache}}
+                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
+                            "external_weights": self.external_weights}}
 
     def _collect_kernels(self, trace_root: str) -> None:
         trace_dir = kernels.find_trace_dir(trace_root)

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Cold start of a bundle (issue 15): spawn -> first output and peak RSS of aotstudio-run, the lean
+// runtime against the whole torch stack (the same binary with LD_PRELOAD of the wheel's
+// libtorch.so, which maps libtorch_cuda, cuDNN, cuBLAS, NCCL, ... as the runtime did before it
+// was split), with a warm and an evicted page cache; the package cache's first (extracting) run
+// against later ones; bundle size and load time with shared weights against weights per package.
+//
+//   bench_coldstart [MODEL ...]            default: sample:mlp sample:resnet18 sample:minilm
+//   env: BENCH_ROUNDS (default 10), BENCH_DIR (default /tmp/aotstudio-bench-coldstart)
+//
+// Each round runs every variant once as a fresh process, in a shuffled order (seeded), so load
+// drifts hit all alike; ratios are of medians with a paired percentile-bootstrap interval
+// (Profiler::ratioInterval). Figures are printed, never asserted.
+#include "benchutil.h"
+#include "profiler/paired.h"
+#include "profiler/statistics.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace AotStudio;
+
+namespace {
+
+struct Run {
+    double firstOutputMs = std::nan("");
+    double loadMs = std::nan("");
+    double maxRssMb = std::nan("");
+    bool cudaStack = false;
+};
+
+/// Spawn aotstudio-run with `args` (argv, no shell) and `extraEnv` added; its JSON and wait4()'s
+/// peak RSS of that child alone.
+Run spawnRun(const std::vector<std::string> &args, const std::vector<std::string> &extraEnv)
+{
+    Run r;
+    int pipeFd[2];
+    if (::pipe(pipeFd) != 0)
+        return r;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipeFd[1], 1);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclose(&actions, pipeFd[0]);
+    std::vector<std::string> env(extraEnv);
+    for (char **e = environ; *e; ++e)
+        env.emplace_back(*e);
+    std::vector<char *> argv, envp;
+    std::string exe = AOTSTUDIO_RUN_PATH;
+    argv.push_back(exe.data());
+    std::vector<std::string> copy(args);
+    for (auto &a : copy)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (auto &e : env)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(pipeFd[1]);
+    std::string out;
+    char buf[4096];
+    ssize_t n;
+    while ((n = ::read(pipeFd[0], buf, sizeof buf)) > 0)
+        out.append(buf, static_cast<std::size_t>(n));
+    ::close(pipeFd[0]);
+    if (rc != 0)
+        return r;
+    int status = 0;
+    rusage usage{};
+    ::wait4(pid, &status, 0, &usage);
+    r.maxRssMb = static_cast<double>(usage.ru_maxrss) / 1024.0; // KiB on Linux
+    const json j = json::parse(Bench::lastLine(out), nullptr, false);
+    r.firstOutputMs = Bench::num(j, "/cold_start/to_first_output_ms"_json_pointer);
+    r.loadMs = Bench::num(j, "/cold_start/load_ms"_json_pointer);
+    r.cudaStack = j.contains("/cold_start/libraries/cuda_stack"_json_pointer) && j.at("/cold_start/libraries/cuda_stack"_json_pointer).get<bool>();
+    return r;
+}
+
+/// Drop the page cache of `file` where it is not mapped by another process (no root needed).
+void evict(const fs::path &file)
+{
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ::fdatasync(fd);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+}
+
+void evictTree(const fs::path &dir)
+{
+    std::error_code ec;
+    for (const auto &e : fs::recursive_directory_iterator(dir, ec))
+        if (e.is_regular_file(ec))
+            evict(e.path());
+}
+
+std::uintmax_t treeBytes(const fs::path &dir, const std::string &under = {})
+{
+    std::uintmax_t total = 0;
+    std::error_code ec;
+    for (const auto &e : fs::recursive_directory_iterator(dir / under, ec))
+        if (e.is_regular_file(ec))
+            total += e.file_size(ec);
+    return total;
+}
+
+std::string ratioText(const Profiler::RatioInterval &r)
+{
+    char buf[128];
+    if (r.low && r.high)
+        std::snprintf(buf, sizeof buf, "%.2fx (95%% CI %.2f-%.2f, %d rounds)", r.estimate, *r.low, *r.high, r.blocks);
+    else
+        std::snprintf(buf, sizeof buf, "%.2fx (no interval: %d rounds)", r.estimate, r.blocks);
+    return buf;
+}
+
+double median(std::vector<double> v)
+{
+    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
+    return v.empty() ? std::nan("") : Profiler::summarize(std::move(v)).medianMs;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const auto models = Bench::modelsFrom(argc, argv, {"sample:mlp", "sample:resnet18", "sample:minilm"});
+    const int rounds = std::max(3, std::atoi(std::getenv("BENCH_ROUNDS") ? std::getenv("BENCH_ROUNDS") : "10"));
+    const fs::path root = std::getenv("BENCH_DIR") ? std::getenv("BENCH_DIR") : "/tmp/aotstudio-bench-coldstart";
+    const fs::path torchLib = fs::path(AOTSTUDIO_TORCH_DIR) / "lib";
+    std::error_code ec;
+    fs::create_directories(root, ec);
+    std::printf("bench_coldstart: %d rounds per figure, variants shuffled per round; aotstudio-run %s\n", rounds, AOTSTUDIO_RUN_PATH);
+    std::printf("'full stack' = the same aotstudio-run with LD_PRELOAD=%s/libtorch.so (libtorch_cuda and the CUDA libraries mapped, as before the lean runtime)\n",
+                torchLib.c_str());
+    std::mt19937_64 rng(0xc01d);
+    for (const auto &model : models) {
+        const std::string slug = Bench::slug(model);
+        const fs::path shared = root / (slug + "-shared"), perPackage = root / (slug + "-per-package");
+        for (const auto &[dir, extra] : {std::pair{shared, std::string()}, std::pair{perPackage, std::string(" --no-shared-weights")}}) {
+            if (fs::exists(dir / "manifest.json"))
+                continue;
+            fs::remove_all(dir, ec);
+            fs::remove(dir.string() + ".zip", ec);
+            const json e = Bench::cliJson("export --model '" + model + "' --out '" + dir.string() + "' --buckets batch=1,4,16 --cold-start-runs 0 --no-zip" + extra,
+                                          (root / (slug + "-export.log")).string());
+            if (!fs::exists(dir / "manifest.json")) {
+                std::printf("%s: export failed (see %s)\n", model.c_str(), (root / (slug + "-export.log")).c_str());
+                break;
+            }
+        }
+        if (!fs::exists(shared / "manifest.json") || !fs::exists(perPackage / "manifest.json"))
+            continue;
+        std::printf("\n== %s (bundle of 3 buckets: batch 1, 4, 16)\n", model.c_str());
+        const double sharedMb = static_cast<double>(treeBytes(shared)) / 1e6, perMb = static_cast<double>(treeBytes(perPackage)) / 1e6;
+        std::printf("bundle size: shared weights %.1f MB (packages %.1f MB, weights %.1f MB); weights per package %.1f MB; %.2fx\n",
+                    sharedMb, static_cast<double>(treeBytes(shared, "packages")) / 1e6, static_cast<double>(treeBytes(shared, "weights")) / 1e6,
+                    perMb, sharedMb / perMb);
+
+        const std::vector<std::string> args{shared.string(), "--iters", "0", "--json"};
+        const std::string cache = "AOTSTUDIO_CACHE_DIR=" + (root / "cache").string();
+        const std::string preload = "LD_PRELOAD=" + (torchLib / "libtorch.so").string();
+        // Package cache: the first run extracts, later ones reuse.
+        fs::remove_all(root / "cache-first", ec);
+        const Run first = spawnRun(args, {"AOTSTUDIO_CACHE_DIR=" + (root / "cache-first").string()});
+        const Run again = spawnRun(args, {"AOTSTUDIO_CACHE_DIR=" + (root / "cache-first").string()});
+        std::printf("package cache: load %.1f ms on the first run (extracts), %.1f ms once cached\n", first.loadMs, again.loadMs);
+        (void)spawnRun(args, {cache}); // warm the shared cache and the page cache
+
+        enum Variant { Lean, Full, LeanCold, FullCold, PerPackage, Count };
+        const char *names[] = {"lean, warm cache", "full stack, warm cache", "lean, evicted", "full stack, evicted", "lean, weights per package"};
+        std::vector<std::vector<double>> ms(Count), rss(Count), load(Count);
+        bool leanMapsCuda = false;
+        std::vector<int> order{Lean, Full, LeanCold, FullCold, PerPackage};
+        for (int r = 0; r < rounds; ++r) {
+            std::shuffle(order.begin(), order.end(), rng);
+            for (int v : order) {
+                std::vector<std::string> env{cache};
+                if (v == Full || v == FullCold)
+                    env.push_back(preload);
+                if (v == LeanCold || v == FullCold) {
+                    for (const auto &e : fs::directory_iterator(torchLib, ec))
+                        evict(e.path());
+                    evictTree(shared);
+                    evictTree(root / "cache");
+                }
+                const Run run = spawnRun(v == PerPackage ? std::vector<std::string>{perPackage.string(), "--iters", "0", "--json"} : args, env);
+                ms[v].push_back(run.firstOutputMs);
+                rss[v].push_back(run.maxRssMb);
+                load[v].push_back(run.loadMs);
+                if (v == Lean && run.cudaStack)
+                    leanMapsCuda = true;
+            }
+        }
+        for (int v = 0; v < Count; ++v)
+            std::printf("%-28s first output %7.1f ms (median), load %6.1f ms, peak RSS %6.1f MB\n", names[v], median(ms[v]), median(load[v]),
+                        median(rss[v]));
+        std::printf("lean maps CUDA libraries: %s\n", leanMapsCuda ? "YES (unexpected)" : "no");
+        std::printf("first output, lean / full stack, warm: %s\n", ratioText(Profiler::ratioInterval(ms[Lean], ms[Full])).c_str());
+        std::printf("first output, lean / full stack, evicted: %s\n", ratioText(Profiler::ratioInterval(ms[LeanCold], ms[FullCold])).c_str());
+        std::printf("peak RSS, lean / full stack: %s\n", ratioText(Profiler::ratioInterval(rss[Lean], rss[Full])).c_str());
+        std::printf("load, shared weights / weights per package: %s\n", ratioText(Profiler::ratioInterval(load[Lean], load[PerPackage])).c_str());
+        std::printf("first output, shared weights / weights per package: %s\n",
+                    ratioText(Profiler::ratioInterval(ms[Lean], ms[PerPackage])).c_str());
+    }
+    std::printf("\n'evicted': posix_fadvise(DONTNEED) on torch/lib, the bundle and the package cache before the run (no root needed;\n"
+                "pages that another process has mapped stay cached, so this is an upper bound of a truly cold worker's speed).\n");
+    return 0;
+}
