@@ -328,6 +328,8 @@ Manifest parseFields(const json &j, const std::string &origin)
         if (b.contains("guards"))
             bucket.guards = std::make_shared<const InputGuards>(InputGuards::parse(b.at("guards"), origin + ": " + where + ".guards"));
         if (b.contains("weights")) {
+            if (m.formatVersion < 2)
+                fieldError(origin, where + ".weights", "needs format_version 2 (a version-1 runtime would run the package without them)");
             if (!b.at("weights").is_object())
                 fieldError(origin, where + ".weights", "must be an object {file: path}");
             for (const auto &[file, path] : b.at("weights").items()) {

@@ -21,7 +21,10 @@ namespace AotStudio::Bundle {
 class InputGuards; // bundle/guards.h
 
 inline constexpr const char *kFormat = "aotstudio.bundle";
-inline constexpr int kFormatVersion = 1;        ///< the newest format_version this code reads and writes
+/// The newest format_version this code reads. 2 added `buckets[i].weights` (shared weights): an
+/// export writes 2 only when it uses them, so bundles without stay readable by version-1 runtimes,
+/// and a version-1 runtime refuses a bundle whose packages it would run without their weights.
+inline constexpr int kFormatVersion = 2;
 inline constexpr const char *kManifestName = "manifest.json";
 inline constexpr long long kBatchDim = -1;      ///< TensorSpec::shape value for the "batch" dimension
 /// Largest manifest.json read (bytes). A real one is a few KiB (guards included); a larger file is

@@ -9,6 +9,7 @@
 #include "profiler/statistics.h"
 #include "python/frontend.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <cstdlib>
@@ -263,7 +264,8 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     // 4. Manifest (hashes of every file), verified as the runtime will.
     Json manifest{
         {"format", "aotstudio.bundle"},
-        {"format_version", 1},
+        // 2 only with shared weights (BUNDLE.md): a version-1 runtime must refuse those, not run them weightless.
+        {"format_version", std::any_of(bucketsJson.begin(), bucketsJson.end(), [](const Json &b) { return b.contains("weights"); }) ? 2 : 1},
         {"created", isoNow()},
         {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion)},
         {"model", base.value("model", "")},

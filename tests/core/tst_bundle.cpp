@@ -323,7 +323,7 @@ void TestBundle::parseManifestRefusals_data()
         << R"({"buckets": [{"name": "x", "batch": 2, "batch_min": 1, "batch_max": 8, "package": "a.pt2"}]})" << "either";
     QTest::newRow("bad hash") << R"({"files": {"a": {"sha256": "xyz", "bytes": 1}}})" << "64 hex";
     QTest::newRow("batch not first") << R"({"inputs": [{"shape": [3, "batch"], "dtype": "float32"}]})" << "dimension 0";
-    QTest::newRow("newer and different") << R"({"format_version": 2, "buckets": {"renamed": true}})" << "newer";
+    QTest::newRow("newer and different") << R"({"format_version": 3, "buckets": {"renamed": true}})" << "newer";
     QTest::newRow("missing device") << R"({"device": null})" << "device";
 }
 
@@ -530,7 +530,7 @@ void TestBundle::checkCompatibleTable_data()
     QTest::newRow("cpu here") << "{}" << "2.14.1" << false << "" << "";
     QTest::newRow("local build suffix") << "{}" << "2.14.0a0+git123" << false << "" << "";
     QTest::newRow("cpu bundle on a GPU machine") << "{}" << "2.14.1" << true << "9.0" << "";
-    QTest::newRow("newer format_version") << R"({"format_version": 2})" << "2.14.1" << false << "" << "newer";
+    QTest::newRow("newer format_version") << R"({"format_version": 3})" << "2.14.1" << false << "" << "newer";
     QTest::newRow("unknown format") << R"({"format": "x"})" << "2.14.1" << false << "" << "unknown bundle format";
     QTest::newRow("torch minor differs") << "{}" << "2.13.0" << false << "" << "major.minor";
     QTest::newRow("torch major differs") << "{}" << "3.14.1" << false << "" << "major.minor";
@@ -892,6 +892,7 @@ void TestBundle::manifestBucketWeights()
     QTemporaryDir tmp;
     const fs::path dir = tmp.path().toStdString();
     json m = baseManifest();
+    m["format_version"] = 2;
     m["buckets"][0]["weights"] = {{"weight_0", "weights/a.pt"}};
     writeText(dir / "weights/a.pt", "w");
     makeBundle(dir, m);
@@ -907,9 +908,14 @@ void TestBundle::manifestBucketWeights()
     // Outside the bundle, or not an object: refused when parsed.
     for (const json &bad : {json{{"weight_0", "../a.pt"}}, json{{"weight_0", 3}}, json::array({"weights/a.pt"}), json{{"a/b", "weights/a.pt"}}}) {
         json k = baseManifest();
+        k["format_version"] = 2;
         k["buckets"][0]["weights"] = bad;
         QVERIFY_THROWS_EXCEPTION(BundleError, manifestFrom(k));
     }
+    // In a version-1 manifest the field is refused: a version-1 runtime would not know it.
+    json v1 = baseManifest();
+    v1["buckets"][0]["weights"] = {{"weight_0", "weights/a.pt"}};
+    QVERIFY_THROWS_EXCEPTION(BundleError, manifestFrom(v1));
 }
 
 void TestBundle::packageCacheExtractsOnce()

@@ -121,7 +121,7 @@ void TestExport::bundleLayoutAndManifest()
 {
     const QJsonObject m = readJson(m_bundle + QStringLiteral("/manifest.json"));
     QCOMPARE(m.value(QLatin1String("format")).toString(), QStringLiteral("aotstudio.bundle"));
-    QCOMPARE(m.value(QLatin1String("format_version")).toInt(), 1);
+    QCOMPARE(m.value(QLatin1String("format_version")).toInt(), 2); // shared weights (BUNDLE.md); 1 without
     QCOMPARE(m.value(QLatin1String("model")).toString(), QStringLiteral("sample:convnet"));
     QCOMPARE(m.value(QLatin1String("device")).toString(), QStringLiteral("cpu"));
     QVERIFY(m.value(QLatin1String("torch_version")).toString().startsWith(QLatin1String("2.")));
