@@ -393,10 +393,14 @@ private:
                 Job job = std::move(m_queue.front());
                 m_queue.pop_front();
                 s.dispatched = Clock::now();
-                const std::string line = Bundle::dumpJson(job.request.toJson()) + "\n";
+                if (!writeAll(s.fd, Bundle::dumpJson(job.request.toJson()) + "\n", true)) {
+                    // It died before we knew: the job never reached it, so it waits for the
+                    // replacement (forked on the next round).
+                    m_queue.push_front(std::move(job));
+                    workerGone(s);
+                    continue;
+                }
                 s.job = std::move(job);
-                if (!writeAll(s.fd, line, true))
-                    workerGone(s, done); // it died before we knew: answer the job, replace the worker
             }
             return;
         }
@@ -535,14 +539,12 @@ private:
         m_slots.erase(m_slots.begin() + static_cast<std::ptrdiff_t>(i));
     }
 
-    void workerGone(Slot &s, std::vector<Completion> &done)
+    void workerGone(Slot &s)
     {
-        int status = 0;
         ::kill(s.pid, SIGKILL);
-        while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) {
+        while (::waitpid(s.pid, nullptr, 0) < 0 && errno == EINTR) {
         }
         ::close(s.fd);
-        done.push_back({*s.job, failure(*s.job, "worker", "worker " + std::to_string(s.pid) + " " + describeStatus(status), s.pid)});
         s = Slot{};
     }
 
@@ -1102,7 +1104,7 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         j["method"] = "ratio of medians; percentile bootstrap over requests paired by arrival";
         ratios.push_back(j);
         lines.push_back(std::string("spawn/") + isolationName(results[k].isolation) + " median latency: " +
-                        intervalText(ratio, "%.2f") + "x (" + std::to_string(num.size()) + " paired requests)");
+                        intervalText(ratio, "%.2fx") + " (" + std::to_string(num.size()) + " paired requests)");
     }
     const json measurement = monitor.json(spreads, widths);
 
