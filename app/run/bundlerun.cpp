@@ -13,7 +13,8 @@ using nlohmann::json;
 std::string oneLine(const std::string &message)
 {
     std::string line = Bundle::validUtf8(message);
-    std::replace_if(line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    std::replace_if(
+        line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
     return line;
 }
 
@@ -26,8 +27,8 @@ Bundle::TrustStore loadTrustStore(const std::vector<std::string> &trustPaths)
     try {
         return Bundle::TrustStore::load(sources);
     } catch (const Bundle::BundleError &e) {
-        throw TrustStoreError(std::string(fromEnvironment ? Bundle::kTrustEnvironment : "--trust") + ": " +
-                              Bundle::validUtf8(e.what()));
+        throw TrustStoreError(
+            std::string(fromEnvironment ? Bundle::kTrustEnvironment : "--trust") + ": " + Bundle::validUtf8(e.what()));
     }
 }
 
@@ -53,7 +54,8 @@ VerifiedBundle openVerified(const std::string &path, const Bundle::TrustStore &t
 
 void checkRunsHere(const VerifiedBundle &vb, bool cudaAvailable, const std::string &capability)
 {
-    if (const auto why = Bundle::checkCompatible(vb.bundle.manifest, Runtime::libtorchVersion(), cudaAvailable, capability);
+    if (const auto why
+        = Bundle::checkCompatible(vb.bundle.manifest, Runtime::libtorchVersion(), cudaAvailable, capability);
         !why.empty()) {
         std::string all;
         for (const auto &w : why)
@@ -78,8 +80,9 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
         }
         const auto info = plan.inputFile->info();
         if (info.size() != m.inputs.size())
-            throw Refusal("refused", "input file '" + inputPath + "' has " + std::to_string(info.size()) +
-                                                 " tensors; the bundle's model takes " + std::to_string(m.inputs.size()));
+            throw Refusal("refused",
+                "input file '" + inputPath + "' has " + std::to_string(info.size())
+                    + " tensors; the bundle's model takes " + std::to_string(m.inputs.size()));
         if (info.front().shape.empty())
             throw Refusal("refused", "input file '" + inputPath + "': the first tensor has no batch dimension");
         plan.batch = info.front().shape.front();
@@ -88,12 +91,14 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
         const auto dims = [](const std::vector<long long> &shape) {
             std::string t = "[";
             for (std::size_t d = 0; d < shape.size(); ++d)
-                t += (d ? ", " : "") + (shape[d] == Bundle::kBatchDim ? std::string("batch") : std::to_string(shape[d]));
+                t += (d ? ", " : "")
+                    + (shape[d] == Bundle::kBatchDim ? std::string("batch") : std::to_string(shape[d]));
             return t + "]";
         };
         // With guards in the manifest, the bucket's guards judge the sizes (dynamic dimensions
         // besides the batch); without, every size but the batch must be the manifest's.
-        const bool guarded = std::all_of(m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.guards != nullptr; });
+        const bool guarded = std::all_of(
+            m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.guards != nullptr; });
         for (std::size_t i = 0; i < info.size(); ++i) {
             const auto &want = m.inputs[i];
             const auto &got = info[i];
@@ -102,14 +107,15 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
                 same = want.shape[d] == Bundle::kBatchDim ? got.shape[d] == plan.batch : want.shape[d] == got.shape[d];
             if (!same || Bundle::normalizeDtype(want.dtype) != Bundle::normalizeDtype(got.dtype))
                 throw Refusal("refused",
-                              "input file '" + inputPath + "': tensor " + std::to_string(i) +
-                                  (want.name.empty() ? std::string() : " (" + want.name + ")") + " is " + got.dtype + dims(got.shape) +
-                                  "; the bundle's model takes " + want.dtype + dims(want.shape) +
-                                  " (batch " + std::to_string(plan.batch) + " from the first tensor)");
+                    "input file '" + inputPath + "': tensor " + std::to_string(i)
+                        + (want.name.empty() ? std::string() : " (" + want.name + ")") + " is " + got.dtype
+                        + dims(got.shape) + "; the bundle's model takes " + want.dtype + dims(want.shape) + " (batch "
+                        + std::to_string(plan.batch) + " from the first tensor)");
         }
         if (batch && *batch != plan.batch)
-            throw Refusal("refused", "--batch " + std::to_string(*batch) + " differs from the input file's batch " +
-                                                 std::to_string(plan.batch));
+            throw Refusal("refused",
+                "--batch " + std::to_string(*batch) + " differs from the input file's batch "
+                    + std::to_string(plan.batch));
     } else if (batch) {
         plan.batch = *batch;
     } else {
@@ -140,19 +146,21 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
         }
         if (plan.choice.bucket.guards) {
             if (auto v = plan.choice.bucket.guards->check(shapes)) {
-                const auto dyn = std::find_if(m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.isDynamic(); });
+                const auto dyn = std::find_if(
+                    m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.isDynamic(); });
                 bool moved = false;
                 if (dyn != m.buckets.end() && dyn->name != plan.choice.bucket.name && dyn->guards) {
                     for (std::size_t i = 0; i < shapes.size(); ++i)
                         if (!shapes[i].empty())
                             shapes[i][0] = plan.inputFile->info()[i].shape[0];
                     if (!dyn->guards->check(shapes)) {
-                        plan.choice = {*dyn, plan.batch, false};
+                        plan.choice = { *dyn, plan.batch, false };
                         moved = true;
                     }
                 }
                 if (!moved)
-                    throw Refusal("refused", "bundle '" + bundlePath + "', bucket " + plan.choice.bucket.name + ": " + v->message);
+                    throw Refusal("refused",
+                        "bundle '" + bundlePath + "', bucket " + plan.choice.bucket.name + ": " + v->message);
             }
         }
     }
@@ -163,7 +171,8 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
 std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners)
 {
     try {
-        auto runner = Runtime::AotiRunner::load((vb.bundle.root / bucket.package).string(), vb.bundle.manifest.device, numRunners);
+        auto runner = Runtime::AotiRunner::load(
+            (vb.bundle.root / bucket.package).string(), vb.bundle.manifest.device, numRunners);
         runner->setGuards(bucket.guards); // every input set is checked before a call
         return runner;
     } catch (const Runtime::RuntimeError &e) {
@@ -171,7 +180,8 @@ std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const 
     }
 }
 
-void setRequestInputs(Runtime::AotiRunner &runner, const VerifiedBundle &vb, const RequestPlan &plan, std::uint64_t seed)
+void setRequestInputs(
+    Runtime::AotiRunner &runner, const VerifiedBundle &vb, const RequestPlan &plan, std::uint64_t seed)
 {
     const Bundle::Manifest &m = vb.bundle.manifest;
     if (plan.inputFile) {
@@ -183,7 +193,7 @@ void setRequestInputs(Runtime::AotiRunner &runner, const VerifiedBundle &vb, con
     }
     std::vector<Runtime::TensorInfo> specs;
     for (const auto &in : m.inputs)
-        specs.push_back({in.withBatch(plan.choice.padTo), in.dtype});
+        specs.push_back({ in.withBatch(plan.choice.padTo), in.dtype });
     runner.setGeneratedInputs(specs, plan.batch, seed);
 }
 
@@ -192,10 +202,11 @@ json outputsJson(const Bundle::Manifest &manifest, const std::vector<Runtime::Ou
     json out = json::array();
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         const auto &o = outputs[i];
-        const std::string name = i < manifest.outputs.size() && !manifest.outputs[i].name.empty() ? manifest.outputs[i].name
-                                                                                                  : "output " + std::to_string(i);
-        out.push_back({{"name", name}, {"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"mean", o.mean},
-                       {"first", o.first}, {"non_finite", o.nonFinite}});
+        const std::string name = i < manifest.outputs.size() && !manifest.outputs[i].name.empty()
+            ? manifest.outputs[i].name
+            : "output " + std::to_string(i);
+        out.push_back({ { "name", name }, { "shape", o.shape }, { "dtype", o.dtype }, { "sum", o.sum },
+            { "mean", o.mean }, { "first", o.first }, { "non_finite", o.nonFinite } });
     }
     return out;
 }

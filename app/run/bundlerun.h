@@ -21,13 +21,13 @@ namespace AotStudio::RunApp {
 
 /// A request or a bundle that aotstudio-run does not run: `stage` "refused" (the bundle, the
 /// device, the inputs) or "failed" (loading or running), and a one-line message.
-class Refusal : public std::runtime_error {
+class Refusal : public std::runtime_error
+{
 public:
     Refusal(std::string stage, const std::string &message)
         : std::runtime_error(message)
         , m_stage(std::move(stage))
-    {
-    }
+    { }
     const std::string &stage() const { return m_stage; }
 
 private:
@@ -36,7 +36,8 @@ private:
 
 /// A trust store that cannot be read (a usage error, exit 2); the message names its source
 /// ("--trust: ..." or "$AOTSTUDIO_TRUST: ...").
-class TrustStoreError : public std::runtime_error {
+class TrustStoreError : public std::runtime_error
+{
 public:
     using std::runtime_error::runtime_error;
 };
@@ -51,8 +52,8 @@ struct VerifiedBundle {
     Bundle::OpenedBundle bundle;
     Bundle::SignatureCheck signature;
     std::string signatureLine; ///< describeSignature()'s sentence for the report
-    std::string path;          ///< as the user named it, for messages
-    double verifyMs = 0;       ///< open (and extract) + hashes + signature, ms
+    std::string path; ///< as the user named it, for messages
+    double verifyMs = 0; ///< open (and extract) + hashes + signature, ms
 };
 
 /// Open `path` (a directory, or a zip extracted to a private temporary folder), verify every
@@ -86,12 +87,14 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
 /// Load the package of `plan`'s bucket for the bundle's device and set the bucket's guards on it
 /// (every input set is checked before a call). Loading runs the package's native code. Throws
 /// Refusal("failed") naming the package.
-std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners = 1);
+std::unique_ptr<Runtime::AotiRunner> loadBucket(
+    const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners = 1);
 
 /// Give `runner` the request's inputs: the file's tensors padded to the bucket's batch, or
 /// generated ones (floating N(0, 1) from `seed`, integers zero; padding rows zero). Throws
 /// Runtime::InputRefused when the guards refuse them, Runtime::RuntimeError otherwise.
-void setRequestInputs(Runtime::AotiRunner &runner, const VerifiedBundle &vb, const RequestPlan &plan, std::uint64_t seed);
+void setRequestInputs(
+    Runtime::AotiRunner &runner, const VerifiedBundle &vb, const RequestPlan &plan, std::uint64_t seed);
 
 /// The outputs as `aotstudio-run --json` prints them: [{name, shape, dtype, sum, mean, first,
 /// non_finite}], named after the manifest's outputs ("output N" when unnamed).

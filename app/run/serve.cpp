@@ -2,6 +2,8 @@
 // aotstudio-run --serve and the burst replay: the scheduler and its worker processes (serve.h).
 #include "serve.h"
 
+#include "workerpool.h"
+
 #include "bundle/text.h"
 #include "profiler/machine.h"
 #include "profiler/paired.h"
@@ -16,7 +18,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -25,8 +26,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -34,12 +33,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 namespace AotStudio::RunApp {
 
 using nlohmann::json;
-using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
 const char *isolationName(Isolation isolation)
@@ -64,541 +60,6 @@ void onStopSignal(int sig)
     g_stopSignal = sig;
 }
 
-double msBetween(Clock::time_point a, Clock::time_point b)
-{
-    return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-std::int64_t steadyNs(Clock::time_point t)
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
-
-/// "SIGKILL" for 9 (sigabbrev_np is glibc's; its names lack the prefix).
-std::string signalName(int sig)
-{
-    const char *abbrev = ::sigabbrev_np(sig);
-    return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
-}
-
-/// "killed by SIGKILL", "exited with status 3".
-std::string describeStatus(int status)
-{
-    if (WIFSIGNALED(status))
-        return "killed by " + signalName(WTERMSIG(status));
-    if (WIFEXITED(status))
-        return "exited with status " + std::to_string(WEXITSTATUS(status)) + " before answering";
-    return "stopped";
-}
-
-bool writeAll(int fd, const std::string &data, bool socket)
-{
-    std::size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = socket ? ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL)
-                                 : ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
-/// What a worker is asked: a batch of generated inputs or an input file (the request's "id" stays
-/// with the parent).
-struct WorkRequest {
-    std::optional<long long> batch;
-    std::uint64_t seed = 0;
-    std::string input;
-
-    json toJson() const
-    {
-        return {{"batch", batch ? json(*batch) : json()}, {"seed", seed}, {"input", input}};
-    }
-    static WorkRequest fromJson(const json &j)
-    {
-        WorkRequest r;
-        if (j.contains("batch") && j["batch"].is_number_integer())
-            r.batch = j["batch"].get<long long>();
-        r.seed = j.value("seed", std::uint64_t{0});
-        r.input = j.value("input", std::string());
-        return r;
-    }
-};
-
-using RunnerCache = std::map<std::string, std::unique_ptr<Runtime::AotiRunner>>;
-
-/// One request in a worker: the same plan, load, input checks and output summary as a one-shot
-/// aotstudio-run. Returns {"ok", "bucket", "outputs", "load_ms", "run_ms"} or {"ok": false,
-/// "error": {"stage", "message"}}; `cache` keeps loaded packages (worker isolation).
-json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, RunnerCache *cache)
-{
-    try {
-        const RequestPlan plan = planRequest(vb, request.batch, request.input);
-        double loadMs = 0;
-        std::unique_ptr<Runtime::AotiRunner> own;
-        Runtime::AotiRunner *runner = nullptr;
-        if (cache) {
-            auto &slot = (*cache)[plan.choice.bucket.name];
-            if (!slot) {
-                const auto t0 = Clock::now();
-                slot = loadBucket(vb, plan.choice.bucket);
-                loadMs = msBetween(t0, Clock::now());
-            }
-            runner = slot.get();
-        } else {
-            const auto t0 = Clock::now();
-            own = loadBucket(vb, plan.choice.bucket);
-            loadMs = msBetween(t0, Clock::now());
-            runner = own.get();
-        }
-        double runMs = 0;
-        json outputs;
-        try {
-            setRequestInputs(*runner, vb, plan, request.seed);
-            const auto t0 = Clock::now();
-            runner->run();
-            runMs = msBetween(t0, Clock::now());
-            outputs = outputsJson(vb.bundle.manifest, runner->outputSummary(plan.batch));
-        } catch (const Runtime::InputRefused &e) {
-            throw Refusal("refused", e.what());
-        } catch (const Runtime::RuntimeError &e) {
-            throw Refusal("failed", e.what());
-        }
-        return {{"ok", true}, {"bucket", plan.choice.bucket.name}, {"outputs", outputs}, {"load_ms", loadMs}, {"run_ms", runMs}};
-    } catch (const Refusal &e) {
-        return {{"ok", false}, {"error", {{"stage", e.stage()}, {"message", oneLine(e.what())}}}};
-    } catch (const std::exception &e) { // a c10::Error outside the runner's own wrapping
-        return {{"ok", false}, {"error", {{"stage", "failed"}, {"message", oneLine(e.what())}}}};
-    }
-}
-
-/// In a child right after fork(): die with the parent, default signals, no inherited descriptors
-/// of the server, stdin from /dev/null and stdout onto stderr (prints from a package must not
-/// reach the response stream), and the worker's share of the CPUs as LibTorch's thread count.
-void becomeWorker(pid_t parent, const std::vector<int> &closeFds, int threads)
-{
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) // the parent died between fork() and prctl()
-        ::_exit(1);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP})
-        std::signal(sig, SIG_DFL);
-    for (int fd : closeFds)
-        ::close(fd);
-    const int devNull = ::open("/dev/null", O_RDONLY);
-    if (devNull >= 0) {
-        ::dup2(devNull, 0);
-        ::close(devNull);
-    }
-    ::dup2(2, 1);
-    Runtime::setIntraOpThreads(threads);
-}
-
-/// A request in the scheduler.
-struct Job {
-    json id;                      ///< the request's "id", echoed
-    WorkRequest request;
-    Clock::time_point arrival;    ///< when it arrived (the replay: its scheduled time)
-    int client = -1;              ///< who gets the answer (socket connections)
-    std::size_t index = 0;        ///< the replay's request number
-};
-
-struct Completion {
-    Job job;
-    json response; ///< the full response line
-};
-
-/// The scheduler: a queue of jobs and a pool of workers (Isolation), driven by poll() from the
-/// caller's loop. No threads.
-class Pool
-{
-public:
-    Pool(const VerifiedBundle &vb, const ServeOptions &options)
-        : m_vb(vb)
-        , m_options(options)
-        , m_parent(::getpid())
-    {
-        const int usable = Profiler::usableCpus().usable;
-        m_threads = std::max(1, usable / std::max(1, options.workers));
-    }
-    ~Pool() { stop(); }
-    Pool(const Pool &) = delete;
-    Pool &operator=(const Pool &) = delete;
-
-    /// Descriptors of the server (its socket, its clients) that children must not keep.
-    std::vector<int> *serverFds = nullptr;
-
-    void start()
-    {
-        if (m_options.isolation == Isolation::Worker) {
-            m_slots.resize(static_cast<std::size_t>(m_options.workers));
-            for (auto &s : m_slots)
-                forkWarm(s);
-        }
-    }
-
-    void submit(Job job) { m_queue.push_back(std::move(job)); }
-    bool idle() const
-    {
-        return m_queue.empty() && std::none_of(m_slots.begin(), m_slots.end(), [](const Slot &s) { return s.job.has_value(); });
-    }
-
-    /// Start what can start, wait up to `timeoutMs` for a worker's answer or for one of `extra`
-    /// (their revents are set for the caller), and return the finished jobs. `mask`: the signal
-    /// mask during the wait (ppoll), so a stop signal ends it.
-    std::vector<Completion> poll(std::vector<pollfd> &extra, int timeoutMs, const sigset_t *mask)
-    {
-        std::vector<Completion> done;
-        dispatch(done);
-        std::vector<pollfd> fds;
-        std::vector<std::size_t> slotOf;
-        for (std::size_t i = 0; i < m_slots.size(); ++i)
-            if (m_slots[i].fd >= 0) {
-                fds.push_back({m_slots[i].fd, POLLIN, 0});
-                slotOf.push_back(i);
-            }
-        const std::size_t workerFds = fds.size();
-        fds.insert(fds.end(), extra.begin(), extra.end());
-        timespec ts{timeoutMs / 1000, static_cast<long>(timeoutMs % 1000) * 1000000L};
-        const int n = ::ppoll(fds.data(), fds.size(), timeoutMs < 0 ? nullptr : &ts, mask);
-        if (n > 0) {
-            for (std::size_t k = 0; k < workerFds; ++k)
-                if (fds[k].revents)
-                    readSlot(slotOf[k], done);
-            for (std::size_t k = 0; k < extra.size(); ++k)
-                extra[k].revents = fds[workerFds + k].revents;
-        } else {
-            for (auto &e : extra)
-                e.revents = 0;
-        }
-        // Fresh workers replace dead warm ones; queued jobs go to whoever is free.
-        dispatch(done);
-        return done;
-    }
-
-    /// End every worker: warm ones see their channel close and exit; running request or spawn
-    /// workers are killed. Reaps them all.
-    void stop()
-    {
-        for (auto &s : m_slots) {
-            if (s.fd >= 0)
-                ::close(s.fd);
-            s.fd = -1;
-            if (s.pid > 0) {
-                if (m_options.isolation != Isolation::Worker || s.job)
-                    ::kill(s.pid, SIGKILL);
-                int status = 0;
-                while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) {
-                }
-            }
-            s.pid = -1;
-        }
-        m_slots.clear();
-    }
-
-private:
-    struct Slot {
-        pid_t pid = -1;
-        int fd = -1;             ///< the parent's end of the channel
-        std::string buf;         ///< what the worker wrote so far
-        std::optional<Job> job;  ///< the job it is running
-        Clock::time_point dispatched;
-    };
-
-    std::vector<int> childCloseFds(int keep) const
-    {
-        std::vector<int> fds;
-        for (const auto &s : m_slots)
-            if (s.fd >= 0 && s.fd != keep)
-                fds.push_back(s.fd);
-        if (serverFds)
-            fds.insert(fds.end(), serverFds->begin(), serverFds->end());
-        return fds;
-    }
-
-    void forkWarm(Slot &s)
-    {
-        int sv[2];
-        if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-            throw Refusal("failed", std::string("cannot make a worker channel: ") + std::strerror(errno));
-        std::fflush(nullptr);
-        const pid_t pid = ::fork();
-        if (pid < 0) {
-            ::close(sv[0]);
-            ::close(sv[1]);
-            throw Refusal("failed", std::string("cannot fork a worker: ") + std::strerror(errno));
-        }
-        if (pid == 0) {
-            auto close = childCloseFds(-1);
-            close.push_back(sv[0]);
-            becomeWorker(m_parent, close, m_threads);
-            warmWorkerLoop(sv[1]);
-            ::_exit(0);
-        }
-        ::close(sv[1]);
-        s = Slot{};
-        s.pid = pid;
-        s.fd = sv[0];
-    }
-
-    /// A warm worker: one request line in, one answer line out, packages kept per bucket. Ends
-    /// when the parent closes the channel (the packages are unloaded first, removing LibTorch's
-    /// extraction of them).
-    [[noreturn]] void warmWorkerLoop(int fd)
-    {
-        RunnerCache cache;
-        std::string buf;
-        char chunk[4096];
-        for (;;) {
-            const auto nl = buf.find('\n');
-            if (nl == std::string::npos) {
-                const ssize_t n = ::read(fd, chunk, sizeof chunk);
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n <= 0)
-                    break;
-                buf.append(chunk, static_cast<std::size_t>(n));
-                continue;
-            }
-            const auto begin = Clock::now();
-            const json j = json::parse(buf.substr(0, nl), nullptr, false);
-            buf.erase(0, nl + 1);
-            json answer = handleInWorker(m_vb, WorkRequest::fromJson(j), &cache);
-            answer["begin_ns"] = steadyNs(begin);
-            if (!writeAll(fd, Bundle::dumpJson(answer) + "\n", true))
-                break;
-        }
-        cache.clear();
-        ::_exit(0);
-    }
-
-    void dispatch(std::vector<Completion> &done)
-    {
-        if (m_options.isolation == Isolation::Worker) {
-            for (auto &s : m_slots) {
-                if (s.pid < 0) {
-                    try {
-                        forkWarm(s);
-                    } catch (const Refusal &) {
-                        continue; // tried again on the next poll
-                    }
-                }
-                if (s.job || m_queue.empty())
-                    continue;
-                Job job = std::move(m_queue.front());
-                m_queue.pop_front();
-                s.dispatched = Clock::now();
-                if (!writeAll(s.fd, Bundle::dumpJson(job.request.toJson()) + "\n", true)) {
-                    // It died before we knew: the job never reached it, so it waits for the
-                    // replacement (forked on the next round).
-                    m_queue.push_front(std::move(job));
-                    workerGone(s);
-                    continue;
-                }
-                s.job = std::move(job);
-            }
-            return;
-        }
-        // One process per job, at most `workers` at once.
-        while (!m_queue.empty() && static_cast<int>(m_slots.size()) < m_options.workers) {
-            Job job = std::move(m_queue.front());
-            m_queue.pop_front();
-            Slot s;
-            s.dispatched = Clock::now();
-            s.job = std::move(job);
-            std::string error = m_options.isolation == Isolation::Request ? forkForRequest(s) : spawnForRequest(s);
-            if (!error.empty()) {
-                done.push_back({*s.job, failure(*s.job, "failed", error, -1)});
-                continue;
-            }
-            m_slots.push_back(std::move(s));
-        }
-    }
-
-    std::string forkForRequest(Slot &s)
-    {
-        int p[2];
-        if (::pipe2(p, O_CLOEXEC) != 0)
-            return std::string("cannot make a pipe: ") + std::strerror(errno);
-        std::fflush(nullptr);
-        const pid_t pid = ::fork();
-        if (pid < 0) {
-            ::close(p[0]);
-            ::close(p[1]);
-            return std::string("cannot fork a worker: ") + std::strerror(errno);
-        }
-        if (pid == 0) {
-            const auto begin = Clock::now();
-            auto close = childCloseFds(-1);
-            close.push_back(p[0]);
-            becomeWorker(m_parent, close, m_threads);
-            json answer = handleInWorker(m_vb, s.job->request, nullptr);
-            answer["begin_ns"] = steadyNs(begin);
-            writeAll(p[1], Bundle::dumpJson(answer) + "\n", false);
-            ::_exit(0); // no destructors, no atexit: the parent's bundle folder is not ours to remove
-        }
-        ::close(p[1]);
-        s.pid = pid;
-        s.fd = p[0];
-        return {};
-    }
-
-    /// The baseline: `aotstudio-run BUNDLE --batch B --seed S --iters 0 --warmup 0 --json` (and
-    /// the server's trust options), stdout to a pipe, posix_spawn with an argv (no shell).
-    std::string spawnForRequest(Slot &s)
-    {
-        std::vector<std::string> args{"/proc/self/exe", m_vb.bundle.source.string()};
-        std::error_code ec;
-        const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-        if (!ec)
-            args[0] = self.string();
-        const auto &r = s.job->request;
-        if (r.batch)
-            args.insert(args.end(), {"--batch", std::to_string(*r.batch)});
-        if (!r.input.empty())
-            args.insert(args.end(), {"--input", r.input});
-        args.insert(args.end(), {"--seed", std::to_string(r.seed), "--iters", "0", "--warmup", "0", "--json"});
-        for (const auto &t : m_options.trustArgs)
-            args.insert(args.end(), {"--trust", t});
-        if (m_options.allowUnsigned)
-            args.push_back("--allow-unsigned");
-        std::vector<char *> argv;
-        for (auto &a : args)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        int p[2];
-        if (::pipe2(p, O_CLOEXEC) != 0)
-            return std::string("cannot make a pipe: ") + std::strerror(errno);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_adddup2(&actions, p[1], 1);
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-        pid_t pid = -1;
-        const int rc = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        ::close(p[1]);
-        if (rc != 0) {
-            ::close(p[0]);
-            return "cannot start " + args[0] + ": " + std::strerror(rc);
-        }
-        s.pid = pid;
-        s.fd = p[0];
-        return {};
-    }
-
-    void readSlot(std::size_t i, std::vector<Completion> &done)
-    {
-        Slot &s = m_slots[i];
-        char chunk[65536];
-        const ssize_t n = ::read(s.fd, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            return;
-        if (n > 0) {
-            s.buf.append(chunk, static_cast<std::size_t>(n));
-            if (m_options.isolation == Isolation::Worker) {
-                const auto nl = s.buf.find('\n');
-                if (nl != std::string::npos && s.job) {
-                    const json answer = json::parse(s.buf.substr(0, nl), nullptr, false);
-                    s.buf.erase(0, nl + 1);
-                    done.push_back({*s.job, response(*s.job, answer, s, Clock::now())});
-                    s.job.reset();
-                }
-            }
-            return;
-        }
-        // End of the channel: a request or spawn worker finished (or died); a warm one died.
-        const auto now = Clock::now();
-        int status = 0;
-        while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        ::close(s.fd);
-        s.fd = -1;
-        if (m_options.isolation == Isolation::Worker) {
-            const pid_t pid = s.pid;
-            s.pid = -1;
-            if (s.job)
-                done.push_back({*s.job, failure(*s.job, "worker", "worker " + std::to_string(pid) + " " + describeStatus(status), pid)});
-            s.job.reset();
-            s.buf.clear();
-            return; // dispatch() forks a replacement
-        }
-        if (s.job) {
-            const std::string line = s.buf.substr(0, s.buf.find_last_not_of('\n') + 1);
-            const json answer = json::parse(line.substr(line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1), nullptr, false);
-            if (answer.is_object() && (m_options.isolation == Isolation::Request || answer.contains("ok")))
-                done.push_back({*s.job, response(*s.job, answer, s, now)});
-            else
-                done.push_back({*s.job, failure(*s.job, "worker", "worker " + std::to_string(s.pid) + " " + describeStatus(status), s.pid)});
-        }
-        m_slots.erase(m_slots.begin() + static_cast<std::ptrdiff_t>(i));
-    }
-
-    void workerGone(Slot &s)
-    {
-        ::kill(s.pid, SIGKILL);
-        while (::waitpid(s.pid, nullptr, 0) < 0 && errno == EINTR) {
-        }
-        ::close(s.fd);
-        s = Slot{};
-    }
-
-    static json failure(const Job &job, const std::string &stage, const std::string &message, pid_t pid)
-    {
-        json r{{"id", job.id}, {"ok", false}, {"error", {{"stage", stage}, {"message", oneLine(message)}}}};
-        if (pid > 0)
-            r["worker_pid"] = pid;
-        return r;
-    }
-
-    /// The response line from a worker's answer (or an aotstudio-run --json result for spawn).
-    json response(const Job &job, const json &answer, const Slot &s, Clock::time_point now) const
-    {
-        if (!answer.is_object())
-            return failure(job, "worker", "worker " + std::to_string(s.pid) + " answered something that is not JSON", s.pid);
-        const double queueMs = msBetween(job.arrival, s.dispatched);
-        const double totalMs = msBetween(job.arrival, now);
-        if (!answer.value("ok", false)) {
-            json r = failure(job, "failed", "", s.pid);
-            if (answer.contains("error") && answer["error"].is_object())
-                r["error"] = answer["error"];
-            else // aotstudio-run --json: {"ok": false, "stage", "error"}
-                r["error"] = {{"stage", answer.value("stage", "failed")}, {"message", answer.value("error", "")}};
-            return r;
-        }
-        double startMs = 0, loadMs = 0, runMs = 0;
-        if (m_options.isolation == Isolation::Spawn) {
-            const json cold = answer.value("cold_start", json::object());
-            loadMs = cold.value("load_ms", 0.0);
-            runMs = cold.value("first_run_ms", 0.0);
-            startMs = std::max(0.0, cold.value("to_loaded_ms", 0.0) - loadMs); // exec, linking, verify
-        } else {
-            const auto begin = Clock::time_point(std::chrono::nanoseconds(answer.value("begin_ns", std::int64_t{0})));
-            startMs = std::max(0.0, msBetween(s.dispatched, begin));
-            loadMs = answer.value("load_ms", 0.0);
-            runMs = answer.value("run_ms", 0.0);
-        }
-        return {{"id", job.id},
-                {"ok", true},
-                {"bucket", answer.value("bucket", "")},
-                {"outputs", answer.value("outputs", json::array())},
-                {"timing", {{"queue_ms", queueMs}, {"worker_start_ms", startMs}, {"load_ms", loadMs}, {"run_ms", runMs}, {"total_ms", totalMs}}},
-                {"worker_pid", s.pid}};
-    }
-
-    const VerifiedBundle &m_vb;
-    ServeOptions m_options;
-    pid_t m_parent;
-    int m_threads = 1;
-    std::vector<Slot> m_slots;
-    std::deque<Job> m_queue;
-};
-
 /// A request line: a job, a shutdown, or an error response (id null when the line is not a JSON
 /// object).
 struct ParsedLine {
@@ -613,7 +74,8 @@ ParsedLine parseRequest(const std::string &line)
     ParsedLine p;
     const json j = json::parse(line, nullptr, false);
     const auto bad = [&](const std::string &message) {
-        p.error = {{"id", p.id}, {"ok", false}, {"error", {{"stage", "request"}, {"message", oneLine(message)}}}};
+        p.error = { { "id", p.id }, { "ok", false },
+            { "error", { { "stage", "request" }, { "message", oneLine(message) } } } };
         return p;
     };
     if (j.is_discarded() || !j.is_object())
@@ -651,7 +113,7 @@ struct SignalGuard {
     sigset_t waitMask;
     sigset_t oldMask;
     struct sigaction oldActions[3];
-    static constexpr int kSignals[3] = {SIGTERM, SIGINT, SIGHUP};
+    static constexpr int kSignals[3] = { SIGTERM, SIGINT, SIGHUP };
     struct sigaction oldPipe;
 
     SignalGuard()
@@ -665,12 +127,14 @@ struct SignalGuard {
         waitMask = oldMask;
         for (int s : kSignals)
             sigdelset(&waitMask, s);
-        struct sigaction sa {};
+        struct sigaction sa {
+        };
         sa.sa_handler = onStopSignal;
         sigemptyset(&sa.sa_mask);
         for (int i = 0; i < 3; ++i)
             ::sigaction(kSignals[i], &sa, &oldActions[i]);
-        struct sigaction ignore {};
+        struct sigaction ignore {
+        };
         ignore.sa_handler = SIG_IGN;
         ::sigaction(SIGPIPE, &ignore, &oldPipe);
     }
@@ -691,19 +155,21 @@ public:
         : m_socket(fs::absolute(socketPath))
         , m_folder(m_socket.parent_path())
     {
-        sockaddr_un addr{};
+        sockaddr_un addr {};
         if (m_socket.string().size() >= sizeof addr.sun_path)
-            throw UsageError("--socket '" + socketPath + "': longer than a Unix socket path may be (" +
-                             std::to_string(sizeof addr.sun_path - 1) + " bytes)");
+            throw UsageError("--socket '" + socketPath + "': longer than a Unix socket path may be ("
+                + std::to_string(sizeof addr.sun_path - 1) + " bytes)");
         if (::mkdir(m_folder.c_str(), 0700) != 0)
-            throw UsageError("--socket '" + socketPath + "': cannot make its private folder '" + m_folder.string() + "': " +
-                             std::strerror(errno) + (errno == EEXIST ? " (it must not exist: the server makes it, mode 0700)" : ""));
+            throw UsageError("--socket '" + socketPath + "': cannot make its private folder '" + m_folder.string()
+                + "': " + std::strerror(errno)
+                + (errno == EEXIST ? " (it must not exist: the server makes it, mode 0700)" : ""));
         m_made = true;
         ::chmod(m_folder.c_str(), 0700); // whatever the umask
         m_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         addr.sun_family = AF_UNIX;
         std::memcpy(addr.sun_path, m_socket.c_str(), m_socket.string().size());
-        if (m_fd < 0 || ::bind(m_fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 || ::listen(m_fd, 64) != 0) {
+        if (m_fd < 0 || ::bind(m_fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0
+            || ::listen(m_fd, 64) != 0) {
             const std::string why = std::strerror(errno);
             cleanup();
             throw UsageError("--socket '" + socketPath + "': " + why);
@@ -746,9 +212,10 @@ void checkRunsHereWithoutCuda(const VerifiedBundle &vb)
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid == 0) {
-        becomeWorker(parent, {p[0]}, 1);
+        becomeWorker(parent, { p[0] }, 1);
         const bool cuda = Runtime::cudaAvailable();
-        const std::string answer = std::string(cuda ? "1 " : "0 ") + (cuda ? Runtime::cudaComputeCapability(0) : std::string());
+        const std::string answer
+            = std::string(cuda ? "1 " : "0 ") + (cuda ? Runtime::cudaComputeCapability(0) : std::string());
         writeAll(p[1], answer, false);
         ::_exit(0);
     }
@@ -761,8 +228,7 @@ void checkRunsHereWithoutCuda(const VerifiedBundle &vb)
             answer.append(chunk, static_cast<std::size_t>(n));
     ::close(p[0]);
     if (pid > 0)
-        while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-        }
+        while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) { }
     const bool cuda = answer.rfind("1 ", 0) == 0;
     checkRunsHere(vb, cuda, cuda ? answer.substr(2) : std::string());
 }
@@ -784,14 +250,14 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
     if (socket)
         serverFds.push_back(socket->fd());
     else
-        clients[0] = Client{0, {}};
+        clients[0] = Client { 0, {} };
 
-    Pool pool(vb, options);
+    WorkerPool pool(vb, options);
     pool.serverFds = &serverFds;
     pool.start();
-    std::fprintf(stderr, "aotstudio-run: serving '%s' on %s (isolation %s, %d worker%s)\n", Bundle::validUtf8(vb.path).c_str(),
-                 socket ? socket->path().c_str() : "stdin", isolationName(options.isolation), options.workers,
-                 options.workers == 1 ? "" : "s");
+    std::fprintf(stderr, "aotstudio-run: serving '%s' on %s (isolation %s, %d worker%s)\n",
+        Bundle::validUtf8(vb.path).c_str(), socket ? socket->path().c_str() : "stdin", isolationName(options.isolation),
+        options.workers, options.workers == 1 ? "" : "s");
 
     const auto send = [&](int client, const json &response) {
         const auto it = clients.find(client);
@@ -807,11 +273,11 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
         std::vector<int> extraClient; // -1: the listening socket
         if (!draining) {
             if (socket) {
-                extra.push_back({socket->fd(), POLLIN, 0});
+                extra.push_back({ socket->fd(), POLLIN, 0 });
                 extraClient.push_back(-1);
             }
             for (const auto &[id, c] : clients) {
-                extra.push_back({c.fd, POLLIN, 0});
+                extra.push_back({ c.fd, POLLIN, 0 });
                 extraClient.push_back(id);
             }
         }
@@ -823,7 +289,7 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
             if (extraClient[k] < 0) {
                 const int fd = ::accept4(socket->fd(), nullptr, nullptr, SOCK_CLOEXEC);
                 if (fd >= 0) {
-                    clients[nextClient++] = Client{fd, {}};
+                    clients[nextClient++] = Client { fd, {} };
                     serverFds.push_back(fd);
                 }
                 continue;
@@ -849,7 +315,7 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
                 if (!p.error.is_null())
                     send(id, p.error);
                 else if (p.shutdown) {
-                    shutdowns.push_back({id, json{{"id", p.id}, {"ok", true}, {"shutdown", true}}});
+                    shutdowns.push_back({ id, json { { "id", p.id }, { "ok", true }, { "shutdown", true } } });
                     draining = true;
                 } else {
                     p.job->client = id;
@@ -900,7 +366,7 @@ std::vector<Arrival> readTrace(const std::string &path, std::optional<long long>
         const std::string where = "--replay '" + path + "', line " + std::to_string(lineNo) + ": ";
         if (!j.is_object() || !j.contains("t_ms") || !j["t_ms"].is_number() || j["t_ms"].get<double>() < 0)
             throw UsageError(where + "expected {\"t_ms\": arrival offset in ms (>= 0), \"batch\": rows}");
-        Arrival a{j["t_ms"].get<double>(), batch};
+        Arrival a { j["t_ms"].get<double>(), batch };
         if (j.contains("batch")) {
             if (!j["batch"].is_number_integer() || j["batch"].get<long long>() < 1)
                 throw UsageError(where + "\"batch\" must be an integer of at least 1");
@@ -920,17 +386,18 @@ std::vector<Arrival> poissonTrace(double rate, double seconds, std::uint64_t see
     std::exponential_distribution<double> gap(rate);
     std::vector<Arrival> out;
     for (double t = gap(rng); t < seconds; t += gap(rng))
-        out.push_back({t * 1000.0, batch});
+        out.push_back({ t * 1000.0, batch });
     return out;
 }
 
 double cpuSeconds()
 {
     double s = 0;
-    for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
-        rusage u{};
+    for (int who : { RUSAGE_SELF, RUSAGE_CHILDREN }) {
+        rusage u {};
         ::getrusage(who, &u);
-        s += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+        s += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec)
+            + static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
     }
     return s;
 }
@@ -945,8 +412,8 @@ struct ModeResult {
     double wallS = 0, cpuS = 0, submitSpanS = 0;
 };
 
-ModeResult replayOnce(const VerifiedBundle &vb, ServeOptions options, Isolation isolation, const std::vector<Arrival> &trace,
-                      std::uint64_t seed, Profiler::MachineMonitor &monitor, const sigset_t *waitMask)
+ModeResult replayOnce(const VerifiedBundle &vb, ServeOptions options, Isolation isolation,
+    const std::vector<Arrival> &trace, std::uint64_t seed, Profiler::MachineMonitor &monitor, const sigset_t *waitMask)
 {
     options.isolation = isolation;
     ModeResult r;
@@ -955,7 +422,7 @@ ModeResult replayOnce(const VerifiedBundle &vb, ServeOptions options, Isolation 
     r.latencyMs.assign(trace.size(), std::nan(""));
     const double cpu0 = cpuSeconds();
     {
-        Pool pool(vb, options);
+        WorkerPool pool(vb, options);
         pool.start();
         const auto t0 = Clock::now();
         Clock::time_point firstSubmit, lastSubmit, lastDone = t0;
@@ -969,7 +436,9 @@ ModeResult replayOnce(const VerifiedBundle &vb, ServeOptions options, Isolation 
                 job.index = next;
                 job.request.batch = trace[next].batch;
                 job.request.seed = seed;
-                job.arrival = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(trace[next].tMs));
+                job.arrival = t0
+                    + std::chrono::duration_cast<Clock::duration>(
+                        std::chrono::duration<double, std::milli>(trace[next].tMs));
                 (next == 0 ? firstSubmit : lastSubmit) = now;
                 pool.submit(std::move(job));
             }
@@ -1002,7 +471,8 @@ ModeResult replayOnce(const VerifiedBundle &vb, ServeOptions options, Isolation 
 
 json intervalJson(const Profiler::RatioInterval &i)
 {
-    return {{"estimate", i.estimate}, {"low", i.low ? json(*i.low) : json()}, {"high", i.high ? json(*i.high) : json()}, {"level", i.level}};
+    return { { "estimate", i.estimate }, { "low", i.low ? json(*i.low) : json() },
+        { "high", i.high ? json(*i.high) : json() }, { "level", i.level } };
 }
 
 std::string intervalText(const Profiler::RatioInterval &i, const char *format)
@@ -1024,16 +494,17 @@ std::string intervalText(const Profiler::RatioInterval &i, const char *format)
 
 int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOptions &ro)
 {
-    const std::vector<Arrival> trace =
-        ro.poissonRate > 0 ? poissonTrace(ro.poissonRate, ro.seconds, ro.seed, ro.batch) : readTrace(ro.tracePath, ro.batch);
+    const std::vector<Arrival> trace = ro.poissonRate > 0 ? poissonTrace(ro.poissonRate, ro.seconds, ro.seed, ro.batch)
+                                                          : readTrace(ro.tracePath, ro.batch);
     if (trace.empty())
-        throw UsageError("--poisson " + std::to_string(ro.poissonRate) + " for " + std::to_string(ro.seconds) + " s: no arrivals");
+        throw UsageError(
+            "--poisson " + std::to_string(ro.poissonRate) + " for " + std::to_string(ro.seconds) + " s: no arrivals");
     SignalGuard signals;
     std::vector<Isolation> modes;
     if (ro.isolationGiven)
         modes.push_back(options.isolation);
     else
-        modes = {Isolation::Request, Isolation::Worker};
+        modes = { Isolation::Request, Isolation::Worker };
     modes.push_back(Isolation::Spawn);
 
     const auto cpus = Profiler::usableCpus();
@@ -1060,30 +531,22 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         const auto p99 = Profiler::percentileInterval(ok, 99);
         const auto service = Profiler::percentileInterval(r.serviceMs, 50);
         const auto s = Profiler::summarize(ok);
-        spreads.push_back({isolationName(r.isolation), s.p10Ms, s.medianMs, s.p90Ms});
+        spreads.push_back({ isolationName(r.isolation), s.p10Ms, s.medianMs, s.p90Ms });
         const double throughput = r.wallS > 0 ? r.ok / r.wallS : 0.0;
         const double achieved = r.submitSpanS > 0 ? static_cast<double>(trace.size() - 1) / r.submitSpanS : 0.0;
         const double busy = r.wallS > 0 ? r.cpuS / (r.wallS * cpus.usable) : 0.0;
         if (r.ok == 0)
             exitCode = 1;
-        modesJson.push_back({{"mode", isolationName(r.isolation)},
-                             {"workers", r.workers},
-                             {"requests", r.latencyMs.size()},
-                             {"ok", r.ok},
-                             {"errors", r.errors},
-                             {"first_error", r.firstError.empty() ? json() : json(r.firstError)},
-                             {"p50_ms", intervalJson(p50)},
-                             {"p99_ms", intervalJson(p99)},
-                             {"service_p50_ms", intervalJson(service)},
-                             {"throughput_per_s", throughput},
-                             {"achieved_rate_per_s", achieved},
-                             {"wall_s", r.wallS},
-                             {"cpu_s", r.cpuS},
-                             {"cpu_busy_share", busy}});
+        modesJson.push_back({ { "mode", isolationName(r.isolation) }, { "workers", r.workers },
+            { "requests", r.latencyMs.size() }, { "ok", r.ok }, { "errors", r.errors },
+            { "first_error", r.firstError.empty() ? json() : json(r.firstError) }, { "p50_ms", intervalJson(p50) },
+            { "p99_ms", intervalJson(p99) }, { "service_p50_ms", intervalJson(service) },
+            { "throughput_per_s", throughput }, { "achieved_rate_per_s", achieved }, { "wall_s", r.wallS },
+            { "cpu_s", r.cpuS }, { "cpu_busy_share", busy } });
         char line[512];
-        std::snprintf(line, sizeof line, "%-9s %3d  %-26s %-26s %-26s %8.1f %8.1f %8.0f%%  %d/%zu", isolationName(r.isolation),
-                      r.workers, intervalText(p50, "%.2f").c_str(), intervalText(p99, "%.2f").c_str(),
-                      intervalText(service, "%.2f").c_str(), throughput, achieved, busy * 100.0, r.errors, r.latencyMs.size());
+        std::snprintf(line, sizeof line, "%-9s %3d  %-30s %-30s %-30s %8.1f %8.1f %8.0f%%  %d/%zu",
+            isolationName(r.isolation), r.workers, intervalText(p50, "%.2f").c_str(), intervalText(p99, "%.2f").c_str(),
+            intervalText(service, "%.2f").c_str(), throughput, achieved, busy * 100.0, r.errors, r.latencyMs.size());
         lines.push_back(line);
         if (!r.firstError.empty())
             lines.push_back("          first error: " + oneLine(r.firstError));
@@ -1108,35 +571,34 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         j["pairs"] = num.size();
         j["method"] = "ratio of medians; percentile bootstrap over requests paired by arrival";
         ratios.push_back(j);
-        lines.push_back(std::string("spawn/") + isolationName(results[k].isolation) + " median latency: " +
-                        intervalText(ratio, "%.2fx") + " (" + std::to_string(num.size()) + " paired requests)");
+        lines.push_back(std::string("spawn/") + isolationName(results[k].isolation) + " median latency: "
+            + intervalText(ratio, "%.2fx") + " (" + std::to_string(num.size()) + " paired requests)");
     }
     const json measurement = monitor.json(spreads, widths);
 
     char poisson[128];
     std::snprintf(poisson, sizeof poisson, "poisson %g/s for %g s, seed %llu", ro.poissonRate, ro.seconds,
-                  static_cast<unsigned long long>(ro.seed));
+        static_cast<unsigned long long>(ro.seed));
     const std::string source = ro.poissonRate > 0 ? std::string(poisson) : ro.tracePath;
     if (ro.asJson) {
-        const json out{{"ok", exitCode == 0},
-                       {"bundle", vb.bundle.source.string()},
-                       {"model", vb.bundle.manifest.model},
-                       {"device", vb.bundle.manifest.device},
-                       {"trace", {{"source", source}, {"requests", trace.size()}, {"span_s", spanS},
-                                  {"offered_rate_per_s", spanS > 0 ? static_cast<double>(trace.size() - 1) / spanS : 0.0}}},
-                       {"usable_cpus", cpus.usable},
-                       {"modes", modesJson},
-                       {"ratios", ratios},
-                       {"measurement", measurement}};
+        const json out { { "ok", exitCode == 0 }, { "bundle", vb.bundle.source.string() },
+            { "model", vb.bundle.manifest.model }, { "device", vb.bundle.manifest.device },
+            { "trace",
+                { { "source", source }, { "requests", trace.size() }, { "span_s", spanS },
+                    { "offered_rate_per_s", spanS > 0 ? static_cast<double>(trace.size() - 1) / spanS : 0.0 } } },
+            { "usable_cpus", cpus.usable }, { "modes", modesJson }, { "ratios", ratios },
+            { "measurement", measurement } };
         std::printf("%s\n", Bundle::dumpJson(out).c_str());
     } else {
-        std::printf("replay:      %s: %zu requests over %.2f s against '%s' (%s, %d usable CPUs)\n", Bundle::validUtf8(source).c_str(),
-                    trace.size(), spanS, Bundle::validUtf8(vb.path).c_str(), vb.bundle.manifest.device.c_str(), cpus.usable);
-        std::printf("latency:     arrival to response (p50, p99) and dispatch to response (service: worker start, load,\n"
-                    "             run), ms, with 95%% bootstrap intervals; done/s: answers per second of the run; rate/s:\n"
-                    "             arrivals per second achieved; cpu busy: CPU time of server and workers / (wall x CPUs)\n");
-        std::printf("%-9s %3s  %-26s %-26s %-26s %8s %8s %9s  %s\n", "mode", "N", "p50 ms", "p99 ms", "service p50 ms", "done/s",
-                    "rate/s", "cpu busy", "errors");
+        std::printf("replay:      %s: %zu requests over %.2f s against '%s' (%s, %d usable CPUs)\n",
+            Bundle::validUtf8(source).c_str(), trace.size(), spanS, Bundle::validUtf8(vb.path).c_str(),
+            vb.bundle.manifest.device.c_str(), cpus.usable);
+        std::printf(
+            "latency:     arrival to response (p50, p99) and dispatch to response (service: worker start, load,\n"
+            "             run), ms, with 95%% bootstrap intervals; done/s: answers per second of the run; rate/s:\n"
+            "             arrivals per second achieved; cpu busy: CPU time of server and workers / (wall x CPUs)\n");
+        std::printf("%-9s %3s  %-30s %-30s %-30s %8s %8s %9s  %s\n", "mode", "N", "p50 ms", "p99 ms", "service p50 ms",
+            "done/s", "rate/s", "cpu busy", "errors");
         for (const auto &l : lines)
             std::printf("%s\n", l.c_str());
         const std::string verdict = measurement.value("verdict", "");

@@ -21,8 +21,8 @@ namespace AotStudio::RunApp {
 /// How requests reach a package.
 enum class Isolation {
     Request, ///< a fresh worker forked per request: load, run once, answer, exit
-    Worker,  ///< N warm workers forked at start, each keeping the packages it loaded (per bucket)
-    Spawn,   ///< the replay's baseline: a fresh `aotstudio-run` process (posix_spawn) per request
+    Worker, ///< N warm workers forked at start, each keeping the packages it loaded (per bucket)
+    Spawn, ///< the replay's baseline: a fresh `aotstudio-run` process (posix_spawn) per request
 };
 
 /// "request", "worker" or "spawn".
@@ -30,17 +30,18 @@ const char *isolationName(Isolation isolation);
 
 /// A bad command line found after parsing (exit 2): a --socket folder that exists, a trace that
 /// does not read.
-class UsageError : public std::runtime_error {
+class UsageError : public std::runtime_error
+{
 public:
     using std::runtime_error::runtime_error;
 };
 
 struct ServeOptions {
     Isolation isolation = Isolation::Worker;
-    int workers = 1;                     ///< warm workers, or requests at once (request isolation)
-    std::string socketPath;              ///< empty: JSON lines on stdin and stdout
-    std::vector<std::string> trustArgs;  ///< --trust paths, passed on to the spawn baseline
-    bool allowUnsigned = false;          ///< likewise
+    int workers = 1; ///< warm workers, or requests at once (request isolation)
+    std::string socketPath; ///< empty: JSON lines on stdin and stdout
+    std::vector<std::string> trustArgs; ///< --trust paths, passed on to the spawn baseline
+    bool allowUnsigned = false; ///< likewise
 };
 
 /// checkRunsHere() without initialising CUDA in this process: a CPU bundle does not ask about
@@ -55,12 +56,12 @@ void checkRunsHereWithoutCuda(const VerifiedBundle &vb);
 int serve(const VerifiedBundle &vb, const ServeOptions &options);
 
 struct ReplayOptions {
-    std::string tracePath;                ///< JSON lines {"t_ms": arrival offset, "batch": rows}
-    double poissonRate = 0;               ///< > 0: a Poisson process of this many requests/s instead
-    double seconds = 10;                  ///< length of the Poisson trace, s
-    std::uint64_t seed = 0;               ///< of the arrivals and of the generated inputs
-    std::optional<long long> batch;       ///< rows per request (a trace line's "batch" wins)
-    bool isolationGiven = false;          ///< only options.isolation (else both isolation modes)
+    std::string tracePath; ///< JSON lines {"t_ms": arrival offset, "batch": rows}
+    double poissonRate = 0; ///< > 0: a Poisson process of this many requests/s instead
+    double seconds = 10; ///< length of the Poisson trace, s
+    std::uint64_t seed = 0; ///< of the arrivals and of the generated inputs
+    std::optional<long long> batch; ///< rows per request (a trace line's "batch" wins)
+    bool isolationGiven = false; ///< only options.isolation (else both isolation modes)
     bool asJson = false;
 };
 

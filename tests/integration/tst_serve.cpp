@@ -39,7 +39,7 @@ class Server
 public:
     explicit Server(const QStringList &args)
     {
-        m_p.start(QStringLiteral(AOTSTUDIO_RUN_PATH), QStringList{QStringLiteral("--serve")} + args);
+        m_p.start(QStringLiteral(AOTSTUDIO_RUN_PATH), QStringList { QStringLiteral("--serve") } + args);
     }
     ~Server()
     {
@@ -108,7 +108,7 @@ private:
 
     QTemporaryDir m_dir;
     QString m_bundle;
-    QString m_input;      ///< 3 rows, float32 [3, 64]
+    QString m_input; ///< 3 rows, float32 [3, 64]
     QString m_wrongInput; ///< float32 [2, 32]: the model takes [batch, 64]
 };
 
@@ -117,28 +117,29 @@ void TestServe::initTestCase()
     QVERIFY(m_dir.isValid());
     m_bundle = m_dir.filePath(QStringLiteral("mlp-bundle"));
     const Run e = TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH),
-                                   {QStringLiteral("export"), QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--buckets"),
-                                    QStringLiteral("batch=1,4"), QStringLiteral("--pad-safe"), QStringLiteral("--cold-start-runs"),
-                                    QStringLiteral("1"), QStringLiteral("--out"), m_bundle},
-                                   600000);
+        { QStringLiteral("export"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+            QStringLiteral("--buckets"), QStringLiteral("batch=1,4"), QStringLiteral("--pad-safe"),
+            QStringLiteral("--cold-start-runs"), QStringLiteral("1"), QStringLiteral("--out"), m_bundle },
+        600000);
     QVERIFY2(e.exitCode == 0, e.err.right(3000).constData());
     m_input = m_dir.filePath(QStringLiteral("x3.pt"));
     m_wrongInput = m_dir.filePath(QStringLiteral("wrong.pt"));
     QProcess py;
     py.start(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
-             {QStringLiteral("-c"), QStringLiteral("import sys, torch; g = torch.Generator().manual_seed(1);"
-                                                   "torch.save([torch.randn(3, 64, generator=g)], sys.argv[1]);"
-                                                   "torch.save([torch.randn(2, 32, generator=g)], sys.argv[2])"),
-              m_input, m_wrongInput});
+        { QStringLiteral("-c"),
+            QStringLiteral("import sys, torch; g = torch.Generator().manual_seed(1);"
+                           "torch.save([torch.randn(3, 64, generator=g)], sys.argv[1]);"
+                           "torch.save([torch.randn(2, 32, generator=g)], sys.argv[2])"),
+            m_input, m_wrongInput });
     QVERIFY(py.waitForFinished(300000));
     QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
 }
 
 QJsonObject TestServe::oneShot(const QStringList &request)
 {
-    const Run r = runTool(QStringList{m_bundle, QStringLiteral("--iters"), QStringLiteral("0"), QStringLiteral("--warmup"),
-                                      QStringLiteral("0"), QStringLiteral("--json")} +
-                          request);
+    const Run r = runTool(QStringList { m_bundle, QStringLiteral("--iters"), QStringLiteral("0"),
+                              QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--json") }
+        + request);
     return QJsonDocument::fromJson(r.out).object();
 }
 
@@ -152,7 +153,7 @@ void TestServe::threeRequestsMatchOneShotRuns_data()
 void TestServe::threeRequestsMatchOneShotRuns()
 {
     QFETCH(QString, isolation);
-    Server s({m_bundle, QStringLiteral("--isolation"), isolation, QStringLiteral("--workers"), QStringLiteral("2")});
+    Server s({ m_bundle, QStringLiteral("--isolation"), isolation, QStringLiteral("--workers"), QStringLiteral("2") });
     QVERIFY(s.started());
     s.send(R"({"id": 1, "batch": 4, "seed": 0})");
     s.send(R"({"id": "two", "batch": 1, "seed": 7})");
@@ -164,20 +165,23 @@ void TestServe::threeRequestsMatchOneShotRuns()
         answers.insert(a.value(QLatin1String("id")).toVariant().toString(), a);
     }
     QCOMPARE(s.finish(), 0); // end of stdin: answers what is in flight, then exits
-    QCOMPARE(answers.keys(), (QStringList{QStringLiteral("1"), QStringLiteral("3"), QStringLiteral("two")}));
+    QCOMPARE(answers.keys(), (QStringList { QStringLiteral("1"), QStringLiteral("3"), QStringLiteral("two") }));
 
-    const QJsonObject one = oneShot({QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--seed"), QStringLiteral("0")});
-    const QJsonObject two = oneShot({QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seed"), QStringLiteral("7")});
-    const QJsonObject three = oneShot({QStringLiteral("--input"), m_input});
+    const QJsonObject one
+        = oneShot({ QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--seed"), QStringLiteral("0") });
+    const QJsonObject two
+        = oneShot({ QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seed"), QStringLiteral("7") });
+    const QJsonObject three = oneShot({ QStringLiteral("--input"), m_input });
     QCOMPARE(outputsOf(answers["1"]), outputsOf(one));
     QCOMPARE(outputsOf(answers["two"]), outputsOf(two));
     QCOMPARE(outputsOf(answers["3"]), outputsOf(three));
     QVERIFY(!outputsOf(one).isEmpty());
     QCOMPARE(answers["1"].value(QLatin1String("bucket")).toString(), QStringLiteral("batch4"));
-    QCOMPARE(answers["3"].value(QLatin1String("bucket")).toString(), QStringLiteral("batch4")); // 3 rows padded into batch4
+    QCOMPARE(
+        answers["3"].value(QLatin1String("bucket")).toString(), QStringLiteral("batch4")); // 3 rows padded into batch4
     for (const auto &a : answers) {
         const QJsonObject t = a.value(QLatin1String("timing")).toObject();
-        for (const char *k : {"queue_ms", "worker_start_ms", "load_ms", "run_ms", "total_ms"})
+        for (const char *k : { "queue_ms", "worker_start_ms", "load_ms", "run_ms", "total_ms" })
             QVERIFY2(t.value(QLatin1String(k)).toDouble(-1) >= 0, k);
         QVERIFY(pidOf(a) > 0);
     }
@@ -185,7 +189,7 @@ void TestServe::threeRequestsMatchOneShotRuns()
 
 void TestServe::badRequestsAreRefusedAndTheServerStaysUp()
 {
-    Server s({m_bundle});
+    Server s({ m_bundle });
     QVERIFY(s.started());
     s.send(QByteArray(R"({"id": 1, "input": ")") + m_wrongInput.toUtf8() + R"("})");
     const QJsonObject wrong = s.next();
@@ -194,21 +198,26 @@ void TestServe::badRequestsAreRefusedAndTheServerStaysUp()
     const QJsonObject error = wrong.value(QLatin1String("error")).toObject();
     QCOMPARE(error.value(QLatin1String("stage")).toString(), QStringLiteral("refused"));
     // The same message as a one-shot aotstudio-run of the same file.
-    const Run r = runTool({m_bundle, QStringLiteral("--input"), m_wrongInput});
+    const Run r = runTool({ m_bundle, QStringLiteral("--input"), m_wrongInput });
     QCOMPARE(r.exitCode, 1);
     QCOMPARE(QStringLiteral("aotstudio-run: refused: ") + error.value(QLatin1String("message")).toString(),
-             QString::fromUtf8(lastLine(r.err)));
+        QString::fromUtf8(lastLine(r.err)));
 
     s.send("this is not json");
     const QJsonObject garbage = s.next();
     QVERIFY(garbage.contains(QLatin1String("id")) && garbage.value(QLatin1String("id")).isNull());
-    QCOMPARE(garbage.value(QLatin1String("error")).toObject().value(QLatin1String("stage")).toString(), QStringLiteral("request"));
+    QCOMPARE(garbage.value(QLatin1String("error")).toObject().value(QLatin1String("stage")).toString(),
+        QStringLiteral("request"));
     s.send(R"({"id": 2, "batch": 0})");
     QCOMPARE(s.next().value(QLatin1String("ok")).toBool(true), false);
     s.send(R"({"id": 3, "batch": 1000})"); // no bucket for it: refused by the worker's bucket choice
     const QJsonObject noBucket = s.next();
-    QVERIFY2(noBucket.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString().contains("no bucket for batch 1000"),
-             QJsonDocument(noBucket).toJson().constData());
+    QVERIFY2(noBucket.value(QLatin1String("error"))
+                 .toObject()
+                 .value(QLatin1String("message"))
+                 .toString()
+                 .contains("no bucket for batch 1000"),
+        QJsonDocument(noBucket).toJson().constData());
 
     s.send(R"({"id": 4, "batch": 1})");
     const QJsonObject fine = s.next();
@@ -223,7 +232,8 @@ void TestServe::badRequestsAreRefusedAndTheServerStaysUp()
 
 void TestServe::killedWorkerIsReplaced()
 {
-    Server s({m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker"), QStringLiteral("--workers"), QStringLiteral("1")});
+    Server s({ m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker"), QStringLiteral("--workers"),
+        QStringLiteral("1") });
     QVERIFY(s.started());
     s.send(R"({"id": 1, "batch": 1})");
     const QJsonObject first = s.next();
@@ -236,9 +246,9 @@ void TestServe::killedWorkerIsReplaced()
     QCOMPARE(second.value(QLatin1String("id")).toInt(), 2);
     // Answered by the replacement; had the request reached the dying worker, its error names the signal.
     if (!second.value(QLatin1String("ok")).toBool()) {
-        QVERIFY2(second.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString() ==
-                     QStringLiteral("worker %1 killed by SIGKILL").arg(pid),
-                 QJsonDocument(second).toJson().constData());
+        QVERIFY2(second.value(QLatin1String("error")).toObject().value(QLatin1String("message")).toString()
+                == QStringLiteral("worker %1 killed by SIGKILL").arg(pid),
+            QJsonDocument(second).toJson().constData());
         s.send(R"({"id": 3, "batch": 1})");
         const QJsonObject third = s.next();
         QVERIFY2(third.value(QLatin1String("ok")).toBool(), QJsonDocument(third).toJson().constData());
@@ -253,7 +263,7 @@ void TestServe::killedWorkerIsReplaced()
 void TestServe::requestIsolationServesOneAfterAnother()
 {
     // A parent that had run a forward (libgomp's pool) would leave the second child hanging.
-    Server s({m_bundle, QStringLiteral("--isolation"), QStringLiteral("request")});
+    Server s({ m_bundle, QStringLiteral("--isolation"), QStringLiteral("request") });
     QVERIFY(s.started());
     QSet<int> pids;
     for (int i = 1; i <= 5; ++i) {
@@ -272,26 +282,29 @@ void TestServe::socketInAPrivateFolder()
     const QString folder = m_dir.filePath(QStringLiteral("sock"));
     const QString path = folder + QStringLiteral("/serve.sock");
     QProcess p;
-    p.start(QStringLiteral(AOTSTUDIO_RUN_PATH), {QStringLiteral("--serve"), m_bundle, QStringLiteral("--socket"), path});
+    p.start(
+        QStringLiteral(AOTSTUDIO_RUN_PATH), { QStringLiteral("--serve"), m_bundle, QStringLiteral("--socket"), path });
     QVERIFY(p.waitForStarted());
     QElapsedTimer t;
     t.start();
     while (!QFileInfo::exists(path) && t.elapsed() < kTimeoutMs && p.state() == QProcess::Running)
         QTest::qWait(50);
     QVERIFY2(QFileInfo::exists(path), p.readAllStandardError().constData());
-    struct stat st {};
+    struct stat st {
+    };
     QCOMPARE(::stat(folder.toLocal8Bit().constData(), &st), 0);
     QCOMPARE(st.st_mode & 0777, 0700u);
 
     const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
     QVERIFY(fd >= 0);
-    sockaddr_un addr{};
+    sockaddr_un addr {};
     addr.sun_family = AF_UNIX;
     const QByteArray p8 = path.toLocal8Bit();
     std::memcpy(addr.sun_path, p8.constData(), static_cast<std::size_t>(p8.size()));
     QCOMPARE(::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr), 0);
     const QByteArray requests = "{\"id\": 7, \"batch\": 4}\n{\"id\": 8, \"shutdown\": true}\n";
-    QCOMPARE(::write(fd, requests.constData(), static_cast<std::size_t>(requests.size())), static_cast<ssize_t>(requests.size()));
+    QCOMPARE(::write(fd, requests.constData(), static_cast<std::size_t>(requests.size())),
+        static_cast<ssize_t>(requests.size()));
     QByteArray got;
     char buf[4096];
     ssize_t n;
@@ -310,7 +323,7 @@ void TestServe::socketInAPrivateFolder()
 
     // A folder that exists is refused: the server makes its own.
     QVERIFY(QDir().mkpath(folder));
-    const Run taken = runTool({QStringLiteral("--serve"), m_bundle, QStringLiteral("--socket"), path});
+    const Run taken = runTool({ QStringLiteral("--serve"), m_bundle, QStringLiteral("--socket"), path });
     QCOMPARE(taken.exitCode, 2);
     QVERIFY2(taken.err.contains("must not exist"), taken.err.constData());
     QVERIFY(QDir(folder).exists());
@@ -324,7 +337,7 @@ void TestServe::replayReportsServerAndSpawnBaseline()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"t_ms\": 0, \"batch\": 1}\n{\"t_ms\": 15.5, \"batch\": 4}\n{\"t_ms\": 40}\n");
     }
-    const Run j = runTool({QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--json")});
+    const Run j = runTool({ QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--json") });
     QVERIFY2(j.exitCode == 0, j.err.constData());
     const QJsonObject r = QJsonDocument::fromJson(j.out).object();
     QCOMPARE(r.value(QLatin1String("trace")).toObject().value(QLatin1String("requests")).toInt(), 3);
@@ -333,30 +346,33 @@ void TestServe::replayReportsServerAndSpawnBaseline()
         const QJsonObject o = m.toObject();
         modes << o.value(QLatin1String("mode")).toString();
         QCOMPARE(o.value(QLatin1String("ok")).toInt(), 3);
-        for (const char *k : {"p50_ms", "p99_ms"}) {
+        for (const char *k : { "p50_ms", "p99_ms" }) {
             const QJsonObject q = o.value(QLatin1String(k)).toObject();
             QVERIFY2(q.value(QLatin1String("estimate")).toDouble() > 0, k);
             QVERIFY2(q.value(QLatin1String("low")).toDouble() <= q.value(QLatin1String("estimate")).toDouble(), k);
         }
         QVERIFY(o.value(QLatin1String("cpu_busy_share")).toDouble(-1) >= 0);
     }
-    QCOMPARE(modes, (QStringList{QStringLiteral("request"), QStringLiteral("worker"), QStringLiteral("spawn")}));
+    QCOMPARE(modes, (QStringList { QStringLiteral("request"), QStringLiteral("worker"), QStringLiteral("spawn") }));
     QCOMPARE(r.value(QLatin1String("ratios")).toArray().size(), 2);
     QVERIFY(r.value(QLatin1String("measurement")).toObject().contains(QLatin1String("verdict")));
 
-    const Run text = runTool({QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker")});
+    const Run text = runTool(
+        { QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker") });
     QVERIFY2(text.exitCode == 0, text.err.constData());
-    QVERIFY2(text.out.contains("p50 ms") && text.out.contains("p99 ms") && text.out.contains("\nworker ") &&
-                 text.out.contains("\nspawn ") && !text.out.contains("\nrequest ") && text.out.contains("spawn/worker median latency"),
-             text.out.constData());
+    QVERIFY2(text.out.contains("p50 ms") && text.out.contains("p99 ms") && text.out.contains("\nworker ")
+            && text.out.contains("\nspawn ") && !text.out.contains("\nrequest ")
+            && text.out.contains("spawn/worker median latency"),
+        text.out.constData());
 }
 
 void TestServe::usageErrors()
 {
-    for (const QStringList &args : {QStringList{QStringLiteral("--workers"), QStringLiteral("2"), m_bundle},
-                                    QStringList{QStringLiteral("--serve"), m_bundle, QStringLiteral("--batch"), QStringLiteral("2")},
-                                    QStringList{QStringLiteral("--serve"), m_bundle, QStringLiteral("--isolation"), QStringLiteral("thread")},
-                                    QStringList{QStringLiteral("--seconds"), QStringLiteral("3"), m_bundle}}) {
+    for (const QStringList &args : { QStringList { QStringLiteral("--workers"), QStringLiteral("2"), m_bundle },
+             QStringList { QStringLiteral("--serve"), m_bundle, QStringLiteral("--batch"), QStringLiteral("2") },
+             QStringList {
+                 QStringLiteral("--serve"), m_bundle, QStringLiteral("--isolation"), QStringLiteral("thread") },
+             QStringList { QStringLiteral("--seconds"), QStringLiteral("3"), m_bundle } }) {
         const Run r = runTool(args);
         QVERIFY2(r.exitCode == 2, qPrintable(args.join(' ') + ": " + QString::fromUtf8(r.err)));
     }
@@ -365,7 +381,7 @@ void TestServe::usageErrors()
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("{\"batch\": 1}\n");
     f.close();
-    const Run r = runTool({QStringLiteral("--replay"), bad, m_bundle});
+    const Run r = runTool({ QStringLiteral("--replay"), bad, m_bundle });
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("line 1"), r.err.constData());
 }
