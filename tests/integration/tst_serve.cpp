@@ -49,7 +49,11 @@ public:
         }
     }
     bool started() { return m_p.waitForStarted(); }
-    void send(const QByteArray &line) { m_p.write(line + '\n'); }
+    void send(const QByteArray &line)
+    {
+        m_p.write(line + '\n');
+        m_p.waitForBytesWritten();
+    }
     /// The next answer line, or an empty object when none came within the timeout.
     QJsonObject next()
     {
@@ -257,6 +261,29 @@ void TestServe::killedWorkerIsReplaced()
         QVERIFY(pidOf(second) != pid && pidOf(second) > 0);
         QCOMPARE(outputsOf(second), outputsOf(first));
     }
+
+    // A worker that dies with a request in hand: stopped, given a request, then killed. Its
+    // request gets an error naming the signal; the next one is served by a replacement.
+    s.send(R"({"id": 10, "batch": 4})");
+    const QJsonObject before = s.next();
+    QVERIFY2(before.value(QLatin1String("ok")).toBool(), QJsonDocument(before).toJson().constData());
+    const int victim = pidOf(before);
+    QCOMPARE(::kill(victim, SIGSTOP), 0);
+    s.send(R"({"id": 11, "batch": 4})");
+    QTest::qWait(1000); // the idle parent hands it over at once; the stopped worker cannot answer
+    QCOMPARE(::kill(victim, SIGKILL), 0);
+    const QJsonObject lost = s.next();
+    QCOMPARE(lost.value(QLatin1String("id")).toInt(), 11);
+    QCOMPARE(lost.value(QLatin1String("ok")).toBool(true), false);
+    const QJsonObject error = lost.value(QLatin1String("error")).toObject();
+    QCOMPARE(error.value(QLatin1String("stage")).toString(), QStringLiteral("worker"));
+    QCOMPARE(
+        error.value(QLatin1String("message")).toString(), QStringLiteral("worker %1 killed by SIGKILL").arg(victim));
+    s.send(R"({"id": 12, "batch": 4})");
+    const QJsonObject after = s.next();
+    QVERIFY2(after.value(QLatin1String("ok")).toBool(), QJsonDocument(after).toJson().constData());
+    QVERIFY(pidOf(after) != victim);
+    QCOMPARE(outputsOf(after), outputsOf(before));
     QCOMPARE(s.finish(), 0);
 }
 
