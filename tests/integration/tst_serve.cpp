@@ -105,6 +105,7 @@ private Q_SLOTS:
     void socketInAPrivateFolder();
     void replayReportsServerAndSpawnBaseline();
     void usageErrors();
+    void trustRulesApplyBeforeServing();
 
 private:
     /// The one-shot `aotstudio-run --json` of the same request.
@@ -411,6 +412,29 @@ void TestServe::usageErrors()
     const Run r = runTool({ QStringLiteral("--replay"), bad, m_bundle });
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("line 1"), r.err.constData());
+}
+
+void TestServe::trustRulesApplyBeforeServing()
+{
+    // The one-shot run's rules, through the same code: with a trust store, an unsigned bundle is
+    // refused (exit 1) before anything is served or replayed, unless --allow-unsigned.
+    const QString key = m_dir.filePath(QStringLiteral("someone.key"));
+    const Run k = TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH), { QStringLiteral("keygen"), key }, 60000);
+    QVERIFY2(k.exitCode == 0, k.err.constData());
+    const QString pub = key + QStringLiteral(".pub");
+    for (const QStringList &mode : { QStringList { QStringLiteral("--serve") },
+             QStringList { QStringLiteral("--poisson"), QStringLiteral("5"), QStringLiteral("--seconds"),
+                 QStringLiteral("1") } }) {
+        const Run refused = runTool(mode + QStringList { m_bundle, QStringLiteral("--trust"), pub });
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(lastLine(refused.err).contains("is unsigned"), refused.err.constData());
+        QVERIFY(refused.out.isEmpty());
+    }
+    Server s({ m_bundle, QStringLiteral("--trust"), pub, QStringLiteral("--allow-unsigned") });
+    QVERIFY(s.started());
+    s.send(R"({"id": 1, "batch": 1})");
+    QVERIFY(s.next().value(QLatin1String("ok")).toBool());
+    QCOMPARE(s.finish(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestServe)
