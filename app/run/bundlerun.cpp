@@ -154,7 +154,7 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
                         if (!shapes[i].empty())
                             shapes[i][0] = plan.inputFile->info()[i].shape[0];
                     if (!dyn->guards->check(shapes)) {
-                        plan.choice = { *dyn, plan.batch, false };
+                        plan.choice = {*dyn, plan.batch, false};
                         moved = true;
                     }
                 }
@@ -193,7 +193,7 @@ void setRequestInputs(
     }
     std::vector<Runtime::TensorInfo> specs;
     for (const auto &in : m.inputs)
-        specs.push_back({ in.withBatch(plan.choice.padTo), in.dtype });
+        specs.push_back({in.withBatch(plan.choice.padTo), in.dtype});
     runner.setGeneratedInputs(specs, plan.batch, seed);
 }
 
@@ -205,8 +205,8 @@ json outputsJson(const Bundle::Manifest &manifest, const std::vector<Runtime::Ou
         const std::string name = i < manifest.outputs.size() && !manifest.outputs[i].name.empty()
             ? manifest.outputs[i].name
             : "output " + std::to_string(i);
-        out.push_back({ { "name", name }, { "shape", o.shape }, { "dtype", o.dtype }, { "sum", o.sum },
-            { "mean", o.mean }, { "first", o.first }, { "non_finite", o.nonFinite } });
+        out.push_back({{"name", name}, {"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"mean", o.mean},
+            {"first", o.first}, {"non_finite", o.nonFinite}});
     }
     return out;
 }

@@ -74,8 +74,7 @@ ParsedLine parseRequest(const std::string &line)
     ParsedLine p;
     const json j = json::parse(line, nullptr, false);
     const auto bad = [&](const std::string &message) {
-        p.error = { { "id", p.id }, { "ok", false },
-            { "error", { { "stage", "request" }, { "message", oneLine(message) } } } };
+        p.error = {{"id", p.id}, {"ok", false}, {"error", {{"stage", "request"}, {"message", oneLine(message)}}}};
         return p;
     };
     if (j.is_discarded() || !j.is_object())
@@ -113,7 +112,7 @@ struct SignalGuard {
     sigset_t waitMask;
     sigset_t oldMask;
     struct sigaction oldActions[3];
-    static constexpr int kSignals[3] = { SIGTERM, SIGINT, SIGHUP };
+    static constexpr int kSignals[3] = {SIGTERM, SIGINT, SIGHUP};
     struct sigaction oldPipe;
 
     SignalGuard()
@@ -155,7 +154,7 @@ public:
         : m_socket(fs::absolute(socketPath))
         , m_folder(m_socket.parent_path())
     {
-        sockaddr_un addr {};
+        sockaddr_un addr{};
         if (m_socket.string().size() >= sizeof addr.sun_path)
             throw UsageError("--socket '" + socketPath + "': longer than a Unix socket path may be ("
                 + std::to_string(sizeof addr.sun_path - 1) + " bytes)");
@@ -212,7 +211,7 @@ void checkRunsHereWithoutCuda(const VerifiedBundle &vb)
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid == 0) {
-        becomeWorker(parent, { p[0] }, 1);
+        becomeWorker(parent, {p[0]}, 1);
         const bool cuda = Runtime::cudaAvailable();
         const std::string answer
             = std::string(cuda ? "1 " : "0 ") + (cuda ? Runtime::cudaComputeCapability(0) : std::string());
@@ -240,7 +239,7 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
     if (!options.socketPath.empty())
         socket = std::make_unique<SocketFolder>(options.socketPath);
 
-    struct Client {
+    struct Client{
         int fd = -1;
         std::string buf;
     };
@@ -250,7 +249,7 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
     if (socket)
         serverFds.push_back(socket->fd());
     else
-        clients[0] = Client { 0, {} };
+        clients[0] = Client{0, {}};
 
     WorkerPool pool(vb, options);
     pool.serverFds = &serverFds;
@@ -273,11 +272,11 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
         std::vector<int> extraClient; // -1: the listening socket
         if (!draining) {
             if (socket) {
-                extra.push_back({ socket->fd(), POLLIN, 0 });
+                extra.push_back({socket->fd(), POLLIN, 0});
                 extraClient.push_back(-1);
             }
             for (const auto &[id, c] : clients) {
-                extra.push_back({ c.fd, POLLIN, 0 });
+                extra.push_back({c.fd, POLLIN, 0});
                 extraClient.push_back(id);
             }
         }
@@ -289,7 +288,7 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
             if (extraClient[k] < 0) {
                 const int fd = ::accept4(socket->fd(), nullptr, nullptr, SOCK_CLOEXEC);
                 if (fd >= 0) {
-                    clients[nextClient++] = Client { fd, {} };
+                    clients[nextClient++] = Client{fd, {}};
                     serverFds.push_back(fd);
                 }
                 continue;
@@ -315,7 +314,7 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
                 if (!p.error.is_null())
                     send(id, p.error);
                 else if (p.shutdown) {
-                    shutdowns.push_back({ id, json { { "id", p.id }, { "ok", true }, { "shutdown", true } } });
+                    shutdowns.push_back({id, json {{"id", p.id}, {"ok", true}, {"shutdown", true}}});
                     draining = true;
                 } else {
                     p.job->client = id;
@@ -366,7 +365,7 @@ std::vector<Arrival> readTrace(const std::string &path, std::optional<long long>
         const std::string where = "--replay '" + path + "', line " + std::to_string(lineNo) + ": ";
         if (!j.is_object() || !j.contains("t_ms") || !j["t_ms"].is_number() || j["t_ms"].get<double>() < 0)
             throw UsageError(where + "expected {\"t_ms\": arrival offset in ms (>= 0), \"batch\": rows}");
-        Arrival a { j["t_ms"].get<double>(), batch };
+        Arrival a{j["t_ms"].get<double>(), batch};
         if (j.contains("batch")) {
             if (!j["batch"].is_number_integer() || j["batch"].get<long long>() < 1)
                 throw UsageError(where + "\"batch\" must be an integer of at least 1");
@@ -386,15 +385,15 @@ std::vector<Arrival> poissonTrace(double rate, double seconds, std::uint64_t see
     std::exponential_distribution<double> gap(rate);
     std::vector<Arrival> out;
     for (double t = gap(rng); t < seconds; t += gap(rng))
-        out.push_back({ t * 1000.0, batch });
+        out.push_back({t * 1000.0, batch});
     return out;
 }
 
 double cpuSeconds()
 {
     double s = 0;
-    for (int who : { RUSAGE_SELF, RUSAGE_CHILDREN }) {
-        rusage u {};
+    for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+        rusage u{};
         ::getrusage(who, &u);
         s += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec)
             + static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
@@ -471,8 +470,8 @@ ModeResult replayOnce(const VerifiedBundle &vb, ServeOptions options, Isolation 
 
 json intervalJson(const Profiler::RatioInterval &i)
 {
-    return { { "estimate", i.estimate }, { "low", i.low ? json(*i.low) : json() },
-        { "high", i.high ? json(*i.high) : json() }, { "level", i.level } };
+    return {{"estimate", i.estimate}, {"low", i.low ? json(*i.low) : json()}, {"high", i.high ? json(*i.high) : json()},
+        {"level", i.level}};
 }
 
 std::string intervalText(const Profiler::RatioInterval &i, const char *format)
@@ -504,7 +503,7 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
     if (ro.isolationGiven)
         modes.push_back(options.isolation);
     else
-        modes = { Isolation::Request, Isolation::Worker };
+        modes = {Isolation::Request, Isolation::Worker};
     modes.push_back(Isolation::Spawn);
 
     const auto cpus = Profiler::usableCpus();
@@ -531,18 +530,17 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         const auto p99 = Profiler::percentileInterval(ok, 99);
         const auto service = Profiler::percentileInterval(r.serviceMs, 50);
         const auto s = Profiler::summarize(ok);
-        spreads.push_back({ isolationName(r.isolation), s.p10Ms, s.medianMs, s.p90Ms });
+        spreads.push_back({isolationName(r.isolation), s.p10Ms, s.medianMs, s.p90Ms});
         const double throughput = r.wallS > 0 ? r.ok / r.wallS : 0.0;
         const double achieved = r.submitSpanS > 0 ? static_cast<double>(trace.size() - 1) / r.submitSpanS : 0.0;
         const double busy = r.wallS > 0 ? r.cpuS / (r.wallS * cpus.usable) : 0.0;
         if (r.ok == 0)
             exitCode = 1;
-        modesJson.push_back({ { "mode", isolationName(r.isolation) }, { "workers", r.workers },
-            { "requests", r.latencyMs.size() }, { "ok", r.ok }, { "errors", r.errors },
-            { "first_error", r.firstError.empty() ? json() : json(r.firstError) }, { "p50_ms", intervalJson(p50) },
-            { "p99_ms", intervalJson(p99) }, { "service_p50_ms", intervalJson(service) },
-            { "throughput_per_s", throughput }, { "achieved_rate_per_s", achieved }, { "wall_s", r.wallS },
-            { "cpu_s", r.cpuS }, { "cpu_busy_share", busy } });
+        modesJson.push_back({{"mode", isolationName(r.isolation)}, {"workers", r.workers},
+            {"requests", r.latencyMs.size()}, {"ok", r.ok}, {"errors", r.errors},
+            {"first_error", r.firstError.empty() ? json() : json(r.firstError)}, {"p50_ms", intervalJson(p50)},
+            {"p99_ms", intervalJson(p99)}, {"service_p50_ms", intervalJson(service)}, {"throughput_per_s", throughput},
+            {"achieved_rate_per_s", achieved}, {"wall_s", r.wallS}, {"cpu_s", r.cpuS}, {"cpu_busy_share", busy}});
         char line[512];
         std::snprintf(line, sizeof line, "%-9s %3d  %-30s %-30s %-30s %8.1f %8.1f %8.0f%%  %d/%zu",
             isolationName(r.isolation), r.workers, intervalText(p50, "%.2f").c_str(), intervalText(p99, "%.2f").c_str(),
@@ -581,13 +579,12 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         static_cast<unsigned long long>(ro.seed));
     const std::string source = ro.poissonRate > 0 ? std::string(poisson) : ro.tracePath;
     if (ro.asJson) {
-        const json out { { "ok", exitCode == 0 }, { "bundle", vb.bundle.source.string() },
-            { "model", vb.bundle.manifest.model }, { "device", vb.bundle.manifest.device },
-            { "trace",
-                { { "source", source }, { "requests", trace.size() }, { "span_s", spanS },
-                    { "offered_rate_per_s", spanS > 0 ? static_cast<double>(trace.size() - 1) / spanS : 0.0 } } },
-            { "usable_cpus", cpus.usable }, { "modes", modesJson }, { "ratios", ratios },
-            { "measurement", measurement } };
+        const json out {{"ok", exitCode == 0}, {"bundle", vb.bundle.source.string()},
+            {"model", vb.bundle.manifest.model}, {"device", vb.bundle.manifest.device},
+            {"trace",
+                {{"source", source}, {"requests", trace.size()}, {"span_s", spanS},
+                    {"offered_rate_per_s", spanS > 0 ? static_cast<double>(trace.size() - 1) / spanS : 0.0}}},
+            {"usable_cpus", cpus.usable}, {"modes", modesJson}, {"ratios", ratios}, {"measurement", measurement}};
         std::printf("%s\n", Bundle::dumpJson(out).c_str());
     } else {
         std::printf("replay:      %s: %zu requests over %.2f s against '%s' (%s, %d usable CPUs)\n",

@@ -58,7 +58,7 @@ void becomeWorker(pid_t parent, const std::vector<int> &closeFds, int threads)
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    for (int sig : { SIGPIPE, SIGTERM, SIGINT, SIGHUP })
+    for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP})
         std::signal(sig, SIG_DFL);
     for (int fd : closeFds)
         ::close(fd);
@@ -134,12 +134,12 @@ json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, Runner
         } catch (const Runtime::RuntimeError &e) {
             throw Refusal("failed", e.what());
         }
-        return { { "ok", true }, { "bucket", plan.choice.bucket.name }, { "outputs", outputs }, { "load_ms", loadMs },
-            { "run_ms", runMs } };
+        return {{"ok", true}, {"bucket", plan.choice.bucket.name}, {"outputs", outputs}, {"load_ms", loadMs},
+            {"run_ms", runMs}};
     } catch (const Refusal &e) {
-        return { { "ok", false }, { "error", { { "stage", e.stage() }, { "message", oneLine(e.what()) } } } };
+        return {{"ok", false}, {"error", {{"stage", e.stage()}, {"message", oneLine(e.what())}}}};
     } catch (const std::exception &e) { // a c10::Error outside the runner's own wrapping
-        return { { "ok", false }, { "error", { { "stage", "failed" }, { "message", oneLine(e.what()) } } } };
+        return {{"ok", false}, {"error", {{"stage", "failed"}, {"message", oneLine(e.what())}}}};
     }
 }
 
@@ -180,12 +180,12 @@ std::vector<Completion> WorkerPool::poll(std::vector<pollfd> &extra, int timeout
     std::vector<std::size_t> slotOf;
     for (std::size_t i = 0; i < m_slots.size(); ++i)
         if (m_slots[i].fd >= 0) {
-            fds.push_back({ m_slots[i].fd, POLLIN, 0 });
+            fds.push_back({m_slots[i].fd, POLLIN, 0});
             slotOf.push_back(i);
         }
     const std::size_t workerFds = fds.size();
     fds.insert(fds.end(), extra.begin(), extra.end());
-    timespec ts { timeoutMs / 1000, static_cast<long>(timeoutMs % 1000) * 1000000L };
+    timespec ts{timeoutMs / 1000, static_cast<long>(timeoutMs % 1000) * 1000000L};
     const int n = ::ppoll(fds.data(), fds.size(), timeoutMs < 0 ? nullptr : &ts, mask);
     if (n > 0) {
         for (std::size_t k = 0; k < workerFds; ++k)
@@ -252,7 +252,7 @@ void WorkerPool::forkWarm(Slot &s)
         ::_exit(0);
     }
     ::close(sv[1]);
-    s = Slot {};
+    s = Slot{};
     s.pid = pid;
     s.fd = sv[0];
 }
@@ -324,7 +324,7 @@ void WorkerPool::dispatch(std::vector<Completion> &done)
         s.job = std::move(job);
         std::string error = m_options.isolation == Isolation::Request ? forkForRequest(s) : spawnForRequest(s);
         if (!error.empty()) {
-            done.push_back({ *s.job, failure(*s.job, "failed", error, -1) });
+            done.push_back({*s.job, failure(*s.job, "failed", error, -1)});
             continue;
         }
         m_slots.push_back(std::move(s));
@@ -363,19 +363,19 @@ std::string WorkerPool::forkForRequest(Slot &s)
 /// the server's trust options), stdout to a pipe, posix_spawn with an argv (no shell).
 std::string WorkerPool::spawnForRequest(Slot &s)
 {
-    std::vector<std::string> args { "/proc/self/exe", m_vb.bundle.source.string() };
+    std::vector<std::string> args {"/proc/self/exe", m_vb.bundle.source.string()};
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec)
         args[0] = self.string();
     const auto &r = s.job->request;
     if (r.batch)
-        args.insert(args.end(), { "--batch", std::to_string(*r.batch) });
+        args.insert(args.end(), {"--batch", std::to_string(*r.batch)});
     if (!r.input.empty())
-        args.insert(args.end(), { "--input", r.input });
-    args.insert(args.end(), { "--seed", std::to_string(r.seed), "--iters", "0", "--warmup", "0", "--json" });
+        args.insert(args.end(), {"--input", r.input});
+    args.insert(args.end(), {"--seed", std::to_string(r.seed), "--iters", "0", "--warmup", "0", "--json"});
     for (const auto &t : m_options.trustArgs)
-        args.insert(args.end(), { "--trust", t });
+        args.insert(args.end(), {"--trust", t});
     if (m_options.allowUnsigned)
         args.push_back("--allow-unsigned");
     std::vector<char *> argv;
@@ -417,7 +417,7 @@ void WorkerPool::readSlot(std::size_t i, std::vector<Completion> &done)
             if (nl != std::string::npos && s.job) {
                 const json answer = json::parse(s.buf.substr(0, nl), nullptr, false);
                 s.buf.erase(0, nl + 1);
-                done.push_back({ *s.job, response(*s.job, answer, s, Clock::now()) });
+                done.push_back({*s.job, response(*s.job, answer, s, Clock::now())});
                 s.job.reset();
             }
         }
@@ -433,8 +433,8 @@ void WorkerPool::readSlot(std::size_t i, std::vector<Completion> &done)
         const pid_t pid = s.pid;
         s.pid = -1;
         if (s.job)
-            done.push_back({ *s.job,
-                failure(*s.job, "worker", "worker " + std::to_string(pid) + " " + describeStatus(status), pid) });
+            done.push_back({*s.job,
+                failure(*s.job, "worker", "worker " + std::to_string(pid) + " " + describeStatus(status), pid)});
         s.job.reset();
         s.buf.clear();
         return; // dispatch() forks a replacement
@@ -444,10 +444,10 @@ void WorkerPool::readSlot(std::size_t i, std::vector<Completion> &done)
         const json answer = json::parse(
             line.substr(line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1), nullptr, false);
         if (answer.is_object() && (m_options.isolation == Isolation::Request || answer.contains("ok")))
-            done.push_back({ *s.job, response(*s.job, answer, s, now) });
+            done.push_back({*s.job, response(*s.job, answer, s, now)});
         else
-            done.push_back({ *s.job,
-                failure(*s.job, "worker", "worker " + std::to_string(s.pid) + " " + describeStatus(status), s.pid) });
+            done.push_back({*s.job,
+                failure(*s.job, "worker", "worker " + std::to_string(s.pid) + " " + describeStatus(status), s.pid)});
     }
     m_slots.erase(m_slots.begin() + static_cast<std::ptrdiff_t>(i));
 }
@@ -457,12 +457,12 @@ void WorkerPool::workerGone(Slot &s)
     ::kill(s.pid, SIGKILL);
     while (::waitpid(s.pid, nullptr, 0) < 0 && errno == EINTR) { }
     ::close(s.fd);
-    s = Slot {};
+    s = Slot{};
 }
 
 json WorkerPool::failure(const Job &job, const std::string &stage, const std::string &message, pid_t pid)
 {
-    json r { { "id", job.id }, { "ok", false }, { "error", { { "stage", stage }, { "message", oneLine(message) } } } };
+    json r {{"id", job.id}, {"ok", false}, {"error", {{"stage", stage}, {"message", oneLine(message)}}}};
     if (pid > 0)
         r["worker_pid"] = pid;
     return r;
@@ -481,7 +481,7 @@ json WorkerPool::response(const Job &job, const json &answer, const Slot &s, Clo
         if (answer.contains("error") && answer["error"].is_object())
             r["error"] = answer["error"];
         else // aotstudio-run --json: {"ok": false, "stage", "error"}
-            r["error"] = { { "stage", answer.value("stage", "failed") }, { "message", answer.value("error", "") } };
+            r["error"] = {{"stage", answer.value("stage", "failed")}, {"message", answer.value("error", "")}};
         return r;
     }
     double startMs = 0, loadMs = 0, runMs = 0;
@@ -491,17 +491,17 @@ json WorkerPool::response(const Job &job, const json &answer, const Slot &s, Clo
         runMs = cold.value("first_run_ms", 0.0);
         startMs = std::max(0.0, cold.value("to_loaded_ms", 0.0) - loadMs); // exec, linking, verify
     } else {
-        const auto begin = Clock::time_point(std::chrono::nanoseconds(answer.value("begin_ns", std::int64_t { 0 })));
+        const auto begin = Clock::time_point(std::chrono::nanoseconds(answer.value("begin_ns", std::int64_t{0})));
         startMs = std::max(0.0, msBetween(s.dispatched, begin));
         loadMs = answer.value("load_ms", 0.0);
         runMs = answer.value("run_ms", 0.0);
     }
-    return { { "id", job.id }, { "ok", true }, { "bucket", answer.value("bucket", "") },
-        { "outputs", answer.value("outputs", json::array()) },
-        { "timing",
-            { { "queue_ms", queueMs }, { "worker_start_ms", startMs }, { "load_ms", loadMs }, { "run_ms", runMs },
-                { "total_ms", totalMs } } },
-        { "worker_pid", s.pid } };
+    return {{"id", job.id}, {"ok", true}, {"bucket", answer.value("bucket", "")},
+        {"outputs", answer.value("outputs", json::array())},
+        {"timing",
+            {{"queue_ms", queueMs}, {"worker_start_ms", startMs}, {"load_ms", loadMs}, {"run_ms", runMs},
+                {"total_ms", totalMs}}},
+        {"worker_pid", s.pid}};
 }
 
 } // namespace AotStudio::RunApp

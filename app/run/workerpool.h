@@ -44,14 +44,14 @@ struct WorkRequest {
 
     nlohmann::json toJson() const
     {
-        return { { "batch", batch ? nlohmann::json(*batch) : nlohmann::json() }, { "seed", seed }, { "input", input } };
+        return {{"batch", batch ? nlohmann::json(*batch) : nlohmann::json()}, {"seed", seed}, {"input", input}};
     }
     static WorkRequest fromJson(const nlohmann::json &j)
     {
         WorkRequest r;
         if (j.contains("batch") && j["batch"].is_number_integer())
             r.batch = j["batch"].get<long long>();
-        r.seed = j.value("seed", std::uint64_t { 0 });
+        r.seed = j.value("seed", std::uint64_t{0});
         r.input = j.value("input", std::string());
         return r;
     }

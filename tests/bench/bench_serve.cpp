@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 
 int main(int argc, char **argv)
 {
-    const auto models = modelsFrom(argc, argv, { "sample:mlp" });
+    const auto models = modelsFrom(argc, argv, {"sample:mlp"});
     const char *ratesEnv = std::getenv("AOTSTUDIO_BENCH_RATES");
     const char *secondsEnv = std::getenv("AOTSTUDIO_BENCH_SECONDS");
     std::vector<std::string> rates;
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
             }
             for (const auto &m : r["modes"]) {
                 const std::string p = prefix + m.value("mode", "?") + "_";
-                for (const char *q : { "p50_ms", "p99_ms", "service_p50_ms" })
+                for (const char *q : {"p50_ms", "p99_ms", "service_p50_ms"})
                     std::printf("%s%s: %.3f ms [%.3f, %.3f]\n", p.c_str(), q,
                         num(m, json::json_pointer(std::string("/") + q + "/estimate")),
                         num(m, json::json_pointer(std::string("/") + q + "/low")),
@@ -80,6 +80,7 @@ int main(int argc, char **argv)
         }
     }
     std::error_code ec;
-    fs::remove_all(dir, ec);
+    if (status == 0)
+        fs::remove_all(dir, ec); // kept with its logs when something failed
     return status;
 }

@@ -39,7 +39,7 @@ class Server
 public:
     explicit Server(const QStringList &args)
     {
-        m_p.start(QStringLiteral(AOTSTUDIO_RUN_PATH), QStringList { QStringLiteral("--serve") } + args);
+        m_p.start(QStringLiteral(AOTSTUDIO_RUN_PATH), QStringList{QStringLiteral("--serve")} + args);
     }
     ~Server()
     {
@@ -122,28 +122,28 @@ void TestServe::initTestCase()
     QVERIFY(m_dir.isValid());
     m_bundle = m_dir.filePath(QStringLiteral("mlp-bundle"));
     const Run e = TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH),
-        { QStringLiteral("export"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
-            QStringLiteral("--buckets"), QStringLiteral("batch=1,4"), QStringLiteral("--pad-safe"),
-            QStringLiteral("--cold-start-runs"), QStringLiteral("1"), QStringLiteral("--out"), m_bundle },
+        {QStringLiteral("export"), QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--buckets"),
+            QStringLiteral("batch=1,4"), QStringLiteral("--pad-safe"), QStringLiteral("--cold-start-runs"),
+            QStringLiteral("1"), QStringLiteral("--out"), m_bundle},
         600000);
     QVERIFY2(e.exitCode == 0, e.err.right(3000).constData());
     m_input = m_dir.filePath(QStringLiteral("x3.pt"));
     m_wrongInput = m_dir.filePath(QStringLiteral("wrong.pt"));
     QProcess py;
     py.start(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
-        { QStringLiteral("-c"),
+        {QStringLiteral("-c"),
             QStringLiteral("import sys, torch; g = torch.Generator().manual_seed(1);"
                            "torch.save([torch.randn(3, 64, generator=g)], sys.argv[1]);"
                            "torch.save([torch.randn(2, 32, generator=g)], sys.argv[2])"),
-            m_input, m_wrongInput });
+            m_input, m_wrongInput});
     QVERIFY(py.waitForFinished(300000));
     QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
 }
 
 QJsonObject TestServe::oneShot(const QStringList &request)
 {
-    const Run r = runTool(QStringList { m_bundle, QStringLiteral("--iters"), QStringLiteral("0"),
-                              QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--json") }
+    const Run r = runTool(QStringList{m_bundle, QStringLiteral("--iters"), QStringLiteral("0"),
+                              QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--json")}
         + request);
     return QJsonDocument::fromJson(r.out).object();
 }
@@ -158,7 +158,7 @@ void TestServe::threeRequestsMatchOneShotRuns_data()
 void TestServe::threeRequestsMatchOneShotRuns()
 {
     QFETCH(QString, isolation);
-    Server s({ m_bundle, QStringLiteral("--isolation"), isolation, QStringLiteral("--workers"), QStringLiteral("2") });
+    Server s({m_bundle, QStringLiteral("--isolation"), isolation, QStringLiteral("--workers"), QStringLiteral("2")});
     QVERIFY(s.started());
     s.send(R"({"id": 1, "batch": 4, "seed": 0})");
     s.send(R"({"id": "two", "batch": 1, "seed": 7})");
@@ -170,13 +170,13 @@ void TestServe::threeRequestsMatchOneShotRuns()
         answers.insert(a.value(QLatin1String("id")).toVariant().toString(), a);
     }
     QCOMPARE(s.finish(), 0); // end of stdin: answers what is in flight, then exits
-    QCOMPARE(answers.keys(), (QStringList { QStringLiteral("1"), QStringLiteral("3"), QStringLiteral("two") }));
+    QCOMPARE(answers.keys(), (QStringList{QStringLiteral("1"), QStringLiteral("3"), QStringLiteral("two")}));
 
     const QJsonObject one
-        = oneShot({ QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--seed"), QStringLiteral("0") });
+        = oneShot({QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--seed"), QStringLiteral("0")});
     const QJsonObject two
-        = oneShot({ QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seed"), QStringLiteral("7") });
-    const QJsonObject three = oneShot({ QStringLiteral("--input"), m_input });
+        = oneShot({QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seed"), QStringLiteral("7")});
+    const QJsonObject three = oneShot({QStringLiteral("--input"), m_input});
     QCOMPARE(outputsOf(answers["1"]), outputsOf(one));
     QCOMPARE(outputsOf(answers["two"]), outputsOf(two));
     QCOMPARE(outputsOf(answers["3"]), outputsOf(three));
@@ -186,7 +186,7 @@ void TestServe::threeRequestsMatchOneShotRuns()
         answers["3"].value(QLatin1String("bucket")).toString(), QStringLiteral("batch4")); // 3 rows padded into batch4
     for (const auto &a : answers) {
         const QJsonObject t = a.value(QLatin1String("timing")).toObject();
-        for (const char *k : { "queue_ms", "worker_start_ms", "load_ms", "run_ms", "total_ms" })
+        for (const char *k : {"queue_ms", "worker_start_ms", "load_ms", "run_ms", "total_ms"})
             QVERIFY2(t.value(QLatin1String(k)).toDouble(-1) >= 0, k);
         QVERIFY(pidOf(a) > 0);
     }
@@ -194,7 +194,7 @@ void TestServe::threeRequestsMatchOneShotRuns()
 
 void TestServe::badRequestsAreRefusedAndTheServerStaysUp()
 {
-    Server s({ m_bundle });
+    Server s({m_bundle});
     QVERIFY(s.started());
     s.send(QByteArray(R"({"id": 1, "input": ")") + m_wrongInput.toUtf8() + R"("})");
     const QJsonObject wrong = s.next();
@@ -203,7 +203,7 @@ void TestServe::badRequestsAreRefusedAndTheServerStaysUp()
     const QJsonObject error = wrong.value(QLatin1String("error")).toObject();
     QCOMPARE(error.value(QLatin1String("stage")).toString(), QStringLiteral("refused"));
     // The same message as a one-shot aotstudio-run of the same file.
-    const Run r = runTool({ m_bundle, QStringLiteral("--input"), m_wrongInput });
+    const Run r = runTool({m_bundle, QStringLiteral("--input"), m_wrongInput});
     QCOMPARE(r.exitCode, 1);
     QCOMPARE(QStringLiteral("aotstudio-run: refused: ") + error.value(QLatin1String("message")).toString(),
         QString::fromUtf8(lastLine(r.err)));
@@ -237,8 +237,8 @@ void TestServe::badRequestsAreRefusedAndTheServerStaysUp()
 
 void TestServe::killedWorkerIsReplaced()
 {
-    Server s({ m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker"), QStringLiteral("--workers"),
-        QStringLiteral("1") });
+    Server s({m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker"), QStringLiteral("--workers"),
+        QStringLiteral("1")});
     QVERIFY(s.started());
     s.send(R"({"id": 1, "batch": 1})");
     const QJsonObject first = s.next();
@@ -291,7 +291,7 @@ void TestServe::killedWorkerIsReplaced()
 void TestServe::requestIsolationServesOneAfterAnother()
 {
     // A parent that had run a forward (libgomp's pool) would leave the second child hanging.
-    Server s({ m_bundle, QStringLiteral("--isolation"), QStringLiteral("request") });
+    Server s({m_bundle, QStringLiteral("--isolation"), QStringLiteral("request")});
     QVERIFY(s.started());
     QSet<int> pids;
     for (int i = 1; i <= 5; ++i) {
@@ -311,7 +311,7 @@ void TestServe::socketInAPrivateFolder()
     const QString path = folder + QStringLiteral("/serve.sock");
     QProcess p;
     p.start(
-        QStringLiteral(AOTSTUDIO_RUN_PATH), { QStringLiteral("--serve"), m_bundle, QStringLiteral("--socket"), path });
+        QStringLiteral(AOTSTUDIO_RUN_PATH), {QStringLiteral("--serve"), m_bundle, QStringLiteral("--socket"), path});
     QVERIFY(p.waitForStarted());
     QElapsedTimer t;
     t.start();
@@ -325,7 +325,7 @@ void TestServe::socketInAPrivateFolder()
 
     const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
     QVERIFY(fd >= 0);
-    sockaddr_un addr {};
+    sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     const QByteArray p8 = path.toLocal8Bit();
     std::memcpy(addr.sun_path, p8.constData(), static_cast<std::size_t>(p8.size()));
@@ -351,7 +351,7 @@ void TestServe::socketInAPrivateFolder()
 
     // A folder that exists is refused: the server makes its own.
     QVERIFY(QDir().mkpath(folder));
-    const Run taken = runTool({ QStringLiteral("--serve"), m_bundle, QStringLiteral("--socket"), path });
+    const Run taken = runTool({QStringLiteral("--serve"), m_bundle, QStringLiteral("--socket"), path});
     QCOMPARE(taken.exitCode, 2);
     QVERIFY2(taken.err.contains("must not exist"), taken.err.constData());
     QVERIFY(QDir(folder).exists());
@@ -365,7 +365,7 @@ void TestServe::replayReportsServerAndSpawnBaseline()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"t_ms\": 0, \"batch\": 1}\n{\"t_ms\": 15.5, \"batch\": 4}\n{\"t_ms\": 40}\n");
     }
-    const Run j = runTool({ QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--json") });
+    const Run j = runTool({QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--json")});
     QVERIFY2(j.exitCode == 0, j.err.constData());
     const QJsonObject r = QJsonDocument::fromJson(j.out).object();
     QCOMPARE(r.value(QLatin1String("trace")).toObject().value(QLatin1String("requests")).toInt(), 3);
@@ -374,19 +374,19 @@ void TestServe::replayReportsServerAndSpawnBaseline()
         const QJsonObject o = m.toObject();
         modes << o.value(QLatin1String("mode")).toString();
         QCOMPARE(o.value(QLatin1String("ok")).toInt(), 3);
-        for (const char *k : { "p50_ms", "p99_ms" }) {
+        for (const char *k : {"p50_ms", "p99_ms"}) {
             const QJsonObject q = o.value(QLatin1String(k)).toObject();
             QVERIFY2(q.value(QLatin1String("estimate")).toDouble() > 0, k);
             QVERIFY2(q.value(QLatin1String("low")).toDouble() <= q.value(QLatin1String("estimate")).toDouble(), k);
         }
         QVERIFY(o.value(QLatin1String("cpu_busy_share")).toDouble(-1) >= 0);
     }
-    QCOMPARE(modes, (QStringList { QStringLiteral("request"), QStringLiteral("worker"), QStringLiteral("spawn") }));
+    QCOMPARE(modes, (QStringList{QStringLiteral("request"), QStringLiteral("worker"), QStringLiteral("spawn")}));
     QCOMPARE(r.value(QLatin1String("ratios")).toArray().size(), 2);
     QVERIFY(r.value(QLatin1String("measurement")).toObject().contains(QLatin1String("verdict")));
 
     const Run text = runTool(
-        { QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker") });
+        {QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker")});
     QVERIFY2(text.exitCode == 0, text.err.constData());
     QVERIFY2(text.out.contains("p50 ms") && text.out.contains("p99 ms") && text.out.contains("\nworker ")
             && text.out.contains("\nspawn ") && !text.out.contains("\nrequest ")
@@ -396,11 +396,10 @@ void TestServe::replayReportsServerAndSpawnBaseline()
 
 void TestServe::usageErrors()
 {
-    for (const QStringList &args : { QStringList { QStringLiteral("--workers"), QStringLiteral("2"), m_bundle },
-             QStringList { QStringLiteral("--serve"), m_bundle, QStringLiteral("--batch"), QStringLiteral("2") },
-             QStringList {
-                 QStringLiteral("--serve"), m_bundle, QStringLiteral("--isolation"), QStringLiteral("thread") },
-             QStringList { QStringLiteral("--seconds"), QStringLiteral("3"), m_bundle } }) {
+    for (const QStringList &args : {QStringList{QStringLiteral("--workers"), QStringLiteral("2"), m_bundle},
+             QStringList{QStringLiteral("--serve"), m_bundle, QStringLiteral("--batch"), QStringLiteral("2")},
+             QStringList{QStringLiteral("--serve"), m_bundle, QStringLiteral("--isolation"), QStringLiteral("thread")},
+             QStringList{QStringLiteral("--seconds"), QStringLiteral("3"), m_bundle}}) {
         const Run r = runTool(args);
         QVERIFY2(r.exitCode == 2, qPrintable(args.join(' ') + ": " + QString::fromUtf8(r.err)));
     }
@@ -409,7 +408,7 @@ void TestServe::usageErrors()
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("{\"batch\": 1}\n");
     f.close();
-    const Run r = runTool({ QStringLiteral("--replay"), bad, m_bundle });
+    const Run r = runTool({QStringLiteral("--replay"), bad, m_bundle});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("line 1"), r.err.constData());
 }
@@ -419,18 +418,18 @@ void TestServe::trustRulesApplyBeforeServing()
     // The one-shot run's rules, through the same code: with a trust store, an unsigned bundle is
     // refused (exit 1) before anything is served or replayed, unless --allow-unsigned.
     const QString key = m_dir.filePath(QStringLiteral("someone.key"));
-    const Run k = TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH), { QStringLiteral("keygen"), key }, 60000);
+    const Run k = TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH), {QStringLiteral("keygen"), key}, 60000);
     QVERIFY2(k.exitCode == 0, k.err.constData());
     const QString pub = key + QStringLiteral(".pub");
-    for (const QStringList &mode : { QStringList { QStringLiteral("--serve") },
-             QStringList { QStringLiteral("--poisson"), QStringLiteral("5"), QStringLiteral("--seconds"),
-                 QStringLiteral("1") } }) {
-        const Run refused = runTool(mode + QStringList { m_bundle, QStringLiteral("--trust"), pub });
+    for (const QStringList &mode : {QStringList{QStringLiteral("--serve")},
+             QStringList{
+                 QStringLiteral("--poisson"), QStringLiteral("5"), QStringLiteral("--seconds"), QStringLiteral("1")}}) {
+        const Run refused = runTool(mode + QStringList{m_bundle, QStringLiteral("--trust"), pub});
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(lastLine(refused.err).contains("is unsigned"), refused.err.constData());
         QVERIFY(refused.out.isEmpty());
     }
-    Server s({ m_bundle, QStringLiteral("--trust"), pub, QStringLiteral("--allow-unsigned") });
+    Server s({m_bundle, QStringLiteral("--trust"), pub, QStringLiteral("--allow-unsigned")});
     QVERIFY(s.started());
     s.send(R"({"id": 1, "batch": 1})");
     QVERIFY(s.next().value(QLatin1String("ok")).toBool());
