@@ -398,6 +398,33 @@ def _describe(t: torch.Tensor) -> dict:
     return {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
 
 
+def _plain_weight_files(package: str) -> None:
+    """Rewrite the ``data/weights/*`` files of an AOTInductor package (``pickle_weights``) as plain
+    tensors. Inductor saves a constant's original value, often an ``nn.Parameter``; one with extra
+    attributes (Hugging Face's ``_is_hf_initialized``) pickles as ``torch._utils.
+    _rebuild_parameter_with_state``, which LibTorch's unpickler (C++, no Python) does not know. The
+    bytes of each tensor are unchanged. The zip is rewritten beside the package and renamed over it."""
+    import io
+    import zipfile
+    marker = "/data/weights/"
+    with zipfile.ZipFile(package) as src:
+        infos = src.infolist()
+        if not any(marker in i.filename for i in infos):
+            return
+        tmp = package + ".plain"
+        with zipfile.ZipFile(tmp, "w") as dst:
+            for info in infos:
+                data = src.read(info.filename)
+                if marker in info.filename and not info.filename.endswith("/"):
+                    value = torch.load(io.BytesIO(data), weights_only=False)
+                    if isinstance(value, torch.Tensor) and type(value) is not torch.Tensor:
+                        buffer = io.BytesIO()
+                        torch.save(value.detach().as_subclass(torch.Tensor), buffer)
+                        data = buffer.getvalue()
+                dst.writestr(info, data)
+    os.replace(tmp, package)
+
+
 class CompileJob:
     """State of one ``compile`` request between stages. ``request`` holds the protocol fields
     (model, device, dtype, out, tolerance, freezing, max_autotune, allow_cache, snapshots);
@@ -912,6 +939,8 @@ class CompileJob:
                                 f"AOTInductor failed to compile '{self.spec}'" + (f" ({detail})" if detail else "")
                                 + f": {one_line(exc)}",
                                 compile_hint(exc, self.device)) from exc
+        if self.external_weights:
+            _plain_weight_files(path)
         os.replace(path, final)
         os.rmdir(partial_dir)
         self.package = final
