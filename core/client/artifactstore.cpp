@@ -90,36 +90,49 @@ void ArtifactStore::addNoDirectReadFolder(const QString &folder)
     m_noDirect.append(QDir::cleanPath(QFileInfo(folder).absoluteFilePath()));
 }
 
+QString ArtifactStore::cacheFolder() const
+{
+    if (!m_cacheFolder.isEmpty())
+        return m_cacheFolder;
+    return m_session && !m_session->filePath().isEmpty() ? cacheFolderFor(m_session->filePath()) : QString();
+}
+
 QString ArtifactStore::cachePath(const QString &enginePath) const
 {
-    if (m_cacheFolder.isEmpty() || enginePath.isEmpty())
+    const QString folder = cacheFolder();
+    if (folder.isEmpty() || enginePath.isEmpty())
         return {};
     // The engine's absolute path under the cache folder (a relative one stays inside it too).
     const QString p = finalPath(enginePath);
-    return QDir::cleanPath(m_cacheFolder + QLatin1Char('/') + (p.startsWith(QLatin1Char('/')) ? p.mid(1) : p));
+    return QDir::cleanPath(folder + QLatin1Char('/') + (p.startsWith(QLatin1Char('/')) ? p.mid(1) : p));
 }
 
 QString ArtifactStore::localPath(const QString &enginePath) const
 {
     if (enginePath.isEmpty())
         return {};
+    // A cached copy was checked against the engine's hash: it wins (a session recorded against a
+    // remote engine names paths that may mean something else on this machine).
+    if (const QString cached = cachePath(enginePath); !cached.isEmpty() && QFileInfo(cached).isFile())
+        return cached;
+    if (!readsDirectly(enginePath))
+        return {};
+    const QString local = m_session ? m_session->resolvePath(enginePath) : enginePath;
+    if (QFileInfo(local).isFile())
+        return local;
+    if (enginePath.contains(stagingComponent()) && QFileInfo(finalPath(enginePath)).isFile())
+        return finalPath(enginePath);
+    return {};
+}
+
+bool ArtifactStore::readsDirectly(const QString &enginePath) const
+{
     // A remote engine's paths name files on another machine: never open them here.
     bool direct = m_directReads && !(m_client && m_client->isRemote());
     const QString clean = QDir::cleanPath(enginePath);
     for (const QString &folder : m_noDirect)
         direct = direct && clean != folder && !clean.startsWith(folder + QLatin1Char('/'));
-    if (direct) {
-        const QString local = m_session ? m_session->resolvePath(enginePath) : enginePath;
-        if (QFileInfo(local).isFile())
-            return local;
-        if (!QFileInfo(local).isFile() && clean.contains(stagingComponent())) {
-            const QString moved = finalPath(enginePath);
-            if (QFileInfo(moved).isFile())
-                return moved;
-        }
-    }
-    const QString cached = cachePath(enginePath);
-    return !cached.isEmpty() && QFileInfo(cached).isFile() ? cached : QString();
+    return direct;
 }
 
 bool ArtifactStore::isFetching(const QString &enginePath) const
@@ -144,7 +157,9 @@ void ArtifactStore::fetch(const QString &enginePath)
     }
     const QString key = cachePath(enginePath);
     QString why;
-    if (key.isEmpty())
+    if (readsDirectly(enginePath)) // the engine shares this disk: nothing to fetch
+        why = tr("%1 does not exist.").arg(enginePath);
+    else if (key.isEmpty())
         why = tr("%1 cannot be read here and this session has no cache folder.").arg(enginePath);
     else if (!m_client || !m_client->isReady())
         why = tr("%1 is not in this session's cache and no engine is connected: connect to %2 to fetch it.")
@@ -170,11 +185,11 @@ void ArtifactStore::fetch(const QString &enginePath)
 
 void ArtifactStore::prefetch(const QStringList &enginePaths)
 {
-    if (m_cacheFolder.isEmpty() || !m_client || !m_client->isReady())
+    if (cacheFolder().isEmpty() || !m_client || !m_client->isReady())
         return;
     for (const QString &path : enginePaths) {
         const QString key = cachePath(path);
-        if (key.isEmpty() || m_transfers.contains(key) || !localPath(path).isEmpty())
+        if (key.isEmpty() || readsDirectly(path) || m_transfers.contains(key) || !localPath(path).isEmpty())
             continue;
         auto t = std::make_shared<Transfer>();
         t->asked = path;

@@ -48,9 +48,10 @@ public:
     void setClient(EngineClient *client);
     /// Local paths are resolved through this session (relocated session folders); may be null.
     void setSession(const Session *session);
-    /// Folder of the fetched files; empty: nothing is fetched.
+    /// Folder of the fetched files; empty (the default): cacheFolderFor() the session's file, and
+    /// nothing is fetched while the session has no file.
     void setCacheFolder(const QString &folder);
-    QString cacheFolder() const { return m_cacheFolder; }
+    QString cacheFolder() const;
     /// The cache folder of a session file: `remote-cache/` next to it.
     static QString cacheFolderFor(const QString &sessionFile);
     /// false: engine paths are never opened on this machine; true by default (a client that is
@@ -68,6 +69,9 @@ public:
     QString localPath(const QString &enginePath) const;
     /// Where fetch() puts `enginePath` (whether or not it is there yet); "" without a cache folder.
     QString cachePath(const QString &enginePath) const;
+    /// Whether `enginePath` is opened on this machine as it is (the engine shares the disk) rather
+    /// than fetched: direct reads on, the client not remote, not under a no-direct-read folder.
+    bool readsDirectly(const QString &enginePath) const;
     /// Whether fetch() of `enginePath` is under way.
     bool isFetching(const QString &enginePath) const;
 
@@ -109,7 +113,7 @@ private:
     QString hostName() const;
 
     QPointer<EngineClient> m_client;
-    const Session *m_session = nullptr;
+    QPointer<const Session> m_session;
     QString m_cacheFolder;
     bool m_directReads = true;
     int m_window = 4;
