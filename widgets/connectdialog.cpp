@@ -45,7 +45,7 @@ ConnectDialog::ConnectDialog(QWidget *parent)
     m_jobsEdit->setObjectName(QStringLiteral("jobFolderEdit"));
     m_problem->setObjectName(QStringLiteral("connectProblem"));
 
-    m_hostEdit->setPlaceholderText(tr("gpu-server.example.org"));
+    m_hostEdit->setPlaceholderText(QStringLiteral("gpu-server.example.org"));
     m_userEdit->setPlaceholderText(tr("as in ~/.ssh/config"));
     m_portSpin->setRange(0, 65535);
     m_portSpin->setSpecialValueText(tr("default (22)"));

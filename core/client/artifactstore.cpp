@@ -82,7 +82,9 @@ void ArtifactStore::setCacheFolder(const QString &folder)
 
 QString ArtifactStore::cacheFolderFor(const QString &sessionFile)
 {
-    return QFileInfo(sessionFile).absoluteDir().filePath(QStringLiteral("remote-cache"));
+    // One cache per session: session files of one folder (the studio's sessions/) do not share.
+    const QFileInfo info(sessionFile);
+    return info.absoluteDir().filePath(info.completeBaseName() + QStringLiteral(".remote-cache"));
 }
 
 void ArtifactStore::addNoDirectReadFolder(const QString &folder)
@@ -347,8 +349,9 @@ void ArtifactStore::onReadFailed(qint64 id, const EngineError &error)
         request(*t);
         return;
     }
+    // A prefetch cut off by a lost engine is no news of its own: the client reports the loss.
     finish(key, tr("%1: fetching %2 failed: %3").arg(hostName(), t->asked, error.message),
-           t->quiet && error.code == QLatin1String("not_found"));
+           t->quiet && (error.code == QLatin1String("not_found") || error.code == QLatin1String("engine_crashed")));
 }
 
 void ArtifactStore::finish(const QString &key, const QString &error, bool quiet)

@@ -52,7 +52,7 @@ public:
     /// nothing is fetched while the session has no file.
     void setCacheFolder(const QString &folder);
     QString cacheFolder() const;
-    /// The cache folder of a session file: `remote-cache/` next to it.
+    /// The cache folder of a session file: `<name>.remote-cache/` next to `<name>.aotsession`.
     static QString cacheFolderFor(const QString &sessionFile);
     /// false: engine paths are never opened on this machine; true by default (a client that is
     /// remote, EngineClient::isRemote(), turns direct reads off whatever this says).

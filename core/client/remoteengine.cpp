@@ -75,9 +75,13 @@ QString RemoteEngine::describeExit(int exitCode, const QStringList &stderrLines,
         step = tr("connecting");
         what = tr("no SSH server answered. Check the host name and the port.");
     } else if (wasReady) {
-        step = tr("the connection");
-        what = tr("it was lost (ssh exit status %1). Results received so far are kept; reconnect to go on.")
-                   .arg(exitCode);
+        QString message = tr("%1: the connection was lost (ssh exit status %2). Results received so far are kept; "
+                             "reconnect to go on.")
+                              .arg(who)
+                              .arg(exitCode);
+        if (!last.isEmpty())
+            message += QLatin1Char(' ') + tr("ssh said: %1").arg(last);
+        return message;
     } else if (exitCode == 255) {
         step = tr("connecting");
         what = tr("ssh failed (exit status 255).");

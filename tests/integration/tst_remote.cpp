@@ -14,6 +14,7 @@
 #include "client/kernelcatalog.h"
 #include "client/session.h"
 #include "client/snapshotfile.h"
+#include "sshserver.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -26,30 +27,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 using namespace AotStudio::Client;
 
 namespace {
-
-/// A TCP port nobody listens on now (bound to port 0 and released).
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    int port = 0;
-    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0)
-        port = ntohs(addr.sin_port);
-    if (fd >= 0)
-        ::close(fd);
-    return port;
-}
 
 QByteArray sha256Of(const QString &path)
 {
@@ -80,9 +61,8 @@ class TestRemote : public QObject
 {
     Q_OBJECT
 
+    AotStudio::Tests::SshServer m_server;
     QTemporaryDir m_tmp;
-    QProcess m_sshd;
-    int m_port = 0;
     QString m_jobs;   ///< the engine's job folder: the store must never read it directly
     QString m_skip;   ///< why sshd is not available ("" when it is)
 
@@ -90,29 +70,7 @@ class TestRemote : public QObject
 
     RemoteEngine remote(const QString &enginePath = QStringLiteral(AOTSTUDIO_ENGINE_PATH)) const
     {
-        RemoteEngine r;
-        r.host = QStringLiteral("127.0.0.1");
-        r.port = m_port;
-        r.identityFile = tmp(QStringLiteral("user_key"));
-        r.enginePath = enginePath;
-        r.jobFolder = m_jobs;
-        r.sshOptions = {QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + tmp(QStringLiteral("known_hosts")),
-                        QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=accept-new"),
-                        QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
-                        QStringLiteral("-o"), QStringLiteral("SetEnv=TORCHINDUCTOR_CACHE_DIR=") +
-                                                  qEnvironmentVariable("TORCHINDUCTOR_CACHE_DIR", tmp(QStringLiteral("inductor")))};
-        return r;
-    }
-
-    static bool run(const QString &program, const QStringList &args, QString *output = nullptr)
-    {
-        QProcess p;
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(program, args);
-        const bool ok = p.waitForFinished(20000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-        if (output)
-            *output = QString::fromLocal8Bit(p.readAll());
-        return ok;
+        return m_server.remote(enginePath, m_jobs);
     }
 
     /// Starts `client` and waits for its handshake; false (with the reason) when it failed.
@@ -136,71 +94,9 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_tmp.isValid());
-        const QString sshd = QStringLiteral("/usr/sbin/sshd");
-        const QString keygen = QStandardPaths::findExecutable(QStringLiteral("ssh-keygen"));
-        if (!QFileInfo(sshd).isExecutable() || keygen.isEmpty() || QStandardPaths::findExecutable(QStringLiteral("ssh")).isEmpty()) {
-            m_skip = QStringLiteral("OpenSSH (sshd, ssh, ssh-keygen) is not installed");
-            return;
-        }
-        // sshd refuses to start without its privilege separation folder (Debian creates it at boot
-        // through its service); an empty folder, created only when missing.
-        if (!QFileInfo::exists(QStringLiteral("/run/sshd")) && !QDir().mkpath(QStringLiteral("/run/sshd"))) {
-            m_skip = QStringLiteral("sshd needs /run/sshd, which cannot be created here");
-            return;
-        }
         m_jobs = tmp(QStringLiteral("engine-jobs"));
         QVERIFY(QDir().mkpath(m_jobs));
-        QString out;
-        for (const char *key : {"host_key", "user_key"}) {
-            if (!run(keygen, {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"),
-                              QString(), QStringLiteral("-f"), tmp(QLatin1String(key))}, &out)) {
-                m_skip = QStringLiteral("ssh-keygen failed: ") + out;
-                return;
-            }
-        }
-        QVERIFY(QFile::copy(tmp(QStringLiteral("user_key.pub")), tmp(QStringLiteral("authorized_keys"))));
-        m_port = freePort();
-        QFile config(tmp(QStringLiteral("sshd_config")));
-        QVERIFY(config.open(QIODevice::WriteOnly));
-        config.write(QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4\n"
-                                    "UsePAM no\nStrictModes no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                                    "PubkeyAuthentication yes\nPermitRootLogin prohibit-password\nAcceptEnv TORCHINDUCTOR_*\n"
-                                    "LogLevel VERBOSE\n")
-                         .arg(m_port)
-                         .arg(tmp(QStringLiteral("host_key")), tmp(QStringLiteral("sshd.pid")), tmp(QStringLiteral("authorized_keys")))
-                         .toUtf8());
-        config.close();
-        m_sshd.setProcessChannelMode(QProcess::MergedChannels);
-        m_sshd.start(sshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), config.fileName()});
-        if (!m_sshd.waitForStarted(5000)) {
-            m_skip = QStringLiteral("sshd did not start: ") + m_sshd.errorString();
-            return;
-        }
-        // Up when an ssh command gets through (this also records the host key: accept-new).
-        const RemoteEngine r = remote();
-        QStringList probe = r.sshArguments();
-        probe = probe.mid(0, probe.indexOf(QStringLiteral("127.0.0.1")) + 1) << QStringLiteral("true");
-        QElapsedTimer t;
-        t.start();
-        bool up = false;
-        while (!up && t.elapsed() < 10000 && m_sshd.state() == QProcess::Running) {
-            up = run(QStringLiteral("ssh"), probe, &out);
-            if (!up)
-                QTest::qWait(200);
-        }
-        if (!up)
-            m_skip = QStringLiteral("sshd on 127.0.0.1:%1 did not accept the test key: %2 %3")
-                         .arg(m_port)
-                         .arg(out, QString::fromLocal8Bit(m_sshd.readAll()).right(600));
-    }
-
-    void cleanupTestCase()
-    {
-        if (m_sshd.state() != QProcess::NotRunning) {
-            m_sshd.terminate();
-            if (!m_sshd.waitForFinished(5000))
-                m_sshd.kill();
-        }
+        m_skip = m_server.start();
     }
 
     void artifactsArriveThroughRead()
@@ -329,13 +225,13 @@ private Q_SLOTS:
         RemoteEngine r = remote(what == QLatin1String("engine") ? QStringLiteral("/nonexistent/aotstudio-engine")
                                                                 : QStringLiteral(AOTSTUDIO_ENGINE_PATH));
         if (what == QLatin1String("key"))
-            r.identityFile = tmp(QStringLiteral("host_key")); // a key the host does not know
+            r.identityFile = m_server.path(QStringLiteral("host_key")); // a key the host does not know
         if (what == QLatin1String("host"))
             r.sshOptions = {QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + tmp(QStringLiteral("empty_known_hosts")),
                             QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
                             QStringLiteral("-o"), QStringLiteral("BatchMode=yes")};
         if (what == QLatin1String("port"))
-            r.port = freePort();
+            r.port = AotStudio::Tests::SshServer::freePort();
         EngineClient client;
         client.setRemote(r);
         QString failure;
