@@ -74,6 +74,8 @@ public:
     bool readsDirectly(const QString &enginePath) const;
     /// Whether fetch() of `enginePath` is under way.
     bool isFetching(const QString &enginePath) const;
+    /// Files being fetched or waiting to be (fetch() and prefetch()).
+    int pendingCount() const { return int(m_transfers.size()); }
 
     /// Makes `enginePath` available: fetched() (at once, queued, when it already is) or
     /// fetchFailed(). Repeated calls for one path share one transfer.

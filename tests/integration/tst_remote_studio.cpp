@@ -117,6 +117,11 @@ private Q_SLOTS:
         QVERIFY(hub->store()->filesFetched() > 3);
         w.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/remote_studio.png"));
 
+        // Every file of the job lands in the session's cache (prefetched when the job ended).
+        QTRY_COMPARE_WITH_TIMEOUT(hub->store()->pendingCount(), 0, 60000);
+        const QString sessionFile = w.liveSession()->filePath();
+        QVERIFY(!sessionFile.isEmpty());
+
         // A dropped connection is handled as a crash: results kept, Reconnect offered.
         m_server.dropConnections();
         QTRY_VERIFY_WITH_TIMEOUT(!lastFailure.isEmpty(), 30000);
@@ -124,6 +129,17 @@ private Q_SLOTS:
         QVERIFY(hub->snapshotFile());
         QCOMPARE(w.findChild<QPushButton *>(QStringLiteral("restartEngineButton"))->text(), MainWindow::tr("Reconnect"));
         w.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/remote_studio_lost.png"));
+
+        // The recorded session reopens later from its cache, with no engine at all.
+        MainWindow later;
+        QVERIFY(later.openSession(sessionFile));
+        Widgets::SelectionHub *again = later.selectionHub();
+        QVERIFY2(again->snapshotFile(), qPrintable(again->snapshotError()));
+        QVERIFY(again->snapshotFile()->path().startsWith(Client::ArtifactStore::cacheFolderFor(sessionFile)));
+        QVERIFY(again->kernels() && !again->kernels()->kernels().isEmpty());
+        auto *profileAgain = later.findChild<Widgets::ProfilePanel *>();
+        QVERIFY(profileAgain->timeline()->trackCount() > 0);
+        QCOMPARE(later.engineClient()->state(), Client::EngineClient::State::NotRunning);
     }
 };
 
