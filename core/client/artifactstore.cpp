@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QTimer>
+#include <QtEndian>
 
 #include <functional>
 
@@ -281,10 +282,19 @@ void ArtifactStore::onData(qint64 id, const QJsonObject &data)
     }
     const qint64 offset = data.value(QLatin1String("offset")).toInteger(-1);
     const qint64 size = data.value(QLatin1String("size")).toInteger(-1);
-    const auto decoded = QByteArray::fromBase64Encoding(data.value(QLatin1String("data")).toString().toLatin1(),
-                                                        QByteArray::AbortOnBase64DecodingErrors);
+    const qint64 length = data.value(QLatin1String("length")).toInteger(-1);
+    auto decoded = QByteArray::fromBase64Encoding(data.value(QLatin1String("data")).toString().toLatin1(),
+                                                  QByteArray::AbortOnBase64DecodingErrors);
+    if (decoded && data.value(QLatin1String("encoding")).toString() == QLatin1String("zlib")) {
+        // qUncompress() takes zlib data behind the uncompressed size (4 bytes, big-endian).
+        QByteArray packed(4, '\0');
+        qToBigEndian(quint32(qMax<qint64>(length, 0)), packed.data());
+        decoded.decoded = qUncompress(packed + decoded.decoded);
+    } else if (decoded && data.contains(QLatin1String("encoding"))) {
+        decoded.decodingStatus = QByteArray::Base64DecodingStatus::IllegalInputLength; // an encoding we do not know
+    }
     const QString failed = tr("%1: fetching %2 failed: %3").arg(hostName(), t->asked);
-    if (!decoded || decoded.decoded.size() != data.value(QLatin1String("length")).toInteger(-1) || offset != t->written) {
+    if (!decoded || decoded.decoded.size() != length || offset != t->written) {
         finish(key, failed.arg(tr("a slice arrived damaged or out of order.")));
         return;
     }

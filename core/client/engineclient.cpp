@@ -9,6 +9,9 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
+#include <cctype>
+
 namespace AotStudio::Client {
 
 namespace {
@@ -109,6 +112,7 @@ void EngineClient::start()
     m_stdoutBuffer.clear();
     m_stderrBuffer.clear();
     m_discardingStdout = m_discardingStderr = false;
+    m_stdoutPending = m_stderrPending = 0;
     m_lastStderrLine.clear();
     m_stderrTail.clear();
     m_expectingExit = false;
@@ -212,7 +216,8 @@ qint64 EngineClient::readFile(const QString &path, qint64 offset, qint64 length)
                      {QLatin1String("id"), id},
                      {QLatin1String("path"), path},
                      {QLatin1String("offset"), offset},
-                     {QLatin1String("length"), length}});
+                     {QLatin1String("length"), length},
+                     {QLatin1String("compress"), true}});
     return id;
 }
 
@@ -282,8 +287,10 @@ namespace {
 
 /// Append `chunk` to `buffer` without keeping more than `maxBytes` of an unfinished line: bytes of
 /// a line over the limit are dropped until its '\n' (`discarding` carries that across chunks).
+/// `pending` is the length of the unfinished line at the end of `buffer`, kept up to date here so
+/// that a long line arriving in many chunks (a `data` event: megabytes) is never rescanned.
 /// Returns true when a line went over the limit in this chunk.
-bool appendBounded(QByteArray &buffer, const QByteArray &chunk, qsizetype maxBytes, bool &discarding)
+bool appendBounded(QByteArray &buffer, const QByteArray &chunk, qsizetype maxBytes, bool &discarding, qsizetype &pending)
 {
     bool dropped = false;
     qsizetype from = 0;
@@ -294,14 +301,15 @@ bool appendBounded(QByteArray &buffer, const QByteArray &chunk, qsizetype maxByt
             if (newline >= 0)
                 discarding = false; // the long line ends here; its '\n' is dropped with it
         } else {
-            const qsizetype pending = buffer.size() - (buffer.lastIndexOf('\n') + 1);
             const qsizetype lineBytes = pending + (newline < 0 ? end - from : newline - from);
             if (lineBytes > maxBytes) {
                 buffer.chop(pending); // the unfinished line so far
+                pending = 0;
                 dropped = true;
                 discarding = newline < 0;
             } else {
                 buffer.append(chunk.constData() + from, end - from);
+                pending = newline < 0 ? lineBytes : 0;
             }
         }
         from = end;
@@ -315,12 +323,15 @@ void EngineClient::readStdout()
 {
     if (!m_process)
         return;
-    if (appendBounded(m_stdoutBuffer, m_process->readAllStandardOutput(), m_maxLineBytes, m_discardingStdout)) {
+    if (appendBounded(m_stdoutBuffer, m_process->readAllStandardOutput(), m_maxLineBytes, m_discardingStdout,
+                      m_stdoutPending)) {
         ++m_skippedLines;
         Q_EMIT logMessage(0, QStringLiteral("warning"),
                           tr("The engine sent a line longer than %1 MiB, the protocol's limit; it was skipped.")
                               .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3));
     }
+    if (m_stdoutPending == m_stdoutBuffer.size())
+        return; // the middle of a line: nothing to hand on yet
     const QPointer<QProcess> process = m_process;
     qsizetype newline;
     // A receiver may restart the engine from a signal; stop when the process changed under us.
@@ -329,7 +340,7 @@ void EngineClient::readStdout()
         m_stdoutBuffer.remove(0, newline + 1);
         if (line.endsWith('\r'))
             line.chop(1);
-        if (!line.trimmed().isEmpty())
+        if (std::any_of(line.cbegin(), line.cend(), [](char c) { return !std::isspace(static_cast<unsigned char>(c)); }))
             handleLine(line);
     }
 }
@@ -338,7 +349,8 @@ void EngineClient::readStderr()
 {
     if (!m_process)
         return;
-    if (appendBounded(m_stderrBuffer, m_process->readAllStandardError(), m_maxLineBytes, m_discardingStderr))
+    if (appendBounded(m_stderrBuffer, m_process->readAllStandardError(), m_maxLineBytes, m_discardingStderr,
+                      m_stderrPending))
         Q_EMIT logMessage(0, QStringLiteral("warning"),
                           tr("The engine wrote a line longer than %1 MiB to its error output; it was skipped.")
                               .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3));

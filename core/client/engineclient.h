@@ -118,8 +118,9 @@ public:
     /**
      * Sends a `read` request (FORMAT.md "read"): `length` bytes (at most 4 MiB are served) of the
      * engine-side file `path` from `offset`. The answer arrives as dataReceived() or
-     * readFailed(); a read is not a job (no progress, not recorded in sessions). Returns the
-     * request id, or 0 when the engine is not ready.
+     * readFailed(); a read is not a job (no progress, not recorded in sessions). The engine is
+     * asked to compress the slice (it may not: see `encoding`). Returns the request id, or 0
+     * when the engine is not ready.
      */
     qint64 readFile(const QString &path, qint64 offset, qint64 length);
 
@@ -198,6 +199,8 @@ private:
     qsizetype m_maxLineBytes = DefaultMaxLineBytes;
     bool m_discardingStdout = false; ///< inside a line over the limit: drop bytes up to its '\n'
     bool m_discardingStderr = false;
+    qsizetype m_stdoutPending = 0;   ///< bytes of the unfinished line at the end of m_stdoutBuffer
+    qsizetype m_stderrPending = 0;
     bool m_expectingExit = false;
     QFile m_recording;
 };

@@ -4,6 +4,9 @@
 #include "bundle/bundle.h"
 
 #include <openssl/evp.h>
+#ifdef AOTSTUDIO_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 #include <fstream>
 
@@ -149,6 +152,24 @@ Json ArtifactReader::serve(const Protocol::Request &request, Json *log) const
             return failure(id, Protocol::Code::NotFound, e.what(), "");
         }
     }
+    const auto compress = body.find("compress");
+#ifdef AOTSTUDIO_HAVE_ZLIB
+    if (compress != body.end() && compress->is_boolean() && compress->get<bool>() && !bytes.empty()) {
+        // Level 1: JSON snapshots and sources shrink several times at little cost; a slice that
+        // does not shrink (a package, random bytes) goes as it is.
+        uLongf packedSize = compressBound(uLong(bytes.size()));
+        std::string packed(packedSize, '\0');
+        if (compress2(reinterpret_cast<Bytef *>(packed.data()), &packedSize, reinterpret_cast<const Bytef *>(bytes.data()),
+                      uLong(bytes.size()), 1) == Z_OK &&
+            packedSize < bytes.size()) {
+            Json data = Protocol::makeData(id, requested, offset, length, size, sha, base64Encode(packed.data(), packedSize));
+            data["encoding"] = "zlib";
+            return data;
+        }
+    }
+#else
+    (void)compress;
+#endif
     return Protocol::makeData(id, requested, offset, length, size, sha, base64Encode(bytes.data(), bytes.size()));
 }
 

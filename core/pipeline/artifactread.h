@@ -33,7 +33,9 @@ public:
 
     /**
      * Answer one `read` request (`path`, optional `offset` (bytes, default 0) and `length` (bytes,
-     * default and at most kMaxReadChunk), optional `hash` (bool, default true at offset 0)).
+     * default and at most kMaxReadChunk), optional `hash` (bool, default true at offset 0),
+     * `compress` (bool: the slice zlib-compressed, `"encoding":"zlib"`, when that makes it smaller
+     * and the engine was built with zlib)).
      * Returns the `data` event, or an `error` event (`bad_request`, `refused`, `not_found`).
      * A refusal also goes to `log` (a warning line for the engine log). Never throws.
      */

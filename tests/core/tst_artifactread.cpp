@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtEndian>
 
 #include <filesystem>
 #include <fstream>
@@ -105,6 +106,31 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(read(reader, m_job.string()).value("code", "")), QStringLiteral("bad_request"));
         QCOMPARE(QString::fromStdString(read(reader, (m_job / "kernels.json").string(), Json{{"offset", -1}}).value("code", "")),
                  QStringLiteral("bad_request"));
+    }
+
+    void compressedSlicesWhenAsked()
+    {
+        Pipeline::ArtifactReader reader;
+        reader.addFolder(m_job);
+        const std::filesystem::path path = m_job / "snapshots" / "001_capture.json";
+        std::string text;
+        for (int i = 0; i < 2000; ++i)
+            text += "{\"id\":\"relu_" + std::to_string(i) + "\",\"op\":\"call_function\",\"target\":\"aten.relu.default\"},";
+        std::ofstream(path) << text;
+        const Json data = read(reader, path.string(), Json{{"compress", true}});
+        const QByteArray packed = QByteArray::fromBase64(QByteArray::fromStdString(data.value("data", "")));
+        QCOMPARE(data.value("length", std::size_t(0)), text.size()); // the uncompressed bytes
+#ifdef AOTSTUDIO_HAVE_ZLIB
+        QCOMPARE(QString::fromStdString(data.value("encoding", "")), QStringLiteral("zlib"));
+        QVERIFY(std::size_t(packed.size()) < text.size() / 4);
+        QByteArray withSize(4, '\0');
+        qToBigEndian(quint32(text.size()), withSize.data());
+        QCOMPARE(qUncompress(withSize + packed), QByteArray::fromStdString(text));
+#else
+        QCOMPARE(packed, QByteArray::fromStdString(text));
+#endif
+        // Not asked: raw bytes.
+        QVERIFY(!read(reader, path.string()).contains("encoding"));
     }
 
     void base64MatchesQt()
