@@ -3922,5 +3922,17 @@ start %4 ms, duration %5 µs
         <source>give at most one session file</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Run the engine on another machine: &quot;ssh [-p PORT] [-i KEY] [USER@]HOST PATH-OF-aotstudio-engine --serve [--jobs DIR]&quot; (as Engine → Connect…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--engine takes an ssh command: &quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;, not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

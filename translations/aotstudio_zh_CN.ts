@@ -3927,5 +3927,17 @@ start %4 ms, duration %5 µs
         <source>give at most one session file</source>
         <translation>最多只能指定一个会话文件</translation>
     </message>
+    <message>
+        <source>Run the engine on another machine: &quot;ssh [-p PORT] [-i KEY] [USER@]HOST PATH-OF-aotstudio-engine --serve [--jobs DIR]&quot; (as Engine → Connect…).</source>
+        <translation>在另一台机器上运行引擎：&quot;ssh [-p PORT] [-i KEY] [USER@]HOST PATH-OF-aotstudio-engine --serve [--jobs DIR]&quot;（同 引擎 → 连接…）。</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>--engine takes an ssh command: &quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;, not &quot;%1&quot;</source>
+        <translation>--engine 需要一条 ssh 命令：&quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;，而不是 &quot;%1&quot;</translation>
+    </message>
 </context>
 </TS>

@@ -52,7 +52,7 @@ ConnectDialog::ConnectDialog(QWidget *parent)
     m_engineEdit->setText(Client::RemoteEngine().enginePath);
     m_engineEdit->setToolTip(tr("The engine on the host: a full path, or a name found on the host's PATH"));
     m_identityEdit->setPlaceholderText(tr("ssh-agent and ssh's default keys"));
-    m_jobsEdit->setText(QStringLiteral("/tmp/aotstudio-jobs"));
+    m_jobsEdit->setText(Client::RemoteEngine().jobFolder);
     m_jobsEdit->setToolTip(tr("Jobs write their output here on the host; the studio reads it through the engine"));
 
     auto *browse = new QToolButton(this);

@@ -658,7 +658,8 @@ QString MainWindow::newJobDirectory() const
 {
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     if (m_client->isRemote()) // a folder on the host: the engine creates it
-        return m_client->remote().jobFolder + QLatin1Char('/') + stamp;
+        return (m_client->remote().jobFolder.isEmpty() ? Client::RemoteEngine().jobFolder : m_client->remote().jobFolder)
+               + QLatin1Char('/') + stamp;
     const QString base = jobsDirectory() + QLatin1Char('/') + stamp;
     QString path = base;
     for (int n = 2; QFileInfo::exists(path); ++n)

@@ -112,7 +112,7 @@ QList<RemoteEngine> RemoteEngine::loadProfiles(QSettings &settings)
         r.port = settings.value(QStringLiteral("port"), 0).toInt();
         r.enginePath = settings.value(QStringLiteral("engine"), r.enginePath).toString();
         r.identityFile = settings.value(QStringLiteral("identity")).toString();
-        r.jobFolder = settings.value(QStringLiteral("jobs")).toString();
+        r.jobFolder = settings.value(QStringLiteral("jobs"), r.jobFolder).toString();
         settings.endGroup();
         if (r.isValid())
             profiles << r;

@@ -24,7 +24,9 @@ public:
     int port = 0;          ///< ssh port; 0: ssh's default (22 or ~/.ssh/config)
     QString enginePath = QStringLiteral("aotstudio-engine"); ///< engine binary on the host (PATH if bare)
     QString identityFile;  ///< private key (-i); empty: the agent and ssh's defaults
-    QString jobFolder;     ///< folder on the host for the studio's jobs (given to the engine as --jobs)
+    /// Folder on the host for the studio's jobs (given to the engine as --jobs, so its files can
+    /// be read after a reconnect too); empty: none.
+    QString jobFolder = QStringLiteral("/tmp/aotstudio-jobs");
     QStringList sshOptions; ///< more ssh arguments before the host (tests: -o UserKnownHostsFile=…)
 
     bool isValid() const { return !host.trimmed().isEmpty() && !enginePath.trimmed().isEmpty(); }
