@@ -194,8 +194,11 @@ private Q_SLOTS:
         QSignalSpy data(&client, &EngineClient::dataReceived);
         store.fetch(big.fileName());
         QTRY_VERIFY_WITH_TIMEOUT(!data.isEmpty(), 30000);
-        client.stop();
+        m_server.dropConnections(); // the network goes away mid-transfer
         QTRY_VERIFY_WITH_TIMEOUT(!fetchFailed.isEmpty(), 10000);
+        const QString dropped = fetchFailed.first().at(1).toString();
+        QVERIFY2(dropped.contains(QLatin1String("127.0.0.1")) && dropped.contains(QLatin1String("connection was lost")),
+                 qPrintable(dropped));
         QVERIFY(!QFileInfo::exists(store.cachePath(big.fileName())));
         QVERIFY2(leftovers(store.cacheFolder()).isEmpty(), qPrintable(leftovers(store.cacheFolder()).join(u' ')));
 
@@ -215,6 +218,7 @@ private Q_SLOTS:
         QTest::newRow("refused key") << "key" << "authenticating";
         QTest::newRow("unknown host") << "host" << "checking the host key";
         QTest::newRow("closed port") << "port" << "connecting";
+        QTest::newRow("other protocol") << "protocol" << "handshake failed";
     }
     void badInputNamesHostAndStep()
     {
@@ -230,6 +234,15 @@ private Q_SLOTS:
             r.sshOptions = {QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + tmp(QStringLiteral("empty_known_hosts")),
                             QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
                             QStringLiteral("-o"), QStringLiteral("BatchMode=yes")};
+        if (what == QLatin1String("protocol")) {
+            // An engine of another protocol version: its frozen hello says so, then it waits.
+            QFile script(tmp(QStringLiteral("engine-protocol-99")));
+            QVERIFY(script.open(QIODevice::WriteOnly));
+            script.write("#!/bin/sh\necho '{\"type\":\"hello\",\"id\":0,\"protocol\":99,\"engine_version\":\"9.0.0\"}'\ncat >/dev/null\n");
+            script.close();
+            script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+            r.enginePath = script.fileName();
+        }
         if (what == QLatin1String("port"))
             r.port = AotStudio::Tests::SshServer::freePort();
         EngineClient client;

@@ -140,6 +140,18 @@ private Q_SLOTS:
         auto *profileAgain = later.findChild<Widgets::ProfilePanel *>();
         QVERIFY(profileAgain->timeline()->trackCount() > 0);
         QCOMPARE(later.engineClient()->state(), Client::EngineClient::State::NotRunning);
+
+        // Save As takes the cache along: the copy opens without the engine too.
+        QTemporaryDir saved;
+        QString error;
+        const QString copy = later.session()->saveAs(saved.filePath(QStringLiteral("copy")), &error);
+        QVERIFY2(!copy.isEmpty(), qPrintable(error));
+        MainWindow third;
+        QVERIFY(third.openSession(copy));
+        QVERIFY2(third.selectionHub()->snapshotFile(), qPrintable(third.selectionHub()->snapshotError()));
+        // (Here the "host" is this machine, so Save As finds the job folder too and copies it.)
+        QVERIFY(third.selectionHub()->snapshotFile()->path().startsWith(saved.filePath(QStringLiteral("copy/"))));
+        QVERIFY(QFileInfo(saved.filePath(QStringLiteral("copy/session.remote-cache"))).isDir());
     }
 };
 
