@@ -2,6 +2,7 @@
 #include "selectionhub.h"
 
 #include <QFileInfo>
+#include <QTimer>
 #include <QJsonArray>
 
 namespace AotStudio::Widgets {
@@ -38,9 +39,16 @@ void SelectionHub::onFetched(const QString &enginePath)
         m_snapshotFile = Client::SnapshotFile::load(resolve(s->path), &m_snapshotError);
         Q_EMIT snapshotChanged(m_snapshot);
     }
-    if (!m_kernels)
-        loadKernels();
-    Q_EMIT dataChanged(); // kernels, the profile's trace
+    // Many files arrive together (a job's snapshots for the diff view): one reload for all.
+    if (m_reloadPending)
+        return;
+    m_reloadPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_reloadPending = false;
+        if (!m_kernels)
+            loadKernels();
+        Q_EMIT dataChanged(); // kernels, the profile's trace
+    });
 }
 
 const Client::JobRecord *SelectionHub::currentJobRecord() const

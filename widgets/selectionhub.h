@@ -94,6 +94,7 @@ private:
     QString m_snapshotError;
     Client::ArtifactStore *m_store = nullptr;
     mutable QSet<QString> m_waiting; ///< cache paths of files resolve() asked the store to fetch
+    bool m_reloadPending = false;    ///< a reload after fetched files is queued
 };
 
 } // namespace AotStudio::Widgets
