@@ -114,8 +114,8 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
         }
         if (batch && *batch != plan.batch)
             throw Refusal("refused",
-                "--batch " + std::to_string(*batch) + " differs from the input file's batch "
-                    + std::to_string(plan.batch));
+                "batch " + std::to_string(*batch) + " (--batch, or a request's \"batch\") differs from the input file's batch "
+                    + std::to_string(plan.batch) + "; give one of them");
     } else if (batch) {
         plan.batch = *batch;
     } else {

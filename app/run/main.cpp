@@ -265,6 +265,10 @@ int main(int argc, char **argv)
         ->check(CLI::Range(0, 100000000));
     app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::Range(0, 100000000));
     app.add_option("--seed", seed, "Seed of the generated inputs")->capture_default_str();
+    int threads = 0;
+    app.add_option("--threads", threads, "Intra-op threads (OpenMP and ATen's pool) for the package's kernels (default: "
+                                         "LibTorch's, every usable CPU); fewer makes figures steadier on a busy machine")
+        ->check(CLI::Range(1, 4096));
     std::string inputPath;
     app.add_option("-i,--input", inputPath, "Inputs from a file written by torch.save(tensor, [tensors] or {name: tensor}, "
                                             "FILE) instead of generated ones; a dict is matched to the bundle's input names "
@@ -333,6 +337,14 @@ int main(int argc, char **argv)
                              "--batch only); see --help\n");
         return kExitUsage;
     }
+
+    if (packagePath.empty() && (!saveOutputsPath.empty() || !guardsPath.empty() || app.count("--device") > 0)) {
+        std::fprintf(stderr, "aotstudio-run: --save-outputs, --guards and --device go with --package (a bundle's outputs are "
+                             "summarised; its device and guards come from its manifest); see --help\n");
+        return kExitUsage;
+    }
+    if (threads > 0)
+        Runtime::setIntraOpThreads(threads); // before any package loads: its kernels use this count
 
     if (!packagePath.empty())
         return runPackage(packagePath, packageDevice, inputPath, saveOutputsPath, guardsPath, asJson);

@@ -80,6 +80,10 @@ ParsedLine parseRequest(const std::string &line)
     if (j.is_discarded() || !j.is_object())
         return bad("not a JSON object: " + line.substr(0, 200));
     p.id = j.value("id", json());
+    // Unknown fields are refused, not ignored: a misspelt "seed" would otherwise run with seed 0.
+    for (const auto &[key, value] : j.items())
+        if (key != "id" && key != "batch" && key != "seed" && key != "input" && key != "shutdown")
+            return bad("unknown field \"" + key + "\" (a request has id, batch, seed, input or shutdown)");
     if (j.value("shutdown", false)) {
         p.shutdown = true;
         return p;
@@ -365,6 +369,9 @@ std::vector<Arrival> readTrace(const std::string &path, std::optional<long long>
         const std::string where = "--replay '" + path + "', line " + std::to_string(lineNo) + ": ";
         if (!j.is_object() || !j.contains("t_ms") || !j["t_ms"].is_number() || j["t_ms"].get<double>() < 0)
             throw UsageError(where + "expected {\"t_ms\": arrival offset in ms (>= 0), \"batch\": rows}");
+        for (const auto &[key, value] : j.items())
+            if (key != "t_ms" && key != "batch")
+                throw UsageError(where + "unknown field \"" + key + "\" (a trace line has t_ms and batch)");
         Arrival a{j["t_ms"].get<double>(), batch};
         if (j.contains("batch")) {
             if (!j["batch"].is_number_integer() || j["batch"].get<long long>() < 1)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workerpool.h"
 
+#include "bundle/packagecache.h"
 #include "bundle/text.h"
 #include "profiler/machine.h"
+#include "runtime/libraries.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -156,6 +158,23 @@ WorkerPool::WorkerPool(const VerifiedBundle &vb, const ServeOptions &options)
 
 void WorkerPool::start()
 {
+    // Ready what every worker would otherwise do again: each bucket's package extracted into the
+    // package cache (file I/O only: no code of the bundle runs in the parent), and for a CPU bundle
+    // the stand-in for libtorch.so mapped once (core/runtime/libraries.h). A failure here is left
+    // for the worker that loads the bucket to report.
+    for (const auto &b : m_vb.bundle.manifest.buckets) {
+        try {
+            const auto entry = m_vb.bundle.manifest.files.find(b.package);
+            Bundle::cachedPackageDir(m_vb.bundle.root / b.package, entry != m_vb.bundle.manifest.files.end() ? entry->second.sha256 : std::string());
+        } catch (const Bundle::BundleError &) {
+        }
+    }
+    if (m_vb.bundle.manifest.device == "cpu") {
+        try {
+            Runtime::Libraries::prepareFor("cpu");
+        } catch (const Runtime::RuntimeError &) {
+        }
+    }
     if (m_options.isolation == Isolation::Worker) {
         m_slots.resize(static_cast<std::size_t>(m_options.workers));
         for (auto &s : m_slots)

@@ -217,9 +217,10 @@ void AotiRunner::Private::bindExternalWeights(const std::filesystem::path &dir, 
                 if (!own.defined()) {
                     const fs::path p = archive / "data" / "weights" / file;
                     if (!fs::exists(p, ec))
-                        throw RuntimeError("package '" + path + "': weight file '" + file + "' for '" + fqn +
-                                           "' is neither in the package nor given by the bundle (a bundle's manifest lists it "
-                                           "under buckets[].weights: re-export the bundle)");
+                        throw RuntimeError("package '" + path + "': its weight file '" + file + "' (for '" + fqn +
+                                           "') is not inside it: it belongs to a bundle that shares its buckets' weights "
+                                           "(BUNDLE.md \"Shared weights\"); run the bundle (aotstudio-run BUNDLE --batch N), "
+                                           "or export it with --no-shared-weights to get self-contained packages");
                     own = loadWeightFile(p).to(device);
                 }
                 whole = own;

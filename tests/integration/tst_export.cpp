@@ -457,6 +457,18 @@ void TestExport::signedRoundTrip()
                                                  QStringLiteral("--allow-unsigned")});
     QVERIFY2(allowed.exitCode == 0, allowed.err.constData());
     QVERIFY2(allowed.out.contains("signature:   UNSIGNED"), allowed.out.constData());
+
+    // sweep --bundle follows the same rules, with the engine's $AOTSTUDIO_TRUST as the store.
+    qputenv("AOTSTUDIO_TRUST", pub.toUtf8());
+    const QStringList sweep{QStringLiteral("sweep"), QStringLiteral("--bundle"), copy, QStringLiteral("--budget"), QStringLiteral("1"),
+                            QStringLiteral("--no-pairwise"), QStringLiteral("--no-outside")};
+    const Run sweepRefused = run(AOTSTUDIO_CLI_PATH, sweep + QStringList{QStringLiteral("--out"), m_dir.filePath(QStringLiteral("sweep-refused"))});
+    const Run sweepAllowed = run(AOTSTUDIO_CLI_PATH, sweep + QStringList{QStringLiteral("--out"), m_dir.filePath(QStringLiteral("sweep-allowed")),
+                                                                        QStringLiteral("--allow-unsigned")});
+    qunsetenv("AOTSTUDIO_TRUST");
+    QCOMPARE(sweepRefused.exitCode, 1);
+    QVERIFY2(sweepRefused.err.contains("is unsigned"), sweepRefused.err.right(2000).constData());
+    QVERIFY2(sweepAllowed.exitCode == 0, sweepAllowed.err.right(2000).constData());
 }
 
 void TestExport::neverOverwrites()

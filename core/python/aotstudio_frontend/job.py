@@ -915,6 +915,13 @@ class CompileJob:
         if self.device == "cpu":
             # Each generated C++ kernel becomes a named RecordFunction range (for the profiler).
             options["cpp.enable_kernel_profile"] = True
+        if self.external_weights and self.freezing:
+            # Freezing packs weights into opaque oneDNN tensors (OpaqueTensorImpl, no storage),
+            # which torch's pickle_weights cannot save ("Cannot access storage of
+            # OpaqueTensorImpl"): a frozen package keeps its weights in its .so.
+            self.external_weights = False
+            self.log("info", "freezing is on: the weights stay inside the package (frozen weights are packed "
+                             "into opaque oneDNN tensors that cannot be stored outside it, so a bundle cannot share them)")
         if self.external_weights:
             # Each constant as its own torch.save file in data/weights/ with weights_config.json
             # (FQN -> file, shape, stride, offset), nothing in the .so; the C++ runner binds them
