@@ -492,6 +492,8 @@ std::string intervalText(const Profiler::RatioInterval &i, const char *format)
         std::snprintf(lo, sizeof lo, format, *i.low);
         std::snprintf(hi, sizeof hi, format, *i.high);
         s += std::string(" [") + lo + ", " + hi + "]";
+    } else if (i.blocks > 0) {
+        s += " (no interval, n=" + std::to_string(i.blocks) + ")";
     }
     return s;
 }
@@ -524,6 +526,13 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         return 1;
 
     const double spanS = trace.size() > 1 ? (trace.back().tMs - trace.front().tMs) / 1000.0 : 0.0;
+    const double offered = spanS > 0 ? static_cast<double>(trace.size() - 1) / spanS : 0.0;
+    // A mode that answered clearly fewer requests per second than arrived had a queue that grew for
+    // the whole run: its latencies measure the trace's length, not the mode, and no ratio with it
+    // means anything (spawn baselines at 20 requests/s on 2 CPUs).
+    const auto saturated = [&](const ModeResult &r) {
+        return offered > 0 && r.wallS > 0 && trace.size() >= 10 && r.ok / r.wallS < 0.8 * offered;
+    };
     std::vector<Profiler::VariantSpread> spreads;
     json modesJson = json::array();
     std::vector<std::string> lines;
@@ -547,7 +556,8 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
             {"requests", r.latencyMs.size()}, {"ok", r.ok}, {"errors", r.errors},
             {"first_error", r.firstError.empty() ? json() : json(r.firstError)}, {"p50_ms", intervalJson(p50)},
             {"p99_ms", intervalJson(p99)}, {"service_p50_ms", intervalJson(service)}, {"throughput_per_s", throughput},
-            {"achieved_rate_per_s", achieved}, {"wall_s", r.wallS}, {"cpu_s", r.cpuS}, {"cpu_busy_share", busy}});
+            {"achieved_rate_per_s", achieved}, {"wall_s", r.wallS}, {"cpu_s", r.cpuS}, {"cpu_busy_share", busy},
+            {"saturated", saturated(r)}});
         char line[512];
         std::snprintf(line, sizeof line, "%-9s %3d  %-30s %-30s %-30s %8.1f %8.1f %8.0f%%  %d/%zu",
             isolationName(r.isolation), r.workers, intervalText(p50, "%.2f").c_str(), intervalText(p99, "%.2f").c_str(),
@@ -555,6 +565,11 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         lines.push_back(line);
         if (!r.firstError.empty())
             lines.push_back("          first error: " + oneLine(r.firstError));
+        if (saturated(r)) {
+            char note[200];
+            std::snprintf(note, sizeof note, "          saturated: answered %.1f/s of the %.1f/s offered; its queue grew for the whole run", throughput, offered);
+            lines.push_back(note);
+        }
     }
     // What the resident server buys: the spawn baseline's latency over the server's, paired by
     // request (request i arrived at the same offset in both runs).
@@ -575,9 +590,14 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         j["name"] = std::string("spawn/") + isolationName(results[k].isolation) + " median latency";
         j["pairs"] = num.size();
         j["method"] = "ratio of medians; percentile bootstrap over requests paired by arrival";
+        const bool comparable = !saturated(spawn) && !saturated(results[k]);
+        j["comparable"] = comparable;
+        if (!comparable)
+            j["why_not"] = "a saturated mode's latency grows with the trace's length; replay a lower rate";
         ratios.push_back(j);
         lines.push_back(std::string("spawn/") + isolationName(results[k].isolation) + " median latency: "
-            + intervalText(ratio, "%.2fx") + " (" + std::to_string(num.size()) + " paired requests)");
+            + intervalText(ratio, "%.2fx") + " (" + std::to_string(num.size()) + " paired requests)"
+            + (comparable ? "" : "; NOT comparable: a mode was saturated (its queue grew), replay a lower rate"));
     }
     const json measurement = monitor.json(spreads, widths);
 

@@ -253,7 +253,12 @@ RatioInterval percentileInterval(std::span<const double> samples, double q, doub
     std::vector<double> sorted(samples.begin(), samples.end());
     std::sort(sorted.begin(), sorted.end());
     r.estimate = percentile(sorted, q);
-    if (samples.size() < 3 || resamples < 10)
+    // A tail percentile's bootstrap needs samples beyond it: with fewer than kMinTailSamples above
+    // (below) the percentile its interval's end is just the maximum (minimum), a figure that looks
+    // like an interval and is not one (p99 of 17 requests): none then.
+    constexpr double kMinTailSamples = 5;
+    const double tail = static_cast<double>(samples.size()) * std::min(q, 100.0 - q) / 100.0;
+    if (samples.size() < 3 || resamples < 10 || tail < kMinTailSamples)
         return r;
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<std::size_t> pick(0, samples.size() - 1);
