@@ -202,7 +202,18 @@ struct Target {
     std::shared_ptr<const Bundle::InputGuards> guards;
     std::optional<long long> batch; ///< an exact bucket's batch: the example's first dimension
     std::string guardsOrigin; ///< where the guards came from, for the report
+    /// A bundle bucket's shared weights (BUNDLE.md "Shared weights"), files as absolute paths.
+    std::map<std::string, Bundle::BucketWeight> weights;
 };
+
+/// Load a target's package as the runtime would: with its bucket's shared weights.
+std::unique_ptr<Runtime::AotiRunner> loadTarget(const std::string &package, const std::string &device,
+                                                const std::map<std::string, Bundle::BucketWeight> &weights)
+{
+    Runtime::AotiRunner::LoadOptions options;
+    options.weightFiles = weights;
+    return Runtime::AotiRunner::load(package, device, options);
+}
 
 /// Guards that say "exactly these shapes" (a package without a guards record).
 std::shared_ptr<const Bundle::InputGuards> staticGuards(const std::vector<std::vector<std::int64_t>> &shapes)
@@ -337,8 +348,13 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                     compileRequest[k] = opt[k];
         for (std::size_t i = 0; i < bundle.manifest.buckets.size(); ++i) {
             const auto &b = bundle.manifest.buckets[i];
+            std::map<std::string, Bundle::BucketWeight> weights;
+            for (auto [file, w] : b.weights) {
+                w.file = (bundle.root / w.file).string();
+                weights[file] = w;
+            }
             targets.push_back({ b.name, (bundle.root / b.package).string(), b.guards, b.batch,
-                "manifest.json buckets[" + std::to_string(i) + "].guards" });
+                "manifest.json buckets[" + std::to_string(i) + "].guards", weights });
         }
     } else if (request.contains("package")) {
         kind = "package";
@@ -426,6 +442,10 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         throw JobFailed(
             { "load", Protocol::Code::NoDevice, "the package is for CUDA and LibTorch sees no usable GPU here",
                 "sweep it on a machine with an NVIDIA GPU" });
+    if (pointOptions.isolate && std::any_of(targets.begin(), targets.end(), [](const Target &t) { return !t.weights.empty(); }))
+        throw JobFailed({ "load", Protocol::Code::BadRequest,
+            "--isolate runs each call as aotstudio-run --package, which cannot bind the weights this bundle's buckets share",
+            "sweep the bundle without --isolate, or export it with --no-shared-weights" });
     if (pointOptions.isolate && !fs::exists(selfDir() / "aotstudio-run", ec))
         throw JobFailed(
             { "load", Protocol::Code::BadRequest, "--isolate needs aotstudio-run next to " + selfDir().string(),
@@ -487,7 +507,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             try {
                 // The runner checks what a deployed one would: a bundle's manifest guards, or the
                 // package's own sidecar (AotiRunner::load); a package without one checks nothing.
-                runner = Runtime::AotiRunner::load(t->package, device);
+                runner = loadTarget(t->package, device, t->weights);
                 if (kind == "bundle")
                     runner->setGuards(t->guards);
             } catch (const Runtime::RuntimeError &e) {
@@ -598,7 +618,12 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                     auto &runner = runners[choice.bucket.name];
                     try {
                         if (!runner) {
-                            runner = Runtime::AotiRunner::load((bundle.root / choice.bucket.package).string(), device);
+                            std::map<std::string, Bundle::BucketWeight> weights;
+                            for (auto [file, w] : choice.bucket.weights) {
+                                w.file = (bundle.root / w.file).string();
+                                weights[file] = w;
+                            }
+                            runner = loadTarget((bundle.root / choice.bucket.package).string(), device, weights);
                             runner->setGuards(choice.bucket.guards);
                         }
                         runner->setInputs(
