@@ -42,7 +42,7 @@ std::map<std::string, std::string> shareWeights(const fs::path &package, const f
         throw BundleError(msg);
     };
     std::map<std::string, std::string> moved;
-    const fs::path dir = bundleRoot / "weights";
+    const fs::path dir = bundleRoot / kSharedWeightsDir;
     std::error_code ec;
     const zip_int64_t count = zip_get_num_entries(z, 0);
     std::vector<char> buffer(1 << 20);
@@ -87,7 +87,7 @@ std::map<std::string, std::string> shareWeights(const fs::path &package, const f
             fs::rename(partial, target, ec);
         if (ec)
             fail("cannot store " + quote(target) + ": " + ec.message());
-        moved[file] = "weights/" + sha + ".pt";
+        moved[file] = std::string(kSharedWeightsDir) + "/" + sha + ".pt";
         if (zip_delete(z, static_cast<zip_uint64_t>(i)) != 0)
             fail(name + ": " + zip_strerror(z));
     }

@@ -506,10 +506,11 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             progress("cold_start", 0, "timing cold start (fresh processes)");
             const fs::path bundle = out / "coldstart";
             fs::remove_all(bundle, ec);
-            fs::create_directories(bundle / "packages", ec);
-            fs::create_hard_link(package, bundle / "packages" / "model.pt2", ec);
+            const std::string rel = std::string(Bundle::kPackagesDir) + "/model.pt2";
+            fs::create_directories(bundle / Bundle::kPackagesDir, ec);
+            fs::create_hard_link(package, bundle / rel, ec);
             if (ec)
-                fs::copy_file(package, bundle / "packages" / "model.pt2", fs::copy_options::overwrite_existing, ec);
+                fs::copy_file(package, bundle / rel, fs::copy_options::overwrite_existing, ec);
             const auto batchShapes = [](const Json &tensors) {
                 Json r = Json::array();
                 for (const auto &t : tensors) {
@@ -520,20 +521,21 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                 }
                 return r;
             };
-            const Json manifest{{"format", "aotstudio.bundle"},
-                                {"format_version", 1},
-                                {"created", isoNow()},
-                                {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion) + " profile"},
-                                {"model", model},
-                                {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
-                                {"cuda_version", loaded.value("cuda_version", std::string())},
-                                {"device", device},
-                                {"compute_capability", loaded.value("compute_capability", Json())},
-                                {"quantization", "none"},
-                                {"inputs", batchShapes(inputs)},
-                                {"outputs", batchShapes(verified.value("outputs", Json::array()))},
-                                {"batch", {{"pad_safe", false}}},
-                                {"buckets", Json::array({Json{{"name", "default"}, {"batch", batch}, {"package", "packages/model.pt2"}}})}};
+            const Json manifest{
+                {"format", Bundle::kFormat},
+                {"format_version", 1},
+                {"created", isoNow()},
+                {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion) + " profile"},
+                {"model", model},
+                {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+                {"cuda_version", loaded.value("cuda_version", std::string())},
+                {"device", device},
+                {"compute_capability", loaded.value("compute_capability", Json())},
+                {"quantization", "none"},
+                {"inputs", batchShapes(inputs)},
+                {"outputs", batchShapes(verified.value("outputs", Json::array()))},
+                {"batch", {{"pad_safe", false}}},
+                {"buckets", Json::array({Json{{"name", "default"}, {"batch", batch}, {"package", rel}}})}};
             try {
                 Bundle::writeManifest(bundle, manifest);
                 cold = measureColdStart({bundle, batch, model, device, coldRuns}, stop, warn);
