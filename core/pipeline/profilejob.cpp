@@ -734,34 +734,35 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         };
 
         // profile.csv: one row per variant.
-        std::ostringstream csv;
-        csv << "variant,available,median_ms,p10_ms,p90_ms,p99_ms,mean_ms,stddev_ms,runs,warmup,traced_median_ms,overhead_pct,"
-               "peak_bytes,cuda_event_ms,gpu_busy_share\n";
+        Profiler::CsvTable csv({"variant", "available", "median_ms", "p10_ms", "p90_ms", "p99_ms", "mean_ms",
+                                "stddev_ms", "runs", "warmup", "traced_median_ms", "overhead_pct", "peak_bytes",
+                                "cuda_event_ms", "gpu_busy_share"});
         for (const auto &v : variantsJson) {
             const auto field = [](const Json &j) { return j.is_null() ? std::string() : (j.is_string() ? j.get<std::string>() : j.dump()); };
             const Json &s = v["statistics"];
-            csv << Profiler::csvField(v["name"].get<std::string>()) << ',' << (v["available"].get<bool>() ? "true" : "false");
+            std::vector<std::string> row{v["name"].get<std::string>(), v["available"].get<bool>() ? "true" : "false"};
             for (const char *k : {"median_ms", "p10_ms", "p90_ms", "p99_ms", "mean_ms", "stddev_ms", "runs", "warmup"})
-                csv << ',' << (s.is_object() ? field(s[k]) : "");
-            csv << ',' << (v["traced"].is_object() ? field(v["traced"]["median_ms"]) : "") << ',' << field(v["overhead_pct"]) << ','
-                << (v["memory"].is_object() ? field(v["memory"]["peak_bytes"]) : "") << ',' << field(v["cuda_event_ms"]) << ','
-                << field(v["gpu_busy_share"]) << '\n';
+                row.push_back(s.is_object() ? field(s[k]) : "");
+            row.push_back(v["traced"].is_object() ? field(v["traced"]["median_ms"]) : "");
+            row.push_back(field(v["overhead_pct"]));
+            row.push_back(v["memory"].is_object() ? field(v["memory"]["peak_bytes"]) : "");
+            row.push_back(field(v["cuda_event_ms"]));
+            row.push_back(field(v["gpu_busy_share"]));
+            csv.addRow(row);
         }
-        std::ostringstream kcsv;
-        kcsv << "variant,name,kind,calls,total_ms,mean_ms,share,covered_nodes\n";
+        Profiler::CsvTable kcsv({"variant", "name", "kind", "calls", "total_ms", "mean_ms", "share", "covered_nodes"});
         for (const Json *list : {&kernels, &ops}) {
             for (const auto &k : *list) {
                 std::string nodes;
                 for (const auto &n : k["covered_nodes"])
                     nodes += (nodes.empty() ? "" : ";") + n.get<std::string>();
-                kcsv << Profiler::csvField(k["variant"].get<std::string>()) << ',' << Profiler::csvField(k["name"].get<std::string>()) << ','
-                     << Profiler::csvField(k["kind"].get<std::string>()) << ',' << k["calls"].dump() << ',' << num(k["total_ms"].get<double>())
-                     << ',' << num(k["mean_ms"].get<double>()) << ',' << num(k["share"].get<double>()) << ',' << Profiler::csvField(nodes)
-                     << '\n';
+                kcsv.addRow({k["variant"].get<std::string>(), k["name"].get<std::string>(),
+                             k["kind"].get<std::string>(), k["calls"].dump(), num(k["total_ms"].get<double>()),
+                             num(k["mean_ms"].get<double>()), num(k["share"].get<double>()), nodes});
             }
         }
-        writeFileAtomic(csvPath, csv.str());
-        writeFileAtomic(kernelsCsvPath, kcsv.str());
+        writeFileAtomic(csvPath, csv.text());
+        writeFileAtomic(kernelsCsvPath, kcsv.text());
         if (trace) {
             const Json traceJson = Profiler::chromeTrace(all, origin, gpuRanges.empty() ? std::map<int, std::string>{{1, "engine (CPU)"}}
                                                                                     : std::map<int, std::string>{{1, "engine (CPU)"}, {2, "CUDA device"}},
