@@ -10,6 +10,7 @@
 // The behaviour these views must have is tested in tst_graphview, tst_graphlayout, tst_profilepanel
 // and tst_quantizationpanel.
 
+#include "client/kernelcatalog.h"
 #include "graph/graph.h"
 #include "graphview/graphdiffview.h"
 #include "graphview/graphview.h"
@@ -53,18 +54,13 @@ QJsonObject loadJson(const QString &path)
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-/// kernels.json -> kernel name -> covered post-grad nodes.
+/// kernels.json -> kernel name -> covered post-grad nodes, as the studio's graph panel builds it.
 QHash<QString, QStringList> coverageFrom(const QString &path)
 {
     QHash<QString, QStringList> out;
-    const auto kernels = loadJson(path).value(QStringLiteral("kernels")).toArray();
-    for (const auto &k : kernels) {
-        const auto o = k.toObject();
-        QStringList nodes;
-        for (const auto &n : o.value(QStringLiteral("post_grad_nodes")).toArray())
-            nodes << n.toString();
-        out[o.value(QStringLiteral("id")).toString()] += nodes;
-    }
+    if (const auto catalog = Client::KernelCatalog::load(path))
+        for (const auto &k : catalog->kernels())
+            out[k.name] += k.postGradNodes;
     return out;
 }
 
