@@ -2,6 +2,57 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>AotStudio::Client::ArtifactStore</name>
+    <message>
+        <source>the engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read here and this session has no cache folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not in this session&apos;s cache and no engine is connected: connect to %2 to fetch it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: fetching %2 timed out after %3 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: fetching %2 failed: the engine is not connected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: fetching %2 failed: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a slice arrived damaged or out of order.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the cache folder %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file changed on the engine&apos;s machine while it was read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its SHA-256 does not match the engine&apos;s (the file changed or was damaged on the way); nothing was kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Client::EngineClient</name>
     <message>
         <source>The engine was not found: looked for %1 and for %2 on PATH. Set AOTSTUDIO_ENGINE to its path.</source>
@@ -63,6 +114,26 @@
         <source>The engine wrote a line longer than %1 MiB to its error output; it was skipped.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: connecting failed: the ssh program was not found on PATH. Install OpenSSH&apos;s client.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the handshake failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine was stopped during a transfer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconnect and open the file again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: connecting failed: cannot start ssh: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::KernelCatalog</name>
@@ -72,6 +143,65 @@
     </message>
     <message>
         <source>%1 is not a kernels.json written by the AOT Studio pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Client::RemoteEngine</name>
+    <message>
+        <source>starting the engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 does not exist on the host. Give the full path of aotstudio-engine there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be run on the host (not executable).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>checking the host key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the host is unknown or its key changed. Connect once with ssh in a terminal to accept its key, then try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>authenticating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the host refused the key. Check the user name and the identity file, or load the key into ssh-agent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no SSH server answered. Check the host name and the port.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the connection was lost (ssh exit status %2). Results received so far are kept; reconnect to go on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ssh said: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ssh failed (exit status 255).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the engine exited with status %1 before its handshake.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 failed: %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -184,6 +314,117 @@
     <name>AotStudio::Widgets::Charts</name>
     <message>
         <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ConnectDialog</name>
+    <message>
+        <source>Delete Profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect to a Remote Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as in ~/.ssh/config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default (22)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine on the host: a full path, or a name found on the host&apos;s PATH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ssh-agent and ssh&apos;s default keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs write their output here on the host; the studio reads it through the engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the private key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine on the host:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Identity file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job folder on the host:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>OpenSSH carries the engine&apos;s protocol: keys, the agent and ~/.ssh/config work as in a terminal, and the studio opens no port. Results and files stay on the host and are fetched when shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the host to connect to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The host %1 is not a host name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the path of aotstudio-engine on the host.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The identity file %1 does not exist on this machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job folder on the host must be an absolute path (it starts with /).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Identity File</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1651,6 +1892,42 @@ Code: %2</source>
         <source>%1 has no config.json. Pick the folder that holds the model&apos;s config.json (for a diffusers pipeline, one of its component folders such as unet/).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Connect to Remote Engine…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the engine on another machine over SSH</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use &amp;Local Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to the engine on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the local engine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (over SSH) · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconnect</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -3077,6 +3354,10 @@ this scheme&apos;s own eager / compiled: %3</source>
         <source>No snapshot file for %1 (snapshots were off).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Fetching %1 from the engine…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SweepPanel</name>
@@ -3639,6 +3920,18 @@ start %4 ms, duration %5 µs
     </message>
     <message>
         <source>give at most one session file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the engine on another machine: &quot;ssh [-p PORT] [-i KEY] [USER@]HOST PATH-OF-aotstudio-engine --serve [--jobs DIR]&quot; (as Engine → Connect…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--engine takes an ssh command: &quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;, not &quot;%1&quot;</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

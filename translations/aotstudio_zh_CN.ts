@@ -2,6 +2,57 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AotStudio::Client::ArtifactStore</name>
+    <message>
+        <source>the engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read here and this session has no cache folder.</source>
+        <translation>%1 无法在本机读取，且此会话没有缓存文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 is not in this session&apos;s cache and no engine is connected: connect to %2 to fetch it.</source>
+        <translation>%1 不在此会话的缓存中，且未连接引擎：请连接到 %2 以获取它。</translation>
+    </message>
+    <message>
+        <source>%1: fetching %2 timed out after %3 s.</source>
+        <translation>%1：获取 %2 在 %3 秒后超时。</translation>
+    </message>
+    <message>
+        <source>%1: fetching %2 failed: the engine is not connected.</source>
+        <translation>%1：获取 %2 失败：引擎未连接。</translation>
+    </message>
+    <message>
+        <source>%1: fetching %2 failed: %3</source>
+        <translation>%1：获取 %2 失败：%3</translation>
+    </message>
+    <message>
+        <source>a slice arrived damaged or out of order.</source>
+        <translation>收到的数据分片已损坏或顺序错乱。</translation>
+    </message>
+    <message>
+        <source>cannot create the cache folder %1.</source>
+        <translation>无法创建缓存文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>the file changed on the engine&apos;s machine while it was read.</source>
+        <translation>读取期间该文件在引擎所在机器上发生了变化。</translation>
+    </message>
+    <message>
+        <source>its SHA-256 does not match the engine&apos;s (the file changed or was damaged on the way); nothing was kept.</source>
+        <translation>其 SHA-256 与引擎给出的不一致（文件已改变或在传输中损坏）；未保留任何内容。</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Client::EngineClient</name>
     <message>
         <source>The engine was not found: looked for %1 and for %2 on PATH. Set AOTSTUDIO_ENGINE to its path.</source>
@@ -63,6 +114,26 @@
         <source>The engine wrote a line longer than %1 MiB to its error output; it was skipped.</source>
         <translation>引擎向其错误输出写入了一行超过 %1 MiB 的数据，已跳过。</translation>
     </message>
+    <message>
+        <source>%1: connecting failed: the ssh program was not found on PATH. Install OpenSSH&apos;s client.</source>
+        <translation>%1：连接失败：在 PATH 中未找到 ssh 程序。请安装 OpenSSH 客户端。</translation>
+    </message>
+    <message>
+        <source>%1: the handshake failed: %2</source>
+        <translation>%1：握手失败：%2</translation>
+    </message>
+    <message>
+        <source>The engine was stopped during a transfer.</source>
+        <translation>引擎在传输过程中被停止。</translation>
+    </message>
+    <message>
+        <source>Reconnect and open the file again.</source>
+        <translation>请重新连接并再次打开该文件。</translation>
+    </message>
+    <message>
+        <source>%1: connecting failed: cannot start ssh: %2</source>
+        <translation>%1：连接失败：无法启动 ssh：%2</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::KernelCatalog</name>
@@ -73,6 +144,65 @@
     <message>
         <source>%1 is not a kernels.json written by the AOT Studio pipeline</source>
         <translation>%1 不是由 AOT Studio 流水线写入的 kernels.json</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Client::RemoteEngine</name>
+    <message>
+        <source>starting the engine</source>
+        <translation>启动引擎</translation>
+    </message>
+    <message>
+        <source>%1 does not exist on the host. Give the full path of aotstudio-engine there.</source>
+        <translation>%1 在该主机上不存在。请填写该主机上 aotstudio-engine 的完整路径。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be run on the host (not executable).</source>
+        <translation>%1 无法在该主机上运行（不可执行）。</translation>
+    </message>
+    <message>
+        <source>checking the host key</source>
+        <translation>检查主机密钥</translation>
+    </message>
+    <message>
+        <source>the host is unknown or its key changed. Connect once with ssh in a terminal to accept its key, then try again.</source>
+        <translation>主机未知或其密钥已改变。请先在终端中用 ssh 连接一次以接受其密钥，然后重试。</translation>
+    </message>
+    <message>
+        <source>authenticating</source>
+        <translation>身份验证</translation>
+    </message>
+    <message>
+        <source>the host refused the key. Check the user name and the identity file, or load the key into ssh-agent.</source>
+        <translation>主机拒绝了该密钥。请检查用户名和身份文件，或将密钥加载到 ssh-agent。</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>no SSH server answered. Check the host name and the port.</source>
+        <translation>没有 SSH 服务器响应。请检查主机名和端口。</translation>
+    </message>
+    <message>
+        <source>%1: the connection was lost (ssh exit status %2). Results received so far are kept; reconnect to go on.</source>
+        <translation>%1：连接已断开（ssh 退出状态 %2）。已收到的结果会保留；请重新连接以继续。</translation>
+    </message>
+    <message>
+        <source>ssh said: %1</source>
+        <translation>ssh 的消息：%1</translation>
+    </message>
+    <message>
+        <source>ssh failed (exit status 255).</source>
+        <translation>ssh 失败（退出状态 255）。</translation>
+    </message>
+    <message>
+        <source>the engine exited with status %1 before its handshake.</source>
+        <translation>引擎在握手之前以状态 %1 退出。</translation>
+    </message>
+    <message>
+        <source>%1: %2 failed: %3</source>
+        <translation>%1：%2失败：%3</translation>
     </message>
 </context>
 <context>
@@ -185,6 +315,117 @@
     <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ConnectDialog</name>
+    <message>
+        <source>Delete Profile</source>
+        <translation>删除配置</translation>
+    </message>
+    <message>
+        <source>Connect to a Remote Engine</source>
+        <translation>连接到远程引擎</translation>
+    </message>
+    <message>
+        <source>as in ~/.ssh/config</source>
+        <translation>同 ~/.ssh/config</translation>
+    </message>
+    <message>
+        <source>default (22)</source>
+        <translation>默认（22）</translation>
+    </message>
+    <message>
+        <source>The engine on the host: a full path, or a name found on the host&apos;s PATH</source>
+        <translation>主机上的引擎：完整路径，或可在主机 PATH 中找到的名称</translation>
+    </message>
+    <message>
+        <source>ssh-agent and ssh&apos;s default keys</source>
+        <translation>ssh-agent 和 ssh 的默认密钥</translation>
+    </message>
+    <message>
+        <source>Jobs write their output here on the host; the studio reads it through the engine</source>
+        <translation>任务在主机上将输出写入此处；AOT Studio 通过引擎读取它</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Choose the private key</source>
+        <translation>选择私钥</translation>
+    </message>
+    <message>
+        <source>Profile:</source>
+        <translation>配置：</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation>用户：</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>端口：</translation>
+    </message>
+    <message>
+        <source>Engine on the host:</source>
+        <translation>主机上的引擎：</translation>
+    </message>
+    <message>
+        <source>Identity file:</source>
+        <translation>身份文件：</translation>
+    </message>
+    <message>
+        <source>Job folder on the host:</source>
+        <translation>主机上的任务文件夹：</translation>
+    </message>
+    <message>
+        <source>OpenSSH carries the engine&apos;s protocol: keys, the agent and ~/.ssh/config work as in a terminal, and the studio opens no port. Results and files stay on the host and are fetched when shown.</source>
+        <translation>引擎协议经由 OpenSSH 传输：密钥、agent 和 ~/.ssh/config 与在终端中一样生效，AOT Studio 不打开任何端口。结果和文件保留在主机上，显示时才获取。</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>New profile</source>
+        <translation>新建配置</translation>
+    </message>
+    <message>
+        <source>Enter the host to connect to.</source>
+        <translation>请输入要连接的主机。</translation>
+    </message>
+    <message>
+        <source>The host %1 is not a host name.</source>
+        <translation>%1 不是主机名。</translation>
+    </message>
+    <message>
+        <source>Enter the path of aotstudio-engine on the host.</source>
+        <translation>请输入主机上 aotstudio-engine 的路径。</translation>
+    </message>
+    <message>
+        <source>The identity file %1 does not exist on this machine.</source>
+        <translation>身份文件 %1 在本机上不存在。</translation>
+    </message>
+    <message>
+        <source>The job folder on the host must be an absolute path (it starts with /).</source>
+        <translation>主机上的任务文件夹必须是绝对路径（以 / 开头）。</translation>
+    </message>
+    <message>
+        <source>Runs: %1</source>
+        <translation>将运行：%1</translation>
+    </message>
+    <message>
+        <source>Identity File</source>
+        <translation>身份文件</translation>
     </message>
 </context>
 <context>
@@ -1646,6 +1887,42 @@ Code: %2</source>
         <source>%1 has no config.json. Pick the folder that holds the model&apos;s config.json (for a diffusers pipeline, one of its component folders such as unet/).</source>
         <translation>%1 中没有 config.json。请选择包含模型 config.json 的文件夹（对于 diffusers 流水线，选择其组件文件夹之一，例如 unet/）。</translation>
     </message>
+    <message>
+        <source>&amp;Connect to Remote Engine…</source>
+        <translation>连接到远程引擎(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Run the engine on another machine over SSH</source>
+        <translation>通过 SSH 在另一台机器上运行引擎</translation>
+    </message>
+    <message>
+        <source>Use &amp;Local Engine</source>
+        <translation>使用本地引擎(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Connecting to the engine on %1.</source>
+        <translation>正在连接 %1 上的引擎。</translation>
+    </message>
+    <message>
+        <source>Starting the local engine.</source>
+        <translation>正在启动本地引擎。</translation>
+    </message>
+    <message>
+        <source>%1 (over SSH) · %2</source>
+        <translation>%1（经由 SSH）· %2</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Not connected to %1</source>
+        <translation>未连接到 %1</translation>
+    </message>
+    <message>
+        <source>Reconnect</source>
+        <translation>重新连接</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -3085,6 +3362,10 @@ this scheme&apos;s own eager / compiled: %3</source>
         <source>No snapshot file for %1 (snapshots were off).</source>
         <translation>%1 没有快照文件（快照已关闭）。</translation>
     </message>
+    <message>
+        <source>Fetching %1 from the engine…</source>
+        <translation>正在从引擎获取 %1…</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SweepPanel</name>
@@ -3645,6 +3926,18 @@ start %4 ms, duration %5 µs
     <message>
         <source>give at most one session file</source>
         <translation>最多只能指定一个会话文件</translation>
+    </message>
+    <message>
+        <source>Run the engine on another machine: &quot;ssh [-p PORT] [-i KEY] [USER@]HOST PATH-OF-aotstudio-engine --serve [--jobs DIR]&quot; (as Engine → Connect…).</source>
+        <translation>在另一台机器上运行引擎：&quot;ssh [-p PORT] [-i KEY] [USER@]HOST PATH-OF-aotstudio-engine --serve [--jobs DIR]&quot;（同 引擎 → 连接…）。</translation>
+    </message>
+    <message>
+        <source>command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>--engine takes an ssh command: &quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;, not &quot;%1&quot;</source>
+        <translation>--engine 需要一条 ssh 命令：&quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;，而不是 &quot;%1&quot;</translation>
     </message>
 </context>
 </TS>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "connectdialog.h"
 #include "exportdialog.h"
 #include "graphpanel.h"
 #include "inspectorpanel.h"
@@ -21,6 +22,7 @@
 #include "verifyoutputmodel.h"
 #include "verifytext.h"
 
+#include "client/artifactstore.h"
 #include "client/measurement.h"
 #include "client/session.h"
 #include "client/stagenames.h"
@@ -130,6 +132,17 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_client, &EngineClient::errorReceived, this, &MainWindow::onError);
     connect(m_client, &EngineClient::engineFailed, this, &MainWindow::onEngineFailed);
 
+    // Job files are read through the hub's store; a remote engine's come through `read`, and
+    // every file of a finished job is fetched into the session's cache at once, so the session
+    // reopens later without the engine.
+    m_hub->store()->setClient(m_client);
+    connect(m_liveSession, &Client::Session::jobFinished, this, [this](qint64 id) {
+        if (const auto *job = m_liveSession->job(id); job && m_client->isRemote())
+            m_hub->store()->prefetch(Client::ArtifactStore::artifactsOf(*job));
+    });
+    connect(m_hub->store(), &Client::ArtifactStore::fetchFailed, this,
+            [this](const QString &, const QString &message) { m_log->append(0, QStringLiteral("warning"), message); });
+
     m_defaultLayout = saveState(LayoutVersion);
     m_hub->setSession(m_liveSession);
     connectSession();
@@ -205,6 +218,13 @@ void MainWindow::createActions()
     m_restartAction = new QAction(QIcon::fromTheme(QStringLiteral("view-refresh")),
                                   tr("&Restart engine"), this);
     connect(m_restartAction, &QAction::triggered, this, &MainWindow::restartEngine);
+    m_connectAction = new QAction(QIcon::fromTheme(QStringLiteral("network-connect")), tr("&Connect to Remote Engine…"), this);
+    m_connectAction->setObjectName(QStringLiteral("connectAction"));
+    m_connectAction->setToolTip(tr("Run the engine on another machine over SSH"));
+    connect(m_connectAction, &QAction::triggered, this, &MainWindow::connectRemoteDialog);
+    m_localEngineAction = new QAction(tr("Use &Local Engine"), this);
+    m_localEngineAction->setObjectName(QStringLiteral("localEngineAction"));
+    connect(m_localEngineAction, &QAction::triggered, this, &MainWindow::useLocalEngine);
 
     m_profileAction = new QAction(QIcon::fromTheme(QStringLiteral("utilities-system-monitor")), tr("&Profile"), this);
     m_profileAction->setObjectName(QStringLiteral("profileAction"));
@@ -478,6 +498,8 @@ void MainWindow::createMenus()
     engine->addSeparator();
     engine->addAction(m_settingsAction);
     engine->addSeparator();
+    engine->addAction(m_connectAction);
+    engine->addAction(m_localEngineAction);
     engine->addAction(m_restartAction);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -603,10 +625,42 @@ void MainWindow::restartEngine()
     updateEngineStatus();
 }
 
+void MainWindow::connectRemoteDialog()
+{
+    auto *dialog = new ConnectDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_client->isRemote())
+        dialog->setRemote(m_client->remote());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { connectRemote(dialog->remote()); });
+    dialog->open();
+}
+
+void MainWindow::connectRemote(const Client::RemoteEngine &remote)
+{
+    m_failureShown = false;
+    m_banner->hide();
+    m_client->stop();
+    m_client->setRemote(remote);
+    m_log->append(0, QStringLiteral("info"),
+                  m_client->isRemote() ? tr("Connecting to the engine on %1.").arg(remote.displayName())
+                                       : tr("Starting the local engine."));
+    m_client->start();
+    updateEngineStatus();
+    updateActions();
+}
+
+void MainWindow::useLocalEngine()
+{
+    connectRemote(Client::RemoteEngine{});
+}
+
 QString MainWindow::newJobDirectory() const
 {
-    const QString base = jobsDirectory() + QLatin1Char('/')
-                         + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    if (m_client->isRemote()) // a folder on the host: the engine creates it
+        return (m_client->remote().jobFolder.isEmpty() ? Client::RemoteEngine().jobFolder : m_client->remote().jobFolder)
+               + QLatin1Char('/') + stamp;
+    const QString base = jobsDirectory() + QLatin1Char('/') + stamp;
     QString path = base;
     for (int n = 2; QFileInfo::exists(path); ++n)
         path = base + QStringLiteral("-%1").arg(n);
@@ -700,8 +754,8 @@ bool MainWindow::startJob(JobKind kind)
     }
     const QString chosen = m_outputEdit->text().trimmed();
     request.out = QDir::cleanPath(chosen.isEmpty() ? newJobDirectory() : chosen);
-    const bool created = !QFileInfo::exists(request.out);
-    if (!QDir().mkpath(request.out)) {
+    const bool created = !m_client->isRemote() && !QFileInfo::exists(request.out);
+    if (!m_client->isRemote() && !QDir().mkpath(request.out)) {
         statusBar()->showMessage(tr("Cannot create the output folder %1.").arg(request.out), 10000);
         return false;
     }
@@ -1150,26 +1204,28 @@ void MainWindow::updateActions()
 void MainWindow::updateEngineStatus()
 {
     using State = Client::EngineClient::State;
+    const bool remote = m_client->isRemote();
+    const QString host = m_client->remote().displayName();
     switch (m_client->state()) {
     case State::Ready: {
         const auto &info = m_client->engineInfo();
         QStringList devices;
         for (const auto &device : info.devices)
             devices << device.label();
-        m_engineStatus->setText(
-            tr("Engine %1 · torch %2 · CUDA %3 · %4")
-                .arg(info.engineVersion,
-                     info.torchVersion.isEmpty() ? tr("unavailable") : info.torchVersion,
-                     info.cudaVersion.isEmpty() ? tr("none") : info.cudaVersion,
-                     devices.isEmpty() ? tr("no devices") : devices.join(QStringLiteral(", "))));
+        const QString text = tr("Engine %1 · torch %2 · CUDA %3 · %4")
+                                 .arg(info.engineVersion,
+                                      info.torchVersion.isEmpty() ? tr("unavailable") : info.torchVersion,
+                                      info.cudaVersion.isEmpty() ? tr("none") : info.cudaVersion,
+                                      devices.isEmpty() ? tr("no devices") : devices.join(QStringLiteral(", ")));
+        m_engineStatus->setText(remote ? tr("%1 (over SSH) · %2").arg(host, text) : text);
         break;
     }
     case State::Starting:
-        m_engineStatus->setText(tr("Starting engine…"));
+        m_engineStatus->setText(remote ? tr("Connecting to %1…").arg(host) : tr("Starting engine…"));
         break;
     case State::NotRunning:
     case State::Failed:
-        m_engineStatus->setText(tr("Engine not running"));
+        m_engineStatus->setText(remote ? tr("Not connected to %1").arg(host) : tr("Engine not running"));
         break;
     }
 }
@@ -1386,6 +1442,9 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
 
 void MainWindow::onEngineFailed(const QString &reason)
 {
+    // A lost connection is an engine crash: results stay, and the banner offers to reconnect.
+    if (auto *button = findChild<QPushButton *>(QStringLiteral("restartEngineButton")))
+        button->setText(m_client->isRemote() ? tr("Reconnect") : tr("Restart engine"));
     showBanner(tr("<b>The engine is not running.</b> %1").arg(reason.toHtmlEscaped()));
     statusBar()->showMessage(tr("Engine stopped: %1").arg(reason));
     m_log->append(0, QStringLiteral("error"), reason);

@@ -113,6 +113,13 @@ public:
 public Q_SLOTS:
     void startEngine();
     void restartEngine();
+    /// Engine → Connect…: asks for a remote engine (ConnectDialog) and starts it over ssh.
+    void connectRemoteDialog();
+    /// Runs the engine at `remote` over ssh from now on (the running engine is stopped; results
+    /// received so far stay). An invalid RemoteEngine goes back to the local engine.
+    void connectRemote(const AotStudio::Client::RemoteEngine &remote);
+    /// Engine → Use Local Engine.
+    void useLocalEngine();
     /// Starts a compile job with the toolbar's settings; false if the engine is not ready or busy.
     bool compile();
     /// Starts a profile job (eager vs compiled, kernels, memory, cold start, throughput) with the
@@ -194,6 +201,8 @@ private:
     QAction *m_openFactoryAction = nullptr;
     QAction *m_openHfAction = nullptr;
     QAction *m_restartAction = nullptr;
+    QAction *m_connectAction = nullptr;
+    QAction *m_localEngineAction = nullptr;
     QAction *m_profileAction = nullptr;
     QAction *m_quantizeAction = nullptr;
     QAction *m_sweepAction = nullptr;

@@ -2,6 +2,7 @@
 #include "selectionhub.h"
 
 #include <QFileInfo>
+#include <QTimer>
 #include <QJsonArray>
 
 namespace AotStudio::Widgets {
@@ -9,6 +10,45 @@ namespace AotStudio::Widgets {
 SelectionHub::SelectionHub(QObject *parent)
     : QObject(parent)
 {
+    setStore(new Client::ArtifactStore(this));
+}
+
+void SelectionHub::setStore(Client::ArtifactStore *store)
+{
+    if (m_store)
+        disconnect(m_store, nullptr, this, nullptr);
+    m_store = store;
+    m_store->setSession(m_session);
+    connect(m_store, &Client::ArtifactStore::fetched, this, &SelectionHub::onFetched);
+    connect(m_store, &Client::ArtifactStore::fetchFailed, this, [this](const QString &path, const QString &message) {
+        if (m_waiting.remove(m_store->cachePath(path)) && !m_snapshotFile && currentSnapshotRecord() &&
+            m_store->cachePath(currentSnapshotRecord()->path) == m_store->cachePath(path)) {
+            m_snapshotError = message;
+            Q_EMIT snapshotChanged(m_snapshot);
+        }
+    });
+}
+
+void SelectionHub::onFetched(const QString &enginePath)
+{
+    if (!m_waiting.remove(m_store->cachePath(enginePath)))
+        return; // a prefetch nobody looks at yet
+    if (const auto *s = currentSnapshotRecord(); s && s->graph && !m_snapshotFile &&
+                                                 m_store->cachePath(s->path) == m_store->cachePath(enginePath)) {
+        m_snapshotError.clear();
+        m_snapshotFile = Client::SnapshotFile::load(resolve(s->path), &m_snapshotError);
+        Q_EMIT snapshotChanged(m_snapshot);
+    }
+    // Many files arrive together (a job's snapshots for the diff view): one reload for all.
+    if (m_reloadPending)
+        return;
+    m_reloadPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_reloadPending = false;
+        if (!m_kernels)
+            loadKernels();
+        Q_EMIT dataChanged(); // kernels, the profile's trace
+    });
 }
 
 const Client::JobRecord *SelectionHub::currentJobRecord() const
@@ -26,7 +66,19 @@ const Client::SnapshotRecord *SelectionHub::currentSnapshotRecord() const
 
 QString SelectionHub::resolve(const QString &path) const
 {
-    return m_session ? m_session->resolvePath(path) : path;
+    if (path.isEmpty())
+        return path;
+    const QString local = m_store->localPath(path);
+    if (!local.isEmpty())
+        return local;
+    const QString cached = m_store->cachePath(path);
+    if (cached.isEmpty() || m_store->readsDirectly(path)) // the path as the engine wrote it
+        return m_session ? m_session->resolvePath(path) : path;
+    if (!m_waiting.contains(cached)) {
+        m_waiting.insert(cached);
+        m_store->fetch(path);
+    }
+    return cached;
 }
 
 QJsonObject SelectionHub::profileResult() const
@@ -46,6 +98,8 @@ void SelectionHub::setSession(Client::Session *session)
     if (m_session)
         disconnect(m_session, nullptr, this, nullptr);
     m_session = session;
+    m_store->setSession(session);
+    m_waiting.clear();
     m_job = 0;
     m_snapshot = -1;
     m_node.clear();
@@ -115,9 +169,9 @@ void SelectionHub::loadKernels()
     }
     if (path.isEmpty() && !job->outputDirectory().isEmpty())
         path = job->outputDirectory() + QStringLiteral("/kernels.json");
-    path = resolve(path);
+    path = path.isEmpty() ? path : resolve(path);
     if (path.isEmpty() || !QFileInfo::exists(path))
-        return;
+        return; // not there, or still on its way from a remote engine (onFetched() comes back)
     m_kernels = Client::KernelCatalog::load(path);
     if (!m_kernels)
         return;
@@ -145,8 +199,10 @@ void SelectionHub::selectSnapshot(int index)
     if (const auto *s = currentSnapshotRecord(); s && s->graph) {
         if (s->path.isEmpty())
             m_snapshotError = tr("No snapshot file for %1 (snapshots were off).").arg(s->label());
+        else if (const QString local = resolve(s->path); m_store->isFetching(s->path))
+            m_snapshotError = tr("Fetching %1 from the engine…").arg(s->path);
         else
-            m_snapshotFile = Client::SnapshotFile::load(resolve(s->path), &m_snapshotError);
+            m_snapshotFile = Client::SnapshotFile::load(local, &m_snapshotError);
     }
     Q_EMIT snapshotChanged(index);
 }

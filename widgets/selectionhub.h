@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "client/artifactstore.h"
 #include "client/kernelcatalog.h"
 #include "client/session.h"
 #include "client/snapshotfile.h"
 
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 #include <memory>
 
@@ -20,7 +22,9 @@ namespace AotStudio::Widgets {
  * updates every panel. Selecting the value already selected emits nothing (no feedback loops).
  *
  * The hub also owns the data shared by panels for the current job: its kernel catalog
- * (kernels.json joined with the latest profile's kernel times).
+ * (kernels.json joined with the latest profile's kernel times). Every job file a panel opens is
+ * found through resolve(), which asks the session's ArtifactStore: a file of a remote engine
+ * that is not cached yet is fetched, and the hub reloads what it shows when it arrives.
  */
 class SelectionHub : public QObject
 {
@@ -47,8 +51,15 @@ public:
     QJsonObject profileResult() const;
     /// The latest successful quantize result of the session (empty when none).
     QJsonObject quantizeResult() const;
-    /// `path` resolved through the session (moved session folders).
+    /// The engine path `path` as a readable local file (ArtifactStore::localPath(): the file
+    /// itself, a moved session folder's copy or the remote cache). When it is not here yet it is
+    /// fetched (fetched files reload the hub's data: snapshotChanged(), dataChanged()) and the
+    /// path it will have is returned, so a reader's message names it.
     QString resolve(const QString &path) const;
+    /// The store every job file is read through (never null).
+    Client::ArtifactStore *store() const { return m_store; }
+    /// Use `store` (kept by the caller) instead of the hub's own.
+    void setStore(Client::ArtifactStore *store);
 
 public Q_SLOTS:
     /// Shows `session` (nullptr: none); selects its latest job with snapshots or kernels.
@@ -71,6 +82,7 @@ Q_SIGNALS:
 
 private:
     void loadKernels();
+    void onFetched(const QString &enginePath);
 
     QPointer<Client::Session> m_session;
     qint64 m_job = 0;
@@ -80,6 +92,9 @@ private:
     std::shared_ptr<Client::KernelCatalog> m_kernels;
     std::shared_ptr<const Client::SnapshotFile> m_snapshotFile;
     QString m_snapshotError;
+    Client::ArtifactStore *m_store = nullptr;
+    mutable QSet<QString> m_waiting; ///< cache paths of files resolve() asked the store to fetch
+    bool m_reloadPending = false;    ///< a reload after fetched files is queued
 };
 
 } // namespace AotStudio::Widgets

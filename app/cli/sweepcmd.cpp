@@ -34,6 +34,9 @@ CLI::App *addSweepCommand(CLI::App &app, SweepOptions &o)
         ->check(CLI::ExistingPath)
         ->excludes(package);
     target->require_option(1, 3);
+    cmd->add_flag("--allow-unsigned", o.allowUnsigned,
+                  "With --bundle and a trust store ($AOTSTUDIO_TRUST): sweep an unsigned bundle, or one signed by a "
+                  "key outside the store (an invalid signature is always refused; BUNDLE.md \"Who may load a bundle\")");
     cmd->add_option("-d,--device", o.device, "cpu or cuda (default: the package's)")
         ->check(CLI::IsMember({ "cpu", "cuda" }));
     cmd->add_option("-o,--out", o.out, "Output directory (created)")->capture_default_str();
@@ -89,6 +92,8 @@ json sweepRequest(const SweepOptions &o)
         r["package"] = abs(o.package);
     if (!o.bundle.empty())
         r["bundle"] = abs(o.bundle);
+    if (o.allowUnsigned)
+        r["allow_unsigned"] = true;
     if (!o.device.empty())
         r["device"] = o.device;
     if (!o.dtype.empty())

@@ -19,6 +19,7 @@ struct SweepOptions {
     double timeout = 60;
     double tolerance = -1;
     bool noPairwise = false, noOutside = false, isolate = false, json = false, verbose = false;
+    bool allowUnsigned = false; ///< --allow-unsigned: a --bundle without a trusted signature (BUNDLE.md)
 };
 
 /// Add the `sweep` subcommand to `app`; its values land in `options`.

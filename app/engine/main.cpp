@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <vector>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -22,6 +24,8 @@ void printHelp()
                 "Over ssh it serves a remote GPU machine: ssh HOST aotstudio-engine --serve\n\n"
                 "Options:\n"
                 "  --serve     serve the protocol on stdin/stdout (the default)\n"
+                "  --jobs DIR  let clients read files under DIR (the protocol's read request) besides\n"
+                "              the out folders of this engine's jobs; may be repeated\n"
                 "  --version   print the engine and protocol version\n"
                 "  -h, --help  show this help\n\n"
                 "Environment: AOTSTUDIO_PYTHON (python of the torch venv), AOTSTUDIO_PYTHONPATH\n"
@@ -32,7 +36,16 @@ void printHelp()
 
 int main(int argc, char **argv)
 {
+    std::vector<std::string> readFolders;
     for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--jobs")) {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "aotstudio-engine: --jobs needs a folder (try --help)\n");
+                return 2;
+            }
+            readFolders.emplace_back(argv[++i]);
+            continue;
+        }
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
             printHelp();
             return 0;
@@ -52,6 +65,8 @@ int main(int argc, char **argv)
     int exitCode = 0;
     {
         Pipeline::Engine engine([&out](const Protocol::Json &event) { out.write(event); });
+        for (const auto &folder : readFolders)
+            engine.addReadFolder(std::filesystem::absolute(folder));
         out.write(engine.start());
         if (auto error = engine.startupError())
             out.write(Protocol::makeError(0, *error));

@@ -4,6 +4,9 @@
 // bucket for the batch, load its AOTInductor package, run it, and report latency, throughput,
 // cold start and a summary of the outputs. Results on stdout (one JSON object with --json),
 // refusals and failures as one line on stderr.
+#include "bundlerun.h"
+#include "serve.h"
+
 #include "bundle/bundle.h"
 #include "bundle/guards.h"
 #include "bundle/signing.h"
@@ -119,8 +122,7 @@ std::string shapeString(const std::vector<long long> &shape)
 /// UTF-8 and kept on one line.
 int refuse(bool asJson, const std::string &stage, const std::string &message)
 {
-    std::string line = Bundle::validUtf8(message);
-    std::replace_if(line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    const std::string line = RunApp::oneLine(message);
     std::fprintf(stderr, "aotstudio-run: %s: %s\n", stage.c_str(), line.c_str());
     if (asJson)
         std::printf("%s\n", Bundle::dumpJson(json{{"ok", false}, {"stage", stage}, {"error", line}}).c_str());
@@ -218,11 +220,23 @@ int main(int argc, char **argv)
                "Exit status: 0 success, 1 refused (invalid or tampered bundle, truncated zip, unsigned or foreign\n"
                "bundle with a trust store, invalid signature, no bucket for the batch, wrong device, incompatible\n"
                "torch) or failed (load, run), 2 bad command line (or an unreadable trust store).\n"
+               "SERVING (--serve): the parent verifies the bundle once (and extracts a zip), then answers JSON lines:\n"
+               "  {\"id\": 1, \"batch\": 4, \"seed\": 0}   {\"id\": 2, \"input\": \"/path/x.pt\"}   {\"id\": 3, \"shutdown\": true}\n"
+               "with one line each, in completion order: {\"id\", \"ok\": true, \"bucket\", \"outputs\" (as --json prints them),\n"
+               "\"timing\": {\"queue_ms\", \"worker_start_ms\", \"load_ms\", \"run_ms\", \"total_ms\"}, \"worker_pid\"} or\n"
+               "{\"id\", \"ok\": false, \"error\": {\"stage\", \"message\"}}. Workers are fork()ed from the parent, which never\n"
+               "runs a forward or initialises CUDA (a forked child could not use them); a crashed worker's request\n"
+               "gets an error naming the signal and the pool replaces it. End of input or a shutdown request\n"
+               "finishes the requests in flight and exits. --replay/--poisson drive the same pool in process and\n"
+               "compare it with a fresh aotstudio-run per request (p50/p99 latency with 95% intervals).\n"
                "Examples:\n"
                "  aotstudio-run build/convnet-bundle\n"
                "  aotstudio-run build/convnet-bundle.zip --batch 3 --iters 200 --json\n"
                "  aotstudio-run build/convnet-bundle --batch 8 --runners 4\n"
-               "  aotstudio-run build/convnet-bundle.zip --trust ~/.config/aotstudio/trusted-keys/");
+               "  aotstudio-run build/convnet-bundle.zip --trust ~/.config/aotstudio/trusted-keys/\n"
+               "  aotstudio-run --serve build/mlp-bundle --isolation request --workers 2 < requests.jsonl\n"
+               "  aotstudio-run --serve build/mlp-bundle --socket /run/user/1000/aotstudio-mlp/serve.sock\n"
+               "  aotstudio-run --poisson 20 --seconds 10 build/mlp-bundle --batch 1");
     std::string bundlePath;
     std::optional<long long> batchOpt;
     int runners = 1, iters = 100, warmup = 10;
@@ -251,6 +265,10 @@ int main(int argc, char **argv)
         ->check(CLI::Range(0, 100000000));
     app.add_option("--warmup", warmup, "Untimed runs before timing")->capture_default_str()->check(CLI::Range(0, 100000000));
     app.add_option("--seed", seed, "Seed of the generated inputs")->capture_default_str();
+    int threads = 0;
+    app.add_option("--threads", threads, "Intra-op threads (OpenMP and ATen's pool) for the package's kernels (default: "
+                                         "LibTorch's, every usable CPU); fewer makes figures steadier on a busy machine")
+        ->check(CLI::Range(1, 4096));
     std::string inputPath;
     app.add_option("-i,--input", inputPath, "Inputs from a file written by torch.save(tensor, [tensors] or {name: tensor}, "
                                             "FILE) instead of generated ones; a dict is matched to the bundle's input names "
@@ -265,12 +283,68 @@ int main(int argc, char **argv)
     app.add_flag("--allow-unsigned", allowUnsigned, "Run an unsigned bundle, or one signed by a key outside the trust store "
                                                     "(an invalid signature is refused all the same)");
     app.add_flag("--json", asJson, "Print one JSON object on stdout");
+
+    // Serving (app/run/SERVING.md): a resident parent with the bundle verified, a pool of forked workers.
+    bool serve = false;
+    std::string replayPath, socketPath;
+    double poissonRate = 0, seconds = 10;
+    RunApp::Isolation isolation = RunApp::Isolation::Worker;
+    int workers = 1;
+    auto *serveOpt = app.add_flag("--serve", serve, "Serve requests (JSON lines on stdin, or on --socket) from a pool of worker "
+                                                    "processes forked from this verified, prepared process; see SERVING below");
+    auto *isolationOpt =
+        app.add_option("--isolation", isolation, "With --serve/--replay/--poisson: 'request' forks a fresh worker per request "
+                                                 "(the short-lived-worker model), 'worker' keeps --workers warm workers that keep "
+                                                 "their packages loaded (default)")
+            ->transform(CLI::CheckedTransformer(std::map<std::string, RunApp::Isolation>{{"request", RunApp::Isolation::Request},
+                                                                                          {"worker", RunApp::Isolation::Worker}},
+                                                CLI::ignore_case));
+    auto *workersOpt = app.add_option("--workers", workers, "Workers: warm workers (worker isolation) or at most this many "
+                                                            "requests at once (request isolation); the replay's spawn baseline "
+                                                            "runs as many processes at once")
+                           ->capture_default_str()
+                           ->check(CLI::Range(1, 256));
+    auto *socketOpt = app.add_option("--socket", socketPath, "With --serve: listen on this Unix socket instead of stdin; its folder "
+                                                             "must not exist: it is made with mode 0700 and removed on exit");
+    auto *replayOpt = app.add_option("--replay", replayPath, "Replay an arrival trace (JSON lines {\"t_ms\": 12.5, \"batch\": 1}) "
+                                                             "against the server in this process, per isolation mode, and "
+                                                             "against a fresh aotstudio-run process per request; report latency")
+                          ->check(CLI::ExistingFile);
+    auto *poissonOpt = app.add_option("--poisson", poissonRate, "Replay a Poisson arrival process of RATE requests/s (seeded by "
+                                                                "--seed) for --seconds, as --replay does")
+                           ->check(CLI::PositiveNumber);
+    auto *secondsOpt = app.add_option("--seconds", seconds, "Length of the --poisson trace, s")->capture_default_str()->check(CLI::PositiveNumber);
+    replayOpt->excludes(poissonOpt);
+    serveOpt->excludes(replayOpt)->excludes(poissonOpt);
+    for (auto *o : {serveOpt, replayOpt, poissonOpt})
+        o->excludes(packageOpt);
+    socketOpt->needs(serveOpt);
+    secondsOpt->needs(poissonOpt);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         const int rc = app.exit(e);
         return rc == 0 ? 0 : kExitUsage;
     }
+
+    const bool serving = serve || !replayPath.empty() || poissonRate > 0;
+    if (!serving && (isolationOpt->count() > 0 || workersOpt->count() > 0)) {
+        std::fprintf(stderr, "aotstudio-run: --isolation and --workers go with --serve, --replay or --poisson; see --help\n");
+        return kExitUsage;
+    }
+    if ((serve && batchOpt) || (serving && !inputPath.empty())) {
+        std::fprintf(stderr, "aotstudio-run: with --serve each request names its batch or input file (--replay and --poisson take "
+                             "--batch only); see --help\n");
+        return kExitUsage;
+    }
+
+    if (packagePath.empty() && (!saveOutputsPath.empty() || !guardsPath.empty() || app.count("--device") > 0)) {
+        std::fprintf(stderr, "aotstudio-run: --save-outputs, --guards and --device go with --package (a bundle's outputs are "
+                             "summarised; its device and guards come from its manifest); see --help\n");
+        return kExitUsage;
+    }
+    if (threads > 0)
+        Runtime::setIntraOpThreads(threads); // before any package loads: its kernels use this count
 
     if (!packagePath.empty())
         return runPackage(packagePath, packageDevice, inputPath, saveOutputsPath, guardsPath, asJson);
@@ -281,166 +355,82 @@ int main(int argc, char **argv)
 
     // The trust store first: a store that cannot be read is a configuration error, never an empty store.
     Bundle::TrustStore trust;
-    {
-        const bool fromEnvironment = trustPaths.empty();
-        std::vector<std::filesystem::path> sources(trustPaths.begin(), trustPaths.end());
-        if (fromEnvironment)
-            sources = Bundle::TrustStore::sourcesFromEnvironment();
+    try {
+        trust = RunApp::loadTrustStore(trustPaths);
+    } catch (const RunApp::TrustStoreError &e) {
+        std::fprintf(stderr, "aotstudio-run: %s\n", e.what());
+        return kExitUsage;
+    }
+
+    // 1. Open and verify the hashes, then the signature; nothing of the bundle is loaded before.
+    RunApp::VerifiedBundle verified;
+    try {
+        verified = RunApp::openVerified(bundlePath, trust, allowUnsigned);
+    } catch (const RunApp::Refusal &e) {
+        return refuse(asJson, e.stage(), e.what());
+    }
+    const Bundle::OpenedBundle &bundle = verified.bundle;
+    const std::string &signatureLine = verified.signatureLine;
+    const double verifyMs = verified.verifyMs;
+    const double toVerifiedMs = cold.sinceStartMs();
+    const Bundle::Manifest &m = bundle.manifest;
+
+    if (serving) {
+        // The resident server and the replay never initialise CUDA in the parent (serve.h).
+        RunApp::ServeOptions options;
+        options.isolation = isolation;
+        options.workers = workers;
+        options.socketPath = socketPath;
+        options.trustArgs = trustPaths;
+        options.allowUnsigned = allowUnsigned;
         try {
-            trust = Bundle::TrustStore::load(sources);
-        } catch (const Bundle::BundleError &e) {
-            std::fprintf(stderr, "aotstudio-run: %s: %s\n", fromEnvironment ? Bundle::kTrustEnvironment : "--trust",
-                         Bundle::validUtf8(e.what()).c_str());
+            RunApp::checkRunsHereWithoutCuda(verified);
+            if (!replayPath.empty() || poissonRate > 0) {
+                RunApp::ReplayOptions replay;
+                replay.tracePath = replayPath;
+                replay.poissonRate = poissonRate;
+                replay.seconds = seconds;
+                replay.seed = seed;
+                replay.batch = batchOpt;
+                replay.isolationGiven = isolationOpt->count() > 0;
+                replay.asJson = asJson;
+                return RunApp::replay(verified, options, replay);
+            }
+            return RunApp::serve(verified, options);
+        } catch (const RunApp::Refusal &e) {
+            return refuse(asJson, e.stage(), e.what());
+        } catch (const RunApp::UsageError &e) {
+            std::fprintf(stderr, "aotstudio-run: %s\n", RunApp::oneLine(e.what()).c_str());
             return kExitUsage;
         }
     }
-
-    // 1. Open and verify the hashes (a zip is extracted to a private temporary directory first),
-    // then the signature of the manifest that lists them; nothing of the bundle is loaded before.
-    Bundle::OpenedBundle bundle;
-    Bundle::SignatureCheck signature;
-    const auto tVerify = Clock::now();
-    try {
-        bundle = Bundle::openBundle(bundlePath);
-        signature = Bundle::checkSignature(bundle, trust);
-    } catch (const Bundle::BundleError &e) {
-        return refuse(asJson, "refused", e.what());
-    }
-    if (const auto why = Bundle::signatureRefusal(signature, trust, allowUnsigned, bundlePath))
-        return refuse(asJson, "refused", *why);
-    const std::string signatureLine = Bundle::describeSignature(signature, trust, allowUnsigned);
-    const double verifyMs = msSince(tVerify);
-    const double toVerifiedMs = cold.sinceStartMs();
-    const Bundle::Manifest &m = bundle.manifest;
 
     // 2. Can it run here, and in which bucket?
     // CUDA is asked about only for a CUDA bundle: the question loads libtorch_cuda (libraries.h).
     const bool cudaBundle = m.device.rfind("cuda", 0) == 0;
     const bool cuda = cudaBundle && Runtime::cudaAvailable();
     const std::string capability = cuda ? Runtime::cudaComputeCapability(0) : std::string();
-    if (const auto why = Bundle::checkCompatible(m, Runtime::libtorchVersion(), cuda, capability); !why.empty()) {
-        std::string all;
-        for (const auto &w : why)
-            all += (all.empty() ? "" : "; ") + w;
-        return refuse(asJson, "refused", "bundle '" + bundlePath + "': " + all);
-    }
-    long long batch = 0;
-    std::shared_ptr<const Runtime::InputFile> inputFile;
-    if (!inputPath.empty()) {
-        try {
-            std::vector<std::string> names; // a dict of named tensors is arranged by the manifest's names
-            for (const auto &in : m.inputs)
-                names.push_back(in.name);
-            inputFile = Runtime::InputFile::read(inputPath, names);
-        } catch (const Runtime::RuntimeError &e) {
-            return refuse(asJson, "refused", e.what());
-        }
-        const auto info = inputFile->info();
-        if (info.size() != m.inputs.size())
-            return refuse(asJson, "refused", "input file '" + inputPath + "' has " + std::to_string(info.size()) +
-                                                 " tensors; the bundle's model takes " + std::to_string(m.inputs.size()));
-        if (info.front().shape.empty())
-            return refuse(asJson, "refused", "input file '" + inputPath + "': the first tensor has no batch dimension");
-        batch = info.front().shape.front();
-        // Shapes and dtypes must be the bundle's (the batch dimension aside): a package reads its
-        // inputs by the sizes it was compiled for, so a smaller tensor would be read past its end.
-        const auto dims = [](const std::vector<long long> &shape) {
-            std::string t = "[";
-            for (std::size_t d = 0; d < shape.size(); ++d)
-                t += (d ? ", " : "") + (shape[d] == Bundle::kBatchDim ? std::string("batch") : std::to_string(shape[d]));
-            return t + "]";
-        };
-        // With guards in the manifest, the bucket's guards judge the sizes (dynamic dimensions
-        // besides the batch); without, every size but the batch must be the manifest's.
-        const bool guarded = std::all_of(m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.guards != nullptr; });
-        for (std::size_t i = 0; i < info.size(); ++i) {
-            const auto &want = m.inputs[i];
-            const auto &got = info[i];
-            bool same = guarded || want.shape.size() == got.shape.size();
-            for (std::size_t d = 0; same && !guarded && d < want.shape.size(); ++d)
-                same = want.shape[d] == Bundle::kBatchDim ? got.shape[d] == batch : want.shape[d] == got.shape[d];
-            if (!same || Bundle::normalizeDtype(want.dtype) != Bundle::normalizeDtype(got.dtype))
-                return refuse(asJson, "refused",
-                              "input file '" + inputPath + "': tensor " + std::to_string(i) +
-                                  (want.name.empty() ? std::string() : " (" + want.name + ")") + " is " + got.dtype + dims(got.shape) +
-                                  "; the bundle's model takes " + want.dtype + dims(want.shape) +
-                                  " (batch " + std::to_string(batch) + " from the first tensor)");
-        }
-        if (batchOpt && *batchOpt != batch)
-            return refuse(asJson, "refused", "--batch " + std::to_string(*batchOpt) + " differs from the input file's batch " +
-                                                 std::to_string(batch));
-    } else if (batchOpt) {
-        batch = *batchOpt;
-    } else {
-        for (const auto &b : m.buckets)
-            if (b.batch) {
-                batch = *b.batch;
-                break;
-            }
-        if (batch == 0)
-            batch = m.buckets.front().batchMin; // only a dynamic bucket
-    }
-    Bundle::BucketChoice choice;
+    RunApp::RequestPlan plan;
     try {
-        choice = Bundle::chooseBucket(m, batch);
-    } catch (const Bundle::BundleError &e) {
-        return refuse(asJson, "refused", "bundle '" + bundlePath + "': " + e.what());
+        RunApp::checkRunsHere(verified, cuda, capability);
+        plan = RunApp::planRequest(verified, batchOpt, inputPath);
+    } catch (const RunApp::Refusal &e) {
+        return refuse(asJson, e.stage(), e.what());
     }
-    if (m.inputs.empty())
-        return refuse(asJson, "refused", "bundle '" + bundlePath + "': manifest.json lists no inputs to generate");
-    // The inputs' shapes against the chosen bucket's guards; sizes an exact bucket was not compiled
-    // for (a longer sequence) go to the dynamic bucket when its guards take them.
-    if (inputFile) {
-        std::vector<std::vector<std::int64_t>> shapes;
-        for (const auto &t : inputFile->info()) {
-            std::vector<std::int64_t> s(t.shape.begin(), t.shape.end());
-            if (!s.empty() && s[0] < choice.padTo)
-                s[0] = choice.padTo;
-            shapes.push_back(std::move(s));
-        }
-        if (choice.bucket.guards) {
-            if (auto v = choice.bucket.guards->check(shapes)) {
-                const auto dyn = std::find_if(m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.isDynamic(); });
-                bool moved = false;
-                if (dyn != m.buckets.end() && dyn->name != choice.bucket.name && dyn->guards) {
-                    for (std::size_t i = 0; i < shapes.size(); ++i)
-                        if (!shapes[i].empty())
-                            shapes[i][0] = inputFile->info()[i].shape[0];
-                    if (!dyn->guards->check(shapes)) {
-                        choice = {*dyn, batch, false};
-                        moved = true;
-                    }
-                }
-                if (!moved)
-                    return refuse(asJson, "refused", "bundle '" + bundlePath + "', bucket " + choice.bucket.name + ": " + v->message);
-            }
-        }
-    }
+    const long long batch = plan.batch;
+    const Bundle::BucketChoice &choice = plan.choice;
 
-    // 3. Load the bucket's package (this runs its native code) and make the inputs.
-    const std::string package = (bundle.root / choice.bucket.package).string();
+    // 3. Load the bucket's package (this runs its native code).
     const std::string device = m.device;
     std::unique_ptr<Runtime::AotiRunner> runner;
     const auto tLoad = Clock::now();
     try {
-        // Extracted once per package hash (the manifest's, verified above) into the package cache.
-        Runtime::AotiRunner::LoadOptions options;
-        options.numRunners = runners;
-        options.extractionCache = true;
-        if (const auto entry = m.files.find(choice.bucket.package); entry != m.files.end())
-            options.sha256 = entry->second.sha256;
-        for (const auto &[file, rel] : choice.bucket.weights) // shared by the buckets (BUNDLE.md "Shared weights")
-            options.weightFiles[file] = (bundle.root / rel).string();
-        runner = Runtime::AotiRunner::load(package, device, options);
-        runner->setGuards(choice.bucket.guards); // every input set is checked before a call
-    } catch (const Runtime::RuntimeError &e) {
-        return refuse(asJson, "failed", e.what());
+        runner = RunApp::loadBucket(verified, choice.bucket, runners);
+    } catch (const RunApp::Refusal &e) {
+        return refuse(asJson, e.stage(), e.what());
     }
     const double loadMs = msSince(tLoad);
     const double toLoadedMs = cold.sinceStartMs();
-    std::vector<Runtime::TensorInfo> specs;
-    for (const auto &in : m.inputs)
-        specs.push_back({in.withBatch(choice.padTo), in.dtype});
 
     // 4. First output, then warm-up and timing.
     std::vector<Runtime::OutputSummary> outputs;
@@ -452,15 +442,7 @@ int main(int argc, char **argv)
     Profiler::MachineMonitor monitor(std::max(1, Runtime::intraOpThreads()) * std::max(1, runners));
     monitor.begin();
     try {
-        if (inputFile)
-        {
-            std::vector<bool> batched; // inputs without a batch dimension (a per-feature scale) are not padded
-            for (const auto &in : m.inputs)
-                batched.push_back(!in.shape.empty() && in.shape.front() == Bundle::kBatchDim);
-            runner->setInputs(*inputFile, choice.padTo, static_cast<long long>(m.inputs.size()), batched);
-        }
-        else
-            runner->setGeneratedInputs(specs, batch, seed);
+        RunApp::setRequestInputs(*runner, verified, plan, seed);
         const auto tFirst = Clock::now();
         runner->run();
         firstRunMs = msSince(tFirst);
@@ -544,14 +526,7 @@ int main(int argc, char **argv)
         const auto libs = Runtime::Libraries::mappedLibraries(); // what the loader had to map by the first output
         coldJson["libraries"] = {{"count", libs.count}, {"bytes", libs.bytes}, {"cuda_stack", libs.cudaStack}, {"largest", libs.largest}};
     }
-    json outputsJson = json::array();
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const auto &o = outputs[i];
-        const std::string name = i < m.outputs.size() && !m.outputs[i].name.empty() ? m.outputs[i].name
-                                                                                      : "output " + std::to_string(i);
-        outputsJson.push_back({{"name", name}, {"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"mean", o.mean},
-                               {"first", o.first}, {"non_finite", o.nonFinite}});
-    }
+    const json outputsJson = RunApp::outputsJson(m, outputs);
     if (asJson) {
         json out{{"ok", true},
                  {"bundle", bundle.source.string()},
@@ -564,7 +539,7 @@ int main(int argc, char **argv)
                  {"created", m.created},
                  {"files_verified", m.files.size()},
                  {"signature", [&] {
-                      json sig = signature.toJson();
+                      json sig = verified.signature.toJson();
                       sig["summary"] = signatureLine;
                       return sig;
                   }()},

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The studio's main: parse the command line, install the translation, show the window, start
 // the engine. Everything else lives in aotstudio_widgets and aotstudio_client.
+#include "client/remoteengine.h"
 #include "widgets/mainwindow.h"
 
 #include <QApplication>
@@ -50,6 +51,11 @@ struct Options
         QCoreApplication::translate(
             "main", "With --screenshot: take it after this many milliseconds at the latest."),
         QCoreApplication::translate("main", "ms")};
+    QCommandLineOption engine{
+        QStringLiteral("engine"),
+        QCoreApplication::translate("main", "Run the engine on another machine: \"ssh [-p PORT] [-i KEY] [USER@]HOST "
+                                            "PATH-OF-aotstudio-engine --serve [--jobs DIR]\" (as Engine → Connect…)."),
+        QCoreApplication::translate("main", "command")};
     QCommandLineOption lang{QStringLiteral("lang"),
                             QCoreApplication::translate("main", "Interface language: en or zh_CN."),
                             QCoreApplication::translate("main", "language")};
@@ -58,7 +64,7 @@ struct Options
     {
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({model, device, out, compile, screenshot, screenshotAfter, lang});
+        parser.addOptions({model, device, out, compile, screenshot, screenshotAfter, engine, lang});
         parser.addPositionalArgument(
             QStringLiteral("session"),
             QCoreApplication::translate("main", "A saved session (.aotsession) to open, without running anything."),
@@ -225,6 +231,11 @@ int main(int argc, char *argv[])
         return usageError(QCoreApplication::translate("main", "--screenshot-after-ms needs a number"));
     if (!gui)
         return usageError(QStringLiteral("internal error: no window for this command line"));
+    AotStudio::Client::RemoteEngine remote;
+    if (parser.isSet(options.engine) && !AotStudio::Client::RemoteEngine::fromCommandLine(parser.value(options.engine), &remote))
+        return usageError(QCoreApplication::translate("main", "--engine takes an ssh command: \"ssh [-p PORT] [USER@]HOST "
+                                                              "PATH-OF-aotstudio-engine --serve\", not \"%1\"")
+                              .arg(parser.value(options.engine)));
 
     MainWindow window;
     if (parser.isSet(options.model))
@@ -273,7 +284,10 @@ int main(int argc, char *argv[])
     // shown as soon as the window is; a bad file is reported in the window, which stays open.
     if (!positional.isEmpty())
         window.openSession(positional.first());
-    window.startEngine();
+    if (remote.isValid())
+        window.connectRemote(remote);
+    else
+        window.startEngine();
     if (parser.isSet(options.compile))
         window.compileWhenReady();
     const int rc = app->exec();

@@ -332,11 +332,19 @@ Manifest parseFields(const json &j, const std::string &origin)
                 fieldError(origin, where + ".weights", "needs format_version 2 (a version-1 runtime would run the package without them)");
             if (!b.at("weights").is_object())
                 fieldError(origin, where + ".weights", "must be an object {file: path}");
-            for (const auto &[file, path] : b.at("weights").items()) {
-                if (!path.is_string() || !isSafeRelative(path.get<std::string>()) || file.empty() ||
-                    file.find('/') != std::string::npos)
-                    fieldError(origin, where + ".weights." + file, "must map a file name to a relative path inside the bundle");
-                bucket.weights[file] = path.get<std::string>();
+            for (const auto &[file, w] : b.at("weights").items()) {
+                const std::string at = where + ".weights." + file;
+                if (file.empty() || file.find('/') != std::string::npos || !w.is_object())
+                    fieldError(origin, at, "must map a file name to {\"file\", \"dtype\", \"numel\"}");
+                BucketWeight weight;
+                weight.file = requireString(w, "file", origin, at);
+                weight.dtype = requireString(w, "dtype", origin, at);
+                weight.numel = requireInt(w, "numel", origin, at);
+                if (!isSafeRelative(weight.file))
+                    fieldError(origin, at + ".file", "'" + weight.file + "' is not a relative path inside the bundle");
+                if (weight.numel < 0)
+                    fieldError(origin, at + ".numel", "must be >= 0");
+                bucket.weights[file] = std::move(weight);
             }
         }
         m.buckets.push_back(std::move(bucket));
@@ -549,9 +557,9 @@ std::vector<Problem> verify(const fs::path &bundleDir, const Manifest &manifest)
     for (const auto &b : manifest.buckets) {
         if (!manifest.files.count(b.package))
             problems.push_back({b.package, b.package + ": package of bucket '" + b.name + "' is not listed in manifest.json files"});
-        for (const auto &[file, path] : b.weights)
-            if (!manifest.files.count(path))
-                problems.push_back({path, path + ": weights '" + file + "' of bucket '" + b.name + "' are not listed in manifest.json files"});
+        for (const auto &[file, w] : b.weights)
+            if (!manifest.files.count(w.file))
+                problems.push_back({w.file, w.file + ": weights '" + file + "' of bucket '" + b.name + "' are not listed in manifest.json files"});
     }
     std::stable_sort(problems.begin(), problems.end(), [](const Problem &a, const Problem &b) { return a.path < b.path; });
     return problems;
@@ -680,8 +688,8 @@ void zipDirectory(const fs::path &dir, const fs::path &zipPath)
             zip_source_free(src);
             fail(rel + ": " + zip_strerror(z));
         }
-        // Packages and weight files are zips or raw tensors already: stored, so they can be read in place.
-        const bool store = fs::path(rel).extension() == ".pt2" || fs::path(rel).extension() == ".pt";
+        // Packages (zips already) and raw weights (floats barely compress): stored, so they can be read in place.
+        const bool store = fs::path(rel).extension() == ".pt2" || fs::path(rel).extension() == ".bin";
         if (zip_set_file_compression(z, static_cast<zip_uint64_t>(index), store ? ZIP_CM_STORE : ZIP_CM_DEFLATE, 0) != 0)
             fail(rel + ": " + zip_strerror(z));
     }

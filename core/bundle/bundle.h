@@ -29,7 +29,7 @@ inline constexpr int kFormatVersion = 2;
 inline constexpr const char *kManifestName = "manifest.json";
 inline constexpr const char *kSignatureName = "manifest.sig"; ///< signed bundles (bundle/signing.h)
 inline constexpr const char *kPackagesDir = "packages";       ///< packages/<bucket>.pt2
-inline constexpr const char *kSharedWeightsDir = "weights";   ///< weights/<sha256>.pt (format 2)
+inline constexpr const char *kSharedWeightsDir = "weights";   ///< weights/<sha256>.bin (format 2)
 inline constexpr const char *kReportDir = "report";           ///< report/<bucket>.json, report/cold_start.json
 inline constexpr const char *kColdStartName = "cold_start.json"; ///< in kReportDir
 inline constexpr const char *kGraphsDir = "graphs";           ///< the first bucket's snapshots and kernels.json
@@ -68,6 +68,15 @@ struct TensorSpec {
 };
 
 /// A bucket: exact (`batch` set) or dynamic (`batchMin`..`batchMax`, inclusive).
+/// One weight file a bucket shares (BUNDLE.md "Shared weights"): the raw bytes of a tensor's
+/// storage, `numel` elements of `dtype` in native byte order, in `file` (relative to the bundle root).
+struct BucketWeight {
+    std::string file;  ///< "weights/<sha256>.bin"
+    std::string dtype; ///< "float32", "int8", ... (as in the manifest's inputs)
+    long long numel = 0;
+    bool operator==(const BucketWeight &) const = default;
+};
+
 struct Bucket {
     std::string name;
     std::optional<long long> batch; ///< exact buckets
@@ -77,9 +86,9 @@ struct Bucket {
     /// The package's input guards (manifest `buckets[i].guards`); null when the manifest has none.
     std::shared_ptr<const InputGuards> guards;
     /// The package's external weight files (manifest `buckets[i].weights`, BUNDLE.md "Shared
-    /// weights"): file name in its weights_config.json -> file relative to the bundle root
-    /// ("weights/<sha256>.pt"). Empty: the weights are inside the package.
-    std::map<std::string, std::string> weights;
+    /// weights"): file name in its weights_config.json -> where the bundle stores it. Empty: the
+    /// weights are inside the package.
+    std::map<std::string, BucketWeight> weights;
     bool isDynamic() const { return !batch.has_value(); }
     /// "batch4 (batch 4)" or "dynamic (batch 1..64)", for messages.
     std::string describe() const;

@@ -25,7 +25,7 @@ std::string quote(const fs::path &p)
 
 } // namespace
 
-std::map<std::string, std::string> shareWeights(const fs::path &package, const fs::path &bundleRoot)
+std::map<std::string, BucketWeight> shareWeights(const fs::path &package, const fs::path &bundleRoot, const RawWeightWriter &toRaw)
 {
     int code = 0;
     zip_t *z = zip_open(package.c_str(), ZIP_CHECKCONS, &code);
@@ -41,7 +41,7 @@ std::map<std::string, std::string> shareWeights(const fs::path &package, const f
         zip_discard(z);
         throw BundleError(msg);
     };
-    std::map<std::string, std::string> moved;
+    std::map<std::string, BucketWeight> moved;
     const fs::path dir = bundleRoot / kSharedWeightsDir;
     std::error_code ec;
     const zip_int64_t count = zip_get_num_entries(z, 0);
@@ -79,15 +79,26 @@ std::map<std::string, std::string> shareWeights(const fs::path &package, const f
             if (n < 0 || std::fflush(out.get()) != 0)
                 fail(name + ": read or write error");
         }
-        const std::string sha = sha256File(partial);
-        const fs::path target = dir / (sha + ".pt");
+        const fs::path raw = dir / (".partial-" + std::to_string(::getpid()) + "-" + file + ".bin");
+        BucketWeight weight;
+        try {
+            weight = toRaw(partial, raw);
+        } catch (const BundleError &e) {
+            fs::remove(partial, ec);
+            fs::remove(raw, ec);
+            fail(name + ": " + e.what());
+        }
+        fs::remove(partial, ec);
+        const std::string sha = sha256File(raw);
+        const fs::path target = dir / (sha + ".bin");
         if (fs::exists(target, ec))
-            fs::remove(partial, ec); // another bucket stored the same weight
+            fs::remove(raw, ec); // another bucket stored the same weight
         else
-            fs::rename(partial, target, ec);
+            fs::rename(raw, target, ec);
         if (ec)
             fail("cannot store " + quote(target) + ": " + ec.message());
-        moved[file] = std::string(kSharedWeightsDir) + "/" + sha + ".pt";
+        weight.file = std::string(kSharedWeightsDir) + "/" + sha + ".bin";
+        moved[file] = weight;
         if (zip_delete(z, static_cast<zip_uint64_t>(i)) != 0)
             fail(name + ": " + zip_strerror(z));
     }

@@ -9,6 +9,9 @@
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
+#include <cctype>
+
 namespace AotStudio::Client {
 
 namespace {
@@ -50,6 +53,11 @@ void EngineClient::setExtraArguments(const QStringList &arguments)
     m_extraArguments = arguments;
 }
 
+void EngineClient::setRemote(const RemoteEngine &remote)
+{
+    m_remote = remote.isValid() ? remote : RemoteEngine{};
+}
+
 void EngineClient::setCancelGracePeriod(int milliseconds)
 {
     m_graceMs = qMax(0, milliseconds);
@@ -66,6 +74,8 @@ bool EngineClient::setRecordingPath(const QString &path)
 
 QString EngineClient::resolveEnginePath() const
 {
+    if (isRemote()) // OpenSSH's client does the transport
+        return QStandardPaths::findExecutable(QStringLiteral("ssh"));
     if (!m_enginePath.isEmpty())
         return m_enginePath;
     const QString fromEnv = qEnvironmentVariable("AOTSTUDIO_ENGINE");
@@ -82,6 +92,11 @@ void EngineClient::start()
     if (m_process)
         return;
     const QString path = resolveEnginePath();
+    if (path.isEmpty() && isRemote()) {
+        fail(tr("%1: connecting failed: the ssh program was not found on PATH. Install OpenSSH's client.")
+                 .arg(m_remote.displayName()));
+        return;
+    }
     if (path.isEmpty()) {
         fail(tr("The engine was not found: looked for %1 and for %2 on PATH. "
                 "Set AOTSTUDIO_ENGINE to its path.")
@@ -97,13 +112,19 @@ void EngineClient::start()
     m_stdoutBuffer.clear();
     m_stderrBuffer.clear();
     m_discardingStdout = m_discardingStderr = false;
+    m_stdoutPending = m_stderrPending = 0;
     m_lastStderrLine.clear();
+    m_stderrTail.clear();
     m_expectingExit = false;
+    m_wasReady = false;
     m_info = {};
 
     m_process = new QProcess(this);
     m_process->setProgram(path);
-    m_process->setArguments(QStringList{QStringLiteral("--serve")} + m_extraArguments);
+    if (isRemote())
+        m_process->setArguments(m_remote.sshArguments(m_extraArguments));
+    else
+        m_process->setArguments(QStringList{QStringLiteral("--serve")} + m_extraArguments);
     connect(m_process, &QProcess::readyReadStandardOutput, this, &EngineClient::readStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &EngineClient::readStderr);
     connect(m_process, &QProcess::finished, this, &EngineClient::onFinished);
@@ -185,6 +206,21 @@ qint64 EngineClient::submitJob(const QString &type, QJsonObject body)
     return id;
 }
 
+qint64 EngineClient::readFile(const QString &path, qint64 offset, qint64 length)
+{
+    if (m_state != State::Ready)
+        return 0;
+    const qint64 id = m_nextId++;
+    m_reads.insert(id);
+    send(QJsonObject{{QLatin1String("type"), QLatin1String("read")},
+                     {QLatin1String("id"), id},
+                     {QLatin1String("path"), path},
+                     {QLatin1String("offset"), offset},
+                     {QLatin1String("length"), length},
+                     {QLatin1String("compress"), true}});
+    return id;
+}
+
 void EngineClient::cancel(qint64 id)
 {
     if (!m_jobs.contains(id))
@@ -251,8 +287,10 @@ namespace {
 
 /// Append `chunk` to `buffer` without keeping more than `maxBytes` of an unfinished line: bytes of
 /// a line over the limit are dropped until its '\n' (`discarding` carries that across chunks).
+/// `pending` is the length of the unfinished line at the end of `buffer`, kept up to date here so
+/// that a long line arriving in many chunks (a `data` event: megabytes) is never rescanned.
 /// Returns true when a line went over the limit in this chunk.
-bool appendBounded(QByteArray &buffer, const QByteArray &chunk, qsizetype maxBytes, bool &discarding)
+bool appendBounded(QByteArray &buffer, const QByteArray &chunk, qsizetype maxBytes, bool &discarding, qsizetype &pending)
 {
     bool dropped = false;
     qsizetype from = 0;
@@ -263,14 +301,15 @@ bool appendBounded(QByteArray &buffer, const QByteArray &chunk, qsizetype maxByt
             if (newline >= 0)
                 discarding = false; // the long line ends here; its '\n' is dropped with it
         } else {
-            const qsizetype pending = buffer.size() - (buffer.lastIndexOf('\n') + 1);
             const qsizetype lineBytes = pending + (newline < 0 ? end - from : newline - from);
             if (lineBytes > maxBytes) {
                 buffer.chop(pending); // the unfinished line so far
+                pending = 0;
                 dropped = true;
                 discarding = newline < 0;
             } else {
                 buffer.append(chunk.constData() + from, end - from);
+                pending = newline < 0 ? lineBytes : 0;
             }
         }
         from = end;
@@ -284,12 +323,15 @@ void EngineClient::readStdout()
 {
     if (!m_process)
         return;
-    if (appendBounded(m_stdoutBuffer, m_process->readAllStandardOutput(), m_maxLineBytes, m_discardingStdout)) {
+    if (appendBounded(m_stdoutBuffer, m_process->readAllStandardOutput(), m_maxLineBytes, m_discardingStdout,
+                      m_stdoutPending)) {
         ++m_skippedLines;
         Q_EMIT logMessage(0, QStringLiteral("warning"),
                           tr("The engine sent a line longer than %1 MiB, the protocol's limit; it was skipped.")
                               .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3));
     }
+    if (m_stdoutPending == m_stdoutBuffer.size())
+        return; // the middle of a line: nothing to hand on yet
     const QPointer<QProcess> process = m_process;
     qsizetype newline;
     // A receiver may restart the engine from a signal; stop when the process changed under us.
@@ -298,7 +340,7 @@ void EngineClient::readStdout()
         m_stdoutBuffer.remove(0, newline + 1);
         if (line.endsWith('\r'))
             line.chop(1);
-        if (!line.trimmed().isEmpty())
+        if (std::any_of(line.cbegin(), line.cend(), [](char c) { return !std::isspace(static_cast<unsigned char>(c)); }))
             handleLine(line);
     }
 }
@@ -307,7 +349,8 @@ void EngineClient::readStderr()
 {
     if (!m_process)
         return;
-    if (appendBounded(m_stderrBuffer, m_process->readAllStandardError(), m_maxLineBytes, m_discardingStderr))
+    if (appendBounded(m_stderrBuffer, m_process->readAllStandardError(), m_maxLineBytes, m_discardingStderr,
+                      m_stderrPending))
         Q_EMIT logMessage(0, QStringLiteral("warning"),
                           tr("The engine wrote a line longer than %1 MiB to its error output; it was skipped.")
                               .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3));
@@ -318,6 +361,9 @@ void EngineClient::readStderr()
         if (line.isEmpty())
             continue;
         m_lastStderrLine = line;
+        m_stderrTail.append(line);
+        if (m_stderrTail.size() > 8)
+            m_stderrTail.removeFirst();
         Q_EMIT stderrLine(line);
         Q_EMIT logMessage(0, QStringLiteral("debug"), line);
     }
@@ -325,12 +371,28 @@ void EngineClient::readStderr()
 
 void EngineClient::handleLine(const QByteArray &line)
 {
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
+    // Answers to readFile() are transport, not history: neither recorded nor replayed
+    // (FORMAT.md "read").
+    if (document.isObject() && !m_reads.isEmpty()) {
+        const QJsonObject o = document.object();
+        const qint64 id = o.value(QLatin1String("id")).toInteger();
+        const QString type = o.value(QLatin1String("type")).toString();
+        if (m_reads.contains(id) && (type == QLatin1String("data") || type == QLatin1String("error"))) {
+            m_reads.remove(id);
+            if (type == QLatin1String("data"))
+                Q_EMIT dataReceived(id, o);
+            else
+                Q_EMIT readFailed(id, EngineError::fromJson(o));
+            return;
+        }
+        // Anything else with a read's id (the engine's log line of a refusal) goes on as usual.
+    }
     if (m_recording.isOpen()) {
         m_recording.write(line + '\n');
         m_recording.flush();
     }
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
     if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
         ++m_skippedLines;
         return;
@@ -387,6 +449,8 @@ void EngineClient::handleLine(const QByteArray &line)
             return;
         endJob(id);
         Q_EMIT errorReceived(id, EngineError::fromJson(o));
+    } else if (type == QLatin1String("data")) {
+        // an answer to a read nobody waits for any more
     } else if (type == QLatin1String("pong") || type == QLatin1String("hello")) {
         // pong needs no action; a repeated hello is ignored
     } else {
@@ -404,11 +468,13 @@ void EngineClient::handleHello(const QJsonObject &hello)
         const QList<QJsonObject> pending = std::exchange(m_pending, {});
         m_process->closeWriteChannel();
         m_expectingExit = true;
-        const QString reason =
+        QString reason =
             tr("Protocol mismatch: the engine speaks protocol version %1, this studio speaks "
                "version %2. Install matching versions of the studio and the engine.")
                 .arg(m_info.protocol)
                 .arg(ProtocolVersion);
+        if (isRemote())
+            reason = tr("%1: the handshake failed: %2").arg(m_remote.displayName(), reason);
         for (const QJsonObject &request : pending) {
             const qint64 id = request.value(QLatin1String("id")).toInteger();
             endJob(id);
@@ -418,6 +484,7 @@ void EngineClient::handleHello(const QJsonObject &hello)
         Q_EMIT engineFailed(reason);
         return;
     }
+    m_wasReady = true;
     setState(State::Ready);
     Q_EMIT handshakeCompleted(m_info);
     const QList<QJsonObject> pending = std::exchange(m_pending, {});
@@ -448,13 +515,23 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
     m_expectingExit = false;
 
     QString reason;
-    if (!expected) {
+    if (!expected && isRemote()) {
+        reason = m_remote.describeExit(status == QProcess::CrashExit ? -1 : exitCode, m_stderrTail, m_wasReady);
+    } else if (!expected) {
         reason = status == QProcess::CrashExit
                      ? tr("The engine crashed.")
                      : tr("The engine exited unexpectedly with code %1.").arg(exitCode);
         if (!m_lastStderrLine.isEmpty())
             reason += QLatin1Char(' ') + tr("Its last message: %1").arg(m_lastStderrLine);
     }
+    // Reads in flight end too (a transfer cut off: the store drops what it had).
+    const QList<qint64> reads = m_reads.values();
+    m_reads.clear();
+    for (qint64 id : reads)
+        Q_EMIT readFailed(id, EngineError{QStringLiteral("read"), QStringLiteral("engine_crashed"),
+                                          expected ? tr("The engine was stopped during a transfer.")
+                                                   : reason,
+                                          tr("Reconnect and open the file again.")});
     // Every job ends with exactly one result or error, even when its engine is gone.
     const QList<qint64> lost = m_jobs.keys();
     m_jobs.clear();
@@ -478,8 +555,9 @@ void EngineClient::onProcessError(QProcess::ProcessError error)
 {
     if (error != QProcess::FailedToStart || !m_process)
         return;
-    const QString reason = tr("Cannot start the engine %1: %2")
-                               .arg(m_process->program(), m_process->errorString());
+    QString reason = tr("Cannot start the engine %1: %2").arg(m_process->program(), m_process->errorString());
+    if (isRemote())
+        reason = tr("%1: connecting failed: cannot start ssh: %2").arg(m_remote.displayName(), m_process->errorString());
     m_process->disconnect(this);
     m_process->deleteLater();
     m_process = nullptr;

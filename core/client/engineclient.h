@@ -5,6 +5,7 @@
 #include "engineerror.h"
 #include "engineinfo.h"
 #include "exportrequest.h"
+#include "remoteengine.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -13,6 +14,7 @@
 #include <QList>
 #include <QObject>
 #include <QProcess>
+#include <QSet>
 #include <QStringList>
 
 namespace AotStudio::Client {
@@ -50,6 +52,11 @@ public:
     void setEnginePath(const QString &path);
     /// Arguments appended after `--serve` (e.g. for a remote or test engine).
     void setExtraArguments(const QStringList &arguments);
+    /// Runs the engine on another machine through ssh (RemoteEngine::sshArguments()); an invalid
+    /// RemoteEngine (no host) goes back to a local engine. Takes effect at the next start().
+    void setRemote(const RemoteEngine &remote);
+    const RemoteEngine &remote() const { return m_remote; }
+    bool isRemote() const { return m_remote.isValid(); }
     /// How long cancel() waits for the engine to end the job before killing it; milliseconds.
     void setCancelGracePeriod(int milliseconds);
     int cancelGracePeriod() const { return m_graceMs; }
@@ -108,6 +115,14 @@ public:
     qint64 submitJob(const QString &type, QJsonObject body);
     /// Cancels a job: `cancel` request first, kill + restart after the grace period.
     void cancel(qint64 id);
+    /**
+     * Sends a `read` request (FORMAT.md "read"): `length` bytes (at most 4 MiB are served) of the
+     * engine-side file `path` from `offset`. The answer arrives as dataReceived() or
+     * readFailed(); a read is not a job (no progress, not recorded in sessions). The engine is
+     * asked to compress the slice (it may not: see `encoding`). Returns the request id, or 0
+     * when the engine is not ready.
+     */
+    qint64 readFile(const QString &path, qint64 offset, qint64 length);
 
 Q_SIGNALS:
     void stateChanged(AotStudio::Client::EngineClient::State state);
@@ -133,7 +148,12 @@ Q_SIGNALS:
     void stderrLine(const QString &line);
     void errorReceived(qint64 id, const AotStudio::Client::EngineError &error);
     /// The engine is missing, crashed, exited unexpectedly or speaks another protocol version.
+    /// For a remote engine the reason names the host and the step that failed.
     void engineFailed(const QString &reason);
+    /// A `data` event answering readFile() `id` (fields as in FORMAT.md; `data` still base64).
+    void dataReceived(qint64 id, const QJsonObject &data);
+    /// readFile() `id` failed: the engine refused it or lacks the file, or the engine went away.
+    void readFailed(qint64 id, const AotStudio::Client::EngineError &error);
 
 private:
     struct Job
@@ -161,6 +181,10 @@ private:
     QProcess *m_process = nullptr;
     QString m_enginePath;
     QStringList m_extraArguments;
+    RemoteEngine m_remote;
+    QStringList m_stderrTail; ///< the last lines of stderr (ssh's diagnostics for a remote engine)
+    QSet<qint64> m_reads;     ///< readFile() ids not answered yet
+    bool m_wasReady = false;  ///< the current process completed its handshake
     State m_state = State::NotRunning;
     EngineInfo m_info;
     QByteArray m_stdoutBuffer;
@@ -175,6 +199,8 @@ private:
     qsizetype m_maxLineBytes = DefaultMaxLineBytes;
     bool m_discardingStdout = false; ///< inside a line over the limit: drop bytes up to its '\n'
     bool m_discardingStderr = false;
+    qsizetype m_stdoutPending = 0;   ///< bytes of the unfinished line at the end of m_stdoutBuffer
+    qsizetype m_stderrPending = 0;
     bool m_expectingExit = false;
     QFile m_recording;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session.h"
 
+#include "artifactstore.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -308,6 +310,15 @@ QString Session::saveAs(const QString &folder, QString *error) const
                                .arg(QDir::toNativeSeparators(local), QDir::toNativeSeparators(staging)) +
                            (why.isEmpty() ? QString() : QLatin1Char(' ') + why));
         replacements.append({jsonEscaped(out), jsonEscaped(target + QLatin1Char('/') + name)});
+    }
+    // A remote engine's files are in this session's cache (ArtifactStore), not in job folders
+    // here: the cache goes along, named after the new session file, so the copy opens without the
+    // engine as well.
+    if (const QString cache = ArtifactStore::cacheFolderFor(m_filePath); !m_filePath.isEmpty() && QFileInfo(cache).isDir()) {
+        if (QString why; !copyTree(cache, ArtifactStore::cacheFolderFor(staging + QStringLiteral("/session") + fileSuffix()), why))
+            return abandon(QCoreApplication::translate("AotStudio::Client::Session", "Cannot copy the job folder %1 into %2.")
+                               .arg(QDir::toNativeSeparators(cache), QDir::toNativeSeparators(staging)) +
+                           (why.isEmpty() ? QString() : QLatin1Char(' ') + why));
     }
     // Longest first, so /a/b-2 is rewritten before its prefix /a/b could be.
     std::sort(replacements.begin(), replacements.end(),

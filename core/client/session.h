@@ -143,7 +143,8 @@ public:
 
     /**
      * Saves a self-contained copy into the new folder `folder`: every job's output folder copied
-     * in (packages, snapshots, kernels, reports) and `session.aotsession` with their paths
+     * in (packages, snapshots, kernels, reports; a remote engine's files: the session's cache,
+     * ArtifactStore::cacheFolderFor()) and `session.aotsession` with their paths
      * rewritten to the copies, the header's root set to `folder`. Built under a staging name
      * and renamed into place: on failure (folder exists, read-only, disk full) nothing is left
      * and `error` says what failed. Returns the new session file's path, or "" on failure.

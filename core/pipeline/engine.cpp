@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cstdio>
 #include <optional>
 #include <unistd.h>
 
@@ -103,6 +104,16 @@ bool Engine::handle(const Protocol::Request &request)
             emit(Protocol::makeError(target, {"queued", Protocol::Code::Cancelled, "cancelled before it started", ""}));
         return true;
     }
+    if (request.type == "read") {
+        Json log;
+        const Json answer = m_reader.serve(request, &log);
+        if (!log.is_null()) { // a refusal: in the engine log for whoever looks after the machine
+            std::fprintf(stderr, "aotstudio-engine: %s\n", log.value("message", std::string()).c_str());
+            emit(log);
+        }
+        emit(answer);
+        return true;
+    }
     if (request.type == "shutdown") {
         std::lock_guard lock(m_mutex);
         for (auto &job : m_queue)
@@ -119,6 +130,12 @@ bool Engine::handle(const Protocol::Request &request)
                 inUse = inUse || job.request.id == request.id;
             if (!inUse)
                 m_queue.push_back(Job{request, {}});
+        }
+        // The job's out folder may be read through `read` from now on (FORMAT.md "read").
+        if (!inUse) {
+            const auto out = request.body.find("out");
+            if (out != request.body.end() && out->is_string())
+                m_reader.addFolder(std::filesystem::absolute(out->get<std::string>()));
         }
         if (inUse) {
             // id 0: the error belongs to no job (the active job with this id goes on).

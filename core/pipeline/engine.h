@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "pipeline/artifactread.h"
 #include "protocol/messages.h"
 
 #include <condition_variable>
@@ -37,7 +38,11 @@ public:
     /// The frontend error found at start(), if any (code frontend_unavailable).
     std::optional<Protocol::Error> startupError() const;
 
-    /// Handle one request: `compile` is queued; `cancel`, `ping` and `shutdown` act at once.
+    /// Allow `read` below `folder` besides the out folders of this engine's jobs (`--jobs DIR`).
+    void addReadFolder(const std::filesystem::path &folder) { m_reader.addFolder(folder); }
+
+    /// Handle one request: jobs are queued; `cancel`, `ping`, `read` and `shutdown` act at once
+    /// (a `read` is answered on the caller's thread, so files arrive while a job runs).
     /// Unknown types are skipped (FORMAT.md). Returns false after `shutdown`.
     bool handle(const Protocol::Request &request);
 
@@ -65,6 +70,7 @@ private:
     Protocol::Json m_hello;
     std::optional<Protocol::Error> m_startupError;
     std::jthread m_worker;
+    ArtifactReader m_reader;
 };
 
 } // namespace AotStudio::Pipeline

@@ -8,6 +8,7 @@
 #include "bundle/signing.h"
 #include "profiler/statistics.h"
 #include "python/frontend.h"
+#include "runtime/aotirunner.h"
 
 #include <algorithm>
 #include <chrono>
@@ -247,8 +248,9 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         bucket["package"] = rel;
         if (sharedWeights) {
             try {
-                if (const auto moved = Bundle::shareWeights(staging / rel, staging); !moved.empty())
-                    bucket["weights"] = moved;
+                const auto moved = Bundle::shareWeights(staging / rel, staging, &Runtime::writeRawWeight);
+                for (const auto &[file, w] : moved)
+                    bucket["weights"][file] = {{"file", w.file}, {"dtype", w.dtype}, {"numel", w.numel}};
             } catch (const Bundle::BundleError &e) {
                 throw fail("export", Protocol::Code::Internal, e.what(), "free some space there or choose another --out");
             }

@@ -243,4 +243,38 @@ RatioInterval rateInterval(std::span<const double> calls, std::span<const double
     return r;
 }
 
+RatioInterval percentileInterval(std::span<const double> samples, double q, double level, int resamples, std::uint64_t seed)
+{
+    RatioInterval r;
+    r.level = level;
+    r.blocks = static_cast<int>(samples.size());
+    if (samples.empty())
+        return r;
+    std::vector<double> sorted(samples.begin(), samples.end());
+    std::sort(sorted.begin(), sorted.end());
+    r.estimate = percentile(sorted, q);
+    // A tail percentile's bootstrap needs samples beyond it: with fewer than kMinTailSamples above
+    // (below) the percentile its interval's end is just the maximum (minimum), a figure that looks
+    // like an interval and is not one (p99 of 17 requests): none then.
+    constexpr double kMinTailSamples = 5;
+    const double tail = static_cast<double>(samples.size()) * std::min(q, 100.0 - q) / 100.0;
+    if (samples.size() < 3 || resamples < 10 || tail < kMinTailSamples)
+        return r;
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::size_t> pick(0, samples.size() - 1);
+    std::vector<double> draw(samples.size()), estimates;
+    estimates.reserve(static_cast<std::size_t>(resamples));
+    for (int k = 0; k < resamples; ++k) {
+        for (auto &v : draw)
+            v = samples[pick(rng)];
+        std::sort(draw.begin(), draw.end());
+        estimates.push_back(percentile(draw, q));
+    }
+    std::sort(estimates.begin(), estimates.end());
+    r.resamples = resamples;
+    r.low = percentile(estimates, 50.0 * (1.0 - level));
+    r.high = percentile(estimates, 50.0 * (1.0 + level));
+    return r;
+}
+
 } // namespace AotStudio::Profiler

@@ -112,4 +112,15 @@ RatioInterval ratioInterval(std::span<const double> num, std::span<const double>
 RatioInterval rateInterval(std::span<const double> calls, std::span<const double> seconds, double level = 0.95,
                            int resamples = 2000, std::uint64_t seed = 0x5eed);
 
+/// Percentile `q` (0..100, numpy's linear percentile) of independent samples with its
+/// percentile-bootstrap interval: `resamples` times, draw n samples with replacement and take their
+/// percentile q; the interval is the (1-level)/2 and (1+level)/2 quantiles of those (Efron &
+/// Tibshirani 1993, ch. 13). For latencies of separate requests (the serving replay's p50 and p99).
+/// A tail percentile's interval is only as good as the samples beyond it: with fewer than 5 samples
+/// beyond the percentile (n * min(q, 100-q) / 100 < 5: a p99 needs 500 samples, a p50 10) its end
+/// would be the maximum, so there is no interval then. `blocks` is the sample count; no interval
+/// with fewer than 3 samples; estimate 0 without samples. Deterministic for a `seed`; units as given.
+RatioInterval percentileInterval(std::span<const double> samples, double q, double level = 0.95, int resamples = 2000,
+                                 std::uint64_t seed = 0x5eed);
+
 } // namespace AotStudio::Profiler

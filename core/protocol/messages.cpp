@@ -76,6 +76,21 @@ Json makePong(std::int64_t id)
     return event("pong", id);
 }
 
+Json makeData(std::int64_t id, std::string_view path, std::uint64_t offset, std::uint64_t length, std::uint64_t size,
+              std::string_view sha256, std::string_view base64)
+{
+    Json j = event("data", id);
+    j["path"] = path;
+    j["offset"] = offset;
+    j["length"] = length;
+    j["size"] = size;
+    j["eof"] = offset + length >= size;
+    if (!sha256.empty())
+        j["sha256"] = sha256;
+    j["data"] = base64;
+    return j;
+}
+
 std::string toLine(const Json &message)
 {
     // dump() escapes control characters, so the line never contains a raw newline; invalid UTF-8

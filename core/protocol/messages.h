@@ -35,6 +35,8 @@ inline constexpr const char *Mismatch = "mismatch";
 inline constexpr const char *Cancelled = "cancelled";
 inline constexpr const char *FrontendUnavailable = "frontend_unavailable";
 inline constexpr const char *Internal = "internal";
+inline constexpr const char *Refused = "refused";   ///< `read` of a path outside the job folders
+inline constexpr const char *NotFound = "not_found"; ///< `read` of a file that does not exist
 } // namespace Code
 
 /// A failure that ends a request: which stage, a protocol code, what failed and what to do.
@@ -57,6 +59,11 @@ Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, cons
 Json makeResult(std::int64_t id, const Json &result);
 Json makeError(std::int64_t id, const Error &error);
 Json makePong(std::int64_t id);
+/// `data`, the answer to `read` (FORMAT.md "read"): `data` holds `length` bytes of the file at
+/// `path` from `offset`, base64-encoded; `size` is the whole file's size (bytes), `eof` whether
+/// the slice reaches its end, `sha256` the whole file's SHA-256 (hex) or empty when not computed.
+Json makeData(std::int64_t id, std::string_view path, std::uint64_t offset, std::uint64_t length, std::uint64_t size,
+              std::string_view sha256, std::string_view base64);
 
 /// One line of the stream, serialised without a newline inside (the writer appends '\n').
 std::string toLine(const Json &message);

@@ -15,6 +15,13 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include <fstream>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <mutex>
 #include <unordered_map>
 
@@ -86,7 +93,7 @@ struct AotiRunner::Private {
     /// package_constants_on_disk_format="pickle_weights": FQN -> [file, shape, stride, offset]),
     /// each file from `shared` when named there (read once per process), else from the package's
     /// data/weights/. No weights_config.json: nothing to do (the weights are in the .so).
-    void bindExternalWeights(const std::filesystem::path &dir, const std::map<std::string, std::string> &shared);
+    void bindExternalWeights(const std::filesystem::path &dir, const std::map<std::string, Bundle::BucketWeight> &shared);
 
     /// Throw InputRefused when `tensors` do not fit the guards.
     void checkShapes(const std::vector<at::Tensor> &tensors)
@@ -137,21 +144,45 @@ at::Tensor loadWeightFile(const std::filesystem::path &file)
     return value.toTensor();
 }
 
-/// Weight files a bundle shares between buckets, loaded once per process and device.
-at::Tensor sharedWeightFile(const std::string &path, const c10::Device &device)
+/// A raw weight file (BUNDLE.md "Shared weights") mapped into memory, as a CPU tensor over the
+/// mapping; the mapping goes when the last tensor using it does.
+at::Tensor mapRawWeight(const Bundle::BucketWeight &w)
+{
+    const at::ScalarType type = scalarTypeOf(w.dtype);
+    const std::size_t bytes = static_cast<std::size_t>(w.numel) * c10::elementSize(type);
+    const int fd = ::open(w.file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw RuntimeError("weight file '" + w.file + "' cannot be opened: " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || static_cast<std::size_t>(st.st_size) != bytes) {
+        ::close(fd);
+        throw RuntimeError("weight file '" + w.file + "' has " + std::to_string(st.st_size) + " bytes; the manifest says " +
+                           std::to_string(w.numel) + " " + w.dtype + " (" + std::to_string(bytes) + " bytes)");
+    }
+    void *data = bytes ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0) : nullptr;
+    ::close(fd);
+    if (data == MAP_FAILED)
+        throw RuntimeError("weight file '" + w.file + "' cannot be mapped: " + std::strerror(errno));
+    return at::from_blob(data, {static_cast<int64_t>(w.numel)}, [bytes](void *p) { if (p) ::munmap(p, bytes); },
+                         at::TensorOptions().dtype(type).device(at::kCPU));
+}
+
+/// Weight files a bundle shares between buckets, mapped once per process (and copied once per
+/// device other than the CPU).
+at::Tensor sharedWeightFile(const Bundle::BucketWeight &w, const c10::Device &device)
 {
     static std::mutex mutex;
     static std::map<std::pair<std::string, std::string>, at::Tensor> loaded;
     const std::lock_guard lock(mutex);
-    auto &t = loaded[{path, device.str()}];
+    auto &t = loaded[{w.file, device.str()}];
     if (!t.defined())
-        t = loadWeightFile(path).to(device);
+        t = device.is_cpu() ? mapRawWeight(w) : mapRawWeight(w).to(device);
     return t;
 }
 
 } // namespace
 
-void AotiRunner::Private::bindExternalWeights(const std::filesystem::path &dir, const std::map<std::string, std::string> &shared)
+void AotiRunner::Private::bindExternalWeights(const std::filesystem::path &dir, const std::map<std::string, Bundle::BucketWeight> &shared)
 {
     namespace fs = std::filesystem;
     fs::path config, archive;
@@ -186,9 +217,10 @@ void AotiRunner::Private::bindExternalWeights(const std::filesystem::path &dir, 
                 if (!own.defined()) {
                     const fs::path p = archive / "data" / "weights" / file;
                     if (!fs::exists(p, ec))
-                        throw RuntimeError("package '" + path + "': weight file '" + file + "' for '" + fqn +
-                                           "' is neither in the package nor given by the bundle (a bundle's manifest lists it "
-                                           "under buckets[].weights: re-export the bundle)");
+                        throw RuntimeError("package '" + path + "': its weight file '" + file + "' (for '" + fqn +
+                                           "') is not inside it: it belongs to a bundle that shares its buckets' weights "
+                                           "(BUNDLE.md \"Shared weights\"); run the bundle (aotstudio-run BUNDLE --batch N), "
+                                           "or export it with --no-shared-weights to get self-contained packages");
                     own = loadWeightFile(p).to(device);
                 }
                 whole = own;
@@ -549,6 +581,34 @@ void AotiRunner::runConcurrent() const
     } catch (const std::exception &e) {
         throw RuntimeError("running package '" + d->path + "' failed: " + firstLine(e.what()));
     }
+}
+
+Bundle::BucketWeight writeRawWeight(const std::filesystem::path &torchSaveFile, const std::filesystem::path &raw)
+{
+    at::Tensor t;
+    try {
+        t = loadWeightFile(torchSaveFile);
+    } catch (const RuntimeError &e) {
+        throw Bundle::BundleError(e.what());
+    }
+    static const std::set<std::string> known{"float32", "float16", "bfloat16", "float64", "int64",
+                                             "int32",   "int16",   "int8",     "uint8",   "bool"};
+    Bundle::BucketWeight w;
+    w.dtype = dtypeName(t.scalar_type());
+    if (!known.count(w.dtype))
+        throw Bundle::BundleError("weight file '" + torchSaveFile.string() + "' holds a " + w.dtype +
+                                  " tensor, which a bundle cannot share yet (export with --no-shared-weights)");
+    if (!t.device().is_cpu())
+        t = t.cpu();
+    const auto &storage = t.storage();
+    const std::size_t bytes = storage.nbytes();
+    w.numel = static_cast<long long>(bytes / c10::elementSize(t.scalar_type()));
+    std::ofstream out(raw, std::ios::binary | std::ios::trunc);
+    out.write(static_cast<const char *>(storage.data()), static_cast<std::streamsize>(bytes));
+    out.close();
+    if (!out)
+        throw Bundle::BundleError("cannot write '" + raw.string() + "' (disk full?)");
+    return w;
 }
 
 std::map<std::string, std::string> AotiRunner::metadata() const

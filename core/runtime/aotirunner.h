@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "bundle/bundle.h"
 #include "bundle/guards.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -99,11 +101,13 @@ public:
         bool extractionCache = false;
         /// The package's verified hex SHA-256 (a bundle's manifest); empty: computed when needed.
         std::string sha256;
-        /// Where the package's external weight files are when a bundle shares them (BUNDLE.md
-        /// "Shared weights"): file name in its weights_config.json -> absolute path. A file not
-        /// named here is read from the package's own data/weights/. Files named here are read
-        /// once per process and shared by every runner that names them (the buckets of a bundle).
-        std::map<std::string, std::string> weightFiles;
+        /// The package's external weight files a bundle shares (BUNDLE.md "Shared weights"): file
+        /// name in its weights_config.json -> the raw storage bytes ({absolute path, dtype,
+        /// numel}). Each is mapped with mmap() once per process (MAP_PRIVATE: pages shared with
+        /// every process and forked worker that maps it, copy-on-write should the model write)
+        /// and shared by every runner that names it. A file not named here is read from the
+        /// package's own data/weights/ (torch.save format).
+        std::map<std::string, Bundle::BucketWeight> weightFiles;
     };
     /// As above. A package with external weights (weights_config.json, compiled with
     /// `package_constants_in_so=False`) gets them bound with load_constants(user_managed): the
@@ -171,6 +175,13 @@ private:
     struct Private;
     std::unique_ptr<Private> d;
 };
+
+/// Export side of BUNDLE.md "Shared weights" (Bundle::RawWeightWriter): read the tensor that
+/// `torchSaveFile` holds (torch.save format, LibTorch's unpickler) and write the bytes of its whole
+/// storage to `raw` (native byte order). Returns {"", dtype, numel of the storage}. Throws
+/// Bundle::BundleError naming the file when it is not a torch.save'd tensor, its dtype has no name
+/// in the manifest's vocabulary, or `raw` cannot be written.
+Bundle::BucketWeight writeRawWeight(const std::filesystem::path &torchSaveFile, const std::filesystem::path &raw);
 
 /// Set LibTorch's intra-op thread count for this process (`at::set_num_threads`: OpenMP and
 /// ATen's pool; Python's torch in the engine shares it, one copy of c10), so eager and compiled

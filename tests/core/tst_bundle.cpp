@@ -857,14 +857,21 @@ void TestBundle::shareWeightsStoresEachWeightOnce()
     makeRawZip(root / "packages/plain.pt2", {{"plain/data/aotinductor/model/x.wrapper.so", "weights inside"}});
     const auto before = fs::last_write_time(root / "packages/plain.pt2");
 
-    const auto a = shareWeights(root / "packages/batch1.pt2", root);
-    const auto b = shareWeights(root / "packages/batch4.pt2", root);
+    // A stand-in for Runtime::writeRawWeight (which needs LibTorch): the file's bytes as uint8.
+    const RawWeightWriter toRaw = [](const fs::path &in, const fs::path &out) {
+        fs::copy_file(in, out);
+        return BucketWeight{"", "uint8", static_cast<long long>(fs::file_size(in))};
+    };
+    const auto a = shareWeights(root / "packages/batch1.pt2", root, toRaw);
+    const auto b = shareWeights(root / "packages/batch4.pt2", root, toRaw);
     QCOMPARE(a.size(), std::size_t(2));
     QCOMPARE(b.size(), std::size_t(2));
     QCOMPARE(a.at("weight_0"), b.at("weight_0")); // stored once
-    QVERIFY(a.at("weight_1") != b.at("weight_1"));
-    QCOMPARE(a.at("weight_0"), "weights/" + sha256File(root / a.at("weight_0")) + ".pt"); // named by content
-    QCOMPARE(readText(root / a.at("weight_1")), std::string("weight of batch 1"));
+    QVERIFY(a.at("weight_1").file != b.at("weight_1").file);
+    QCOMPARE(a.at("weight_0").file, "weights/" + sha256File(root / a.at("weight_0").file) + ".bin"); // named by content
+    QCOMPARE(a.at("weight_0").numel, 19LL);
+    QCOMPARE(a.at("weight_0").dtype, std::string("uint8"));
+    QCOMPARE(readText(root / a.at("weight_1").file), std::string("weight of batch 1"));
     std::size_t stored = 0;
     for (const auto &e : fs::directory_iterator(root / "weights")) {
         QVERIFY2(e.path().filename().string().rfind(".partial", 0) != 0, e.path().c_str());
@@ -875,12 +882,12 @@ void TestBundle::shareWeightsStoresEachWeightOnce()
     const auto names = zipNames(root / "packages/batch1.pt2");
     QCOMPARE(names, (std::vector<std::string>{"batch1/data/aotinductor/model/x.wrapper.so", "batch1/data/aotinductor/model/weights_config.json"}));
     // A package without external weights is not touched.
-    QVERIFY(shareWeights(root / "packages/plain.pt2", root).empty());
+    QVERIFY(shareWeights(root / "packages/plain.pt2", root, toRaw).empty());
     QCOMPARE(fs::last_write_time(root / "packages/plain.pt2"), before);
     // Not a zip: an error naming the package.
     writeText(root / "packages/broken.pt2", "not a zip");
     try {
-        shareWeights(root / "packages/broken.pt2", root);
+        shareWeights(root / "packages/broken.pt2", root, toRaw);
         QFAIL("no error");
     } catch (const BundleError &e) {
         QVERIFY2(std::string(e.what()).find("broken.pt2") != std::string::npos, e.what());
@@ -893,20 +900,25 @@ void TestBundle::manifestBucketWeights()
     const fs::path dir = tmp.path().toStdString();
     json m = baseManifest();
     m["format_version"] = 2;
-    m["buckets"][0]["weights"] = {{"weight_0", "weights/a.pt"}};
-    writeText(dir / "weights/a.pt", "w");
+    const json w{{"file", "weights/a.bin"}, {"dtype", "float32"}, {"numel", 1}};
+    m["buckets"][0]["weights"] = {{"weight_0", w}};
+    writeText(dir / "weights/a.bin", "wwww");
     makeBundle(dir, m);
     const Manifest parsed = loadManifest(dir);
-    QCOMPARE(parsed.buckets[0].weights.at("weight_0"), std::string("weights/a.pt"));
+    QCOMPARE(parsed.buckets[0].weights.at("weight_0"), (BucketWeight{"weights/a.bin", "float32", 1}));
     QVERIFY(parsed.buckets[1].weights.empty());
     QVERIFY2(verify(dir, parsed).empty(), listProblems(verify(dir, parsed)).c_str());
     // A weights path that the files list does not cover is a verification problem (never loaded unhashed).
     json j = json::parse(readText(dir / "manifest.json"));
-    j["files"].erase("weights/a.pt");
+    j["files"].erase("weights/a.bin");
     const auto problems = verify(dir, parseManifest(j, "test"));
-    QVERIFY2(anyContains(problems, "weights/a.pt", "not listed"), listProblems(problems).c_str());
-    // Outside the bundle, or not an object: refused when parsed.
-    for (const json &bad : {json{{"weight_0", "../a.pt"}}, json{{"weight_0", 3}}, json::array({"weights/a.pt"}), json{{"a/b", "weights/a.pt"}}}) {
+    QVERIFY2(anyContains(problems, "weights/a.bin", "not listed"), listProblems(problems).c_str());
+    // Outside the bundle, not an object, a field missing or negative: refused when parsed.
+    const json outside{{"file", "../a.bin"}, {"dtype", "float32"}, {"numel", 1}};
+    const json noDtype{{"file", "weights/a.bin"}, {"numel", 1}};
+    const json negative{{"file", "weights/a.bin"}, {"dtype", "float32"}, {"numel", -1}};
+    for (const json &bad : {json{{"weight_0", outside}}, json{{"weight_0", "weights/a.bin"}}, json{{"weight_0", noDtype}},
+                            json{{"weight_0", negative}}, json::array({w}), json{{"a/b", w}}}) {
         json k = baseManifest();
         k["format_version"] = 2;
         k["buckets"][0]["weights"] = bad;
@@ -914,7 +926,7 @@ void TestBundle::manifestBucketWeights()
     }
     // In a version-1 manifest the field is refused: a version-1 runtime would not know it.
     json v1 = baseManifest();
-    v1["buckets"][0]["weights"] = {{"weight_0", "weights/a.pt"}};
+    v1["buckets"][0]["weights"] = {{"weight_0", w}};
     QVERIFY_THROWS_EXCEPTION(BundleError, manifestFrom(v1));
 }
 

@@ -188,6 +188,35 @@ private slots:
         QCOMPARE(*again.high, *r.high);
     }
 
+    void percentileIntervalBracketsTheEstimate()
+    {
+        std::vector<double> ms;
+        for (int i = 1; i <= 200; ++i)
+            ms.push_back(static_cast<double>(i)); // 1 .. 200 ms
+        const auto p50 = percentileInterval(ms, 50, 0.95, 2000, 3);
+        QCOMPARE(p50.estimate, 100.5); // numpy.percentile(range(1, 201), 50)
+        QCOMPARE(p50.blocks, 200);
+        QVERIFY(p50.low && p50.high);
+        QVERIFY(*p50.low < p50.estimate && p50.estimate < *p50.high);
+        QVERIFY(*p50.low > 80 && *p50.high < 121); // about ±1.96 * sqrt(n)/2 ranks
+        // 200 samples hold only 2 beyond their p99: an estimate, no interval (its end would be the maximum).
+        const auto p99of200 = percentileInterval(ms, 99, 0.95, 2000, 3);
+        QVERIFY(qAbs(p99of200.estimate - 198.01) < 1e-9);
+        QVERIFY(!p99of200.low && !p99of200.high);
+        std::vector<double> many;
+        for (int i = 1; i <= 1000; ++i)
+            many.push_back(static_cast<double>(i));
+        const auto p99 = percentileInterval(many, 99, 0.95, 2000, 3);
+        QVERIFY(qAbs(p99.estimate - 990.01) < 1e-9); // numpy.percentile(range(1, 1001), 99)
+        QVERIFY(p99.low && p99.high);
+        QVERIFY(*p99.low <= p99.estimate && p99.estimate <= *p99.high && *p99.high < 1000);
+        const auto again = percentileInterval(many, 99, 0.95, 2000, 3);
+        QCOMPARE(*again.low, *p99.low); // deterministic for a seed
+        const std::vector<double> two{1.0, 2.0};
+        QVERIFY(!percentileInterval(two, 50).low); // too few samples for an interval
+        QCOMPARE(percentileInterval(std::vector<double>{}, 50).estimate, 0.0);
+    }
+
     void rateIntervalMatchesNumpyReference()
     {
         // Same script: "rate: 4968.509447 low 4851.633530 high 5064.493551".

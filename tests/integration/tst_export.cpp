@@ -298,10 +298,15 @@ void TestExport::sharedWeightsStoredOnce()
         if (perBucket < 0)
             perBucket = weights.size();
         QCOMPARE(weights.size(), perBucket);
-        for (const auto &path : weights) {
-            QVERIFY2(path.toString().startsWith(QLatin1String("weights/")), qPrintable(path.toString()));
-            QVERIFY2(files.contains(path.toString()), qPrintable(path.toString() + " not hashed in the manifest"));
-            all.insert(path.toString());
+        for (const auto &entry : weights) {
+            // {file, dtype, numel}: the raw storage bytes, named by their SHA-256.
+            const QString path = entry.toObject().value(QLatin1String("file")).toString();
+            QVERIFY2(path.startsWith(QLatin1String("weights/")) && path.endsWith(QLatin1String(".bin")), qPrintable(path));
+            QVERIFY2(files.contains(path), qPrintable(path + " not hashed in the manifest"));
+            QCOMPARE(entry.toObject().value(QLatin1String("dtype")).toString(), QStringLiteral("float32"));
+            const qint64 numel = entry.toObject().value(QLatin1String("numel")).toInteger();
+            QCOMPARE(files.value(path).toObject().value(QLatin1String("bytes")).toInteger(), numel * 4);
+            all.insert(path);
         }
     }
     QCOMPARE(all.size(), perBucket);
@@ -452,6 +457,18 @@ void TestExport::signedRoundTrip()
                                                  QStringLiteral("--allow-unsigned")});
     QVERIFY2(allowed.exitCode == 0, allowed.err.constData());
     QVERIFY2(allowed.out.contains("signature:   UNSIGNED"), allowed.out.constData());
+
+    // sweep --bundle follows the same rules, with the engine's $AOTSTUDIO_TRUST as the store.
+    qputenv("AOTSTUDIO_TRUST", pub.toUtf8());
+    const QStringList sweep{QStringLiteral("sweep"), QStringLiteral("--bundle"), copy, QStringLiteral("--budget"), QStringLiteral("1"),
+                            QStringLiteral("--no-pairwise"), QStringLiteral("--no-outside")};
+    const Run sweepRefused = run(AOTSTUDIO_CLI_PATH, sweep + QStringList{QStringLiteral("--out"), m_dir.filePath(QStringLiteral("sweep-refused"))});
+    const Run sweepAllowed = run(AOTSTUDIO_CLI_PATH, sweep + QStringList{QStringLiteral("--out"), m_dir.filePath(QStringLiteral("sweep-allowed")),
+                                                                        QStringLiteral("--allow-unsigned")});
+    qunsetenv("AOTSTUDIO_TRUST");
+    QCOMPARE(sweepRefused.exitCode, 1);
+    QVERIFY2(sweepRefused.err.contains("is unsigned"), sweepRefused.err.right(2000).constData());
+    QVERIFY2(sweepAllowed.exitCode == 0, sweepAllowed.err.right(2000).constData());
 }
 
 void TestExport::neverOverwrites()

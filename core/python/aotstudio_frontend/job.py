@@ -398,6 +398,33 @@ def _describe(t: torch.Tensor) -> dict:
     return {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
 
 
+def _plain_weight_files(package: str) -> None:
+    """Rewrite the ``data/weights/*`` files of an AOTInductor package (``pickle_weights``) as plain
+    tensors. Inductor saves a constant's original value, often an ``nn.Parameter``; one with extra
+    attributes (Hugging Face's ``_is_hf_initialized``) pickles as ``torch._utils.
+    _rebuild_parameter_with_state``, which LibTorch's unpickler (C++, no Python) does not know. The
+    bytes of each tensor are unchanged. The zip is rewritten beside the package and renamed over it."""
+    import io
+    import zipfile
+    marker = "/data/weights/"
+    with zipfile.ZipFile(package) as src:
+        infos = src.infolist()
+        if not any(marker in i.filename for i in infos):
+            return
+        tmp = package + ".plain"
+        with zipfile.ZipFile(tmp, "w") as dst:
+            for info in infos:
+                data = src.read(info.filename)
+                if marker in info.filename and not info.filename.endswith("/"):
+                    value = torch.load(io.BytesIO(data), weights_only=False)
+                    if isinstance(value, torch.Tensor) and type(value) is not torch.Tensor:
+                        buffer = io.BytesIO()
+                        torch.save(value.detach().as_subclass(torch.Tensor), buffer)
+                        data = buffer.getvalue()
+                dst.writestr(info, data)
+    os.replace(tmp, package)
+
+
 class CompileJob:
     """State of one ``compile`` request between stages. ``request`` holds the protocol fields
     (model, device, dtype, out, tolerance, freezing, max_autotune, allow_cache, snapshots);
@@ -888,6 +915,13 @@ class CompileJob:
         if self.device == "cpu":
             # Each generated C++ kernel becomes a named RecordFunction range (for the profiler).
             options["cpp.enable_kernel_profile"] = True
+        if self.external_weights and self.freezing:
+            # Freezing packs weights into opaque oneDNN tensors (OpaqueTensorImpl, no storage),
+            # which torch's pickle_weights cannot save ("Cannot access storage of
+            # OpaqueTensorImpl"): a frozen package keeps its weights in its .so.
+            self.external_weights = False
+            self.log("info", "freezing is on: the weights stay inside the package (frozen weights are packed "
+                             "into opaque oneDNN tensors that cannot be stored outside it, so a bundle cannot share them)")
         if self.external_weights:
             # Each constant as its own torch.save file in data/weights/ with weights_config.json
             # (FQN -> file, shape, stride, offset), nothing in the .so; the C++ runner binds them
@@ -912,6 +946,8 @@ class CompileJob:
                                 f"AOTInductor failed to compile '{self.spec}'" + (f" ({detail})" if detail else "")
                                 + f": {one_line(exc)}",
                                 compile_hint(exc, self.device)) from exc
+        if self.external_weights:
+            _plain_weight_files(path)
         os.replace(path, final)
         os.rmdir(partial_dir)
         self.package = final

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A remote engine over real SSH (issue 17): the test starts Debian's sshd on 127.0.0.1 with a
+// throwaway host key and user key in a temporary folder (its own config, nothing of the machine's
+// SSH set-up touched), runs `ssh -p PORT 127.0.0.1 aotstudio-engine --serve` through
+// EngineClient, profiles sample:mlp into a job folder the ArtifactStore is told not to read
+// directly, and checks that snapshots, kernels with their source, profile.json and trace.json
+// arrive through the protocol's `read` with the engine's SHA-256. Then the bad inputs: a path
+// outside the job folders (and a symbolic link leading out) refused, a wrong engine path, a key
+// the host refuses and an unknown host each named with the host and the step, and a connection
+// dropped mid-transfer leaving nothing in the cache. Skipped with the reason when sshd cannot
+// start here.
+#include "client/artifactstore.h"
+#include "client/engineclient.h"
+#include "client/kernelcatalog.h"
+#include "client/session.h"
+#include "client/snapshotfile.h"
+#include "sshserver.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+
+using namespace AotStudio::Client;
+
+namespace {
+
+QByteArray sha256Of(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    h.addData(&f);
+    return h.result().toHex();
+}
+
+/// Files under `folder` whose name is not a finished cache file (QSaveFile's temporary names).
+QStringList leftovers(const QString &folder)
+{
+    QStringList found;
+    for (QDirIterator it(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();) {
+        const QString f = it.next();
+        if (f.contains(QLatin1String(".XXXXXX")) || QFileInfo(f).fileName().contains(QLatin1Char('~')) ||
+            QFileInfo(f).suffix().length() == 6)
+            found << f;
+    }
+    return found;
+}
+
+} // namespace
+
+class TestRemote : public QObject
+{
+    Q_OBJECT
+
+    AotStudio::Tests::SshServer m_server;
+    QTemporaryDir m_tmp;
+    QString m_jobs;   ///< the engine's job folder: the store must never read it directly
+    QString m_skip;   ///< why sshd is not available ("" when it is)
+
+    QString tmp(const QString &name) const { return m_tmp.filePath(name); }
+
+    RemoteEngine remote(const QString &enginePath = QStringLiteral(AOTSTUDIO_ENGINE_PATH)) const
+    {
+        return m_server.remote(enginePath, m_jobs);
+    }
+
+    /// Starts `client` and waits for its handshake; false (with the reason) when it failed.
+    static bool connectClient(EngineClient &client, QString *failure)
+    {
+        QSignalSpy ready(&client, &EngineClient::handshakeCompleted);
+        QSignalSpy failed(&client, &EngineClient::engineFailed);
+        client.start();
+        QElapsedTimer t;
+        t.start();
+        while (ready.isEmpty() && failed.isEmpty() && t.elapsed() < 60000)
+            QTest::qWait(50);
+        if (!failed.isEmpty())
+            *failure = failed.first().first().toString();
+        else if (ready.isEmpty())
+            *failure = QStringLiteral("no handshake within 60 s");
+        return !ready.isEmpty();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        m_jobs = tmp(QStringLiteral("engine-jobs"));
+        QVERIFY(QDir().mkpath(m_jobs));
+        m_skip = m_server.start();
+    }
+
+    void artifactsArriveThroughRead()
+    {
+        if (!m_skip.isEmpty())
+            QSKIP(qPrintable(m_skip));
+        EngineClient client;
+        client.setRemote(remote());
+        Session session;
+        connect(&client, &EngineClient::eventReceived, &session, &Session::apply);
+        connect(&client, &EngineClient::requestSent, &session, &Session::recordRequest);
+        ArtifactStore store;
+        store.setClient(&client);
+        store.setSession(&session);
+        store.setCacheFolder(tmp(QStringLiteral("cache")));
+        store.addNoDirectReadFolder(m_jobs); // the studio must not see the engine's disk
+        QString failure;
+        QVERIFY2(connectClient(client, &failure), qPrintable(failure));
+        QVERIFY(!client.engineInfo().torchVersion.isEmpty());
+
+        const QString out = m_jobs + QStringLiteral("/profile-1");
+        QSignalSpy results(&client, &EngineClient::resultReceived);
+        QSignalSpy errors(&client, &EngineClient::errorReceived);
+        const qint64 id = client.submitJob(
+            QStringLiteral("profile"),
+            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}, {QStringLiteral("device"), QStringLiteral("cpu")},
+                        {QStringLiteral("out"), out}, {QStringLiteral("warmup"), 2}, {QStringLiteral("runs"), 20},
+                        {QStringLiteral("min_runs"), 5}, {QStringLiteral("max_seconds"), 0.5},
+                        {QStringLiteral("variants"), QJsonArray{QStringLiteral("eager"), QStringLiteral("aoti")}},
+                        {QStringLiteral("throughput"), QJsonArray{}}, {QStringLiteral("cold_start_runs"), 0}});
+        QVERIFY(id > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!results.isEmpty() || !errors.isEmpty(), 600000);
+        QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors.first().at(1).value<EngineError>().message));
+        const JobRecord *job = session.job(id);
+        QVERIFY(job && job->succeeded());
+
+        // Every file the studio reads, through `read`, into the cache, hashes equal.
+        QStringList wanted = ArtifactStore::artifactsOf(*job);
+        const QJsonObject files = job->result.value(QStringLiteral("files")).toObject();
+        const QString trace = files.value(QStringLiteral("trace")).toString();
+        const QString profileJson = files.value(QStringLiteral("profile_json")).toString();
+        QVERIFY2(wanted.contains(trace) && wanted.contains(profileJson), qPrintable(wanted.join(u' ')));
+        int snapshots = 0;
+        for (const auto &s : job->snapshots)
+            snapshots += s.graph && !s.path.isEmpty();
+        QVERIFY(snapshots > 2);
+        for (const QString &path : wanted) {
+            const QString original = session.resolvePath(path);
+            if (!QFileInfo::exists(original))
+                continue; // a guessed name the job did not write
+            QString error;
+            const QString local = store.fetchAndWait(path, &error);
+            QVERIFY2(!local.isEmpty(), qPrintable(error));
+            QVERIFY2(local.startsWith(store.cacheFolder() + u'/'), qPrintable(local)); // never the job folder
+            QCOMPARE(sha256Of(local), sha256Of(original));
+        }
+        // The readers open the cached copies.
+        QString error;
+        for (const auto &s : job->snapshots) {
+            if (s.graph && !s.path.isEmpty()) {
+                const auto snapshot = SnapshotFile::load(store.localPath(s.path), &error);
+                QVERIFY2(snapshot && !snapshot->nodes().isEmpty(), qPrintable(error));
+            }
+        }
+        const QString kernelsPath = job->result.value(QStringLiteral("kernels_json")).toString();
+        const auto kernels = KernelCatalog::load(store.localPath(kernelsPath.isEmpty() ? out + QStringLiteral("/kernels.json") : kernelsPath), &error);
+        QVERIFY2(kernels && !kernels->kernels().isEmpty(), qPrintable(error));
+        bool withSource = false;
+        for (const auto &k : kernels->kernels())
+            withSource = withSource || !k.source.isEmpty();
+        QVERIFY(withSource);
+        QVERIFY(store.filesFetched() >= snapshots + 3);
+        QVERIFY(leftovers(store.cacheFolder()).isEmpty());
+
+        // A path outside the job folders is refused (and logged); so is a link leading out.
+        QSignalSpy logs(&client, &EngineClient::logMessage);
+        QString refused;
+        QVERIFY(store.fetchAndWait(QStringLiteral("/etc/passwd"), &refused).isEmpty());
+        QVERIFY2(refused.contains(QLatin1String("refused")) && refused.contains(QLatin1String("127.0.0.1")), qPrintable(refused));
+        QVERIFY(QFile::link(QStringLiteral("/etc/passwd"), out + QStringLiteral("/escape.json")));
+        QVERIFY(store.fetchAndWait(out + QStringLiteral("/escape.json"), &refused).isEmpty());
+        QVERIFY2(refused.contains(QLatin1String("refused")), qPrintable(refused));
+        QVERIFY(!QFileInfo::exists(store.cachePath(out + QStringLiteral("/escape.json"))));
+        bool logged = false;
+        for (const auto &l : logs)
+            logged = logged || (l.at(1).toString() == QLatin1String("warning") && l.at(2).toString().contains(QLatin1String("refused")));
+        QVERIFY(logged);
+
+        // A connection dropped mid-transfer leaves nothing half-written in the cache.
+        QFile big(out + QStringLiteral("/big.json"));
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        big.write(QByteArray(24 << 20, 'x'));
+        big.close();
+        QSignalSpy fetchFailed(&store, &ArtifactStore::fetchFailed);
+        QSignalSpy data(&client, &EngineClient::dataReceived);
+        store.fetch(big.fileName());
+        QTRY_VERIFY_WITH_TIMEOUT(!data.isEmpty(), 30000);
+        m_server.dropConnections(); // the network goes away mid-transfer
+        QTRY_VERIFY_WITH_TIMEOUT(!fetchFailed.isEmpty(), 10000);
+        const QString dropped = fetchFailed.first().at(1).toString();
+        QVERIFY2(dropped.contains(QLatin1String("127.0.0.1")) && dropped.contains(QLatin1String("connection was lost")),
+                 qPrintable(dropped));
+        QVERIFY(!QFileInfo::exists(store.cachePath(big.fileName())));
+        QVERIFY2(leftovers(store.cacheFolder()).isEmpty(), qPrintable(leftovers(store.cacheFolder()).join(u' ')));
+
+        // The session reopens from the cache without the engine.
+        ArtifactStore offline;
+        offline.setCacheFolder(store.cacheFolder());
+        offline.setDirectReads(false);
+        QVERIFY(!offline.localPath(trace).isEmpty());
+        QCOMPARE(sha256Of(offline.localPath(trace)), sha256Of(trace));
+    }
+
+    void badInputNamesHostAndStep_data()
+    {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("step");
+        QTest::newRow("engine path") << "engine" << "starting the engine";
+        QTest::newRow("refused key") << "key" << "authenticating";
+        QTest::newRow("unknown host") << "host" << "checking the host key";
+        QTest::newRow("closed port") << "port" << "connecting";
+        QTest::newRow("other protocol") << "protocol" << "handshake failed";
+    }
+    void badInputNamesHostAndStep()
+    {
+        if (!m_skip.isEmpty())
+            QSKIP(qPrintable(m_skip));
+        QFETCH(QString, what);
+        QFETCH(QString, step);
+        RemoteEngine r = remote(what == QLatin1String("engine") ? QStringLiteral("/nonexistent/aotstudio-engine")
+                                                                : QStringLiteral(AOTSTUDIO_ENGINE_PATH));
+        if (what == QLatin1String("key"))
+            r.identityFile = m_server.path(QStringLiteral("host_key")); // a key the host does not know
+        if (what == QLatin1String("host"))
+            r.sshOptions = {QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + tmp(QStringLiteral("empty_known_hosts")),
+                            QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
+                            QStringLiteral("-o"), QStringLiteral("BatchMode=yes")};
+        if (what == QLatin1String("protocol")) {
+            // An engine of another protocol version: its frozen hello says so, then it waits.
+            QFile script(tmp(QStringLiteral("engine-protocol-99")));
+            QVERIFY(script.open(QIODevice::WriteOnly));
+            script.write("#!/bin/sh\necho '{\"type\":\"hello\",\"id\":0,\"protocol\":99,\"engine_version\":\"9.0.0\"}'\ncat >/dev/null\n");
+            script.close();
+            script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+            r.enginePath = script.fileName();
+        }
+        if (what == QLatin1String("port"))
+            r.port = AotStudio::Tests::SshServer::freePort();
+        EngineClient client;
+        client.setRemote(r);
+        QString failure;
+        QVERIFY(!connectClient(client, &failure));
+        QVERIFY2(failure.contains(QLatin1String("127.0.0.1")) && failure.contains(step), qPrintable(failure));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRemote)
+#include "tst_remote.moc"
