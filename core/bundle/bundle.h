@@ -25,7 +25,14 @@ inline constexpr const char *kFormat = "aotstudio.bundle";
 /// export writes 2 only when it uses them, so bundles without stay readable by version-1 runtimes,
 /// and a version-1 runtime refuses a bundle whose packages it would run without their weights.
 inline constexpr int kFormatVersion = 2;
+// The bundle's layout (BUNDLE.md "Layout"): every writer and reader of a bundle uses these names.
 inline constexpr const char *kManifestName = "manifest.json";
+inline constexpr const char *kSignatureName = "manifest.sig"; ///< signed bundles (bundle/signing.h)
+inline constexpr const char *kPackagesDir = "packages";       ///< packages/<bucket>.pt2
+inline constexpr const char *kSharedWeightsDir = "weights";   ///< weights/<sha256>.bin (format 2)
+inline constexpr const char *kReportDir = "report";           ///< report/<bucket>.json, report/cold_start.json
+inline constexpr const char *kColdStartName = "cold_start.json"; ///< in kReportDir
+inline constexpr const char *kGraphsDir = "graphs";           ///< the first bucket's snapshots and kernels.json
 inline constexpr long long kBatchDim = -1;      ///< TensorSpec::shape value for the "batch" dimension
 /// Largest manifest.json read (bytes). A real one is a few KiB (guards included); a larger file is
 /// refused before it is parsed, so a hostile bundle cannot make the reader allocate at will.

@@ -6,6 +6,8 @@
 // detached file manifest.sig (the 64 raw signature bytes); the manifest lists the SHA-256 of every
 // other file, so the signature covers the whole bundle. No torch, no Qt.
 
+#include "bundle/bundle.h" // kSignatureName
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -20,7 +22,6 @@ namespace AotStudio::Bundle {
 
 struct OpenedBundle; // bundle/bundle.h
 
-inline constexpr const char *kSignatureName = "manifest.sig";
 inline constexpr const char *kSignatureAlgorithm = "ed25519";
 inline constexpr std::size_t kSignatureBytes = 64; ///< an Ed25519 signature
 inline constexpr std::size_t kMaxKeyFileBytes = 64 * 1024; ///< a PEM key file larger than this is refused

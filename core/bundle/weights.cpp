@@ -42,7 +42,7 @@ std::map<std::string, BucketWeight> shareWeights(const fs::path &package, const 
         throw BundleError(msg);
     };
     std::map<std::string, BucketWeight> moved;
-    const fs::path dir = bundleRoot / "weights";
+    const fs::path dir = bundleRoot / kSharedWeightsDir;
     std::error_code ec;
     const zip_int64_t count = zip_get_num_entries(z, 0);
     std::vector<char> buffer(1 << 20);
@@ -97,7 +97,7 @@ std::map<std::string, BucketWeight> shareWeights(const fs::path &package, const 
             fs::rename(raw, target, ec);
         if (ec)
             fail("cannot store " + quote(target) + ": " + ec.message());
-        weight.file = "weights/" + sha + ".bin";
+        weight.file = std::string(kSharedWeightsDir) + "/" + sha + ".bin";
         moved[file] = weight;
         if (zip_delete(z, static_cast<zip_uint64_t>(i)) != 0)
             fail(name + ": " + zip_strerror(z));

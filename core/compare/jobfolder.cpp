@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compare/jobfolder.h"
+#include "bundle/bundle.h" // the bundle layout
 
 #include "graph/graph.h"
 
@@ -195,7 +196,7 @@ JobFolder loadBundle(JobFolder job, const json &manifest)
              f.is_object() && f.value("bytes", json()).is_number_unsigned())
         job.packageBytes = f["bytes"].get<std::uintmax_t>();
     std::error_code ec;
-    const fs::path report = job.dir / "report" / (job.bucket + ".json");
+    const fs::path report = job.dir / Bundle::kReportDir / (job.bucket + ".json");
     json stages;
     if (fs::is_regular_file(report, ec)) {
         const json r = readJson(report);
@@ -207,7 +208,7 @@ JobFolder loadBundle(JobFolder job, const json &manifest)
     } else {
         job.notes.push_back("no report/" + job.bucket + ".json: options are not compared");
     }
-    const fs::path graphs = job.dir / "graphs";
+    const fs::path graphs = job.dir / Bundle::kGraphsDir;
     if (fs::is_directory(graphs, ec)) {
         job.stages = stages.is_array() && !stages.empty() ? stagesFromResult(stages, graphs) : stagesFromFolder(graphs);
         if (fs::is_regular_file(graphs / "kernels.json", ec))
@@ -297,9 +298,9 @@ JobFolder loadJobFolderUnchecked(const fs::path &dirIn)
             + "' is a file, not a job folder; pass the folder a compile, profile, export "
               "or quantize wrote (the one holding result.json, profile.json or manifest.json)");
 
-    if (fs::is_regular_file(job.dir / "manifest.json", ec)) {
-        const json manifest = readJson(job.dir / "manifest.json");
-        if (str(manifest, "format") == "aotstudio.bundle")
+    if (fs::is_regular_file(job.dir / Bundle::kManifestName, ec)) {
+        const json manifest = readJson(job.dir / Bundle::kManifestName);
+        if (str(manifest, "format") == Bundle::kFormat)
             return loadBundle(std::move(job), manifest);
     }
     const bool hasResult = fs::is_regular_file(job.dir / "result.json", ec);

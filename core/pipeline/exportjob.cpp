@@ -149,8 +149,8 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         if (name.rfind(stem + ".partial-", 0) == 0 || name.rfind(stem + ".zip.partial-", 0) == 0)
             fs::remove_all(e.path(), ec);
     }
-    fs::create_directories(staging / "packages", ec);
-    fs::create_directories(staging / "report", ec);
+    fs::create_directories(staging / Bundle::kPackagesDir, ec);
+    fs::create_directories(staging / Bundle::kReportDir, ec);
     if (ec)
         throw fail("export", Protocol::Code::BadRequest, "cannot create '" + staging.string() + "': " + ec.message(),
                    "choose a writable location for --out");
@@ -216,7 +216,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         }
         // The bucket's compile fills its part of "buckets"; its events carry `bucket` (FORMAT.md).
         const Json result = runCompile(ctx.sub(0.05 + share * static_cast<double>(i), share, kCompileStages, Json{{"bucket", p.name}}), r);
-        const std::string rel = "packages/" + p.name + ".pt2";
+        const std::string rel = std::string(Bundle::kPackagesDir) + "/" + p.name + ".pt2";
         fs::copy_file(result.value("package", ""), staging / rel, fs::copy_options::overwrite_existing, ec);
         if (ec) {
             // libstdc++ reports a copy cut short by a full disk as an I/O error: say which it was.
@@ -230,13 +230,13 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
             throw fail("export", Protocol::Code::Internal, "cannot copy the package of bucket " + p.name + " into '" +
                            staging.string() + "': " + why, "free some space there or choose another --out");
         }
-        writeJsonAtomic(staging / "report" / (p.name + ".json"), result);
+        writeJsonAtomic(staging / Bundle::kReportDir / (p.name + ".json"), result);
         if (i == 0) {
             first = result;
             if (fs::is_directory(work / "snapshots"))
-                fs::copy(work / "snapshots", staging / "graphs", fs::copy_options::recursive, ec);
+                fs::copy(work / "snapshots", staging / Bundle::kGraphsDir, fs::copy_options::recursive, ec);
             if (fs::exists(work / "kernels.json"))
-                fs::copy_file(work / "kernels.json", staging / "graphs" / "kernels.json", ec);
+                fs::copy_file(work / "kernels.json", staging / Bundle::kGraphsDir / "kernels.json", ec);
         }
         Json bucket = p.bucket;
         if (p.name == "default") {
@@ -264,10 +264,12 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     fs::remove_all(staging / "work", ec);
 
     // 4. Manifest (hashes of every file), verified as the runtime will.
+    // Format 2 only with shared weights (BUNDLE.md): a version-1 runtime must refuse those, not run them weightless.
+    const bool sharedWeightsUsed
+        = std::any_of(bucketsJson.begin(), bucketsJson.end(), [](const Json &b) { return b.contains("weights"); });
     Json manifest{
-        {"format", "aotstudio.bundle"},
-        // 2 only with shared weights (BUNDLE.md): a version-1 runtime must refuse those, not run them weightless.
-        {"format_version", std::any_of(bucketsJson.begin(), bucketsJson.end(), [](const Json &b) { return b.contains("weights"); }) ? 2 : 1},
+        {"format", Bundle::kFormat},
+        {"format_version", sharedWeightsUsed ? 2 : 1},
         {"created", isoNow()},
         {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion)},
         {"model", base.value("model", "")},
@@ -308,7 +310,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         cold = measureColdStart({staging, coldBatch, base.value("model", ""), first.value("device", "cpu"), coldRuns}, stop,
                                 [&](const std::string &m) { ctx.log("warning", m); });
         if (!cold.empty()) {
-            writeJsonAtomic(staging / "report" / "cold_start.json", cold);
+            writeJsonAtomic(staging / Bundle::kReportDir / Bundle::kColdStartName, cold);
             finishManifest();
         }
     }
@@ -331,9 +333,13 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         }
     }
     ctx.progress("package", 1, "bundle written");
-    return Json{{"bundle", out.string()}, {"zip", zipPath}, {"buckets", bucketsJson}, {"cold_start", cold},
-                {"model", base.value("model", "")}, {"device", first.value("device", "cpu")},
-                {"manifest", (out / "manifest.json").string()},
+    return Json{{"bundle", out.string()},
+                {"zip", zipPath},
+                {"buckets", bucketsJson},
+                {"cold_start", cold},
+                {"model", base.value("model", "")},
+                {"device", first.value("device", "cpu")},
+                {"manifest", (out / Bundle::kManifestName).string()},
                 {"signer", signingKey ? Json(signingKey->keyId()) : Json()}};
 }
 

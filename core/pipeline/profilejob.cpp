@@ -506,10 +506,11 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             progress("cold_start", 0, "timing cold start (fresh processes)");
             const fs::path bundle = out / "coldstart";
             fs::remove_all(bundle, ec);
-            fs::create_directories(bundle / "packages", ec);
-            fs::create_hard_link(package, bundle / "packages" / "model.pt2", ec);
+            const std::string rel = std::string(Bundle::kPackagesDir) + "/model.pt2";
+            fs::create_directories(bundle / Bundle::kPackagesDir, ec);
+            fs::create_hard_link(package, bundle / rel, ec);
             if (ec)
-                fs::copy_file(package, bundle / "packages" / "model.pt2", fs::copy_options::overwrite_existing, ec);
+                fs::copy_file(package, bundle / rel, fs::copy_options::overwrite_existing, ec);
             const auto batchShapes = [](const Json &tensors) {
                 Json r = Json::array();
                 for (const auto &t : tensors) {
@@ -520,20 +521,21 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                 }
                 return r;
             };
-            const Json manifest{{"format", "aotstudio.bundle"},
-                                {"format_version", 1},
-                                {"created", isoNow()},
-                                {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion) + " profile"},
-                                {"model", model},
-                                {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
-                                {"cuda_version", loaded.value("cuda_version", std::string())},
-                                {"device", device},
-                                {"compute_capability", loaded.value("compute_capability", Json())},
-                                {"quantization", "none"},
-                                {"inputs", batchShapes(inputs)},
-                                {"outputs", batchShapes(verified.value("outputs", Json::array()))},
-                                {"batch", {{"pad_safe", false}}},
-                                {"buckets", Json::array({Json{{"name", "default"}, {"batch", batch}, {"package", "packages/model.pt2"}}})}};
+            const Json manifest{
+                {"format", Bundle::kFormat},
+                {"format_version", 1},
+                {"created", isoNow()},
+                {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion) + " profile"},
+                {"model", model},
+                {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+                {"cuda_version", loaded.value("cuda_version", std::string())},
+                {"device", device},
+                {"compute_capability", loaded.value("compute_capability", Json())},
+                {"quantization", "none"},
+                {"inputs", batchShapes(inputs)},
+                {"outputs", batchShapes(verified.value("outputs", Json::array()))},
+                {"batch", {{"pad_safe", false}}},
+                {"buckets", Json::array({Json{{"name", "default"}, {"batch", batch}, {"package", rel}}})}};
             try {
                 Bundle::writeManifest(bundle, manifest);
                 cold = measureColdStart({bundle, batch, model, device, coldRuns}, stop, warn);
@@ -732,34 +734,35 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         };
 
         // profile.csv: one row per variant.
-        std::ostringstream csv;
-        csv << "variant,available,median_ms,p10_ms,p90_ms,p99_ms,mean_ms,stddev_ms,runs,warmup,traced_median_ms,overhead_pct,"
-               "peak_bytes,cuda_event_ms,gpu_busy_share\n";
+        Profiler::CsvTable csv({"variant", "available", "median_ms", "p10_ms", "p90_ms", "p99_ms", "mean_ms",
+                                "stddev_ms", "runs", "warmup", "traced_median_ms", "overhead_pct", "peak_bytes",
+                                "cuda_event_ms", "gpu_busy_share"});
         for (const auto &v : variantsJson) {
             const auto field = [](const Json &j) { return j.is_null() ? std::string() : (j.is_string() ? j.get<std::string>() : j.dump()); };
             const Json &s = v["statistics"];
-            csv << Profiler::csvField(v["name"].get<std::string>()) << ',' << (v["available"].get<bool>() ? "true" : "false");
+            std::vector<std::string> row{v["name"].get<std::string>(), v["available"].get<bool>() ? "true" : "false"};
             for (const char *k : {"median_ms", "p10_ms", "p90_ms", "p99_ms", "mean_ms", "stddev_ms", "runs", "warmup"})
-                csv << ',' << (s.is_object() ? field(s[k]) : "");
-            csv << ',' << (v["traced"].is_object() ? field(v["traced"]["median_ms"]) : "") << ',' << field(v["overhead_pct"]) << ','
-                << (v["memory"].is_object() ? field(v["memory"]["peak_bytes"]) : "") << ',' << field(v["cuda_event_ms"]) << ','
-                << field(v["gpu_busy_share"]) << '\n';
+                row.push_back(s.is_object() ? field(s[k]) : "");
+            row.push_back(v["traced"].is_object() ? field(v["traced"]["median_ms"]) : "");
+            row.push_back(field(v["overhead_pct"]));
+            row.push_back(v["memory"].is_object() ? field(v["memory"]["peak_bytes"]) : "");
+            row.push_back(field(v["cuda_event_ms"]));
+            row.push_back(field(v["gpu_busy_share"]));
+            csv.addRow(row);
         }
-        std::ostringstream kcsv;
-        kcsv << "variant,name,kind,calls,total_ms,mean_ms,share,covered_nodes\n";
+        Profiler::CsvTable kcsv({"variant", "name", "kind", "calls", "total_ms", "mean_ms", "share", "covered_nodes"});
         for (const Json *list : {&kernels, &ops}) {
             for (const auto &k : *list) {
                 std::string nodes;
                 for (const auto &n : k["covered_nodes"])
                     nodes += (nodes.empty() ? "" : ";") + n.get<std::string>();
-                kcsv << Profiler::csvField(k["variant"].get<std::string>()) << ',' << Profiler::csvField(k["name"].get<std::string>()) << ','
-                     << Profiler::csvField(k["kind"].get<std::string>()) << ',' << k["calls"].dump() << ',' << num(k["total_ms"].get<double>())
-                     << ',' << num(k["mean_ms"].get<double>()) << ',' << num(k["share"].get<double>()) << ',' << Profiler::csvField(nodes)
-                     << '\n';
+                kcsv.addRow({k["variant"].get<std::string>(), k["name"].get<std::string>(),
+                             k["kind"].get<std::string>(), k["calls"].dump(), num(k["total_ms"].get<double>()),
+                             num(k["mean_ms"].get<double>()), num(k["share"].get<double>()), nodes});
             }
         }
-        writeFileAtomic(csvPath, csv.str());
-        writeFileAtomic(kernelsCsvPath, kcsv.str());
+        writeFileAtomic(csvPath, csv.text());
+        writeFileAtomic(kernelsCsvPath, kcsv.text());
         if (trace) {
             const Json traceJson = Profiler::chromeTrace(all, origin, gpuRanges.empty() ? std::map<int, std::string>{{1, "engine (CPU)"}}
                                                                                     : std::map<int, std::string>{{1, "engine (CPU)"}, {2, "CUDA device"}},

@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace AotStudio::Pipeline {
 
@@ -198,12 +197,13 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
     return row;
 }
 
-std::string csvField(const Json &v)
+/// A row's value as CSV text (Profiler::CsvTable quotes it): null empty, floats to 6 digits.
+std::string csvText(const Json &v)
 {
     if (v.is_null())
         return "";
     if (v.is_string())
-        return Profiler::csvField(v.get<std::string>()); // RFC 4180, the engine's one CSV quoting
+        return v.get<std::string>();
     if (v.is_number_float()) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.6g", v.get<double>());
@@ -214,9 +214,10 @@ std::string csvField(const Json &v)
 
 void writeCsv(const std::string &path, const Json &rows)
 {
-    std::ostringstream f;
-    f << "scheme,status,eager_ms,compiled_ms,speedup,speedup_vs_fp32_eager,package_bytes,peak_eager_bytes,"
-         "peak_compiled_bytes,max_abs_error,mean_abs_error,cosine,top1_agreement,embedding_cosine,quantized_layers,reason\n";
+    Profiler::CsvTable csv({"scheme", "status", "eager_ms", "compiled_ms", "speedup", "speedup_vs_fp32_eager",
+                            "package_bytes", "peak_eager_bytes", "peak_compiled_bytes", "max_abs_error",
+                            "mean_abs_error", "cosine", "top1_agreement", "embedding_cosine", "quantized_layers",
+                            "reason"});
     for (const auto &r : rows) {
         const Json acc = r.value("accuracy", Json::object());
         const Json peak = r.value("peak_bytes", Json::object());
@@ -230,14 +231,12 @@ void writeCsv(const std::string &path, const Json &rows)
                                a("mean_abs_error"),              a("cosine"),
                                a("top1_agreement"),              a("embedding_cosine"),
                                r.value("quantized_layers", Json()), r.value("reason", Json())};
-        bool first = true;
-        for (const auto &v : fields) {
-            f << (first ? "" : ",") << csvField(v);
-            first = false;
-        }
-        f << "\n";
+        std::vector<std::string> row;
+        for (const auto &v : fields)
+            row.push_back(csvText(v));
+        csv.addRow(row);
     }
-    writeFileAtomic(path, f.str());
+    writeFileAtomic(path, csv.text());
 }
 
 } // namespace

@@ -238,9 +238,8 @@ Json readJsonFile(const fs::path &path)
 
 void writeCsv(const fs::path &path, const Json &targets)
 {
-    using Profiler::csvField;
-    std::string csv
-        = "target,index,values,shapes,expected,outcome,ok,max_abs_error,eager_ms,package_ms,reasons,message\n";
+    Profiler::CsvTable csv({"target", "index", "values", "shapes", "expected", "outcome", "ok", "max_abs_error",
+                            "eager_ms", "package_ms", "reasons", "message"});
     for (const auto &t : targets) {
         for (const auto &p : t.value("points", Json::array())) {
             std::string reasons;
@@ -250,14 +249,13 @@ void writeCsv(const fs::path &path, const Json &targets)
                 = p.value("shapes", std::vector<std::vector<std::int64_t>> {});
             const auto num
                 = [&](const char *k) { return p.contains(k) && p[k].is_number() ? p[k].dump() : std::string(); };
-            csv += csvField(t.value("name", "")) + "," + std::to_string(p.value("index", 0)) + ","
-                + csvField(valuesText(p.value("values", Json::object()))) + "," + csvField(shapesText(shapes)) + ","
-                + p.value("expected", "") + "," + p.value("outcome", "") + ","
-                + (p.value("ok", false) ? "true" : "false") + "," + num("max_abs_error") + "," + num("eager_ms") + ","
-                + num("package_ms") + "," + csvField(reasons) + "," + csvField(p.value("message", "")) + "\n";
+            csv.addRow({t.value("name", ""), std::to_string(p.value("index", 0)),
+                        valuesText(p.value("values", Json::object())), shapesText(shapes), p.value("expected", ""),
+                        p.value("outcome", ""), p.value("ok", false) ? "true" : "false", num("max_abs_error"),
+                        num("eager_ms"), num("package_ms"), reasons, p.value("message", "")});
         }
     }
-    writeFileAtomic(path, csv);
+    writeFileAtomic(path, csv.text());
 }
 
 } // namespace

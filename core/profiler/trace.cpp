@@ -2,6 +2,7 @@
 #include "profiler/trace.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <tuple>
 
 namespace AotStudio::Profiler {
@@ -65,6 +66,27 @@ std::string csvField(const std::string &s)
     for (char c : s)
         q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
+}
+
+CsvTable::CsvTable(const std::vector<std::string> &header)
+    : m_columns(header.size())
+{
+    append(header);
+}
+
+void CsvTable::addRow(const std::vector<std::string> &fields)
+{
+    if (fields.size() != m_columns)
+        throw std::invalid_argument("CSV row of " + std::to_string(fields.size()) + " fields in a table of "
+                                    + std::to_string(m_columns) + " columns");
+    append(fields);
+}
+
+void CsvTable::append(const std::vector<std::string> &fields)
+{
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        m_text += (i ? "," : "") + csvField(fields[i]);
+    m_text += '\n';
 }
 
 } // namespace AotStudio::Profiler

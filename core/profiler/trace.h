@@ -53,4 +53,21 @@ std::vector<RangeStats> aggregateRanges(const std::vector<TimedRange> &ranges, c
 /// One CSV field per RFC 4180: quoted (with doubled quotes) when it holds a comma, a quote, CR or LF.
 std::string csvField(const std::string &s);
 
+/// The engine's one CSV writer (profile.csv, profile_kernels.csv, quantize.csv, sweep.csv): a header
+/// and rows of fields already turned into text (each job keeps its own number format), every field
+/// quoted by csvField, LF line ends. The caller writes text() with Pipeline::writeFileAtomic.
+class CsvTable
+{
+public:
+    explicit CsvTable(const std::vector<std::string> &header);
+    /// Appends a row; throws std::invalid_argument when it has not one field per column.
+    void addRow(const std::vector<std::string> &fields);
+    const std::string &text() const { return m_text; }
+
+private:
+    void append(const std::vector<std::string> &fields);
+    std::size_t m_columns;
+    std::string m_text;
+};
+
 } // namespace AotStudio::Profiler

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Chrome trace export, range aggregation and CSV quoting (core/profiler/trace.h); measureSamples.
+// Chrome trace export, range aggregation, CSV quoting and the CSV writer (core/profiler/trace.h); measureSamples.
 #include "profiler/measure.h"
 #include "profiler/trace.h"
 
@@ -85,6 +85,16 @@ private slots:
         QCOMPARE(csvField("a,b"), std::string("\"a,b\""));
         QCOMPARE(csvField("say \"hi\""), std::string("\"say \"\"hi\"\"\""));
         QCOMPARE(csvField("two\nlines"), std::string("\"two\nlines\""));
+    }
+
+    void csvTable()
+    {
+        CsvTable t({"name", "ms"});
+        t.addRow({"a,b", "1.5"});
+        t.addRow({"", "2"});
+        QCOMPARE(t.text(), std::string("name,ms\n\"a,b\",1.5\n,2\n"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, t.addRow({"one field"}));
+        QCOMPARE(t.text(), std::string("name,ms\n\"a,b\",1.5\n,2\n")); // a refused row leaves nothing
     }
 
     void measureSamplesCountsRuns()

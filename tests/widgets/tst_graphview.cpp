@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GraphView and GraphDiffView: diff highlighting, pass navigation, colour modes, provenance
-// overlay, search, export; screenshots of real snapshots under AOTSTUDIO_SCREENSHOT_DIR.
+// overlay, search, export. Screenshots of real snapshots for review: tests/widgets/review_screenshots.cpp.
 
 #include "syntheticgraph.h"
 
@@ -79,9 +79,6 @@ private Q_SLOTS:
     void searchAndSelect();
     void collapseByClick();
     void exportFiles();
-    void realSnapshots_data();
-    void realSnapshots();
-    void realPassSequence();
 };
 
 void TestGraphView::diffHighlighting()
@@ -297,82 +294,6 @@ void TestGraphView::exportFiles()
     QVERIFY(dotText.startsWith("digraph"));
     QVERIFY(dotText.contains("subgraph cluster_"));
     QVERIFY(dotText.contains("\"getitem_1\" -> \"add\""));
-}
-
-void TestGraphView::realSnapshots_data()
-{
-    QTest::addColumn<QString>("file");
-    QTest::addColumn<QString>("kernels");
-    QTest::newRow("minilm capture") << QStringLiteral("minilm_capture.json") << QString();
-    QTest::newRow("resnet18 post_grad") << QStringLiteral("resnet18_post_grad.json")
-                                        << QStringLiteral("resnet18_kernels.json");
-}
-
-void TestGraphView::realSnapshots()
-{
-    QFETCH(QString, file);
-    QFETCH(QString, kernels);
-    const QString base = QFileInfo(file).completeBaseName();
-    GraphView view;
-    view.resize(1400, 900);
-    view.show();
-    view.setSnapshot(fixture(file));
-    if (!kernels.isEmpty()) {
-        view.setKernelCoverage(coverageFrom(fixturePath(kernels)));
-        view.setColourMode(ColourMode::FusedKernel);
-    }
-    view.fitToView();
-    const QImage overview = view.grab().toImage();
-    QVERIFY(overview.save(screenshotPath(QStringLiteral("graph_%1_default.png").arg(base))));
-    view.expandAll();
-    view.fitToView();
-    QVERIFY(view.renderImage(QSize(1600, 2400), true)
-                .save(screenshotPath(QStringLiteral("graph_%1_expanded.png").arg(base))));
-    // A close-up at reading zoom around the first matmul/conv.
-    const auto snapshot = view.snapshot();
-    for (const auto &n : snapshot->nodes) {
-        if (n.category == "matmul" || n.category == "conv") {
-            view.selectNode(QString::fromStdString(n.id));
-            view.canvas()->setView(
-                1.0, view.graphLayout().nodeRect(view.graphLayout().nodeIndex(QString::fromStdString(n.id))).center());
-            break;
-        }
-    }
-    QVERIFY(view.grab().save(screenshotPath(QStringLiteral("graph_%1_closeup.png").arg(base))));
-}
-
-void TestGraphView::realPassSequence()
-{
-    // A whole compile's snapshots, stepped through pass by pass, when a directory of them is
-    // given (aotstudio-cli compile --out DIR writes DIR/snapshots/*.json).
-    const QString dir = qEnvironmentVariable("AOTSTUDIO_GRAPH_SNAPSHOTS");
-    if (dir.isEmpty())
-        QSKIP("AOTSTUDIO_GRAPH_SNAPSHOTS (a compile's snapshots/ directory) is not set");
-    QStringList paths;
-    for (const QString &f : QDir(dir).entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name))
-        paths << QDir(dir).filePath(f);
-    QVERIFY(paths.size() >= 2);
-    GraphDiffView view;
-    view.resize(1800, 900);
-    view.show();
-    view.setSnapshotPaths(paths);
-    int step = 1;
-    do {
-        QVERIFY(view.beforeView()->snapshot() && view.afterView()->snapshot());
-        for (GraphView *side : { view.beforeView(), view.afterView() }) {
-            const QRectF shown = side->canvas()->visibleSceneRect(), bounds = side->graphLayout().bounds();
-            QVERIFY2(shown.intersects(bounds),
-                qPrintable(QStringLiteral("step %1: view %2,%3 %4x%5 misses the graph %6x%7")
-                               .arg(step)
-                               .arg(shown.x())
-                               .arg(shown.y())
-                               .arg(shown.width())
-                               .arg(shown.height())
-                               .arg(bounds.width())
-                               .arg(bounds.height())));
-        }
-        view.grab().save(screenshotPath(QStringLiteral("graph_passes_step%1.png").arg(step++)));
-    } while (view.showNextPass());
 }
 
 QTEST_MAIN(TestGraphView)

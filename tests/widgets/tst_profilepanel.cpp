@@ -465,20 +465,6 @@ private Q_SLOTS:
         QVERIFY2(timeline.drawnCount() > 0 && timeline.drawnCount() <= 12,
             qPrintable(QString::number(timeline.drawnCount())));
     }
-
-    void reviewRealProfile()
-    {
-        // For review of a real profile: AOTSTUDIO_REVIEW_PROFILE=/path/to/profile.json
-        const QString path = qEnvironmentVariable("AOTSTUDIO_REVIEW_PROFILE");
-        if (path.isEmpty())
-            QSKIP("AOTSTUDIO_REVIEW_PROFILE is not set");
-        ProfilePanel panel;
-        panel.resize(1280, 800);
-        panel.setProfile(loadJson(path));
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        saveTabs(panel, QStringLiteral("profile_review"));
-    }
 };
 
 QTEST_MAIN(TestProfilePanel)

@@ -296,27 +296,6 @@ private Q_SLOTS:
         }
     }
 
-    void reviewRealResult()
-    {
-        // For review of a real result: AOTSTUDIO_REVIEW_QUANTIZE=/path/to/quantize.json
-        const QString path = qEnvironmentVariable("AOTSTUDIO_REVIEW_QUANTIZE");
-        if (path.isEmpty())
-            QSKIP("AOTSTUDIO_REVIEW_QUANTIZE is not set");
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QuantizationPanel panel;
-        panel.resize(1280, 800);
-        panel.setQuantization(QJsonDocument::fromJson(file.readAll()).object());
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("quantizationTabs"));
-        for (int i = 0; i < tabs->count(); ++i) {
-            tabs->setCurrentIndex(i);
-            QTest::qWait(20);
-            QVERIFY(panel.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/quantization_review_%1.png").arg(i)));
-        }
-    }
-
     void nothingRanShowsNotes()
     {
         QJsonObject result = loadFixture(QStringLiteral("quantize_cpu.json"));

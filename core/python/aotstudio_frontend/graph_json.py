@@ -5,11 +5,11 @@ One schema for every stage (export, decompositions, pre-grad and post-grad passe
 diff and the views need to know only one shape. Pure data: no torch objects leak out.
 """
 
-import json
-import os
 import re
 
 import torch
+
+from .files import write_json_atomic
 
 SCHEMA_VERSION = 1
 
@@ -183,9 +183,5 @@ def signature(graph: torch.fx.Graph) -> tuple:
 
 
 def write_snapshot(snapshot: dict, path: str) -> None:
-    """Write a snapshot atomically (temporary file + rename)."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.partial-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(snapshot, f, separators=(",", ":"))
-    os.replace(tmp, path)
+    """Write a snapshot atomically (files.write_json_atomic), compact."""
+    write_json_atomic(path, snapshot, separators=(",", ":"))

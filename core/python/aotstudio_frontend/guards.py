@@ -17,7 +17,6 @@ made into one line with its suggested fixes.
 """
 
 import inspect
-import json
 import os
 import re
 
@@ -25,6 +24,7 @@ import sympy
 import torch
 
 from .errors import LIBRARY_PATHS as _LIBRARY_PATHS  # one list of the frames that are not the user's
+from .files import write_json_atomic
 
 FORMAT = "aotstudio.guards"
 VERSION = 1
@@ -376,14 +376,7 @@ def summary(guards: dict) -> str:
 
 def write_sidecar(guards: dict, directory: str) -> str:
     """``directory/model.guards.json``, written under a temporary name and renamed."""
-    path = os.path.join(directory, SIDECAR)
-    tmp = os.path.join(directory, f".{SIDECAR}.partial-{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(guards, f, indent=1)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    return path
+    return write_json_atomic(os.path.join(directory, SIDECAR), guards, indent=1)
 
 
 # -- what the request asks for ------------------------------------------------------------------

@@ -17,6 +17,8 @@ import os
 import shutil
 import time
 
+from .files import write_json_atomic
+
 #: What compiles and profiles write into OUT (besides aotstudio.log, the running job's own log, and
 #: earlier previous-* folders): one model's results, replaced or moved aside together.
 ARTIFACTS = ("model.pt2", "model.unverified.pt2", "model.guards.json", "model.unverified.guards.json", "result.json", "error.json", "kernels.json",
@@ -79,10 +81,7 @@ def _rewrite_kernels(out: str, work: str) -> None:
         return
     fixed = rewrite(data, work, out)
     if fixed != data:
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(fixed, f, indent=1)
-        os.replace(tmp, path)
+        write_json_atomic(path, fixed, indent=1)
 
 
 def commit(out: str, work: str) -> list:

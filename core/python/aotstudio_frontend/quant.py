@@ -19,6 +19,7 @@ import torch
 import torch.utils._pytree as pytree
 
 from .errors import FrontendError, one_line
+from .files import write_json_atomic
 
 #: Scheme names (the CLI words), in the order of a full comparison.
 SCHEMES = ("fp32", "bf16", "int8-weight-only", "int8-dynamic", "int4-weight-only", "fp8-dynamic", "int8-static")
@@ -507,9 +508,7 @@ class QuantState:
         OUT/quant_layers.json) and the quantized ops of the exported graph and generated code."""
         layers = self.layer_errors()
         path = os.path.join(self.job.out, "quant_layers.json")
-        import json
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump({"scheme": self.scheme, "layers": layers}, fh, indent=1)
+        write_json_atomic(path, {"scheme": self.scheme, "layers": layers}, indent=1)
         graph = self.job.program.graph if self.job.program is not None else None
         ops = self.quantized_ops(graph, kernels_path) if graph is not None else []
         return {"accuracy": self.accuracy(), "layers": layers, "quantized_layers": len(layers),

@@ -15,7 +15,6 @@ constants the package expects). core/runtime/BUNDLE.md documents it.
 """
 
 import dataclasses
-import json
 import os
 import time
 
@@ -25,6 +24,7 @@ import torch.utils._pytree as pytree
 from . import inputs as structured
 from . import verify
 from .errors import FrontendError, one_line
+from .files import write_json_atomic
 
 
 @dataclasses.dataclass
@@ -194,9 +194,7 @@ class Regional:
                     "static_shapes": True,
                     "export_seconds": export_s, "compile_seconds": compile_s,
                     "torch_version": torch.__version__, "device": job.device}
-            with open(os.path.join(folder, ".block.json.partial"), "w", encoding="utf-8") as f:
-                json.dump(info, f, indent=1)
-            os.replace(os.path.join(folder, ".block.json.partial"), os.path.join(folder, "block.json"))
+            write_json_atomic(os.path.join(folder, "block.json"), info, indent=1)
             info["package"] = final  # the result's copy points at the file (block.json keeps it relative)
             job.log("info", f"block {g.class_name}: exported in {export_s:.1f} s, compiled in {compile_s:.1f} s, "
                             f"{size} bytes without weights; reused by {len(g.paths)} instances ({', '.join(g.paths[:4])}"

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Screenshots for a person to look at, not tests: nothing here checks a result, so it is no CTest
+// test (issue 20, item 7). tools/review-screenshots.sh builds and runs it; each function writes
+// PNGs under AOTSTUDIO_SCREENSHOT_DIR (or $AOTSTUDIO_REVIEW_OUT) and is skipped when its input is
+// not given:
+//   graphSnapshots     real snapshots (tests/fixtures/graphs): overview, expanded, close-up
+//   graphPassSequence  AOTSTUDIO_GRAPH_SNAPSHOTS=DIR (a compile's snapshots/): every pass-to-pass diff
+//   profile            AOTSTUDIO_REVIEW_PROFILE=FILE (a profile.json): every tab of the profile panel
+//   quantize           AOTSTUDIO_REVIEW_QUANTIZE=FILE (a quantize.json): every tab of the quantization panel
+// The behaviour these views must have is tested in tst_graphview, tst_graphlayout, tst_profilepanel
+// and tst_quantizationpanel.
+
+#include "client/kernelcatalog.h"
+#include "graph/graph.h"
+#include "graphview/graphdiffview.h"
+#include "graphview/graphview.h"
+#include "widgets/profilepanel.h"
+#include "widgets/quantizationpanel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace AotStudio;
+using Widgets::ColourMode;
+using Widgets::GraphDiffView;
+using Widgets::GraphView;
+
+namespace {
+
+QString outPath(const QString &name)
+{
+    const QString env = qEnvironmentVariable("AOTSTUDIO_REVIEW_OUT");
+    const QString dir = env.isEmpty() ? QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR) : env;
+    QDir().mkpath(dir);
+    return dir + QLatin1Char('/') + name;
+}
+
+QString graphFixture(const QString &name)
+{
+    return QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/graphs/") + name;
+}
+
+QJsonObject loadJson(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot open %s", qPrintable(path));
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+/// kernels.json -> kernel name -> covered post-grad nodes, as the studio's graph panel builds it.
+QHash<QString, QStringList> coverageFrom(const QString &path)
+{
+    QHash<QString, QStringList> out;
+    if (const auto catalog = Client::KernelCatalog::load(path))
+        for (const auto &k : catalog->kernels())
+            out[k.name] += k.postGradNodes;
+    return out;
+}
+
+/// One PNG per tab of `panel`'s QTabWidget `tabsName`: PREFIX_<index>.png.
+void saveTabs(QWidget &panel, const QString &tabsName, const QString &prefix)
+{
+    auto *tabs = panel.findChild<QTabWidget *>(tabsName);
+    QVERIFY2(tabs, qPrintable(tabsName));
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        QTest::qWait(20);
+        const QString path = outPath(QStringLiteral("%1_%2.png").arg(prefix).arg(i));
+        QVERIFY2(panel.grab().save(path), qPrintable(path));
+        qInfo("screenshot: %s", qPrintable(path));
+    }
+}
+
+} // namespace
+
+class ReviewScreenshots : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void graphSnapshots_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("kernels");
+        QTest::newRow("minilm capture") << QStringLiteral("minilm_capture.json") << QString();
+        QTest::newRow("resnet18 post_grad")
+            << QStringLiteral("resnet18_post_grad.json") << QStringLiteral("resnet18_kernels.json");
+    }
+
+    void graphSnapshots()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, kernels);
+        const QString base = QFileInfo(file).completeBaseName();
+        GraphView view;
+        view.resize(1400, 900);
+        view.show();
+        view.setSnapshot(
+            std::make_shared<const Graph::Snapshot>(Graph::loadSnapshot(graphFixture(file).toStdString())));
+        if (!kernels.isEmpty()) {
+            view.setKernelCoverage(coverageFrom(graphFixture(kernels)));
+            view.setColourMode(ColourMode::FusedKernel);
+        }
+        view.fitToView();
+        QVERIFY(view.grab().save(outPath(QStringLiteral("graph_%1_default.png").arg(base))));
+        view.expandAll();
+        view.fitToView();
+        QVERIFY(
+            view.renderImage(QSize(1600, 2400), true).save(outPath(QStringLiteral("graph_%1_expanded.png").arg(base))));
+        // A close-up at reading zoom around the first matmul/conv.
+        const auto snapshot = view.snapshot();
+        for (const auto &n : snapshot->nodes) {
+            if (n.category == "matmul" || n.category == "conv") {
+                view.selectNode(QString::fromStdString(n.id));
+                view.canvas()->setView(
+                    1.0,
+                    view.graphLayout().nodeRect(view.graphLayout().nodeIndex(QString::fromStdString(n.id))).center());
+                break;
+            }
+        }
+        QVERIFY(view.grab().save(outPath(QStringLiteral("graph_%1_closeup.png").arg(base))));
+    }
+
+    void graphPassSequence()
+    {
+        // A whole compile's snapshots, stepped through pass by pass (aotstudio-cli compile --out DIR
+        // writes DIR/snapshots/*.json).
+        const QString dir = qEnvironmentVariable("AOTSTUDIO_GRAPH_SNAPSHOTS");
+        if (dir.isEmpty())
+            QSKIP("AOTSTUDIO_GRAPH_SNAPSHOTS (a compile's snapshots/ directory) is not set");
+        QStringList paths;
+        for (const QString &f : QDir(dir).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            paths << QDir(dir).filePath(f);
+        QVERIFY(paths.size() >= 2);
+        GraphDiffView view;
+        view.resize(1800, 900);
+        view.show();
+        view.setSnapshotPaths(paths);
+        int step = 1;
+        do {
+            QVERIFY(view.beforeView()->snapshot() && view.afterView()->snapshot());
+            for (GraphView *side : {view.beforeView(), view.afterView()}) {
+                // A view that misses its graph makes a blank picture: say so rather than save it.
+                const QRectF shown = side->canvas()->visibleSceneRect(), bounds = side->graphLayout().bounds();
+                QVERIFY2(shown.intersects(bounds),
+                         qPrintable(QStringLiteral("step %1: the view misses the graph").arg(step)));
+            }
+            QVERIFY(view.grab().save(outPath(QStringLiteral("graph_passes_step%1.png").arg(step++))));
+        } while (view.showNextPass());
+    }
+
+    void profile()
+    {
+        const QString path = qEnvironmentVariable("AOTSTUDIO_REVIEW_PROFILE");
+        if (path.isEmpty())
+            QSKIP("AOTSTUDIO_REVIEW_PROFILE (a profile.json) is not set");
+        Widgets::ProfilePanel panel;
+        panel.resize(1280, 800);
+        panel.setProfile(loadJson(path));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        saveTabs(panel, QStringLiteral("profileTabs"), QStringLiteral("profile_review"));
+    }
+
+    void quantize()
+    {
+        const QString path = qEnvironmentVariable("AOTSTUDIO_REVIEW_QUANTIZE");
+        if (path.isEmpty())
+            QSKIP("AOTSTUDIO_REVIEW_QUANTIZE (a quantize.json) is not set");
+        Widgets::QuantizationPanel panel;
+        panel.resize(1280, 800);
+        panel.setQuantization(loadJson(path));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        saveTabs(panel, QStringLiteral("quantizationTabs"), QStringLiteral("quantization_review"));
+    }
+};
+
+QTEST_MAIN(ReviewScreenshots)
+#include "review_screenshots.moc"
