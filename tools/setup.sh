@@ -3,7 +3,7 @@
 # Set up a fresh Debian 12 machine for AOT Studio; skips whatever is already there.
 #  1. Debian packages: compiler, CMake/Ninja, Qt 6, QCustomPlot, CLI11, pybind11, nlohmann-json,
 #     libzip, OpenSSL, dtl (kernel source diffs), Graphviz, Xvfb, AppStream tools, ccache,
-#     clang-format.
+#     clang-format, openssh-server (the SSH tests start their own sshd).
 #  2. .venv (git-ignored) from Python 3.11 with the pinned torch, torchao, transformers and the
 #     offline all-MiniLM-L6-v2 weights (tools/requirements.txt, exact versions in constraints.txt).
 # The CUDA 13.0 toolkit is expected in /usr/local/cuda (find_package(Torch) checks it at configure
@@ -22,6 +22,7 @@ DEB_PACKAGES=(
   clang libclang-rt-dev # tools/fuzz.sh: libFuzzer, ASan and UBSan (tests/fuzz)
   ccache # compiled objects shared between presets and git worktrees (CMakeLists.txt)
   clang-format # clang-format 14 and git-clang-format: tools/check-format.sh (test format_check)
+  openssh-server # sshd for the remote-engine tests (tst_remote*: a throwaway sshd on 127.0.0.1; no daemon is configured)
 )
 
 missing=()
