@@ -351,8 +351,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                 w.file = (bundle.root / w.file).string();
                 weights[file] = w;
             }
-            targets.push_back({ b.name, (bundle.root / b.package).string(), b.guards, b.batch,
-                "manifest.json buckets[" + std::to_string(i) + "].guards", weights });
+            targets.push_back({b.name, (bundle.root / b.package).string(), b.guards, b.batch,
+                               "manifest.json buckets[" + std::to_string(i) + "].guards", weights});
         }
     } else if (request.contains("package")) {
         kind = "package";
@@ -440,10 +440,12 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         throw JobFailed(
             { "load", Protocol::Code::NoDevice, "the package is for CUDA and LibTorch sees no usable GPU here",
                 "sweep it on a machine with an NVIDIA GPU" });
-    if (pointOptions.isolate && std::any_of(targets.begin(), targets.end(), [](const Target &t) { return !t.weights.empty(); }))
-        throw JobFailed({ "load", Protocol::Code::BadRequest,
-            "--isolate runs each call as aotstudio-run --package, which cannot bind the weights this bundle's buckets share",
-            "sweep the bundle without --isolate, or export it with --no-shared-weights" });
+    if (pointOptions.isolate
+        && std::any_of(targets.begin(), targets.end(), [](const Target &t) { return !t.weights.empty(); }))
+        throw JobFailed({"load", Protocol::Code::BadRequest,
+                         "--isolate runs each call as aotstudio-run --package, which cannot bind the weights this "
+                         "bundle's buckets share",
+                         "sweep the bundle without --isolate, or export it with --no-shared-weights"});
     if (pointOptions.isolate && !fs::exists(selfDir() / "aotstudio-run", ec))
         throw JobFailed(
             { "load", Protocol::Code::BadRequest, "--isolate needs aotstudio-run next to " + selfDir().string(),
