@@ -36,6 +36,9 @@ mkdir -p "$WORK" "$BUILD/artifacts"
 # ASan: fail on leaks too; UBSan: stop at the first report with a stack.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# The file-writing targets (manifest, zip, signature) write every input to a scratch folder under
+# $TMPDIR: on a tmpfs they run about 10x faster (zip: ~1,300 against ~100 executions a second here).
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
 cd "$BUILD"
 exec "$BUILD/bin/fuzz_$TARGET" "$WORK" "$ROOT/tests/fuzz/corpus/$TARGET" \
   -max_total_time="$SECONDS_TO_RUN" -print_final_stats=1 -artifact_prefix="$BUILD/artifacts/$TARGET-" \

@@ -6,6 +6,7 @@
 #include "pipeline/jobutil.h"
 #include "pipeline/profilejob.h"
 #include "pipeline/quantizejob.h"
+#include "pipeline/reaper.h"
 #include "pipeline/sweepjob.h"
 #include "python/frontend.h"
 
@@ -50,6 +51,8 @@ Json Engine::start()
     std::unique_lock lock(m_mutex);
     if (!m_started) {
         m_started = true;
+        // Before Python and its threads: whatever the jobs start dies with this process.
+        startDescendantReaper();
         m_worker = std::jthread([this](std::stop_token stop) { workerLoop(stop); });
     }
     m_idle.wait(lock, [this] { return m_ready; });
