@@ -108,12 +108,13 @@ int killMarked(const char *mark, std::size_t markLen)
 
 void ignoreSignal(int sig)
 {
-    struct sigaction sa {};
+    struct sigaction sa = {};
     sa.sa_handler = SIG_IGN;
     ::sigaction(sig, &sa, nullptr);
 }
 
-void wakeOnly(int) {}
+void wakeOnly(int)
+{ }
 
 [[noreturn]] void watchdog(int readFd, pid_t parent, const char *mark, std::size_t markLen)
 {
@@ -125,7 +126,7 @@ void wakeOnly(int) {}
     ignoreSignal(SIGTERM);
     ignoreSignal(SIGPIPE);
     ignoreSignal(SIGQUIT);
-    struct sigaction wake {};
+    struct sigaction wake = {};
     wake.sa_handler = wakeOnly; // interrupts poll(); the getppid() check below decides
     ::sigaction(SIGUSR1, &wake, nullptr);
     ::prctl(PR_SET_PDEATHSIG, SIGUSR1);

@@ -92,7 +92,8 @@ bool eofWithin(int fd, int ms)
 
 } // namespace
 
-class TestReaper : public QObject {
+class TestReaper : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -177,7 +178,8 @@ void TestReaper::markIsStable()
         const std::string mark = Pipeline::startDescendantReaper();
         const std::string name = "AOTSTUDIO_REAP_" + std::to_string(::getpid());
         const char *value = std::getenv(name.c_str());
-        const bool ok = !mark.empty() && value && mark == name + "=" + value && Pipeline::startDescendantReaper() == mark;
+        const bool ok
+            = !mark.empty() && value && mark == name + "=" + value && Pipeline::startDescendantReaper() == mark;
         ::_exit(ok ? 0 : 1);
     }
     int status = 0;
