@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include "artifactstore.h"
+#include "readlimit.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -59,7 +60,7 @@ Session *Session::load(const QString &path, QObject *parent, qint64 maxBytes)
                                                        "Cannot open the session file %1: %2.")
                                .arg(QDir::toNativeSeparators(path), file.errorString()));
     // At most maxBytes + 1 bytes are read, whatever size the file claims.
-    const QByteArray data = file.read(maxBytes + 1);
+    const QByteArray data = readAtMost(file, maxBytes);
     if (data.size() > maxBytes)
         throw SessionError(QCoreApplication::translate("AotStudio::Client::Session",
                                                        "%1 is larger than %2 MiB, the limit for a session file; "

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "snapshotfile.h"
 
+#include "readlimit.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -17,7 +19,7 @@ std::shared_ptr<const SnapshotFile> SnapshotFile::load(const QString &path, QStr
                          .arg(QDir::toNativeSeparators(path), file.errorString());
         return nullptr;
     }
-    const QByteArray data = file.read(maxBytes + 1); // never more, whatever size the file claims
+    const QByteArray data = readAtMost(file, maxBytes); // never more, whatever size the file claims
     if (data.size() > maxBytes) {
         if (error)
             *error = QCoreApplication::translate("AotStudio::Client::SnapshotFile",
