@@ -11,7 +11,7 @@
 # build's ctest -L fuzz replays it from then on.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TARGETS=(protocol manifest zip graph cupti signature session)
+TARGETS=(protocol manifest zip graph cupti signature session input)
 usage() { echo "usage: $0 TARGET SECONDS [libFuzzer options]   (TARGET: ${TARGETS[*]})" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 if [ "$1" = list ]; then printf '%s\n' "${TARGETS[@]}"; exit 0; fi
@@ -35,6 +35,7 @@ WORK="$BUILD/corpus/$TARGET"
 mkdir -p "$WORK" "$BUILD/artifacts"
 # ASan: fail on leaks too; UBSan: stop at the first report with a stack.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/tests/fuzz/lsan.supp}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # The file-writing targets (manifest, zip, signature) write every input to a scratch folder under
 # $TMPDIR: on a tmpfs they run about 10x faster (zip: ~1,300 against ~100 executions a second here).

@@ -702,17 +702,20 @@ void zipDirectory(const fs::path &dir, const fs::path &zipPath)
     }
 }
 
-fs::path extractZip(const fs::path &zipPath, const fs::path &destDir, const ExtractLimits &limits)
-{
-    const std::string name = quoted(zipPath);
-    int code = 0;
-    zip_t *z = zip_open(zipPath.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
-    if (!z)
-        throw BundleError("zip " + name + " cannot be read: " + libzipError(code) +
-                          (code == ZIP_ER_NOENT || code == ZIP_ER_OPEN ? "" : " (truncated or corrupt)"));
-    std::unique_ptr<zip_t, decltype(&zip_discard)> guard(z, &zip_discard);
+namespace {
 
-    // 1. Every entry's name and declared size against the limits, before anything is written.
+/// One entry of a zip that zipEntries() accepted.
+struct ZipEntry {
+    zip_uint64_t index;
+    std::string rel; ///< the name without a trailing '/'
+    bool isDir;
+    zip_uint64_t size; ///< declared, uncompressed
+};
+
+/// Every entry's name and declared size against `limits`, before anything is read or written: the
+/// one check extractZip() and checkZip() share. `name` is the zip's quoted path for messages.
+std::vector<ZipEntry> zipEntries(zip_t *z, const std::string &name, const ExtractLimits &limits)
+{
     const zip_int64_t count = zip_get_num_entries(z, 0);
     const auto gib = [](std::uint64_t bytes) {
         char buf[32];
@@ -723,13 +726,7 @@ fs::path extractZip(const fs::path &zipPath, const fs::path &destDir, const Extr
     if (count < 0 || static_cast<std::uint64_t>(count) > limits.maxEntries)
         throw BundleError("zip " + name + " has " + std::to_string(count) + " entries, over the limit of " +
                           std::to_string(limits.maxEntries) + " entries for a bundle zip: refused" + advice);
-    struct Entry {
-        zip_uint64_t index;
-        std::string rel;
-        bool isDir;
-        zip_uint64_t size;
-    };
-    std::vector<Entry> entries;
+    std::vector<ZipEntry> entries;
     std::set<std::string> seen;
     std::uint64_t declaredTotal = 0;
     for (zip_int64_t i = 0; i < count; ++i) {
@@ -755,6 +752,82 @@ fs::path extractZip(const fs::path &zipPath, const fs::path &destDir, const Extr
         declaredTotal += st.size;
         entries.push_back({static_cast<zip_uint64_t>(i), rel, isDir, st.size});
     }
+    return entries;
+}
+
+/// Opens `zipPath` with libzip's consistency check; throws BundleError naming it.
+std::unique_ptr<zip_t, decltype(&zip_discard)> openZipChecked(const fs::path &zipPath, const std::string &name)
+{
+    int code = 0;
+    zip_t *z = zip_open(zipPath.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
+    if (!z)
+        throw BundleError("zip " + name + " cannot be read: " + libzipError(code) +
+                          (code == ZIP_ER_NOENT || code == ZIP_ER_OPEN ? "" : " (truncated or corrupt)"));
+    return {z, &zip_discard};
+}
+
+} // namespace
+
+namespace {
+
+/// `bytes` opened by libzip with its consistency check (the zip does not own the bytes); throws
+/// BundleError with "zip `name`".
+std::unique_ptr<zip_t, decltype(&zip_discard)> openZipBuffer(std::string_view bytes, const std::string &name)
+{
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t *source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
+    zip_t *z = source ? zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) : nullptr;
+    if (!z) {
+        const std::string why = zip_error_strerror(&error);
+        zip_error_fini(&error);
+        if (source)
+            zip_source_free(source); // still ours when the open failed
+        throw BundleError("zip " + name + " cannot be read: " + why + " (truncated or corrupt)");
+    }
+    zip_error_fini(&error);
+    return {z, &zip_discard}; // the zip owns the source now
+}
+
+} // namespace
+
+std::vector<std::string> checkZip(std::string_view bytes, const std::string &name, const ExtractLimits &limits)
+{
+    const auto z = openZipBuffer(bytes, name);
+    std::vector<std::string> names;
+    for (const ZipEntry &e : zipEntries(z.get(), name, limits))
+        names.push_back(e.isDir ? e.rel + "/" : e.rel);
+    return names;
+}
+
+std::string readZipEntry(std::string_view bytes, const std::string &entry, std::uint64_t maxBytes, const std::string &name)
+{
+    const auto z = openZipBuffer(bytes, name);
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat(z.get(), entry.c_str(), ZIP_FL_ENC_RAW, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
+        throw BundleError("zip " + name + " has no entry '" + entry + "'");
+    if (st.size > maxBytes)
+        throw BundleError("zip " + name + ": entry '" + entry + "' is " + std::to_string(st.size) + " bytes, over the limit of " +
+                          std::to_string(maxBytes) + " for it: refused");
+    zip_file_t *f = zip_fopen(z.get(), entry.c_str(), ZIP_FL_ENC_RAW);
+    if (!f)
+        throw BundleError("zip " + name + ": entry '" + entry + "' cannot be opened: " + zip_strerror(z.get()) + " (corrupt)");
+    std::unique_ptr<zip_file_t, decltype(&zip_fclose)> file(f, &zip_fclose);
+    std::string data(static_cast<std::size_t>(st.size), '\0');
+    const zip_int64_t n = data.empty() ? 0 : zip_fread(f, data.data(), data.size());
+    if (n < 0 || static_cast<zip_uint64_t>(n) != st.size)
+        throw BundleError("zip " + name + ": entry '" + entry + "' cannot be read: " + zip_file_strerror(f) + " (truncated or corrupt)");
+    return data;
+}
+
+fs::path extractZip(const fs::path &zipPath, const fs::path &destDir, const ExtractLimits &limits)
+{
+    const std::string name = quoted(zipPath);
+    const auto guard = openZipChecked(zipPath, name);
+    zip_t *z = guard.get();
+    // 1. Every entry's name and declared size against the limits, before anything is written.
+    const std::vector<ZipEntry> entries = zipEntries(z, name, limits);
 
     // 2. Extract, each entry stopped at its declared size (libzip checks size and CRC at the end).
     std::error_code ec;
@@ -762,7 +835,7 @@ fs::path extractZip(const fs::path &zipPath, const fs::path &destDir, const Extr
     if (ec)
         throw BundleError("cannot create " + quoted(destDir) + " to extract " + name + ": " + ec.message());
     std::vector<char> buffer(1 << 20);
-    for (const Entry &e : entries) {
+    for (const ZipEntry &e : entries) {
         const std::string &rel = e.rel;
         const bool isDir = e.isDir;
         const zip_uint64_t i = e.index;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace AotStudio::Bundle {
@@ -209,6 +210,16 @@ struct ExtractLimits {
     std::uint64_t maxEntryBytes = 64ull << 30;    ///< one entry, uncompressed: 64 GiB
     std::uint64_t maxTotalBytes = 256ull << 30;   ///< all entries together, uncompressed: 256 GiB
 };
+
+/// The checks extractZip() makes before writing anything, on a zip in memory that someone else
+/// reads next (a torch.save archive before LibTorch's reader sees the same bytes: its miniz trusts
+/// the central directory, and fuzz_input crashed it): libzip's consistency check, entry names (no
+/// absolute path, "..", backslash, NUL or duplicate) and declared sizes against `limits`. Returns
+/// the entry names in the zip's order (folders end in '/'). Throws BundleError with "zip `name`".
+std::vector<std::string> checkZip(std::string_view bytes, const std::string &name, const ExtractLimits &limits = {});
+/// The entry `entry` of the zip in `bytes`, whole; BundleError when it is missing, declares more
+/// than `maxBytes`, or does not read back at its declared size and CRC.
+std::string readZipEntry(std::string_view bytes, const std::string &entry, std::uint64_t maxBytes, const std::string &name);
 
 /// Extract `zipPath` into `destDir` (created if needed). Refuses, with BundleError naming the zip, a
 /// truncated or corrupt archive (libzip's consistency check, CRC and size of every entry), any

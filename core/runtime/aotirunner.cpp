@@ -3,6 +3,7 @@
 #include "bundle/bundle.h"
 #include "bundle/packagecache.h"
 #include "runtime/libraries.h"
+#include "runtime/tensorfile_p.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/DLConvertor.h>
@@ -35,14 +36,10 @@
 
 namespace AotStudio::Runtime {
 
-namespace {
+using Detail::dtypeName;
+using Detail::firstLine;
 
-std::string firstLine(std::string what)
-{
-    if (const auto nl = what.find('\n'); nl != std::string::npos)
-        what.resize(nl); // c10 errors append a C++ backtrace
-    return what;
-}
+namespace {
 
 at::ScalarType scalarTypeOf(const std::string &name)
 {
@@ -56,23 +53,6 @@ at::ScalarType scalarTypeOf(const std::string &name)
     if (it == types.end())
         throw RuntimeError("unknown input dtype '" + name + "' (use float32, float16, bfloat16, float64, int64, int32, int16, int8, uint8 or bool)");
     return it->second;
-}
-
-std::string dtypeName(at::ScalarType t)
-{
-    switch (t) {
-    case at::kFloat: return "float32";
-    case at::kHalf: return "float16";
-    case at::kBFloat16: return "bfloat16";
-    case at::kDouble: return "float64";
-    case at::kLong: return "int64";
-    case at::kInt: return "int32";
-    case at::kShort: return "int16";
-    case at::kChar: return "int8";
-    case at::kByte: return "uint8";
-    case at::kBool: return "bool";
-    default: return std::string(c10::toString(t));
-    }
 }
 
 } // namespace
@@ -129,16 +109,7 @@ namespace {
 /// One torch.save'd tensor file, loaded on the CPU. Throws RuntimeError naming the file.
 at::Tensor loadWeightFile(const std::filesystem::path &file)
 {
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw RuntimeError("weight file '" + file.string() + "' cannot be opened");
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    c10::IValue value;
-    try {
-        value = torch::jit::pickle_load(bytes);
-    } catch (const std::exception &e) {
-        throw RuntimeError("weight file '" + file.string() + "' is not a torch.save file: " + firstLine(e.what()));
-    }
+    const c10::IValue value = Detail::loadPickled(file.string(), "weight file");
     if (!value.isTensor())
         throw RuntimeError("weight file '" + file.string() + "' holds a " + value.tagKind() + ", not a tensor");
     return value.toTensor();
@@ -404,95 +375,6 @@ void AotiRunner::setGeneratedInputs(const std::vector<TensorInfo> &specs, long l
     }
     d->checkShapes(tensors);
     d->inputs = std::move(tensors);
-}
-
-struct InputFile::Private {
-    std::vector<at::Tensor> tensors;
-};
-
-InputFile::InputFile()
-    : d(std::make_unique<Private>())
-{
-}
-
-InputFile::~InputFile() = default;
-
-std::shared_ptr<const InputFile> InputFile::read(const std::string &path, const std::vector<std::string> &order)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw RuntimeError("input file '" + path + "' cannot be opened");
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    c10::IValue value;
-    try {
-        value = torch::jit::pickle_load(bytes);
-    } catch (const std::exception &e) {
-        throw RuntimeError("input file '" + path + "' is not a torch.save file: " + firstLine(e.what()));
-    }
-    std::shared_ptr<InputFile> file(new InputFile);
-    const auto add = [&](const c10::IValue &v) {
-        if (!v.isTensor())
-            throw RuntimeError("input file '" + path + "' holds a " + v.tagKind() +
-                               ", not tensors; save a tensor or a list/tuple of tensors");
-        file->d->tensors.push_back(v.toTensor());
-    };
-    if (value.isTensor())
-        add(value);
-    else if (value.isTensorList())
-        for (const auto &t : value.toTensorList())
-            file->d->tensors.push_back(static_cast<at::Tensor>(t));
-    else if (value.isList())
-        for (const auto &v : value.toListRef())
-            add(v);
-    else if (value.isTuple())
-        for (const auto &v : value.toTupleRef().elements())
-            add(v);
-    else if (value.isGenericDict()) {
-        // Named tensors: arranged by the model's input names when they are known.
-        std::vector<std::pair<std::string, c10::IValue>> named;
-        for (const auto &entry : value.toGenericDict()) {
-            if (!entry.key().isString())
-                throw RuntimeError("input file '" + path + "' holds a dict with a " + entry.key().tagKind() +
-                                   " key; name each tensor with a string (the model's input names)");
-            named.emplace_back(entry.key().toStringRef(), entry.value());
-        }
-        const bool named_order = !order.empty() && std::all_of(order.begin(), order.end(), [](const auto &n) { return !n.empty(); });
-        if (!named_order) {
-            for (const auto &[name, v] : named)
-                add(v);
-        } else {
-            std::string takes;
-            for (const auto &n : order)
-                takes += (takes.empty() ? "" : ", ") + n;
-            for (const auto &[name, v] : named)
-                if (std::find(order.begin(), order.end(), name) == order.end())
-                    throw RuntimeError("input file '" + path + "' names the input '" + name +
-                                       "', which the model does not take; its inputs: " + takes);
-            for (const auto &n : order) {
-                const auto it = std::find_if(named.begin(), named.end(), [&](const auto &p) { return p.first == n; });
-                if (it == named.end())
-                    throw RuntimeError("input file '" + path + "' lacks the input '" + n + "'; the model takes: " + takes);
-                add(it->second);
-            }
-        }
-    } else
-        add(value);
-    if (file->d->tensors.empty())
-        throw RuntimeError("input file '" + path + "' holds no tensors");
-    return file;
-}
-
-std::vector<TensorInfo> InputFile::info() const
-{
-    std::vector<TensorInfo> out;
-    for (const auto &t : d->tensors) {
-        TensorInfo i;
-        for (auto s : t.sizes())
-            i.shape.push_back(s);
-        i.dtype = dtypeName(t.scalar_type());
-        out.push_back(std::move(i));
-    }
-    return out;
 }
 
 void AotiRunner::setInputs(const InputFile &file, long long padTo, long long expectedInputs, const std::vector<bool> &batched)

@@ -4,8 +4,9 @@
 #include "bundle/bundle.h"
 #include "bundle/inspect.h"
 #include "bundle/packagecache.h"
-#include "bundle/weights.h"
 #include "bundle/text.h"
+#include "bundle/torchsave.h"
+#include "bundle/weights.h"
 
 #include <QtTest/QtTest>
 
@@ -19,8 +20,9 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -117,6 +119,10 @@ class TestBundle : public QObject {
     Q_OBJECT
 
 private slots:
+    void torchSaveChecks_data();
+    void torchSaveChecks();
+    void pickleWalk_data();
+    void pickleWalk();
     void sha256KnownVectors();
     void writeManifestThenVerifyIsClean();
     void flippedByteNamesTheFile();
@@ -981,6 +987,68 @@ void TestBundle::packageCacheRebuildsDamagedFolder()
         QVERIFY2(!fs::exists(dir / "m/data/aotinductor/model/extra.so"), std::to_string(i).c_str());
     }
     qunsetenv("AOTSTUDIO_CACHE_DIR");
+}
+
+// torch.save archives are checked before LibTorch reads them (bundle/torchsave.h): the files
+// torch.save wrote pass; the inputs fuzz_input found (a central directory past the buffer, a memo
+// index asking for 30 GB) are refused with what is wrong.
+void TestBundle::torchSaveChecks_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("refusal"); // empty: accepted
+    const QString corpus = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/../fuzz/corpus/input/");
+    for (const char *ok : {"tensor.pt", "tuple.pt", "list.pt", "dict.pt", "nested.pt", "bool.pt", "strided_view.pt"})
+        QTest::newRow(ok) << corpus + QLatin1String(ok) << QString();
+    QTest::newRow("central directory past the buffer")
+        << corpus + QStringLiteral("regress_central_dir_past_buffer.pt") << QStringLiteral("cannot be read");
+    QTest::newRow("memo index asking for 30 GB")
+        << corpus + QStringLiteral("regress_memo_index_alloc.pt") << QStringLiteral("memo index");
+}
+
+void TestBundle::torchSaveChecks()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, refusal);
+    std::ifstream in(file.toStdString(), std::ios::binary);
+    QVERIFY2(in, qPrintable(file));
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    try {
+        checkTorchSave(bytes, "t");
+        QVERIFY2(refusal.isEmpty(), "accepted a file that must be refused");
+    } catch (const BundleError &e) {
+        QVERIFY2(!refusal.isEmpty(), e.what());
+        QVERIFY2(QString::fromStdString(e.what()).contains(refusal), e.what());
+    }
+}
+
+void TestBundle::pickleWalk_data()
+{
+    QTest::addColumn<QByteArray>("pickle");
+    QTest::addColumn<QString>("refusal");
+    // PROTO 2, EMPTY_DICT, BINPUT 0, STOP: what torch.save starts and ends with.
+    QTest::newRow("well formed") << QByteArray("\x80\x02}q\x00.", 6) << QString();
+    QTest::newRow("no STOP") << QByteArray("\x80\x02}q\x00", 5) << QStringLiteral("no STOP");
+    QTest::newRow("LONG_BINPUT far ahead")
+        << QByteArray("\x80\x02}r\x00\x00\x00\x40.", 9) << QStringLiteral("memo index 1073741824");
+    QTest::newRow("BINGET of nothing") << QByteArray("\x80\x02h\x03.", 5) << QStringLiteral("only 0 were put");
+    QTest::newRow("BINBYTES8 longer than the stream") << QByteArray("\x80\x02\x8e\x00\x00\x00\xfa\x00\x00\x00\x00.", 12)
+                                                      << QStringLiteral("declares 4194304000 bytes");
+    QTest::newRow("BINUNICODE cut off") << QByteArray("X\x05\x00", 3) << QStringLiteral("cut off");
+    QTest::newRow("not an opcode") << QByteArray("\x80\x02\xff.", 4) << QStringLiteral("0xff is not a pickle opcode");
+    QTest::newRow("GLOBAL without its lines") << QByteArray("ctorch\n", 7) << QStringLiteral("end of line");
+}
+
+void TestBundle::pickleWalk()
+{
+    QFETCH(QByteArray, pickle);
+    QFETCH(QString, refusal);
+    try {
+        checkPickle(std::string_view(pickle.constData(), std::size_t(pickle.size())), "p");
+        QVERIFY2(refusal.isEmpty(), "accepted a pickle that must be refused");
+    } catch (const BundleError &e) {
+        QVERIFY2(!refusal.isEmpty(), e.what());
+        QVERIFY2(QString::fromStdString(e.what()).contains(refusal), e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestBundle)
