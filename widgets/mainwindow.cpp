@@ -20,6 +20,7 @@
 #include "sweeppanel.h"
 #include "throughputmodel.h"
 #include "verifyoutputmodel.h"
+#include "trustdialog.h"
 #include "verifytext.h"
 
 #include "client/artifactstore.h"
@@ -245,6 +246,12 @@ void MainWindow::createActions()
     m_sweepAction->setToolTip(tr("Verify the last compiled package across the shapes it accepts: every dynamic dimension's "
                                  "range ends, guards and interior sizes must match eager, sizes outside must be refused"));
     connect(m_sweepAction, &QAction::triggered, this, &MainWindow::sweep);
+
+    m_sweepBundleAction = new QAction(tr("Sweep a &Bundle…"), this);
+    m_sweepBundleAction->setObjectName(QStringLiteral("sweepBundleAction"));
+    m_sweepBundleAction->setToolTip(tr("Verify an exported bundle (a folder or a .zip) across its shapes and its bucket "
+                                       "policy; its signature is checked against the engine's trust store first"));
+    connect(m_sweepBundleAction, &QAction::triggered, this, &MainWindow::chooseBundleToSweep);
 
     m_settingsAction = new QAction(QIcon::fromTheme(QStringLiteral("configure")), tr("Run &Settings…"), this);
     m_settingsAction->setObjectName(QStringLiteral("settingsAction"));
@@ -494,6 +501,7 @@ void MainWindow::createMenus()
     engine->addAction(m_profileAction);
     engine->addAction(m_quantizeAction);
     engine->addAction(m_sweepAction);
+    engine->addAction(m_sweepBundleAction);
     engine->addAction(m_cancelAction);
     engine->addSeparator();
     engine->addAction(m_settingsAction);
@@ -707,6 +715,7 @@ bool MainWindow::sweep()
         return false;
     m_jobDirectory.clear();
     m_currentKind = JobKind::Sweep;
+    m_sweptBundle.clear();
     m_currentModel = m_lastResult->model;
     m_currentOut = out;
     m_failureShown = false;
@@ -715,6 +724,65 @@ bool MainWindow::sweep()
     m_progress->setValue(0);
     m_stageLabel->setText(tr("Starting…"));
     m_log->append(m_currentJob, QStringLiteral("info"), tr("Sweeping the package %1 into %2").arg(m_lastResult->package, out));
+    updateActions();
+    return true;
+}
+
+void MainWindow::chooseBundleToSweep()
+{
+    QString bundle;
+    if (m_client->isRemote()) { // a path on the engine's host: nothing here to browse
+        bool ok = false;
+        bundle = QInputDialog::getText(this, tr("Sweep a Bundle"),
+                                       tr("Bundle on %1 (a folder holding manifest.json, or a .zip):").arg(m_client->remote().host),
+                                       QLineEdit::Normal, QString(), &ok)
+                     .trimmed();
+        if (!ok)
+            return;
+    } else {
+        bundle = QFileDialog::getOpenFileName(this, tr("Sweep a Bundle"), QString(),
+                                              tr("Bundles (manifest.json *.zip);;All files (*)"));
+        if (QFileInfo(bundle).fileName() == QLatin1String("manifest.json"))
+            bundle = QFileInfo(bundle).absolutePath();
+    }
+    if (!bundle.isEmpty())
+        startBundleSweep(bundle);
+}
+
+bool MainWindow::startBundleSweep(const QString &bundle, bool allowUnsigned)
+{
+    if (!m_client->isReady() || m_currentJob != 0)
+        return false;
+    if (m_openedSession) {
+        m_hub->setSession(m_liveSession);
+        m_openedSession->deleteLater();
+        m_openedSession = nullptr;
+        setWindowTitle(tr("AOT Studio"));
+    }
+    ensureRecording();
+    const QString out = newJobDirectory();
+    QJsonObject body{{QLatin1String("bundle"), bundle}, {QLatin1String("out"), out}};
+    if (allowUnsigned)
+        body.insert(QLatin1String("allow_unsigned"), true);
+    const QJsonObject fields = m_runSettings.requestFields(QStringLiteral("sweep"));
+    if (fields.contains(QLatin1String("threads")))
+        body.insert(QLatin1String("threads"), fields.value(QLatin1String("threads")));
+    m_currentJob = m_client->submitJob(QStringLiteral("sweep"), body);
+    if (m_currentJob == 0)
+        return false;
+    m_jobDirectory.clear();
+    m_currentKind = JobKind::Sweep;
+    m_sweptBundle = bundle;
+    m_currentModel = QFileInfo(bundle).fileName();
+    m_currentOut = out;
+    m_failureShown = false;
+    statusBar()->showMessage(tr("Sweeping the bundle %1 across its shapes…").arg(bundle));
+    m_resultPanel->clearError();
+    m_progress->setValue(0);
+    m_stageLabel->setText(tr("Starting…"));
+    m_log->append(m_currentJob, QStringLiteral("info"),
+                  allowUnsigned ? tr("Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)").arg(bundle, out)
+                                : tr("Sweeping the bundle %1 into %2").arg(bundle, out));
     updateActions();
     return true;
 }
@@ -1197,6 +1265,7 @@ void MainWindow::updateActions()
     m_profileAction->setEnabled(m_client->isReady() && !busy);
     m_quantizeAction->setEnabled(m_client->isReady() && !busy);
     m_sweepAction->setEnabled(m_client->isReady() && !busy && m_lastResult.has_value() && !m_lastResult->package.isEmpty());
+    m_sweepBundleAction->setEnabled(m_client->isReady() && !busy);
     m_exportAction->setEnabled(m_client->isReady() && !busy && !m_lastCompileDirectory.isEmpty());
     m_cancelAction->setEnabled(busy);
 }
@@ -1397,6 +1466,24 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
     }
     if (id != m_currentJob)
         return;
+    if (m_currentKind == JobKind::Sweep && !m_sweptBundle.isEmpty() && TrustDialog::answers(error)) {
+        // Refused by the engine's trust policy: the user decides (issue 19), nothing failed yet.
+        const QString bundle = m_sweptBundle;
+        m_log->append(id, QStringLiteral("warning"), tr("The engine did not load the bundle %1: %2").arg(bundle, error.message));
+        m_stageLabel->setText(tr("Waiting for your decision"));
+        finishJob(false);
+        const QString where = m_client->isRemote() ? m_client->remote().host : tr("this computer");
+        auto *dialog = new TrustDialog(bundle, where, error, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QMessageBox::finished, this, [this, dialog, bundle] {
+            if (dialog->loadAnyway())
+                startBundleSweep(bundle, true);
+            else
+                m_stageLabel->setText(tr("Not loaded"));
+        });
+        dialog->open();
+        return;
+    }
     const bool exporting = m_currentKind == JobKind::Export;
     const QString jobName = m_currentKind == JobKind::Profile ? tr("Profiling")
                           : m_currentKind == JobKind::Quantize ? tr("Quantizing")

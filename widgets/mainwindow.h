@@ -130,6 +130,13 @@ public Q_SLOTS:
     /// Starts a sweep of the last compiled package across its shapes (into its folder's sweep/);
     /// false if not ready, busy, or nothing was compiled yet.
     bool sweep();
+    /// Engine → Sweep a Bundle…: asks for a bundle (a folder with manifest.json, or a .zip) and
+    /// sweeps it (startBundleSweep).
+    void chooseBundleToSweep();
+    /// Sweeps every bucket of `bundle` (a path the engine can read) across its shapes. A bundle
+    /// the engine's trust policy refuses (code `untrusted`) brings up TrustDialog; "Load Anyway"
+    /// calls this again with `allowUnsigned`. Returns false when no job started.
+    bool startBundleSweep(const QString &bundle, bool allowUnsigned = false);
     /// Opens the run settings dialog (dtype, Inductor options, measuring, schemes).
     void showRunSettings();
     /// Opens the export dialog for the last successful compile; it starts the export on OK.
@@ -206,6 +213,8 @@ private:
     QAction *m_profileAction = nullptr;
     QAction *m_quantizeAction = nullptr;
     QAction *m_sweepAction = nullptr;
+    QAction *m_sweepBundleAction = nullptr;
+    QString m_sweptBundle; ///< the bundle of the running sweep ("" for a package sweep)
     QAction *m_settingsAction = nullptr;
     QAction *m_openSessionAction = nullptr;
     QAction *m_saveSessionAction = nullptr;

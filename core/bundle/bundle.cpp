@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/bundle.h"
+#include "bundle/text.h"
 #include "bundle/guards.h"
 #include "bundle/signing.h"
 
@@ -26,11 +27,6 @@ using nlohmann::json;
 namespace AotStudio::Bundle {
 
 namespace {
-
-std::string quoted(const fs::path &p)
-{
-    return "'" + p.string() + "'";
-}
 
 /// Read the open file `fd` (of `path`) to its end in chunks of `chunk` bytes, handing each to
 /// `take(data, size)`; `fd` is closed however it ends. Throws BundleError naming `path` on a read
@@ -429,6 +425,16 @@ std::vector<long long> TensorSpec::withBatch(long long batch) const
         if (d == kBatchDim)
             d = batch;
     return s;
+}
+
+std::map<std::string, BucketWeight> Bucket::weightsUnder(const fs::path &root) const
+{
+    std::map<std::string, BucketWeight> out;
+    for (auto [file, w] : weights) {
+        w.file = (root / w.file).string();
+        out.emplace(file, std::move(w));
+    }
+    return out;
 }
 
 std::string Bucket::describe() const

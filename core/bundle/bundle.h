@@ -93,6 +93,9 @@ struct Bucket {
     bool isDynamic() const { return !batch.has_value(); }
     /// "batch4 (batch 4)" or "dynamic (batch 1..64)", for messages.
     std::string describe() const;
+    /// `weights` with each file as a path under `root` (the bundle's folder), as the runtime binds
+    /// them (Runtime::AotiRunner::LoadOptions::weightFiles).
+    std::map<std::string, BucketWeight> weightsUnder(const std::filesystem::path &root) const;
 };
 
 /// Size (bytes) and SHA-256 (64 lowercase hex digits) of one listed file.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/packagecache.h"
+#include "bundle/text.h"
 #include "bundle/bundle.h"
 
 #include <nlohmann/json.hpp>
@@ -23,11 +24,6 @@ namespace {
 
 constexpr const char *kContents = ".contents.json";
 constexpr const char *kPartialPrefix = ".partial-";
-
-std::string quote(const fs::path &p)
-{
-    return "'" + p.string() + "'";
-}
 
 /// What a file looked like when the cache wrote it: size, inode and status-change time (ns). Any
 /// write, truncation, chmod or replacement changes st_ctime, which user space cannot set back, so
@@ -107,7 +103,7 @@ fs::path packageCacheRoot()
     std::error_code ec;
     fs::create_directories(root, ec);
     if (ec || !fs::is_directory(root))
-        throw BundleError("cannot create the package cache " + quote(root) + ": " + ec.message() +
+        throw BundleError("cannot create the package cache " + quoted(root) + ": " + ec.message() +
                           " (set AOTSTUDIO_CACHE_DIR to a writable folder)");
     ::chmod(root.c_str(), 0700);
     return root;
@@ -118,7 +114,7 @@ fs::path cachedPackageDir(const fs::path &package, std::string sha256)
     if (sha256.empty())
         sha256 = sha256File(package);
     if (sha256.size() != 64 || sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
-        throw BundleError("package " + quote(package) + ": '" + sha256 + "' is not a SHA-256 in lower-case hex");
+        throw BundleError("package " + quoted(package) + ": '" + sha256 + "' is not a SHA-256 in lower-case hex");
     const fs::path root = packageCacheRoot();
     const fs::path dir = root / sha256;
     std::error_code ec;
@@ -138,14 +134,14 @@ fs::path cachedPackageDir(const fs::path &package, std::string sha256)
     try {
         extractZip(package, partial.path());
     } catch (const BundleError &e) {
-        throw BundleError("cannot extract package " + quote(package) + " into the package cache: " + e.what());
+        throw BundleError("cannot extract package " + quoted(package) + " into the package cache: " + e.what());
     }
     writeContents(partial.path());
     ::chmod(partial.path().c_str(), 0700);
     if (::rename(partial.path().c_str(), dir.c_str()) != 0) {
         if ((errno == ENOTEMPTY || errno == EEXIST) && contentsIntact(dir))
             return dir; // another process extracted the same package meanwhile; `partial` is removed
-        throw BundleError("cannot move the extracted package " + quote(package) + " into " + quote(dir) + ": " + std::strerror(errno));
+        throw BundleError("cannot move the extracted package " + quoted(package) + " into " + quoted(dir) + ": " + std::strerror(errno));
     }
     return dir;
 }

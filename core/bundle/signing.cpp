@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/signing.h"
+#include "bundle/text.h"
 
 #include "bundle/bundle.h"
 
@@ -23,11 +24,6 @@ using nlohmann::json;
 namespace AotStudio::Bundle {
 
 namespace {
-
-std::string quoted(const fs::path &p)
-{
-    return "'" + p.string() + "'";
-}
 
 /// OpenSSL's most recent error as text (its queue is cleared), or "unknown OpenSSL error".
 std::string opensslError()

@@ -8,10 +8,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 
 namespace AotStudio::Bundle {
+
+/// A path as every core/bundle message quotes it: 'PATH' (bytes as they are; dumpJson() makes
+/// them printable).
+inline std::string quoted(const std::filesystem::path &p)
+{
+    return "'" + p.string() + "'";
+}
 
 /// `text` with each byte that does not start or continue a valid UTF-8 sequence replaced by U+FFFD
 /// (nlohmann-json's replace handler decides what is valid: overlong forms and surrogates are not).

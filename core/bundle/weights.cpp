@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/weights.h"
+#include "bundle/text.h"
 #include "bundle/bundle.h"
 
 #include <zip.h>
@@ -18,11 +19,6 @@ namespace {
 
 constexpr const char *kWeightsDir = "/data/weights/"; // torch.export.pt2_archive.constants.WEIGHTS_DIR under the archive's top folder
 
-std::string quote(const fs::path &p)
-{
-    return "'" + p.string() + "'";
-}
-
 } // namespace
 
 std::map<std::string, BucketWeight> shareWeights(const fs::path &package, const fs::path &bundleRoot, const RawWeightWriter &toRaw)
@@ -34,10 +30,10 @@ std::map<std::string, BucketWeight> shareWeights(const fs::path &package, const 
         zip_error_init_with_code(&e, code);
         const std::string why = zip_error_strerror(&e);
         zip_error_fini(&e);
-        throw BundleError("cannot open package " + quote(package) + " to share its weights: " + why);
+        throw BundleError("cannot open package " + quoted(package) + " to share its weights: " + why);
     }
     auto fail = [&](const std::string &what) {
-        const std::string msg = "cannot share the weights of package " + quote(package) + ": " + what;
+        const std::string msg = "cannot share the weights of package " + quoted(package) + ": " + what;
         zip_discard(z);
         throw BundleError(msg);
     };
@@ -66,13 +62,13 @@ std::map<std::string, BucketWeight> shareWeights(const fs::path &package, const 
             std::unique_ptr<std::FILE, decltype(&std::fclose)> out(std::fopen(partial.c_str(), "wb"), &std::fclose);
             if (!out) {
                 zip_fclose(in);
-                fail("cannot write " + quote(partial));
+                fail("cannot write " + quoted(partial));
             }
             zip_int64_t n = 0;
             while ((n = zip_fread(in, buffer.data(), buffer.size())) > 0) {
                 if (std::fwrite(buffer.data(), 1, static_cast<std::size_t>(n), out.get()) != static_cast<std::size_t>(n)) {
                     zip_fclose(in);
-                    fail("cannot write " + quote(partial) + " (disk full?)");
+                    fail("cannot write " + quoted(partial) + " (disk full?)");
                 }
             }
             zip_fclose(in);
@@ -96,7 +92,7 @@ std::map<std::string, BucketWeight> shareWeights(const fs::path &package, const 
         else
             fs::rename(raw, target, ec);
         if (ec)
-            fail("cannot store " + quote(target) + ": " + ec.message());
+            fail("cannot store " + quoted(target) + ": " + ec.message());
         weight.file = std::string(kSharedWeightsDir) + "/" + sha + ".bin";
         moved[file] = weight;
         if (zip_delete(z, static_cast<zip_uint64_t>(i)) != 0)

@@ -171,11 +171,6 @@ Json runCompileAsPart(const Job &parent, Json request, double share)
     return runCompile(parent.sub(0.0, share, kCompileStages), request);
 }
 
-Json runCompileAsPart(std::int64_t id, Json request, const EventFn &emit, std::stop_token stop, double share)
-{
-    return runCompileAsPart(Job(id, emit, std::move(stop), {}), std::move(request), share);
-}
-
 Profiler::MeasureOptions measureOptionsFrom(const Json &request)
 {
     // Wrong types are a bad request naming the field, not an internal error.

@@ -25,8 +25,6 @@ extern const std::span<const StageSpan> kCompileStages;
 /// on `request` with `measure` false, as a sub-job of `parent` filling [0, `share`] of its bar.
 /// Returns the compile result; throws as runCompile().
 Protocol::Json runCompileAsPart(const Job &parent, Protocol::Json request, double share);
-/// The same for a caller without a Job yet (the sweep): a top-level job `id` on `emit` and `stop`.
-Protocol::Json runCompileAsPart(std::int64_t id, Protocol::Json request, const EventFn &emit, std::stop_token stop, double share);
 
 /// The one verify of a package against eager (FORMAT.md, "verify"), used by compile, profile and
 /// quantize: the frontend plans the calls (the example, a second one for a stateful model, seeded

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <unistd.h>
@@ -260,13 +261,18 @@ void writeCsv(const fs::path &path, const Json &targets)
 
 } // namespace
 
+/// A sweep's stages: a package or a bundle is swept from the start; a model is compiled first.
+constexpr StageSpan kSweepStages[] = {{"sweep", 0.0, 1.0}};
+constexpr StageSpan kSweepModelStages[] = {{"compile", 0.0, 0.5}, {"sweep", 0.5, 1.0}};
+
 Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
 {
-    const auto log
-        = [&](const std::string &level, const std::string &message) { emit(Protocol::makeLog(id, level, message)); };
-    const auto progress = [&](double fraction, const std::string &message) {
-        emit(Protocol::makeProgress(id, "sweep", std::clamp(fraction, 0.0, 1.0), message));
-    };
+    const bool compiles = !request.contains("package") && !request.contains("bundle");
+    const Job ctx(id, emit, std::move(stop),
+                  compiles ? std::span<const StageSpan>(kSweepModelStages) : std::span<const StageSpan>(kSweepStages));
+    const auto log = [&](const std::string &level, const std::string &message) { ctx.log(level, message); };
+    /// `within` (0..1) of the sweep stage.
+    const auto progress = [&](double within, const std::string &message) { ctx.progress("sweep", within, message); };
     const auto bad = [](const std::string &message, const std::string &hint) {
         return JobFailed({ "load", Protocol::Code::BadRequest, message, hint });
     };
@@ -326,18 +332,28 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
     std::string kind;
     if (request.contains("bundle")) {
         kind = "bundle";
+        const std::string name = request["bundle"].get<std::string>();
+        std::optional<std::string> refusal;
+        bool invalid = false;
         try {
-            bundle = Bundle::openBundle(request["bundle"].get<std::string>());
+            bundle = Bundle::openBundle(name);
             // Its packages are loaded here as aotstudio-run would: the same signature policy, with
             // the engine's $AOTSTUDIO_TRUST as the trust store (BUNDLE.md "Who may load a bundle").
             const auto trust = Bundle::TrustStore::load(Bundle::TrustStore::sourcesFromEnvironment());
-            if (const auto why = Bundle::signatureRefusal(Bundle::checkSignature(bundle, trust), trust,
-                                                          request.value("allow_unsigned", false), request["bundle"].get<std::string>()))
-                throw Bundle::BundleError(*why);
+            const auto check = Bundle::checkSignature(bundle, trust);
+            refusal = Bundle::signatureRefusal(check, trust, request.value("allow_unsigned", false), name);
+            invalid = check.state == Bundle::SignatureCheck::State::Invalid;
         } catch (const Bundle::BundleError &e) {
             throw JobFailed(
-                { "load", Protocol::Code::LoadFailed, e.what(), "pass a bundle written by aotstudio-cli export" });
+                {"load", Protocol::Code::LoadFailed, e.what(), "pass a bundle written by aotstudio-cli export"});
         }
+        if (refusal && invalid)
+            throw JobFailed({"load", Protocol::Code::LoadFailed, *refusal,
+                             "the manifest changed after it was signed: export the bundle again"});
+        if (refusal) // the client may ask its user and send the request again with allow_unsigned
+            throw JobFailed({"load", Protocol::Code::Untrusted, *refusal,
+                             "load it only if you know who made it: allow_unsigned (CLI --allow-unsigned; the studio "
+                             "asks), or add the signer's public key to the engine's $AOTSTUDIO_TRUST"});
         compileRequest = {{"model", bundle.manifest.model}, {"device", bundle.manifest.device}};
         recorded = true;
         if (const Json opt = bundle.manifest.raw.value("options", Json()); opt.is_object())
@@ -346,13 +362,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                     compileRequest[k] = opt[k];
         for (std::size_t i = 0; i < bundle.manifest.buckets.size(); ++i) {
             const auto &b = bundle.manifest.buckets[i];
-            std::map<std::string, Bundle::BucketWeight> weights;
-            for (auto [file, w] : b.weights) {
-                w.file = (bundle.root / w.file).string();
-                weights[file] = w;
-            }
             targets.push_back({b.name, (bundle.root / b.package).string(), b.guards, b.batch,
-                               "manifest.json buckets[" + std::to_string(i) + "].guards", weights});
+                               "manifest.json buckets[" + std::to_string(i) + "].guards", b.weightsUnder(bundle.root)});
         }
     } else if (request.contains("package")) {
         kind = "package";
@@ -396,7 +407,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             r.erase(k);
         r["out"] = (out / "compile").string();
         r["measure"] = false;
-        const Json compiled = runCompileAsPart(id, r, emit, stop, 0.5);
+        const Json compiled = runCompileAsPart(ctx, r, 0.5);
         writeJsonAtomic(out / "compile" / "result.json", compiled);
         compileRequest = r;
         Target t { "package", compiled.value("package", ""), nullptr, std::nullopt, "the compile's guards" };
@@ -413,8 +424,9 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         if (kind == "model" || !request.contains(k))
             continue;
         if (recorded)
-            emit(Protocol::makeLog(id, "warning", std::string("sweep: '") + k + "' is ignored: the package's " +
-                                                      (kind == "bundle" ? "manifest" : "result.json") + " says what it was compiled with"));
+            log("warning",
+                std::string("sweep: '") + k + "' is ignored: the package's "
+                    + (kind == "bundle" ? "manifest" : "result.json") + " says what it was compiled with");
         else
             compileRequest[k] = request[k];
     }
@@ -456,13 +468,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         Json jobRequest = compileRequest;
         jobRequest["out"] = out.string();
         jobRequest.erase("batch"); // each target sets its own example batch below
-        Python::CompileJob job(jobRequest, log, [&](const Json &e) {
-            Json ev = e;
-            ev["id"] = id;
-            emit(ev);
-        });
-        const double base = kind == "model" ? 0.5 : 0.0;
-        progress(base, "building the model and example inputs");
+        Python::CompileJob job(jobRequest, log, [&](const Json &e) { ctx.sendEvent(e); });
+        progress(0.0, "building the model and example inputs");
         job.load();
         const auto exampleShapes = job.call("sweep_begin").get<std::vector<std::vector<std::int64_t>>>();
 
@@ -523,13 +530,10 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             Json points = Json::array();
             Json tcounts = Json::object();
             for (std::size_t i = 0; i < plan.points.size(); ++i) {
-                if (stop.stop_requested())
-                    throw JobFailed({ "sweep", Protocol::Code::Cancelled, "cancelled while sweeping", "" });
+                ctx.checkStop("sweep");
                 const auto &p = plan.points[i];
-                progress(base
-                        + (1.0 - base) * static_cast<double>(done)
-                            / static_cast<double>(std::max<std::size_t>(allPoints, 1)),
-                    t->name + ": " + shapesText(p.shapes));
+                progress(static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(allPoints, 1)),
+                         t->name + ": " + shapesText(p.shapes));
                 Json r = runPoint(job, *runner, static_cast<int>(i), p, plan, *t->guards, pointOptions);
                 ++done;
                 ++total;
@@ -586,8 +590,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             std::map<std::string, std::unique_ptr<Runtime::AotiRunner>> runners;
             int index = 1 << 20; // apart from the targets' points
             for (const long long batch : batches) {
-                if (stop.stop_requested())
-                    throw JobFailed({ "sweep", Protocol::Code::Cancelled, "cancelled while sweeping", "" });
+                ctx.checkStop("sweep");
                 progress(1.0, "bucket policy: batch " + std::to_string(batch));
                 Json row { { "batch", batch }, { "bucket", nullptr }, { "padded", false }, { "pad_to", nullptr },
                     { "message", "" } };
@@ -618,12 +621,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                     auto &runner = runners[choice.bucket.name];
                     try {
                         if (!runner) {
-                            std::map<std::string, Bundle::BucketWeight> weights;
-                            for (auto [file, w] : choice.bucket.weights) {
-                                w.file = (bundle.root / w.file).string();
-                                weights[file] = w;
-                            }
-                            runner = loadTarget((bundle.root / choice.bucket.package).string(), device, weights);
+                            runner = loadTarget((bundle.root / choice.bucket.package).string(), device,
+                                                choice.bucket.weightsUnder(bundle.root));
                             runner->setGuards(choice.bucket.guards);
                         }
                         runner->setInputs(

@@ -37,6 +37,10 @@ inline constexpr const char *FrontendUnavailable = "frontend_unavailable";
 inline constexpr const char *Internal = "internal";
 inline constexpr const char *Refused = "refused";   ///< `read` of a path outside the job folders
 inline constexpr const char *NotFound = "not_found"; ///< `read` of a file that does not exist
+/// A bundle the trust policy refuses (unsigned, or signed by a key outside the trust store): the
+/// same request with `allow_unsigned` loads it (BUNDLE.md "Who may load a bundle"). An invalid
+/// signature is `load_failed`, whatever the request says.
+inline constexpr const char *Untrusted = "untrusted";
 } // namespace Code
 
 /// A failure that ends a request: which stage, a protocol code, what failed and what to do.

@@ -3,11 +3,11 @@
 // read by InputFile::read as aotstudio-run reads it, without or with the model's input names.
 // Oracles: only Runtime::RuntimeError is thrown (LibTorch's own c10::Error must not escape); a
 // file that reads holds at least one tensor, each with non-negative sizes; the description and
-// the refusal print as aotstudio-run --json prints them (Bundle::dumpJson). Links LibTorch: its unpickler is fuzzed through our reader, but only our
-// code is instrumented.
+// the refusal print as aotstudio-run --json prints them (Bundle::dumpJson). Links LibTorch: its unpickler is fuzzed
+// through our reader, but only our code is instrumented.
 #include "bundle/text.h"
-#include "runtime/aotirunner.h"
 #include "fuzzutil.h"
+#include "runtime/aotirunner.h"
 
 #include <cstddef>
 #include <cstdint>

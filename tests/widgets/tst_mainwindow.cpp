@@ -6,8 +6,10 @@
 #include "widgets/resultpanel.h"
 #include "widgets/sweeppanel.h"
 #include "widgets/sweeppointmodel.h"
+#include "widgets/trustdialog.h"
 #include "widgets/verifyoutputmodel.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -24,11 +26,11 @@
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
@@ -206,6 +208,57 @@ private Q_SLOTS:
         QCOMPARE(sent[2].value(QLatin1String("package")).toString(), w->lastResult()->package);
         QCOMPARE(sent[2].value(QLatin1String("out")).toString(), QDir(dir.filePath(QStringLiteral("out"))).filePath(QStringLiteral("sweep")));
         QVERIFY(!sent[3].contains(QLatin1String("package")));
+    }
+
+    // Who may load a bundle (issue 19): the engine refuses an unsigned bundle with `untrusted`; the
+    // studio names the bundle and the signer in a dialog, sends nothing more on Cancel, and sends the
+    // request again with allow_unsigned on "Load Anyway".
+    void bundleSweepAsksBeforeLoadingUnsigned()
+    {
+        QTemporaryDir dir;
+        const QString requests = dir.filePath(QStringLiteral("requests.jsonl"));
+        qputenv("FAKE_REQUEST_LOG", requests.toLocal8Bit());
+        const auto unset = qScopeGuard([] { qunsetenv("FAKE_REQUEST_LOG"); });
+        auto w = startedWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QVERIFY(w->findChild<QAction *>(QStringLiteral("sweepBundleAction"))->isEnabled());
+        const QString bundle = dir.filePath(QStringLiteral("mlp-bundle"));
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        for (const bool load : {false, true}) {
+            QVERIFY(w->startBundleSweep(bundle));
+            QVERIFY(finished.wait(10000));
+            QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+            AotStudio::Widgets::TrustDialog *dialog = nullptr;
+            QTRY_VERIFY((dialog = w->findChild<AotStudio::Widgets::TrustDialog *>()) && dialog->isVisible());
+            QVERIFY2(dialog->text().contains(QDir::toNativeSeparators(bundle))
+                         && dialog->text().contains(QLatin1String("is unsigned")),
+                     qPrintable(dialog->text()));
+            QVERIFY(!w->findChild<QMessageBox *>(QStringLiteral("compileErrorBox"))); // a question, not a failure
+            if (load) {
+                screenshot(*dialog, QStringLiteral("trust_dialog"));
+                dialog->findChild<QAbstractButton *>(QStringLiteral("loadAnywayButton"))->click();
+                QVERIFY(finished.wait(10000));
+                QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+            } else {
+                dialog->reject();
+            }
+            QTRY_VERIFY(!w->findChild<AotStudio::Widgets::TrustDialog *>());
+        }
+        auto *sweepPanel = w->findChild<AotStudio::Widgets::SweepPanel *>();
+        QVERIFY(sweepPanel->pointModel()->rowCount() > 5); // the sweep after "Load Anyway" is shown
+        qunsetenv("FAKE_REQUEST_LOG");
+        QFile f(requests);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QList<bool> allowed;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.value(QLatin1String("type")).toString() == QLatin1String("sweep")) {
+                QCOMPARE(o.value(QLatin1String("bundle")).toString(), bundle);
+                allowed << o.value(QLatin1String("allow_unsigned")).toBool(false);
+            }
+        }
+        // Cancel sent nothing more; Load Anyway sent the same sweep once with allow_unsigned.
+        QCOMPARE(allowed, (QList<bool>{false, false, true}));
     }
 
     void compileShowsResult()
