@@ -178,10 +178,7 @@ std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const 
         options.extractionCache = true;
         if (const auto entry = vb.bundle.manifest.files.find(bucket.package); entry != vb.bundle.manifest.files.end())
             options.sha256 = entry->second.sha256;
-        for (auto [file, w] : bucket.weights) {
-            w.file = (vb.bundle.root / w.file).string();
-            options.weightFiles[file] = w;
-        }
+        options.weightFiles = bucket.weightsUnder(vb.bundle.root);
         auto runner = Runtime::AotiRunner::load((vb.bundle.root / bucket.package).string(), vb.bundle.manifest.device, options);
         runner->setGuards(bucket.guards); // every input set is checked before a call
         return runner;
