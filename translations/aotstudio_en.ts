@@ -255,6 +255,10 @@
         <source>%1 is larger than %2 MiB, the limit for a session file; it was not read. Is it a session saved by the studio?</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Job %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::SnapshotFile</name>
@@ -2227,10 +2231,6 @@ total %4, mean %5 · %6 of wall time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This result has no latency figures (neither a profile nor a compile result).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Not measured: a compile result has only latency. Run Profile for memory, kernels, the timeline, cold start and throughput.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2598,6 +2598,10 @@ median of %n runs</numerusform>
         <source>calls/s 95% interval</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The profile result cannot be shown: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>
@@ -2810,6 +2814,10 @@ measurement %6</source>
     </message>
     <message>
         <source> (unreliable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The quantization result cannot be shown: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -68,12 +68,7 @@ GraphPanel::GraphPanel(SelectionHub *hub, QWidget *parent)
         if (index >= 0 && index < m_diffSnapshots.size())
             m_hub->selectSnapshot(m_diffSnapshots[index]);
     });
-    connect(hub, &SelectionHub::dataChanged, this, &GraphPanel::loadKernelData);
-    connect(hub, &SelectionHub::jobChanged, this, &GraphPanel::loadKernelData);
-    connect(hub, &SelectionHub::snapshotChanged, this, &GraphPanel::reload);
-    connect(hub, &SelectionHub::sessionChanged, this, &GraphPanel::reload);
-    connect(hub, &SelectionHub::nodeChanged, this, &GraphPanel::followNode);
-    connect(hub, &SelectionHub::kernelChanged, this, &GraphPanel::highlightKernel);
+    hub->addViewer(this, this);
     reload();
 }
 

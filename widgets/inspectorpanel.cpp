@@ -60,9 +60,7 @@ InspectorPanel::InspectorPanel(SelectionHub *hub, QWidget *parent)
     layout->addWidget(m_title);
     layout->addWidget(m_tree, 1);
 
-    connect(hub, &SelectionHub::nodeChanged, this, &InspectorPanel::showNode);
-    connect(hub, &SelectionHub::kernelChanged, this, &InspectorPanel::showKernel);
-    connect(hub, &SelectionHub::snapshotChanged, this, &InspectorPanel::showSnapshot);
+    hub->addViewer(this, this);
 }
 
 QString InspectorPanel::value(const QString &name) const

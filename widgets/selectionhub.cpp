@@ -5,12 +5,40 @@
 #include <QTimer>
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace AotStudio::Widgets {
 
 SelectionHub::SelectionHub(QObject *parent)
     : QObject(parent)
 {
     setStore(new Client::ArtifactStore(this));
+    // Viewers hear what the signals say, in the order they registered.
+    connect(this, &SelectionHub::sessionChanged, this, [this](Client::Session *s) { notify([s](HubViewer *v) { v->onSessionChanged(s); }); });
+    connect(this, &SelectionHub::jobChanged, this, [this](qint64 id) { notify([id](HubViewer *v) { v->onJobChanged(id); }); });
+    connect(this, &SelectionHub::snapshotChanged, this, [this](int i) { notify([i](HubViewer *v) { v->onSnapshotChanged(i); }); });
+    connect(this, &SelectionHub::nodeChanged, this, [this](const QString &n) { notify([&n](HubViewer *v) { v->onNodeChanged(n); }); });
+    connect(this, &SelectionHub::kernelChanged, this, [this](const QString &k) { notify([&k](HubViewer *v) { v->onKernelChanged(k); }); });
+    connect(this, &SelectionHub::dataChanged, this, [this] { notify([](HubViewer *v) { v->onResultsChanged(); }); });
+}
+
+void SelectionHub::addViewer(HubViewer *viewer, QObject *owner)
+{
+    m_viewers.append({viewer, owner});
+    connect(owner, &QObject::destroyed, this, [this, owner] {
+        m_viewers.removeIf([owner](const Viewer &v) { return v.owner == owner; });
+    });
+}
+
+template <class F>
+void SelectionHub::notify(F &&call) const
+{
+    // A copy: a viewer may add another (or be destroyed) while it is called.
+    const QList<Viewer> viewers = m_viewers;
+    for (const Viewer &v : viewers) {
+        if (std::any_of(m_viewers.cbegin(), m_viewers.cend(), [&v](const Viewer &w) { return w.viewer == v.viewer; }))
+            call(v.viewer);
+    }
 }
 
 void SelectionHub::setStore(Client::ArtifactStore *store)
@@ -81,16 +109,36 @@ QString SelectionHub::resolve(const QString &path) const
     return cached;
 }
 
-QJsonObject SelectionHub::profileResult() const
+std::shared_ptr<const Client::ProfileResult> SelectionHub::latestProfile() const
 {
     const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("profile")) : nullptr;
-    return job ? job->result : QJsonObject();
+    return job ? job->profile : nullptr;
 }
 
-QJsonObject SelectionHub::quantizeResult() const
+std::shared_ptr<const Client::ProfileResult> SelectionHub::profile() const
+{
+    if (auto p = latestProfile())
+        return p;
+    const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("compile")) : nullptr;
+    return job ? job->profile : nullptr;
+}
+
+std::shared_ptr<const Client::QuantizeResult> SelectionHub::quantize() const
 {
     const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("quantize")) : nullptr;
-    return job ? job->result : QJsonObject();
+    return job ? job->quantize : nullptr;
+}
+
+QString SelectionHub::resultError(const QString &kind) const
+{
+    const auto *job = m_session ? m_session->latestSucceeded(kind) : nullptr;
+    return job ? job->resultError : QString();
+}
+
+std::shared_ptr<const Client::SweepResult> SelectionHub::sweep() const
+{
+    const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("sweep")) : nullptr;
+    return job ? job->sweep : nullptr;
 }
 
 void SelectionHub::setSession(Client::Session *session)
@@ -158,9 +206,9 @@ void SelectionHub::loadKernels()
     if (!job)
         return;
     // compile results: {"kernels": {"path": ...}}; profile results: "kernels_json" (PROFILE.md).
-    QString path = job->result.value(QLatin1String("kernels")).toObject().value(QLatin1String("path")).toString();
-    if (path.isEmpty())
-        path = job->result.value(QLatin1String("kernels_json")).toString();
+    QString path = job->profile ? job->profile->kernelsJson : QString();
+    if (path.isEmpty()) // a compile without timings has no latency view
+        path = job->result.value(QLatin1String("kernels")).toObject().value(QLatin1String("path")).toString();
     if (path.isEmpty()) {
         for (const auto &stage : job->stages) {
             if (stage.artifacts.contains(QLatin1String("kernels")))
@@ -177,13 +225,13 @@ void SelectionHub::loadKernels()
         return;
     // Measured kernel times of the compiled variant: the job's own profile, else the session's
     // latest profile (PROFILE.md: "kernels", one entry per variant and name).
-    const QJsonValue own = job->result.value(QLatin1String("kernels"));
-    const QJsonArray all = own.isArray() ? own.toArray() : profileResult().value(QLatin1String("kernels")).toArray();
-    QJsonArray measured;
-    for (const auto &v : all) {
-        const QString variant = v.toObject().value(QLatin1String("variant")).toString();
-        if (variant.isEmpty() || variant == QLatin1String("aoti"))
-            measured.append(v);
+    const auto profile = job->profile && job->profile->isProfile() ? job->profile : latestProfile();
+    QList<Client::ProfileKernel> measured;
+    if (profile) {
+        for (const Client::ProfileKernel &k : profile->kernels) {
+            if (!k.source.startsWith(QLatin1String("ops:")) && (k.variant.isEmpty() || k.variant == QLatin1String("aoti")))
+                measured << k;
+        }
     }
     if (!measured.isEmpty())
         m_kernels->setMeasurements(measured);

@@ -5,9 +5,12 @@
 #include "client/kernelcatalog.h"
 #include "client/session.h"
 #include "client/snapshotfile.h"
+#include "client/sweepresult.h"
+#include "hubviewer.h"
 
 #include <QObject>
 #include <QPointer>
+#include <QList>
 #include <QSet>
 
 #include <memory>
@@ -47,10 +50,22 @@ public:
     /// none or it cannot be read; snapshotError() then says why).
     std::shared_ptr<const Client::SnapshotFile> snapshotFile() const { return m_snapshotFile; }
     QString snapshotError() const { return m_snapshotError; }
-    /// The latest successful profile result of the session (empty when none).
-    QJsonObject profileResult() const;
-    /// The latest successful quantize result of the session (empty when none).
-    QJsonObject quantizeResult() const;
+    /// The latest successful profile of the session, else the latest compile's latency view
+    /// (ProfileResult::Kind::Compile); null when none. Parsed once by the session.
+    std::shared_ptr<const Client::ProfileResult> profile() const;
+    /// The latest successful `profile` job's result only (null when none).
+    std::shared_ptr<const Client::ProfileResult> latestProfile() const;
+    /// The latest successful quantize result of the session (null when none).
+    std::shared_ptr<const Client::QuantizeResult> quantize() const;
+    /// Why the latest successful job of `kind` has no typed result (its result was refused by the
+    /// reader); empty when it has one or there is none.
+    QString resultError(const QString &kind) const;
+    /// The latest successful sweep result of the session (null when none).
+    std::shared_ptr<const Client::SweepResult> sweep() const;
+    /// Registers `viewer`, called from now on for every change (see HubViewer) until `owner`
+    /// (the viewer's QObject) is destroyed. It is not called for the current state: a viewer
+    /// reads that itself.
+    void addViewer(HubViewer *viewer, QObject *owner);
     /// The engine path `path` as a readable local file (ArtifactStore::localPath(): the file
     /// itself, a moved session folder's copy or the remote cache). When it is not here yet it is
     /// fetched (fetched files reload the hub's data: snapshotChanged(), dataChanged()) and the
@@ -83,6 +98,14 @@ Q_SIGNALS:
 private:
     void loadKernels();
     void onFetched(const QString &enginePath);
+    template <class F>
+    void notify(F &&call) const;
+
+    struct Viewer {
+        HubViewer *viewer;
+        QObject *owner;
+    };
+    QList<Viewer> m_viewers;
 
     QPointer<Client::Session> m_session;
     qint64 m_job = 0;

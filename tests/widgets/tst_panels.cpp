@@ -274,6 +274,36 @@ private Q_SLOTS:
         shoot(&w, QStringLiteral("mainwindow_session"));
     }
 
+    void refusedResultsAreNamedNotDrawn()
+    {
+        // A result whose fields have the wrong types is refused once, by the session's reader;
+        // the panels following the hub say why instead of drawing (or crashing on) it.
+        Client::Session session;
+        session.apply({{"type", "sent"}, {"request", QJsonObject{{"type", "profile"}, {"id", 1}, {"model", "m"}}}});
+        session.apply(
+            {{"type", "result"}, {"id", 1}, {"result", QJsonObject{{"format", "aotstudio.profile"}, {"variants", 3}}}});
+        session.apply({{"type", "sent"}, {"request", QJsonObject{{"type", "quantize"}, {"id", 2}, {"model", "m"}}}});
+        const QJsonArray schemes{QJsonObject{{"layers", "x"}}};
+        session.apply({{"type", "result"}, {"id", 2}, {"result", QJsonObject{{"schemes", schemes}}}});
+        QVERIFY(session.job(1)->succeeded() && !session.job(1)->profile);
+        QVERIFY2(session.job(1)->resultError.contains(QStringLiteral("variants")),
+                 qPrintable(session.job(1)->resultError));
+        QVERIFY2(session.job(2)->resultError.contains(QStringLiteral("schemes[0].layers")),
+                 qPrintable(session.job(2)->resultError));
+        SelectionHub hub;
+        ProfilePanel profile;
+        QuantizationPanel quant;
+        profile.follow(&hub);
+        quant.follow(&hub);
+        hub.setSession(&session);
+        QVERIFY(!profile.profile());
+        QVERIFY(
+            profile.findChild<QLabel *>(QStringLiteral("profileSummary"))->text().contains(QStringLiteral("variants")));
+        QVERIFY(quant.findChild<QLabel *>(QStringLiteral("quantizationSummary"))
+                    ->text()
+                    .contains(QStringLiteral("layers")));
+    }
+
     /// A real recording (tools: the engine driven through compile, profile and quantize of
     /// sample:mlp): every dock has data, and the kernels carry the profile's measured times.
     void fullSessionFillsEveryDock()
@@ -286,8 +316,11 @@ private Q_SLOTS:
         QCOMPARE(hub->currentJobRecord()->kind, QStringLiteral("profile")); // not the quantize job
         QVERIFY(hub->kernels());
         QVERIFY(hub->kernels()->hasMeasurements());
-        QVERIFY(!hub->profileResult().isEmpty());
-        QVERIFY(!hub->quantizeResult().isEmpty());
+        QVERIFY(hub->profile() && hub->profile()->isProfile());
+        QVERIFY(hub->quantize());
+        // Parsed once by the session: the panels show the very objects the session holds.
+        QCOMPARE(w.findChild<ProfilePanel *>()->profile(), hub->profile());
+        QCOMPARE(w.findChild<QuantizationPanel *>()->quantization(), hub->quantize());
         auto *profile = w.findChild<ProfilePanel *>();
         auto *quant = w.findChild<QuantizationPanel *>();
         QVERIFY(profile && quant);
