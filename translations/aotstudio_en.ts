@@ -261,21 +261,6 @@
     </message>
 </context>
 <context>
-    <name>AotStudio::Client::SnapshotFile</name>
-    <message>
-        <source>Cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not a graph snapshot (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is larger than %2 MiB, the limit for a graph snapshot; it was not read.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>AotStudio::Client::StageNames</name>
     <message>
         <source>Loading the model</source>
@@ -652,10 +637,6 @@
     </message>
     <message>
         <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot draw %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3364,6 +3345,10 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>Fetching %1 from the engine…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The snapshot cannot be read: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -261,21 +261,6 @@
     </message>
 </context>
 <context>
-    <name>AotStudio::Client::SnapshotFile</name>
-    <message>
-        <source>Cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
-        <source>%1 is not a graph snapshot (%2)</source>
-        <translation>%1 不是计算图快照（%2）</translation>
-    </message>
-    <message>
-        <source>%1 is larger than %2 MiB, the limit for a graph snapshot; it was not read.</source>
-        <translation>%1 大于计算图快照的上限 %2 MiB，未读取。</translation>
-    </message>
-</context>
-<context>
     <name>AotStudio::Client::StageNames</name>
     <message>
         <source>Loading the model</source>
@@ -650,10 +635,6 @@
     <message>
         <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
         <translation>未选择快照：请在流水线面板中选择一个阶段或优化遍。</translation>
-    </message>
-    <message>
-        <source>Cannot draw %1: %2</source>
-        <translation>无法绘制 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -3373,6 +3354,10 @@ this scheme&apos;s own eager / compiled: %3</source>
     <message>
         <source>Fetching %1 from the engine…</source>
         <translation>正在从引擎获取 %1…</translation>
+    </message>
+    <message>
+        <source>The snapshot cannot be read: %1</source>
+        <translation>无法读取快照：%1</translation>
     </message>
 </context>
 <context>

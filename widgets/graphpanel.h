@@ -62,7 +62,6 @@ private:
     GraphView *m_graphView;
     GraphDiffView *m_diffView;
     QList<int> m_diffSnapshots; ///< hub snapshot index of each path given to the diff view
-    QString m_loadedPath;
 };
 
 } // namespace AotStudio::Widgets

@@ -18,7 +18,7 @@ class SelectionHub;
  * What a panel implements to follow the selection hub (STYLE.md "one selection hub", after
  * RenderDoc's capture viewers): the hub calls every viewer when the session, job, snapshot, node,
  * kernel or the session's results change, and a viewer reads what it shows from the hub
- * (SelectionHub::profile(), quantize(), sweep(), kernels(), snapshotFile(), …). Nothing pushes
+ * (SelectionHub::profile(), quantize(), sweep(), kernels(), snapshot(), …). Nothing pushes
  * data into a viewer; a panel picks things through the hub's select*() slots.
  */
 class HubViewer

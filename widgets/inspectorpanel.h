@@ -3,7 +3,6 @@
 
 #include "hubviewer.h"
 
-#include <QJsonObject>
 #include <QWidget>
 
 class QLabel;

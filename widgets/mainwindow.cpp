@@ -756,29 +756,35 @@ bool MainWindow::startJob(JobKind kind)
     const QString type = kind == JobKind::Profile ? QStringLiteral("profile")
                        : kind == JobKind::Quantize ? QStringLiteral("quantize")
                                                    : QStringLiteral("compile");
-    QJsonObject body = request.toJson(0);
-    body.remove(QLatin1String("id"));
-    body.remove(QLatin1String("type"));
-    const QJsonObject fields = m_runSettings.requestFields(type);
-    for (auto it = fields.begin(); it != fields.end(); ++it)
-        body.insert(it.key(), it.value());
-    if (kind == JobKind::Quantize)
-        body.remove(QLatin1String("tolerance")); // per scheme, chosen by the engine
     // Profile the package the last compile made when it is of this model, device and options,
     // instead of compiling the same thing again (the profile checks it against the model first).
     bool reused = false;
-    if (kind == JobKind::Profile && m_lastResult && !m_lastResult->package.isEmpty()
-        && QFileInfo::exists(m_lastResult->package)) {
-        const QJsonObject options = m_lastResult->raw.value(QLatin1String("options")).toObject();
-        const auto same = [&](const char *key, const QJsonValue &fallback) {
-            return options.value(QLatin1String(key)).toVariant() == body.value(QLatin1String(key)).toVariant()
-                || (!options.contains(QLatin1String(key)) && body.value(QLatin1String(key)) == fallback);
-        };
-        reused = m_lastResult->model == request.model && m_lastResult->device == request.device
-                 && same("dtype", QStringLiteral("fp32")) && same("freezing", false) && same("max_autotune", false);
-        if (reused)
-            body.insert(QLatin1String("package"), m_lastResult->package);
+    QJsonObject body;
+    if (kind == JobKind::Profile) {
+        Client::ProfileRequest profile = m_runSettings.profileRequest(request);
+        if (m_lastResult && !m_lastResult->package.isEmpty() && QFileInfo::exists(m_lastResult->package)) {
+            const QJsonObject options = m_lastResult->raw.value(QLatin1String("options")).toObject();
+            const auto same = [&](const char *key, const QJsonValue &wanted, const QJsonValue &fallback) {
+                return options.value(QLatin1String(key)).toVariant() == wanted.toVariant()
+                    || (!options.contains(QLatin1String(key)) && wanted == fallback);
+            };
+            reused = m_lastResult->model == request.model && m_lastResult->device == request.device
+                && same("dtype", profile.dtype, QStringLiteral("fp32")) && same("freezing", profile.freezing, false)
+                && same("max_autotune", profile.maxAutotune, false);
+            if (reused)
+                profile.package = m_lastResult->package;
+        }
+        body = profile.toJson(0);
+    } else if (kind == JobKind::Quantize) {
+        body = m_runSettings.quantizeRequest(request).toJson(0);
+    } else {
+        body = request.toJson(0);
+        const QJsonObject fields = m_runSettings.requestFields(type);
+        for (auto it = fields.begin(); it != fields.end(); ++it)
+            body.insert(it.key(), it.value());
     }
+    body.remove(QLatin1String("id"));
+    body.remove(QLatin1String("type"));
     m_currentJob = m_client->submitJob(type, body);
     if (m_currentJob == 0) {
         if (created)
@@ -1039,6 +1045,7 @@ bool MainWindow::exportReport(const QString &folder)
                 report.addSummary(tr("Cold start: %1").arg(tr(names[i])), MeasurementText::phase(cold.phases[i]));
         }
     }
+    m_profilePanel->waitForTrace(10000); // the timeline is read off the UI thread
     for (QCustomPlot *chart : m_profilePanel->charts())
         report.addChart(QStringLiteral("profile-") + chart->objectName(), chart->objectName(), chart);
     for (QCustomPlot *chart : m_quantPanel->charts())

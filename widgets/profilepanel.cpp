@@ -4,6 +4,7 @@
 #include "selectionhub.h"
 
 #include "charthelpers.h"
+#include "graphview/jobtracker.h"
 #include "measurementtext.h"
 #include "numberformat.h"
 #include "tableutil.h"
@@ -100,6 +101,7 @@ ProfilePanel::ProfilePanel(QWidget *parent)
     , m_gpuSummary(new QLabel(this))
     , m_kernelSourceBox(new QComboBox(this))
     , m_throughputModel(new ThroughputModel(this))
+    , m_traceJob(new JobTracker(this))
     , m_throughputView(new QTableView(this))
 {
     m_tabs->setObjectName(QStringLiteral("profileTabs"));
@@ -234,6 +236,7 @@ void ProfilePanel::reset(bool keepTimeline)
 {
     m_shown.reset();
     if (!keepTimeline) {
+        m_traceJob->cancel();
         m_tracePath.clear();
         m_traceMissing = false;
         m_timeline->clear();
@@ -681,22 +684,41 @@ void ProfilePanel::showTimeline(const Client::ProfileResult &result, const PathR
         m_timelineBox->showNote(tr("Not measured: the profile has no trace (it ran with trace off)."));
         return;
     }
+    // Read on a worker thread (a trace of 10,000 launches is megabytes of JSON); a later
+    // profile, or clear(), drops a read still in flight.
     const QString local = resolvePath(trace);
-    TimelineData data;
-    QString error;
     m_tracePath = trace;
     m_traceMissing = true;
-    if (!TimelineData::load(local, &data, &error)) {
-        m_timelineBox->showNote(tr("Not available: the trace %1 cannot be read (%2).").arg(local, error));
-        return;
-    }
-    if (data.isEmpty()) {
-        m_timelineBox->showNote(tr("Not measured: the trace %1 has no ranges.").arg(local));
-        return;
-    }
-    m_traceMissing = false;
-    m_timeline->setData(std::move(data));
-    m_timelineBox->showChart();
+    struct Read {
+        TimelineData data;
+        QString error;
+        bool ok = false;
+    };
+    m_traceJob->start(
+        [local] {
+            Read read;
+            read.ok = TimelineData::load(local, &read.data, &read.error);
+            return read;
+        },
+        [this, local](Read read) {
+            if (!read.ok) {
+                m_timelineBox->showNote(tr("Not available: the trace %1 cannot be read (%2).").arg(local, read.error));
+                return;
+            }
+            if (read.data.isEmpty()) {
+                m_timelineBox->showNote(tr("Not measured: the trace %1 has no ranges.").arg(local));
+                return;
+            }
+            m_traceMissing = false;
+            m_timeline->setData(std::move(read.data));
+            m_timeline->highlight(m_highlighted);
+            m_timelineBox->showChart();
+        });
+}
+
+bool ProfilePanel::waitForTrace(int timeoutMs)
+{
+    return m_traceJob->waitForIdle(timeoutMs);
 }
 
 QStringList ProfilePanel::kernelSources() const

@@ -20,6 +20,7 @@ class QTableView;
 namespace AotStudio::Widgets {
 
 class ChartBox;
+class JobTracker;
 class SelectionHub;
 class ThroughputModel;
 class TimelineChart;
@@ -74,6 +75,8 @@ public:
     bool figuresGreyed() const { return m_measurement.isUnreliable(); }
     /// The throughput rows (with each one-runner row's `consistent` flag), for the table and reports.
     ThroughputModel *throughputModel() const { return m_throughputModel; }
+    /// Processes events until the trace being read (off the UI thread) is on the timeline.
+    bool waitForTrace(int timeoutMs = 30000);
     /// The timeline, for tests and the lead's selection hub.
     TimelineChart *timeline() const { return m_timeline; }
 
@@ -116,6 +119,7 @@ private:
     ChartBox *m_coldStart;
     ChartBox *m_throughput;
     ThroughputModel *m_throughputModel;
+    JobTracker *m_traceJob;
     QTableView *m_throughputView;
     SelectionHub *m_hub = nullptr;
     std::shared_ptr<const Client::ProfileResult> m_shown;

@@ -13,6 +13,8 @@ SelectionHub::SelectionHub(QObject *parent)
     : QObject(parent)
 {
     setStore(new Client::ArtifactStore(this));
+    m_snapshotJob = new JobTracker(this);
+    m_kernelsJob = new JobTracker(this);
     // Viewers hear what the signals say, in the order they registered.
     connect(this, &SelectionHub::sessionChanged, this, [this](Client::Session *s) { notify([s](HubViewer *v) { v->onSessionChanged(s); }); });
     connect(this, &SelectionHub::jobChanged, this, [this](qint64 id) { notify([id](HubViewer *v) { v->onJobChanged(id); }); });
@@ -49,7 +51,7 @@ void SelectionHub::setStore(Client::ArtifactStore *store)
     m_store->setSession(m_session);
     connect(m_store, &Client::ArtifactStore::fetched, this, &SelectionHub::onFetched);
     connect(m_store, &Client::ArtifactStore::fetchFailed, this, [this](const QString &path, const QString &message) {
-        if (m_waiting.remove(m_store->cachePath(path)) && !m_snapshotFile && currentSnapshotRecord() &&
+        if (m_waiting.remove(m_store->cachePath(path)) && !m_graph && currentSnapshotRecord() &&
             m_store->cachePath(currentSnapshotRecord()->path) == m_store->cachePath(path)) {
             m_snapshotError = message;
             Q_EMIT snapshotChanged(m_snapshot);
@@ -61,11 +63,10 @@ void SelectionHub::onFetched(const QString &enginePath)
 {
     if (!m_waiting.remove(m_store->cachePath(enginePath)))
         return; // a prefetch nobody looks at yet
-    if (const auto *s = currentSnapshotRecord(); s && s->graph && !m_snapshotFile &&
-                                                 m_store->cachePath(s->path) == m_store->cachePath(enginePath)) {
+    if (const auto *s = currentSnapshotRecord();
+        s && s->graph && !m_graph && m_store->cachePath(s->path) == m_store->cachePath(enginePath)) {
         m_snapshotError.clear();
-        m_snapshotFile = Client::SnapshotFile::load(resolve(s->path), &m_snapshotError);
-        Q_EMIT snapshotChanged(m_snapshot);
+        loadSnapshot(resolve(s->path));
     }
     // Many files arrive together (a job's snapshots for the diff view): one reload for all.
     if (m_reloadPending)
@@ -73,9 +74,9 @@ void SelectionHub::onFetched(const QString &enginePath)
     m_reloadPending = true;
     QTimer::singleShot(0, this, [this] {
         m_reloadPending = false;
-        if (!m_kernels)
+        if (!m_kernels && !m_kernelsJob->isRunning())
             loadKernels();
-        Q_EMIT dataChanged(); // kernels, the profile's trace
+        Q_EMIT dataChanged(); // the profile's trace (kernels say so themselves when read)
     });
 }
 
@@ -153,7 +154,11 @@ void SelectionHub::setSession(Client::Session *session)
     m_node.clear();
     m_kernel.clear();
     m_kernels.reset();
-    m_snapshotFile.reset();
+    m_kernelsJob->cancel();
+    m_snapshotJob->cancel();
+    m_graph.reset();
+    m_snapshotPath.clear();
+    m_snapshots->clear();
     if (session)
         connect(session, &Client::Session::jobFinished, this, &SelectionHub::refresh);
     Q_EMIT sessionChanged(session);
@@ -168,20 +173,24 @@ void SelectionHub::refresh()
     // exists and has data.
     const auto *current = currentJobRecord();
     const auto *latest = m_session->latestWithSnapshots();
-    if (latest && (!current || current->snapshots.isEmpty() || latest->id > current->id))
+    if (latest && (!current || current->snapshots.isEmpty() || latest->id > current->id)) {
+        const bool changed = latest->id != m_job;
         selectJob(latest->id);
-    else
-        loadKernels();
+        if (changed)
+            return; // selectJob() said dataChanged() already
+    } else {
+        loadKernels(true); // the same job gained data (its profile's kernel times)
+    }
     Q_EMIT dataChanged();
 }
 
 void SelectionHub::selectJob(qint64 id)
 {
-    if (id == m_job && m_kernels)
+    if (id == m_job && (m_kernels || m_kernelsJob->isRunning()))
         return;
     const bool changed = id != m_job;
     m_job = id;
-    loadKernels();
+    loadKernels(!changed);
     if (changed) {
         m_snapshot = -1;
         Q_EMIT jobChanged(id);
@@ -199,9 +208,11 @@ void SelectionHub::selectJob(qint64 id)
     }
 }
 
-void SelectionHub::loadKernels()
+void SelectionHub::loadKernels(bool keepShown)
 {
-    m_kernels.reset();
+    m_kernelsJob->cancel();
+    if (!keepShown)
+        m_kernels.reset();
     const auto *job = currentJobRecord();
     if (!job)
         return;
@@ -220,9 +231,6 @@ void SelectionHub::loadKernels()
     path = path.isEmpty() ? path : resolve(path);
     if (path.isEmpty() || !QFileInfo::exists(path))
         return; // not there, or still on its way from a remote engine (onFetched() comes back)
-    m_kernels = Client::KernelCatalog::load(path);
-    if (!m_kernels)
-        return;
     // Measured kernel times of the compiled variant: the job's own profile, else the session's
     // latest profile (PROFILE.md: "kernels", one entry per variant and name).
     const auto profile = job->profile && job->profile->isProfile() ? job->profile : latestProfile();
@@ -233,8 +241,19 @@ void SelectionHub::loadKernels()
                 measured << k;
         }
     }
-    if (!measured.isEmpty())
-        m_kernels->setMeasurements(measured);
+    // kernels.json (the generated sources of every kernel: megabytes for a large model) is read
+    // on a worker thread; dataChanged() says when it is there.
+    m_kernelsJob->start(
+        [path, measured] {
+            auto catalog = Client::KernelCatalog::load(path);
+            if (catalog && !measured.isEmpty())
+                catalog->setMeasurements(measured);
+            return catalog;
+        },
+        [this](std::shared_ptr<Client::KernelCatalog> catalog) {
+            m_kernels = std::move(catalog);
+            Q_EMIT dataChanged();
+        });
 }
 
 void SelectionHub::selectSnapshot(int index)
@@ -242,17 +261,42 @@ void SelectionHub::selectSnapshot(int index)
     if (index == m_snapshot)
         return;
     m_snapshot = index;
-    m_snapshotFile.reset();
+    m_snapshotJob->cancel(); // a snapshot still being read for an earlier pick is dropped
+    m_graph.reset();
+    m_snapshotPath.clear();
     m_snapshotError.clear();
     if (const auto *s = currentSnapshotRecord(); s && s->graph) {
-        if (s->path.isEmpty())
+        if (s->path.isEmpty()) {
             m_snapshotError = tr("No snapshot file for %1 (snapshots were off).").arg(s->label());
-        else if (const QString local = resolve(s->path); m_store->isFetching(s->path))
+        } else if (const QString local = resolve(s->path); m_store->isFetching(s->path)) {
             m_snapshotError = tr("Fetching %1 from the engine…").arg(s->path);
-        else
-            m_snapshotFile = Client::SnapshotFile::load(local, &m_snapshotError);
+        } else {
+            loadSnapshot(local);
+            return;
+        }
     }
     Q_EMIT snapshotChanged(index);
+}
+
+void SelectionHub::loadSnapshot(const QString &local)
+{
+    const int index = m_snapshot;
+    const auto done = [this, index, local](SnapshotCache::Loaded loaded) {
+        if (index != m_snapshot)
+            return;
+        m_graph = std::move(loaded.snapshot);
+        m_snapshotPath = m_graph ? local : QString();
+        // core/graph's message names the file and what is wrong (not translated: it is the
+        // engine side's too); the sentence around it is.
+        m_snapshotError = loaded.error.isEmpty() ? QString() : tr("The snapshot cannot be read: %1").arg(loaded.error);
+        Q_EMIT snapshotChanged(index);
+    };
+    if (auto cached = m_snapshots->cached(local)) { // stepping back to a pass seen a moment ago
+        m_snapshotJob->cancel();
+        done({std::move(cached), {}});
+        return;
+    }
+    m_snapshotJob->start([cache = m_snapshots, local] { return cache->load(local); }, done);
 }
 
 void SelectionHub::selectNode(const QString &name)

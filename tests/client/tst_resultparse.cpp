@@ -2,6 +2,7 @@
 // The typed profile and quantize results (issue 20 item 3): every recorded fixture parses, fields
 // of the wrong JSON type are refused with the field named, and damaged bytes never crash a
 // reader (issue 19 fuzzes the same functions).
+#include "client/jobrequest.h"
 #include "client/profileresult.h"
 #include "client/quantizeresult.h"
 
@@ -183,6 +184,37 @@ private Q_SLOTS:
                                              " \"eager_ms\": null, \"accuracy\": null, \"peak_bytes\": null}]}"));
         QVERIFY2(q.ok(), qPrintable(q.error));
         QVERIFY(qIsNaN(q.value->schemes.first().eagerMs));
+    }
+
+    void requestsAreTyped()
+    {
+        CompileRequest compile;
+        compile.model = QStringLiteral("sample:mlp");
+        compile.out = QStringLiteral("/out");
+        ProfileRequest profile;
+        profile.compile = compile;
+        profile.throughputRunners = {1, 2};
+        const QJsonObject p = profile.toJson(7);
+        QCOMPARE(p.value(QLatin1String("type")).toString(), QStringLiteral("profile"));
+        QCOMPARE(p.value(QLatin1String("id")).toInteger(), 7);
+        QCOMPARE(p.value(QLatin1String("model")).toString(), QStringLiteral("sample:mlp"));
+        QCOMPARE(p.value(QLatin1String("throughput")).toArray(), (QJsonArray{1, 2}));
+        QVERIFY(!p.contains(QLatin1String("threads"))); // 0: the engine's default
+        QVERIFY(!p.contains(QLatin1String("package")));
+        profile.package = QStringLiteral("/out/model.pt2");
+        profile.threads = 2;
+        QCOMPARE(profile.toJson(7).value(QLatin1String("package")).toString(), QStringLiteral("/out/model.pt2"));
+        QCOMPARE(profile.toJson(7).value(QLatin1String("threads")).toInt(), 2);
+
+        QuantizeRequest quantize;
+        quantize.compile = compile;
+        quantize.schemes = {QStringLiteral("fp32"), QStringLiteral("int8-dynamic")};
+        const QJsonObject q = quantize.toJson(8);
+        QCOMPARE(q.value(QLatin1String("type")).toString(), QStringLiteral("quantize"));
+        QVERIFY(!q.contains(QLatin1String("tolerance"))); // per scheme, chosen by the engine
+        QVERIFY(!q.contains(QLatin1String("max_error")));
+        QCOMPARE(q.value(QLatin1String("schemes")).toArray().size(), 2);
+        QCOMPARE(q.value(QLatin1String("calibration_samples")).toInt(), 32);
     }
 
     void damagedBytesNeverCrash()

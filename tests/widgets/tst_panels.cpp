@@ -3,6 +3,7 @@
 // QAbstractItemModelTester, the selection hub's fan-out, the HTML report, the main window's
 // session commands, and a screenshot of each panel for review.
 #include "graphpanel.h"
+#include "graphview/graphview.h"
 #include "inspectorpanel.h"
 #include "kernelspanel.h"
 #include "kerneltablemodel.h"
@@ -103,7 +104,7 @@ private Q_SLOTS:
         QSignalSpy picked(&hub, &SelectionHub::snapshotChanged);
         panel.view()->setCurrentIndex(panel.view()->model()->index(0, 0));
         QCOMPARE(hub.currentSnapshot(), 0);
-        QCOMPARE(picked.size(), 1);
+        QTRY_COMPARE(picked.size(), 1); // once the snapshot is read (off the UI thread)
     }
 
     void panelsFollowOneSelection()
@@ -124,7 +125,8 @@ private Q_SLOTS:
         QCOMPARE(hub.currentJob(), 1);
         QVERIFY(hub.currentSnapshotRecord());
         QCOMPARE(hub.currentSnapshotRecord()->stage, QStringLiteral("post_grad"));
-        QVERIFY2(hub.snapshotFile(), qPrintable(hub.snapshotError()));
+        QVERIFY(hub.waitForIdle()); // snapshot and kernels are read off the UI thread
+        QVERIFY2(hub.snapshot(), qPrintable(hub.snapshotError()));
         QCOMPARE(graph.nodeModel()->rowCount(), 20);
         QCOMPARE(kernels.model()->rowCount(), 5);
         QCOMPARE(inspector.value(QStringLiteral("Stage")), QStringLiteral("post_grad"));
@@ -168,6 +170,7 @@ private Q_SLOTS:
         }
         QVERIFY(QApplication::clipboard()->text().contains(QLatin1Char('\t')));
 
+        QVERIFY(graph.graphView()->layoutJob()->waitForIdle()); // laid out off the UI thread
         shoot(&pipeline, QStringLiteral("pipeline"));
         shoot(&graph, QStringLiteral("graph"));
         shoot(&kernels, QStringLiteral("kernels"));
@@ -312,8 +315,9 @@ private Q_SLOTS:
         QVERIFY(!full.isEmpty());
         MainWindow w;
         QVERIFY(w.openSession(full));
-        const auto *hub = w.selectionHub();
+        auto *hub = w.selectionHub();
         QCOMPARE(hub->currentJobRecord()->kind, QStringLiteral("profile")); // not the quantize job
+        QVERIFY(hub->waitForIdle());
         QVERIFY(hub->kernels());
         QVERIFY(hub->kernels()->hasMeasurements());
         QVERIFY(hub->profile() && hub->profile()->isProfile());
@@ -324,6 +328,7 @@ private Q_SLOTS:
         auto *profile = w.findChild<ProfilePanel *>();
         auto *quant = w.findChild<QuantizationPanel *>();
         QVERIFY(profile && quant);
+        QVERIFY(profile->waitForTrace());
         QVERIFY(profile->charts().size() >= 4); // latency, distribution, timeline, kernels at least
         QVERIFY(!quant->charts().isEmpty());
         auto *pipeline = w.findChild<PipelinePanel *>();

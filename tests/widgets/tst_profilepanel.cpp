@@ -141,6 +141,7 @@ private Q_SLOTS:
         panel.resize(1280, 800);
         QJsonObject result = fixture(QStringLiteral("profile_paired_cpu.json"));
         panel.setProfile(profile(result), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         const QString summary = panel.findChild<QLabel *>(QStringLiteral("profileSummary"))->text();
         QVERIFY2(summary.contains(QStringLiteral("AOTInductor: 2.38× (95% CI 2.31–2.44) the speed of eager")),
             qPrintable(summary));
@@ -222,6 +223,7 @@ private Q_SLOTS:
         measurement.insert(QStringLiteral("reasons"), QJsonArray { QStringLiteral("other runnable tasks averaged 3.1") });
         result.insert(QStringLiteral("measurement"), measurement);
         panel.setProfile(profile(result), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QVERIFY(panel.figuresGreyed());
         const QString greyed = panel.findChild<QLabel *>(QStringLiteral("profileSummary"))->text();
         QVERIFY2(greyed.contains(QStringLiteral("<span style=\"color:#9e9e9e\">AOTInductor: 2.38×")), qPrintable(greyed));
@@ -243,6 +245,7 @@ private Q_SLOTS:
         ProfilePanel panel;
         panel.resize(1280, 800);
         panel.setProfile(profile(fixture(QStringLiteral("profile_cpu.json"))), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
 
         // Latency: one bar per available variant (NativeRT is listed, not drawn), p99 markers.
         QCustomPlot *latency = chart(panel, "profileLatencyChart");
@@ -311,6 +314,7 @@ private Q_SLOTS:
         ProfilePanel panel;
         panel.resize(1280, 800);
         panel.setProfile(profile(fixture(QStringLiteral("profile_cuda.json"))), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QCOMPARE(plottables<QCPBars>(chart(panel, "profileLatencyChart")).size(), 3);
         QCOMPARE(plottables<QCPBars>(chart(panel, "profileMemoryChart")).first()->dataCount(), 3);
 
@@ -357,6 +361,7 @@ private Q_SLOTS:
         result[QStringLiteral("variants")] = variants;
         ProfilePanel panel;
         panel.setProfile(profile(result));
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QCOMPARE(chartNames(panel.charts()),
             (QStringList { QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart") }));
         for (const char *name : { "profileMemoryChart", "profileTimelineChart", "profileKernelsChart",
@@ -369,6 +374,7 @@ private Q_SLOTS:
         // A trace file that is not there: said so, with the path.
         result = fixture(QStringLiteral("profile_cpu.json"));
         panel.setProfile(profile(result)); // no resolver: /OUT/trace_cpu.json does not exist here
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QVERIFY2(noteOf(panel, "profileTimelineChart").contains(QLatin1String("/OUT/trace_cpu.json")),
             qPrintable(noteOf(panel, "profileTimelineChart")));
 
@@ -382,6 +388,7 @@ private Q_SLOTS:
         ProfilePanel panel;
         panel.resize(1280, 800);
         panel.setProfile(profile(fixture(QStringLiteral("compile_cpu.json"))));
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QCOMPARE(chartNames(panel.charts()),
             (QStringList { QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart") }));
         const auto bars = plottables<QCPBars>(chart(panel, "profileLatencyChart"));
@@ -399,6 +406,7 @@ private Q_SLOTS:
         ProfilePanel panel;
         panel.resize(1280, 800);
         panel.setProfile(profile(fixture(QStringLiteral("profile_cpu.json"))), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QSignalSpy activated(&panel, &ProfilePanel::kernelActivated);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));

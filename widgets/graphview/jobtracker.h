@@ -41,6 +41,8 @@ public:
         QPointer<JobTracker> self(this);
         pool()->start([self, generation, work = std::move(work), done = std::move(done)]() mutable {
             auto result = std::make_shared<Result>(work());
+            if (!QCoreApplication::instance())
+                return; // the application is going away: nobody to deliver to
             // QPointer is read here only to find the tracker's thread; the call itself runs
             // there, where the pointer is checked again before anything is touched.
             QMetaObject::invokeMethod(
