@@ -287,8 +287,8 @@ void ProfilePanel::onResultsChanged()
             m_summary->setText(tr("The profile result cannot be shown: %1").arg(error.toHtmlEscaped()));
         return;
     }
-    if (profile == m_shown && !m_traceMissing)
-        return; // the same result, parsed once: nothing to redraw
+    if (profile == m_shown && (!m_traceMissing || m_traceJob->isRunning()))
+        return; // the same result, parsed once (and its trace read or being read): nothing to redraw
     setProfile(profile, [hub = m_hub](const QString &path) { return hub->resolve(path); });
 }
 
