@@ -1045,6 +1045,7 @@ bool MainWindow::exportReport(const QString &folder)
                 report.addSummary(tr("Cold start: %1").arg(tr(names[i])), MeasurementText::phase(cold.phases[i]));
         }
     }
+    m_profilePanel->flush(); // drawn when shown: a hidden dock may not be yet
     m_profilePanel->waitForTrace(10000); // the timeline is read off the UI thread
     for (QCustomPlot *chart : m_profilePanel->charts())
         report.addChart(QStringLiteral("profile-") + chart->objectName(), chart->objectName(), chart);

@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QShowEvent>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -280,6 +281,30 @@ void ProfilePanel::onResultsChanged()
 {
     if (!m_hub)
         return;
+    // Behind another dock's tab in a shown window: draw when shown (a compile ends with several
+    // panels refreshing at once; the charts of a hidden one need not cost the UI thread then).
+    if (window()->isVisible() && !isVisible()) {
+        m_stale = true;
+        return;
+    }
+    showHubProfile();
+}
+
+void ProfilePanel::flush()
+{
+    if (m_stale)
+        showHubProfile();
+}
+
+void ProfilePanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    flush();
+}
+
+void ProfilePanel::showHubProfile()
+{
+    m_stale = false;
     const auto profile = m_hub->profile();
     if (!profile) {
         clear();

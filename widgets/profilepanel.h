@@ -88,14 +88,22 @@ public Q_SLOTS:
     /// Marks the kernel @p name in the top-kernel bars and the timeline (empty: none).
     void highlightKernel(const QString &name);
 
+public:
+    // HubViewer
     void onResultsChanged() override;
     void onKernelChanged(const QString &nameOrId) override;
+    /// Draws now what changed while the panel was hidden behind another tab (the report).
+    void flush();
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     using Stats = Client::ProfileStats;
     using Variant = Client::ProfileVariant;
 
     void reset(bool keepTimeline);
+    void showHubProfile();
     void showLatency(const QList<Variant> &variants);
     void showDistribution(const QList<Variant> &variants);
     void showMemory(const QList<Variant> &variants, const Client::ProfileGpu &gpu);
@@ -122,6 +130,7 @@ private:
     JobTracker *m_traceJob;
     QTableView *m_throughputView;
     SelectionHub *m_hub = nullptr;
+    bool m_stale = false; ///< the hub's results changed while hidden
     std::shared_ptr<const Client::ProfileResult> m_shown;
     QString m_tracePath; ///< the trace on the timeline (engine path); empty when none
     bool m_traceMissing = false; ///< the trace could not be read (yet): read it again next time
