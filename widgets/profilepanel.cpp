@@ -20,6 +20,7 @@
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -285,6 +286,19 @@ void ProfilePanel::onResultsChanged()
     // panels refreshing at once; the charts of a hidden one need not cost the UI thread then).
     if (window()->isVisible() && !isVisible()) {
         m_stale = true;
+        return;
+    }
+    if (window()->isVisible()) {
+        // On screen: redraw in an event-loop pass of its own, so that the end of a job (the
+        // session, the hub and several panels refreshing at once) is not one long stall.
+        m_stale = true;
+        if (!m_redrawQueued) {
+            m_redrawQueued = true;
+            QTimer::singleShot(0, this, [this] {
+                m_redrawQueued = false;
+                flush();
+            });
+        }
         return;
     }
     showHubProfile();

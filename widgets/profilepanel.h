@@ -92,7 +92,8 @@ public:
     // HubViewer
     void onResultsChanged() override;
     void onKernelChanged(const QString &nameOrId) override;
-    /// Draws now what changed while the panel was hidden behind another tab (the report).
+    /// Draws now what changed and is not drawn yet: while hidden behind another tab, or queued
+    /// for the next event-loop pass (the report calls it).
     void flush();
 
 protected:
@@ -130,7 +131,8 @@ private:
     JobTracker *m_traceJob;
     QTableView *m_throughputView;
     SelectionHub *m_hub = nullptr;
-    bool m_stale = false; ///< the hub's results changed while hidden
+    bool m_stale = false; ///< the hub's results changed and are not drawn yet
+    bool m_redrawQueued = false;
     std::shared_ptr<const Client::ProfileResult> m_shown;
     QString m_tracePath; ///< the trace on the timeline (engine path); empty when none
     bool m_traceMissing = false; ///< the trace could not be read (yet): read it again next time
