@@ -255,19 +255,8 @@
         <source>%1 is larger than %2 MiB, the limit for a session file; it was not read. Is it a session saved by the studio?</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>AotStudio::Client::SnapshotFile</name>
     <message>
-        <source>Cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not a graph snapshot (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is larger than %2 MiB, the limit for a graph snapshot; it was not read.</source>
+        <source>Job %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -648,10 +637,6 @@
     </message>
     <message>
         <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot draw %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2227,10 +2212,6 @@ total %4, mean %5 · %6 of wall time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>This result has no latency figures (neither a profile nor a compile result).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Not measured: a compile result has only latency. Run Profile for memory, kernels, the timeline, cold start and throughput.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2598,6 +2579,10 @@ median of %n runs</numerusform>
         <source>calls/s 95% interval</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The profile result cannot be shown: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>
@@ -2810,6 +2795,10 @@ measurement %6</source>
     </message>
     <message>
         <source> (unreliable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The quantization result cannot be shown: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3356,6 +3345,10 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>Fetching %1 from the engine…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The snapshot cannot be read: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

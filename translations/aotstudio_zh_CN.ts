@@ -255,20 +255,9 @@
         <source>%1 is larger than %2 MiB, the limit for a session file; it was not read. Is it a session saved by the studio?</source>
         <translation>%1 大于会话文件的上限 %2 MiB，未读取。它是由 AOT Studio 保存的会话吗？</translation>
     </message>
-</context>
-<context>
-    <name>AotStudio::Client::SnapshotFile</name>
     <message>
-        <source>Cannot read %1: %2</source>
-        <translation>无法读取 %1：%2</translation>
-    </message>
-    <message>
-        <source>%1 is not a graph snapshot (%2)</source>
-        <translation>%1 不是计算图快照（%2）</translation>
-    </message>
-    <message>
-        <source>%1 is larger than %2 MiB, the limit for a graph snapshot; it was not read.</source>
-        <translation>%1 大于计算图快照的上限 %2 MiB，未读取。</translation>
+        <source>Job %1: %2</source>
+        <translation>作业 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -646,10 +635,6 @@
     <message>
         <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
         <translation>未选择快照：请在流水线面板中选择一个阶段或优化遍。</translation>
-    </message>
-    <message>
-        <source>Cannot draw %1: %2</source>
-        <translation>无法绘制 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2221,10 +2206,6 @@ total %4, mean %5 · %6 of wall time</source>
         <translation>未测量：没有性能分析结果。</translation>
     </message>
     <message>
-        <source>This result has no latency figures (neither a profile nor a compile result).</source>
-        <translation>此结果没有延迟数据（既不是性能分析结果，也不是编译结果）。</translation>
-    </message>
-    <message>
         <source>Not measured: a compile result has only latency. Run Profile for memory, kernels, the timeline, cold start and throughput.</source>
         <translation>未测量：编译结果只包含延迟。请运行“性能分析”以获取内存、内核、时间线、冷启动和吞吐量数据。</translation>
     </message>
@@ -2596,6 +2577,10 @@ median of %n run(s)</source>
         <source>calls/s 95% interval</source>
         <translation>每秒调用数 95% 置信区间</translation>
     </message>
+    <message>
+        <source>The profile result cannot be shown: %1</source>
+        <translation>无法显示性能分析结果：%1</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>
@@ -2816,6 +2801,10 @@ measurement %6</source>
     <message>
         <source> (unreliable)</source>
         <translation>（不可靠）</translation>
+    </message>
+    <message>
+        <source>The quantization result cannot be shown: %1</source>
+        <translation>无法显示量化结果：%1</translation>
     </message>
 </context>
 <context>
@@ -3365,6 +3354,10 @@ this scheme&apos;s own eager / compiled: %3</source>
     <message>
         <source>Fetching %1 from the engine…</source>
         <translation>正在从引擎获取 %1…</translation>
+    </message>
+    <message>
+        <source>The snapshot cannot be read: %1</source>
+        <translation>无法读取快照：%1</translation>
     </message>
 </context>
 <context>

@@ -68,12 +68,8 @@ GraphPanel::GraphPanel(SelectionHub *hub, QWidget *parent)
         if (index >= 0 && index < m_diffSnapshots.size())
             m_hub->selectSnapshot(m_diffSnapshots[index]);
     });
-    connect(hub, &SelectionHub::dataChanged, this, &GraphPanel::loadKernelData);
-    connect(hub, &SelectionHub::jobChanged, this, &GraphPanel::loadKernelData);
-    connect(hub, &SelectionHub::snapshotChanged, this, &GraphPanel::reload);
-    connect(hub, &SelectionHub::sessionChanged, this, &GraphPanel::reload);
-    connect(hub, &SelectionHub::nodeChanged, this, &GraphPanel::followNode);
-    connect(hub, &SelectionHub::kernelChanged, this, &GraphPanel::highlightKernel);
+    m_diffView->setDeferred(hub->snapshots());
+    hub->addViewer(this, this);
     reload();
 }
 
@@ -84,31 +80,20 @@ void GraphPanel::setSearchText(const QString &text)
 
 void GraphPanel::reload()
 {
-    const auto snapshot = m_hub->snapshotFile();
+    // One parse of the snapshot (the hub's, read off the UI thread) feeds the table, the
+    // inspector and the drawing; the drawing's layout is computed off the UI thread too.
+    const auto snapshot = m_hub->snapshot();
     if (snapshot != m_model->snapshot())
         m_model->setSnapshot(snapshot);
     const auto *record = m_hub->currentSnapshotRecord();
     if (snapshot && record)
-        m_title->setText(tr("%1 — %n node(s)", nullptr, int(snapshot->nodes().size())).arg(record->label()));
+        m_title->setText(tr("%1 — %n node(s)", nullptr, int(snapshot->nodes.size())).arg(record->label()));
     else if (!m_hub->snapshotError().isEmpty())
         m_title->setText(m_hub->snapshotError());
     else
         m_title->setText(tr("No snapshot selected: pick a stage or pass in the Pipeline panel."));
-    // The drawing reads the snapshot with core/graph (the same model the diff uses).
-    const auto *rec = m_hub->currentSnapshotRecord();
-    const QString path = snapshot && rec ? m_hub->resolve(rec->path) : QString();
-    if (path != m_loadedPath) {
-        m_loadedPath = path;
-        std::shared_ptr<const Graph::Snapshot> graph;
-        if (!path.isEmpty()) {
-            try {
-                graph = std::make_shared<const Graph::Snapshot>(Graph::loadSnapshot(path.toStdString()));
-            } catch (const std::exception &e) {
-                m_title->setText(tr("Cannot draw %1: %2").arg(path, QString::fromUtf8(e.what())));
-            }
-        }
-        m_graphView->setSnapshot(graph);
-    }
+    if (snapshot != m_graphView->snapshot())
+        m_graphView->setSnapshotInBackground(snapshot);
     syncDiff();
     highlightKernel(m_hub->currentKernel());
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "hubviewer.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -23,10 +25,18 @@ class SelectionHub;
  * The nodes of the selected kernel are highlighted in all three (provenance overlay); picking a
  * node in any selects it in the hub, and a node picked elsewhere is shown.
  */
-class GraphPanel : public QWidget
+class GraphPanel : public QWidget, public HubViewer
 {
     Q_OBJECT
 public:
+    // HubViewer: what the hub changed
+    void onSessionChanged(Client::Session *) override { reload(); }
+    void onJobChanged(qint64) override { loadKernelData(); }
+    void onSnapshotChanged(int) override { reload(); }
+    void onNodeChanged(const QString &name) override { followNode(name); }
+    void onKernelChanged(const QString &nameOrId) override { highlightKernel(nameOrId); }
+    void onResultsChanged() override { loadKernelData(); }
+
     explicit GraphPanel(SelectionHub *hub, QWidget *parent = nullptr);
     NodeTableModel *nodeModel() const { return m_model; }
     QTableView *nodeView() const { return m_view; }
@@ -52,7 +62,6 @@ private:
     GraphView *m_graphView;
     GraphDiffView *m_diffView;
     QList<int> m_diffSnapshots; ///< hub snapshot index of each path given to the diff view
-    QString m_loadedPath;
 };
 
 } // namespace AotStudio::Widgets

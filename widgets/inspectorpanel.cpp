@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inspectorpanel.h"
 
+#include "nodetablemodel.h"
 #include "numberformat.h"
 #include "selectionhub.h"
 
 #include <QHeaderView>
-#include <QJsonArray>
 #include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -13,30 +13,11 @@
 namespace AotStudio::Widgets {
 
 namespace {
-QString shapeText(const QJsonObject &tensor)
-{
-    QStringList dims;
-    for (const auto &d : tensor.value(QLatin1String("shape")).toArray())
-        dims.append(d.isDouble() ? QString::number(d.toInteger()) : d.toString());
-    return QStringLiteral("%1[%2]").arg(tensor.value(QLatin1String("dtype")).toString(), dims.join(QStringLiteral(", ")));
-}
-
 QString msText(double ms)
 {
     return qIsNaN(ms) ? QStringLiteral("—") : formatNumber(ms, 'g', 4) + QStringLiteral(" ms");
 }
 
-/// Flattens a node's provenance tree (SCHEMA.md: entries with pass, action, node, origins).
-void collectPasses(const QJsonArray &provenance, QStringList &out)
-{
-    for (const auto &v : provenance) {
-        const QJsonObject e = v.toObject();
-        const QString pass = e.value(QLatin1String("pass")).toString();
-        if (!pass.isEmpty() && !out.contains(pass))
-            out.append(pass);
-        collectPasses(e.value(QLatin1String("origins")).toArray(), out);
-    }
-}
 } // namespace
 
 InspectorPanel::InspectorPanel(SelectionHub *hub, QWidget *parent)
@@ -60,9 +41,7 @@ InspectorPanel::InspectorPanel(SelectionHub *hub, QWidget *parent)
     layout->addWidget(m_title);
     layout->addWidget(m_tree, 1);
 
-    connect(hub, &SelectionHub::nodeChanged, this, &InspectorPanel::showNode);
-    connect(hub, &SelectionHub::kernelChanged, this, &InspectorPanel::showKernel);
-    connect(hub, &SelectionHub::snapshotChanged, this, &InspectorPanel::showSnapshot);
+    hub->addViewer(this, this);
 }
 
 QString InspectorPanel::value(const QString &name) const
@@ -93,53 +72,46 @@ void InspectorPanel::showNode(const QString &name)
 {
     if (name.isEmpty())
         return;
-    const auto snapshot = m_hub->snapshotFile();
-    const QJsonObject node = snapshot ? snapshot->node(name) : QJsonObject();
+    const auto snapshot = m_hub->snapshot();
+    const Graph::Node *node = snapshot ? snapshot->find(name.toStdString()) : nullptr;
+    const auto text = [](const std::string &s) { return QString::fromStdString(s); };
     begin(tr("Node %1").arg(name));
-    if (node.isEmpty()) {
+    if (!node) {
         add(tr("Snapshot"), snapshot ? tr("the node is not in this snapshot") : tr("no snapshot loaded"));
     } else {
-        add(tr("Op"), node.value(QLatin1String("op")).toString());
-        add(tr("Target"), node.value(QLatin1String("target")).toString());
-        add(tr("Category"), node.value(QLatin1String("category")).toString());
-        QStringList outs;
-        for (const auto &o : node.value(QLatin1String("outputs")).toArray())
-            outs.append(shapeText(o.toObject()));
-        add(tr("Outputs"), outs.join(QStringLiteral("; ")));
+        add(tr("Op"), text(node->op));
+        add(tr("Target"), text(node->target));
+        add(tr("Category"), text(node->category));
+        add(tr("Outputs"), NodeTableModel::outputText(*node, QStringLiteral(", ")));
         QStringList ins;
-        for (const auto &i : node.value(QLatin1String("inputs")).toArray())
-            ins.append(i.toString());
+        for (const auto &i : node->inputs)
+            ins.append(text(i));
         add(tr("Inputs"), ins.join(QStringLiteral(", ")));
         QStringList stack;
-        for (const auto &m : node.value(QLatin1String("module_stack")).toArray()) {
-            const QJsonObject e = m.toObject();
-            const QString path = e.value(QLatin1String("path")).toString();
-            stack.append(QStringLiteral("%1 (%2)").arg(path.isEmpty() ? tr("root") : path,
-                                                       e.value(QLatin1String("type")).toString()));
+        for (const auto &frame : node->moduleStack) {
+            const QString path = text(frame.path);
+            stack.append(QStringLiteral("%1 (%2)").arg(path.isEmpty() ? tr("root") : path, text(frame.type)));
         }
-        add(tr("Module"), node.value(QLatin1String("module")).toString());
+        add(tr("Module"), text(node->module));
         if (!stack.isEmpty())
             add(tr("Module stack"), stack.join(QStringLiteral(" › ")));
-        const QJsonObject source = node.value(QLatin1String("source")).toObject();
-        if (!source.isEmpty()) {
-            auto *src = add(tr("Source"), QStringLiteral("%1:%2").arg(source.value(QLatin1String("file")).toString())
-                                              .arg(source.value(QLatin1String("line")).toInt()));
-            add(tr("Code"), source.value(QLatin1String("code")).toString(), src);
-            add(tr("Function"), source.value(QLatin1String("function")).toString(), src);
+        if (node->source.line != 0 || !node->source.file.empty()) {
+            auto *src = add(tr("Source"), QStringLiteral("%1:%2").arg(text(node->source.file)).arg(node->source.line));
+            add(tr("Code"), text(node->source.code), src);
+            add(tr("Function"), text(node->source.function), src);
             src->setExpanded(true);
         }
         QStringList passes;
-        collectPasses(node.value(QLatin1String("provenance")).toArray(), passes);
+        for (const auto &pass : node->provenancePasses())
+            passes.append(text(pass));
         if (!passes.isEmpty())
             add(tr("Passes that touched it"), passes.join(QStringLiteral(", ")));
-        for (const auto &p : node.value(QLatin1String("provenance")).toArray()) {
-            const QJsonObject e = p.toObject();
+        for (const auto &e : node->provenance) {
             QStringList actions;
-            for (const auto &a : e.value(QLatin1String("action")).toArray())
-                actions.append(a.toString());
-            add(tr("Provenance"), tr("%1 by %2 (from %3)")
-                                      .arg(actions.join(QLatin1Char('/')), e.value(QLatin1String("pass")).toString(),
-                                           e.value(QLatin1String("node")).toString()));
+            for (const auto &a : e.actions)
+                actions.append(text(a));
+            add(tr("Provenance"),
+                tr("%1 by %2 (from %3)").arg(actions.join(QLatin1Char('/')), text(e.pass), text(e.node)));
         }
     }
     if (const auto kernels = m_hub->kernels()) {

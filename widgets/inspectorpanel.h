@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QJsonObject>
+#include "hubviewer.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -18,10 +19,15 @@ class SelectionHub;
  * it with their measured time, the passes that touched it), a kernel (kind, calls, times, share,
  * covered nodes) or a pass (stage, nodes before and after, time, snapshot file).
  */
-class InspectorPanel : public QWidget
+class InspectorPanel : public QWidget, public HubViewer
 {
     Q_OBJECT
 public:
+    // HubViewer: what the hub changed
+    void onSnapshotChanged(int index) override { showSnapshot(index); }
+    void onNodeChanged(const QString &name) override { showNode(name); }
+    void onKernelChanged(const QString &nameOrId) override { showKernel(nameOrId); }
+
     explicit InspectorPanel(SelectionHub *hub, QWidget *parent = nullptr);
     QTreeWidget *tree() const { return m_tree; }
     /// The value shown for property `name` at the top level ("" when absent); for tests.

@@ -71,10 +71,7 @@ KernelsPanel::KernelsPanel(SelectionHub *hub, QWidget *parent)
         showKernel(id);
         m_hub->selectKernel(id);
     });
-    connect(hub, &SelectionHub::dataChanged, this, &KernelsPanel::reload);
-    connect(hub, &SelectionHub::jobChanged, this, &KernelsPanel::reload);
-    connect(hub, &SelectionHub::kernelChanged, this, &KernelsPanel::showKernel);
-    connect(hub, &SelectionHub::nodeChanged, this, &KernelsPanel::followNode);
+    hub->addViewer(this, this);
     reload();
 }
 

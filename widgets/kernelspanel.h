@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "hubviewer.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -22,10 +24,16 @@ class SourceHighlighter;
  * highlights the nodes it covers); a node selected elsewhere filters nothing but selects the
  * first kernel covering it.
  */
-class KernelsPanel : public QWidget
+class KernelsPanel : public QWidget, public HubViewer
 {
     Q_OBJECT
 public:
+    // HubViewer: what the hub changed
+    void onJobChanged(qint64) override { reload(); }
+    void onNodeChanged(const QString &node) override { followNode(node); }
+    void onKernelChanged(const QString &nameOrId) override { showKernel(nameOrId); }
+    void onResultsChanged() override { reload(); }
+
     explicit KernelsPanel(SelectionHub *hub, QWidget *parent = nullptr);
     KernelTableModel *model() const { return m_model; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }

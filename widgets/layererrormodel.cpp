@@ -4,8 +4,6 @@
 #include "charthelpers.h"
 #include "numberformat.h"
 
-#include <QJsonObject>
-
 #include <cmath>
 
 namespace AotStudio::Widgets {
@@ -14,20 +12,10 @@ LayerErrorModel::LayerErrorModel(QObject *parent)
     : QAbstractTableModel(parent)
 { }
 
-void LayerErrorModel::setLayers(const QJsonArray &layers)
+void LayerErrorModel::setLayers(const QList<Client::QuantizeLayer> &layers)
 {
     beginResetModel();
-    m_layers.clear();
-    for (const QJsonValue &value : layers) {
-        const QJsonObject object = value.toObject();
-        Layer layer;
-        layer.name = object.value(QLatin1String("name")).toString();
-        layer.type = object.value(QLatin1String("type")).toString();
-        layer.maxAbsError = jsonNumber(object.value(QLatin1String("max_abs_error")));
-        layer.meanAbsError = jsonNumber(object.value(QLatin1String("mean_abs_error")));
-        layer.cosine = jsonNumber(object.value(QLatin1String("cosine")));
-        m_layers << layer;
-    }
+    m_layers = layers;
     endResetModel();
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "client/quantizeresult.h"
+
 #include <QAbstractTableModel>
-#include <QJsonArray>
 #include <QList>
 
 namespace AotStudio::Widgets {
@@ -19,18 +20,12 @@ public:
     enum Column { NameColumn, TypeColumn, MaxAbsErrorColumn, MeanAbsErrorColumn, CosineColumn, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
-    struct Layer {
-        QString name; ///< module path, e.g. `encoder.layers.0.linear1`
-        QString type; ///< module class, e.g. `Linear`
-        double maxAbsError = qQNaN();
-        double meanAbsError = qQNaN();
-        double cosine = qQNaN();
-    };
+    using Layer = Client::QuantizeLayer;
 
     explicit LayerErrorModel(QObject *parent = nullptr);
 
-    /// Replaces the rows with @p layers (objects with name, type, max_abs_error, mean_abs_error, cosine).
-    void setLayers(const QJsonArray &layers);
+    /// Replaces the rows with @p layers.
+    void setLayers(const QList<Client::QuantizeLayer> &layers);
     void clear();
     const QList<Layer> &layers() const { return m_layers; }
 

@@ -369,6 +369,7 @@ void MainWindow::createCentral()
     m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *restart = new QPushButton(tr("Restart engine"), m_banner);
     restart->setObjectName(QStringLiteral("restartEngineButton"));
+    m_restartButton = restart;
     connect(restart, &QPushButton::clicked, this, &MainWindow::restartEngine);
     auto *bannerLayout = new QHBoxLayout(m_banner);
     bannerLayout->addWidget(m_bannerText, 1);
@@ -399,6 +400,7 @@ QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, cons
     panel->setParent(dock);
     dock->setWidget(panel);
     addDockWidget(area, dock);
+    m_docks.append(dock);
     return dock;
 }
 
@@ -411,17 +413,24 @@ void MainWindow::createDocks()
     m_inspectorPanel = new InspectorPanel(m_hub);
     m_kernelsPanel = new KernelsPanel(m_hub);
     m_profilePanel = new ProfilePanel;
+    m_profilePanel->follow(m_hub);
     m_quantPanel = new QuantizationPanel;
+    m_quantPanel->follow(m_hub);
     m_sweepPanel = new SweepPanel;
+    m_sweepPanel->follow(m_hub);
     m_log = new LogView;
     auto *pipeline = addPanelDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
     auto *inspector = addPanelDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea);
     splitDockWidget(pipeline, inspector, Qt::Vertical);
     auto *graph = addPanelDock(m_graphPanel, tr("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea);
+    m_graphDock = graph;
     auto *kernels = addPanelDock(m_kernelsPanel, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::RightDockWidgetArea);
     auto *profile = addPanelDock(m_profilePanel, tr("Profile"), QStringLiteral("profileDock"), Qt::RightDockWidgetArea);
     auto *quant = addPanelDock(m_quantPanel, tr("Quantization"), QStringLiteral("quantizationDock"), Qt::RightDockWidgetArea);
     auto *sweep = addPanelDock(m_sweepPanel, tr("Sweep"), QStringLiteral("sweepDock"), Qt::RightDockWidgetArea);
+    m_profileDock = profile;
+    m_quantDock = quant;
+    m_sweepDock = sweep;
     tabifyDockWidget(graph, kernels);
     tabifyDockWidget(kernels, profile);
     tabifyDockWidget(profile, quant);
@@ -430,52 +439,30 @@ void MainWindow::createDocks()
     addPanelDock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     resizeDocks({pipeline, graph}, {330, 760}, Qt::Horizontal);
     pipeline->setMinimumWidth(260);
-
-    connect(m_profilePanel, &ProfilePanel::kernelActivated, m_hub, &SelectionHub::selectKernel);
-    connect(m_hub, &SelectionHub::kernelChanged, m_profilePanel, &ProfilePanel::highlightKernel);
 }
 
 void MainWindow::resetLayout()
 {
     restoreState(m_defaultLayout, LayoutVersion);
-    for (auto *dock : findChildren<QDockWidget *>())
+    for (auto *dock : std::as_const(m_docks))
         dock->show();
-    if (auto *graph = findChild<QDockWidget *>(QStringLiteral("graphDock")))
-        graph->raise();
+    m_graphDock->raise();
 }
 
 void MainWindow::connectSession()
 {
-    // Results reach the panels through the hub whenever the shown session gains one.
+    // The panels follow the hub themselves (HubViewer); the summary in the middle follows here.
     connect(m_hub, &SelectionHub::dataChanged, this, &MainWindow::showSessionResults);
 }
 
 void MainWindow::showSessionResults()
 {
-    const QJsonObject profile = m_hub->profileResult();
-    const auto resolver = [hub = m_hub](const QString &path) { return hub->resolve(path); };
-    if (!profile.isEmpty()) {
-        m_profilePanel->setProfile(profile, resolver);
-    } else if (const auto *compile = session()->latestSucceeded(QStringLiteral("compile"))) {
-        m_profilePanel->setProfile(compile->result, resolver);
-    } else {
-        m_profilePanel->clear();
-    }
     // One truth per screen: a later profile of the compiled model supersedes the compile's quick
     // measurement in the result panel too, which says which one it shows.
     const Client::SpeedupFigure figure = Client::SpeedupFigure::current(*session());
     if (figure.source == Client::SpeedupFigure::Source::Profile && m_resultPanel->hasResult()
         && m_resultPanel->figure().model == figure.model && m_resultPanel->figure().device == figure.device)
         m_resultPanel->showFigure(figure);
-    if (const auto *swept = session()->latestSucceeded(QStringLiteral("sweep")))
-        m_sweepPanel->setResult(Client::SweepResult::fromJson(swept->result));
-    else
-        m_sweepPanel->clear();
-    const QJsonObject quant = m_hub->quantizeResult();
-    if (quant.isEmpty())
-        m_quantPanel->clear();
-    else
-        m_quantPanel->setQuantization(quant);
 }
 
 void MainWindow::createMenus()
@@ -511,8 +498,7 @@ void MainWindow::createMenus()
     engine->addAction(m_restartAction);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    const auto docks = findChildren<QDockWidget *>();
-    for (QDockWidget *dock : docks)
+    for (QDockWidget *dock : std::as_const(m_docks))
         view->addAction(dock->toggleViewAction());
     view->addAction(m_resetLayoutAction);
     view->addSeparator();
@@ -838,29 +824,35 @@ bool MainWindow::startJob(JobKind kind)
     const QString type = kind == JobKind::Profile ? QStringLiteral("profile")
                        : kind == JobKind::Quantize ? QStringLiteral("quantize")
                                                    : QStringLiteral("compile");
-    QJsonObject body = request.toJson(0);
-    body.remove(QLatin1String("id"));
-    body.remove(QLatin1String("type"));
-    const QJsonObject fields = m_runSettings.requestFields(type);
-    for (auto it = fields.begin(); it != fields.end(); ++it)
-        body.insert(it.key(), it.value());
-    if (kind == JobKind::Quantize)
-        body.remove(QLatin1String("tolerance")); // per scheme, chosen by the engine
     // Profile the package the last compile made when it is of this model, device and options,
     // instead of compiling the same thing again (the profile checks it against the model first).
     bool reused = false;
-    if (kind == JobKind::Profile && m_lastResult && !m_lastResult->package.isEmpty()
-        && QFileInfo::exists(m_lastResult->package)) {
-        const QJsonObject options = m_lastResult->raw.value(QLatin1String("options")).toObject();
-        const auto same = [&](const char *key, const QJsonValue &fallback) {
-            return options.value(QLatin1String(key)).toVariant() == body.value(QLatin1String(key)).toVariant()
-                || (!options.contains(QLatin1String(key)) && body.value(QLatin1String(key)) == fallback);
-        };
-        reused = m_lastResult->model == request.model && m_lastResult->device == request.device
-                 && same("dtype", QStringLiteral("fp32")) && same("freezing", false) && same("max_autotune", false);
-        if (reused)
-            body.insert(QLatin1String("package"), m_lastResult->package);
+    QJsonObject body;
+    if (kind == JobKind::Profile) {
+        Client::ProfileRequest profile = m_runSettings.profileRequest(request);
+        if (m_lastResult && !m_lastResult->package.isEmpty() && QFileInfo::exists(m_lastResult->package)) {
+            const QJsonObject options = m_lastResult->raw.value(QLatin1String("options")).toObject();
+            const auto same = [&](const char *key, const QJsonValue &wanted, const QJsonValue &fallback) {
+                return options.value(QLatin1String(key)).toVariant() == wanted.toVariant()
+                    || (!options.contains(QLatin1String(key)) && wanted == fallback);
+            };
+            reused = m_lastResult->model == request.model && m_lastResult->device == request.device
+                && same("dtype", profile.dtype, QStringLiteral("fp32")) && same("freezing", profile.freezing, false)
+                && same("max_autotune", profile.maxAutotune, false);
+            if (reused)
+                profile.package = m_lastResult->package;
+        }
+        body = profile.toJson(0);
+    } else if (kind == JobKind::Quantize) {
+        body = m_runSettings.quantizeRequest(request).toJson(0);
+    } else {
+        body = request.toJson(0);
+        const QJsonObject fields = m_runSettings.requestFields(type);
+        for (auto it = fields.begin(); it != fields.end(); ++it)
+            body.insert(it.key(), it.value());
     }
+    body.remove(QLatin1String("id"));
+    body.remove(QLatin1String("type"));
     m_currentJob = m_client->submitJob(type, body);
     if (m_currentJob == 0) {
         if (created)
@@ -1105,8 +1097,8 @@ bool MainWindow::exportReport(const QString &folder)
                           ReportWriter::Tone::Failed);
         failedOutputs.setOutputs(failure.outputs);
     }
-    const QJsonObject profile = m_hub->profileResult();
-    const auto cold = Client::ColdStart::fromJson(profile.value(QLatin1String("cold_start")));
+    const auto profile = m_hub->latestProfile();
+    const Client::ColdStart cold = profile ? profile->coldStart : Client::ColdStart();
     if (cold.isMeasured()) {
         report.addSummary(tr("Cold start"),
                           tr("bundle %1 ms vs eager %2 ms: eager / bundle %3")
@@ -1121,6 +1113,8 @@ bool MainWindow::exportReport(const QString &folder)
                 report.addSummary(tr("Cold start: %1").arg(tr(names[i])), MeasurementText::phase(cold.phases[i]));
         }
     }
+    m_profilePanel->flush(); // drawn when shown: a hidden dock may not be yet
+    m_profilePanel->waitForTrace(10000); // the timeline is read off the UI thread
     for (QCustomPlot *chart : m_profilePanel->charts())
         report.addChart(QStringLiteral("profile-") + chart->objectName(), chart->objectName(), chart);
     for (QCustomPlot *chart : m_quantPanel->charts())
@@ -1133,8 +1127,8 @@ bool MainWindow::exportReport(const QString &folder)
         report.addTable(QStringLiteral("throughput"), tr("Throughput"), m_profilePanel->throughputModel());
     report.addTable(QStringLiteral("pipeline"), tr("Pipeline"), m_pipelinePanel->model());
     report.addTable(QStringLiteral("kernels"), tr("Kernels"), m_kernelsPanel->model());
-    if (auto *schemes = m_quantPanel->findChild<SchemeTableModel *>())
-        report.addTable(QStringLiteral("schemes"), tr("Quantization schemes"), schemes);
+    if (m_quantPanel->schemeModel()->rowCount() > 0)
+        report.addTable(QStringLiteral("schemes"), tr("Quantization schemes"), m_quantPanel->schemeModel());
     QString error;
     if (!report.write(folder, &error)) {
         m_log->append(0, QStringLiteral("error"), tr("Exporting the report failed: %1").arg(error));
@@ -1423,10 +1417,10 @@ void MainWindow::onResult(qint64 id, const QJsonObject &json)
         return;
     }
     if (m_currentKind == JobKind::Sweep) {
-        const auto result = Client::SweepResult::fromJson(json);
-        m_sweepPanel->setResult(result);
-        if (auto *dock = findChild<QDockWidget *>(QStringLiteral("sweepDock")))
-            dock->raise();
+        // The session parsed it; the sweep panel shows it through the hub.
+        const auto *job = session() ? session()->job(id) : nullptr;
+        const auto result = job && job->sweep ? *job->sweep : Client::SweepResult::fromJson(json);
+        m_sweepDock->raise();
         m_stageLabel->setText(result.passed ? tr("Done") : tr("Sweep failed"));
         statusBar()->showMessage(result.passed ? tr("Swept %1: %2").arg(m_currentModel, result.verdict)
                                                : tr("Sweep of %1 FAILED: %2").arg(m_currentModel, result.verdict),
@@ -1437,8 +1431,7 @@ void MainWindow::onResult(qint64 id, const QJsonObject &json)
     }
     if (m_currentKind == JobKind::Profile || m_currentKind == JobKind::Quantize) {
         const bool profiling = m_currentKind == JobKind::Profile;
-        if (auto *dock = findChild<QDockWidget *>(profiling ? QStringLiteral("profileDock") : QStringLiteral("quantizationDock")))
-            dock->raise();
+        (profiling ? m_profileDock : m_quantDock)->raise();
         m_stageLabel->setText(tr("Done"));
         statusBar()->showMessage(profiling ? tr("Profiled %1.").arg(m_currentModel) : tr("Quantized %1.").arg(m_currentModel),
                                  10000);
@@ -1530,8 +1523,7 @@ void MainWindow::onError(qint64 id, const Client::EngineError &error)
 void MainWindow::onEngineFailed(const QString &reason)
 {
     // A lost connection is an engine crash: results stay, and the banner offers to reconnect.
-    if (auto *button = findChild<QPushButton *>(QStringLiteral("restartEngineButton")))
-        button->setText(m_client->isRemote() ? tr("Reconnect") : tr("Restart engine"));
+    m_restartButton->setText(m_client->isRemote() ? tr("Reconnect") : tr("Restart engine"));
     showBanner(tr("<b>The engine is not running.</b> %1").arg(reason.toHtmlEscaped()));
     statusBar()->showMessage(tr("Engine stopped: %1").arg(reason));
     m_log->append(0, QStringLiteral("error"), reason);

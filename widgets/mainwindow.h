@@ -17,6 +17,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QProgressBar;
+class QPushButton;
 
 namespace AotStudio::Client {
 class Session;
@@ -231,6 +232,12 @@ private:
     ProfilePanel *m_profilePanel = nullptr;
     QuantizationPanel *m_quantPanel = nullptr;
     SweepPanel *m_sweepPanel = nullptr;
+    QList<QDockWidget *> m_docks; ///< every panel's dock, in creation order
+    QDockWidget *m_graphDock = nullptr;
+    QDockWidget *m_profileDock = nullptr;
+    QDockWidget *m_quantDock = nullptr;
+    QDockWidget *m_sweepDock = nullptr;
+    QPushButton *m_restartButton = nullptr;
     QByteArray m_defaultLayout;
     RunSettings m_runSettings;
     QComboBox *m_modelCombo = nullptr;

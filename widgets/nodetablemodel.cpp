@@ -2,7 +2,6 @@
 #include "nodetablemodel.h"
 
 #include <QFont>
-#include <QJsonArray>
 
 namespace AotStudio::Widgets {
 
@@ -11,11 +10,34 @@ NodeTableModel::NodeTableModel(QObject *parent)
 {
 }
 
-void NodeTableModel::setSnapshot(std::shared_ptr<const Client::SnapshotFile> snapshot)
+void NodeTableModel::setSnapshot(std::shared_ptr<const Graph::Snapshot> snapshot)
 {
     beginResetModel();
     m_snapshot = std::move(snapshot);
     endResetModel();
+}
+
+QString NodeTableModel::outputText(const Graph::Node &node, const QString &separator)
+{
+    QStringList outs;
+    if (!node.outputs.is_array())
+        return {};
+    for (const auto &t : node.outputs) {
+        if (!t.is_object())
+            continue;
+        QStringList dims;
+        if (const auto shape = t.find("shape"); shape != t.end() && shape->is_array()) {
+            for (const auto &d : *shape)
+                dims.append(d.is_number() ? QString::number(d.get<qint64>())
+                                          : d.is_string() ? QString::fromStdString(d.get<std::string>()) : QString());
+        }
+        const auto dtype = t.find("dtype");
+        outs.append(QStringLiteral("%1[%2]").arg(dtype != t.end() && dtype->is_string()
+                                                     ? QString::fromStdString(dtype->get<std::string>())
+                                                     : QString(),
+                                                 dims.join(separator)));
+    }
+    return outs.join(QStringLiteral("; "));
 }
 
 void NodeTableModel::setHighlighted(const QStringList &nodes)
@@ -29,17 +51,13 @@ int NodeTableModel::rowOf(const QString &name) const
 {
     if (!m_snapshot)
         return -1;
-    const auto &nodes = m_snapshot->nodes();
-    for (int i = 0; i < nodes.size(); ++i) {
-        if (nodes[i].toObject().value(QLatin1String("id")).toString() == name)
-            return i;
-    }
-    return -1;
+    const auto it = m_snapshot->byId.find(name.toStdString());
+    return it == m_snapshot->byId.end() ? -1 : int(it->second);
 }
 
 int NodeTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || !m_snapshot ? 0 : int(m_snapshot->nodes().size());
+    return parent.isValid() || !m_snapshot ? 0 : int(m_snapshot->nodes.size());
 }
 
 int NodeTableModel::columnCount(const QModelIndex &parent) const
@@ -66,40 +84,28 @@ QVariant NodeTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const QJsonObject n = m_snapshot->nodes()[index.row()].toObject();
-    const QString name = n.value(QLatin1String("id")).toString();
-    const auto output = [&] {
-        QStringList outs;
-        for (const auto &o : n.value(QLatin1String("outputs")).toArray()) {
-            const QJsonObject t = o.toObject();
-            QStringList dims;
-            for (const auto &d : t.value(QLatin1String("shape")).toArray())
-                dims.append(d.isDouble() ? QString::number(d.toInteger()) : d.toString());
-            outs.append(QStringLiteral("%1[%2]").arg(t.value(QLatin1String("dtype")).toString(), dims.join(QLatin1Char(','))));
-        }
-        return outs.join(QStringLiteral("; "));
-    };
+    const Graph::Node &n = m_snapshot->nodes[std::size_t(index.row())];
+    const auto text = [](const std::string &s) { return QString::fromStdString(s); };
+    const QString name = text(n.id);
     const auto source = [&] {
-        const QJsonObject s = n.value(QLatin1String("source")).toObject();
-        if (s.isEmpty())
+        if (n.source.line == 0 && n.source.file.empty())
             return QString();
-        return QStringLiteral("%1:%2").arg(s.value(QLatin1String("file")).toString().section(QLatin1Char('/'), -1))
-            .arg(s.value(QLatin1String("line")).toInt());
+        return QStringLiteral("%1:%2").arg(text(n.source.file).section(QLatin1Char('/'), -1)).arg(n.source.line);
     };
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
         case NameColumn: return name;
-        case OpColumn: return n.value(QLatin1String("op")).toString();
-        case TargetColumn: return n.value(QLatin1String("target")).toString();
-        case OutputColumn: return output();
-        case ModuleColumn: return n.value(QLatin1String("module")).toString();
+        case OpColumn: return text(n.op);
+        case TargetColumn: return text(n.target);
+        case OutputColumn: return outputText(n);
+        case ModuleColumn: return text(n.module);
         case SourceColumn: return source();
         }
         break;
     case Qt::ToolTipRole:
         if (index.column() == SourceColumn)
-            return n.value(QLatin1String("source")).toObject().value(QLatin1String("code")).toString();
+            return text(n.source.code);
         break;
     case Qt::FontRole:
         if (m_highlighted.contains(name)) {
@@ -109,9 +115,7 @@ QVariant NodeTableModel::data(const QModelIndex &index, int role) const
         }
         break;
     case FilterRole:
-        return QStringList{name, n.value(QLatin1String("op")).toString(), n.value(QLatin1String("target")).toString(),
-                           n.value(QLatin1String("module")).toString(), source(),
-                           n.value(QLatin1String("source")).toObject().value(QLatin1String("code")).toString()}
+        return QStringList{name, text(n.op), text(n.target), text(n.module), source(), text(n.source.code)}
             .join(QLatin1Char(' '));
     case NameRole: return name;
     case HighlightRole: return m_highlighted.contains(name);

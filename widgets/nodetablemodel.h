@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "client/snapshotfile.h"
+#include "graph/graph.h"
 
 #include <QAbstractTableModel>
 #include <QSet>
@@ -23,11 +23,13 @@ public:
     enum Role { FilterRole = Qt::UserRole + 1, NameRole, HighlightRole };
 
     explicit NodeTableModel(QObject *parent = nullptr);
-    void setSnapshot(std::shared_ptr<const Client::SnapshotFile> snapshot);
-    std::shared_ptr<const Client::SnapshotFile> snapshot() const { return m_snapshot; }
+    void setSnapshot(std::shared_ptr<const Graph::Snapshot> snapshot);
+    std::shared_ptr<const Graph::Snapshot> snapshot() const { return m_snapshot; }
     void setHighlighted(const QStringList &nodes);
     const QSet<QString> &highlighted() const { return m_highlighted; }
     int rowOf(const QString &name) const;
+    /// "float32[8,128]; int64[8]" (`separator` between the dimensions).
+    static QString outputText(const Graph::Node &node, const QString &separator = QStringLiteral(","));
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -35,7 +37,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    std::shared_ptr<const Client::SnapshotFile> m_snapshot;
+    std::shared_ptr<const Graph::Snapshot> m_snapshot;
     QSet<QString> m_highlighted;
 };
 

@@ -45,10 +45,7 @@ PipelinePanel::PipelinePanel(SelectionHub *hub, QWidget *parent)
         if (current.isValid())
             m_hub->selectSnapshot(current.data(PipelineModel::SnapshotIndexRole).toInt());
     });
-    connect(hub, &SelectionHub::jobChanged, this, &PipelinePanel::reload);
-    connect(hub, &SelectionHub::dataChanged, this, &PipelinePanel::reload);
-    connect(hub, &SelectionHub::sessionChanged, this, &PipelinePanel::reload);
-    connect(hub, &SelectionHub::snapshotChanged, this, &PipelinePanel::followSnapshot);
+    hub->addViewer(this, this);
     reload();
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "hubviewer.h"
+
 #include <QWidget>
 
 class QCheckBox;
@@ -18,10 +20,16 @@ class SelectionHub;
  * time. Passes that changed nothing are hidden unless "Show unchanged passes" is ticked.
  * Selecting a row selects that snapshot in the hub (the Graph dock shows it).
  */
-class PipelinePanel : public QWidget
+class PipelinePanel : public QWidget, public HubViewer
 {
     Q_OBJECT
 public:
+    // HubViewer: what the hub changed
+    void onSessionChanged(Client::Session *) override { reload(); }
+    void onJobChanged(qint64) override { reload(); }
+    void onSnapshotChanged(int index) override { followSnapshot(index); }
+    void onResultsChanged() override { reload(); }
+
     explicit PipelinePanel(SelectionHub *hub, QWidget *parent = nullptr);
     PipelineModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }

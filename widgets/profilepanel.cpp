@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profilepanel.h"
 
+#include "selectionhub.h"
+
 #include "charthelpers.h"
+#include "graphview/jobtracker.h"
 #include "measurementtext.h"
 #include "numberformat.h"
 #include "tableutil.h"
@@ -12,11 +15,12 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonArray>
 #include <QLabel>
+#include <QShowEvent>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -92,45 +96,6 @@ void resetPlot(QCustomPlot *plot)
 }
 } // namespace
 
-struct ProfilePanel::Stats {
-    double median = qQNaN(), p10 = qQNaN(), p90 = qQNaN(), p99 = qQNaN(), mean = qQNaN(), stddev = qQNaN(),
-           min = qQNaN(), max = qQNaN();
-    int runs = 0;
-    bool isValid() const { return !std::isnan(median); }
-
-    static Stats parse(const QJsonValue &value)
-    {
-        const QJsonObject o = value.toObject();
-        Stats s;
-        s.median = jsonNumber(o.value(QLatin1String("median_ms")));
-        s.p10 = jsonNumber(o.value(QLatin1String("p10_ms")));
-        s.p90 = jsonNumber(o.value(QLatin1String("p90_ms")));
-        s.p99 = jsonNumber(o.value(QLatin1String("p99_ms")));
-        s.mean = jsonNumber(o.value(QLatin1String("mean_ms")));
-        s.stddev = jsonNumber(o.value(QLatin1String("stddev_ms")));
-        s.min = jsonNumber(o.value(QLatin1String("min_ms")));
-        s.max = jsonNumber(o.value(QLatin1String("max_ms")));
-        s.runs = o.value(QLatin1String("runs")).toInt();
-        return s;
-    }
-};
-
-struct ProfilePanel::Variant {
-    QString name;
-    bool available = false;
-    QString reason;
-    Stats stats;
-    Stats traced;
-    double overheadPct = qQNaN();
-    double peakBytes = qQNaN();
-    QString memoryMethod;
-    double cudaEventMs = qQNaN();
-    double gpuBusyShare = qQNaN();
-    double speedup = qQNaN(); ///< eager median over this variant's
-    Client::RatioInterval speedupInterval; ///< speedup with its interval (bare in older results)
-    Client::RatioInterval overhead; ///< traced / untraced with its interval (bare in older results)
-};
-
 ProfilePanel::ProfilePanel(QWidget *parent)
     : QWidget(parent)
     , m_tabs(new QTabWidget(this))
@@ -138,6 +103,7 @@ ProfilePanel::ProfilePanel(QWidget *parent)
     , m_gpuSummary(new QLabel(this))
     , m_kernelSourceBox(new QComboBox(this))
     , m_throughputModel(new ThroughputModel(this))
+    , m_traceJob(new JobTracker(this))
     , m_throughputView(new QTableView(this))
 {
     m_tabs->setObjectName(QStringLiteral("profileTabs"));
@@ -230,38 +196,30 @@ ProfilePanel::ProfilePanel(QWidget *parent)
         if (!bars || index < 0 || index >= bars->dataCount())
             return QString();
         const int row = barRow(int(m_kernelNames.size()), bars->data()->at(index)->key);
-        for (const QJsonValue &value : std::as_const(m_kernelRows)) {
-            const QJsonObject k = value.toObject();
-            if (k.value(QLatin1String("source")).toString() != m_kernelSource
-                || k.value(QLatin1String("name")).toString() != m_kernelNames.value(row))
+        for (const Client::ProfileKernel &k : std::as_const(m_kernelRows)) {
+            if (k.source != m_kernelSource || k.name != m_kernelNames.value(row))
                 continue;
             QString text
                 = tr("%1\nkind %2 · %3 calls\ntotal %4, mean %5 · %6 of wall time")
-                      .arg(k.value(QLatin1String("name")).toString(), k.value(QLatin1String("kind")).toString())
-                      .arg(k.value(QLatin1String("calls")).toInt())
-                      .arg(formatMs(jsonNumber(k.value(QLatin1String("total_ms")))),
-                          formatMs(jsonNumber(k.value(QLatin1String("mean_ms")))),
-                          percent(jsonNumber(k.value(QLatin1String("share")))));
-            QStringList covered;
-            for (const QJsonValue &node : k.value(QLatin1String("covered_nodes")).toArray())
-                covered << node.toString();
-            if (!covered.isEmpty())
-                text += QLatin1Char('\n') + tr("covers %1").arg(covered.join(QStringLiteral(", ")));
-            const QJsonObject cuda = k.value(QLatin1String("cuda")).toObject();
-            if (!cuda.isEmpty()) {
-                const auto dims = [](const QJsonValue &v) {
+                      .arg(k.name, k.kind)
+                      .arg(k.calls)
+                      .arg(formatMs(k.totalMs), formatMs(k.meanMs), percent(k.share));
+            if (!k.coveredNodes.isEmpty())
+                text += QLatin1Char('\n') + tr("covers %1").arg(k.coveredNodes.join(QStringLiteral(", ")));
+            if (k.hasCuda) {
+                const auto dims = [](const QList<int> &v) {
                     QStringList parts;
-                    for (const QJsonValue &d : v.toArray())
-                        parts << QString::number(d.toInt());
+                    for (int d : v)
+                        parts << QString::number(d);
                     return parts.join(QStringLiteral("×"));
                 };
                 QStringList streams;
-                for (const QJsonValue &s : cuda.value(QLatin1String("streams")).toArray())
-                    streams << QString::number(s.toInt());
+                for (int stream : k.streams)
+                    streams << QString::number(stream);
                 text += QLatin1Char('\n')
                     + tr("grid %1, block %2, %3 registers, stream %4")
-                          .arg(dims(cuda.value(QLatin1String("grid"))), dims(cuda.value(QLatin1String("block"))))
-                          .arg(cuda.value(QLatin1String("registers")).toInt())
+                          .arg(dims(k.grid), dims(k.block))
+                          .arg(k.registers)
                           .arg(streams.join(QStringLiteral(", ")));
             }
             return text;
@@ -273,12 +231,23 @@ ProfilePanel::ProfilePanel(QWidget *parent)
 
 void ProfilePanel::clear()
 {
-    m_kernelRows = {};
+    reset(false);
+}
+
+void ProfilePanel::reset(bool keepTimeline)
+{
+    m_shown.reset();
+    if (!keepTimeline) {
+        m_traceJob->cancel();
+        m_tracePath.clear();
+        m_traceMissing = false;
+        m_timeline->clear();
+    }
+    m_kernelRows.clear();
     m_kernelNames.clear();
     m_kernelSource.clear();
     m_kernelSourceBox->clear();
     m_highlighted.clear();
-    m_timeline->clear();
     m_throughputModel->clear();
     m_throughputView->hide();
     m_summary->setText(tr("No profile yet: run Profile (or Compile) to measure the model."));
@@ -301,59 +270,88 @@ QList<QCustomPlot *> ProfilePanel::charts() const
     return result;
 }
 
-void ProfilePanel::setProfile(const QJsonObject &result, PathResolver resolvePath)
+void ProfilePanel::follow(SelectionHub *hub)
 {
-    clear();
-    if (!resolvePath)
-        resolvePath = [](const QString &path) { return path; };
+    m_hub = hub;
+    hub->addViewer(this, this);
+    connect(this, &ProfilePanel::kernelActivated, hub, &SelectionHub::selectKernel);
+    onResultsChanged();
+}
 
-    const bool isProfile = result.value(QLatin1String("format")).toString() == QLatin1String("aotstudio.profile")
-        || result.contains(QLatin1String("variants"));
-    QList<Variant> variants;
-    m_measurement = Client::Measurement::fromJson(result.value(QLatin1String("measurement")),
-                                                  result.value(QLatin1String("threads")));
-    if (isProfile) {
-        const QJsonObject speedup = result.value(QLatin1String("speedup")).toObject();
-        const QJsonObject speedupInterval = result.value(QLatin1String("speedup_interval")).toObject();
-        for (const QJsonValue &value : result.value(QLatin1String("variants")).toArray()) {
-            const QJsonObject o = value.toObject();
-            Variant v;
-            v.name = o.value(QLatin1String("name")).toString();
-            v.available = o.value(QLatin1String("available")).toBool(true);
-            v.reason = o.value(QLatin1String("reason")).toString();
-            v.stats = Stats::parse(o.value(QLatin1String("statistics")));
-            v.traced = Stats::parse(o.value(QLatin1String("traced")));
-            v.overheadPct = jsonNumber(o.value(QLatin1String("overhead_pct")));
-            const QJsonObject memory = o.value(QLatin1String("memory")).toObject();
-            v.peakBytes = jsonNumber(memory.value(QLatin1String("peak_bytes")));
-            v.memoryMethod = memory.value(QLatin1String("method")).toString();
-            v.cudaEventMs = jsonNumber(o.value(QLatin1String("cuda_event_ms")));
-            v.gpuBusyShare = jsonNumber(o.value(QLatin1String("gpu_busy_share")));
-            v.speedup = jsonNumber(speedup.value(v.name));
-            v.speedupInterval = Client::RatioInterval::fromJson(speedupInterval.value(v.name), speedup.value(v.name));
-            // Older results have only the percentage: 2.4% is a ratio of 1.024 without an interval.
-            v.overhead = Client::RatioInterval::fromJson(o.value(QLatin1String("overhead")),
-                std::isnan(v.overheadPct) ? QJsonValue() : QJsonValue(1 + v.overheadPct / 100));
-            v.available = v.available && v.stats.isValid();
-            variants << v;
-        }
-    } else if (result.contains(QLatin1String("eager")) && result.contains(QLatin1String("compiled"))) {
-        Variant eager;
-        eager.name = QStringLiteral("eager");
-        eager.stats = Stats::parse(result.value(QLatin1String("eager")));
-        eager.available = eager.stats.isValid();
-        Variant compiled;
-        compiled.name = QStringLiteral("aoti");
-        compiled.stats = Stats::parse(result.value(QLatin1String("compiled")));
-        compiled.available = compiled.stats.isValid();
-        compiled.speedup = jsonNumber(result.value(QLatin1String("speedup")));
-        compiled.speedupInterval = Client::RatioInterval::fromJson(
-            result.value(QLatin1String("speedup_interval")), result.value(QLatin1String("speedup")));
-        variants << eager << compiled;
-    } else {
-        m_summary->setText(tr("This result has no latency figures (neither a profile nor a compile result)."));
+void ProfilePanel::onResultsChanged()
+{
+    if (!m_hub)
+        return;
+    // Behind another dock's tab in a shown window: draw when shown (a compile ends with several
+    // panels refreshing at once; the charts of a hidden one need not cost the UI thread then).
+    if (window()->isVisible() && !isVisible()) {
+        m_stale = true;
         return;
     }
+    if (window()->isVisible()) {
+        // On screen: redraw in an event-loop pass of its own, so that the end of a job (the
+        // session, the hub and several panels refreshing at once) is not one long stall.
+        m_stale = true;
+        if (!m_redrawQueued) {
+            m_redrawQueued = true;
+            QTimer::singleShot(0, this, [this] {
+                m_redrawQueued = false;
+                flush();
+            });
+        }
+        return;
+    }
+    showHubProfile();
+}
+
+void ProfilePanel::flush()
+{
+    if (m_stale)
+        showHubProfile();
+}
+
+void ProfilePanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    flush();
+}
+
+void ProfilePanel::showHubProfile()
+{
+    m_stale = false;
+    const auto profile = m_hub->profile();
+    if (!profile) {
+        clear();
+        if (const QString error = m_hub->resultError(QStringLiteral("profile")); !error.isEmpty())
+            m_summary->setText(tr("The profile result cannot be shown: %1").arg(error.toHtmlEscaped()));
+        return;
+    }
+    if (profile == m_shown && (!m_traceMissing || m_traceJob->isRunning()))
+        return; // the same result, parsed once (and its trace read or being read): nothing to redraw
+    setProfile(profile, [hub = m_hub](const QString &path) { return hub->resolve(path); });
+}
+
+void ProfilePanel::onKernelChanged(const QString &nameOrId)
+{
+    highlightKernel(nameOrId);
+}
+
+void ProfilePanel::setProfile(std::shared_ptr<const Client::ProfileResult> profile, PathResolver resolvePath)
+{
+    // The timeline survives a redraw of the same trace: trace.json is read again only when its
+    // path changes (or when it could not be read, e.g. still on its way from a remote engine).
+    const bool keepTimeline = profile && profile->isProfile() && !m_traceMissing && !m_tracePath.isEmpty()
+        && profile->tracePath == m_tracePath && !(profile->collectorPresent && !profile->collectorAvailable);
+    reset(keepTimeline);
+    if (!profile)
+        return;
+    m_shown = profile;
+    if (!resolvePath)
+        resolvePath = [](const QString &path) { return path; };
+    const Client::ProfileResult &result = *profile;
+    const bool isProfile = result.isProfile();
+    const QList<Variant> &variants = result.variants;
+    m_measurement = result.measurement;
 
     m_summary->setText(summaryText(result, variants));
     showLatency(variants);
@@ -366,34 +364,28 @@ void ProfilePanel::setProfile(const QJsonObject &result, PathResolver resolvePat
         m_gpuSummary->clear();
         return;
     }
-    showMemory(variants, result.value(QLatin1String("gpu")));
-    showTimeline(result, resolvePath);
-    // On CUDA `kernels` has eager's CUDA kernels too; eager's ATen `ops` are a source of their own.
-    for (const char *key : { "kernels", "ops" }) {
-        const QString prefix = key == std::string_view("ops") ? QStringLiteral("ops:") : QString();
-        for (const QJsonValue &value : result.value(QLatin1String(key)).toArray()) {
-            QJsonObject row = value.toObject();
-            row.insert(QStringLiteral("source"), prefix + row.value(QLatin1String("variant")).toString());
-            m_kernelRows.append(row);
-        }
+    showMemory(variants, result.gpu);
+    if (keepTimeline) {
+        m_timelineBox->showChart();
+    } else {
+        showTimeline(result, resolvePath);
     }
+    // On CUDA `kernels` has eager's CUDA kernels too; eager's ATen `ops` are a source of their own.
+    m_kernelRows = result.kernels;
     showKernels();
-    showColdStart(result.value(QLatin1String("cold_start")));
-    showThroughput(result.value(QLatin1String("throughput")).toArray());
+    showColdStart(result.coldStart);
+    showThroughput(result.throughput);
 }
 
-QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant> &variants) const
+QString ProfilePanel::summaryText(const Client::ProfileResult &result, const QList<Variant> &variants) const
 {
-    const QJsonObject device = result.value(QLatin1String("device_info")).toObject();
-    QString deviceText = result.value(QLatin1String("device")).toString();
-    if (!device.value(QLatin1String("name")).toString().isEmpty())
-        deviceText += QStringLiteral(" (%1)").arg(device.value(QLatin1String("name")).toString());
+    QString deviceText = result.device;
+    if (!result.deviceName.isEmpty())
+        deviceText += QStringLiteral(" (%1)").arg(result.deviceName);
     QStringList lines;
     lines << tr("<b>%1</b> · %2 · %3")
-                 .arg(result.value(QLatin1String("model")).toString().toHtmlEscaped(), deviceText.toHtmlEscaped(),
-                     result.value(QLatin1String("dtype")).toString().toHtmlEscaped());
-    const QDateTime created
-        = QDateTime::fromString(result.value(QLatin1String("created")).toString(), Qt::ISODate).toLocalTime();
+                 .arg(result.model.toHtmlEscaped(), deviceText.toHtmlEscaped(), result.dtype.toHtmlEscaped());
+    const QDateTime &created = result.created;
     if (created.isValid())
         lines.first() += QStringLiteral(" · ") + tr("profiled at %1").arg(QLocale().toString(created, QLocale::ShortFormat));
     QStringList speedups, overheads;
@@ -405,8 +397,8 @@ QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant
             overheads << tr("%1 %2").arg(variantLabel(v.name),
                                          MeasurementText::ratioWithInterval(v.overhead, MeasurementText::Slower::None));
         bool warned = false;
-        for (const QJsonValue &warning : result.value(QLatin1String("warnings")).toArray())
-            warned = warned || (!v.reason.isEmpty() && warning.toString().contains(v.reason));
+        for (const QString &warning : result.warnings)
+            warned = warned || (!v.reason.isEmpty() && warning.contains(v.reason));
         if (!v.available && !v.reason.isEmpty() && !warned)
             lines << tr("%1 not available: %2").arg(variantLabel(v.name), v.reason.toHtmlEscaped());
     }
@@ -430,21 +422,19 @@ QString ProfilePanel::summaryText(const QJsonObject &result, const QList<Variant
         lines.insert(speedups.isEmpty() ? 2 : 3,
                      tr("Threads: %1").arg(MeasurementText::threads(m_measurement.threads, m_measurement.usableCpus)));
     }
-    const QJsonObject collector = result.value(QLatin1String("collector")).toObject();
-    if (!collector.isEmpty()) {
-        if (collector.value(QLatin1String("available")).toBool())
+    if (result.collectorPresent) {
+        if (result.collectorAvailable)
             lines << tr("Collector %1, its overhead: %2")
-                         .arg(collector.value(QLatin1String("name")).toString(),
+                         .arg(result.collectorName,
                              overheads.isEmpty() ? QStringLiteral("—") : overheads.join(QStringLiteral(", ")));
         else
             lines << tr("Collector %1 did not start: %2")
-                         .arg(collector.value(QLatin1String("name")).toString(),
-                             collector.value(QLatin1String("reason")).toString().toHtmlEscaped());
+                         .arg(result.collectorName, result.collectorReason.toHtmlEscaped());
     }
-    for (const QJsonValue &warning : result.value(QLatin1String("warnings")).toArray()) {
-        if (m_measurement.isPresent() && warning.toString().startsWith(QLatin1String("measurement: ")))
+    for (const QString &warning : result.warnings) {
+        if (m_measurement.isPresent() && warning.startsWith(QLatin1String("measurement: ")))
             continue; // the verdict line says it
-        lines << tr("⚠ %1").arg(warning.toString().toHtmlEscaped());
+        lines << tr("⚠ %1").arg(warning.toHtmlEscaped());
     }
     return lines.join(QStringLiteral("<br>"));
 }
@@ -653,7 +643,7 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
     plot->replot();
 }
 
-void ProfilePanel::showMemory(const QList<Variant> &variants, const QJsonValue &gpuValue)
+void ProfilePanel::showMemory(const QList<Variant> &variants, const Client::ProfileGpu &gpu)
 {
     QCustomPlot *plot = m_memory->plot();
     resetPlot(plot);
@@ -695,74 +685,87 @@ void ProfilePanel::showMemory(const QList<Variant> &variants, const QJsonValue &
         m_memory->showNote(tr("Not measured: no variant has a peak memory figure."));
     }
 
-    const QJsonObject gpu = gpuValue.toObject();
-    if (gpu.isEmpty()) {
+    if (!gpu.present) {
         m_gpuSummary->setText(tr("GPU: not measured (a CPU profile)."));
         return;
     }
     QStringList lines;
     QStringList busy;
-    const QJsonObject busyShare = gpu.value(QLatin1String("busy_share")).toObject();
-    for (auto it = busyShare.constBegin(); it != busyShare.constEnd(); ++it)
-        busy << tr("%1 %2").arg(variantLabel(it.key()), percent(jsonNumber(it.value())));
+    for (const auto &[variant, share] : gpu.busyShare)
+        busy << tr("%1 %2").arg(variantLabel(variant), percent(share));
     if (!busy.isEmpty())
         lines << tr("<b>GPU busy</b> (kernel time over wall time): %1").arg(busy.join(QStringLiteral(", ")));
     for (const char *kind : { "memcpy", "memset" }) {
         QStringList parts;
-        for (const QJsonValue &value : gpu.value(QLatin1String(kind)).toArray()) {
-            const QJsonObject o = value.toObject();
-            const QString what = o.value(QLatin1String("kind")).toString();
+        for (const Client::GpuTransfer &o : kind == std::string_view("memcpy") ? gpu.memcpy : gpu.memset) {
             parts << tr("%1%2: %3× %4 in %5")
-                         .arg(variantLabel(o.value(QLatin1String("variant")).toString()),
-                             what.isEmpty() ? QString() : QLatin1Char(' ') + what)
-                         .arg(o.value(QLatin1String("count")).toInt())
-                         .arg(formatBytes(jsonNumber(o.value(QLatin1String("bytes")))),
-                             formatMs(jsonNumber(o.value(QLatin1String("total_ms")))));
+                         .arg(variantLabel(o.variant), o.kind.isEmpty() ? QString() : QLatin1Char(' ') + o.kind)
+                         .arg(o.count)
+                         .arg(formatBytes(o.bytes), formatMs(o.totalMs));
         }
         if (!parts.isEmpty())
             lines << QStringLiteral("<b>%1</b>: %2").arg(QLatin1String(kind), parts.join(QStringLiteral("; ")));
     }
-    const int dropped = gpu.value(QLatin1String("dropped_records")).toInt();
+    const int dropped = gpu.droppedRecords;
     if (dropped > 0)
         lines << tr("⚠ %n activity record(s) dropped by CUPTI", nullptr, dropped);
     m_gpuSummary->setText(lines.join(QStringLiteral("<br>")));
 }
 
-void ProfilePanel::showTimeline(const QJsonObject &result, const PathResolver &resolvePath)
+void ProfilePanel::showTimeline(const Client::ProfileResult &result, const PathResolver &resolvePath)
 {
-    const QJsonObject collector = result.value(QLatin1String("collector")).toObject();
-    if (!collector.isEmpty() && !collector.value(QLatin1String("available")).toBool(true)) {
-        m_timelineBox->showNote(tr("Not measured: the collector did not start (%1).")
-                                    .arg(collector.value(QLatin1String("reason")).toString()));
+    if (result.collectorPresent && !result.collectorAvailable) {
+        m_timelineBox->showNote(tr("Not measured: the collector did not start (%1).").arg(result.collectorReason));
         return;
     }
-    const QString trace = result.value(QLatin1String("files")).toObject().value(QLatin1String("trace")).toString();
+    const QString &trace = result.tracePath;
     if (trace.isEmpty()) {
         m_timelineBox->showNote(tr("Not measured: the profile has no trace (it ran with trace off)."));
         return;
     }
+    // Read on a worker thread (a trace of 10,000 launches is megabytes of JSON); a later
+    // profile, or clear(), drops a read still in flight.
     const QString local = resolvePath(trace);
-    TimelineData data;
-    QString error;
-    if (!TimelineData::load(local, &data, &error)) {
-        m_timelineBox->showNote(tr("Not available: the trace %1 cannot be read (%2).").arg(local, error));
-        return;
-    }
-    if (data.isEmpty()) {
-        m_timelineBox->showNote(tr("Not measured: the trace %1 has no ranges.").arg(local));
-        return;
-    }
-    m_timeline->setData(std::move(data));
-    m_timelineBox->showChart();
+    m_tracePath = trace;
+    m_traceMissing = true;
+    struct Read {
+        TimelineData data;
+        QString error;
+        bool ok = false;
+    };
+    m_traceJob->start(
+        [local] {
+            Read read;
+            read.ok = TimelineData::load(local, &read.data, &read.error);
+            return read;
+        },
+        [this, local](Read read) {
+            if (!read.ok) {
+                m_timelineBox->showNote(tr("Not available: the trace %1 cannot be read (%2).").arg(local, read.error));
+                return;
+            }
+            if (read.data.isEmpty()) {
+                m_timelineBox->showNote(tr("Not measured: the trace %1 has no ranges.").arg(local));
+                return;
+            }
+            m_traceMissing = false;
+            m_timeline->setData(std::move(read.data));
+            m_timeline->highlight(m_highlighted);
+            m_timelineBox->showChart();
+        });
+}
+
+bool ProfilePanel::waitForTrace(int timeoutMs)
+{
+    return m_traceJob->waitForIdle(timeoutMs);
 }
 
 QStringList ProfilePanel::kernelSources() const
 {
     QStringList sources;
-    for (const QJsonValue &value : std::as_const(m_kernelRows)) {
-        const QString source = value.toObject().value(QLatin1String("source")).toString();
-        if (!sources.contains(source))
-            sources << source;
+    for (const Client::ProfileKernel &k : std::as_const(m_kernelRows)) {
+        if (!sources.contains(k.source))
+            sources << k.source;
     }
     // Compiled variants' kernels first, then eager's kernels (CUDA), then eager's ops.
     const auto rank = [](const QString &source) {
@@ -797,14 +800,14 @@ void ProfilePanel::setKernelSource(const QString &variant)
     resetPlot(plot);
     m_kernelSource = variant;
     m_kernelSourceBox->setCurrentIndex(m_kernelSourceBox->findData(variant));
-    QList<QJsonObject> rows;
-    for (const QJsonValue &value : std::as_const(m_kernelRows)) {
-        const QJsonObject k = value.toObject();
-        if (k.value(QLatin1String("source")).toString() == variant)
+    QList<Client::ProfileKernel> rows;
+    for (const Client::ProfileKernel &k : std::as_const(m_kernelRows)) {
+        if (k.source == variant)
             rows << k;
     }
-    std::stable_sort(rows.begin(), rows.end(), [](const QJsonObject &a, const QJsonObject &b) {
-        return a.value(QLatin1String("total_ms")).toDouble() > b.value(QLatin1String("total_ms")).toDouble();
+    const auto total = [](const Client::ProfileKernel &k) { return std::isnan(k.totalMs) ? 0.0 : k.totalMs; };
+    std::stable_sort(rows.begin(), rows.end(), [total](const Client::ProfileKernel &a, const Client::ProfileKernel &b) {
+        return total(a) > total(b);
     });
     if (rows.size() > TopKernels)
         rows.resize(TopKernels);
@@ -812,12 +815,11 @@ void ProfilePanel::setKernelSource(const QString &variant)
     QStringList categories;
     QVector<double> totals;
     QList<double> shares;
-    for (const QJsonObject &k : std::as_const(rows)) {
-        const QString name = k.value(QLatin1String("name")).toString();
-        m_kernelNames << name;
-        categories << elideMiddle(name, 44);
-        totals << jsonNumber(k.value(QLatin1String("total_ms")));
-        shares << jsonNumber(k.value(QLatin1String("share")));
+    for (const Client::ProfileKernel &k : std::as_const(rows)) {
+        m_kernelNames << k.name;
+        categories << elideMiddle(k.name, 44);
+        totals << k.totalMs;
+        shares << k.share;
     }
     if (rows.isEmpty()) {
         m_kernels->showNote(tr("Not measured: no kernels for %1.").arg(variant));
@@ -849,10 +851,8 @@ void ProfilePanel::highlightKernel(const QString &name)
     }
     if (!name.isEmpty() && !m_kernelNames.contains(name)) {
         for (const QString &source : kernelSources()) {
-            for (const QJsonValue &value : std::as_const(m_kernelRows)) {
-                const QJsonObject k = value.toObject();
-                if (k.value(QLatin1String("source")).toString() == source
-                    && k.value(QLatin1String("name")).toString() == name && source != m_kernelSource) {
+            for (const Client::ProfileKernel &k : std::as_const(m_kernelRows)) {
+                if (k.source == source && k.name == name && source != m_kernelSource) {
                     setKernelSource(source); // calls back here with the bars of that source
                     return;
                 }
@@ -877,11 +877,10 @@ void ProfilePanel::highlightKernel(const QString &name)
     plot->replot();
 }
 
-void ProfilePanel::showColdStart(const QJsonValue &value)
+void ProfilePanel::showColdStart(const Client::ColdStart &cold)
 {
     QCustomPlot *plot = m_coldStart->plot();
     resetPlot(plot);
-    const Client::ColdStart cold = Client::ColdStart::fromJson(value);
     if (std::isnan(cold.bundleMs) && std::isnan(cold.eagerMs)) {
         m_coldStart->showNote(
             tr("Cold start not measured: skipped (cold_start_runs 0) or aotstudio-run was not found."));
@@ -1030,25 +1029,22 @@ void ProfilePanel::showColdStartPhases(const Client::ColdStart &cold)
     });
 }
 
-void ProfilePanel::showThroughput(const QJsonArray &rows)
+void ProfilePanel::showThroughput(const QList<Client::ThroughputRow> &rows)
 {
     QCustomPlot *plot = m_throughput->plot();
     resetPlot(plot);
     QVector<double> runners, throughput, p99, below, above;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (const QJsonValue &value : rows) {
-        const QJsonObject o = value.toObject();
-        const double n = jsonNumber(o.value(QLatin1String("runners")));
-        if (std::isnan(n))
-            continue;
+    for (const Client::ThroughputRow &o : rows) {
+        const double n = o.runners;
         runners << n;
-        const double rate = jsonNumber(o.value(QLatin1String("throughput_per_s")));
+        const double rate = o.callsPerSecond;
         throughput << rate;
         // The rate's 95% interval as whiskers (none in results before windows).
-        const auto interval = Client::RatioInterval::fromJson(o.value(QLatin1String("throughput_interval")));
+        const auto &interval = o.rate;
         below << (interval.hasBounds() ? qMax(0.0, rate - interval.low) : 0.0);
         above << (interval.hasBounds() ? qMax(0.0, interval.high - rate) : 0.0);
-        p99 << jsonNumber(o.value(QLatin1String("p99_ms")));
+        p99 << o.p99Ms;
         ticker->addTick(n, QString::number(int(n)));
     }
     if (runners.isEmpty()) {
@@ -1111,16 +1107,13 @@ void ProfilePanel::showThroughput(const QJsonArray &rows)
         if (!g)
             return QString();
         const double n = g->data()->at(i)->key;
-        for (const QJsonValue &value : rows) {
-            const QJsonObject o = value.toObject();
-            if (jsonNumber(o.value(QLatin1String("runners"))) != n)
+        for (const Client::ThroughputRow &o : rows) {
+            if (o.runners != n)
                 continue;
             QString text = tr("%n runner(s), %1 threads\n%2 calls/s\nmedian %3, p99 %4", nullptr, int(n))
-                .arg(o.value(QLatin1String("threads")).toInt())
-                .arg(formatNumber(jsonNumber(o.value(QLatin1String("throughput_per_s"))), 'f', 0),
-                    formatMs(jsonNumber(o.value(QLatin1String("median_ms")))),
-                    formatMs(jsonNumber(o.value(QLatin1String("p99_ms")))));
-            if (o.value(QLatin1String("consistent")).isBool() && !o.value(QLatin1String("consistent")).toBool())
+                .arg(o.threads)
+                .arg(formatNumber(o.callsPerSecond, 'f', 0), formatMs(o.medianMs), formatMs(o.p99Ms));
+            if (o.consistent == 0)
                 text += QLatin1Char('\n') + tr("⚠ calls/s disagrees with the mean latency: time went somewhere between calls");
             return text;
         }

@@ -2,13 +2,14 @@
 #pragma once
 
 #include "client/measurement.h"
+#include "client/profileresult.h"
+#include "hubviewer.h"
 
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QList>
 #include <QWidget>
 
 #include <functional>
+#include <memory>
 
 class QComboBox;
 class QCustomPlot;
@@ -19,6 +20,8 @@ class QTableView;
 namespace AotStudio::Widgets {
 
 class ChartBox;
+class JobTracker;
+class SelectionHub;
 class ThroughputModel;
 class TimelineChart;
 
@@ -29,8 +32,12 @@ class TimelineChart;
  * start (package against eager) and throughput and p99 latency against the number of runners.
  * A plain `compile` result (core/protocol/FORMAT.md) shows its latency and distribution only.
  * Every section that was not measured shows a short note instead of its chart.
+ *
+ * Following a SelectionHub (follow()), it shows the hub's profile() whenever the results change
+ * and redraws nothing when that is the result already shown; the trace is read again only when
+ * its path changes.
  */
-class ProfilePanel : public QWidget
+class ProfilePanel : public QWidget, public HubViewer
 {
     Q_OBJECT
 public:
@@ -39,11 +46,16 @@ public:
 
     explicit ProfilePanel(QWidget *parent = nullptr);
 
+    /// Shows the hub's profile from now on (HubViewer), and marks the hub's kernel.
+    void follow(SelectionHub *hub);
+
     /**
-     * Shows @p result: the `result` of a `profile` request, or of a `compile` request. Files the
-     * result references (the trace) are read through @p resolvePath (identity when empty).
+     * Shows @p result: a `profile` result, or a `compile` result's latency view (null: clear()).
+     * Files the result references (the trace) are read through @p resolvePath (identity when empty).
      */
-    void setProfile(const QJsonObject &result, PathResolver resolvePath = {});
+    void setProfile(std::shared_ptr<const Client::ProfileResult> result, PathResolver resolvePath = {});
+    /// The result shown (null when none).
+    std::shared_ptr<const Client::ProfileResult> profile() const { return m_shown; }
     /// Back to the empty state: every chart shows its "not measured" note.
     void clear();
 
@@ -63,6 +75,8 @@ public:
     bool figuresGreyed() const { return m_measurement.isUnreliable(); }
     /// The throughput rows (with each one-runner row's `consistent` flag), for the table and reports.
     ThroughputModel *throughputModel() const { return m_throughputModel; }
+    /// Processes events until the trace being read (off the UI thread) is on the timeline.
+    bool waitForTrace(int timeoutMs = 30000);
     /// The timeline, for tests and the lead's selection hub.
     TimelineChart *timeline() const { return m_timeline; }
 
@@ -74,19 +88,32 @@ public Q_SLOTS:
     /// Marks the kernel @p name in the top-kernel bars and the timeline (empty: none).
     void highlightKernel(const QString &name);
 
-private:
-    struct Stats;
-    struct Variant;
+public:
+    // HubViewer
+    void onResultsChanged() override;
+    void onKernelChanged(const QString &nameOrId) override;
+    /// Draws now what changed and is not drawn yet: while hidden behind another tab, or queued
+    /// for the next event-loop pass (the report calls it).
+    void flush();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    using Stats = Client::ProfileStats;
+    using Variant = Client::ProfileVariant;
+
+    void reset(bool keepTimeline);
+    void showHubProfile();
     void showLatency(const QList<Variant> &variants);
     void showDistribution(const QList<Variant> &variants);
-    void showMemory(const QList<Variant> &variants, const QJsonValue &gpu);
-    void showTimeline(const QJsonObject &result, const PathResolver &resolvePath);
+    void showMemory(const QList<Variant> &variants, const Client::ProfileGpu &gpu);
+    void showTimeline(const Client::ProfileResult &result, const PathResolver &resolvePath);
     void showKernels();
-    void showColdStart(const QJsonValue &coldStart);
+    void showColdStart(const Client::ColdStart &cold);
     void showColdStartPhases(const Client::ColdStart &cold);
-    void showThroughput(const QJsonArray &throughput);
-    QString summaryText(const QJsonObject &result, const QList<Variant> &variants) const;
+    void showThroughput(const QList<Client::ThroughputRow> &throughput);
+    QString summaryText(const Client::ProfileResult &result, const QList<Variant> &variants) const;
 
     QTabWidget *m_tabs;
     QLabel *m_summary;
@@ -101,8 +128,15 @@ private:
     ChartBox *m_coldStart;
     ChartBox *m_throughput;
     ThroughputModel *m_throughputModel;
+    JobTracker *m_traceJob;
     QTableView *m_throughputView;
-    QJsonArray m_kernelRows; ///< `kernels` then `ops` of the result
+    SelectionHub *m_hub = nullptr;
+    bool m_stale = false; ///< the hub's results changed and are not drawn yet
+    bool m_redrawQueued = false;
+    std::shared_ptr<const Client::ProfileResult> m_shown;
+    QString m_tracePath; ///< the trace on the timeline (engine path); empty when none
+    bool m_traceMissing = false; ///< the trace could not be read (yet): read it again next time
+    QList<Client::ProfileKernel> m_kernelRows; ///< `kernels` then `ops` of the result
     QStringList m_kernelNames;
     QString m_kernelSource;
     QString m_highlighted;

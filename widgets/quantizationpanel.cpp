@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "quantizationpanel.h"
 
+#include "selectionhub.h"
+
 #include "charthelpers.h"
 #include "layererrormodel.h"
 #include "measurementtext.h"
@@ -172,6 +174,7 @@ QuantizationPanel::QuantizationPanel(QWidget *parent)
 
 void QuantizationPanel::clear()
 {
+    m_shown.reset();
     m_schemeModel->clear();
     m_layerModel->clear();
     m_selectedScheme.clear();
@@ -197,23 +200,41 @@ QList<QCustomPlot *> QuantizationPanel::charts() const
     return result;
 }
 
-void QuantizationPanel::setQuantization(const QJsonObject &result)
+void QuantizationPanel::follow(SelectionHub *hub)
+{
+    m_hub = hub;
+    hub->addViewer(this, this);
+    onResultsChanged();
+}
+
+void QuantizationPanel::onResultsChanged()
+{
+    const auto result = m_hub ? m_hub->quantize() : nullptr;
+    if (result == m_shown && result)
+        return; // the same result, parsed once: nothing to redraw
+    setQuantization(result);
+    if (const QString error = m_hub ? m_hub->resultError(QStringLiteral("quantize")) : QString(); !result && !error.isEmpty())
+        m_summary->setText(tr("The quantization result cannot be shown: %1").arg(error.toHtmlEscaped()));
+}
+
+void QuantizationPanel::setQuantization(std::shared_ptr<const Client::QuantizeResult> shared)
 {
     clear();
-    m_schemeModel->setResult(result);
-    m_peakMethod = result.value(QLatin1String("peak_method")).toString();
+    if (!shared)
+        return;
+    m_shown = shared;
+    const Client::QuantizeResult &result = *shared;
+    m_schemeModel->setResult(shared);
+    m_peakMethod = result.peakMethod;
     m_schemeView->resizeColumnsToContents();
     // The reason column can be long: it stretches, and the tooltip has the whole text.
     m_schemeView->horizontalHeader()->resizeSection(SchemeTableModel::ReasonColumn, 200);
 
-    const QJsonObject calibration = result.value(QLatin1String("calibration")).toObject();
-    const QJsonObject evaluation = result.value(QLatin1String("evaluation")).toObject();
     QString summary = tr("<b>%1</b> on %2 · baseline %3 · calibration %4 samples, evaluation %5 samples")
-                          .arg(result.value(QLatin1String("model")).toString().toHtmlEscaped(),
-                              result.value(QLatin1String("device")).toString().toHtmlEscaped(),
-                              result.value(QLatin1String("baseline")).toString(QStringLiteral("fp32")).toHtmlEscaped())
-                          .arg(calibration.value(QLatin1String("samples")).toInt())
-                          .arg(evaluation.value(QLatin1String("samples")).toInt());
+                          .arg(result.model.toHtmlEscaped(), result.device.toHtmlEscaped(),
+                              result.baseline.toHtmlEscaped())
+                          .arg(result.calibrationSamples)
+                          .arg(result.evaluationSamples);
     if (!std::isnan(m_schemeModel->maxError())) {
         summary += QStringLiteral("<br>");
         summary += m_schemeModel->bestScheme().isEmpty()
@@ -224,7 +245,7 @@ void QuantizationPanel::setQuantization(const QJsonObject &result)
     // Threads, and each row's verdict counted: the Measurement column has them one by one.
     using V = Client::Measurement::Verdict;
     int counts[5] = {};
-    int threads = result.value(QLatin1String("threads")).toInt();
+    int threads = result.threads;
     int usable = 0;
     for (const SchemeRow &row : m_schemeModel->rows()) {
         if (!row.isOk())

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QJsonObject>
+#include "client/quantizeresult.h"
+#include "hubviewer.h"
+
 #include <QList>
 #include <QPointF>
 #include <QWidget>
@@ -18,6 +20,7 @@ namespace AotStudio::Widgets {
 class ChartBox;
 class LayerErrorModel;
 class SchemeTableModel;
+class SelectionHub;
 
 /**
  * A `quantize` result (core/protocol/FORMAT.md): the sortable scheme comparison table, a latency
@@ -25,7 +28,7 @@ class SchemeTableModel;
  * and the per-layer error table of the selected scheme. Schemes that did not run are listed with
  * their reason and left out of the charts' bars.
  */
-class QuantizationPanel : public QWidget
+class QuantizationPanel : public QWidget, public HubViewer
 {
     Q_OBJECT
 public:
@@ -34,9 +37,13 @@ public:
 
     explicit QuantizationPanel(QWidget *parent = nullptr);
 
-    /// Shows @p result (the `result` of a `quantize` request) and selects its best scheme, or its
-    /// first `ok` one.
-    void setQuantization(const QJsonObject &result);
+    /// Shows the hub's quantize() result from now on (HubViewer).
+    void follow(SelectionHub *hub);
+    /// Shows @p result (null: clear()) and selects its best scheme, or its first `ok` one.
+    void setQuantization(std::shared_ptr<const Client::QuantizeResult> result);
+    /// The result shown (null when none).
+    std::shared_ptr<const Client::QuantizeResult> quantization() const { return m_shown; }
+    void onResultsChanged() override;
     /// Back to the empty state ("no quantization result").
     void clear();
 
@@ -70,6 +77,8 @@ private:
         QPointF coords; ///< the point, in plot coordinates
     };
 
+    SelectionHub *m_hub = nullptr;
+    std::shared_ptr<const Client::QuantizeResult> m_shown;
     SchemeTableModel *m_schemeModel;
     QSortFilterProxyModel *m_schemeProxy;
     LayerErrorModel *m_layerModel;

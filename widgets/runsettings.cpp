@@ -83,32 +83,49 @@ void RunSettings::save() const
 
 QJsonObject RunSettings::requestFields(const QString &type) const
 {
+    // Profile and quantize requests are typed (profileRequest(), quantizeRequest()).
     QJsonObject o{{QLatin1String("warmup"), warmup},
                   {QLatin1String("runs"), runs},
                   {QLatin1String("max_seconds"), maxSeconds}};
     if (threads > 0) // else the engine uses every CPU this process may use, and says how many
         o.insert(QLatin1String("threads"), threads);
-    if (type == QLatin1String("quantize")) {
-        o.insert(QLatin1String("schemes"), QJsonArray::fromStringList(schemes));
-        o.insert(QLatin1String("calibration_samples"), calibrationSamples);
-        o.insert(QLatin1String("eval_samples"), evalSamples);
-        if (maxError > 0)
-            o.insert(QLatin1String("max_error"), maxError);
-        return o;
-    }
     o.insert(QLatin1String("dtype"), dtype);
     o.insert(QLatin1String("freezing"), freezing);
     o.insert(QLatin1String("max_autotune"), maxAutotune);
     if (type == QLatin1String("compile") && !dynamic.isEmpty())
         o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(dynamic));
-    if (type == QLatin1String("profile")) {
-        QJsonArray runners;
-        for (int n : throughputRunners)
-            runners.append(n);
-        o.insert(QLatin1String("throughput"), runners);
-        o.insert(QLatin1String("cold_start_runs"), coldStartRuns);
-    }
     return o;
+}
+
+Client::ProfileRequest RunSettings::profileRequest(const Client::CompileRequest &compile) const
+{
+    Client::ProfileRequest r;
+    r.compile = compile;
+    r.compile.warmup = warmup;
+    r.compile.runs = runs;
+    r.maxSeconds = maxSeconds;
+    r.threads = threads;
+    r.dtype = dtype;
+    r.freezing = freezing;
+    r.maxAutotune = maxAutotune;
+    r.throughputRunners = throughputRunners;
+    r.coldStartRuns = coldStartRuns;
+    return r;
+}
+
+Client::QuantizeRequest RunSettings::quantizeRequest(const Client::CompileRequest &compile) const
+{
+    Client::QuantizeRequest r;
+    r.compile = compile;
+    r.compile.warmup = warmup;
+    r.compile.runs = runs;
+    r.maxSeconds = maxSeconds;
+    r.threads = threads;
+    r.schemes = schemes;
+    r.calibrationSamples = calibrationSamples;
+    r.evalSamples = evalSamples;
+    r.maxError = maxError;
+    return r;
 }
 
 RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *parent)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "client/jobrequest.h"
+
 #include <QDialog>
 #include <QJsonObject>
 #include <QStringList>
@@ -41,9 +43,13 @@ struct RunSettings
     static QStringList defaultSchemes();
     static RunSettings load();
     void save() const;
-    /// Fields of a request of `type` (compile, profile, quantize) built from these settings;
-    /// the caller adds model, device, out.
+    /// Fields of a `compile` (or `sweep`) request built from these settings; the caller adds
+    /// model, device, out.
     QJsonObject requestFields(const QString &type) const;
+    /// A `profile` request of `compile`'s model, device and folder with these settings.
+    Client::ProfileRequest profileRequest(const Client::CompileRequest &compile) const;
+    /// A `quantize` request of `compile`'s model, device and folder with these settings.
+    Client::QuantizeRequest quantizeRequest(const Client::CompileRequest &compile) const;
 };
 
 /// Edits RunSettings: device-independent options for compile, profile and quantize jobs.

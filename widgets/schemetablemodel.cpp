@@ -29,57 +29,28 @@ SchemeTableModel::SchemeTableModel(QObject *parent)
     : QAbstractTableModel(parent)
 { }
 
-SchemeRow SchemeTableModel::parseRow(const QJsonObject &object)
+SchemeRow SchemeTableModel::displayRow(const Client::QuantizeScheme &scheme)
 {
-    SchemeRow row;
-    row.scheme = object.value(QLatin1String("scheme")).toString();
-    row.status = object.value(QLatin1String("status")).toString();
-    row.reason = object.value(QLatin1String("reason")).toString();
-    const QString stage = object.value(QLatin1String("stage")).toString();
-    const QString hint = object.value(QLatin1String("hint")).toString();
-    if (!row.isOk() && !stage.isEmpty() && row.status == QLatin1String("failed"))
-        row.reason = tr("%1 (stage %2)").arg(row.reason, stage);
-    if (!hint.isEmpty())
-        row.reason += QStringLiteral(" — ") + hint;
-    row.eagerMs = jsonNumber(object.value(QLatin1String("eager_ms")));
-    row.compiledMs = jsonNumber(object.value(QLatin1String("compiled_ms")));
-    row.speedupVsFp32Eager = jsonNumber(object.value(QLatin1String("speedup_vs_fp32_eager")));
-    row.speedupVsFp32EagerInterval = Client::RatioInterval::fromJson(
-        object.value(QLatin1String("speedup_vs_fp32_eager_interval")), object.value(QLatin1String("speedup_vs_fp32_eager")));
-    row.speedupInterval = Client::RatioInterval::fromJson(
-        object.value(QLatin1String("speedup_interval")), object.value(QLatin1String("speedup")));
-    row.fp32EagerMs = jsonNumber(object.value(QLatin1String("fp32_eager_ms")));
-    row.measurement = Client::Measurement::fromJson(object.value(QLatin1String("measurement")),
-        object.value(QLatin1String("threads")));
-    const QJsonObject peak = object.value(QLatin1String("peak_bytes")).toObject();
-    row.peakEagerBytes = jsonNumber(peak.value(QLatin1String("eager")));
-    row.peakCompiledBytes = jsonNumber(peak.value(QLatin1String("compiled")));
-    row.packageBytes = jsonNumber(object.value(QLatin1String("package_bytes")));
-    const QJsonObject accuracy = object.value(QLatin1String("accuracy")).toObject();
-    row.maxAbsError = jsonNumber(accuracy.value(QLatin1String("max_abs_error")));
-    row.meanAbsError = jsonNumber(accuracy.value(QLatin1String("mean_abs_error")));
-    row.cosine = jsonNumber(accuracy.value(QLatin1String("cosine")));
-    row.top1Agreement = jsonNumber(accuracy.value(QLatin1String("top1_agreement")));
-    row.embeddingCosine = jsonNumber(accuracy.value(QLatin1String("embedding_cosine")));
-    row.quantizedLayers = object.value(QLatin1String("quantized_layers")).toInt();
-    for (const QJsonValue &op : object.value(QLatin1String("quantized_ops")).toArray())
-        row.quantizedOps << op.toString();
-    row.layers = object.value(QLatin1String("layers")).toArray();
+    SchemeRow row = scheme;
+    if (!row.isOk() && !row.stage.isEmpty() && row.status == QLatin1String("failed"))
+        row.reason = tr("%1 (stage %2)").arg(row.reason, row.stage);
+    if (!row.hint.isEmpty())
+        row.reason += QStringLiteral(" — ") + row.hint;
     return row;
 }
 
-void SchemeTableModel::setResult(const QJsonObject &quantizeResult)
+void SchemeTableModel::setResult(const std::shared_ptr<const Client::QuantizeResult> &result)
 {
+    if (!result) {
+        clear();
+        return;
+    }
     beginResetModel();
     m_rows.clear();
-    const QJsonObject best = quantizeResult.value(QLatin1String("best")).toObject();
-    m_best = best.value(QLatin1String("scheme")).toString();
-    m_maxError = jsonNumber(best.value(QLatin1String("max_error")));
-    for (const QJsonValue &value : quantizeResult.value(QLatin1String("schemes")).toArray()) {
-        SchemeRow row = parseRow(value.toObject());
-        row.best = !m_best.isEmpty() && row.scheme == m_best;
-        m_rows << row;
-    }
+    m_best = result->bestScheme;
+    m_maxError = result->maxError;
+    for (const Client::QuantizeScheme &scheme : result->schemes)
+        m_rows << displayRow(scheme);
     endResetModel();
 }
 

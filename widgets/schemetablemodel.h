@@ -2,44 +2,16 @@
 #pragma once
 
 #include "client/measurement.h"
+#include "client/quantizeresult.h"
 
 #include <QAbstractTableModel>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QList>
 
 namespace AotStudio::Widgets {
 
-/**
- * The rows of a `quantize` result (core/protocol/FORMAT.md, "quantize result"): one per scheme.
- * Missing or null numbers are NaN.
- */
-struct SchemeRow {
-    QString scheme;
-    QString status; ///< `ok`, `unsupported` or `failed`
-    QString reason; ///< why a row is not `ok` (with the failing stage and hint, when given)
-    double eagerMs = qQNaN(); ///< median of the quantized eager model, ms
-    double compiledMs = qQNaN(); ///< median of the scheme's package, ms
-    double speedupVsFp32Eager = qQNaN(); ///< fp32 eager median / compiledMs
-    Client::RatioInterval speedupVsFp32EagerInterval; ///< with its interval (bare in older results)
-    Client::RatioInterval speedupInterval; ///< eagerMs / compiledMs of this scheme, with its interval
-    double fp32EagerMs = qQNaN(); ///< fp32 eager median timed in the same rounds, ms
-    Client::Measurement measurement; ///< this row's verdict (Missing in older results)
-    double peakEagerBytes = qQNaN(); ///< peak memory of one eager forward, bytes
-    double peakCompiledBytes = qQNaN(); ///< peak memory of one package forward, bytes
-    double packageBytes = qQNaN(); ///< the package's size on disk, bytes
-    double maxAbsError = qQNaN(); ///< against fp32 eager
-    double meanAbsError = qQNaN();
-    double cosine = qQNaN();
-    double top1Agreement = qQNaN(); ///< fraction 0..1, classifiers only
-    double embeddingCosine = qQNaN();
-    int quantizedLayers = 0;
-    QStringList quantizedOps;
-    QJsonArray layers; ///< the per-layer error table (LayerErrorModel's input)
-    bool best = false; ///< the fastest `ok` scheme within the result's `best.max_error`
-
-    bool isOk() const { return status == QLatin1String("ok"); }
-};
+/// One scheme row as the table shows it: the result's row with `reason` completed by the
+/// failing stage and the hint.
+using SchemeRow = Client::QuantizeScheme;
 
 /**
  * The scheme comparison table of a quantization result. Display text is formatted with units;
@@ -74,8 +46,8 @@ public:
 
     explicit SchemeTableModel(QObject *parent = nullptr);
 
-    /// Replaces the rows with the `schemes` of @p quantizeResult, marking `best.scheme`.
-    void setResult(const QJsonObject &quantizeResult);
+    /// Replaces the rows with the schemes of @p result (null: clear()), marking the best one.
+    void setResult(const std::shared_ptr<const Client::QuantizeResult> &result);
     void clear();
 
     const QList<SchemeRow> &rows() const { return m_rows; }
@@ -91,8 +63,8 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    /// Parses one row (public for tests and other views of the same result).
-    static SchemeRow parseRow(const QJsonObject &row);
+    /// The row as shown: `reason` with the failing stage and the hint (public for tests).
+    static SchemeRow displayRow(const Client::QuantizeScheme &row);
 
 private:
     QVariant display(const SchemeRow &row, int column) const;

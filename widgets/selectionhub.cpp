@@ -5,12 +5,42 @@
 #include <QTimer>
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace AotStudio::Widgets {
 
 SelectionHub::SelectionHub(QObject *parent)
     : QObject(parent)
 {
     setStore(new Client::ArtifactStore(this));
+    m_snapshotJob = new JobTracker(this);
+    m_kernelsJob = new JobTracker(this);
+    // Viewers hear what the signals say, in the order they registered.
+    connect(this, &SelectionHub::sessionChanged, this, [this](Client::Session *s) { notify([s](HubViewer *v) { v->onSessionChanged(s); }); });
+    connect(this, &SelectionHub::jobChanged, this, [this](qint64 id) { notify([id](HubViewer *v) { v->onJobChanged(id); }); });
+    connect(this, &SelectionHub::snapshotChanged, this, [this](int i) { notify([i](HubViewer *v) { v->onSnapshotChanged(i); }); });
+    connect(this, &SelectionHub::nodeChanged, this, [this](const QString &n) { notify([&n](HubViewer *v) { v->onNodeChanged(n); }); });
+    connect(this, &SelectionHub::kernelChanged, this, [this](const QString &k) { notify([&k](HubViewer *v) { v->onKernelChanged(k); }); });
+    connect(this, &SelectionHub::dataChanged, this, [this] { notify([](HubViewer *v) { v->onResultsChanged(); }); });
+}
+
+void SelectionHub::addViewer(HubViewer *viewer, QObject *owner)
+{
+    m_viewers.append({viewer, owner});
+    connect(owner, &QObject::destroyed, this, [this, owner] {
+        m_viewers.removeIf([owner](const Viewer &v) { return v.owner == owner; });
+    });
+}
+
+template <class F>
+void SelectionHub::notify(F &&call) const
+{
+    // A copy: a viewer may add another (or be destroyed) while it is called.
+    const QList<Viewer> viewers = m_viewers;
+    for (const Viewer &v : viewers) {
+        if (std::any_of(m_viewers.cbegin(), m_viewers.cend(), [&v](const Viewer &w) { return w.viewer == v.viewer; }))
+            call(v.viewer);
+    }
 }
 
 void SelectionHub::setStore(Client::ArtifactStore *store)
@@ -21,7 +51,7 @@ void SelectionHub::setStore(Client::ArtifactStore *store)
     m_store->setSession(m_session);
     connect(m_store, &Client::ArtifactStore::fetched, this, &SelectionHub::onFetched);
     connect(m_store, &Client::ArtifactStore::fetchFailed, this, [this](const QString &path, const QString &message) {
-        if (m_waiting.remove(m_store->cachePath(path)) && !m_snapshotFile && currentSnapshotRecord() &&
+        if (m_waiting.remove(m_store->cachePath(path)) && !m_graph && currentSnapshotRecord() &&
             m_store->cachePath(currentSnapshotRecord()->path) == m_store->cachePath(path)) {
             m_snapshotError = message;
             Q_EMIT snapshotChanged(m_snapshot);
@@ -33,11 +63,10 @@ void SelectionHub::onFetched(const QString &enginePath)
 {
     if (!m_waiting.remove(m_store->cachePath(enginePath)))
         return; // a prefetch nobody looks at yet
-    if (const auto *s = currentSnapshotRecord(); s && s->graph && !m_snapshotFile &&
-                                                 m_store->cachePath(s->path) == m_store->cachePath(enginePath)) {
+    if (const auto *s = currentSnapshotRecord();
+        s && s->graph && !m_graph && m_store->cachePath(s->path) == m_store->cachePath(enginePath)) {
         m_snapshotError.clear();
-        m_snapshotFile = Client::SnapshotFile::load(resolve(s->path), &m_snapshotError);
-        Q_EMIT snapshotChanged(m_snapshot);
+        loadSnapshot(resolve(s->path));
     }
     // Many files arrive together (a job's snapshots for the diff view): one reload for all.
     if (m_reloadPending)
@@ -45,9 +74,9 @@ void SelectionHub::onFetched(const QString &enginePath)
     m_reloadPending = true;
     QTimer::singleShot(0, this, [this] {
         m_reloadPending = false;
-        if (!m_kernels)
+        if (!m_kernels && !m_kernelsJob->isRunning())
             loadKernels();
-        Q_EMIT dataChanged(); // kernels, the profile's trace
+        Q_EMIT dataChanged(); // the profile's trace (kernels say so themselves when read)
     });
 }
 
@@ -81,16 +110,36 @@ QString SelectionHub::resolve(const QString &path) const
     return cached;
 }
 
-QJsonObject SelectionHub::profileResult() const
+std::shared_ptr<const Client::ProfileResult> SelectionHub::latestProfile() const
 {
     const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("profile")) : nullptr;
-    return job ? job->result : QJsonObject();
+    return job ? job->profile : nullptr;
 }
 
-QJsonObject SelectionHub::quantizeResult() const
+std::shared_ptr<const Client::ProfileResult> SelectionHub::profile() const
+{
+    if (auto p = latestProfile())
+        return p;
+    const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("compile")) : nullptr;
+    return job ? job->profile : nullptr;
+}
+
+std::shared_ptr<const Client::QuantizeResult> SelectionHub::quantize() const
 {
     const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("quantize")) : nullptr;
-    return job ? job->result : QJsonObject();
+    return job ? job->quantize : nullptr;
+}
+
+QString SelectionHub::resultError(const QString &kind) const
+{
+    const auto *job = m_session ? m_session->latestSucceeded(kind) : nullptr;
+    return job ? job->resultError : QString();
+}
+
+std::shared_ptr<const Client::SweepResult> SelectionHub::sweep() const
+{
+    const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("sweep")) : nullptr;
+    return job ? job->sweep : nullptr;
 }
 
 void SelectionHub::setSession(Client::Session *session)
@@ -105,7 +154,11 @@ void SelectionHub::setSession(Client::Session *session)
     m_node.clear();
     m_kernel.clear();
     m_kernels.reset();
-    m_snapshotFile.reset();
+    m_kernelsJob->cancel();
+    m_snapshotJob->cancel();
+    m_graph.reset();
+    m_snapshotPath.clear();
+    m_snapshots->clear();
     if (session)
         connect(session, &Client::Session::jobFinished, this, &SelectionHub::refresh);
     Q_EMIT sessionChanged(session);
@@ -120,20 +173,24 @@ void SelectionHub::refresh()
     // exists and has data.
     const auto *current = currentJobRecord();
     const auto *latest = m_session->latestWithSnapshots();
-    if (latest && (!current || current->snapshots.isEmpty() || latest->id > current->id))
+    if (latest && (!current || current->snapshots.isEmpty() || latest->id > current->id)) {
+        const bool changed = latest->id != m_job;
         selectJob(latest->id);
-    else
-        loadKernels();
+        if (changed)
+            return; // selectJob() said dataChanged() already
+    } else {
+        loadKernels(true); // the same job gained data (its profile's kernel times)
+    }
     Q_EMIT dataChanged();
 }
 
 void SelectionHub::selectJob(qint64 id)
 {
-    if (id == m_job && m_kernels)
+    if (id == m_job && (m_kernels || m_kernelsJob->isRunning()))
         return;
     const bool changed = id != m_job;
     m_job = id;
-    loadKernels();
+    loadKernels(!changed);
     if (changed) {
         m_snapshot = -1;
         Q_EMIT jobChanged(id);
@@ -151,16 +208,18 @@ void SelectionHub::selectJob(qint64 id)
     }
 }
 
-void SelectionHub::loadKernels()
+void SelectionHub::loadKernels(bool keepShown)
 {
-    m_kernels.reset();
+    m_kernelsJob->cancel();
+    if (!keepShown)
+        m_kernels.reset();
     const auto *job = currentJobRecord();
     if (!job)
         return;
     // compile results: {"kernels": {"path": ...}}; profile results: "kernels_json" (PROFILE.md).
-    QString path = job->result.value(QLatin1String("kernels")).toObject().value(QLatin1String("path")).toString();
-    if (path.isEmpty())
-        path = job->result.value(QLatin1String("kernels_json")).toString();
+    QString path = job->profile ? job->profile->kernelsJson : QString();
+    if (path.isEmpty()) // a compile without timings has no latency view
+        path = job->result.value(QLatin1String("kernels")).toObject().value(QLatin1String("path")).toString();
     if (path.isEmpty()) {
         for (const auto &stage : job->stages) {
             if (stage.artifacts.contains(QLatin1String("kernels")))
@@ -172,21 +231,29 @@ void SelectionHub::loadKernels()
     path = path.isEmpty() ? path : resolve(path);
     if (path.isEmpty() || !QFileInfo::exists(path))
         return; // not there, or still on its way from a remote engine (onFetched() comes back)
-    m_kernels = Client::KernelCatalog::load(path);
-    if (!m_kernels)
-        return;
     // Measured kernel times of the compiled variant: the job's own profile, else the session's
     // latest profile (PROFILE.md: "kernels", one entry per variant and name).
-    const QJsonValue own = job->result.value(QLatin1String("kernels"));
-    const QJsonArray all = own.isArray() ? own.toArray() : profileResult().value(QLatin1String("kernels")).toArray();
-    QJsonArray measured;
-    for (const auto &v : all) {
-        const QString variant = v.toObject().value(QLatin1String("variant")).toString();
-        if (variant.isEmpty() || variant == QLatin1String("aoti"))
-            measured.append(v);
+    const auto profile = job->profile && job->profile->isProfile() ? job->profile : latestProfile();
+    QList<Client::ProfileKernel> measured;
+    if (profile) {
+        for (const Client::ProfileKernel &k : profile->kernels) {
+            if (!k.source.startsWith(QLatin1String("ops:")) && (k.variant.isEmpty() || k.variant == QLatin1String("aoti")))
+                measured << k;
+        }
     }
-    if (!measured.isEmpty())
-        m_kernels->setMeasurements(measured);
+    // kernels.json (the generated sources of every kernel: megabytes for a large model) is read
+    // on a worker thread; dataChanged() says when it is there.
+    m_kernelsJob->start(
+        [path, measured] {
+            auto catalog = Client::KernelCatalog::load(path);
+            if (catalog && !measured.isEmpty())
+                catalog->setMeasurements(measured);
+            return catalog;
+        },
+        [this](std::shared_ptr<Client::KernelCatalog> catalog) {
+            m_kernels = std::move(catalog);
+            Q_EMIT dataChanged();
+        });
 }
 
 void SelectionHub::selectSnapshot(int index)
@@ -194,17 +261,42 @@ void SelectionHub::selectSnapshot(int index)
     if (index == m_snapshot)
         return;
     m_snapshot = index;
-    m_snapshotFile.reset();
+    m_snapshotJob->cancel(); // a snapshot still being read for an earlier pick is dropped
+    m_graph.reset();
+    m_snapshotPath.clear();
     m_snapshotError.clear();
     if (const auto *s = currentSnapshotRecord(); s && s->graph) {
-        if (s->path.isEmpty())
+        if (s->path.isEmpty()) {
             m_snapshotError = tr("No snapshot file for %1 (snapshots were off).").arg(s->label());
-        else if (const QString local = resolve(s->path); m_store->isFetching(s->path))
+        } else if (const QString local = resolve(s->path); m_store->isFetching(s->path)) {
             m_snapshotError = tr("Fetching %1 from the engine…").arg(s->path);
-        else
-            m_snapshotFile = Client::SnapshotFile::load(local, &m_snapshotError);
+        } else {
+            loadSnapshot(local);
+            return;
+        }
     }
     Q_EMIT snapshotChanged(index);
+}
+
+void SelectionHub::loadSnapshot(const QString &local)
+{
+    const int index = m_snapshot;
+    const auto done = [this, index, local](SnapshotCache::Loaded loaded) {
+        if (index != m_snapshot)
+            return;
+        m_graph = std::move(loaded.snapshot);
+        m_snapshotPath = m_graph ? local : QString();
+        // core/graph's message names the file and what is wrong (not translated: it is the
+        // engine side's too); the sentence around it is.
+        m_snapshotError = loaded.error.isEmpty() ? QString() : tr("The snapshot cannot be read: %1").arg(loaded.error);
+        Q_EMIT snapshotChanged(index);
+    };
+    if (auto cached = m_snapshots->cached(local)) { // stepping back to a pass seen a moment ago
+        m_snapshotJob->cancel();
+        done({std::move(cached), {}});
+        return;
+    }
+    m_snapshotJob->start([cache = m_snapshots, local] { return cache->load(local); }, done);
 }
 
 void SelectionHub::selectNode(const QString &name)

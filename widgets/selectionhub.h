@@ -4,10 +4,14 @@
 #include "client/artifactstore.h"
 #include "client/kernelcatalog.h"
 #include "client/session.h"
-#include "client/snapshotfile.h"
+#include "client/sweepresult.h"
+#include "graphview/jobtracker.h"
+#include "graphview/snapshotcache.h"
+#include "hubviewer.h"
 
 #include <QObject>
 #include <QPointer>
+#include <QList>
 #include <QSet>
 
 #include <memory>
@@ -41,16 +45,45 @@ public:
     const Client::SnapshotRecord *currentSnapshotRecord() const;
     QString currentNode() const { return m_node; }
     QString currentKernel() const { return m_kernel; }
-    /// Kernels of the current job (nullptr before one with kernels.json).
+    /// Kernels of the current job (nullptr before one with kernels.json, and while it is read off
+    /// the UI thread: dataChanged() follows when it is there).
     std::shared_ptr<const Client::KernelCatalog> kernels() const { return m_kernels; }
-    /// The current snapshot's file, loaded when the snapshot is selected (nullptr when it has
-    /// none or it cannot be read; snapshotError() then says why).
-    std::shared_ptr<const Client::SnapshotFile> snapshotFile() const { return m_snapshotFile; }
+    /**
+     * The current snapshot, parsed once off the UI thread when it is selected (through
+     * snapshots(), shared with every view). snapshotChanged() is emitted when it is there, or
+     * when it is not (null: no file, not readable, still fetching; snapshotError() says why).
+     */
+    std::shared_ptr<const Graph::Snapshot> snapshot() const { return m_graph; }
+    /// The local file the current snapshot was read from ("" when none).
+    QString snapshotPath() const { return m_snapshotPath; }
     QString snapshotError() const { return m_snapshotError; }
-    /// The latest successful profile result of the session (empty when none).
-    QJsonObject profileResult() const;
-    /// The latest successful quantize result of the session (empty when none).
-    QJsonObject quantizeResult() const;
+    /// True while the selected snapshot is being read.
+    bool isLoadingSnapshot() const { return m_snapshotJob->isRunning(); }
+    /// Processes events until the selected snapshot is read (tests, benchmarks).
+    bool waitForSnapshot(int timeoutMs = 30000) { return m_snapshotJob->waitForIdle(timeoutMs); }
+    /// Processes events until the snapshot and the kernels are read (tests, benchmarks).
+    bool waitForIdle(int timeoutMs = 30000)
+    {
+        return m_snapshotJob->waitForIdle(timeoutMs) && m_kernelsJob->waitForIdle(timeoutMs);
+    }
+    /// The parsed snapshots of the session, shared by the hub, the graph and the diff view.
+    std::shared_ptr<SnapshotCache> snapshots() const { return m_snapshots; }
+    /// The latest successful profile of the session, else the latest compile's latency view
+    /// (ProfileResult::Kind::Compile); null when none. Parsed once by the session.
+    std::shared_ptr<const Client::ProfileResult> profile() const;
+    /// The latest successful `profile` job's result only (null when none).
+    std::shared_ptr<const Client::ProfileResult> latestProfile() const;
+    /// The latest successful quantize result of the session (null when none).
+    std::shared_ptr<const Client::QuantizeResult> quantize() const;
+    /// Why the latest successful job of `kind` has no typed result (its result was refused by the
+    /// reader); empty when it has one or there is none.
+    QString resultError(const QString &kind) const;
+    /// The latest successful sweep result of the session (null when none).
+    std::shared_ptr<const Client::SweepResult> sweep() const;
+    /// Registers `viewer`, called from now on for every change (see HubViewer) until `owner`
+    /// (the viewer's QObject) is destroyed. It is not called for the current state: a viewer
+    /// reads that itself.
+    void addViewer(HubViewer *viewer, QObject *owner);
     /// The engine path `path` as a readable local file (ArtifactStore::localPath(): the file
     /// itself, a moved session folder's copy or the remote cache). When it is not here yet it is
     /// fetched (fetched files reload the hub's data: snapshotChanged(), dataChanged()) and the
@@ -81,8 +114,16 @@ Q_SIGNALS:
     void dataChanged();
 
 private:
-    void loadKernels();
+    void loadKernels(bool keepShown = false);
     void onFetched(const QString &enginePath);
+    template <class F>
+    void notify(F &&call) const;
+
+    struct Viewer {
+        HubViewer *viewer;
+        QObject *owner;
+    };
+    QList<Viewer> m_viewers;
 
     QPointer<Client::Session> m_session;
     qint64 m_job = 0;
@@ -90,7 +131,13 @@ private:
     QString m_node;
     QString m_kernel;
     std::shared_ptr<Client::KernelCatalog> m_kernels;
-    std::shared_ptr<const Client::SnapshotFile> m_snapshotFile;
+    void loadSnapshot(const QString &local);
+
+    std::shared_ptr<SnapshotCache> m_snapshots = std::make_shared<SnapshotCache>();
+    JobTracker *m_snapshotJob = nullptr;
+    JobTracker *m_kernelsJob = nullptr;
+    std::shared_ptr<const Graph::Snapshot> m_graph;
+    QString m_snapshotPath;
     QString m_snapshotError;
     Client::ArtifactStore *m_store = nullptr;
     mutable QSet<QString> m_waiting; ///< cache paths of files resolve() asked the store to fetch

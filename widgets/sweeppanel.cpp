@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweeppanel.h"
 
+#include "selectionhub.h"
+
 #include "sweeppointmodel.h"
 #include "sweepview.h"
 #include "tableutil.h"
@@ -80,6 +82,25 @@ SweepPanel::SweepPanel(QWidget *parent)
     connect(m_targets, &QComboBox::currentIndexChanged, this, &SweepPanel::showTarget);
     connect(m_view, &SweepView::pointClicked, this, &SweepPanel::selectPoint);
     clear();
+}
+
+void SweepPanel::follow(SelectionHub *hub)
+{
+    m_hub = hub;
+    hub->addViewer(this, this);
+    onResultsChanged();
+}
+
+void SweepPanel::onResultsChanged()
+{
+    const auto result = m_hub ? m_hub->sweep() : nullptr;
+    if (result == m_shown)
+        return;
+    m_shown = result;
+    if (result)
+        setResult(*result);
+    else
+        clear();
 }
 
 void SweepPanel::clear()

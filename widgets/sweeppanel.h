@@ -2,8 +2,11 @@
 #pragma once
 
 #include "client/sweepresult.h"
+#include "hubviewer.h"
 
 #include <QWidget>
+
+#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -22,11 +25,15 @@ class SweepView;
  * the bundle's bucket policy in one line per batch, and every point in a table (SweepPointModel);
  * clicking a cell selects its row.
  */
-class SweepPanel : public QWidget
+class SweepPanel : public QWidget, public HubViewer
 {
     Q_OBJECT
 public:
     explicit SweepPanel(QWidget *parent = nullptr);
+
+    /// Shows the hub's sweep() result from now on (HubViewer).
+    void follow(SelectionHub *hub);
+    void onResultsChanged() override;
 
     void setResult(const Client::SweepResult &result);
     void clear();
@@ -42,6 +49,8 @@ public:
 private:
     void selectPoint(int index);
 
+    SelectionHub *m_hub = nullptr;
+    std::shared_ptr<const Client::SweepResult> m_shown; ///< the hub's result shown; null when none
     Client::SweepResult m_result;
     QLabel *m_verdict = nullptr;
     QComboBox *m_targets = nullptr;

@@ -7,7 +7,6 @@
 
 #include <QBrush>
 #include <QColor>
-#include <QJsonObject>
 
 #include <cmath>
 
@@ -17,30 +16,13 @@ ThroughputModel::ThroughputModel(QObject *parent)
     : QAbstractTableModel(parent)
 { }
 
-void ThroughputModel::setRows(const QJsonArray &throughput)
+void ThroughputModel::setRows(const QList<Client::ThroughputRow> &throughput)
 {
     beginResetModel();
     m_rows.clear();
-    for (const QJsonValue &value : throughput) {
-        const QJsonObject o = value.toObject();
-        Row row;
-        row.runners = o.value(QLatin1String("runners")).toInt();
-        if (row.runners <= 0)
-            continue;
-        row.intraOpThreads = o.value(QLatin1String("intra_op_threads")).toInt();
-        row.callsPerSecond = jsonNumber(o.value(QLatin1String("throughput_per_s")));
-        if (o.value(QLatin1String("throughput_interval")).isObject())
-            row.rate = Client::RatioInterval::fromJson(o.value(QLatin1String("throughput_interval")));
-        if (o.value(QLatin1String("scaling")).isObject())
-            row.scaling = Client::RatioInterval::fromJson(o.value(QLatin1String("scaling")));
-        row.medianMs = jsonNumber(o.value(QLatin1String("median_ms")));
-        row.meanMs = jsonNumber(o.value(QLatin1String("mean_ms")));
-        row.p10Ms = jsonNumber(o.value(QLatin1String("p10_ms")));
-        row.p90Ms = jsonNumber(o.value(QLatin1String("p90_ms")));
-        row.p99Ms = jsonNumber(o.value(QLatin1String("p99_ms")));
-        const QJsonValue consistent = o.value(QLatin1String("consistent"));
-        row.consistent = consistent.isBool() ? int(consistent.toBool()) : -1;
-        m_rows << row;
+    for (const Row &row : throughput) {
+        if (row.runners > 0)
+            m_rows << row;
     }
     endResetModel();
 }

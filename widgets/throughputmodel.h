@@ -2,9 +2,9 @@
 #pragma once
 
 #include "client/measurement.h"
+#include "client/profileresult.h"
 
 #include <QAbstractTableModel>
-#include <QJsonArray>
 #include <QList>
 
 namespace AotStudio::Widgets {
@@ -32,23 +32,11 @@ public:
     };
     enum Role { SortRole = Qt::UserRole + 1 };
 
-    struct Row {
-        int runners = 0;
-        int intraOpThreads = 0; ///< torch threads of each runner; 0 when not stated
-        double callsPerSecond = qQNaN(); ///< counted calls / counted seconds
-        Client::RatioInterval rate; ///< median per-window rate (calls/s) with its interval; invalid in older results
-        Client::RatioInterval scaling; ///< this rate over one runner's; invalid for one runner or older results
-        double medianMs = qQNaN();
-        double meanMs = qQNaN(); ///< of the counted calls; NaN in results before it
-        double p10Ms = qQNaN();
-        double p90Ms = qQNaN();
-        double p99Ms = qQNaN();
-        int consistent = -1; ///< 1 true, 0 false, -1 not stated (several runners, older results)
-    };
+    using Row = Client::ThroughputRow;
 
     explicit ThroughputModel(QObject *parent = nullptr);
 
-    void setRows(const QJsonArray &throughput);
+    void setRows(const QList<Client::ThroughputRow> &throughput);
     void clear();
     const QList<Row> &rows() const { return m_rows; }
 

@@ -74,11 +74,26 @@ std::shared_ptr<KernelCatalog> KernelCatalog::fromJson(const QJsonObject &docume
 
 void KernelCatalog::setMeasurements(const QJsonArray &kernels)
 {
-    QHash<QString, QJsonObject> byName;
+    QList<ProfileKernel> rows;
     for (const auto &v : kernels) {
         const QJsonObject k = v.toObject();
-        byName.insert(bareName(k.value(QLatin1String("name")).toString()), k);
+        ProfileKernel row;
+        row.name = k.value(QLatin1String("name")).toString();
+        row.calls = k.value(QLatin1String("calls")).toInt();
+        row.totalMs = k.value(QLatin1String("total_ms")).toDouble(qQNaN());
+        row.meanMs = k.value(QLatin1String("mean_ms")).toDouble(qQNaN());
+        if (k.contains(QLatin1String("share")))
+            row.share = k.value(QLatin1String("share")).toDouble();
+        rows << row;
     }
+    setMeasurements(rows);
+}
+
+void KernelCatalog::setMeasurements(const QList<ProfileKernel> &kernels)
+{
+    QHash<QString, const ProfileKernel *> byName;
+    for (const ProfileKernel &k : kernels)
+        byName.insert(bareName(k.name), &k);
     // A library kernel (e.g. aoti_torch_cpu_addmm_out) is called from several places under one
     // range name; the profile sees only the name, so its time is split evenly among them.
     QHash<QString, int> sameName;
@@ -91,13 +106,14 @@ void KernelCatalog::setMeasurements(const QJsonArray &kernels)
         const auto it = byName.constFind(bare);
         if (it == byName.cend())
             continue;
+        const ProfileKernel &k = **it;
         const int n = sameName.value(bare, 1);
         m_measured = true;
-        info.calls = it->value(QLatin1String("calls")).toInt() / n;
-        info.totalMs = it->value(QLatin1String("total_ms")).toDouble(qQNaN()) / n;
-        info.meanMs = info.calls > 0 ? info.totalMs / info.calls : it->value(QLatin1String("mean_ms")).toDouble(qQNaN());
-        if (it->contains(QLatin1String("share"))) {
-            info.share = it->value(QLatin1String("share")).toDouble() / n;
+        info.calls = k.calls / n;
+        info.totalMs = k.totalMs / n;
+        info.meanMs = info.calls > 0 ? info.totalMs / info.calls : k.meanMs;
+        if (!qIsNaN(k.share)) {
+            info.share = k.share / n;
             sharesGiven = true;
         }
         if (!qIsNaN(info.totalMs))

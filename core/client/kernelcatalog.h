@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "profileresult.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -54,6 +56,8 @@ public:
      * from several places) split that name's calls and time evenly. Shares are recomputed over
      * the kernels of this catalog when the profile gives none.
      */
+    void setMeasurements(const QList<ProfileKernel> &kernels);
+    /// The same from the JSON rows (tests, older callers).
     void setMeasurements(const QJsonArray &kernels);
 
     const QList<KernelInfo> &kernels() const { return m_kernels; }

@@ -131,6 +131,26 @@ Session *Session::load(const QString &path, QObject *parent, qint64 maxBytes)
     return result;
 }
 
+void Session::parseResult(JobRecord &job)
+{
+    // Parsed once here; panels, models and reports share the value.
+    if (job.kind == QLatin1String("profile") || job.kind == QLatin1String("compile")) {
+        if (job.kind == QLatin1String("compile") && !job.result.contains(QLatin1String("eager")))
+            return; // a compile without timings (measure off): nothing to show as latency
+        auto parsed = parseProfileResult(job.result);
+        job.profile = std::move(parsed.value);
+        job.resultError = parsed.error;
+    } else if (job.kind == QLatin1String("quantize")) {
+        auto parsed = parseQuantizeResult(job.result);
+        job.quantize = std::move(parsed.value);
+        job.resultError = parsed.error;
+    } else if (job.kind == QLatin1String("sweep")) {
+        job.sweep = std::make_shared<const SweepResult>(SweepResult::fromJson(job.result));
+    }
+    if (!job.resultError.isEmpty())
+        m_warnings << tr("Job %1: %2").arg(job.id).arg(job.resultError);
+}
+
 JobRecord &Session::jobFor(qint64 id)
 {
     for (auto &job : m_jobs) {
@@ -397,7 +417,10 @@ void Session::applyEvent(const QJsonObject &o)
         job.result = o.value(QLatin1String("result")).toObject();
         if (job.kind.isEmpty()) // recordings without the request: guess from the result's shape
             job.kind = job.result.contains(QLatin1String("bundle")) ? QStringLiteral("export")
-                                                                   : QStringLiteral("compile");
+                : job.result.value(QLatin1String("format")).toString() == QLatin1String("aotstudio.profile")
+                ? QStringLiteral("profile")
+                : QStringLiteral("compile");
+        parseResult(job);
         finishSnapshots(job);
         Q_EMIT jobChanged(id);
         Q_EMIT jobFinished(id);

@@ -3,6 +3,9 @@
 
 #include "engineerror.h"
 #include "engineinfo.h"
+#include "profileresult.h"
+#include "quantizeresult.h"
+#include "sweepresult.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -67,6 +70,15 @@ struct JobRecord
     double fraction = 0;      ///< 0..1 from the last `progress`
     QJsonObject result;       ///< the `result` object; empty until it arrives
     std::optional<EngineError> error;
+    /// The result parsed once when it arrived, shared by every view: a profile job's profile, a
+    /// compile job's latency view (ProfileResult::Kind::Compile); null for other kinds or when
+    /// the result was refused (resultError says why).
+    std::shared_ptr<const ProfileResult> profile;
+    /// A quantize job's result; null for other kinds or when refused.
+    std::shared_ptr<const QuantizeResult> quantize;
+    /// A sweep job's result; null for other kinds.
+    std::shared_ptr<const SweepResult> sweep;
+    QString resultError; ///< why the result could not be read; empty when it could (or has none)
 
     bool finished() const { return !result.isEmpty() || error.has_value(); }
     bool succeeded() const { return !result.isEmpty(); }
@@ -189,6 +201,7 @@ Q_SIGNALS:
 private:
     void applyEvent(const QJsonObject &event);
     JobRecord &jobFor(qint64 id);
+    void parseResult(JobRecord &job);
     void finishSnapshots(JobRecord &job);
 
     EngineInfo m_info;

@@ -7,7 +7,7 @@
 #include "../integration/sshserver.h"
 #include "client/artifactstore.h"
 #include "client/engineclient.h"
-#include "client/snapshotfile.h"
+#include "graph/graph.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -39,9 +39,12 @@ double openSession(Client::ArtifactStore &store, const QStringList &paths)
     for (const QString &path : paths) {
         QString error;
         const QString local = store.fetchAndWait(path, &error);
-        const auto snapshot = local.isEmpty() ? nullptr : Client::SnapshotFile::load(local, &error);
-        if (!snapshot) {
-            std::fprintf(stderr, "bench_remote: %s\n", qPrintable(error));
+        try {
+            if (local.isEmpty())
+                throw std::runtime_error(error.toStdString());
+            Graph::loadSnapshot(local.toStdString());
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "bench_remote: %s\n", e.what());
             return -1;
         }
     }

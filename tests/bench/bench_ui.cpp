@@ -4,7 +4,9 @@
 //     timer records the gaps between its ticks; target: no stall over 50 ms).
 //  2. The time to open a session with 50 snapshots and 10,000 kernel launches in the trace
 //     (session read, hub, every panel filled, events processed; target: under 1 s).
-// Usage: bench_ui [--skip-compile] [--model SPEC]
+// Usage: bench_ui [--skip-compile] [--model SPEC] [--slow-events MS]
+//  --slow-events MS: also lists every event (outermost delivery) during the compile that took
+//  MS or longer, with its receiver and type: where a stall comes from.
 #include "mainwindow.h"
 #include "selectionhub.h"
 
@@ -13,6 +15,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,6 +29,42 @@
 using AotStudio::Widgets::MainWindow;
 
 namespace {
+
+/// Times each outermost event delivery (a stall of the event loop is one of them, or the gap
+/// between two), and keeps those over a threshold.
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    struct Slow {
+        double ms;
+        QString receiver;
+        int type;
+    };
+    double thresholdMs = -1; ///< < 0: off
+    QList<Slow> slow;
+
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (thresholdMs < 0 || m_depth > 0)
+            return QApplication::notify(receiver, event);
+        ++m_depth;
+        QElapsedTimer t;
+        t.start();
+        const int type = event->type();
+        const QString name
+            = QString::fromLatin1(receiver->metaObject()->className()) + QLatin1Char(' ') + receiver->objectName();
+        const bool done = QApplication::notify(receiver, event);
+        --m_depth;
+        const double ms = t.nsecsElapsed() / 1e6;
+        if (ms >= thresholdMs)
+            slow.append({ms, name, type});
+        return done;
+    }
+
+private:
+    int m_depth = 0;
+};
 
 void writeJson(const QString &path, const QJsonObject &o)
 {
@@ -99,7 +138,7 @@ QString makeSession(const QString &dir, int snapshots, int nodes, int kernels, i
 int main(int argc, char **argv)
 {
     qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("AOTStudioBench"));
     QCoreApplication::setApplicationName(QStringLiteral("bench_ui"));
@@ -152,6 +191,9 @@ int main(int argc, char **argv)
         sinceTick.restart();
         ++ticks;
     });
+    const int slowAt = args.indexOf(QStringLiteral("--slow-events"));
+    if (slowAt > 0 && slowAt + 1 < args.size())
+        app.thresholdMs = args[slowAt + 1].toDouble();
     std::optional<bool> finished;
     QObject::connect(&w, &MainWindow::jobFinished, [&](bool ok) { finished = ok; });
     w.startEngine();
@@ -162,6 +204,9 @@ int main(int argc, char **argv)
     while (!finished && total.elapsed() < 15 * 60 * 1000)
         app.processEvents(QEventLoop::WaitForMoreEvents, 50);
     timer.stop();
+    app.thresholdMs = -1;
+    for (const auto &e : std::as_const(app.slow))
+        std::printf("slow_event: %.1f ms %s (event type %d)\n", e.ms, qPrintable(e.receiver), e.type);
     const bool ok = finished.value_or(false);
     std::printf("compile_%s_wall: %.1f s%s\n", qPrintable(QString(model).replace(QLatin1Char(':'), QLatin1Char('_'))),
                 total.elapsed() / 1e3, ok ? "" : " (job failed)");

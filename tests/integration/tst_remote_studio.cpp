@@ -97,8 +97,8 @@ private Q_SLOTS:
         Widgets::SelectionHub *hub = w.selectionHub();
         QVERIFY(!hub->store()->readsDirectly(m_jobs.path() + QStringLiteral("/x.json"))); // remote: never the host's paths
         // Graph: the selected snapshot, fetched into the session's cache.
-        QTRY_VERIFY2_WITH_TIMEOUT(hub->snapshotFile(), qPrintable(hub->snapshotError()), 60000);
-        QVERIFY2(hub->snapshotFile()->path().startsWith(hub->store()->cacheFolder()), qPrintable(hub->snapshotFile()->path()));
+        QTRY_VERIFY2_WITH_TIMEOUT(hub->snapshot(), qPrintable(hub->snapshotError()), 60000);
+        QVERIFY2(hub->snapshotPath().startsWith(hub->store()->cacheFolder()), qPrintable(hub->snapshotPath()));
         // Kernels with their source.
         auto *kernels = w.findChild<Widgets::KernelsPanel *>();
         QVERIFY(kernels);
@@ -126,7 +126,7 @@ private Q_SLOTS:
         m_server.dropConnections();
         QTRY_VERIFY_WITH_TIMEOUT(!lastFailure.isEmpty(), 30000);
         QVERIFY2(lastFailure.contains(QLatin1String("127.0.0.1")), qPrintable(lastFailure));
-        QVERIFY(hub->snapshotFile());
+        QVERIFY(hub->snapshot());
         QCOMPARE(w.findChild<QPushButton *>(QStringLiteral("restartEngineButton"))->text(), MainWindow::tr("Reconnect"));
         w.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/remote_studio_lost.png"));
 
@@ -134,10 +134,12 @@ private Q_SLOTS:
         MainWindow later;
         QVERIFY(later.openSession(sessionFile));
         Widgets::SelectionHub *again = later.selectionHub();
-        QVERIFY2(again->snapshotFile(), qPrintable(again->snapshotError()));
-        QVERIFY(again->snapshotFile()->path().startsWith(Client::ArtifactStore::cacheFolderFor(sessionFile)));
+        QVERIFY(again->waitForIdle());
+        QVERIFY2(again->snapshot(), qPrintable(again->snapshotError()));
+        QVERIFY(again->snapshotPath().startsWith(Client::ArtifactStore::cacheFolderFor(sessionFile)));
         QVERIFY(again->kernels() && !again->kernels()->kernels().isEmpty());
         auto *profileAgain = later.findChild<Widgets::ProfilePanel *>();
+        QVERIFY(profileAgain->waitForTrace()); // read off the UI thread
         QVERIFY(profileAgain->timeline()->trackCount() > 0);
         QCOMPARE(later.engineClient()->state(), Client::EngineClient::State::NotRunning);
 
@@ -148,9 +150,10 @@ private Q_SLOTS:
         QVERIFY2(!copy.isEmpty(), qPrintable(error));
         MainWindow third;
         QVERIFY(third.openSession(copy));
-        QVERIFY2(third.selectionHub()->snapshotFile(), qPrintable(third.selectionHub()->snapshotError()));
+        QVERIFY(third.selectionHub()->waitForIdle());
+        QVERIFY2(third.selectionHub()->snapshot(), qPrintable(third.selectionHub()->snapshotError()));
         // (Here the "host" is this machine, so Save As finds the job folder too and copies it.)
-        QVERIFY(third.selectionHub()->snapshotFile()->path().startsWith(saved.filePath(QStringLiteral("copy/"))));
+        QVERIFY(third.selectionHub()->snapshotPath().startsWith(saved.filePath(QStringLiteral("copy/"))));
         QVERIFY(QFileInfo(saved.filePath(QStringLiteral("copy/session.remote-cache"))).isDir());
     }
 };

@@ -163,7 +163,9 @@ private Q_SLOTS:
             QSKIP("AOTSTUDIO_REVIEW_PROFILE (a profile.json) is not set");
         Widgets::ProfilePanel panel;
         panel.resize(1280, 800);
-        panel.setProfile(loadJson(path));
+        const auto parsed = Client::parseProfileResult(loadJson(path));
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        panel.setProfile(parsed.value);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         saveTabs(panel, QStringLiteral("profileTabs"), QStringLiteral("profile_review"));
@@ -176,7 +178,9 @@ private Q_SLOTS:
             QSKIP("AOTSTUDIO_REVIEW_QUANTIZE (a quantize.json) is not set");
         Widgets::QuantizationPanel panel;
         panel.resize(1280, 800);
-        panel.setQuantization(loadJson(path));
+        const auto parsed = Client::parseQuantizeResult(loadJson(path));
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        panel.setQuantization(parsed.value);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         saveTabs(panel, QStringLiteral("quantizationTabs"), QStringLiteral("quantization_review"));

@@ -3,6 +3,7 @@
 // QAbstractItemModelTester, the selection hub's fan-out, the HTML report, the main window's
 // session commands, and a screenshot of each panel for review.
 #include "graphpanel.h"
+#include "graphview/graphview.h"
 #include "inspectorpanel.h"
 #include "kernelspanel.h"
 #include "kerneltablemodel.h"
@@ -103,7 +104,7 @@ private Q_SLOTS:
         QSignalSpy picked(&hub, &SelectionHub::snapshotChanged);
         panel.view()->setCurrentIndex(panel.view()->model()->index(0, 0));
         QCOMPARE(hub.currentSnapshot(), 0);
-        QCOMPARE(picked.size(), 1);
+        QTRY_COMPARE(picked.size(), 1); // once the snapshot is read (off the UI thread)
     }
 
     void panelsFollowOneSelection()
@@ -124,7 +125,8 @@ private Q_SLOTS:
         QCOMPARE(hub.currentJob(), 1);
         QVERIFY(hub.currentSnapshotRecord());
         QCOMPARE(hub.currentSnapshotRecord()->stage, QStringLiteral("post_grad"));
-        QVERIFY2(hub.snapshotFile(), qPrintable(hub.snapshotError()));
+        QVERIFY(hub.waitForIdle()); // snapshot and kernels are read off the UI thread
+        QVERIFY2(hub.snapshot(), qPrintable(hub.snapshotError()));
         QCOMPARE(graph.nodeModel()->rowCount(), 20);
         QCOMPARE(kernels.model()->rowCount(), 5);
         QCOMPARE(inspector.value(QStringLiteral("Stage")), QStringLiteral("post_grad"));
@@ -168,6 +170,7 @@ private Q_SLOTS:
         }
         QVERIFY(QApplication::clipboard()->text().contains(QLatin1Char('\t')));
 
+        QVERIFY(graph.graphView()->layoutJob()->waitForIdle()); // laid out off the UI thread
         shoot(&pipeline, QStringLiteral("pipeline"));
         shoot(&graph, QStringLiteral("graph"));
         shoot(&kernels, QStringLiteral("kernels"));
@@ -274,6 +277,36 @@ private Q_SLOTS:
         shoot(&w, QStringLiteral("mainwindow_session"));
     }
 
+    void refusedResultsAreNamedNotDrawn()
+    {
+        // A result whose fields have the wrong types is refused once, by the session's reader;
+        // the panels following the hub say why instead of drawing (or crashing on) it.
+        Client::Session session;
+        session.apply({{"type", "sent"}, {"request", QJsonObject{{"type", "profile"}, {"id", 1}, {"model", "m"}}}});
+        session.apply(
+            {{"type", "result"}, {"id", 1}, {"result", QJsonObject{{"format", "aotstudio.profile"}, {"variants", 3}}}});
+        session.apply({{"type", "sent"}, {"request", QJsonObject{{"type", "quantize"}, {"id", 2}, {"model", "m"}}}});
+        const QJsonArray schemes{QJsonObject{{"layers", "x"}}};
+        session.apply({{"type", "result"}, {"id", 2}, {"result", QJsonObject{{"schemes", schemes}}}});
+        QVERIFY(session.job(1)->succeeded() && !session.job(1)->profile);
+        QVERIFY2(session.job(1)->resultError.contains(QStringLiteral("variants")),
+                 qPrintable(session.job(1)->resultError));
+        QVERIFY2(session.job(2)->resultError.contains(QStringLiteral("schemes[0].layers")),
+                 qPrintable(session.job(2)->resultError));
+        SelectionHub hub;
+        ProfilePanel profile;
+        QuantizationPanel quant;
+        profile.follow(&hub);
+        quant.follow(&hub);
+        hub.setSession(&session);
+        QVERIFY(!profile.profile());
+        QVERIFY(
+            profile.findChild<QLabel *>(QStringLiteral("profileSummary"))->text().contains(QStringLiteral("variants")));
+        QVERIFY(quant.findChild<QLabel *>(QStringLiteral("quantizationSummary"))
+                    ->text()
+                    .contains(QStringLiteral("layers")));
+    }
+
     /// A real recording (tools: the engine driven through compile, profile and quantize of
     /// sample:mlp): every dock has data, and the kernels carry the profile's measured times.
     void fullSessionFillsEveryDock()
@@ -282,15 +315,20 @@ private Q_SLOTS:
         QVERIFY(!full.isEmpty());
         MainWindow w;
         QVERIFY(w.openSession(full));
-        const auto *hub = w.selectionHub();
+        auto *hub = w.selectionHub();
         QCOMPARE(hub->currentJobRecord()->kind, QStringLiteral("profile")); // not the quantize job
+        QVERIFY(hub->waitForIdle());
         QVERIFY(hub->kernels());
         QVERIFY(hub->kernels()->hasMeasurements());
-        QVERIFY(!hub->profileResult().isEmpty());
-        QVERIFY(!hub->quantizeResult().isEmpty());
+        QVERIFY(hub->profile() && hub->profile()->isProfile());
+        QVERIFY(hub->quantize());
+        // Parsed once by the session: the panels show the very objects the session holds.
+        QCOMPARE(w.findChild<ProfilePanel *>()->profile(), hub->profile());
+        QCOMPARE(w.findChild<QuantizationPanel *>()->quantization(), hub->quantize());
         auto *profile = w.findChild<ProfilePanel *>();
         auto *quant = w.findChild<QuantizationPanel *>();
         QVERIFY(profile && quant);
+        QVERIFY(profile->waitForTrace());
         QVERIFY(profile->charts().size() >= 4); // latency, distribution, timeline, kernels at least
         QVERIFY(!quant->charts().isEmpty());
         auto *pipeline = w.findChild<PipelinePanel *>();

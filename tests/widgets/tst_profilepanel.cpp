@@ -39,6 +39,15 @@ QJsonObject fixture(const QString &name)
     return loadJson(ResultsDir + QLatin1Char('/') + name);
 }
 
+/// The panel's input, parsed as the session parses it (a refused fixture fails the test).
+std::shared_ptr<const AotStudio::Client::ProfileResult> profile(const QJsonObject &json)
+{
+    auto parsed = AotStudio::Client::parseProfileResult(json);
+    if (!parsed.ok())
+        qWarning("%s", qPrintable(parsed.error));
+    return parsed.value;
+}
+
 /// The fixtures reference their files under /OUT, as an engine elsewhere would.
 QString resolve(const QString &enginePath)
 {
@@ -131,7 +140,8 @@ private Q_SLOTS:
         ProfilePanel panel;
         panel.resize(1280, 800);
         QJsonObject result = fixture(QStringLiteral("profile_paired_cpu.json"));
-        panel.setProfile(result, resolve);
+        panel.setProfile(profile(result), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         const QString summary = panel.findChild<QLabel *>(QStringLiteral("profileSummary"))->text();
         QVERIFY2(summary.contains(QStringLiteral("AOTInductor: 2.38× (95% CI 2.31–2.44) the speed of eager")),
             qPrintable(summary));
@@ -212,7 +222,8 @@ private Q_SLOTS:
         measurement.insert(QStringLiteral("verdict"), QStringLiteral("unreliable"));
         measurement.insert(QStringLiteral("reasons"), QJsonArray { QStringLiteral("other runnable tasks averaged 3.1") });
         result.insert(QStringLiteral("measurement"), measurement);
-        panel.setProfile(result, resolve);
+        panel.setProfile(profile(result), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QVERIFY(panel.figuresGreyed());
         const QString greyed = panel.findChild<QLabel *>(QStringLiteral("profileSummary"))->text();
         QVERIFY2(greyed.contains(QStringLiteral("<span style=\"color:#9e9e9e\">AOTInductor: 2.38×")), qPrintable(greyed));
@@ -233,7 +244,8 @@ private Q_SLOTS:
     {
         ProfilePanel panel;
         panel.resize(1280, 800);
-        panel.setProfile(fixture(QStringLiteral("profile_cpu.json")), resolve);
+        panel.setProfile(profile(fixture(QStringLiteral("profile_cpu.json"))), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
 
         // Latency: one bar per available variant (NativeRT is listed, not drawn), p99 markers.
         QCustomPlot *latency = chart(panel, "profileLatencyChart");
@@ -301,7 +313,8 @@ private Q_SLOTS:
     {
         ProfilePanel panel;
         panel.resize(1280, 800);
-        panel.setProfile(fixture(QStringLiteral("profile_cuda.json")), resolve);
+        panel.setProfile(profile(fixture(QStringLiteral("profile_cuda.json"))), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QCOMPARE(plottables<QCPBars>(chart(panel, "profileLatencyChart")).size(), 3);
         QCOMPARE(plottables<QCPBars>(chart(panel, "profileMemoryChart")).first()->dataCount(), 3);
 
@@ -347,7 +360,8 @@ private Q_SLOTS:
         }
         result[QStringLiteral("variants")] = variants;
         ProfilePanel panel;
-        panel.setProfile(result);
+        panel.setProfile(profile(result));
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QCOMPARE(chartNames(panel.charts()),
             (QStringList { QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart") }));
         for (const char *name : { "profileMemoryChart", "profileTimelineChart", "profileKernelsChart",
@@ -359,7 +373,8 @@ private Q_SLOTS:
 
         // A trace file that is not there: said so, with the path.
         result = fixture(QStringLiteral("profile_cpu.json"));
-        panel.setProfile(result); // no resolver: /OUT/trace_cpu.json does not exist here
+        panel.setProfile(profile(result)); // no resolver: /OUT/trace_cpu.json does not exist here
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QVERIFY2(noteOf(panel, "profileTimelineChart").contains(QLatin1String("/OUT/trace_cpu.json")),
             qPrintable(noteOf(panel, "profileTimelineChart")));
 
@@ -372,7 +387,8 @@ private Q_SLOTS:
     {
         ProfilePanel panel;
         panel.resize(1280, 800);
-        panel.setProfile(fixture(QStringLiteral("compile_cpu.json")));
+        panel.setProfile(profile(fixture(QStringLiteral("compile_cpu.json"))));
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QCOMPARE(chartNames(panel.charts()),
             (QStringList { QStringLiteral("profileLatencyChart"), QStringLiteral("profileDistributionChart") }));
         const auto bars = plottables<QCPBars>(chart(panel, "profileLatencyChart"));
@@ -389,7 +405,8 @@ private Q_SLOTS:
     {
         ProfilePanel panel;
         panel.resize(1280, 800);
-        panel.setProfile(fixture(QStringLiteral("profile_cpu.json")), resolve);
+        panel.setProfile(profile(fixture(QStringLiteral("profile_cpu.json"))), resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
         QSignalSpy activated(&panel, &ProfilePanel::kernelActivated);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));

@@ -35,6 +35,15 @@ QJsonObject loadFixture(const QString &name)
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
+/// The panel's input, parsed as the session parses it (a refused fixture fails the test).
+std::shared_ptr<const AotStudio::Client::QuantizeResult> quantize(const QJsonObject &json)
+{
+    auto parsed = AotStudio::Client::parseQuantizeResult(json);
+    if (!parsed.ok())
+        qWarning("%s", qPrintable(parsed.error));
+    return parsed.value;
+}
+
 int proxyRowOf(const QTableView *view, const QString &scheme)
 {
     const QAbstractItemModel *model = view->model();
@@ -74,7 +83,7 @@ private Q_SLOTS:
     {
         SchemeTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-        model.setResult(loadFixture(QStringLiteral("quantize_paired_cpu.json")));
+        model.setResult(quantize(loadFixture(QStringLiteral("quantize_paired_cpu.json"))));
         const auto cell = [&](const char *scheme, int column, int role = Qt::DisplayRole) {
             return model.index(model.rowOf(QLatin1String(scheme)), column).data(role);
         };
@@ -98,7 +107,7 @@ private Q_SLOTS:
 
         QuantizationPanel panel;
         panel.resize(1280, 800);
-        panel.setQuantization(loadFixture(QStringLiteral("quantize_paired_cpu.json")));
+        panel.setQuantization(quantize(loadFixture(QStringLiteral("quantize_paired_cpu.json"))));
         const QString summary = panel.findChild<QLabel *>(QStringLiteral("quantizationSummary"))->text();
         QVERIFY2(summary.contains(QLatin1String("Threads: 2 (of 2 usable CPUs)")), qPrintable(summary));
         QVERIFY2(summary.contains(QLatin1String("ok in 4 rows")), qPrintable(summary));
@@ -143,7 +152,7 @@ private Q_SLOTS:
     {
         SchemeTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-        model.setResult(loadFixture(QStringLiteral("quantize_cpu.json")));
+        model.setResult(quantize(loadFixture(QStringLiteral("quantize_cpu.json"))));
         QCOMPARE(model.rowCount(), 7);
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&model);
@@ -161,14 +170,9 @@ private Q_SLOTS:
     {
         LayerErrorModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-        const QJsonObject result = loadFixture(QStringLiteral("quantize_cpu.json"));
-        const QJsonArray layers = result.value(QLatin1String("schemes"))
-                                      .toArray()
-                                      .at(3)
-                                      .toObject()
-                                      .value(QLatin1String("layers"))
-                                      .toArray();
-        model.setLayers(layers);
+        const auto result = quantize(loadFixture(QStringLiteral("quantize_cpu.json")));
+        QVERIFY(result);
+        model.setLayers(result->schemes.at(3).layers);
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.index(1, LayerErrorModel::NameColumn).data().toString(), QStringLiteral("fc2"));
         QCOMPARE(model.index(1, LayerErrorModel::TypeColumn).data().toString(), QStringLiteral("Linear"));
@@ -186,7 +190,7 @@ private Q_SLOTS:
     void rowsShowStatusReasonAndBest()
     {
         SchemeTableModel model;
-        model.setResult(loadFixture(QStringLiteral("quantize_cpu.json")));
+        model.setResult(quantize(loadFixture(QStringLiteral("quantize_cpu.json"))));
         const int unsupported = model.rowOf(QStringLiteral("fp8-dynamic"));
         QVERIFY(unsupported >= 0);
         const QString reason = model.index(unsupported, SchemeTableModel::ReasonColumn).data().toString();
@@ -221,7 +225,7 @@ private Q_SLOTS:
         QuantizationPanel panel;
         QSignalSpy selected(&panel, &QuantizationPanel::schemeSelected);
         panel.resize(1280, 800);
-        panel.setQuantization(loadFixture(QStringLiteral("quantize_cpu.json")));
+        panel.setQuantization(quantize(loadFixture(QStringLiteral("quantize_cpu.json"))));
         // The best scheme is selected first, with its per-layer table.
         QCOMPARE(panel.selectedScheme(), QStringLiteral("int8-weight-only"));
         QCOMPARE(selected.count(), 1);
@@ -307,7 +311,7 @@ private Q_SLOTS:
         result[QStringLiteral("schemes")] = schemes;
         result.remove(QStringLiteral("best"));
         QuantizationPanel panel;
-        panel.setQuantization(result);
+        panel.setQuantization(quantize(result));
         QVERIFY(panel.charts().isEmpty());
         auto *note = panel.findChild<QLabel *>(QStringLiteral("quantLatencyChartNote"));
         QVERIFY(note);
@@ -323,7 +327,7 @@ private Q_SLOTS:
     void copyRowsAsTsv()
     {
         QuantizationPanel panel;
-        panel.setQuantization(loadFixture(QStringLiteral("quantize_cpu.json")));
+        panel.setQuantization(quantize(loadFixture(QStringLiteral("quantize_cpu.json"))));
         QTableView *view = panel.schemeView();
         view->sortByColumn(SchemeTableModel::SchemeColumn, Qt::AscendingOrder);
         view->clearSelection();

@@ -2,6 +2,7 @@
 #include "graphview/graphdiffview.h"
 
 #include <QFileInfo>
+#include <QShowEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
@@ -29,6 +30,7 @@ GraphDiffView::GraphDiffView(QWidget *parent)
     , m_previous(new QToolButton(this))
     , m_next(new QToolButton(this))
 {
+    m_diffJob = new JobTracker(this);
     setObjectName(QStringLiteral("graphDiffView"));
     m_before->setObjectName(QStringLiteral("graphDiffBefore"));
     m_after->setObjectName(QStringLiteral("graphDiffAfter"));
@@ -106,6 +108,64 @@ QHash<QString, NodeDiffState> GraphDiffView::afterStates(const Graph::GraphDiff 
     return out;
 }
 
+void GraphDiffView::setDeferred(std::shared_ptr<SnapshotCache> cache)
+{
+    m_cache = std::move(cache);
+}
+
+void GraphDiffView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        scheduleStep();
+}
+
+void GraphDiffView::scheduleStep()
+{
+    if (!isVisible()) {
+        m_dirty = true; // nobody looks: read and diff when the tab is shown
+        return;
+    }
+    m_dirty = false;
+    if (m_paths.isEmpty()) {
+        m_diffJob->cancel();
+        setSnapshots(nullptr, nullptr);
+        return;
+    }
+    struct Step {
+        std::shared_ptr<const Graph::Snapshot> before, after;
+        Graph::GraphDiff diff;
+        QString error;
+    };
+    const int index = m_index;
+    const QString beforePath = m_paths.at(index > 0 ? index - 1 : 0);
+    const QString afterPath = m_paths.at(index > 0 ? index : 0);
+    m_diffJob->start(
+        [cache = m_cache, beforePath, afterPath] {
+            Step step;
+            auto before = cache->load(beforePath);
+            auto after = before.snapshot ? cache->load(afterPath) : before;
+            step.error = before.snapshot ? after.error : before.error;
+            if (before.snapshot && after.snapshot) {
+                step.before = before.snapshot;
+                step.after = after.snapshot;
+                step.diff = Graph::diffSnapshots(*step.before, *step.after);
+            }
+            return step;
+        },
+        [this, index](Step step) {
+            if (!step.before) {
+                m_header->setText(tr("Cannot show this step: %1").arg(step.error.toHtmlEscaped()));
+                return;
+            }
+            m_index = index;
+            m_beforeSnapshot = std::move(step.before);
+            m_afterSnapshot = std::move(step.after);
+            m_diff = std::move(step.diff);
+            showPair();
+        });
+}
+
 void GraphDiffView::setSnapshotPaths(const QStringList &paths)
 {
     m_paths = paths;
@@ -114,6 +174,11 @@ void GraphDiffView::setSnapshotPaths(const QStringList &paths)
         pending.wait();
     m_prefetch.clear();
     m_index = -1;
+    if (m_cache) {
+        m_index = paths.size() > 1 ? 1 : -1;
+        scheduleStep();
+        return;
+    }
     if (paths.size() == 1) {
         QString error;
         auto only = load(0, &error);
@@ -177,6 +242,12 @@ bool GraphDiffView::setPassIndex(int index)
 {
     if (index < 1 || index >= m_paths.size())
         return false;
+    if (m_cache) {
+        m_index = index;
+        scheduleStep();
+        Q_EMIT passChanged(index);
+        return true;
+    }
     QString error;
     auto before = load(index - 1, &error);
     auto after = before ? load(index, &error) : nullptr;

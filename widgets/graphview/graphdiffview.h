@@ -3,6 +3,7 @@
 
 #include "graph/graphdiff.h"
 #include "graphview/graphview.h"
+#include "graphview/snapshotcache.h"
 
 #include <QHash>
 #include <QStringList>
@@ -53,6 +54,16 @@ public:
     bool showNextPass() { return setPassIndex(m_index + 1); }
     bool showPreviousPass() { return setPassIndex(m_index - 1); }
 
+    /**
+     * The graph panel's mode: snapshots are read through `cache` (parsed once, shared with the
+     * selection hub), and setSnapshotPaths()/setPassIndex() only note the step while the view is
+     * hidden; when it is (or becomes) visible the two snapshots are read and diffed on a worker
+     * thread and drawn when that is done (a later step drops a diff still in flight).
+     */
+    void setDeferred(std::shared_ptr<SnapshotCache> cache);
+    /// The background reads and diffs (for tests).
+    JobTracker *diffJob() const { return m_diffJob; }
+
     /// Shows one pair directly (no pass list).
     void setSnapshots(std::shared_ptr<const Graph::Snapshot> before, std::shared_ptr<const Graph::Snapshot> after);
 
@@ -78,7 +89,11 @@ Q_SIGNALS:
     /// A node was selected on either side (its name; the other side follows when it has it).
     void nodeSelected(const QString &nodeName);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    void scheduleStep();
     std::shared_ptr<const Graph::Snapshot> load(int index, QString *error);
     void prefetch(int index);
     void showPair();
@@ -97,6 +112,9 @@ private:
     std::shared_ptr<const Graph::Snapshot> m_afterSnapshot;
     Graph::GraphDiff m_diff;
     bool m_syncing = false;
+    std::shared_ptr<SnapshotCache> m_cache; ///< set: deferred mode
+    JobTracker *m_diffJob;
+    bool m_dirty = false; ///< a step was asked for while hidden
 };
 
 } // namespace AotStudio::Widgets

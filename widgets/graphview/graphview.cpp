@@ -28,6 +28,7 @@ namespace AotStudio::Widgets {
 GraphView::GraphView(QWidget *parent)
     : QWidget(parent)
     , m_canvas(new GraphCanvas(&m_layout, this))
+    , m_layoutJob(new JobTracker(this))
     , m_search(new QLineEdit(this))
     , m_matchLabel(new QLabel(this))
     , m_mode(new QComboBox(this))
@@ -119,12 +120,11 @@ GraphView::GraphView(QWidget *parent)
 
 GraphView::~GraphView() = default;
 
-void GraphView::setSnapshot(std::shared_ptr<const Graph::Snapshot> snapshot)
+GraphView::Anchor GraphView::anchorFor(const std::shared_ptr<const Graph::Snapshot> &snapshot) const
 {
     // Anchor the view on the node nearest its centre that the new snapshot still has, so a pass
     // step shows the same part of the graph even where the drawing grew or shrank around it.
-    QString anchor;
-    QPointF anchorOffset;
+    Anchor anchor;
     if (m_canvas->viewMoved() && m_layout.snapshot() && snapshot) {
         const QPointF centre = m_canvas->sceneCentre();
         const QRectF visible = m_canvas->visibleSceneRect();
@@ -138,17 +138,47 @@ void GraphView::setSnapshot(std::shared_ptr<const Graph::Snapshot> snapshot)
             const std::string &id = m_layout.snapshot()->nodes[i].id;
             if (dist < best && snapshot->find(id)) {
                 best = dist;
-                anchor = QString::fromStdString(id);
-                anchorOffset = centre - r.center();
+                anchor.node = QString::fromStdString(id);
+                anchor.offset = centre - r.center();
             }
         }
     }
+    return anchor;
+}
+
+void GraphView::setSnapshot(std::shared_ptr<const Graph::Snapshot> snapshot)
+{
+    m_layoutJob->cancel();
+    const Anchor anchor = anchorFor(snapshot);
     m_layout.setSnapshot(std::move(snapshot));
+    finishSnapshot(anchor);
+}
+
+void GraphView::setSnapshotInBackground(std::shared_ptr<const Graph::Snapshot> snapshot)
+{
+    if (!snapshot || snapshot == m_layout.snapshot()) {
+        setSnapshot(std::move(snapshot)); // nothing to lay out
+        return;
+    }
+    m_layoutJob->start(
+        [layout = m_layout, snapshot = std::move(snapshot)]() mutable {
+            layout.setSnapshot(snapshot);
+            return layout;
+        },
+        [this](GraphLayout laid) {
+            const Anchor anchor = anchorFor(laid.snapshot());
+            m_layout = std::move(laid);
+            finishSnapshot(anchor);
+        });
+}
+
+void GraphView::finishSnapshot(const Anchor &anchor)
+{
     afterLayout();
-    if (!anchor.isEmpty()) {
-        const QRectF r = m_layout.itemRect(m_layout.visibleItem(m_layout.nodeIndex(anchor)));
+    if (!anchor.node.isEmpty()) {
+        const QRectF r = m_layout.itemRect(m_layout.visibleItem(m_layout.nodeIndex(anchor.node)));
         if (!r.isEmpty())
-            m_canvas->setView(m_canvas->scale(), r.center() + anchorOffset);
+            m_canvas->setView(m_canvas->scale(), r.center() + anchor.offset);
         else
             fitToView();
     }

@@ -4,6 +4,7 @@
 #include "graph/graph.h"
 #include "graphview/graphcanvas.h"
 #include "graphview/graphlayout.h"
+#include "graphview/jobtracker.h"
 
 #include <QHash>
 #include <QImage>
@@ -56,6 +57,12 @@ public:
     /// pieces that did not change keep their drawing, so a pass-to-pass step does not reshuffle.
     /// The selection, highlight and search are kept for nodes that still exist.
     void setSnapshot(std::shared_ptr<const Graph::Snapshot> snapshot);
+    /// As setSnapshot(), with the layout computed on a worker thread (a copy of this view's
+    /// layout, its cache and expansion states): the view shows the previous drawing until the
+    /// new one is delivered; a later call, or setSnapshot(), drops a layout still in flight.
+    void setSnapshotInBackground(std::shared_ptr<const Graph::Snapshot> snapshot);
+    /// The background layouts (isRunning(), waitForIdle() for tests).
+    JobTracker *layoutJob() const { return m_layoutJob; }
     std::shared_ptr<const Graph::Snapshot> snapshot() const;
 
     void setColourMode(ColourMode mode);
@@ -128,6 +135,12 @@ Q_SIGNALS:
     void expansionChanged();
 
 private:
+    struct Anchor {
+        QString node; ///< empty: no anchor, fit or keep the view
+        QPointF offset;
+    };
+    Anchor anchorFor(const std::shared_ptr<const Graph::Snapshot> &next) const;
+    void finishSnapshot(const Anchor &anchor);
     void afterLayout();
     void updateDetails();
     void goToMatch(int index);
@@ -136,6 +149,7 @@ private:
 
     GraphLayout m_layout;
     GraphCanvas *m_canvas;
+    JobTracker *m_layoutJob;
     QLineEdit *m_search;
     QLabel *m_matchLabel;
     QComboBox *m_mode;

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The typed profile and quantize results (issue 20 item 3): every recorded fixture parses, fields
+// of the wrong JSON type are refused with the field named, and damaged bytes never crash a
+// reader (issue 19 fuzzes the same functions).
+#include "client/jobrequest.h"
+#include "client/profileresult.h"
+#include "client/quantizeresult.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace AotStudio::Client;
+
+namespace {
+QByteArray fixtureBytes(const QString &name)
+{
+    QFile file(QFINDTESTDATA(QStringLiteral("../fixtures/results/") + name));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot open %s", qPrintable(name));
+    return file.readAll();
+}
+
+QJsonObject fixture(const QString &name)
+{
+    return QJsonDocument::fromJson(fixtureBytes(name)).object();
+}
+} // namespace
+
+class TestResultParse : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void profileFixtures_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("isProfile");
+        for (const char *name : {"profile_cpu.json", "profile_cuda.json", "profile_paired_cpu.json"})
+            QTest::newRow(name) << QString::fromLatin1(name) << true;
+        for (const char *name :
+             {"compile_cpu.json", "compile_bf16_cpu.json", "compile_unreliable_cpu.json", "compile_verify_cpu.json"})
+            QTest::newRow(name) << QString::fromLatin1(name) << false;
+    }
+    void profileFixtures()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, isProfile);
+        const auto parsed = parseProfileResult(fixtureBytes(name));
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        QCOMPARE(parsed.value->isProfile(), isProfile);
+        QVERIFY(!parsed.value->model.isEmpty());
+        QVERIFY(parsed.value->variants.size() >= 2);
+        QCOMPARE(parsed.value->variants.first().name, QStringLiteral("eager"));
+        QVERIFY(parsed.value->variants.first().stats.isValid());
+    }
+
+    void profileFields()
+    {
+        const auto parsed = parseProfileResult(fixture(QStringLiteral("profile_cpu.json")));
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        const ProfileResult &p = *parsed.value;
+        QVERIFY(!p.kernels.isEmpty());
+        QVERIFY(!p.kernelsOf(QStringLiteral("aoti")).isEmpty());
+        QVERIFY(std::all_of(p.kernels.cbegin(), p.kernels.cend(), [](const ProfileKernel &k) {
+            return k.source == k.variant || k.source == QStringLiteral("ops:") + k.variant;
+        }));
+        QVERIFY(!p.tracePath.isEmpty());
+        QVERIFY(!p.gpu.present);
+        const auto cuda = parseProfileResult(fixture(QStringLiteral("profile_cuda.json")));
+        QVERIFY2(cuda.ok(), qPrintable(cuda.error));
+        QVERIFY(cuda.value->gpu.present);
+        QVERIFY(std::any_of(cuda.value->kernels.cbegin(), cuda.value->kernels.cend(),
+                            [](const ProfileKernel &k) { return k.hasCuda && !k.grid.isEmpty(); }));
+    }
+
+    void quantizeFixtures_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("quantize_cpu") << QStringLiteral("quantize_cpu.json");
+        QTest::newRow("quantize_paired_cpu") << QStringLiteral("quantize_paired_cpu.json");
+    }
+    void quantizeFixtures()
+    {
+        QFETCH(QString, name);
+        const auto parsed = parseQuantizeResult(fixtureBytes(name));
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        const QuantizeResult &q = *parsed.value;
+        QVERIFY(!q.schemes.isEmpty());
+        QVERIFY(q.find(QStringLiteral("fp32")));
+        QVERIFY(std::any_of(q.schemes.cbegin(), q.schemes.cend(),
+                            [](const QuantizeScheme &s) { return !s.layers.isEmpty(); }));
+        if (!q.bestScheme.isEmpty())
+            QVERIFY(q.find(q.bestScheme)->best);
+    }
+
+    void refusesBadProfiles_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("not JSON") << QByteArray("{\"variants\": [") << QStringLiteral("not JSON");
+        QTest::newRow("array") << QByteArray("[1, 2]") << QStringLiteral("expected an object");
+        QTest::newRow("empty") << QByteArray("") << QStringLiteral("not JSON");
+        QTest::newRow("neither") << QByteArray("{\"model\": \"m\"}") << QStringLiteral("neither a profile");
+        QTest::newRow("variants number") << QByteArray("{\"variants\": 3}")
+                                         << QStringLiteral("variants: expected an array");
+        QTest::newRow("variant not object") << QByteArray("{\"variants\": [5]}") << QStringLiteral("variants[0]");
+        QTest::newRow("median string") << QByteArray(
+            "{\"variants\": [{\"name\": \"eager\", \"statistics\": {\"median_ms\": \"1\"}}]}")
+                                       << QStringLiteral("variants[0].statistics.median_ms: expected a number");
+        QTest::newRow("runs negative") << QByteArray(
+            "{\"variants\": [{\"statistics\": {\"median_ms\": 1, \"runs\": -4}}]}")
+                                       << QStringLiteral("runs: expected a count");
+        QTest::newRow("runs fraction") << QByteArray(
+            "{\"variants\": [{\"statistics\": {\"median_ms\": 1, \"runs\": 1.5}}]}")
+                                       << QStringLiteral("runs: expected an integer");
+        QTest::newRow("runs huge") << QByteArray(
+            "{\"variants\": [{\"statistics\": {\"median_ms\": 1, \"runs\": 1e300}}]}")
+                                   << QStringLiteral("runs: expected an integer");
+        QTest::newRow("kernels object") << QByteArray("{\"variants\": [], \"kernels\": {}}")
+                                        << QStringLiteral("kernels: expected an array");
+        QTest::newRow("grid strings") << QByteArray(
+            "{\"variants\": [], \"kernels\": [{\"name\": \"k\", \"cuda\": {\"grid\": [\"a\"]}}]}")
+                                      << QStringLiteral("kernels[0].cuda.grid[0]");
+        QTest::newRow("throughput row") << QByteArray("{\"variants\": [], \"throughput\": [{\"runners\": true}]}")
+                                        << QStringLiteral("throughput[0].runners");
+        QTest::newRow("warnings numbers")
+            << QByteArray("{\"variants\": [], \"warnings\": [1]}") << QStringLiteral("warnings[0]");
+        QTest::newRow("compile speedup object")
+            << QByteArray("{\"eager\": {\"median_ms\": 1}, \"compiled\": {\"median_ms\": 1}, \"speedup\": {}}")
+            << QStringLiteral("speedup: expected a number");
+    }
+    void refusesBadProfiles()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, field);
+        const auto parsed = parseProfileResult(json);
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.error.contains(field), qPrintable(parsed.error));
+        QVERIFY(parsed.error.startsWith(QStringLiteral("profile result")));
+    }
+
+    void refusesBadQuantize_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("not JSON") << QByteArray("nul") << QStringLiteral("not JSON");
+        QTest::newRow("schemes object") << QByteArray("{\"schemes\": {}}")
+                                        << QStringLiteral("schemes: expected an array");
+        QTest::newRow("scheme string") << QByteArray("{\"schemes\": [\"fp32\"]}") << QStringLiteral("schemes[0]");
+        QTest::newRow("peak_bytes number") << QByteArray("{\"schemes\": [{\"scheme\": \"x\", \"peak_bytes\": 3}]}")
+                                           << QStringLiteral("schemes[0].peak_bytes: expected an object");
+        QTest::newRow("layer error string")
+            << QByteArray("{\"schemes\": [{\"layers\": [{\"name\": \"fc\", \"max_abs_error\": \"big\"}]}]}")
+            << QStringLiteral("schemes[0].layers[0].max_abs_error");
+        QTest::newRow("best scheme number")
+            << QByteArray("{\"best\": {\"scheme\": 1}}") << QStringLiteral("best.scheme");
+        QTest::newRow("calibration samples")
+            << QByteArray("{\"calibration\": {\"samples\": \"32\"}}") << QStringLiteral("calibration.samples");
+    }
+    void refusesBadQuantize()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, field);
+        const auto parsed = parseQuantizeResult(json);
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.error.contains(field), qPrintable(parsed.error));
+    }
+
+    void nullsAreMissing()
+    {
+        // Older engines send null (or nothing) for figures they did not measure: not an error.
+        const auto p = parseProfileResult(QByteArray(
+            "{\"variants\": [{\"name\": \"aoti\", \"available\": null, \"statistics\": null, \"memory\": null}],"
+            " \"gpu\": null, \"cold_start\": null, \"throughput\": null, \"collector\": null}"));
+        QVERIFY2(p.ok(), qPrintable(p.error));
+        QVERIFY(!p.value->variants.first().available);
+        QVERIFY(qIsNaN(p.value->variants.first().peakBytes));
+        const auto q
+            = parseQuantizeResult(QByteArray("{\"schemes\": [{\"scheme\": \"fp8\", \"status\": \"unsupported\","
+                                             " \"eager_ms\": null, \"accuracy\": null, \"peak_bytes\": null}]}"));
+        QVERIFY2(q.ok(), qPrintable(q.error));
+        QVERIFY(qIsNaN(q.value->schemes.first().eagerMs));
+    }
+
+    void requestsAreTyped()
+    {
+        CompileRequest compile;
+        compile.model = QStringLiteral("sample:mlp");
+        compile.out = QStringLiteral("/out");
+        ProfileRequest profile;
+        profile.compile = compile;
+        profile.throughputRunners = {1, 2};
+        const QJsonObject p = profile.toJson(7);
+        QCOMPARE(p.value(QLatin1String("type")).toString(), QStringLiteral("profile"));
+        QCOMPARE(p.value(QLatin1String("id")).toInteger(), 7);
+        QCOMPARE(p.value(QLatin1String("model")).toString(), QStringLiteral("sample:mlp"));
+        QCOMPARE(p.value(QLatin1String("throughput")).toArray(), (QJsonArray{1, 2}));
+        QVERIFY(!p.contains(QLatin1String("threads"))); // 0: the engine's default
+        QVERIFY(!p.contains(QLatin1String("package")));
+        profile.package = QStringLiteral("/out/model.pt2");
+        profile.threads = 2;
+        QCOMPARE(profile.toJson(7).value(QLatin1String("package")).toString(), QStringLiteral("/out/model.pt2"));
+        QCOMPARE(profile.toJson(7).value(QLatin1String("threads")).toInt(), 2);
+
+        QuantizeRequest quantize;
+        quantize.compile = compile;
+        quantize.schemes = {QStringLiteral("fp32"), QStringLiteral("int8-dynamic")};
+        const QJsonObject q = quantize.toJson(8);
+        QCOMPARE(q.value(QLatin1String("type")).toString(), QStringLiteral("quantize"));
+        QVERIFY(!q.contains(QLatin1String("tolerance"))); // per scheme, chosen by the engine
+        QVERIFY(!q.contains(QLatin1String("max_error")));
+        QCOMPARE(q.value(QLatin1String("schemes")).toArray().size(), 2);
+        QCOMPARE(q.value(QLatin1String("calibration_samples")).toInt(), 32);
+    }
+
+    void damagedBytesNeverCrash()
+    {
+        // A small in-test fuzz: flipped, cut and duplicated bytes of real results. Each parse
+        // either succeeds or says why; it must never crash, hang or throw.
+        QRandomGenerator rng(20);
+        for (const char *name : {"profile_cuda.json", "quantize_cpu.json", "compile_cpu.json"}) {
+            const QByteArray original = fixtureBytes(QString::fromLatin1(name));
+            for (int i = 0; i < 300; ++i) {
+                QByteArray bytes = original;
+                const int edits = 1 + int(rng.bounded(4));
+                for (int e = 0; e < edits && !bytes.isEmpty(); ++e) {
+                    const qsizetype at = rng.bounded(int(bytes.size()));
+                    switch (rng.bounded(3)) {
+                    case 0:
+                        bytes[at] = char(rng.bounded(256));
+                        break;
+                    case 1:
+                        bytes.truncate(at);
+                        break;
+                    default:
+                        bytes.insert(at, bytes.mid(at, 16));
+                        break;
+                    }
+                }
+                const auto p = parseProfileResult(bytes);
+                const auto q = parseQuantizeResult(bytes);
+                QVERIFY(p.ok() || !p.error.isEmpty());
+                QVERIFY(q.ok() || !q.error.isEmpty());
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestResultParse)
+#include "tst_resultparse.moc"
