@@ -31,6 +31,24 @@ const CLI::Validator &dynamicSpec()
     return v;
 }
 
+const CLI::Validator &deviceName()
+{
+    static const CLI::Validator v(
+        [](std::string &value) -> std::string {
+            static const std::regex form(R"(^(cpu|cuda(:\d+)?)$)");
+            return std::regex_match(value, form) ? std::string()
+                                                 : "'" + value + "' is not a device: write cpu, cuda or cuda:N";
+        },
+        "cpu|cuda[:N]");
+    return v;
+}
+
+const CLI::Validator &dtypeName()
+{
+    static const CLI::Validator v(CLI::IsMember({"fp32", "bf16", "fp16"}));
+    return v;
+}
+
 void setThreads(nlohmann::json &request, int threads)
 {
     if (threads > 0)
