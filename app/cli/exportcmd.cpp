@@ -61,7 +61,8 @@ std::optional<std::pair<long, long>> parseDynamicBatch(const std::string &spec)
 
 void addExportOptions(CLI::App &cmd, ExportOptions &o)
 {
-    cmd.add_option("--from", o.from, "A compile output directory (its result.json gives model, device, dtype)");
+    cmd.add_option("--from", o.from, "A compile output directory (its result.json gives model, device, dtype)")
+        ->check(CLI::ExistingDirectory);
     cmd.add_option("-m,--model", o.model, "Model spec, instead of or overriding --from");
     cmd.add_option("-o,--out", o.out, "Bundle directory to create (must not exist); BUNDLE.zip is written next to it")
         ->required();
@@ -105,9 +106,12 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
     cmd.footer("Exit status: 0 success, 1 the export failed, 2 bad command line, 130 cancelled with Ctrl-C.");
 }
 
-/// A key that cannot sign fails now, not after minutes of compiling.
+/// What the engine would refuse only after starting Python: no model at all; a key that cannot
+/// sign (which would fail after minutes of compiling).
 std::string checkExport(const ExportOptions &o)
 {
+    if (o.from.empty() && o.model.empty())
+        return "needs a model: pass --from DIR (a compile's output) or --model SPEC";
     if (o.signKey.empty())
         return {};
     std::string why = checkSigningKey(o.signKey).value_or(std::string());

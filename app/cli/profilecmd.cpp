@@ -19,7 +19,9 @@ void addProfileOptions(CLI::App &app, ProfileOptions &o)
 {
     auto *cmd = &app;
     cmd->add_option("-m,--model", o.model, "Model: sample:NAME, path/to/file.py:factory or a torch.export.save .pt2")->required();
-    cmd->add_option("--package", o.package, "Profile this .pt2 instead of compiling one (checked against the model's inputs first)");
+    cmd->add_option("--package", o.package,
+                    "Profile this .pt2 instead of compiling one (checked against the model's inputs first)")
+        ->check(CLI::ExistingFile);
     cmd->add_option("-d,--device", o.device, "cpu or cuda (cuda on a machine without a GPU is an error, exit 1)")
         ->capture_default_str()
         ->check(CLI::IsMember({"cpu", "cuda"}));

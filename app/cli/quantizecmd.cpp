@@ -73,11 +73,14 @@ void addQuantizeOptions(CLI::App &app, QuantizeOptions &o)
             "SCHEME"));
     cmd->add_option("-d,--device", o.device, "cpu or cuda")->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
     cmd->add_option("-o,--out", o.out, "Output directory (created; one subdirectory per scheme)")->capture_default_str();
-    cmd->add_option("--calibration", o.calibration, "torch.save file of calibration samples (a list of input tuples or tensors)");
+    cmd->add_option("--calibration", o.calibration,
+                    "torch.save file of calibration samples (a list of input tuples or tensors)")
+        ->check(CLI::ExistingFile);
     cmd->add_option("--calibration-samples", o.calibrationSamples, "Calibration samples from the model's own generator (int8-static)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
-    cmd->add_option("--eval", o.eval, "torch.save file of evaluation samples (shapes of the example inputs)");
+    cmd->add_option("--eval", o.eval, "torch.save file of evaluation samples (shapes of the example inputs)")
+        ->check(CLI::ExistingFile);
     cmd->add_option("--eval-samples", o.evalSamples, "Evaluation samples from the model's own generator")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));

@@ -534,6 +534,13 @@ void TestCli::badCommandLine_data()
                        QStringLiteral("--out"),  QStringLiteral("/tmp/never"), QStringLiteral("--dynamic-batch"),
                        QStringLiteral("8:2")}
         << QStringLiteral("--dynamic-batch: cannot read '8:2'");
+    QTest::newRow("export without a model")
+        << QStringList{QStringLiteral("export"), QStringLiteral("--out"), QStringLiteral("/tmp/never")}
+        << QStringLiteral("needs a model");
+    QTest::newRow("export from a missing folder")
+        << QStringList{QStringLiteral("export"), QStringLiteral("--from"), QStringLiteral("/nonexistent/job"),
+                       QStringLiteral("--out"), QStringLiteral("/tmp/never")}
+        << QStringLiteral("--from");
     QTest::newRow("quantize scheme") << QStringList{QStringLiteral("quantize"), QStringLiteral("--model"),
                                                     QStringLiteral("sample:mlp"), QStringLiteral("--schemes"),
                                                     QStringLiteral("fp32,int3")}

@@ -308,6 +308,9 @@ private slots:
         QTest::newRow("min above max runs") << QStringList{QStringLiteral("--runs"), QStringLiteral("10"), QStringLiteral("--min-runs"),
                                                             QStringLiteral("50")}
                                             << QStringLiteral("--min-runs 50");
+        QTest::newRow("missing package") << QStringList{QStringLiteral("--package"),
+                                                        QStringLiteral("/nonexistent/model.pt2")}
+                                         << QStringLiteral("--package");
     }
 
     void badCommandLine()
