@@ -17,8 +17,8 @@ void addThreadsOption(CLI::App *cmd, int &threads);
 /// engine starts.
 const CLI::Validator &dynamicSpec();
 
-/// The check of `--device`: cpu, cuda or cuda:N (whether the device exists is the engine's
-/// question, exit 1).
+/// The check of `--device`: cpu or cuda, the front end's names (whether the device exists is the
+/// engine's question, exit 1).
 const CLI::Validator &deviceName();
 
 /// The check of `--dtype`: fp32, bf16 or fp16.
