@@ -279,8 +279,10 @@ def load(path):
             return json.load(f)
     except Exception:
         return None
-out = {"export": load(os.path.join(work, "logs", "export.out")),
-       "run": load(os.path.join(work, "logs", "bundle-run.out")),
+def result(envelope):  # --json prints {"ok": true, "result": {...}} or {"ok": false, "error": {...}}
+    return envelope.get("result", envelope.get("error")) if isinstance(envelope, dict) else envelope
+out = {"export": result(load(os.path.join(work, "logs", "export.out"))),
+       "run": result(load(os.path.join(work, "logs", "bundle-run.out"))),
        "manifest": load(os.path.join(work, "jobs", "bundle", "manifest.json")),
        "cold_start": load(os.path.join(work, "jobs", "bundle", "report", "cold_start.json"))}
 with open(os.path.join(work, "bundle.json"), "w") as f:

@@ -135,6 +135,8 @@ def main(work, out):
 def line(kind, path):
     """One line of figures from an aotstudio-cli --json result (tools/gpu-rehearsal.sh)."""
     r = load(path)
+    if isinstance(r, dict) and "ok" in r:  # the envelope: {"ok": true, "result": {...}}
+        r = r.get("result")
     if r is None:
         return "no JSON result"
     if kind == "compile":

@@ -24,7 +24,8 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
 fi
 
 echo "No display: running the same job headless with aotstudio-cli"
-"$BIN/aotstudio-cli" compile --model "$MODEL" --device cpu --out "$OUT" --json > "$OUT/result.json"
+# --json prints the envelope {"ok": true, "result": {...}}; the compile wrote the same result to OUT/result.json.
+"$BIN/aotstudio-cli" compile --model "$MODEL" --device cpu --out "$OUT" --json > /dev/null
 "$ROOT/.venv/bin/python" - "$OUT/result.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -2,29 +2,28 @@
 // `aotstudio-cli compare A B`: two finished jobs side by side (core/compare/compare.h). Reads files
 // only: the engine, torch and Python are not started.
 #include "comparecmd.h"
+#include "command.h"
+
+#include "protocol/envelope.h"
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <sstream>
 
 namespace AotStudio::Cli {
 
 using namespace AotStudio::Compare;
 
-CLI::App *addCompareCommand(CLI::App &app, CompareCommandOptions &o)
+void addCompareOptions(CLI::App &app, CompareCommandOptions &o)
 {
-    auto *cmd = app.add_subcommand("compare",
-        "Compare two finished jobs of one model (compile --out folders, profile --out folders, quantize scheme "
-        "folders such as Q/int8-dynamic, or bundles): options, torch/torchao versions and package size side by "
-        "side; the graph diff of every stage both have; the kernel diff (only in A, only in B, changed source "
-        "with a unified diff, other covered nodes); time per kernel and per module group when both were "
-        "profiled; a verdict naming the largest contributors to the latency difference. Reads files only");
+    auto *cmd = &app;
     cmd->add_option("A", o.a, "The first job folder (the baseline)")->required();
     cmd->add_option("B", o.b, "The second job folder (compared against A: '+' and B - A mean what B adds)")->required();
     cmd->add_option("--stage", o.stage,
         "Only this stage's graph diff, node by node (capture, decompose, pre_grad, "
         "joint_graph, post_grad, ...)");
-    cmd->add_flag("--json", o.json, "Print the comparison as one JSON object (FORMAT.md \"compare\")");
+    cmd->add_flag("--json", o.json, "Print the JSON envelope, the comparison as its result (FORMAT.md \"compare\")");
     cmd->add_flag(
         "--full", o.full, "Text output: every line of each changed kernel's source diff (else 40 per kernel)");
     cmd->footer(
@@ -35,7 +34,6 @@ CLI::App *addCompareCommand(CLI::App &app, CompareCommandOptions &o)
         "-o b && aotstudio-cli compare a b\n"
         "Exit status: 0 compared, 1 refused (not a job folder, different models, a stage they do not share), 2 bad "
         "command line.");
-    return cmd;
 }
 
 namespace {
@@ -294,19 +292,32 @@ int runCompare(const CompareCommandOptions &o)
     try {
         const Comparison c = compareFolders(o.a, o.b, { o.stage });
         if (o.json)
-            std::printf("%s\n", toJson(c).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+            Protocol::printEnvelope(stdout, Protocol::okEnvelope(toJson(c)));
         else
             printCompare(stdout, c, o.full, o.stage);
         return 0;
     } catch (const CompareError &e) {
         std::fprintf(stderr, "aotstudio-cli: compare: %s\n", e.what());
         if (o.json)
-            std::printf("%s\n",
-                nlohmann::json { { "error", e.what() } }
-                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                    .c_str());
-        return 1;
+            Protocol::printEnvelope(
+                stdout, Protocol::errorEnvelope(Protocol::Error{"compare", Protocol::Code::Refused, e.what(), ""}));
+        return Protocol::kExitFailed;
     }
+}
+
+Command compareCommand()
+{
+    auto o = std::make_shared<CompareCommandOptions>();
+    return {"compare",
+            "Compare two finished jobs of one model (compile --out folders, profile --out folders, quantize scheme "
+            "folders such as Q/int8-dynamic, or bundles): options, torch/torchao versions and package size side by "
+            "side; the graph diff of every stage both have; the kernel diff (only in A, only in B, changed source "
+            "with a unified diff, other covered nodes); time per kernel and per module group when both were "
+            "profiled; a verdict naming the largest contributors to the latency difference. Reads files only",
+            [o](CLI::App &cmd) { addCompareOptions(cmd, *o); },
+            [] { return std::string(); },
+            [o](const Globals &) { return runCompare(*o); },
+            [o] { return o->json; }};
 }
 
 } // namespace AotStudio::Cli

@@ -18,12 +18,12 @@ struct CompareCommandOptions {
     bool full = false; ///< every changed kernel's whole source diff and every node (text output)
 };
 
-/// Add the `compare` subcommand to `app`; its values land in `options`.
-CLI::App *addCompareCommand(CLI::App &app, CompareCommandOptions &options);
+/// Add the options of `compare` to its subcommand; their values land in `options`.
+void addCompareOptions(CLI::App &cmd, CompareCommandOptions &options);
 
 /// Run `aotstudio-cli compare`: no engine, files only. Prints the comparison (text, or JSON with
 /// --json) on stdout; returns 0 when compared, 1 when refused (not a job folder, different models,
-/// an unknown --stage: the reason on stderr, and `{"error": ...}` on stdout with --json).
+/// an unknown --stage: the reason on stderr, and the error envelope on stdout with --json).
 int runCompare(const CompareCommandOptions &options);
 
 /// The comparison as text: versions and options side by side, graph diff per stage, kernel diff

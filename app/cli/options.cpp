@@ -31,6 +31,24 @@ const CLI::Validator &dynamicSpec()
     return v;
 }
 
+const CLI::Validator &deviceName()
+{
+    static const CLI::Validator v(
+        [](std::string &value) -> std::string {
+            // The front end's DEVICES (job.py); whether the device is there is the engine's question.
+            return value == "cpu" || value == "cuda" ? std::string()
+                                                     : "'" + value + "' is not a device: write cpu or cuda";
+        },
+        "cpu|cuda");
+    return v;
+}
+
+const CLI::Validator &dtypeName()
+{
+    static const CLI::Validator v(CLI::IsMember({"fp32", "bf16", "fp16"}));
+    return v;
+}
+
 void setThreads(nlohmann::json &request, int threads)
 {
     if (threads > 0)

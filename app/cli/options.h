@@ -17,6 +17,13 @@ void addThreadsOption(CLI::App *cmd, int &threads);
 /// engine starts.
 const CLI::Validator &dynamicSpec();
 
+/// The check of `--device`: cpu or cuda, the front end's names (whether the device exists is the
+/// engine's question, exit 1).
+const CLI::Validator &deviceName();
+
+/// The check of `--dtype`: fp32, bf16 or fp16.
+const CLI::Validator &dtypeName();
+
 /// Put `threads` into a request when set.
 void setThreads(nlohmann::json &request, int threads);
 

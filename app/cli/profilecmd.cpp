@@ -1,26 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `aotstudio-cli profile`: eager against the compiled package in one process (core/profiler/PROFILE.md).
 #include "profilecmd.h"
+#include "command.h"
+#include "enginejob.h"
 #include "options.h"
 
 #include "pipeline/measurement.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 
 namespace AotStudio::Cli {
 
 using nlohmann::json;
 
-CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &o)
+void addProfileOptions(CLI::App &app, ProfileOptions &o)
 {
-    auto *cmd = app.add_subcommand("profile", "Profile a model: eager against its AOTInductor package (and NativeRT where "
-                                              "available) in one process with one collector: latency distribution, "
-                                              "collector overhead, per-kernel time tied to graph nodes, peak memory, "
-                                              "throughput against runners, cold start. Writes OUT/profile.json, "
-                                              "OUT/profile.csv, OUT/profile_kernels.csv and OUT/trace.json (Perfetto)");
+    auto *cmd = &app;
     cmd->add_option("-m,--model", o.model, "Model: sample:NAME, path/to/file.py:factory or a torch.export.save .pt2")->required();
-    cmd->add_option("--package", o.package, "Profile this .pt2 instead of compiling one (checked against the model's inputs first)");
+    cmd->add_option("--package", o.package,
+                    "Profile this .pt2 instead of compiling one (checked against the model's inputs first)")
+        ->check(CLI::ExistingFile);
     cmd->add_option("-d,--device", o.device, "cpu or cuda (cuda on a machine without a GPU is an error, exit 1)")
         ->capture_default_str()
         ->check(CLI::IsMember({"cpu", "cuda"}));
@@ -41,11 +42,10 @@ CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &o)
     addThreadsOption(cmd, o.threads);
     cmd->add_option("--variants", o.variants, "Subset of eager,aoti,nativert")->delimiter(',')->check(CLI::IsMember({"eager", "aoti", "nativert"}));
     cmd->add_flag("--no-trace", o.noTrace, "Skip the traced pass (no kernels, no trace.json, no overhead)");
-    cmd->add_flag("--json", o.json, "Print the profile as one JSON object on stdout");
+    cmd->add_flag("--json", o.json, "Print the JSON envelope on stdout, the profile as its result");
     cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
     cmd->footer("Exit status: 0 success, 1 the profile failed (no such device, package does not load, model raised), "
                 "2 bad command line.");
-    return cmd;
 }
 
 json profileRequest(const ProfileOptions &o)
@@ -215,6 +215,23 @@ void printProfile(std::FILE *out, const json &r)
         if (text.rfind("measurement: ", 0) != 0)
             std::fprintf(out, "warning:        %s\n", text.c_str());
     }
+}
+
+Command profileCommand()
+{
+    auto o = std::make_shared<ProfileOptions>();
+    return {"profile",
+            "Profile a model: eager against its AOTInductor package (and NativeRT where "
+            "available) in one process with one collector: latency distribution, "
+            "collector overhead, per-kernel time tied to graph nodes, peak memory, "
+            "throughput against runners, cold start. Writes OUT/profile.json, "
+            "OUT/profile.csv, OUT/profile_kernels.csv and OUT/trace.json (Perfetto)",
+            [o](CLI::App &cmd) { addProfileOptions(cmd, *o); },
+            [o] { return profileCommandLineProblem(*o); },
+            [o](const Globals &g) -> int {
+                runEngineJob({profileRequest(*o), o->json, g.verbose || o->verbose, {}, printProfile, {}});
+            },
+            [o] { return o->json; }};
 }
 
 } // namespace AotStudio::Cli

@@ -20,8 +20,8 @@ struct ProfileOptions {
     bool noTrace = false, json = false, verbose = false;
 };
 
-/// Add the `profile` subcommand to `app`; its values land in `options`.
-CLI::App *addProfileCommand(CLI::App &app, ProfileOptions &options);
+/// Add the options of `profile` to its subcommand; their values land in `options`.
+void addProfileOptions(CLI::App &cmd, ProfileOptions &options);
 /// The `profile` request for the engine (id 1), with `out` made absolute.
 nlohmann::json profileRequest(const ProfileOptions &options);
 /// What is wrong with a parsed `profile` command line that CLI11's per-option checks cannot see

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `aotstudio-cli quantize`: quantization schemes side by side (FORMAT.md, "quantize result").
 #include "quantizecmd.h"
+#include "command.h"
+#include "enginejob.h"
 #include "options.h"
 
 #include "pipeline/measurement.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <memory>
 
 namespace AotStudio::Cli {
 
@@ -44,24 +48,39 @@ std::string number(const json &v, const char *format)
 
 } // namespace
 
-CLI::App *addQuantizeCommand(CLI::App &app, QuantizeOptions &o)
+void addQuantizeOptions(CLI::App &app, QuantizeOptions &o)
 {
-    auto *cmd = app.add_subcommand("quantize", "Compare quantization schemes side by side: each is quantized (torchao), "
-                                               "compiled with AOTInductor into OUT/<scheme>/model.pt2 and measured against "
-                                               "fp32 eager (latency eager and compiled, peak memory, package size, accuracy, "
-                                               "per-layer error). Writes OUT/quantize.json and OUT/quantize.csv");
+    auto *cmd = &app;
     cmd->add_option("-m,--model", o.model, "Model: sample:NAME or path/to/file.py:factory")->required();
-    cmd->add_option("-s,--schemes", o.schemes,
-                    "Comma-separated schemes (default all): fp32, bf16, int8-weight-only, int8-dynamic, int4-weight-only, "
-                    "fp8-dynamic, int8-static")
-        ->delimiter(',');
+    cmd->add_option(
+           "-s,--schemes", o.schemes,
+           "Comma-separated schemes (default all): fp32, bf16, int8-weight-only, int8-dynamic, int4-weight-only, "
+           "fp8-dynamic, int8-static")
+        ->delimiter(',')
+        ->check(CLI::Validator(
+            [](std::string &v) -> std::string {
+                // The front end's list (quant.py SCHEMES), checked here too: a typo never imports torch.
+                static const std::vector<std::string> known{
+                    "fp32",        "bf16",       "int8-weight-only", "int8-dynamic", "int4-weight-only",
+                    "fp8-dynamic", "int8-static"};
+                if (std::find(known.begin(), known.end(), v) != known.end())
+                    return {};
+                std::string list;
+                for (const auto &k : known)
+                    list += (list.empty() ? "" : ", ") + k;
+                return "unknown quantization scheme '" + v + "': choose from " + list;
+            },
+            "SCHEME"));
     cmd->add_option("-d,--device", o.device, "cpu or cuda")->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
     cmd->add_option("-o,--out", o.out, "Output directory (created; one subdirectory per scheme)")->capture_default_str();
-    cmd->add_option("--calibration", o.calibration, "torch.save file of calibration samples (a list of input tuples or tensors)");
+    cmd->add_option("--calibration", o.calibration,
+                    "torch.save file of calibration samples (a list of input tuples or tensors)")
+        ->check(CLI::ExistingFile);
     cmd->add_option("--calibration-samples", o.calibrationSamples, "Calibration samples from the model's own generator (int8-static)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
-    cmd->add_option("--eval", o.eval, "torch.save file of evaluation samples (shapes of the example inputs)");
+    cmd->add_option("--eval", o.eval, "torch.save file of evaluation samples (shapes of the example inputs)")
+        ->check(CLI::ExistingFile);
     cmd->add_option("--eval-samples", o.evalSamples, "Evaluation samples from the model's own generator")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
@@ -74,16 +93,18 @@ CLI::App *addQuantizeCommand(CLI::App &app, QuantizeOptions &o)
     cmd->add_option("--max-seconds", o.maxSeconds, "Time cap per scheme and variant, in seconds")->capture_default_str()->check(CLI::Range(0.0, 1e6));
     addThreadsOption(cmd, o.threads);
     cmd->add_flag("--no-snapshots", o.noSnapshots, "Write no graph snapshots (faster; quantized ops still listed)");
-    cmd->add_flag("--json", o.json, "Print the result as one JSON object on stdout");
+    cmd->add_flag("--json", o.json,
+                  "Print the JSON envelope on stdout, the comparison as its result (also beside the error when it "
+                  "compared nothing)");
     cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
-    cmd->footer("A scheme the device cannot run (fp8-dynamic without a CUDA GPU of compute capability 8.9+) or that fails "
-                "to quantize, export or compile is a row with its reason; the others still run.\n"
-                "Exit status: 0 the comparison ran (other rows may have failed), 1 the request failed (unknown scheme or "
-                "model, no device) or compared nothing (the fp32 baseline failed, or every scheme did), 2 bad command "
-                "line, 130 cancelled.\n"
-                "Example: aotstudio-cli quantize --model sample:convnet --schemes fp32,int8-dynamic,int8-static "
-                "--out /tmp/q --max-error 0.05");
-    return cmd;
+    cmd->footer(
+        "A scheme the device cannot run (fp8-dynamic without a CUDA GPU of compute capability 8.9+) or that fails "
+        "to quantize, export or compile is a row with its reason; the others still run.\n"
+        "Exit status: 0 the comparison ran (other rows may have failed), 1 the request failed (unknown model, no "
+        "device) or compared nothing (the fp32 baseline failed, or every scheme did), 2 bad command "
+        "line (an unknown scheme among them), 130 cancelled.\n"
+        "Example: aotstudio-cli quantize --model sample:convnet --schemes fp32,int8-dynamic,int8-static "
+        "--out /tmp/q --max-error 0.05");
 }
 
 std::string quantizeFailure(const json &result)
@@ -172,6 +193,24 @@ void printQuantize(std::FILE *out, const json &r)
             std::fprintf(out, "best within max error %g: none of the schemes is that accurate\n", b.value("max_error", 0.0));
     }
     std::fprintf(out, "table: %s\nresult: %s\n", r.value("csv", "").c_str(), r.value("json", "").c_str());
+}
+
+Command quantizeCommand()
+{
+    auto o = std::make_shared<QuantizeOptions>();
+    return {"quantize",
+            "Compare quantization schemes side by side: each is quantized (torchao), "
+            "compiled with AOTInductor into OUT/<scheme>/model.pt2 and measured against "
+            "fp32 eager (latency eager and compiled, peak memory, package size, accuracy, "
+            "per-layer error). Writes OUT/quantize.json and OUT/quantize.csv",
+            [o](CLI::App &cmd) { addQuantizeOptions(cmd, *o); },
+            [o] { return std::string(); },
+            [o](const Globals &g) -> int {
+                runEngineJob({quantizeRequest(*o), o->json, g.verbose || o->verbose,
+                              quantizeRequest(*o).value("out", std::string()) + "/aotstudio.log", printQuantize,
+                              quantizeFailure});
+            },
+            [o] { return o->json; }};
 }
 
 } // namespace AotStudio::Cli

@@ -21,8 +21,8 @@ struct QuantizeOptions {
     bool noSnapshots = false, json = false, verbose = false;
 };
 
-/// Add the `quantize` subcommand to `app`; its values land in `options`.
-CLI::App *addQuantizeCommand(CLI::App &app, QuantizeOptions &options);
+/// Add the options of `quantize` to its subcommand; their values land in `options`.
+void addQuantizeOptions(CLI::App &cmd, QuantizeOptions &options);
 /// The `quantize` request for the engine (id 1), with paths made absolute.
 nlohmann::json quantizeRequest(const QuantizeOptions &options);
 /// Why a quantize result compared nothing ("" when it did): its fp32 baseline row failed, or every

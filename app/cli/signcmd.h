@@ -21,11 +21,11 @@ struct KeygenOptions {
     bool json = false;
 };
 
-/// Add the `keygen` subcommand to `app`; its values land in `options`.
-CLI::App *addKeygenCommand(CLI::App &app, KeygenOptions &options);
+/// Add the options of `keygen` to its subcommand; their values land in `options`.
+void addKeygenOptions(CLI::App &cmd, KeygenOptions &options);
 
 /// Write a new Ed25519 key pair: KEYFILE (private, mode 0600) and KEYFILE.pub, and print the key id
-/// and how to use both (one JSON object with --json). Exit status 0, or 1 with one line on stderr
+/// and how to use both (the JSON envelope with --json). Exit status 0, or 1 with one line on stderr
 /// when a file exists or cannot be written.
 int runKeygen(const KeygenOptions &options);
 

@@ -2,24 +2,22 @@
 // `aotstudio-cli sweep`: a package checked against eager across the shapes its guards accept, and
 // refused outside them (core/pipeline/sweepjob.h, FORMAT.md "sweep").
 #include "sweepcmd.h"
+#include "command.h"
+#include "enginejob.h"
 #include "options.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 
 namespace AotStudio::Cli {
 
 using nlohmann::json;
 
-CLI::App *addSweepCommand(CLI::App &app, SweepOptions &o)
+void addSweepOptions(CLI::App &app, SweepOptions &o)
 {
-    auto *cmd = app.add_subcommand("sweep",
-        "Verify a package across the shapes it accepts: for every dynamic dimension its range ends and their "
-        "neighbours, 0 and 1, the example, both sides of every recorded guard, odd and even sizes, powers of two, "
-        "seeded interior points, pairs of dimensions, and sizes just outside the range. Inside the range the "
-        "package must match eager on seeded inputs (per output); outside, the runner must refuse the call. "
-        "Writes OUT/sweep.json and OUT/sweep.csv");
+    auto *cmd = &app;
     auto *target = cmd->add_option_group("target", "What to sweep (one of them)");
     target->add_option("-m,--model", o.model,
         "Model: sample:NAME, path/to/file.py:factory or a torch.export.save .pt2; "
@@ -67,7 +65,9 @@ CLI::App *addSweepCommand(CLI::App &app, SweepOptions &o)
     cmd->add_option("--tolerance", o.tolerance, "Largest accepted max abs difference (default: the compile's)")
         ->check(CLI::Range(0.0, 1e30));
     addThreadsOption(cmd, o.threads);
-    cmd->add_flag("--json", o.json, "Print the sweep as one JSON object on stdout");
+    cmd->add_flag(
+        "--json", o.json,
+        "Print the JSON envelope on stdout, the sweep as its result (also beside the error when shapes fail)");
     cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
     cmd->footer(
         "Exit status: 0 every shape did what the guards promise (matched inside, refused outside; a shape where eager\n"
@@ -77,7 +77,6 @@ CLI::App *addSweepCommand(CLI::App &app, SweepOptions &o)
         "  aotstudio-cli sweep --package /tmp/dyn/model.pt2 --out /tmp/dyn-sweep\n"
         "  aotstudio-cli sweep --model sample:mlp --dynamic 0:0:1:64=batch --out /tmp/mlp-sweep\n"
         "  aotstudio-cli sweep --bundle /tmp/mlp-bundle.zip --isolate --timeout 30 --out /tmp/bundle-sweep");
-    return cmd;
 }
 
 json sweepRequest(const SweepOptions &o)
@@ -178,6 +177,38 @@ void printSweep(std::FILE *out, const json &r)
         "promise\n");
     std::fprintf(out, "sweep:          %s\n", r.value("verdict", "").c_str());
     std::fprintf(out, "result:         %s\n", r.value("sweep_json", "").c_str());
+}
+
+namespace {
+
+/// A sweep with shapes that did not do what the guards promise failed its check.
+std::string sweepFailure(const json &result)
+{
+    if (result.value("passed", false))
+        return {};
+    const std::string verdict = result.value("verdict", std::string());
+    return verdict.empty() ? std::string("some shapes did not do what the guards promise") : verdict;
+}
+
+} // namespace
+
+Command sweepCommand()
+{
+    auto o = std::make_shared<SweepOptions>();
+    return {"sweep",
+            "Verify a package across the shapes it accepts: for every dynamic dimension its range ends and their "
+            "neighbours, 0 and 1, the example, both sides of every recorded guard, odd and even sizes, powers of two, "
+            "seeded interior points, pairs of dimensions, and sizes just outside the range. Inside the range the "
+            "package must match eager on seeded inputs (per output); outside, the runner must refuse the call. "
+            "Writes OUT/sweep.json and OUT/sweep.csv",
+            [o](CLI::App &cmd) { addSweepOptions(cmd, *o); },
+            [o] { return std::string(); },
+            [o](const Globals &g) -> int {
+                runEngineJob({sweepRequest(*o), o->json, g.verbose || o->verbose,
+                              sweepRequest(*o).value("out", std::string()) + "/aotstudio.log", printSweep,
+                              sweepFailure});
+            },
+            [o] { return o->json; }};
 }
 
 } // namespace AotStudio::Cli

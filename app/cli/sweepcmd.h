@@ -22,8 +22,8 @@ struct SweepOptions {
     bool allowUnsigned = false; ///< --allow-unsigned: a --bundle without a trusted signature (BUNDLE.md)
 };
 
-/// Add the `sweep` subcommand to `app`; its values land in `options`.
-CLI::App *addSweepCommand(CLI::App &app, SweepOptions &options);
+/// Add the options of `sweep` to its subcommand; their values land in `options`.
+void addSweepOptions(CLI::App &cmd, SweepOptions &options);
 /// The `sweep` request for the engine (id 1), with paths made absolute.
 nlohmann::json sweepRequest(const SweepOptions &options);
 /// Human-readable summary of a sweep result: per target the guards, a line per dimension with

@@ -2,6 +2,7 @@
 #include "bundlerun.h"
 
 #include "bundle/text.h"
+#include "protocol/messages.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,6 +17,15 @@ std::string oneLine(const std::string &message)
     std::replace_if(
         line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
     return line;
+}
+
+nlohmann::json errorJson(const std::string &stage, const std::string &message, const std::string &hint)
+{
+    const std::string code = stage == "refused" ? Protocol::Code::Refused
+                             : stage == "request" ? Protocol::Code::BadRequest
+                             : stage == "worker"  ? Protocol::Code::Internal
+                                                  : Protocol::Code::Failed;
+    return {{"stage", stage}, {"code", code}, {"message", oneLine(message)}, {"hint", oneLine(hint)}};
 }
 
 Bundle::TrustStore loadTrustStore(const std::vector<std::string> &trustPaths)

@@ -103,4 +103,11 @@ nlohmann::json outputsJson(const Bundle::Manifest &manifest, const std::vector<R
 /// One line, valid UTF-8, no newlines: for refusals on stderr and in JSON.
 std::string oneLine(const std::string &message);
 
+/// The error object of aotstudio-run, in the one-shot envelope and on a --serve response line
+/// alike (FORMAT.md "Command-line tools"): {"stage", "code", "message", "hint"}. `stage` is where
+/// it ended: "refused" (the bundle, the input or the trust store said no), "failed" (loading or
+/// running), "request" (a malformed --serve request), "worker" (a worker died or answered
+/// garbage), "replay"; `code` follows from it: refused, failed, bad_request, internal.
+nlohmann::json errorJson(const std::string &stage, const std::string &message, const std::string &hint = "");
+
 } // namespace AotStudio::RunApp

@@ -12,6 +12,7 @@
 #include "bundle/signing.h"
 #include "bundle/text.h"
 #include "profiler/machine.h"
+#include "protocol/envelope.h"
 #include "profiler/measure.h"
 #include "runtime/aotirunner.h"
 #include "runtime/libraries.h"
@@ -21,10 +22,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <latch>
 #include <limits>
 #include <optional>
@@ -40,8 +43,18 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kExitRefused = 1; // refused (invalid bundle, wrong device or torch, no bucket) or failed
-constexpr int kExitUsage = 2;
+// core/protocol/envelope.h: 1 refused (invalid bundle, wrong device or torch, no bucket) or failed,
+// 2 bad command line, 130 Ctrl-C.
+constexpr int kExitRefused = Protocol::kExitFailed;
+constexpr int kExitUsage = Protocol::kExitUsage;
+
+extern "C" void onInterrupt(int)
+{
+    // A one-shot run has nothing to finish cleanly: leave at once with the cancel status (128 + SIGINT).
+    static const char msg[] = "\naotstudio-run: interrupted\n";
+    (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
+    ::_exit(Protocol::kExitCancelled);
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -105,8 +118,10 @@ double msSince(Clock::time_point t0)
 
 json summaryJson(const Profiler::Summary &s)
 {
-    return {{"runs", s.runs},     {"median", s.medianMs}, {"p10", s.p10Ms}, {"p90", s.p90Ms}, {"p99", s.p99Ms},
-            {"mean", s.meanMs},   {"stddev", s.stddevMs}, {"min", s.minMs}, {"max", s.maxMs}};
+    // The key names of every other timed figure (compile's `eager`, profile's `statistics`).
+    return {{"runs", s.runs},         {"median_ms", s.medianMs}, {"p10_ms", s.p10Ms}, {"p90_ms", s.p90Ms},
+            {"p99_ms", s.p99Ms},      {"mean_ms", s.meanMs},     {"stddev_ms", s.stddevMs},
+            {"min_ms", s.minMs},      {"max_ms", s.maxMs}};
 }
 
 std::string shapeString(const std::vector<long long> &shape)
@@ -117,7 +132,7 @@ std::string shapeString(const std::vector<long long> &shape)
     return s + "]";
 }
 
-/// One-line failure: on stderr always, and as {"ok": false, ...} on stdout with --json. The
+/// One-line failure: on stderr always, and as the error envelope on stdout with --json. The
 /// message may quote bytes of the bundle (a manifest's parse error, a file name): it is made valid
 /// UTF-8 and kept on one line.
 int refuse(bool asJson, const std::string &stage, const std::string &message)
@@ -125,9 +140,18 @@ int refuse(bool asJson, const std::string &stage, const std::string &message)
     const std::string line = RunApp::oneLine(message);
     std::fprintf(stderr, "aotstudio-run: %s: %s\n", stage.c_str(), line.c_str());
     if (asJson)
-        std::printf("%s\n", Bundle::dumpJson(json{{"ok", false}, {"stage", stage}, {"error", line}}).c_str());
+        Protocol::printEnvelope(stdout, Protocol::errorEnvelope(RunApp::errorJson(stage, line)));
     std::fflush(nullptr);
     return kExitRefused;
+}
+
+/// A malformed command line: the reason on stderr, and with --json the envelope on stdout too.
+int usage(bool asJson, const std::string &message)
+{
+    std::fprintf(stderr, "aotstudio-run: %s\n", message.c_str());
+    if (asJson)
+        Protocol::printEnvelope(stdout, Protocol::usageEnvelope(message));
+    return kExitUsage;
 }
 
 /// `--package`: one package on the inputs of `inputPath`, checked by its guards sidecar; the
@@ -137,10 +161,8 @@ int runPackage(const std::string &package, const std::string &device, const std:
                const std::string &guardsPath, bool asJson)
 {
   try {
-    if (inputPath.empty()) {
-        std::fprintf(stderr, "aotstudio-run: --package needs --input FILE (torch.save of the input tensors)\n");
-        return kExitUsage;
-    }
+    if (inputPath.empty())
+        return usage(asJson, "--package needs --input FILE (torch.save of the input tensors)");
     std::shared_ptr<const Runtime::InputFile> inputs;
     std::unique_ptr<Runtime::AotiRunner> runner;
     try {
@@ -184,10 +206,10 @@ int runPackage(const std::string &package, const std::string &device, const std:
     json outs = json::array();
     for (const auto &o : runner->outputSummary())
         outs.push_back({{"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"non_finite", o.nonFinite}});
-    const json r{{"ok", true}, {"package", package}, {"device", device}, {"run_ms", runMs}, {"outputs", outs},
+    const json r{{"package", package}, {"device", device}, {"run_ms", runMs}, {"outputs", outs},
                  {"saved", saveTo.empty() ? json() : json(saveTo)}};
     if (asJson)
-        std::printf("%s\n", Bundle::dumpJson(r).c_str());
+        Protocol::printEnvelope(stdout, Protocol::okEnvelope(Bundle::validUtf8Json(r)));
     else
         std::printf("package:  %s\nrun:      %.3f ms\noutputs:  %zu\n", package.c_str(), runMs, outs.size());
     std::fflush(nullptr);
@@ -219,16 +241,18 @@ int main(int argc, char **argv)
                "includes loading LibTorch.\n"
                "Exit status: 0 success, 1 refused (invalid or tampered bundle, truncated zip, unsigned or foreign\n"
                "bundle with a trust store, invalid signature, no bucket for the batch, wrong device, incompatible\n"
-               "torch) or failed (load, run), 2 bad command line (or an unreadable trust store).\n"
+               "torch) or failed (load, run), 2 bad command line (or an unreadable trust store), 130 Ctrl-C.\n"
+               "--json: one line, {\"ok\": true, \"result\": {...}} or {\"ok\": false, \"error\": {\"stage\", \"code\",\n"
+               "\"message\", \"hint\"}} (core/protocol/FORMAT.md \"Command-line tools\").\n"
                "SERVING (--serve): the parent verifies the bundle once (and extracts a zip), then answers JSON lines:\n"
                "  {\"id\": 1, \"batch\": 4, \"seed\": 0}   {\"id\": 2, \"input\": \"/path/x.pt\"}   {\"id\": 3, \"shutdown\": true}\n"
                "with one line each, in completion order: {\"id\", \"ok\": true, \"bucket\", \"outputs\" (as --json prints them),\n"
                "\"timing\": {\"queue_ms\", \"worker_start_ms\", \"load_ms\", \"run_ms\", \"total_ms\"}, \"worker_pid\"} or\n"
-               "{\"id\", \"ok\": false, \"error\": {\"stage\", \"message\"}}. Workers are fork()ed from the parent, which never\n"
+               "{\"id\", \"ok\": false, \"error\": {\"stage\", \"code\", \"message\", \"hint\"}}. Workers are fork()ed from the parent, which never\n"
                "runs a forward or initialises CUDA (a forked child could not use them); a crashed worker's request\n"
                "gets an error naming the signal and the pool replaces it. End of input or a shutdown request\n"
                "finishes the requests in flight and exits. --replay/--poisson drive the same pool in process and\n"
-               "compare it with a fresh aotstudio-run per request (p50/p99 latency with 95% intervals).\n"
+               "compare it with a fresh aotstudio-run per request (median/p99 latency with 95% intervals).\n"
                "Examples:\n"
                "  aotstudio-run build/convnet-bundle\n"
                "  aotstudio-run build/convnet-bundle.zip --batch 3 --iters 200 --json\n"
@@ -323,43 +347,43 @@ int main(int argc, char **argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
-        const int rc = app.exit(e);
-        return rc == 0 ? 0 : kExitUsage;
+        if (e.get_exit_code() == 0) // --help
+            return app.exit(e);
+        if (Protocol::wantsJson(argc, argv)) {
+            Protocol::printEnvelope(stdout, Protocol::usageEnvelope(e.what()));
+            app.exit(e, std::cerr, std::cerr);
+        } else {
+            app.exit(e);
+        }
+        return kExitUsage;
     }
+    // Ctrl-C: exit 130 (a --serve or replay loop installs its own handling, serve.h).
+    std::signal(SIGINT, onInterrupt);
 
     const bool serving = serve || !replayPath.empty() || poissonRate > 0;
-    if (!serving && (isolationOpt->count() > 0 || workersOpt->count() > 0)) {
-        std::fprintf(stderr, "aotstudio-run: --isolation and --workers go with --serve, --replay or --poisson; see --help\n");
-        return kExitUsage;
-    }
-    if ((serve && batchOpt) || (serving && !inputPath.empty())) {
-        std::fprintf(stderr, "aotstudio-run: with --serve each request names its batch or input file (--replay and --poisson take "
-                             "--batch only); see --help\n");
-        return kExitUsage;
-    }
+    if (!serving && (isolationOpt->count() > 0 || workersOpt->count() > 0))
+        return usage(asJson, "--isolation and --workers go with --serve, --replay or --poisson; see --help");
+    if ((serve && batchOpt) || (serving && !inputPath.empty()))
+        return usage(asJson, "with --serve each request names its batch or input file (--replay and --poisson take "
+                             "--batch only); see --help");
 
-    if (packagePath.empty() && (!saveOutputsPath.empty() || !guardsPath.empty() || app.count("--device") > 0)) {
-        std::fprintf(stderr, "aotstudio-run: --save-outputs, --guards and --device go with --package (a bundle's outputs are "
-                             "summarised; its device and guards come from its manifest); see --help\n");
-        return kExitUsage;
-    }
+    if (packagePath.empty() && (!saveOutputsPath.empty() || !guardsPath.empty() || app.count("--device") > 0))
+        return usage(asJson, "--save-outputs, --guards and --device go with --package (a bundle's outputs are "
+                             "summarised; its device and guards come from its manifest); see --help");
     if (threads > 0)
         Runtime::setIntraOpThreads(threads); // before any package loads: its kernels use this count
 
     if (!packagePath.empty())
         return runPackage(packagePath, packageDevice, inputPath, saveOutputsPath, guardsPath, asJson);
-    if (bundlePath.empty()) {
-        std::fprintf(stderr, "aotstudio-run: give a bundle (directory or .zip) or --package FILE.pt2; see --help\n");
-        return kExitUsage;
-    }
+    if (bundlePath.empty())
+        return usage(asJson, "give a bundle (directory or .zip) or --package FILE.pt2; see --help");
 
     // The trust store first: a store that cannot be read is a configuration error, never an empty store.
     Bundle::TrustStore trust;
     try {
         trust = RunApp::loadTrustStore(trustPaths);
     } catch (const RunApp::TrustStoreError &e) {
-        std::fprintf(stderr, "aotstudio-run: %s\n", e.what());
-        return kExitUsage;
+        return usage(asJson, e.what());
     }
 
     // 1. Open and verify the hashes, then the signature; nothing of the bundle is loaded before.
@@ -400,8 +424,7 @@ int main(int argc, char **argv)
         } catch (const RunApp::Refusal &e) {
             return refuse(asJson, e.stage(), e.what());
         } catch (const RunApp::UsageError &e) {
-            std::fprintf(stderr, "aotstudio-run: %s\n", RunApp::oneLine(e.what()).c_str());
-            return kExitUsage;
+            return usage(asJson, RunApp::oneLine(e.what()));
         }
     }
 
@@ -528,8 +551,7 @@ int main(int argc, char **argv)
     }
     const json outputsJson = RunApp::outputsJson(m, outputs);
     if (asJson) {
-        json out{{"ok", true},
-                 {"bundle", bundle.source.string()},
+        json out{{"bundle", bundle.source.string()},
                  {"zip", static_cast<bool>(bundle.extracted)},
                  {"model", m.model},
                  {"device", device},
@@ -552,13 +574,13 @@ int main(int argc, char **argv)
                  {"iters", iters},
                  {"warmup", warmup},
                  {"seed", seed},
-                 {"latency_ms", latency.runs > 0 ? summaryJson(latency) : json()},
+                 {"latency", latency.runs > 0 ? summaryJson(latency) : json()},
                  {"throughput", throughput.is_null() ? json() : throughput},
                  {"cold_start", coldJson},
                  {"outputs", outputsJson}};
         if (measurement.is_object())
             out["measurement"] = measurement;
-        std::printf("%s\n", Bundle::dumpJson(out).c_str()); // paths and names may hold any bytes
+        Protocol::printEnvelope(stdout, Protocol::okEnvelope(Bundle::validUtf8Json(out))); // paths and names may hold any bytes
     } else {
         std::printf("bundle:      %s%s\n", bundle.source.c_str(), bundle.extracted ? " (zip)" : "");
         std::printf("model:       %s on %s, torch %s (runtime LibTorch %s)\n", m.model.c_str(), device.c_str(),

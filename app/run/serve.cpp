@@ -2,6 +2,8 @@
 // aotstudio-run --serve and the burst replay: the scheduler and its worker processes (serve.h).
 #include "serve.h"
 
+#include "protocol/envelope.h"
+
 #include "workerpool.h"
 
 #include "bundle/text.h"
@@ -74,7 +76,7 @@ ParsedLine parseRequest(const std::string &line)
     ParsedLine p;
     const json j = json::parse(line, nullptr, false);
     const auto bad = [&](const std::string &message) {
-        p.error = {{"id", p.id}, {"ok", false}, {"error", {{"stage", "request"}, {"message", oneLine(message)}}}};
+        p.error = {{"id", p.id}, {"ok", false}, {"error", errorJson("request", message)}};
         return p;
     };
     if (j.is_discarded() || !j.is_object())
@@ -343,7 +345,9 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
     for (const auto &[id, c] : clients)
         if (id != 0)
             ::close(c.fd);
-    return 0;
+    // SIGTERM and SIGHUP are how a service manager stops a server: a clean end (0). Ctrl-C is a
+    // cancel, as everywhere else: 130.
+    return g_stopSignal == SIGINT ? Protocol::kExitCancelled : Protocol::kExitOk;
 }
 
 namespace {
@@ -523,7 +527,7 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         results.push_back(replayOnce(vb, options, mode, trace, ro.seed, monitor, &signals.waitMask));
     monitor.end();
     if (g_stopSignal != 0)
-        return 1;
+        return g_stopSignal == SIGINT ? Protocol::kExitCancelled : Protocol::kExitFailed;
 
     const double spanS = trace.size() > 1 ? (trace.back().tMs - trace.front().tMs) / 1000.0 : 0.0;
     const double offered = spanS > 0 ? static_cast<double>(trace.size() - 1) / spanS : 0.0;
@@ -537,6 +541,7 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
     json modesJson = json::array();
     std::vector<std::string> lines;
     int exitCode = 0;
+    std::string failedModes; // modes with no request answered: the replay failed
     for (const auto &r : results) {
         std::vector<double> ok;
         for (double v : r.latencyMs)
@@ -550,12 +555,15 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         const double throughput = r.wallS > 0 ? r.ok / r.wallS : 0.0;
         const double achieved = r.submitSpanS > 0 ? static_cast<double>(trace.size() - 1) / r.submitSpanS : 0.0;
         const double busy = r.wallS > 0 ? r.cpuS / (r.wallS * cpus.usable) : 0.0;
-        if (r.ok == 0)
-            exitCode = 1;
+        if (r.ok == 0) {
+            exitCode = Protocol::kExitFailed;
+            failedModes += (failedModes.empty() ? "" : ", ") + std::string(isolationName(r.isolation)) +
+                           (r.firstError.empty() ? std::string() : " (" + r.firstError + ")");
+        }
         modesJson.push_back({{"mode", isolationName(r.isolation)}, {"workers", r.workers},
             {"requests", r.latencyMs.size()}, {"ok", r.ok}, {"errors", r.errors},
-            {"first_error", r.firstError.empty() ? json() : json(r.firstError)}, {"p50_ms", intervalJson(p50)},
-            {"p99_ms", intervalJson(p99)}, {"service_p50_ms", intervalJson(service)}, {"throughput_per_s", throughput},
+            {"first_error", r.firstError.empty() ? json() : json(r.firstError)}, {"median_ms", intervalJson(p50)},
+            {"p99_ms", intervalJson(p99)}, {"service_median_ms", intervalJson(service)}, {"throughput_per_s", throughput},
             {"achieved_rate_per_s", achieved}, {"wall_s", r.wallS}, {"cpu_s", r.cpuS}, {"cpu_busy_share", busy},
             {"saturated", saturated(r)}});
         char line[512];
@@ -606,13 +614,16 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         static_cast<unsigned long long>(ro.seed));
     const std::string source = ro.poissonRate > 0 ? std::string(poisson) : ro.tracePath;
     if (ro.asJson) {
-        const json out {{"ok", exitCode == 0}, {"bundle", vb.bundle.source.string()},
+        const json out {{"bundle", vb.bundle.source.string()},
             {"model", vb.bundle.manifest.model}, {"device", vb.bundle.manifest.device},
             {"trace",
                 {{"source", source}, {"requests", trace.size()}, {"span_s", spanS},
                     {"offered_rate_per_s", spanS > 0 ? static_cast<double>(trace.size() - 1) / spanS : 0.0}}},
             {"usable_cpus", cpus.usable}, {"modes", modesJson}, {"ratios", ratios}, {"measurement", measurement}};
-        std::printf("%s\n", Bundle::dumpJson(out).c_str());
+        Protocol::printEnvelope(stdout,
+            exitCode == 0 ? Protocol::okEnvelope(Bundle::validUtf8Json(out))
+                          : Protocol::errorEnvelope(errorJson("replay", "no request was answered in mode " + failedModes),
+                                Bundle::validUtf8Json(out)));
     } else {
         std::printf("replay:      %s: %zu requests over %.2f s against '%s' (%s, %d usable CPUs)\n",
             Bundle::validUtf8(source).c_str(), trace.size(), spanS, Bundle::validUtf8(vb.path).c_str(),

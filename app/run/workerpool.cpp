@@ -139,9 +139,9 @@ json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, Runner
         return {{"ok", true}, {"bucket", plan.choice.bucket.name}, {"outputs", outputs}, {"load_ms", loadMs},
             {"run_ms", runMs}};
     } catch (const Refusal &e) {
-        return {{"ok", false}, {"error", {{"stage", e.stage()}, {"message", oneLine(e.what())}}}};
+        return {{"ok", false}, {"error", errorJson(e.stage(), e.what())}};
     } catch (const std::exception &e) { // a c10::Error outside the runner's own wrapping
-        return {{"ok", false}, {"error", {{"stage", "failed"}, {"message", oneLine(e.what())}}}};
+        return {{"ok", false}, {"error", errorJson("failed", e.what())}};
     }
 }
 
@@ -483,7 +483,7 @@ void WorkerPool::workerGone(Slot &s)
 
 json WorkerPool::failure(const Job &job, const std::string &stage, const std::string &message, pid_t pid)
 {
-    json r {{"id", job.id}, {"ok", false}, {"error", {{"stage", stage}, {"message", oneLine(message)}}}};
+    json r {{"id", job.id}, {"ok", false}, {"error", errorJson(stage, message)}};
     if (pid > 0)
         r["worker_pid"] = pid;
     return r;
@@ -500,14 +500,14 @@ json WorkerPool::response(const Job &job, const json &answer, const Slot &s, Clo
     if (!answer.value("ok", false)) {
         json r = failure(job, "failed", "", s.pid);
         if (answer.contains("error") && answer["error"].is_object())
-            r["error"] = answer["error"];
-        else // aotstudio-run --json: {"ok": false, "stage", "error"}
-            r["error"] = {{"stage", answer.value("stage", "failed")}, {"message", answer.value("error", "")}};
+            r["error"] = answer["error"]; // a worker's answer, or aotstudio-run's envelope (spawn)
         return r;
     }
     double startMs = 0, loadMs = 0, runMs = 0;
+    // aotstudio-run --json (spawn) answers in the envelope: {"ok": true, "result": {...}}.
+    const json &body = m_options.isolation == Isolation::Spawn && answer.contains("result") ? answer["result"] : answer;
     if (m_options.isolation == Isolation::Spawn) {
-        const json cold = answer.value("cold_start", json::object());
+        const json cold = body.value("cold_start", json::object());
         loadMs = cold.value("load_ms", 0.0);
         runMs = cold.value("first_run_ms", 0.0);
         startMs = std::max(0.0, cold.value("to_loaded_ms", 0.0) - loadMs); // exec, linking, verify
@@ -517,8 +517,8 @@ json WorkerPool::response(const Job &job, const json &answer, const Slot &s, Clo
         loadMs = answer.value("load_ms", 0.0);
         runMs = answer.value("run_ms", 0.0);
     }
-    return {{"id", job.id}, {"ok", true}, {"bucket", answer.value("bucket", "")},
-        {"outputs", answer.value("outputs", json::array())},
+    return {{"id", job.id}, {"ok", true}, {"bucket", body.value("bucket", "")},
+        {"outputs", body.value("outputs", json::array())},
         {"timing",
             {{"queue_ms", queueMs}, {"worker_start_ms", startMs}, {"load_ms", loadMs}, {"run_ms", runMs},
                 {"total_ms", totalMs}}},

@@ -61,8 +61,9 @@ Json measureColdStart(const ColdStartSpec &spec, std::stop_token stop, const std
                 return;
             }
             b = p.wallMs;
-            const Json out = Json::parse(p.out, nullptr, false);
-            const Json cold = out.is_object() ? out.value("cold_start", Json()) : Json();
+            const Json out = Json::parse(p.out, nullptr, false); // the envelope: {"ok": true, "result": {...}}
+            const Json result = out.is_object() ? out.value("result", Json()) : Json();
+            const Json cold = result.is_object() ? result.value("cold_start", Json()) : Json();
             if (cold.is_object())
                 for (const char *k : {"to_main_ms", "verify_ms", "load_ms", "first_run_ms"})
                     if (cold.contains(k) && cold[k].is_number())

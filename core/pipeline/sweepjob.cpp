@@ -90,11 +90,13 @@ Json runIsolated(Python::CompileJob &job, int index, const PointOptions &options
         r["message"] = "aotstudio-run " + p.describe() + (p.err.empty() ? "" : ": " + p.err);
         return Json();
     }
+    // aotstudio-run --json answers in the envelope (FORMAT.md "Command-line tools").
     const Json reply = Json::parse(p.out, nullptr, false);
     if (p.exitCode != 0) {
-        const bool refused = reply.is_object() && reply.value("stage", "") == "refused";
+        const Json error = reply.is_object() ? reply.value("error", Json()) : Json();
+        const bool refused = error.is_object() && error.value("code", "") == Protocol::Code::Refused;
         r["outcome"] = refused ? "refused" : "error";
-        r["message"] = reply.is_object() ? reply.value("error", p.describe())
+        r["message"] = error.is_object() ? error.value("message", p.describe())
                                          : p.describe() + (p.err.empty() ? "" : ": " + p.err);
         return Json();
     }

@@ -35,12 +35,16 @@ inline constexpr const char *Mismatch = "mismatch";
 inline constexpr const char *Cancelled = "cancelled";
 inline constexpr const char *FrontendUnavailable = "frontend_unavailable";
 inline constexpr const char *Internal = "internal";
-inline constexpr const char *Refused = "refused";   ///< `read` of a path outside the job folders
+inline constexpr const char *Refused
+    = "refused"; ///< `read` outside the job folders; aotstudio-run: a bundle or input it does not run
 inline constexpr const char *NotFound = "not_found"; ///< `read` of a file that does not exist
 /// A bundle the trust policy refuses (unsigned, or signed by a key outside the trust store): the
 /// same request with `allow_unsigned` loads it (BUNDLE.md "Who may load a bundle"). An invalid
 /// signature is `load_failed`, whatever the request says.
 inline constexpr const char *Untrusted = "untrusted";
+// Command-line tools only (aotstudio-cli, aotstudio-run; FORMAT.md "Command-line tools"):
+inline constexpr const char *Usage = "usage"; ///< malformed command line (exit 2)
+inline constexpr const char *Failed = "failed"; ///< a check the command makes failed (exit 1)
 } // namespace Code
 
 /// A failure that ends a request: which stage, a protocol code, what failed and what to do.

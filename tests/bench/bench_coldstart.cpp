@@ -84,7 +84,7 @@ Run spawnRun(const std::vector<std::string> &args, const std::vector<std::string
     rusage usage{};
     ::wait4(pid, &status, 0, &usage);
     r.maxRssMb = static_cast<double>(usage.ru_maxrss) / 1024.0; // KiB on Linux
-    const json j = json::parse(Bench::lastLine(out), nullptr, false);
+    const json j = Bench::result(json::parse(Bench::lastLine(out), nullptr, false));
     r.firstOutputMs = Bench::num(j, "/cold_start/to_first_output_ms"_json_pointer);
     r.loadMs = Bench::num(j, "/cold_start/load_ms"_json_pointer);
     r.cudaStack = j.contains("/cold_start/libraries/cuda_stack"_json_pointer) && j.at("/cold_start/libraries/cuda_stack"_json_pointer).get<bool>();

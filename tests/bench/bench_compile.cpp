@@ -46,7 +46,7 @@ int main(int argc, char **argv)
             run("TORCHINDUCTOR_CACHE_DIR=" + (work / (name + "-cache-ours")).string() + " " AOTSTUDIO_CLI_PATH " compile --model " +
                 model + " --out " + out.string() + " --json --runs 1 --min-runs 1 --warmup 0 --max-seconds 0 2>/dev/null");
         const double bareSeconds = std::atof(lastLine(bare).c_str());
-        const auto j = nlohmann::json::parse(instrumented, nullptr, false);
+        const auto j = AotStudio::Bench::result(nlohmann::json::parse(instrumented, nullptr, false));
         if (bareSeconds <= 0 || j.is_discarded() || !j.contains("compile_seconds")) {
             std::fprintf(stderr, "bench_compile: %s failed (bare output '%s')\n", model.c_str(), lastLine(bare).c_str());
             continue;

@@ -37,7 +37,7 @@ int main(int argc, char **argv)
         fs::create_directories(out);
         const std::string text = run(std::string(AOTSTUDIO_CLI_PATH) + " compile --model '" + model + "' --regional --compare-whole --out " +
                                      out.string() + " --json --max-seconds 3 2>/dev/null");
-        const auto j = nlohmann::json::parse(text, nullptr, false);
+        const auto j = AotStudio::Bench::result(nlohmann::json::parse(text, nullptr, false));
         if (j.is_discarded() || !j.contains("regional")) {
             std::fprintf(stderr, "bench_models: %s failed\n", model.c_str());
             continue;

@@ -56,7 +56,7 @@ int main(int argc, char **argv)
                                     " --out '" + out.string() + "' --runs 50 --min-runs 10 --max-seconds 2 --eval-samples 8"
                                     " --calibration-samples 8 --no-snapshots --json 2>'" + root.string() + "/" + name + ".log'";
         const std::string line = lastLine(run(command));
-        const auto r = nlohmann::json::parse(line, nullptr, false);
+        const auto r = AotStudio::Bench::result(nlohmann::json::parse(line, nullptr, false));
         if (r.is_discarded() || !r.contains("schemes")) {
             std::printf("%s.failed: 1 (see %s/%s.log)\n", name.c_str(), root.string().c_str(), name.c_str());
             ++failures;

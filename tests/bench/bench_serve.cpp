@@ -2,7 +2,7 @@
 // aotstudio-run --serve's pool against a fresh process per request (issue 15, "burst replay"): for
 // each model (default sample:mlp) a CPU bundle with buckets batch=1,4, then `aotstudio-run --poisson
 // RATE --seconds S --json` at three arrival rates, both isolation modes and the spawn baseline.
-// Prints per rate and mode: p50 and p99 latency (arrival to answer) with their 95% intervals, the
+// Prints per rate and mode: median and p99 latency (arrival to answer) with their 95% intervals, the
 // median service time (dispatch to answer; in request isolation that is request -> first output of
 // a fresh forked worker), throughput, CPU busy share, and the spawn/server ratio with its interval.
 // Arguments: models (sample:NAME ...); AOTSTUDIO_BENCH_RATES ("2,5,10") and AOTSTUDIO_BENCH_SECONDS
@@ -46,10 +46,10 @@ int main(int argc, char **argv)
         }
         for (const auto &rate : rates) {
             const std::string log = (dir / (name + "-replay-" + rate + ".log")).string();
-            const json r
-                = json::parse(lastLine(run(std::string("'") + AOTSTUDIO_RUN_PATH + "' --poisson " + rate + " --seconds "
-                                  + seconds + " '" + bundle.string() + "' --batch 1 --json 2>'" + log + "'")),
-                    nullptr, false);
+            const json r = AotStudio::Bench::result(
+                json::parse(lastLine(run(std::string("'") + AOTSTUDIO_RUN_PATH + "' --poisson " + rate + " --seconds "
+                                         + seconds + " '" + bundle.string() + "' --batch 1 --json 2>'" + log + "'")),
+                            nullptr, false));
             const std::string prefix = name + "_rate" + rate + "_";
             if (!r.is_object() || !r.contains("modes")) {
                 std::printf("%sreplay: failed (see %s)\n", prefix.c_str(), log.c_str());
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
             }
             for (const auto &m : r["modes"]) {
                 const std::string p = prefix + m.value("mode", "?") + "_";
-                for (const char *q : {"p50_ms", "p99_ms", "service_p50_ms"})
+                for (const char *q : {"median_ms", "p99_ms", "service_median_ms"})
                     std::printf("%s%s: %.3f ms [%.3f, %.3f]\n", p.c_str(), q,
                         num(m, json::json_pointer(std::string("/") + q + "/estimate")),
                         num(m, json::json_pointer(std::string("/") + q + "/low")),

@@ -30,9 +30,9 @@ namespace fs = std::filesystem;
 
 json cli(const std::string &args, const fs::path &log)
 {
-    return json::parse(
+    return AotStudio::Bench::result(json::parse(
         lastLine(run(std::string("'") + AOTSTUDIO_CLI_PATH + "' " + args + " --json 2>'" + log.string() + "'")),
-        nullptr, false);
+        nullptr, false));
 }
 
 

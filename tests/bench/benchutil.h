@@ -64,12 +64,21 @@ inline double num(const nlohmann::json &j, const nlohmann::json::json_pointer &p
     return j.contains(pointer) && j.at(pointer).is_number() ? j.at(pointer).get<double>() : std::nan("");
 }
 
-/// `aotstudio-cli ARGS --json` with stderr to `log`: its last stdout line parsed (a discarded
-/// value when the CLI printed no JSON, e.g. it could not start).
+/// The `result` of a --json envelope ({"ok": true, "result": {...}}, FORMAT.md "Command-line
+/// tools"); the envelope itself when it has none (a failure: {"ok": false, "error": {...}}), and a
+/// discarded value stays one.
+inline nlohmann::json result(const nlohmann::json &envelope)
+{
+    return envelope.is_object() && envelope.contains("result") ? envelope["result"] : envelope;
+}
+
+/// `aotstudio-cli ARGS --json` with stderr to `log`: the result of its last stdout line (a
+/// discarded value when the CLI printed no JSON, e.g. it could not start).
 inline nlohmann::json cliJson(const std::string &args, const std::string &log)
 {
-    return nlohmann::json::parse(lastLine(run(std::string("'") + AOTSTUDIO_CLI_PATH + "' " + args + " --json 2>'" + log + "'")),
-                                 nullptr, false);
+    return result(nlohmann::json::parse(
+        lastLine(run(std::string("'") + AOTSTUDIO_CLI_PATH + "' " + args + " --json 2>'" + log + "'")), nullptr,
+        false));
 }
 
 } // namespace AotStudio::Bench

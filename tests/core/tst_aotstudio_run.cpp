@@ -136,6 +136,16 @@ void TestAotStudioRun::usageErrorsExitTwo()
     const Result r = runTool(args);
     QVERIFY2(r.exitCode == 2, qPrintable(QString("exit %1: %2").arg(r.exitCode).arg(r.err)));
     QVERIFY(!r.err.trimmed().isEmpty());
+    QVERIFY(r.out.isEmpty());
+
+    // With --json the same command line answers in the envelope too (stage command_line, code usage).
+    const Result j = runTool(args + QStringList{"--json"});
+    QCOMPARE(j.exitCode, 2);
+    const json e = json::parse(j.out.toStdString());
+    QCOMPARE(e.value("ok", true), false);
+    QCOMPARE(e["error"].value("stage", ""), std::string("command_line"));
+    QCOMPARE(e["error"].value("code", ""), std::string("usage"));
+    QVERIFY(!e["error"].value("message", "").empty());
 }
 
 void TestAotStudioRun::missingBundle()
@@ -206,8 +216,9 @@ void TestAotStudioRun::jsonRefusal()
     const Result r = runTool({tmp.path(), "--batch", "7", "--json"});
     QCOMPARE(r.exitCode, 1);
     const json j = json::parse(r.out.toStdString());
-    QCOMPARE(j.value("ok", true), false);
-    QVERIFY(j.value("error", "").find("no bucket for batch 7") != std::string::npos);
+    QCOMPARE(j.value("ok", true), false); // the envelope: {"ok": false, "error": {stage, code, message, hint}}
+    QCOMPARE(j["error"].value("code", ""), std::string("refused"));
+    QVERIFY(j["error"].value("message", "").find("no bucket for batch 7") != std::string::npos);
 }
 
 void TestAotStudioRun::invalidUtf8ManifestJson()
@@ -236,8 +247,9 @@ void TestAotStudioRun::invalidUtf8ManifestJson()
         QFAIL(qPrintable(QString("stdout is not valid JSON (%1): %2").arg(e.what(), r.out)));
     }
     QCOMPARE(j.value("ok", true), false);
-    QCOMPARE(j.value("stage", ""), std::string("refused"));
-    QVERIFY(j.value("error", "").find("manifest.json") != std::string::npos);
+    QCOMPARE(j["error"].value("stage", ""), std::string("refused"));
+    QCOMPARE(j["error"].value("code", ""), std::string("refused"));
+    QVERIFY(j["error"].value("message", "").find("manifest.json") != std::string::npos);
 }
 
 void TestAotStudioRun::signedBundleWithTrustedKey()
@@ -277,7 +289,8 @@ void TestAotStudioRun::foreignSignerRefused()
     expectPastSignature(runTool({bundle, "--batch", "1", "--trust", alicePub, "--allow-unsigned"}));
     const Result j = runTool({bundle, "--batch", "1", "--trust", alicePub, "--json"});
     QCOMPARE(j.exitCode, 1);
-    QVERIFY2(json::parse(j.out.toStdString()).value("error", "").find(malloryId) != std::string::npos, qPrintable(j.out));
+    QVERIFY2(json::parse(j.out.toStdString())["error"].value("message", "").find(malloryId) != std::string::npos,
+             qPrintable(j.out));
 }
 
 void TestAotStudioRun::unsignedRefusedWithTrustStore()

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "protocol/envelope.h"
 #include "protocol/linewriter.h"
 #include "protocol/messages.h"
 
@@ -71,6 +72,9 @@ private slots:
     void toLine_noRawNewline();
     void toLine_invalidUtf8IsReplaced();
     void toLine_roundTrip();
+
+    void envelope_okAndError();
+    void envelope_wantsJson();
 
     void lineWriter_oneLinePerMessage();
     void lineWriter_threadSafe();
@@ -416,6 +420,55 @@ void TestMessages::readLine_limit()
     QCOMPARE(line, std::string("tail"));
     QCOMPARE(readLine(in, line, 10), LineRead::End);
     QCOMPARE(kMaxLineBytes, std::size_t(16) << 20);
+}
+
+void TestMessages::envelope_okAndError()
+{
+    const Json ok = okEnvelope(Json{{"median_ms", 1.5}});
+    QCOMPARE(ok.size(), std::size_t(2));
+    QCOMPARE(ok.value("ok", false), true);
+    QCOMPARE(ok["result"].value("median_ms", 0.0), 1.5);
+    QVERIFY(okEnvelope(Json())["result"].is_object());
+
+    // From an error event: type and id dropped, the four keys always there, other fields kept.
+    const Json event = makeError(7, {"compile", Code::CompileFailed, "no lowering", "rewrite it"});
+    Json withNode = event;
+    withNode["node"] = "aten.foo";
+    const Json e = errorEnvelope(withNode);
+    QCOMPARE(e.value("ok", true), false);
+    QVERIFY(!e.contains("result"));
+    QCOMPARE(e["error"].value("stage", ""), std::string("compile"));
+    QCOMPARE(e["error"].value("code", ""), std::string("compile_failed"));
+    QCOMPARE(e["error"].value("message", ""), std::string("no lowering"));
+    QCOMPARE(e["error"].value("hint", ""), std::string("rewrite it"));
+    QCOMPARE(e["error"].value("node", ""), std::string("aten.foo"));
+    QVERIFY(!e["error"].contains("type") && !e["error"].contains("id"));
+
+    // Missing fields: strings all the same, code internal; a report kept beside the error.
+    const Json bare = errorEnvelope(Json::object(), Json{{"passed", false}});
+    for (const char *k : {"stage", "message", "hint"})
+        QVERIFY(bare["error"][k].is_string());
+    QCOMPARE(bare["error"].value("code", ""), std::string("internal"));
+    QCOMPARE(bare["result"].value("passed", true), false);
+
+    const Json usage = usageEnvelope("--runs: 0 not in range");
+    QCOMPARE(usage["error"].value("stage", ""), std::string("command_line"));
+    QCOMPARE(usage["error"].value("code", ""), std::string(Code::Usage));
+
+    // Invalid UTF-8 in a message never throws and stays one line.
+    const std::string line = envelopeLine(errorEnvelope(Error{"run", Code::Failed, "bad \xff byte\nnext", ""}));
+    QVERIFY(line.find('\n') == std::string::npos);
+    QVERIFY(Json::parse(line).is_object());
+}
+
+void TestMessages::envelope_wantsJson()
+{
+    const char *a[] = {"tool", "compile", "--json"};
+    QVERIFY(wantsJson(3, a));
+    const char *b[] = {"tool", "compile", "--jsonx"};
+    QVERIFY(!wantsJson(3, b));
+    const char *c[] = {"tool", "--", "--json"};
+    QVERIFY(!wantsJson(3, c));
 }
 
 QTEST_GUILESS_MAIN(TestMessages)

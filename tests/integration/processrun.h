@@ -37,6 +37,25 @@ inline QByteArray lastLine(const QByteArray &text)
     return lines.isEmpty() ? QByteArray() : lines.last();
 }
 
+/// The JSON envelope of a `--json` run (its last line on stdout): {"ok": true, "result": {...}} or
+/// {"ok": false, "error": {stage, code, message, hint}} (core/protocol/FORMAT.md "Command-line tools").
+inline QJsonObject envelope(const QByteArray &out)
+{
+    return QJsonDocument::fromJson(lastLine(out)).object();
+}
+
+/// The envelope's `result` (also there beside an error when the job still has its report).
+inline QJsonObject result(const QByteArray &out)
+{
+    return envelope(out).value(QLatin1String("result")).toObject();
+}
+
+/// The envelope's `error`: {stage, code, message, hint}; empty when it succeeded.
+inline QJsonObject error(const QByteArray &out)
+{
+    return envelope(out).value(QLatin1String("error")).toObject();
+}
+
 #ifdef AOTSTUDIO_CLI_PATH
 /// aotstudio-cli with `args`, to completion (killed after 10 minutes).
 inline Run cli(const QStringList &args)

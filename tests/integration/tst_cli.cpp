@@ -118,8 +118,12 @@ void TestCli::compileMlp()
     // stdout holds exactly one JSON object; progress went to stderr.
     QCOMPARE(r.out.trimmed().count('\n'), 0);
     QJsonParseError pe;
-    const QJsonObject j = QJsonDocument::fromJson(r.out, &pe).object();
+    const QJsonObject envelope = QJsonDocument::fromJson(r.out, &pe).object();
     QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
+    // The envelope: {"ok": true, "result": {...}} and nothing else.
+    QCOMPARE(envelope.keys(), (QStringList{QStringLiteral("ok"), QStringLiteral("result")}));
+    QCOMPARE(envelope.value(QLatin1String("ok")).toBool(), true);
+    const QJsonObject j = envelope.value(QLatin1String("result")).toObject();
     QVERIFY(r.err.contains("[100%]"));
     // Every progress event of the job in [0, 1], never going back, ending at 1 (job.h).
     const QString progress = TestSupport::progressProblems(dir.filePath(QStringLiteral("aotstudio.log")));
@@ -214,7 +218,7 @@ void TestCli::compileFactoryFile()
                           QStringLiteral("--out"), dir.path(), QStringLiteral("--json"), QStringLiteral("--runs"),
                           QStringLiteral("10")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
-    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QVERIFY(QFileInfo(j.value(QLatin1String("package")).toString()).isFile());
     QCOMPARE(j.value(QLatin1String("outputs")).toArray().first().toObject().value(QLatin1String("shape")).toArray().size(), 2);
     // The factory's print() went to stderr, not into the JSON on stdout.
@@ -228,7 +232,7 @@ void TestCli::compileSavedProgram()
                           QStringLiteral("--out"), dir.path(), QStringLiteral("--json"), QStringLiteral("--max-seconds"),
                           QStringLiteral("1")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
-    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QVERIFY(QFileInfo(j.value(QLatin1String("package")).toString()).isFile());
     QVERIFY(j.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-5);
 }
@@ -240,7 +244,7 @@ void TestCli::dynamicDimension()
                           QStringLiteral("--dynamic"), QStringLiteral("0:0:1:16"), QStringLiteral("--out"), dir.path(),
                           QStringLiteral("--json"), QStringLiteral("--max-seconds"), QStringLiteral("1")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
-    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QCOMPARE(strings(j.value(QLatin1String("options")).toObject().value(QLatin1String("dynamic"))), QStringList{QStringLiteral("0:0:1:16")});
     // The captured graph's input has a symbolic batch dimension (a string such as "s77").
     bool symbolic = false;
@@ -274,7 +278,7 @@ void TestCli::structuredInputs()
                           QStringLiteral("x:0:2:16=batch"), QStringLiteral("--out"), dir.path(), QStringLiteral("--json"),
                           QStringLiteral("--max-seconds"), QStringLiteral("0.5")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
-    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QStringList inputs, outputs;
     for (const auto &v : j.value(QLatin1String("inputs")).toArray())
         inputs << v.toObject().value(QLatin1String("name")).toString();
@@ -295,7 +299,7 @@ void TestCli::structuredInputs()
                           dir2.path(), QStringLiteral("--json"), QStringLiteral("--max-seconds"), QStringLiteral("0.5"), QStringLiteral("-v")});
     QVERIFY2(d.exitCode == 0, d.err.right(3000).constData());
     QVERIFY2(d.err.contains("register_dataclass"), d.err.right(3000).constData());
-    QCOMPARE(QJsonDocument::fromJson(d.out).object().value(QLatin1String("inputs")).toArray().size(), 3);
+    QCOMPARE(TestSupport::result(d.out).value(QLatin1String("inputs")).toArray().size(), 3);
 }
 
 void TestCli::regionalCompile()
@@ -305,7 +309,7 @@ void TestCli::regionalCompile()
                           QStringLiteral("--regional"), QStringLiteral("--out"), dir.path(), QStringLiteral("--json"),
                           QStringLiteral("--max-seconds"), QStringLiteral("0.5")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
-    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QCOMPARE(j.value(QLatin1String("mode")).toString(), QStringLiteral("regional"));
     const QJsonObject regional = j.value(QLatin1String("regional")).toObject();
     const QJsonArray blocks = regional.value(QLatin1String("blocks")).toArray();
@@ -342,7 +346,7 @@ void TestCli::convnetStagesAndKernels()
                           QStringLiteral("--out"), dir.path(), QStringLiteral("--json"), QStringLiteral("--runs"),
                           QStringLiteral("20"), QStringLiteral("--max-seconds"), QStringLiteral("1")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
-    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QVERIFY(j.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-3);
 
     // At least one Inductor pass changed the graph, and its snapshot is named by the pass; the
@@ -380,7 +384,7 @@ void TestCli::convnetStagesAndKernels()
     const Run d = runCli({QStringLiteral("diff"), dir.filePath(QStringLiteral("snapshots/001_capture.json")),
                           dir.filePath(QStringLiteral("snapshots/002_decompose.json")), QStringLiteral("--json")}, 60000);
     QCOMPARE(d.exitCode, 0);
-    const QJsonObject diff = QJsonDocument::fromJson(d.out).object();
+    const QJsonObject diff = TestSupport::result(d.out);
     // conv2d -> convolution is a replacement that provenance pairs up.
     bool conv = false;
     for (const auto &v : diff.value(QLatin1String("changed")).toArray()) {
@@ -448,9 +452,6 @@ void TestCli::badInput_data()
     QTest::newRow(".pt2 that is not an ExportedProgram")
         << QStringList{QStringLiteral("--model"), fixture("not_a_program.pt2")} << QStringLiteral("model_error")
         << QStringLiteral("is not a loadable ExportedProgram");
-    QTest::newRow("unknown device") << QStringList{QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--device"),
-                                                   QStringLiteral("tpu")}
-                                    << QStringLiteral("bad_request") << QStringLiteral("unknown device 'tpu'");
     QTest::newRow("cuda without a GPU") << QStringList{QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--device"),
                                                        QStringLiteral("cuda")}
                                         << QStringLiteral("no_device") << QStringLiteral("no CUDA device");
@@ -477,8 +478,11 @@ void TestCli::badInput()
     QVERIFY2(line.contains(mentions.toUtf8()), line.constData());
     QVERIFY2(line.contains("Hint: "), line.constData());
     // --json still gives a machine-readable error on stdout.
-    const QJsonObject e = QJsonDocument::fromJson(r.out).object().value(QLatin1String("error")).toObject();
+    QCOMPARE(TestSupport::envelope(r.out).value(QLatin1String("ok")).toBool(true), false);
+    const QJsonObject e = TestSupport::error(r.out);
     QCOMPARE(e.value(QLatin1String("code")).toString(), code);
+    for (const char *k : {"stage", "message", "hint"})
+        QVERIFY2(e.value(QLatin1String(k)).isString(), k);
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("model.pt2"))));
 }
 
@@ -492,8 +496,7 @@ void TestCli::mismatchIsAnError()
     const QByteArray line = lastLine(r.err);
     QVERIFY2(line.contains("verify failed (mismatch)"), line.constData());
     QVERIFY2(line.contains("above the tolerance"), line.constData());
-    QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("error")).toObject().value(QLatin1String("code")).toString(),
-             QStringLiteral("mismatch"));
+    QCOMPARE(TestSupport::error(r.out).value(QLatin1String("code")).toString(), QStringLiteral("mismatch"));
 }
 
 void TestCli::badCommandLine_data()
@@ -514,6 +517,34 @@ void TestCli::badCommandLine_data()
                                           << QStringLiteral("--max-seconds");
     QTest::newRow("empty model") << QStringList{QStringLiteral("compile"), QStringLiteral("--model"), QString()}
                                  << QStringLiteral("must not be empty");
+    // Typos are caught by the command line, before the engine (and torch) start.
+    QTest::newRow("device typo") << base + QStringList{QStringLiteral("--device"), QStringLiteral("cdua")}
+                                 << QStringLiteral("'cdua' is not a device");
+    // An unknown device was the engine's bad_request (exit 1) before; the command line knows the names.
+    QTest::newRow("unknown device") << base + QStringList{QStringLiteral("--device"), QStringLiteral("tpu")}
+                                    << QStringLiteral("'tpu' is not a device");
+    QTest::newRow("dtype typo") << base + QStringList{QStringLiteral("--dtype"), QStringLiteral("fp33")}
+                                << QStringLiteral("--dtype");
+    QTest::newRow("export buckets") << QStringList{
+        QStringLiteral("export"),   QStringLiteral("--model"),    QStringLiteral("sample:mlp"),
+        QStringLiteral("--out"),    QStringLiteral("/tmp/never"), QStringLiteral("--buckets"),
+        QStringLiteral("batch=1,x")} << QStringLiteral("--buckets: cannot read 'batch=1,x'");
+    QTest::newRow("export dynamic batch")
+        << QStringList{QStringLiteral("export"), QStringLiteral("--model"),    QStringLiteral("sample:mlp"),
+                       QStringLiteral("--out"),  QStringLiteral("/tmp/never"), QStringLiteral("--dynamic-batch"),
+                       QStringLiteral("8:2")}
+        << QStringLiteral("--dynamic-batch: cannot read '8:2'");
+    QTest::newRow("export without a model")
+        << QStringList{QStringLiteral("export"), QStringLiteral("--out"), QStringLiteral("/tmp/never")}
+        << QStringLiteral("needs a model");
+    QTest::newRow("export from a missing folder")
+        << QStringList{QStringLiteral("export"), QStringLiteral("--from"), QStringLiteral("/nonexistent/job"),
+                       QStringLiteral("--out"), QStringLiteral("/tmp/never")}
+        << QStringLiteral("--from");
+    QTest::newRow("quantize scheme") << QStringList{QStringLiteral("quantize"), QStringLiteral("--model"),
+                                                    QStringLiteral("sample:mlp"), QStringLiteral("--schemes"),
+                                                    QStringLiteral("fp32,int3")}
+                                     << QStringLiteral("unknown quantization scheme 'int3'");
 }
 
 void TestCli::badCommandLine()
@@ -524,6 +555,16 @@ void TestCli::badCommandLine()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
     QVERIFY(r.out.isEmpty());
+    QVERIFY2(!r.err.contains("torch"), r.err.constData()); // nothing started
+
+    // With --json the same line answers in the envelope: stage command_line, code usage.
+    const Run j = runCli(args + QStringList{QStringLiteral("--json")}, 60000);
+    QCOMPARE(j.exitCode, 2);
+    QCOMPARE(TestSupport::envelope(j.out).value(QLatin1String("ok")).toBool(true), false);
+    const QJsonObject e = TestSupport::error(j.out);
+    QCOMPARE(e.value(QLatin1String("stage")).toString(), QStringLiteral("command_line"));
+    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("usage"));
+    QVERIFY2(e.value(QLatin1String("message")).toString().contains(mentions), j.out.constData());
 }
 
 void TestCli::busyOutputDirectory()

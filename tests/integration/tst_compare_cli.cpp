@@ -16,6 +16,7 @@ namespace {
 
 using TestSupport::Run;
 
+/// The JSON envelope on stdout (FORMAT.md "Command-line tools").
 QJsonObject parse(const QByteArray &text)
 {
     QJsonParseError e;
@@ -82,7 +83,8 @@ void TestCompareCli::freezingAgainstDefaults()
     const Run r = TestSupport::cli({ QStringLiteral("compare"), m_a, m_b, QStringLiteral("--json") });
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QCOMPARE(r.out.trimmed().count('\n'), 0); // one JSON object
-    const QJsonObject c = parse(r.out);
+    QCOMPARE(parse(r.out).value(QLatin1String("ok")).toBool(), true);
+    const QJsonObject c = parse(r.out).value(QLatin1String("result")).toObject();
     QCOMPARE(c.value(QLatin1String("format")).toString(), QStringLiteral("aotstudio.compare"));
 
     // Options side by side: freezing differs, the model does not.
@@ -181,8 +183,15 @@ void TestCompareCli::refusals()
     QVERIFY2(r.err.contains("sample:convnet") && r.err.contains("sample:mlp"), r.err.constData());
     r = TestSupport::cli({ QStringLiteral("compare"), m_a, other, QStringLiteral("--json") });
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(
-        parse(r.out).value(QLatin1String("error")).toString().contains(QLatin1String("sample:mlp")), r.out.constData());
+    QVERIFY2(parse(r.out)
+                 .value(QLatin1String("error"))
+                 .toObject()
+                 .value(QLatin1String("message"))
+                 .toString()
+                 .contains(QLatin1String("sample:mlp")),
+             r.out.constData());
+    QCOMPARE(parse(r.out).value(QLatin1String("error")).toObject().value(QLatin1String("code")).toString(),
+             QStringLiteral("refused"));
 
     // Not a job: the folder named, and what a job folder holds.
     const QString empty = m_dir.filePath(QStringLiteral("empty"));

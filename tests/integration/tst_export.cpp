@@ -49,7 +49,7 @@ QJsonObject runJson(const QString &bundle, int batch)
                                            QStringLiteral("3"), QStringLiteral("--warmup"), QStringLiteral("1"), QStringLiteral("--json")});
     if (r.exitCode != 0)
         qWarning("aotstudio-run failed: %s", r.err.constData());
-    return QJsonDocument::fromJson(r.out).object();
+    return TestSupport::result(r.out);
 }
 
 QJsonArray firstValues(const QJsonObject &runResult)
@@ -103,7 +103,7 @@ void TestExport::initTestCase()
     m_key = m_dir.filePath(QStringLiteral("maker.key"));
     const Run k = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("keygen"), m_key, QStringLiteral("--json")}, 60000);
     QVERIFY2(k.exitCode == 0, k.err.constData());
-    m_keyId = QJsonDocument::fromJson(k.out).object().value(QLatin1String("key_id")).toString();
+    m_keyId = TestSupport::result(k.out).value(QLatin1String("key_id")).toString();
     QCOMPARE(m_keyId.size(), 16);
     m_bundle = m_dir.filePath(QStringLiteral("convnet-bundle"));
     const Run e = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("export"), QStringLiteral("--from"), job, QStringLiteral("--buckets"),
@@ -111,7 +111,7 @@ void TestExport::initTestCase()
                                            QStringLiteral("--pad-safe"), QStringLiteral("--cold-start-runs"), QStringLiteral("2"),
                                            QStringLiteral("--sign"), m_key, QStringLiteral("--out"), m_bundle, QStringLiteral("--json")});
     QVERIFY2(e.exitCode == 0, e.err.right(3000).constData());
-    const QJsonObject r = QJsonDocument::fromJson(e.out).object();
+    const QJsonObject r = TestSupport::result(e.out);
     QCOMPARE(r.value(QLatin1String("bundle")).toString(), m_bundle);
     QCOMPARE(r.value(QLatin1String("zip")).toString(), m_bundle + QStringLiteral(".zip"));
     QCOMPARE(r.value(QLatin1String("signer")).toString(), m_keyId);
@@ -190,7 +190,7 @@ void TestExport::roundTripEqualsEager()
     const Run r = run(AOTSTUDIO_RUN_PATH, {m_bundle + QStringLiteral(".zip"), QStringLiteral("--input"), input, QStringLiteral("--iters"),
                                            QStringLiteral("0"), QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
-    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QCOMPARE(j.value(QLatin1String("batch")).toInt(), 3);
     const QJsonArray compiled = firstValues(j);
     QCOMPARE(compiled.size(), eager.size());
@@ -201,7 +201,7 @@ void TestExport::roundTripEqualsEager()
     const Run named = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--input"), input + QLatin1String(".named"),
                                                QStringLiteral("--iters"), QStringLiteral("0"), QStringLiteral("--json")});
     QVERIFY2(named.exitCode == 0, named.err.constData());
-    QCOMPARE(firstValues(QJsonDocument::fromJson(named.out).object()), compiled);
+    QCOMPARE(firstValues(TestSupport::result(named.out)), compiled);
     const Run wrongName = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--input"), input + QLatin1String(".wrongname")});
     QCOMPARE(wrongName.exitCode, 1);
     QVERIFY2(lastLine(wrongName.err).contains("names the input 'y', which the model does not take; its inputs: x"),
@@ -354,10 +354,12 @@ void TestExport::packageCacheExtractsOncePerHash()
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(AOTSTUDIO_RUN_PATH), {m_bundle, QStringLiteral("--batch"), QString::number(batch), QStringLiteral("--json")});
         p.waitForFinished(120000);
-        return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        const QJsonObject envelope = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        return envelope.value(QLatin1String("ok")).toBool() ? envelope.value(QLatin1String("result")).toObject()
+                                                            : QJsonObject();
     };
     const QJsonObject first = runOnce(4);
-    QVERIFY(first.value(QLatin1String("ok")).toBool());
+    QVERIFY(!first.isEmpty());
     QDir packages(cache + QStringLiteral("/packages"));
     QCOMPARE(packages.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1); // batch4's package, named by its SHA-256
     const QString folder = packages.entryList(QDir::Dirs | QDir::NoDotAndDotDot).first();
@@ -377,7 +379,7 @@ void TestExport::packageCacheExtractsOncePerHash()
     QCOMPARE(firstValues(repaired), firstValues(first));
     QVERIFY(QFileInfo(library).size() > 100);
     // Another bucket is another package: a second folder.
-    QVERIFY(runOnce(1).value(QLatin1String("ok")).toBool());
+    QVERIFY(!runOnce(1).isEmpty());
     QCOMPARE(packages.entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 2);
 }
 
@@ -424,7 +426,7 @@ void TestExport::signedRoundTrip()
     const Run ok = run(AOTSTUDIO_RUN_PATH, {m_bundle + QStringLiteral(".zip"), QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--iters"),
                                             QStringLiteral("1"), QStringLiteral("--trust"), pub, QStringLiteral("--json")});
     QVERIFY2(ok.exitCode == 0, ok.err.constData());
-    const QJsonObject sig = QJsonDocument::fromJson(ok.out).object().value(QLatin1String("signature")).toObject();
+    const QJsonObject sig = TestSupport::result(ok.out).value(QLatin1String("signature")).toObject();
     QCOMPARE(sig.value(QLatin1String("state")).toString(), QStringLiteral("trusted"));
     QCOMPARE(sig.value(QLatin1String("key_id")).toString(), m_keyId);
     const Run text = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--iters"), QStringLiteral("0"), QStringLiteral("--trust"), pub});
@@ -442,7 +444,9 @@ void TestExport::signedRoundTrip()
     const Run inspectForeign = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("inspect"), m_bundle, QStringLiteral("--trust"), other + QStringLiteral(".pub"),
                                                         QStringLiteral("--json")}, 120000);
     QCOMPARE(inspectForeign.exitCode, 1);
-    const QJsonObject inspected = QJsonDocument::fromJson(inspectForeign.out).object().value(QLatin1String("signature")).toObject();
+    // A refused bundle: the error envelope, with what inspect read beside it.
+    QCOMPARE(TestSupport::error(inspectForeign.out).value(QLatin1String("code")).toString(), QStringLiteral("refused"));
+    const QJsonObject inspected = TestSupport::result(inspectForeign.out).value(QLatin1String("signature")).toObject();
     QCOMPARE(inspected.value(QLatin1String("state")).toString(), QStringLiteral("untrusted"));
     QVERIFY(inspected.value(QLatin1String("refused")).toString().contains(m_keyId));
 

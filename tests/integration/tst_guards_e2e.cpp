@@ -59,7 +59,7 @@ void TestGuardsE2E::derivedDimension()
     QTemporaryDir dir;
     const Run r = compile(factory("derived"), dir.path());
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
-    const QJsonObject guards = QJsonDocument::fromJson(r.out).object().value(QLatin1String("guards")).toObject();
+    const QJsonObject guards = TestSupport::result(r.out).value(QLatin1String("guards")).toObject();
     const QJsonObject n = guards.value(QLatin1String("symbols")).toArray().first().toObject();
     QCOMPARE(n.value(QLatin1String("name")).toString(), QStringLiteral("n"));
     QCOMPARE(n.value(QLatin1String("max")).toInt(), 32);
@@ -86,7 +86,7 @@ void TestGuardsE2E::batchOneResized()
     const Run r = compile(factory("batch_one"), dir.path(), {QStringLiteral("--dynamic"), QStringLiteral("0:0")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
     QVERIFY2(r.err.contains("has size 1 along dimension 0") && r.err.contains("resized to 2"), r.err.right(3000).constData());
-    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QCOMPARE(j.value(QLatin1String("inputs")).toArray().first().toObject().value(QLatin1String("shape")).toArray().first().toInt(), 2);
     const QJsonObject d0 = j.value(QLatin1String("guards")).toObject().value(QLatin1String("inputs")).toArray().first().toObject()
                                .value(QLatin1String("dims")).toArray().first().toObject();
@@ -107,7 +107,7 @@ void TestGuardsE2E::sharedBatchAcrossVarargs()
     const Run r = compile(factory("shared_batch"), dir.path(),
                           {QStringLiteral("--dynamic"), QStringLiteral("0:0:1:16=batch"), QStringLiteral("1:0=batch")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
-    const QJsonObject guards = QJsonDocument::fromJson(r.out).object().value(QLatin1String("guards")).toObject();
+    const QJsonObject guards = TestSupport::result(r.out).value(QLatin1String("guards")).toObject();
     const QJsonObject batch = guards.value(QLatin1String("symbols")).toArray().first().toObject();
     QCOMPARE(batch.value(QLatin1String("name")).toString(), QStringLiteral("batch"));
     QCOMPARE(batch.value(QLatin1String("max")).toInt(), 16);

@@ -54,7 +54,7 @@ private slots:
                                    QStringLiteral("--out"), m_out, QStringLiteral("--json")} +
                        quick());
         QVERIFY2(m_run.exitCode == 0, m_run.err.right(3000).constData());
-        m_result = QJsonDocument::fromJson(lastLine(m_run.out)).object();
+        m_result = TestSupport::result(m_run.out);
         QVERIFY2(!m_result.isEmpty(), m_run.out.right(2000).constData());
         // The same package relabelled for CUDA (what a CUDA build's package says about itself).
         const Run relabel = TestSupport::run(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
@@ -292,7 +292,7 @@ private slots:
         const QString last = QString::fromUtf8(lastLine(r.err));
         QVERIFY2(last.contains(QStringLiteral("(") + code + QStringLiteral(")")), qPrintable(last));
         QVERIFY2(last.contains(says), qPrintable(last));
-        const auto error = QJsonDocument::fromJson(lastLine(r.out)).object().value(QLatin1String("error")).toObject();
+        const auto error = TestSupport::error(r.out);
         QCOMPARE(error.value(QLatin1String("code")).toString(), code);
     }
 
@@ -308,6 +308,9 @@ private slots:
         QTest::newRow("min above max runs") << QStringList{QStringLiteral("--runs"), QStringLiteral("10"), QStringLiteral("--min-runs"),
                                                             QStringLiteral("50")}
                                             << QStringLiteral("--min-runs 50");
+        QTest::newRow("missing package") << QStringList{QStringLiteral("--package"),
+                                                        QStringLiteral("/nonexistent/model.pt2")}
+                                         << QStringLiteral("--package");
     }
 
     void badCommandLine()

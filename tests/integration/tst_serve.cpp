@@ -145,7 +145,7 @@ QJsonObject TestServe::oneShot(const QStringList &request)
     const Run r = runTool(QStringList{m_bundle, QStringLiteral("--iters"), QStringLiteral("0"),
                               QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--json")}
         + request);
-    return QJsonDocument::fromJson(r.out).object();
+    return TestSupport::result(r.out);
 }
 
 void TestServe::threeRequestsMatchOneShotRuns_data()
@@ -202,6 +202,9 @@ void TestServe::badRequestsAreRefusedAndTheServerStaysUp()
     QCOMPARE(wrong.value(QLatin1String("ok")).toBool(true), false);
     const QJsonObject error = wrong.value(QLatin1String("error")).toObject();
     QCOMPARE(error.value(QLatin1String("stage")).toString(), QStringLiteral("refused"));
+    // The error object of the one-shot envelope: stage, code, message, hint.
+    QCOMPARE(error.value(QLatin1String("code")).toString(), QStringLiteral("refused"));
+    QVERIFY(error.value(QLatin1String("hint")).isString());
     // The same message as a one-shot aotstudio-run of the same file.
     const Run r = runTool({m_bundle, QStringLiteral("--input"), m_wrongInput});
     QCOMPARE(r.exitCode, 1);
@@ -367,14 +370,15 @@ void TestServe::replayReportsServerAndSpawnBaseline()
     }
     const Run j = runTool({QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--json")});
     QVERIFY2(j.exitCode == 0, j.err.constData());
-    const QJsonObject r = QJsonDocument::fromJson(j.out).object();
+    QCOMPARE(TestSupport::envelope(j.out).value(QLatin1String("ok")).toBool(), true);
+    const QJsonObject r = TestSupport::result(j.out);
     QCOMPARE(r.value(QLatin1String("trace")).toObject().value(QLatin1String("requests")).toInt(), 3);
     QStringList modes;
     for (const auto &m : r.value(QLatin1String("modes")).toArray()) {
         const QJsonObject o = m.toObject();
         modes << o.value(QLatin1String("mode")).toString();
         QCOMPARE(o.value(QLatin1String("ok")).toInt(), 3);
-        for (const char *k : {"p50_ms", "p99_ms"}) {
+        for (const char *k : {"median_ms", "p99_ms", "service_median_ms"}) {
             const QJsonObject q = o.value(QLatin1String(k)).toObject();
             QVERIFY2(q.value(QLatin1String("estimate")).toDouble() > 0, k);
             QVERIFY2(q.value(QLatin1String("low")).toDouble() <= q.value(QLatin1String("estimate")).toDouble(), k);
@@ -402,6 +406,9 @@ void TestServe::usageErrors()
              QStringList{QStringLiteral("--seconds"), QStringLiteral("3"), m_bundle}}) {
         const Run r = runTool(args);
         QVERIFY2(r.exitCode == 2, qPrintable(args.join(' ') + ": " + QString::fromUtf8(r.err)));
+        const Run j = runTool(args + QStringList{QStringLiteral("--json")});
+        QCOMPARE(j.exitCode, 2);
+        QCOMPARE(TestSupport::error(j.out).value(QLatin1String("code")).toString(), QStringLiteral("usage"));
     }
     const QString bad = m_dir.filePath(QStringLiteral("bad-trace.jsonl"));
     QFile f(bad);

@@ -92,7 +92,7 @@ void TestSweep::derivedDimension()
     const QString out = m_dir.filePath(QStringLiteral("derived-sweep"));
     const Run r = sweep(m_derived, out);
     QVERIFY2(r.exitCode == 0, (r.out.right(3000) + r.err.right(3000)).constData());
-    const QJsonObject j = QJsonDocument::fromJson(lastLine(r.out)).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QCOMPARE(j.value(QLatin1String("passed")).toBool(), true);
     QCOMPARE(j, readJson(out + QLatin1String("/sweep.json")));
     QVERIFY(QFileInfo::exists(out + QLatin1String("/sweep.csv")));
@@ -152,7 +152,7 @@ void TestSweep::isolated()
         { QStringLiteral("--isolate"), QStringLiteral("--timeout"), QStringLiteral("120"), QStringLiteral("--budget"),
             QStringLiteral("8") });
     QVERIFY2(r.exitCode == 0, (r.out.right(3000) + r.err.right(3000)).constData());
-    const QJsonObject j = QJsonDocument::fromJson(lastLine(r.out)).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QCOMPARE(j.value(QLatin1String("isolate")).toBool(), true);
     QCOMPARE(j.value(QLatin1String("points")).toInt(), 8);
     int matched = 0, refused = 0;
@@ -181,7 +181,7 @@ void TestSweep::batchOneDynamic()
     const Run r = sweep(dir + QLatin1String("/model.pt2"), dir + QLatin1String("-sweep"),
         { QStringLiteral("--random-points"), QStringLiteral("4") });
     QVERIFY2(r.exitCode == 0, (r.out.right(3000) + r.err.right(3000)).constData());
-    const QJsonObject j = QJsonDocument::fromJson(lastLine(r.out)).object();
+    const QJsonObject j = TestSupport::result(r.out);
     for (const int b : { 2, 32 }) {
         const QJsonObject p = pointAt(j, QJsonArray { b, 8 });
         QCOMPARE(p.value(QLatin1String("outcome")).toString(), QStringLiteral("match"));
@@ -206,7 +206,7 @@ void TestSweep::sharedBatch()
     QVERIFY2(c.exitCode == 0, c.err.right(3000).constData());
     const Run r = sweep(dir + QLatin1String("/model.pt2"), dir + QLatin1String("-sweep"));
     QVERIFY2(r.exitCode == 0, (r.out.right(3000) + r.err.right(3000)).constData());
-    const QJsonObject j = QJsonDocument::fromJson(lastLine(r.out)).object();
+    const QJsonObject j = TestSupport::result(r.out);
     bool broken = false;
     for (const auto &p : points(j)) {
         const QJsonObject o = p.toObject();
@@ -241,12 +241,17 @@ void TestSweep::packageWithoutGuards()
     const Run r = sweep(dir + QLatin1String("/model.pt2"), dir + QLatin1String("-sweep"));
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("has no guards record"), r.err.right(3000).constData());
-    const QJsonObject j = QJsonDocument::fromJson(lastLine(r.out)).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QCOMPARE(j.value(QLatin1String("passed")).toBool(), false);
     const QJsonObject longer = pointAt(j, QJsonArray { 11 });
     QCOMPARE(longer.value(QLatin1String("expected")).toString(), QStringLiteral("refused"));
     QCOMPARE(longer.value(QLatin1String("outcome")).toString(), QStringLiteral("not_refused"));
     QVERIFY(j.value(QLatin1String("verdict")).toString().startsWith(QLatin1String("FAILED")));
+    // A failed check: the envelope's error names it, the report stays beside it.
+    QCOMPARE(TestSupport::envelope(r.out).value(QLatin1String("ok")).toBool(true), false);
+    QCOMPARE(TestSupport::error(r.out).value(QLatin1String("code")).toString(), QStringLiteral("failed"));
+    QCOMPARE(TestSupport::error(r.out).value(QLatin1String("message")).toString(),
+             j.value(QLatin1String("verdict")).toString());
 }
 
 // A bundle whose inputs have a dynamic dimension besides the batch (export --dynamic): every
@@ -276,7 +281,7 @@ void TestSweep::bundleBucketsAndPolicy()
     const Run r = cli({QStringLiteral("sweep"), QStringLiteral("--bundle"), bundle, QStringLiteral("--out"), m_dir.filePath(QStringLiteral("pair-sweep")),
                        QStringLiteral("--json"), QStringLiteral("--budget"), QStringLiteral("24")});
     QVERIFY2(r.exitCode == 0, (r.out.right(3000) + r.err.right(3000)).constData());
-    const QJsonObject j = QJsonDocument::fromJson(lastLine(r.out)).object();
+    const QJsonObject j = TestSupport::result(r.out);
     QCOMPARE(j.value(QLatin1String("kind")).toString(), QStringLiteral("bundle"));
     QCOMPARE(j.value(QLatin1String("targets")).toArray().size(), 2);
     // The exact bucket takes batch 4 only, with any feature size in 2..32.

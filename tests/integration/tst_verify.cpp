@@ -40,7 +40,11 @@ Run compile(const QString &model, const QString &out, QStringList extra = {})
 
 QJsonObject stdoutJson(const Run &r)
 {
-    return QJsonDocument::fromJson(r.out).object();
+    // The envelope's result; a failed job's error object (code, message, hint) otherwise.
+    const QJsonObject envelope = TestSupport::envelope(r.out);
+    return envelope.value(QLatin1String("ok")).toBool()
+        ? envelope.value(QLatin1String("result")).toObject()
+        : QJsonObject{{QStringLiteral("error"), envelope.value(QLatin1String("error"))}};
 }
 
 /// Names in `dir` (files and folders, hidden ones too, so a left-over .partial-* shows), sorted;

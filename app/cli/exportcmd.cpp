@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `aotstudio-cli export`: a deployable bundle (core/runtime/BUNDLE.md).
+#include "command.h"
+#include "enginejob.h"
+#include "options.h"
+#include "profilecmd.h"
+#include "signcmd.h"
+
+#include "protocol/envelope.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+namespace AotStudio::Cli {
+
+using Protocol::Json;
+
+namespace {
+
+struct ExportOptions {
+    std::string from, model, out, buckets, dynamicBatch, signKey, device;
+    std::vector<std::string> dynamic;
+    bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
+    int coldStartRuns = 3;
+};
+
+/// `--buckets batch=1,4,16` (the "batch=" prefix names the dimension; version 1 knows only batch):
+/// the batch sizes, or nullopt when the value cannot be read.
+std::optional<std::vector<long>> parseBuckets(const std::string &spec)
+{
+    const std::string list = spec.rfind("batch=", 0) == 0 ? spec.substr(6) : spec;
+    std::vector<long> buckets;
+    std::size_t pos = 0;
+    while (pos <= list.size()) {
+        const auto comma = list.find(',', pos);
+        const std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        char *end = nullptr;
+        const long v = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < 1)
+            return std::nullopt;
+        buckets.push_back(v);
+        if (comma == std::string::npos)
+            break;
+        pos = comma + 1;
+    }
+    return buckets;
+}
+
+/// `--dynamic-batch MIN:MAX`, or nullopt when the value cannot be read.
+std::optional<std::pair<long, long>> parseDynamicBatch(const std::string &spec)
+{
+    long lo = 0, hi = 0;
+    char tail = 0;
+    if (std::sscanf(spec.c_str(), "%ld:%ld%c", &lo, &hi, &tail) != 2 || lo < 1 || lo > hi)
+        return std::nullopt;
+    return std::pair{lo, hi};
+}
+
+void addExportOptions(CLI::App &cmd, ExportOptions &o)
+{
+    cmd.add_option("--from", o.from, "A compile output directory (its result.json gives model, device, dtype)")
+        ->check(CLI::ExistingDirectory);
+    cmd.add_option("-m,--model", o.model, "Model spec, instead of or overriding --from");
+    cmd.add_option("-o,--out", o.out, "Bundle directory to create (must not exist); BUNDLE.zip is written next to it")
+        ->required();
+    cmd.add_option("--buckets", o.buckets, "Batch buckets, e.g. batch=1,4,16 (default: the example batch)")
+        ->check(CLI::Validator(
+            [](std::string &v) {
+                return parseBuckets(v) ? std::string() : "cannot read '" + v + "'; write batch=1,4,16";
+            },
+            "batch=N,N,..."));
+    cmd.add_option("--dynamic-batch", o.dynamicBatch,
+                   "Add a dynamic-batch package for MIN:MAX rows, the fallback "
+                   "for batches without a bucket, e.g. 1:64")
+        ->check(CLI::Validator(
+            [](std::string &v) {
+                return parseDynamicBatch(v) ? std::string() : "cannot read '" + v + "'; write MIN:MAX, e.g. 1:64";
+            },
+            "MIN:MAX"));
+    cmd.add_option("--dynamic", o.dynamic,
+                   "Dynamic dimension besides the batch, INPUT:DIM[:MIN:MAX][=NAME] "
+                   "(repeatable; e.g. 0:1:1:512=seq): dynamic in every bucket, checked "
+                   "by aotstudio-run against each bucket's guards (default with --from: "
+                   "the compile's own)")
+        ->check(dynamicSpec());
+    cmd.add_flag("--pad-safe", o.padSafe,
+                 "Rows of a batch are independent: a smaller batch may run padded in a larger bucket");
+    cmd.add_flag("--no-zip", o.noZip, "Do not write BUNDLE.zip");
+    cmd.add_flag("--no-shared-weights", o.noSharedWeights,
+                 "Keep each bucket's weights inside its package's .so (default with several buckets: every distinct "
+                 "weight stored once in weights/ and bound at load, BUNDLE.md \"Shared weights\")");
+    cmd.add_option("--cold-start-runs", o.coldStartRuns,
+                   "Fresh processes timed for cold start (bundle and eager); 0 to skip")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100));
+    cmd.add_option("--sign", o.signKey,
+                   "Sign the bundle with this Ed25519 private key (aotstudio-cli keygen KEYFILE): "
+                   "manifest.sig beside manifest.json, the key id in the manifest")
+        ->check(CLI::ExistingFile);
+    cmd.add_flag("--json", o.json, "Print the JSON envelope on stdout ({\"ok\", \"result\"} or {\"ok\", \"error\"})");
+    cmd.add_option("-d,--device", o.device, "Device (overrides --from)")->check(deviceName());
+    cmd.add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
+    cmd.footer("Exit status: 0 success, 1 the export failed, 2 bad command line, 130 cancelled with Ctrl-C.");
+}
+
+/// What the engine would refuse only after starting Python: no model at all; a key that cannot
+/// sign (which would fail after minutes of compiling).
+std::string checkExport(const ExportOptions &o)
+{
+    if (o.from.empty() && o.model.empty())
+        return "needs a model: pass --from DIR (a compile's output) or --model SPEC";
+    if (o.signKey.empty())
+        return {};
+    std::string why = checkSigningKey(o.signKey).value_or(std::string());
+    if (const std::string prefix = "aotstudio-cli: export: "; why.rfind(prefix, 0) == 0)
+        why = why.substr(prefix.size());
+    return why;
+}
+
+Json exportRequest(const ExportOptions &o)
+{
+    Json request{{"type", "export"},      {"id", 1},         {"out", o.out},
+                 {"pad_safe", o.padSafe}, {"zip", !o.noZip}, {"cold_start_runs", o.coldStartRuns}};
+    if (!o.from.empty())
+        request["from"] = std::filesystem::absolute(o.from).string();
+    if (!o.model.empty())
+        request["model"] = o.model;
+    if (!o.device.empty())
+        request["device"] = o.device;
+    if (!o.dynamic.empty())
+        request["dynamic"] = o.dynamic;
+    if (!o.signKey.empty())
+        request["sign_key"] = std::filesystem::absolute(o.signKey).string();
+    if (o.noSharedWeights)
+        request["shared_weights"] = false;
+    if (!o.buckets.empty())
+        request["buckets"] = *parseBuckets(o.buckets); // checked by the option's validator
+    if (!o.dynamicBatch.empty()) {
+        const auto [lo, hi] = *parseDynamicBatch(o.dynamicBatch);
+        request["dynamic_batch"] = Json::array({lo, hi});
+    }
+    return request;
+}
+
+void printExport(std::FILE *out, const Json &r)
+{
+    std::fprintf(out, "bundle:         %s\n", r.value("bundle", "").c_str());
+    if (!r.value("zip", std::string()).empty())
+        std::fprintf(out, "zip:            %s\n", r.value("zip", "").c_str());
+    for (const auto &b : r.value("buckets", Json::array())) {
+        if (b.contains("batch_min"))
+            std::fprintf(out, "bucket:         %-10s batch %ld..%ld  %s\n", b.value("name", "").c_str(),
+                         b.value("batch_min", 0L), b.value("batch_max", 0L), b.value("package", "").c_str());
+        else
+            std::fprintf(out, "bucket:         %-10s batch %ld  %s\n", b.value("name", "").c_str(),
+                         b.value("batch", 0L), b.value("package", "").c_str());
+    }
+    Cli::printColdStart(out, r.value("cold_start", Json::object()));
+    if (const Json signer = r.value("signer", Json()); signer.is_string())
+        std::fprintf(out,
+                     "signed:         by key %s (manifest.sig; aotstudio-run checks it with --trust KEYFILE.pub)\n",
+                     signer.get<std::string>().c_str());
+    else
+        std::fprintf(out, "signed:         no (export --sign KEYFILE signs a bundle)\n");
+    std::fprintf(out, "run it:         aotstudio-run %s\n", r.value("bundle", "").c_str());
+}
+
+} // namespace
+
+Command exportCommand()
+{
+    auto o = std::make_shared<ExportOptions>();
+    return {"export",
+            "Build a deployable bundle (core/runtime/BUNDLE.md): one AOTInductor package per batch bucket, a manifest "
+            "with SHA-256 of every file, the report with cold start, and BUNDLE.zip",
+            [o](CLI::App &cmd) { addExportOptions(cmd, *o); },
+            [o] { return checkExport(*o); },
+            [o](const Globals &g) -> int {
+                runEngineJob({exportRequest(*o), o->json, g.verbose || o->verbose, {}, printExport, {}});
+            },
+            [o] { return o->json; }};
+}
+
+} // namespace AotStudio::Cli
