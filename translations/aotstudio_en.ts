@@ -1913,6 +1913,54 @@ Code: %2</source>
         <source>Reconnect</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Sweep a &amp;Bundle…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verify an exported bundle (a folder or a .zip) across its shapes and its bucket policy; its signature is checked against the engine&apos;s trust store first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep a Bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle on %1 (a folder holding manifest.json, or a .zip):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundles (manifest.json *.zip);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 across its shapes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 into %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine did not load the bundle %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -3650,6 +3698,27 @@ this scheme&apos;s own eager / compiled: %3</source>
 %2 · %3
 start %4 ms, duration %5 µs
 %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TrustDialog</name>
+    <message>
+        <source>Load a bundle nobody you trust signed?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine on %1 did not load the bundle %2:
+
+%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading a bundle runs the native code of its packages inside the engine, with your rights on %1. Load it only if you know who made it. To trust its signer for good, add their public key to the engine&apos;s trust store ($AOTSTUDIO_TRUST).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load Anyway</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

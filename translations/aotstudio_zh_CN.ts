@@ -1908,6 +1908,54 @@ Code: %2</source>
         <source>Reconnect</source>
         <translation>重新连接</translation>
     </message>
+    <message>
+        <source>Sweep a &amp;Bundle…</source>
+        <translation>扫描部署包(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Verify an exported bundle (a folder or a .zip) across its shapes and its bucket policy; its signature is checked against the engine&apos;s trust store first</source>
+        <translation>在所有形状和档位选择策略上验证已导出的部署包（文件夹或 .zip）；先用引擎的信任存储检查其签名</translation>
+    </message>
+    <message>
+        <source>Sweep a Bundle</source>
+        <translation>扫描部署包</translation>
+    </message>
+    <message>
+        <source>Bundle on %1 (a folder holding manifest.json, or a .zip):</source>
+        <translation>%1 上的部署包（包含 manifest.json 的文件夹，或 .zip）：</translation>
+    </message>
+    <message>
+        <source>Bundles (manifest.json *.zip);;All files (*)</source>
+        <translation>部署包 (manifest.json *.zip);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 across its shapes…</source>
+        <translation>正在所有形状上扫描部署包 %1…</translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)</source>
+        <translation>正在将部署包 %1 扫描到 %2（按您的选择，在没有可信签名的情况下加载）</translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 into %2</source>
+        <translation>正在将部署包 %1 扫描到 %2</translation>
+    </message>
+    <message>
+        <source>The engine did not load the bundle %1: %2</source>
+        <translation>引擎未加载部署包 %1：%2</translation>
+    </message>
+    <message>
+        <source>Waiting for your decision</source>
+        <translation>等待您的决定</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Not loaded</source>
+        <translation>未加载</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -3662,6 +3710,29 @@ start %4 ms, duration %5 µs
 %2 · %3
 开始 %4 ms，时长 %5 µs
 %6</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TrustDialog</name>
+    <message>
+        <source>Load a bundle nobody you trust signed?</source>
+        <translation>加载一个没有您信任的人签名的部署包？</translation>
+    </message>
+    <message>
+        <source>The engine on %1 did not load the bundle %2:
+
+%3</source>
+        <translation>%1 上的引擎未加载部署包 %2：
+
+%3</translation>
+    </message>
+    <message>
+        <source>Loading a bundle runs the native code of its packages inside the engine, with your rights on %1. Load it only if you know who made it. To trust its signer for good, add their public key to the engine&apos;s trust store ($AOTSTUDIO_TRUST).</source>
+        <translation>加载部署包会在引擎中以您在 %1 上的权限运行其编译包的原生代码。仅在您知道它由谁制作时才加载。若要长期信任其签名者，请将其公钥加入引擎的信任存储（$AOTSTUDIO_TRUST）。</translation>
+    </message>
+    <message>
+        <source>Load Anyway</source>
+        <translation>仍然加载</translation>
     </message>
 </context>
 <context>
