@@ -684,6 +684,14 @@ bool MainWindow::sweep()
         statusBar()->showMessage(tr("Compile a model first: Sweep Shapes verifies the last compiled package."), 8000);
         return false;
     }
+    const QString out = QDir(m_lastCompileDirectory).filePath(QStringLiteral("sweep"));
+    return submitSweep(QJsonObject{{QLatin1String("package"), m_lastResult->package}, {QLatin1String("out"), out}},
+                       m_lastResult->model, tr("Sweeping %1 across its shapes…").arg(m_lastResult->model),
+                       tr("Sweeping the package %1 into %2").arg(m_lastResult->package, out));
+}
+
+bool MainWindow::submitSweep(QJsonObject body, const QString &model, const QString &status, const QString &logLine)
+{
     if (m_openedSession) {
         m_hub->setSession(m_liveSession);
         m_openedSession->deleteLater();
@@ -691,8 +699,6 @@ bool MainWindow::sweep()
         setWindowTitle(tr("AOT Studio"));
     }
     ensureRecording();
-    const QString out = QDir(m_lastCompileDirectory).filePath(QStringLiteral("sweep"));
-    QJsonObject body{{QLatin1String("package"), m_lastResult->package}, {QLatin1String("out"), out}};
     const QJsonObject fields = m_runSettings.requestFields(QStringLiteral("sweep"));
     if (fields.contains(QLatin1String("threads")))
         body.insert(QLatin1String("threads"), fields.value(QLatin1String("threads")));
@@ -701,15 +707,15 @@ bool MainWindow::sweep()
         return false;
     m_jobDirectory.clear();
     m_currentKind = JobKind::Sweep;
-    m_sweptBundle.clear();
-    m_currentModel = m_lastResult->model;
-    m_currentOut = out;
+    m_sweptBundle = body.value(QLatin1String("bundle")).toString();
+    m_currentModel = model;
+    m_currentOut = body.value(QLatin1String("out")).toString();
     m_failureShown = false;
-    statusBar()->showMessage(tr("Sweeping %1 across its shapes…").arg(m_currentModel));
+    statusBar()->showMessage(status);
     m_resultPanel->clearError();
     m_progress->setValue(0);
     m_stageLabel->setText(tr("Starting…"));
-    m_log->append(m_currentJob, QStringLiteral("info"), tr("Sweeping the package %1 into %2").arg(m_lastResult->package, out));
+    m_log->append(m_currentJob, QStringLiteral("info"), logLine);
     updateActions();
     return true;
 }
@@ -739,38 +745,14 @@ bool MainWindow::startBundleSweep(const QString &bundle, bool allowUnsigned)
 {
     if (!m_client->isReady() || m_currentJob != 0)
         return false;
-    if (m_openedSession) {
-        m_hub->setSession(m_liveSession);
-        m_openedSession->deleteLater();
-        m_openedSession = nullptr;
-        setWindowTitle(tr("AOT Studio"));
-    }
-    ensureRecording();
     const QString out = newJobDirectory();
     QJsonObject body{{QLatin1String("bundle"), bundle}, {QLatin1String("out"), out}};
     if (allowUnsigned)
         body.insert(QLatin1String("allow_unsigned"), true);
-    const QJsonObject fields = m_runSettings.requestFields(QStringLiteral("sweep"));
-    if (fields.contains(QLatin1String("threads")))
-        body.insert(QLatin1String("threads"), fields.value(QLatin1String("threads")));
-    m_currentJob = m_client->submitJob(QStringLiteral("sweep"), body);
-    if (m_currentJob == 0)
-        return false;
-    m_jobDirectory.clear();
-    m_currentKind = JobKind::Sweep;
-    m_sweptBundle = bundle;
-    m_currentModel = QFileInfo(bundle).fileName();
-    m_currentOut = out;
-    m_failureShown = false;
-    statusBar()->showMessage(tr("Sweeping the bundle %1 across its shapes…").arg(bundle));
-    m_resultPanel->clearError();
-    m_progress->setValue(0);
-    m_stageLabel->setText(tr("Starting…"));
-    m_log->append(m_currentJob, QStringLiteral("info"),
-                  allowUnsigned ? tr("Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)").arg(bundle, out)
-                                : tr("Sweeping the bundle %1 into %2").arg(bundle, out));
-    updateActions();
-    return true;
+    return submitSweep(
+        body, QFileInfo(bundle).fileName(), tr("Sweeping the bundle %1 across its shapes…").arg(bundle),
+        allowUnsigned ? tr("Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)").arg(bundle, out)
+                      : tr("Sweeping the bundle %1 into %2").arg(bundle, out));
 }
 
 void MainWindow::showRunSettings()

@@ -189,6 +189,9 @@ private:
     /// emits compileBlocked() when a compile was asked for.
     void refuseCompile(const QString &reason, bool compileWasRequested = true);
     void removeJobDirectoryIfEmpty();
+    /// Starts the sweep `body` (package or bundle, out): back to the live session, the run
+    /// settings' threads, the job's bookkeeping, `status` on the status bar and `logLine` in the log.
+    bool submitSweep(QJsonObject body, const QString &model, const QString &status, const QString &logLine);
     void finishJob(bool ok);
 
     void onHandshake(const Client::EngineInfo &info);
