@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz target: a session file from outside (a colleague's .aotsession, a recording of a remote
-// engine), opened the way the studio opens one: Session::load, then every job's result through
-// the client's typed readers the panels use (compile, export, sweep, verify, the measurement
-// pieces, kernels.json's catalog) and each error event's reader. Oracles: only SessionError is
+// engine), opened the way the studio opens one: Session::load (which parses each profile, quantize
+// and sweep result once), then every job's result through the client's typed readers the panels
+// use (compile, export, sweep, verify, profile, quantize, the measurement pieces, kernels.json's
+// catalog). A refused profile or quantize result must name why. Oracles: only SessionError is
 // thrown; a session that loads loads again from the same bytes with the same events, jobs and
 // warnings (load is a function of the file); ASan and UBSan.
 #include "client/compileresult.h"
@@ -11,6 +12,8 @@
 #include "client/exportresult.h"
 #include "client/kernelcatalog.h"
 #include "client/measurement.h"
+#include "client/profileresult.h"
+#include "client/quantizeresult.h"
 #include "client/session.h"
 #include "client/sweepresult.h"
 #include "client/verifyresult.h"
@@ -41,6 +44,11 @@ void readResult(const Client::JobRecord &job)
         (void)Client::ExportResult::fromJson(r);
     if (job.kind == QLatin1String("sweep") || job.kind.isEmpty())
         (void)Client::SweepResult::fromJson(r);
+    // The typed profile and quantize readers (core/client/resultparse.h): a refusal must say why.
+    if (const auto p = Client::parseProfileResult(r); !p.ok() && p.error.isEmpty())
+        FuzzUtil::fail("parseProfileResult refused without a reason");
+    if (const auto q = Client::parseQuantizeResult(r); !q.ok() && q.error.isEmpty())
+        FuzzUtil::fail("parseQuantizeResult refused without a reason");
     // The pieces profile and quantize panels read from their results.
     (void)Client::Measurement::fromJson(r.value(QLatin1String("measurement")), r.value(QLatin1String("threads")));
     (void)Client::ColdStart::fromJson(r.value(QLatin1String("cold_start")));
