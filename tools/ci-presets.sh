@@ -9,7 +9,9 @@
 # tests are the dev build's GUI tests again and are not rerun.
 # Prints how long each step took and ccache's hit count, so CI logs show what the presets cost.
 #
-# Usage: tools/ci-presets.sh [PRESET...]   (default: headless gui-only)
+# Usage: tools/ci-presets.sh [PRESET[:configure]...]   (default: headless gui-only; PRESET:configure
+# only configures it: `release`, what tools/run-sample.sh builds, failed to configure for a stop
+# without anything noticing)
 # Environment: AOTSTUDIO_JOBS build jobs (default: nproc); AOTSTUDIO_CI_BUILD_PREFIX the build
 # folders' prefix (default: build/, i.e. the presets' own build/headless and build/gui-only; keep
 # them as deep as build/dev: ccache's paths are relative to the build folder).
@@ -34,8 +36,13 @@ timed() { # NAME CMD...: runs CMD, says how long it took
     say "$name: $((SECONDS - start)) s"
 }
 
-for preset in "${PRESETS[@]}"; do
+for spec in "${PRESETS[@]}"; do
+    preset="${spec%:configure}"
     dir="$ROOT/$PREFIX$preset"
+    if [[ "$spec" == *:configure ]]; then # configured only: CMake errors, no compile (release: Release flags miss ccache)
+        timed "$preset configure" cmake --preset "$preset" -B "$dir" >/dev/null
+        continue
+    fi
     # This build's own ccache log (other builds on the machine do not count in it).
     export CCACHE_STATSLOG="$dir/ccache-stats.log"
     mkdir -p "$dir" && rm -f "$CCACHE_STATSLOG"
