@@ -223,11 +223,7 @@ Parsed<ProfileResult> parseProfileResult(const QJsonObject &o)
 
 Parsed<ProfileResult> parseProfileResult(const QByteArray &json)
 {
-    ResultReader r(QStringLiteral("profile result"));
-    QJsonObject o;
-    if (!r.document(json, &o))
-        return Parsed<ProfileResult>::refused(r.error());
-    return parseProfileResult(o);
+    return parseDocument<ProfileResult>(json, QStringLiteral("profile result"), [](const QJsonObject &o) { return parseProfileResult(o); });
 }
 
 } // namespace AotStudio::Client

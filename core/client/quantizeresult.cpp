@@ -112,11 +112,7 @@ Parsed<QuantizeResult> parseQuantizeResult(const QJsonObject &result)
 
 Parsed<QuantizeResult> parseQuantizeResult(const QByteArray &json)
 {
-    ResultReader r(QStringLiteral("quantize result"));
-    QJsonObject o;
-    if (!r.document(json, &o))
-        return Parsed<QuantizeResult>::refused(r.error());
-    return parseQuantizeResult(o);
+    return parseDocument<QuantizeResult>(json, QStringLiteral("quantize result"), [](const QJsonObject &o) { return parseQuantizeResult(o); });
 }
 
 } // namespace AotStudio::Client

@@ -70,4 +70,17 @@ private:
 /// "a.b" or "b" when `at` is empty.
 QString fieldPath(const QString &at, QLatin1String key);
 
+/// `json` (the bytes of a result file) as one object handed to `parseObject` (a
+/// `Parsed<T>(const QJsonObject &)`), or refused naming `what` when it is not one object: the one
+/// "parse from bytes" of every typed result.
+template<class T, class F>
+Parsed<T> parseDocument(const QByteArray &json, const QString &what, F &&parseObject)
+{
+    ResultReader r(what);
+    QJsonObject o;
+    if (!r.document(json, &o))
+        return Parsed<T>::refused(r.error());
+    return parseObject(o);
+}
+
 } // namespace AotStudio::Client
