@@ -180,6 +180,35 @@ BucketChoice chooseBucket(const Manifest &manifest, long long batch);
 std::vector<std::string> checkCompatible(const Manifest &manifest, const std::string &runtimeTorchVersion, bool cudaAvailable,
                                          const std::string &deviceCapability);
 
+/// What a new bundle's manifest says before its files are hashed: the one place both writers of
+/// bundles (export, and profile's one-package cold-start bundle) build the manifest from, so they
+/// carry the same keys (BUNDLE.md "manifest.json").
+struct ManifestDraft {
+    std::string created;  ///< ISO 8601 UTC time of writing
+    std::string producer; ///< "aotstudio 0.x" and the job that wrote it
+    std::string model;    ///< model spec the packages were compiled from
+    std::string torchVersion;
+    std::string cudaVersion;                  ///< empty on CPU-only torch
+    std::string device = "cpu";               ///< "cpu" or "cuda"
+    nlohmann::json computeCapability;         ///< "9.0"; null for CPU bundles
+    std::string quantization = "none";        ///< scheme name (quantize's), "none" for fp32
+    nlohmann::json inputs = nlohmann::json::array();  ///< the compile result's inputs (shape, dtype, batched, name)
+    nlohmann::json outputs = nlohmann::json::array(); ///< the compile result's outputs (same keys)
+    bool padSafe = false;                      ///< batch.pad_safe: padding rows never change other rows
+    nlohmann::json buckets = nlohmann::json::array(); ///< buckets[] as BUNDLE.md defines them
+    nlohmann::json signer;                     ///< signing key's signerJson(); null when unsigned
+};
+
+/// A compile result's tensor list (FORMAT.md: shape, dtype, optional batched and name) as a
+/// manifest's inputs/outputs: dimension 0 becomes "batch" unless the tensor says `batched: false`;
+/// the name is kept.
+nlohmann::json batchShapes(const nlohmann::json &tensors);
+
+/// The manifest of `draft` without "files" (writeManifest() adds them): format, format_version (2
+/// when any bucket carries shared "weights", BUNDLE.md "Shared weights": a version-1 runtime must
+/// refuse such a bundle, not run it weightless; otherwise 1), and every field of the draft.
+nlohmann::json newManifest(const ManifestDraft &draft);
+
 /// Export side: hash every regular file under `bundleDir` except manifest.json and manifest.sig and
 /// write `bundleDir/manifest.json` = `manifestWithoutFiles` + "files" (format and format_version
 /// are filled in when absent). A manifest.sig already there is removed: it signed the previous

@@ -325,6 +325,45 @@ Manifest loadManifest(const fs::path &bundleDir, std::string *bytes, std::uintma
     return m;
 }
 
+json batchShapes(const json &tensors)
+{
+    json out = json::array();
+    for (const auto &t : tensors) {
+        json shape = t.value("shape", json::array());
+        if (!shape.empty() && t.value("batched", true)) // inputs without a batch dimension keep their size
+            shape[0] = "batch";
+        json spec{{"shape", shape}, {"dtype", t.value("dtype", "")}};
+        if (t.contains("name") && t["name"].is_string())
+            spec["name"] = t["name"]; // forward's parameter / the output's pytree path
+        out.push_back(std::move(spec));
+    }
+    return out;
+}
+
+json newManifest(const ManifestDraft &d)
+{
+    const bool sharedWeights = std::any_of(d.buckets.begin(), d.buckets.end(), [](const json &b) { return b.contains("weights"); });
+    json m{
+        {"format", kFormat},
+        {"format_version", sharedWeights ? 2 : 1},
+        {"created", d.created},
+        {"producer", d.producer},
+        {"model", d.model},
+        {"torch_version", d.torchVersion},
+        {"cuda_version", d.cudaVersion},
+        {"device", d.device},
+        {"compute_capability", d.computeCapability},
+        {"quantization", d.quantization},
+        {"inputs", batchShapes(d.inputs)},
+        {"outputs", batchShapes(d.outputs)},
+        {"batch", {{"pad_safe", d.padSafe}}},
+        {"buckets", d.buckets},
+    };
+    if (!d.signer.is_null())
+        m["signer"] = d.signer;
+    return m;
+}
+
 void writeManifest(const fs::path &bundleDir, json manifest)
 {
     if (!manifest.is_object())

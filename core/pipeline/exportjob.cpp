@@ -34,22 +34,6 @@ Json readJsonFile(const fs::path &path)
     return Json::parse(in, nullptr, false);
 }
 
-/// Shapes of a compile result's inputs/outputs with dimension 0 replaced by "batch".
-Json batchShapes(const Json &tensors)
-{
-    Json out = Json::array();
-    for (const auto &t : tensors) {
-        Json shape = t.value("shape", Json::array());
-        if (!shape.empty() && t.value("batched", true)) // inputs without a batch dimension keep their size
-            shape[0] = "batch";
-        Json spec{{"shape", shape}, {"dtype", t.value("dtype", "")}};
-        if (t.contains("name") && t["name"].is_string())
-            spec["name"] = t["name"]; // forward's parameter / the output's pytree path
-        out.push_back(std::move(spec));
-    }
-    return out;
-}
-
 /// Export's stages: one compile per bucket fills "buckets" (each a sub-job carrying `bucket`).
 constexpr StageSpan kExportStages[] = {
     {"buckets", 0.05, 0.85}, {"cold_start", 0.85, 0.95}, {"package", 0.95, 1.00}};
@@ -264,27 +248,22 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     fs::remove_all(staging / "work", ec);
 
     // 4. Manifest (hashes of every file), verified as the runtime will.
-    // Format 2 only with shared weights (BUNDLE.md): a version-1 runtime must refuse those, not run them weightless.
-    const bool sharedWeightsUsed
-        = std::any_of(bucketsJson.begin(), bucketsJson.end(), [](const Json &b) { return b.contains("weights"); });
-    Json manifest{
-        {"format", Bundle::kFormat},
-        {"format_version", sharedWeightsUsed ? 2 : 1},
-        {"created", isoNow()},
-        {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion)},
-        {"model", base.value("model", "")},
-        {"torch_version", first.value("torch_version", "")},
-        {"cuda_version", first.value("cuda_version", "")},
-        {"device", first.value("device", "cpu")},
-        {"compute_capability", first.value("compute_capability", Json())},
-        {"quantization", request.value("quantization", "none")},
-        {"inputs", batchShapes(first.value("inputs", Json::array()))},
-        {"outputs", batchShapes(first.value("outputs", Json::array()))},
-        {"batch", {{"pad_safe", request.value("pad_safe", false)}}},
-        {"buckets", bucketsJson},
-    };
+    Bundle::ManifestDraft draft;
+    draft.created = isoNow();
+    draft.producer = std::string("aotstudio ") + std::string(Protocol::kEngineVersion);
+    draft.model = base.value("model", "");
+    draft.torchVersion = first.value("torch_version", "");
+    draft.cudaVersion = first.value("cuda_version", "");
+    draft.device = first.value("device", "cpu");
+    draft.computeCapability = first.value("compute_capability", Json());
+    draft.quantization = request.value("quantization", "none");
+    draft.inputs = first.value("inputs", Json::array());
+    draft.outputs = first.value("outputs", Json::array());
+    draft.padSafe = request.value("pad_safe", false);
+    draft.buckets = bucketsJson;
     if (signingKey)
-        manifest["signer"] = signingKey->signerJson();
+        draft.signer = signingKey->signerJson();
+    const Json manifest = Bundle::newManifest(draft);
     // Every manifest written is signed at once (writeManifest removes the previous signature), so
     // the cold-start runs below load the bundle exactly as it will ship.
     const auto finishManifest = [&] {

@@ -125,6 +125,7 @@ private slots:
     void pickleWalk();
     void sha256KnownVectors();
     void writeManifestThenVerifyIsClean();
+    void newManifestFromDraft();
     void flippedByteNamesTheFile();
     void truncatedFileIsASizeProblem();
     void missingListedFile();
@@ -210,6 +211,41 @@ void TestBundle::writeManifestThenVerifyIsClean()
     writeManifest(dir, baseManifest());
     QVERIFY(verify(dir, loadManifest(dir)).empty());
     QCOMPARE(loadManifest(dir).files.size(), std::size_t(5));
+}
+
+void TestBundle::newManifestFromDraft()
+{
+    // The one builder export and profile share: batch dimension, unbatched inputs, names, the
+    // format version that shared weights need, the signer; and the result parses.
+    ManifestDraft d;
+    d.created = "2026-12-02T00:00:00Z";
+    d.producer = "aotstudio test";
+    d.model = "sample:fake";
+    d.torchVersion = "2.14.1";
+    d.inputs = nlohmann::json::parse(R"([{"shape":[2,3],"dtype":"float32","name":"x"},
+                                         {"shape":[5],"dtype":"int64","batched":false,"name":"lengths"}])");
+    d.outputs = nlohmann::json::parse(R"([{"shape":[2,4],"dtype":"float32","name":"logits"}])");
+    d.buckets = nlohmann::json::parse(R"([{"name":"default","batch":2,"package":"packages/model.pt2"}])");
+    nlohmann::json m = newManifest(d);
+    QCOMPARE(m["format"].get<std::string>(), std::string(kFormat));
+    QCOMPARE(m["format_version"].get<int>(), 1);
+    QCOMPARE(m["inputs"][0]["shape"], nlohmann::json::parse(R"(["batch",3])"));
+    QCOMPARE(m["inputs"][0]["name"].get<std::string>(), std::string("x"));
+    QCOMPARE(m["inputs"][1]["shape"], nlohmann::json::parse("[5]")); // no batch dimension: kept
+    QCOMPARE(m["outputs"][0]["name"].get<std::string>(), std::string("logits"));
+    QVERIFY(!m.contains("signer"));
+    QVERIFY(!m.contains("files"));
+    m["files"] = nlohmann::json::object();
+    const Manifest parsed = parseManifest(m, "draft");
+    QCOMPARE(parsed.inputs.size(), std::size_t(2));
+    QCOMPARE(parsed.inputs[0].shape, (std::vector<long long>{kBatchDim, 3}));
+    QCOMPARE(parsed.inputs[1].shape, (std::vector<long long>{5}));
+
+    d.buckets[0]["weights"] = nlohmann::json::object();
+    d.signer = {{"key_id", std::string(64, 'a')}, {"algorithm", "ed25519"}};
+    const nlohmann::json shared = newManifest(d);
+    QCOMPARE(shared["format_version"].get<int>(), 2);
+    QCOMPARE(shared["signer"]["algorithm"].get<std::string>(), std::string("ed25519"));
 }
 
 void TestBundle::flippedByteNamesTheFile()
