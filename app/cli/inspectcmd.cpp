@@ -103,12 +103,15 @@ int runInspect(const std::string &path, bool asJson, const std::vector<std::stri
         const Json signature = info.value("signature", Json::object());
         // What makes the bundle fail: the first problem, the signature's refusal, why it cannot run here.
         std::string failure;
+        const char *code = Protocol::Code::Refused;
         if (!info.value("ok", false)) {
             const Json problems = info.value("problems", Json::array());
             failure = problems.empty() ? std::string("the bundle is not intact")
                                        : "the bundle is not intact: " + problems.front().get<std::string>();
         } else if (const Json refused = signature.value("refused", Json()); refused.is_string()) {
             failure = refused.get<std::string>();
+            if (signature.value("refused_by_trust", false))
+                code = Protocol::Code::Untrusted; // as the engine and aotstudio-run say for it
         } else if (!why.empty()) {
             failure = "does not run here: " + why.front();
         }
@@ -116,9 +119,8 @@ int runInspect(const std::string &path, bool asJson, const std::vector<std::stri
             if (failure.empty())
                 Protocol::printEnvelope(stdout, Protocol::okEnvelope(info));
             else
-                Protocol::printEnvelope(
-                    stdout,
-                    Protocol::errorEnvelope(Protocol::Error{"inspect", Protocol::Code::Refused, failure, ""}, info));
+                Protocol::printEnvelope(stdout,
+                                        Protocol::errorEnvelope(Protocol::Error{"inspect", code, failure, ""}, info));
             return failure.empty() ? 0 : kExitFailed;
         }
         const int rc = failure.empty() ? 0 : kExitFailed;

@@ -19,9 +19,11 @@ std::string oneLine(const std::string &message)
     return line;
 }
 
-nlohmann::json errorJson(const std::string &stage, const std::string &message, const std::string &hint)
+nlohmann::json errorJson(const std::string &stage, const std::string &message, const std::string &hint,
+    const std::string &givenCode)
 {
-    const std::string code = stage == "refused" ? Protocol::Code::Refused
+    const std::string code = !givenCode.empty() ? givenCode
+                             : stage == "refused" ? Protocol::Code::Refused
                              : stage == "request" ? Protocol::Code::BadRequest
                              : stage == "worker"  ? Protocol::Code::Internal
                                                   : Protocol::Code::Failed;
@@ -56,7 +58,7 @@ VerifiedBundle openVerified(const std::string &path, const Bundle::TrustStore &t
         throw Refusal("refused", e.what());
     }
     if (const auto why = Bundle::signatureRefusal(vb.signature, trust, allowUnsigned, path))
-        throw Refusal("refused", *why);
+        throw Refusal("refused", *why, Bundle::refusalIsTrust(vb.signature) ? Protocol::Code::Untrusted : "");
     vb.signatureLine = Bundle::describeSignature(vb.signature, trust, allowUnsigned);
     vb.verifyMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return vb;

@@ -20,18 +20,23 @@
 namespace AotStudio::RunApp {
 
 /// A request or a bundle that aotstudio-run does not run: `stage` "refused" (the bundle, the
-/// device, the inputs) or "failed" (loading or running), and a one-line message.
+/// device, the inputs) or "failed" (loading or running), and a one-line message. `code` is the
+/// FORMAT.md error code when it is not the stage's own (errorJson()): `untrusted` for a bundle
+/// the trust store does not admit (Bundle::refusalIsTrust), as the engine says for the same bundle.
 class Refusal : public std::runtime_error
 {
 public:
-    Refusal(std::string stage, const std::string &message)
+    Refusal(std::string stage, const std::string &message, std::string code = {})
         : std::runtime_error(message)
         , m_stage(std::move(stage))
+        , m_code(std::move(code))
     { }
     const std::string &stage() const { return m_stage; }
+    const std::string &code() const { return m_code; }
 
 private:
     std::string m_stage;
+    std::string m_code;
 };
 
 /// A trust store that cannot be read (a usage error, exit 2); the message names its source
@@ -107,7 +112,9 @@ std::string oneLine(const std::string &message);
 /// alike (FORMAT.md "Command-line tools"): {"stage", "code", "message", "hint"}. `stage` is where
 /// it ended: "refused" (the bundle, the input or the trust store said no), "failed" (loading or
 /// running), "request" (a malformed --serve request), "worker" (a worker died or answered
-/// garbage), "replay"; `code` follows from it: refused, failed, bad_request, internal.
-nlohmann::json errorJson(const std::string &stage, const std::string &message, const std::string &hint = "");
+/// garbage), "replay"; `code` follows from it (refused, failed, bad_request, internal) unless
+/// given (a Refusal's code(): untrusted).
+nlohmann::json errorJson(const std::string &stage, const std::string &message, const std::string &hint = "",
+    const std::string &code = "");
 
 } // namespace AotStudio::RunApp

@@ -135,12 +135,12 @@ std::string shapeString(const std::vector<long long> &shape)
 /// One-line failure: on stderr always, and as the error envelope on stdout with --json. The
 /// message may quote bytes of the bundle (a manifest's parse error, a file name): it is made valid
 /// UTF-8 and kept on one line.
-int refuse(bool asJson, const std::string &stage, const std::string &message)
+int refuse(bool asJson, const std::string &stage, const std::string &message, const std::string &code = "")
 {
     const std::string line = RunApp::oneLine(message);
     std::fprintf(stderr, "aotstudio-run: %s: %s\n", stage.c_str(), line.c_str());
     if (asJson)
-        Protocol::printEnvelope(stdout, Protocol::errorEnvelope(RunApp::errorJson(stage, line)));
+        Protocol::printEnvelope(stdout, Protocol::errorEnvelope(RunApp::errorJson(stage, line, "", code)));
     std::fflush(nullptr);
     return kExitRefused;
 }
@@ -391,7 +391,7 @@ int main(int argc, char **argv)
     try {
         verified = RunApp::openVerified(bundlePath, trust, allowUnsigned);
     } catch (const RunApp::Refusal &e) {
-        return refuse(asJson, e.stage(), e.what());
+        return refuse(asJson, e.stage(), e.what(), e.code());
     }
     const Bundle::OpenedBundle &bundle = verified.bundle;
     const std::string &signatureLine = verified.signatureLine;
@@ -422,7 +422,7 @@ int main(int argc, char **argv)
             }
             return RunApp::serve(verified, options);
         } catch (const RunApp::Refusal &e) {
-            return refuse(asJson, e.stage(), e.what());
+            return refuse(asJson, e.stage(), e.what(), e.code());
         } catch (const RunApp::UsageError &e) {
             return usage(asJson, RunApp::oneLine(e.what()));
         }
@@ -438,7 +438,7 @@ int main(int argc, char **argv)
         RunApp::checkRunsHere(verified, cuda, capability);
         plan = RunApp::planRequest(verified, batchOpt, inputPath);
     } catch (const RunApp::Refusal &e) {
-        return refuse(asJson, e.stage(), e.what());
+        return refuse(asJson, e.stage(), e.what(), e.code());
     }
     const long long batch = plan.batch;
     const Bundle::BucketChoice &choice = plan.choice;
@@ -450,7 +450,7 @@ int main(int argc, char **argv)
     try {
         runner = RunApp::loadBucket(verified, choice.bucket, runners);
     } catch (const RunApp::Refusal &e) {
-        return refuse(asJson, e.stage(), e.what());
+        return refuse(asJson, e.stage(), e.what(), e.code());
     }
     const double loadMs = msSince(tLoad);
     const double toLoadedMs = cold.sinceStartMs();

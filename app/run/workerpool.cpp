@@ -139,7 +139,7 @@ json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, Runner
         return {{"ok", true}, {"bucket", plan.choice.bucket.name}, {"outputs", outputs}, {"load_ms", loadMs},
             {"run_ms", runMs}};
     } catch (const Refusal &e) {
-        return {{"ok", false}, {"error", errorJson(e.stage(), e.what())}};
+        return {{"ok", false}, {"error", errorJson(e.stage(), e.what(), "", e.code())}};
     } catch (const std::exception &e) { // a c10::Error outside the runner's own wrapping
         return {{"ok", false}, {"error", errorJson("failed", e.what())}};
     }

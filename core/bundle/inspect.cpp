@@ -306,6 +306,7 @@ json describeBundle(const fs::path &path, const std::function<std::vector<std::s
     sig["summary"] = describeSignature(signature, store, allowUnsigned);
     const auto refusal = signatureRefusal(signature, store, allowUnsigned, path.string());
     sig["refused"] = refusal ? json(*refusal) : json();
+    sig["refused_by_trust"] = refusal.has_value() && refusalIsTrust(signature); // lifted by --allow-unsigned
     out["signature"] = sig;
     return out;
 }

@@ -35,7 +35,8 @@ nlohmann::json inspectPt2(const std::filesystem::path &path);
 /// "problems": ["path: what", ...], "ok": bool}. With `runsHere` (e.g. checkCompatible() bound to
 /// this machine's LibTorch and GPU), also "runs_here": {"ok": bool, "reasons": [...]}. Always
 /// "signature": SignatureCheck::toJson() against `trust` (none: no trust store) plus "summary"
-/// (describeSignature()) and "refused" (signatureRefusal() with `allowUnsigned`, or null): what
+/// (describeSignature()), "refused_by_trust" (bool: the refusal is refusalIsTrust()'s) and
+/// "refused" (signatureRefusal() with `allowUnsigned`, or null): what
 /// aotstudio-run would say with the same trust store.
 /// Verification problems are reported, not thrown; throws BundleError when there is no readable
 /// manifest or the zip cannot be extracted.

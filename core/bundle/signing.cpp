@@ -415,6 +415,11 @@ std::optional<std::string> signatureRefusal(
           "anyway";
 }
 
+bool refusalIsTrust(const SignatureCheck &check)
+{
+    return check.state == SignatureCheck::State::Unsigned || check.state == SignatureCheck::State::Untrusted;
+}
+
 std::string describeSignature(const SignatureCheck &check, const TrustStore &trust, bool allowUnsigned)
 {
     using S = SignatureCheck::State;

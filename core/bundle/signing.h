@@ -144,6 +144,12 @@ SignatureCheck checkSignature(const OpenedBundle &bundle, const TrustStore &trus
 std::optional<std::string> signatureRefusal(
     const SignatureCheck &check, const TrustStore &trust, bool allowUnsigned, const std::string &name);
 
+/// Whether a refusal by signatureRefusal() is one of trust, lifted by `allow_unsigned` or by the
+/// signer's key in the trust store (an unsigned or foreign-signed bundle), as against a broken
+/// signature that nothing lifts. The engine, aotstudio-run and inspect give the first the error
+/// code `untrusted` (FORMAT.md "Error codes"), so a caller can ask its user and try again.
+bool refusalIsTrust(const SignatureCheck &check);
+
 /// One line for the report: "signed by key 1a2b3c4d5e6f7a8b, trusted (keys/alice.pub)", "UNSIGNED:
 /// nothing vouches for who made it (no trust store: pass --trust KEYFILE or set AOTSTUDIO_TRUST)", ...
 std::string describeSignature(const SignatureCheck &check, const TrustStore &trust, bool allowUnsigned);

@@ -336,7 +336,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         kind = "bundle";
         const std::string name = request["bundle"].get<std::string>();
         std::optional<std::string> refusal;
-        bool invalid = false;
+        bool trustRefusal = false; // unsigned or foreign: lifted by allow_unsigned (else a broken signature)
         try {
             bundle = Bundle::openBundle(name);
             // Its packages are loaded here as aotstudio-run would: the same signature policy, with
@@ -344,12 +344,12 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             const auto trust = Bundle::TrustStore::load(Bundle::TrustStore::sourcesFromEnvironment());
             const auto check = Bundle::checkSignature(bundle, trust);
             refusal = Bundle::signatureRefusal(check, trust, request.value("allow_unsigned", false), name);
-            invalid = check.state == Bundle::SignatureCheck::State::Invalid;
+            trustRefusal = Bundle::refusalIsTrust(check);
         } catch (const Bundle::BundleError &e) {
             throw JobFailed(
                 {"load", Protocol::Code::LoadFailed, e.what(), "pass a bundle written by aotstudio-cli export"});
         }
-        if (refusal && invalid)
+        if (refusal && !trustRefusal)
             throw JobFailed({"load", Protocol::Code::LoadFailed, *refusal,
                              "the manifest changed after it was signed: export the bundle again"});
         if (refusal) // the client may ask its user and send the request again with allow_unsigned

@@ -291,6 +291,9 @@ void TestAotStudioRun::foreignSignerRefused()
     QCOMPARE(j.exitCode, 1);
     QVERIFY2(json::parse(j.out.toStdString())["error"].value("message", "").find(malloryId) != std::string::npos,
              qPrintable(j.out));
+    // The code the engine gives the same bundle (FORMAT.md "Error codes"): lifted by --allow-unsigned.
+    QCOMPARE(json::parse(j.out.toStdString())["error"].value("code", ""), std::string("untrusted"));
+    QCOMPARE(json::parse(j.out.toStdString())["error"].value("stage", ""), std::string("refused"));
 }
 
 void TestAotStudioRun::unsignedRefusedWithTrustStore()
@@ -302,6 +305,8 @@ void TestAotStudioRun::unsignedRefusedWithTrustStore()
     const QString bundle = QString::fromStdString((root / "b").string());
     const QString pub = QString::fromStdString((root / "alice.key.pub").string());
     expectRefused(runTool({bundle, "--batch", "1", "--trust", pub}), "is unsigned");
+    const Result j = runTool({bundle, "--batch", "1", "--trust", pub, "--json"});
+    QCOMPARE(json::parse(j.out.toStdString())["error"].value("code", ""), std::string("untrusted"));
     expectPastSignature(runTool({bundle, "--batch", "1", "--trust", pub, "--allow-unsigned"}));
     // Without a trust store an unsigned bundle runs as before (every earlier test here relies on it).
     expectPastSignature(runTool({bundle, "--batch", "1"}));
@@ -327,6 +332,9 @@ void TestAotStudioRun::invalidSignatureRefusedEvenIfAllowed()
     const QString bundle = QString::fromStdString((root / "b").string());
     const QString pub = QString::fromStdString((root / "alice.key.pub").string());
     expectRefused(runTool({bundle, "--batch", "1", "--trust", pub, "--allow-unsigned"}), "invalid signature");
+    // Nothing lifts a broken signature: refused, never untrusted.
+    const Result j = runTool({bundle, "--batch", "1", "--trust", pub, "--json"});
+    QCOMPARE(json::parse(j.out.toStdString())["error"].value("code", ""), std::string("refused"));
 }
 
 void TestAotStudioRun::trustStoreProblemsAreUsageErrors()
