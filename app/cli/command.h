@@ -44,6 +44,7 @@ Command profileCommand();
 Command quantizeCommand();
 Command sweepCommand();
 Command compareCommand();
+Command numericsCommand();
 
 /// Every subcommand, in the order `--help` lists them.
 std::vector<Command> commandTable();

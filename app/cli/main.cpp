@@ -22,7 +22,7 @@ namespace AotStudio::Cli {
 std::vector<Command> commandTable()
 {
     return {compileCommand(), diffCommand(),     exportCommand(), inspectCommand(), keygenCommand(),
-            profileCommand(), quantizeCommand(), sweepCommand(),  compareCommand()};
+            profileCommand(), quantizeCommand(), sweepCommand(),  compareCommand(), numericsCommand()};
 }
 
 } // namespace AotStudio::Cli

@@ -4,6 +4,7 @@
 #include "pipeline/compilejob.h"
 #include "pipeline/exportjob.h"
 #include "pipeline/jobutil.h"
+#include "pipeline/numericsjob.h"
 #include "pipeline/profilejob.h"
 #include "pipeline/quantizejob.h"
 #include "pipeline/reaper.h"
@@ -124,7 +125,7 @@ bool Engine::handle(const Protocol::Request &request)
         return false;
     }
     if (request.type == "compile" || request.type == "export" || request.type == "profile" ||
-        request.type == "quantize" || request.type == "sweep") {
+        request.type == "quantize" || request.type == "sweep" || request.type == "numerics") {
         bool inUse = false;
         {
             std::lock_guard lock(m_mutex);
@@ -242,6 +243,10 @@ void Engine::runJob(Job &job)
         }
         if (job.request.type == "sweep") {
             emit(Protocol::makeResult(id, runSweep(id, job.request.body, forward, job.stop.get_token())));
+            return;
+        }
+        if (job.request.type == "numerics") {
+            emit(Protocol::makeResult(id, runNumerics(id, job.request.body, forward, job.stop.get_token())));
             return;
         }
         if (job.request.type == "profile") {

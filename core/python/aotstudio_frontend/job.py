@@ -1056,6 +1056,16 @@ class CompileJob:
         self.sweep = sweep.ShapeSweep(self)
         return self.sweep.example_shapes()
 
+    # -- numerics (numerics.py; driven by numericsjob.cpp) --
+    @property
+    def numerics(self):
+        """This job's numerics.Numerics (node-by-node errors against a high-precision reference),
+        made on first use."""
+        if getattr(self, "_numerics", None) is None:
+            from .numerics import Numerics
+            self._numerics = Numerics(self)
+        return self._numerics
+
     # -- regional compilation (regional.py; driven by compilejob.cpp when the request says regional) --
     def regional_compile(self) -> dict:
         """One weightless package per repeated block class under OUT/blocks (regional.py)."""
