@@ -1710,46 +1710,6 @@ Code: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>AOT Studio report</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>torch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Eager median</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiled median</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Speed-up</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Max abs error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantization schemes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Exporting the report failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1763,94 +1723,6 @@ Code: %2</source>
     </message>
     <message>
         <source>Export Report (a new folder)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measured by</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compile (its quick measurement)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measurement</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Threads</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cold start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>spawn to main</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>verify</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>first run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cold start: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Verification</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Verified as</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Verified on</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stateful</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Last compile</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 failed verification: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Verification per output</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed verification per output</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Throughput</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3415,6 +3287,145 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>Save Session As (a new folder)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SessionReport</name>
+    <message>
+        <source>AOT Studio report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>torch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile (its quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verification</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verified as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verified on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stateful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed verification: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verification per output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed verification per output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantization schemes</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1706,46 +1706,6 @@ Code: %2</source>
         <translation>没有最近的会话</translation>
     </message>
     <message>
-        <source>AOT Studio report</source>
-        <translation>AOT Studio 报告</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <source>torch</source>
-        <translation>torch</translation>
-    </message>
-    <message>
-        <source>Eager median</source>
-        <translation>即时执行中位数</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>Compiled median</source>
-        <translation>编译后中位数</translation>
-    </message>
-    <message>
-        <source>Speed-up</source>
-        <translation>加速比</translation>
-    </message>
-    <message>
-        <source>Max abs error</source>
-        <translation>最大绝对误差</translation>
-    </message>
-    <message>
-        <source>Quantization schemes</source>
-        <translation>量化方案</translation>
-    </message>
-    <message>
         <source>Exporting the report failed: %1</source>
         <translation>导出报告失败：%1</translation>
     </message>
@@ -1760,94 +1720,6 @@ Code: %2</source>
     <message>
         <source>Export Report (a new folder)</source>
         <translation>导出报告（新文件夹）</translation>
-    </message>
-    <message>
-        <source>Measured by</source>
-        <translation>测量来源</translation>
-    </message>
-    <message>
-        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
-        <translation>%1 的性能分析（取代编译时的快速测量）</translation>
-    </message>
-    <message>
-        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
-        <translation>性能分析（取代编译时的快速测量）</translation>
-    </message>
-    <message>
-        <source>Compile (its quick measurement)</source>
-        <translation>编译（其快速测量）</translation>
-    </message>
-    <message>
-        <source>Measurement</source>
-        <translation>测量</translation>
-    </message>
-    <message>
-        <source>Threads</source>
-        <translation>线程</translation>
-    </message>
-    <message>
-        <source>Cold start</source>
-        <translation>冷启动</translation>
-    </message>
-    <message>
-        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
-        <translation>部署包 %1 ms，eager %2 ms：eager / 部署包 %3</translation>
-    </message>
-    <message>
-        <source>spawn to main</source>
-        <translation>启动到 main</translation>
-    </message>
-    <message>
-        <source>verify</source>
-        <translation>校验</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>加载</translation>
-    </message>
-    <message>
-        <source>first run</source>
-        <translation>首次运行</translation>
-    </message>
-    <message>
-        <source>Cold start: %1</source>
-        <translation>冷启动：%1</translation>
-    </message>
-    <message>
-        <source>Verification</source>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <source>Verified as</source>
-        <translation>验证方式</translation>
-    </message>
-    <message>
-        <source>Verified on</source>
-        <translation>验证输入</translation>
-    </message>
-    <message>
-        <source>Stateful</source>
-        <translation>有状态</translation>
-    </message>
-    <message>
-        <source>Last compile</source>
-        <translation>最近一次编译</translation>
-    </message>
-    <message>
-        <source>%1 failed verification: %2</source>
-        <translation>%1 验证失败：%2</translation>
-    </message>
-    <message>
-        <source>Verification per output</source>
-        <translation>各输出的验证结果</translation>
-    </message>
-    <message>
-        <source>Failed verification per output</source>
-        <translation>验证失败时各输出的结果</translation>
-    </message>
-    <message>
-        <source>Throughput</source>
-        <translation>吞吐量</translation>
     </message>
     <message>
         <source>S&amp;weep Shapes</source>
@@ -3424,6 +3296,145 @@ this scheme&apos;s own eager / compiled: %3</source>
     <message>
         <source>Save Session As (a new folder)</source>
         <translation>会话另存为（新文件夹）</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SessionReport</name>
+    <message>
+        <source>AOT Studio report</source>
+        <translation>AOT Studio 报告</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>torch</source>
+        <translation>torch</translation>
+    </message>
+    <message>
+        <source>Measured by</source>
+        <translation>测量来源</translation>
+    </message>
+    <message>
+        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
+        <translation>%1 的性能分析（取代编译时的快速测量）</translation>
+    </message>
+    <message>
+        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
+        <translation>性能分析（取代编译时的快速测量）</translation>
+    </message>
+    <message>
+        <source>Compile (its quick measurement)</source>
+        <translation>编译（其快速测量）</translation>
+    </message>
+    <message>
+        <source>Eager median</source>
+        <translation>即时执行中位数</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Compiled median</source>
+        <translation>编译后中位数</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>Measurement</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Verified as</source>
+        <translation>验证方式</translation>
+    </message>
+    <message>
+        <source>Verified on</source>
+        <translation>验证输入</translation>
+    </message>
+    <message>
+        <source>Stateful</source>
+        <translation>有状态</translation>
+    </message>
+    <message>
+        <source>Last compile</source>
+        <translation>最近一次编译</translation>
+    </message>
+    <message>
+        <source>%1 failed verification: %2</source>
+        <translation>%1 验证失败：%2</translation>
+    </message>
+    <message>
+        <source>Cold start</source>
+        <translation>冷启动</translation>
+    </message>
+    <message>
+        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
+        <translation>部署包 %1 ms，eager %2 ms：eager / 部署包 %3</translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation>启动到 main</translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation>首次运行</translation>
+    </message>
+    <message>
+        <source>Cold start: %1</source>
+        <translation>冷启动：%1</translation>
+    </message>
+    <message>
+        <source>Verification per output</source>
+        <translation>各输出的验证结果</translation>
+    </message>
+    <message>
+        <source>Failed verification per output</source>
+        <translation>验证失败时各输出的结果</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>流水线</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Quantization schemes</source>
+        <translation>量化方案</translation>
     </message>
 </context>
 <context>
