@@ -966,6 +966,282 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::JobController</name>
+    <message>
+        <source>%1: done in %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Snapshot %1: %2 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restarting the engine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to the engine on %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the local engine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile a model first: Sweep Shapes verifies the last compiled package.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping %1 across its shapes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping the package %1 into %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep a Bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle on %1 (a folder holding manifest.json, or a .zip):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundles (manifest.json *.zip);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 across its shapes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 into %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick a model first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose at least one scheme in Run Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create the output folder %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantizing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiling %1 on %2 into %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantizing %1 on %2 into %3 (schemes: %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling %1 on %2 into %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiling the package of the last compile (%1): same model, device and options, so it is not compiled again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting a bundle to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting a bundle of %1 (batch %2) into %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not started: no CUDA device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not compiled: CUDA was requested, but the engine has no CUDA device.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA was requested, but the engine reports no CUDA device (torch %1, CUDA %2). Nothing was compiled; choose CPU to compile on the CPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unavailable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported the bundle %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundle written to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Swept %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweep of %1 FAILED: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiled %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantized %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Hint: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine reported a problem: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine did not load the bundle %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for your decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantizing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sweeping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine stopped during this job.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting the bundle %1 was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting the bundle %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 failed: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage: %1
+Code: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The engine is not running.&lt;/b&gt; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::KernelTableModel</name>
     <message>
         <source>Kernel</source>
@@ -1158,10 +1434,6 @@
 <context>
     <name>AotStudio::Widgets::MainWindow</name>
     <message>
-        <source>AOT Studio</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Compile</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1294,30 +1566,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Restarting the engine.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pick a model first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot create the output folder %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Starting…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiling %1 on %2 into %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Engine %1 · torch %2 · CUDA %3 · %4</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1370,116 +1618,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Done</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiled %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 Hint: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The engine reported a problem: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The job failed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stage: %1
-Code: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;The engine is not running.&lt;/b&gt; %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Engine stopped: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The engine stopped during this job.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiling %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CUDA was requested, but the engine reports no CUDA device (torch %1, CUDA %2). Nothing was compiled; choose CPU to compile on the CPU.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: done in %2 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Snapshot %1: %2 nodes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not started: no CUDA device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not compiled: CUDA was requested, but the engine has no CUDA device.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Export Bundle…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Package the last compile&apos;s model as a bundle of batch-size packages (Ctrl+E)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exporting a bundle to %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exporting a bundle of %1 (batch %2) into %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export · %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported the bundle %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bundle written to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exporting the bundle %1 was cancelled.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exporting the bundle %1 failed: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1563,114 +1706,7 @@ Code: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Choose at least one scheme in Run Settings.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profiling %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantizing %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profiling %1 on %2 into %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantizing %1 on %2 into %3 (schemes: %4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This session is not being recorded: cannot write %1 (%2).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No recent sessions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not open the session: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>AOT Studio — %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Opened the session %1 (%n job(s)).</source>
-        <translation>
-            <numerusform>Opened the session %1 (%n job).</numerusform>
-            <numerusform>Opened the session %1 (%n jobs).</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Opened the session %1 with problems: see the log.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>AOT Studio sessions (*.aotsession)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saving the session failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved the session to %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved the session to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save Session As (a new folder)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>AOT Studio report</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>torch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Eager median</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiled median</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Speed-up</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Max abs error</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantization schemes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1690,126 +1726,6 @@ Code: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Profiled %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantized %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profiling</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Quantizing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compiling</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2 was cancelled.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2 failed: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measured by</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compile (its quick measurement)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Measurement</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Threads</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cold start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>spawn to main</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>verify</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>first run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cold start: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Verification</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Verified as</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Verified on</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stateful</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Last compile</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 failed verification: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Verification per output</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed verification per output</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Throughput</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>S&amp;weep Shapes</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1819,38 +1735,6 @@ Code: %2</source>
     </message>
     <message>
         <source>Sweep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compile a model first: Sweep Shapes verifies the last compiled package.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sweeping %1 across its shapes…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sweeping the package %1 into %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sweep failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Swept %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sweep of %1 FAILED: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sweeping</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Profiling the package of the last compile (%1): same model, device and options, so it is not compiled again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1890,14 +1774,6 @@ Code: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Connecting to the engine on %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Starting the local engine.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (over SSH) · %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1919,46 +1795,6 @@ Code: %2</source>
     </message>
     <message>
         <source>Verify an exported bundle (a folder or a .zip) across its shapes and its bucket policy; its signature is checked against the engine&apos;s trust store first</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sweep a Bundle</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bundle on %1 (a folder holding manifest.json, or a .zip):</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bundles (manifest.json *.zip);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sweeping the bundle %1 across its shapes…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sweeping the bundle %1 into %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The engine did not load the bundle %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for your decision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>this computer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not loaded</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3397,6 +3233,199 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>The snapshot cannot be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SessionController</name>
+    <message>
+        <source>AOT Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This session is not being recorded: cannot write %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not open the session: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AOT Studio — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened the session %1 (%n job(s)).</source>
+        <translation>
+            <numerusform>Opened the session %1 (%n job).</numerusform>
+            <numerusform>Opened the session %1 (%n jobs).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened the session %1 with problems: see the log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AOT Studio sessions (*.aotsession)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saving the session failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the session to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved the session to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Session As (a new folder)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SessionReport</name>
+    <message>
+        <source>AOT Studio report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>torch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile (its quick measurement)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled median</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verification</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verified as</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verified on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stateful</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed verification: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cold start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verification per output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed verification per output</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quantization schemes</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -962,6 +962,283 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::JobController</name>
+    <message>
+        <source>%1: done in %2 s</source>
+        <translation>%1：完成，用时 %2 秒</translation>
+    </message>
+    <message>
+        <source>Snapshot %1: %2 nodes</source>
+        <translation>快照 %1：%2 个节点</translation>
+    </message>
+    <message>
+        <source>Restarting the engine.</source>
+        <translation>正在重启引擎。</translation>
+    </message>
+    <message>
+        <source>Connecting to the engine on %1.</source>
+        <translation>正在连接 %1 上的引擎。</translation>
+    </message>
+    <message>
+        <source>Starting the local engine.</source>
+        <translation>正在启动本地引擎。</translation>
+    </message>
+    <message>
+        <source>Compile a model first: Sweep Shapes verifies the last compiled package.</source>
+        <translation>请先编译模型：形状扫描验证的是最近一次编译的包。</translation>
+    </message>
+    <message>
+        <source>Sweeping %1 across its shapes…</source>
+        <translation>正在对 %1 进行形状扫描…</translation>
+    </message>
+    <message>
+        <source>Sweeping the package %1 into %2</source>
+        <translation>正在扫描编译包 %1，结果写入 %2</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>Sweep a Bundle</source>
+        <translation>扫描部署包</translation>
+    </message>
+    <message>
+        <source>Bundle on %1 (a folder holding manifest.json, or a .zip):</source>
+        <translation>%1 上的部署包（包含 manifest.json 的文件夹，或 .zip）：</translation>
+    </message>
+    <message>
+        <source>Bundles (manifest.json *.zip);;All files (*)</source>
+        <translation>部署包 (manifest.json *.zip);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 across its shapes…</source>
+        <translation>正在所有形状上扫描部署包 %1…</translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)</source>
+        <translation>正在将部署包 %1 扫描到 %2（按您的选择，在没有可信签名的情况下加载）</translation>
+    </message>
+    <message>
+        <source>Sweeping the bundle %1 into %2</source>
+        <translation>正在将部署包 %1 扫描到 %2</translation>
+    </message>
+    <message>
+        <source>Pick a model first.</source>
+        <translation>请先选择一个模型。</translation>
+    </message>
+    <message>
+        <source>Choose at least one scheme in Run Settings.</source>
+        <translation>请在运行设置中至少选择一个方案。</translation>
+    </message>
+    <message>
+        <source>Cannot create the output folder %1.</source>
+        <translation>无法创建输出文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Profiling %1…</source>
+        <translation>正在对 %1 进行性能分析…</translation>
+    </message>
+    <message>
+        <source>Quantizing %1…</source>
+        <translation>正在量化 %1…</translation>
+    </message>
+    <message>
+        <source>Compiling %1…</source>
+        <translation>正在编译 %1…</translation>
+    </message>
+    <message>
+        <source>Profiling %1 on %2 into %3</source>
+        <translation>正在 %2 上对 %1 进行性能分析，输出到 %3</translation>
+    </message>
+    <message>
+        <source>Quantizing %1 on %2 into %3 (schemes: %4)</source>
+        <translation>正在 %2 上量化 %1，输出到 %3（方案：%4）</translation>
+    </message>
+    <message>
+        <source>Compiling %1 on %2 into %3</source>
+        <translation>正在 %2 上编译 %1，输出到 %3</translation>
+    </message>
+    <message>
+        <source>Profiling the package of the last compile (%1): same model, device and options, so it is not compiled again</source>
+        <translation>对最近一次编译的包（%1）进行性能分析：模型、设备和选项都相同，因此不再重新编译</translation>
+    </message>
+    <message>
+        <source>Exporting a bundle to %1…</source>
+        <translation>正在导出部署包到 %1…</translation>
+    </message>
+    <message>
+        <source>Exporting a bundle of %1 (batch %2) into %3</source>
+        <translation>正在导出 %1 的部署包（批大小 %2），输出到 %3</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Not started: no CUDA device</source>
+        <translation>未开始：没有 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>Not compiled: CUDA was requested, but the engine has no CUDA device.</source>
+        <translation>未编译：请求使用 CUDA，但引擎没有 CUDA 设备。</translation>
+    </message>
+    <message>
+        <source>CUDA was requested, but the engine reports no CUDA device (torch %1, CUDA %2). Nothing was compiled; choose CPU to compile on the CPU.</source>
+        <translation>请求使用 CUDA，但引擎报告没有 CUDA 设备（torch %1，CUDA %2）。未进行编译；如需在 CPU 上编译，请选择 CPU。</translation>
+    </message>
+    <message>
+        <source>unavailable</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Export · %1</source>
+        <translation>导出 · %1</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Exported the bundle %1.</source>
+        <translation>已导出部署包 %1。</translation>
+    </message>
+    <message>
+        <source>Bundle written to %1</source>
+        <translation>部署包已写入 %1</translation>
+    </message>
+    <message>
+        <source>Sweep failed</source>
+        <translation>形状扫描未通过</translation>
+    </message>
+    <message>
+        <source>Swept %1: %2</source>
+        <translation>已扫描 %1：%2</translation>
+    </message>
+    <message>
+        <source>Sweep of %1 FAILED: %2</source>
+        <translation>%1 的形状扫描未通过：%2</translation>
+    </message>
+    <message>
+        <source>Profiled %1.</source>
+        <translation>已完成 %1 的性能分析。</translation>
+    </message>
+    <message>
+        <source>Quantized %1.</source>
+        <translation>已完成 %1 的量化。</translation>
+    </message>
+    <message>
+        <source>Compiled %1.</source>
+        <translation>已编译 %1。</translation>
+    </message>
+    <message>
+        <source>%1 Hint: %2</source>
+        <translation>%1 提示：%2</translation>
+    </message>
+    <message>
+        <source>The engine reported a problem: %1</source>
+        <translation>引擎报告了一个问题：%1</translation>
+    </message>
+    <message>
+        <source>The engine did not load the bundle %1: %2</source>
+        <translation>引擎未加载部署包 %1：%2</translation>
+    </message>
+    <message>
+        <source>Waiting for your decision</source>
+        <translation>等待您的决定</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>Profiling</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <source>Quantizing</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Sweeping</source>
+        <translation>形状扫描</translation>
+    </message>
+    <message>
+        <source>Compiling</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>The engine stopped during this job.</source>
+        <translation>引擎在此任务运行期间停止。</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Exporting the bundle %1 was cancelled.</source>
+        <translation>导出部署包 %1 已取消。</translation>
+    </message>
+    <message>
+        <source>Exporting the bundle %1 failed: %2</source>
+        <translation>导出部署包 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>%1 %2 was cancelled.</source>
+        <translation>%1 %2 已取消。</translation>
+    </message>
+    <message>
+        <source>%1 %2 failed: %3</source>
+        <translation>%1 %2 失败：%3</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>%1 failed</source>
+        <translation>%1 失败</translation>
+    </message>
+    <message>
+        <source>The job failed.</source>
+        <translation>任务失败。</translation>
+    </message>
+    <message>
+        <source>Stage: %1
+Code: %2</source>
+        <translation>阶段：%1
+代码：%2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The engine is not running.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;引擎未运行。&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>Engine stopped: %1</source>
+        <translation>引擎已停止：%1</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::KernelTableModel</name>
     <message>
         <source>Kernel</source>
@@ -1153,10 +1430,6 @@
 <context>
     <name>AotStudio::Widgets::MainWindow</name>
     <message>
-        <source>AOT Studio</source>
-        <translation>AOT Studio</translation>
-    </message>
-    <message>
         <source>&amp;Compile</source>
         <translation>编译(&amp;C)</translation>
     </message>
@@ -1289,30 +1562,6 @@
         <translation>未连接</translation>
     </message>
     <message>
-        <source>Restarting the engine.</source>
-        <translation>正在重启引擎。</translation>
-    </message>
-    <message>
-        <source>Pick a model first.</source>
-        <translation>请先选择一个模型。</translation>
-    </message>
-    <message>
-        <source>Cannot create the output folder %1.</source>
-        <translation>无法创建输出文件夹 %1。</translation>
-    </message>
-    <message>
-        <source>Starting…</source>
-        <translation>正在开始…</translation>
-    </message>
-    <message>
-        <source>Compiling %1 on %2 into %3</source>
-        <translation>正在 %2 上编译 %1，输出到 %3</translation>
-    </message>
-    <message>
-        <source>Cancelling…</source>
-        <translation>正在取消…</translation>
-    </message>
-    <message>
         <source>Engine %1 · torch %2 · CUDA %3 · %4</source>
         <translation>引擎 %1 · torch %2 · CUDA %3 · %4</translation>
     </message>
@@ -1365,118 +1614,12 @@
         <translation>引擎已就绪。</translation>
     </message>
     <message>
-        <source>Done</source>
-        <translation>完成</translation>
-    </message>
-    <message>
-        <source>Compiled %1.</source>
-        <translation>已编译 %1。</translation>
-    </message>
-    <message>
-        <source>%1 Hint: %2</source>
-        <translation>%1 提示：%2</translation>
-    </message>
-    <message>
-        <source>The engine reported a problem: %1</source>
-        <translation>引擎报告了一个问题：%1</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>The job failed.</source>
-        <translation>任务失败。</translation>
-    </message>
-    <message>
-        <source>Stage: %1
-Code: %2</source>
-        <translation>阶段：%1
-代码：%2</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;The engine is not running.&lt;/b&gt; %1</source>
-        <translation>&lt;b&gt;引擎未运行。&lt;/b&gt; %1</translation>
-    </message>
-    <message>
-        <source>Engine stopped: %1</source>
-        <translation>引擎已停止：%1</translation>
-    </message>
-    <message>
-        <source>The engine stopped during this job.</source>
-        <translation>引擎在此任务运行期间停止。</translation>
-    </message>
-    <message>
-        <source>Compiling %1…</source>
-        <translation>正在编译 %1…</translation>
-    </message>
-    <message>
-        <source>CUDA was requested, but the engine reports no CUDA device (torch %1, CUDA %2). Nothing was compiled; choose CPU to compile on the CPU.</source>
-        <translation>请求使用 CUDA，但引擎报告没有 CUDA 设备（torch %1，CUDA %2）。未进行编译；如需在 CPU 上编译，请选择 CPU。</translation>
-    </message>
-    <message>
-        <source>%1: done in %2 s</source>
-        <translation>%1：完成，用时 %2 秒</translation>
-    </message>
-    <message>
-        <source>Snapshot %1: %2 nodes</source>
-        <translation>快照 %1：%2 个节点</translation>
-    </message>
-    <message>
-        <source>Not started: no CUDA device</source>
-        <translation>未开始：没有 CUDA 设备</translation>
-    </message>
-    <message>
-        <source>Not compiled: CUDA was requested, but the engine has no CUDA device.</source>
-        <translation>未编译：请求使用 CUDA，但引擎没有 CUDA 设备。</translation>
-    </message>
-    <message>
         <source>&amp;Export Bundle…</source>
         <translation>导出部署包(&amp;E)…</translation>
     </message>
     <message>
         <source>Package the last compile&apos;s model as a bundle of batch-size packages (Ctrl+E)</source>
         <translation>将上次编译的模型打包为按批大小划分的部署包（Ctrl+E）</translation>
-    </message>
-    <message>
-        <source>Exporting a bundle to %1…</source>
-        <translation>正在导出部署包到 %1…</translation>
-    </message>
-    <message>
-        <source>Exporting a bundle of %1 (batch %2) into %3</source>
-        <translation>正在导出 %1 的部署包（批大小 %2），输出到 %3</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <source>Export · %1</source>
-        <translation>导出 · %1</translation>
-    </message>
-    <message>
-        <source>Exported the bundle %1.</source>
-        <translation>已导出部署包 %1。</translation>
-    </message>
-    <message>
-        <source>Bundle written to %1</source>
-        <translation>部署包已写入 %1</translation>
-    </message>
-    <message>
-        <source>Exporting the bundle %1 was cancelled.</source>
-        <translation>导出部署包 %1 已取消。</translation>
-    </message>
-    <message>
-        <source>Exporting the bundle %1 failed: %2</source>
-        <translation>导出部署包 %1 失败：%2</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
     </message>
     <message>
         <source>&amp;Profile</source>
@@ -1559,114 +1702,8 @@ Code: %2</source>
         <translation>最近的会话</translation>
     </message>
     <message>
-        <source>Choose at least one scheme in Run Settings.</source>
-        <translation>请在运行设置中至少选择一个方案。</translation>
-    </message>
-    <message>
-        <source>Profiling %1…</source>
-        <translation>正在对 %1 进行性能分析…</translation>
-    </message>
-    <message>
-        <source>Quantizing %1…</source>
-        <translation>正在量化 %1…</translation>
-    </message>
-    <message>
-        <source>Profiling %1 on %2 into %3</source>
-        <translation>正在 %2 上对 %1 进行性能分析，输出到 %3</translation>
-    </message>
-    <message>
-        <source>Quantizing %1 on %2 into %3 (schemes: %4)</source>
-        <translation>正在 %2 上量化 %1，输出到 %3（方案：%4）</translation>
-    </message>
-    <message>
-        <source>This session is not being recorded: cannot write %1 (%2).</source>
-        <translation>此会话未被记录：无法写入 %1（%2）。</translation>
-    </message>
-    <message>
         <source>No recent sessions</source>
         <translation>没有最近的会话</translation>
-    </message>
-    <message>
-        <source>Could not open the session: %1</source>
-        <translation>无法打开会话：%1</translation>
-    </message>
-    <message>
-        <source>Open Session</source>
-        <translation>打开会话</translation>
-    </message>
-    <message>
-        <source>AOT Studio — %1</source>
-        <translation>AOT Studio — %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Opened the session %1 (%n job(s)).</source>
-        <translation>
-            <numerusform>已打开会话 %1（%n 个任务）。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Opened the session %1 with problems: see the log.</source>
-        <translation>已打开会话 %1，但存在问题：请查看日志。</translation>
-    </message>
-    <message>
-        <source>AOT Studio sessions (*.aotsession)</source>
-        <translation>AOT Studio 会话 (*.aotsession)</translation>
-    </message>
-    <message>
-        <source>Saving the session failed: %1</source>
-        <translation>保存会话失败：%1</translation>
-    </message>
-    <message>
-        <source>Saved the session to %1.</source>
-        <translation>已将会话保存到 %1。</translation>
-    </message>
-    <message>
-        <source>Saved the session to %1</source>
-        <translation>已将会话保存到 %1</translation>
-    </message>
-    <message>
-        <source>Save Session As (a new folder)</source>
-        <translation>会话另存为（新文件夹）</translation>
-    </message>
-    <message>
-        <source>AOT Studio report</source>
-        <translation>AOT Studio 报告</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <source>torch</source>
-        <translation>torch</translation>
-    </message>
-    <message>
-        <source>Eager median</source>
-        <translation>即时执行中位数</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>Compiled median</source>
-        <translation>编译后中位数</translation>
-    </message>
-    <message>
-        <source>Speed-up</source>
-        <translation>加速比</translation>
-    </message>
-    <message>
-        <source>Max abs error</source>
-        <translation>最大绝对误差</translation>
-    </message>
-    <message>
-        <source>Quantization schemes</source>
-        <translation>量化方案</translation>
     </message>
     <message>
         <source>Exporting the report failed: %1</source>
@@ -1685,126 +1722,6 @@ Code: %2</source>
         <translation>导出报告（新文件夹）</translation>
     </message>
     <message>
-        <source>Profiled %1.</source>
-        <translation>已完成 %1 的性能分析。</translation>
-    </message>
-    <message>
-        <source>Quantized %1.</source>
-        <translation>已完成 %1 的量化。</translation>
-    </message>
-    <message>
-        <source>Profiling</source>
-        <translation>性能分析</translation>
-    </message>
-    <message>
-        <source>Quantizing</source>
-        <translation>量化</translation>
-    </message>
-    <message>
-        <source>Compiling</source>
-        <translation>编译</translation>
-    </message>
-    <message>
-        <source>%1 %2 was cancelled.</source>
-        <translation>%1 %2 已取消。</translation>
-    </message>
-    <message>
-        <source>%1 %2 failed: %3</source>
-        <translation>%1 %2 失败：%3</translation>
-    </message>
-    <message>
-        <source>%1 failed</source>
-        <translation>%1 失败</translation>
-    </message>
-    <message>
-        <source>Measured by</source>
-        <translation>测量来源</translation>
-    </message>
-    <message>
-        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
-        <translation>%1 的性能分析（取代编译时的快速测量）</translation>
-    </message>
-    <message>
-        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
-        <translation>性能分析（取代编译时的快速测量）</translation>
-    </message>
-    <message>
-        <source>Compile (its quick measurement)</source>
-        <translation>编译（其快速测量）</translation>
-    </message>
-    <message>
-        <source>Measurement</source>
-        <translation>测量</translation>
-    </message>
-    <message>
-        <source>Threads</source>
-        <translation>线程</translation>
-    </message>
-    <message>
-        <source>Cold start</source>
-        <translation>冷启动</translation>
-    </message>
-    <message>
-        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
-        <translation>部署包 %1 ms，eager %2 ms：eager / 部署包 %3</translation>
-    </message>
-    <message>
-        <source>spawn to main</source>
-        <translation>启动到 main</translation>
-    </message>
-    <message>
-        <source>verify</source>
-        <translation>校验</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>加载</translation>
-    </message>
-    <message>
-        <source>first run</source>
-        <translation>首次运行</translation>
-    </message>
-    <message>
-        <source>Cold start: %1</source>
-        <translation>冷启动：%1</translation>
-    </message>
-    <message>
-        <source>Verification</source>
-        <translation>验证</translation>
-    </message>
-    <message>
-        <source>Verified as</source>
-        <translation>验证方式</translation>
-    </message>
-    <message>
-        <source>Verified on</source>
-        <translation>验证输入</translation>
-    </message>
-    <message>
-        <source>Stateful</source>
-        <translation>有状态</translation>
-    </message>
-    <message>
-        <source>Last compile</source>
-        <translation>最近一次编译</translation>
-    </message>
-    <message>
-        <source>%1 failed verification: %2</source>
-        <translation>%1 验证失败：%2</translation>
-    </message>
-    <message>
-        <source>Verification per output</source>
-        <translation>各输出的验证结果</translation>
-    </message>
-    <message>
-        <source>Failed verification per output</source>
-        <translation>验证失败时各输出的结果</translation>
-    </message>
-    <message>
-        <source>Throughput</source>
-        <translation>吞吐量</translation>
-    </message>
-    <message>
         <source>S&amp;weep Shapes</source>
         <translation>形状扫描(&amp;W)</translation>
     </message>
@@ -1815,38 +1732,6 @@ Code: %2</source>
     <message>
         <source>Sweep</source>
         <translation>形状扫描</translation>
-    </message>
-    <message>
-        <source>Compile a model first: Sweep Shapes verifies the last compiled package.</source>
-        <translation>请先编译模型：形状扫描验证的是最近一次编译的包。</translation>
-    </message>
-    <message>
-        <source>Sweeping %1 across its shapes…</source>
-        <translation>正在对 %1 进行形状扫描…</translation>
-    </message>
-    <message>
-        <source>Sweeping the package %1 into %2</source>
-        <translation>正在扫描编译包 %1，结果写入 %2</translation>
-    </message>
-    <message>
-        <source>Sweep failed</source>
-        <translation>形状扫描未通过</translation>
-    </message>
-    <message>
-        <source>Swept %1: %2</source>
-        <translation>已扫描 %1：%2</translation>
-    </message>
-    <message>
-        <source>Sweep of %1 FAILED: %2</source>
-        <translation>%1 的形状扫描未通过：%2</translation>
-    </message>
-    <message>
-        <source>Sweeping</source>
-        <translation>形状扫描</translation>
-    </message>
-    <message>
-        <source>Profiling the package of the last compile (%1): same model, device and options, so it is not compiled again</source>
-        <translation>对最近一次编译的包（%1）进行性能分析：模型、设备和选项都相同，因此不再重新编译</translation>
     </message>
     <message>
         <source>Open &amp;Hugging Face folder…</source>
@@ -1885,14 +1770,6 @@ Code: %2</source>
         <translation>使用本地引擎(&amp;L)</translation>
     </message>
     <message>
-        <source>Connecting to the engine on %1.</source>
-        <translation>正在连接 %1 上的引擎。</translation>
-    </message>
-    <message>
-        <source>Starting the local engine.</source>
-        <translation>正在启动本地引擎。</translation>
-    </message>
-    <message>
         <source>%1 (over SSH) · %2</source>
         <translation>%1（经由 SSH）· %2</translation>
     </message>
@@ -1915,46 +1792,6 @@ Code: %2</source>
     <message>
         <source>Verify an exported bundle (a folder or a .zip) across its shapes and its bucket policy; its signature is checked against the engine&apos;s trust store first</source>
         <translation>在所有形状和档位选择策略上验证已导出的部署包（文件夹或 .zip）；先用引擎的信任存储检查其签名</translation>
-    </message>
-    <message>
-        <source>Sweep a Bundle</source>
-        <translation>扫描部署包</translation>
-    </message>
-    <message>
-        <source>Bundle on %1 (a folder holding manifest.json, or a .zip):</source>
-        <translation>%1 上的部署包（包含 manifest.json 的文件夹，或 .zip）：</translation>
-    </message>
-    <message>
-        <source>Bundles (manifest.json *.zip);;All files (*)</source>
-        <translation>部署包 (manifest.json *.zip);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Sweeping the bundle %1 across its shapes…</source>
-        <translation>正在所有形状上扫描部署包 %1…</translation>
-    </message>
-    <message>
-        <source>Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)</source>
-        <translation>正在将部署包 %1 扫描到 %2（按您的选择，在没有可信签名的情况下加载）</translation>
-    </message>
-    <message>
-        <source>Sweeping the bundle %1 into %2</source>
-        <translation>正在将部署包 %1 扫描到 %2</translation>
-    </message>
-    <message>
-        <source>The engine did not load the bundle %1: %2</source>
-        <translation>引擎未加载部署包 %1：%2</translation>
-    </message>
-    <message>
-        <source>Waiting for your decision</source>
-        <translation>等待您的决定</translation>
-    </message>
-    <message>
-        <source>this computer</source>
-        <translation>本机</translation>
-    </message>
-    <message>
-        <source>Not loaded</source>
-        <translation>未加载</translation>
     </message>
 </context>
 <context>
@@ -3406,6 +3243,198 @@ this scheme&apos;s own eager / compiled: %3</source>
     <message>
         <source>The snapshot cannot be read: %1</source>
         <translation>无法读取快照：%1</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SessionController</name>
+    <message>
+        <source>AOT Studio</source>
+        <translation>AOT Studio</translation>
+    </message>
+    <message>
+        <source>This session is not being recorded: cannot write %1 (%2).</source>
+        <translation>此会话未被记录：无法写入 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>Could not open the session: %1</source>
+        <translation>无法打开会话：%1</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>AOT Studio — %1</source>
+        <translation>AOT Studio — %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened the session %1 (%n job(s)).</source>
+        <translation>
+            <numerusform>已打开会话 %1（%n 个任务）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened the session %1 with problems: see the log.</source>
+        <translation>已打开会话 %1，但存在问题：请查看日志。</translation>
+    </message>
+    <message>
+        <source>AOT Studio sessions (*.aotsession)</source>
+        <translation>AOT Studio 会话 (*.aotsession)</translation>
+    </message>
+    <message>
+        <source>Saving the session failed: %1</source>
+        <translation>保存会话失败：%1</translation>
+    </message>
+    <message>
+        <source>Saved the session to %1.</source>
+        <translation>已将会话保存到 %1。</translation>
+    </message>
+    <message>
+        <source>Saved the session to %1</source>
+        <translation>已将会话保存到 %1</translation>
+    </message>
+    <message>
+        <source>Save Session As (a new folder)</source>
+        <translation>会话另存为（新文件夹）</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::SessionReport</name>
+    <message>
+        <source>AOT Studio report</source>
+        <translation>AOT Studio 报告</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>torch</source>
+        <translation>torch</translation>
+    </message>
+    <message>
+        <source>Measured by</source>
+        <translation>测量来源</translation>
+    </message>
+    <message>
+        <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
+        <translation>%1 的性能分析（取代编译时的快速测量）</translation>
+    </message>
+    <message>
+        <source>Profile (it supersedes the compile&apos;s quick measurement)</source>
+        <translation>性能分析（取代编译时的快速测量）</translation>
+    </message>
+    <message>
+        <source>Compile (its quick measurement)</source>
+        <translation>编译（其快速测量）</translation>
+    </message>
+    <message>
+        <source>Eager median</source>
+        <translation>即时执行中位数</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Compiled median</source>
+        <translation>编译后中位数</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>Measurement</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>Verified as</source>
+        <translation>验证方式</translation>
+    </message>
+    <message>
+        <source>Verified on</source>
+        <translation>验证输入</translation>
+    </message>
+    <message>
+        <source>Stateful</source>
+        <translation>有状态</translation>
+    </message>
+    <message>
+        <source>Last compile</source>
+        <translation>最近一次编译</translation>
+    </message>
+    <message>
+        <source>%1 failed verification: %2</source>
+        <translation>%1 验证失败：%2</translation>
+    </message>
+    <message>
+        <source>Cold start</source>
+        <translation>冷启动</translation>
+    </message>
+    <message>
+        <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
+        <translation>部署包 %1 ms，eager %2 ms：eager / 部署包 %3</translation>
+    </message>
+    <message>
+        <source>spawn to main</source>
+        <translation>启动到 main</translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>first run</source>
+        <translation>首次运行</translation>
+    </message>
+    <message>
+        <source>Cold start: %1</source>
+        <translation>冷启动：%1</translation>
+    </message>
+    <message>
+        <source>Verification per output</source>
+        <translation>各输出的验证结果</translation>
+    </message>
+    <message>
+        <source>Failed verification per output</source>
+        <translation>验证失败时各输出的结果</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>流水线</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Quantization schemes</source>
+        <translation>量化方案</translation>
     </message>
 </context>
 <context>

@@ -386,7 +386,7 @@ private Q_SLOTS:
     }
 
     // Fault injection (issue 19): the engine SIGKILLed at 20 seeded points of a compile while the
-    // client records the session as the studio does (MainWindow's connections). Each time the job
+    // client records the session as the studio does (JobController's connections). Each time the job
     // ends once (engine_crashed, or its result when it finished first), the session file loads with
     // every event recorded up to the kill, and the next job runs after a restart.
     void sessionLoadsAfterEngineKilled()

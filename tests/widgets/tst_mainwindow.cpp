@@ -114,7 +114,7 @@ private:
 
     static QStringList jobFolders()
     {
-        return QDir(MainWindow::jobsDirectory()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        return QDir(AotStudio::Widgets::JobController::jobsDirectory()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     }
 
 private Q_SLOTS:
@@ -497,7 +497,7 @@ private Q_SLOTS:
 
     void defaultJobFolder()
     {
-        const QString jobs = MainWindow::jobsDirectory();
+        const QString jobs = AotStudio::Widgets::JobController::jobsDirectory();
         QVERIFY2(jobs.endsWith(QLatin1String("/aotstudio/jobs")), qPrintable(jobs));
         QVERIFY2(!jobs.contains(QLatin1String("AOTStudio/AOTStudio")), qPrintable(jobs));
         QDir(jobs).removeRecursively();

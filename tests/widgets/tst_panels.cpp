@@ -233,7 +233,8 @@ private Q_SLOTS:
         QCOMPARE(w.session()->jobs().size(), 1);
         QVERIFY(w.findChild<LogView *>()->visibleText().contains(QLatin1String("loaded sample:mlp")));
         QCOMPARE(w.findChild<QComboBox *>(QStringLiteral("modelCombo"))->currentText(), QStringLiteral("sample:mlp"));
-        QVERIFY(MainWindow::recentSessions().contains(QFileInfo(fixture()).absoluteFilePath()));
+        QVERIFY(
+            AotStudio::Widgets::SessionController::recentSessions().contains(QFileInfo(fixture()).absoluteFilePath()));
         for (const char *dock : {"pipelineDock", "graphDock", "inspectorDock", "kernelsDock", "profileDock",
                                  "quantizationDock", "logDock"})
             QVERIFY2(w.findChild<QDockWidget *>(QLatin1String(dock)), dock);

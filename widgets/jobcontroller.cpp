@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "jobcontroller.h"
+
+#include "connectdialog.h"
+#include "exportdialog.h"
+#include "selectionhub.h"
+#include "sessioncontroller.h"
+#include "trustdialog.h"
+
+#include "client/artifactstore.h"
+#include "client/session.h"
+#include "client/stagenames.h"
+#include "client/sweepresult.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QStandardPaths>
+
+namespace AotStudio::Widgets {
+
+namespace {
+/// The engine locks its output folder with this file (core/python job.py); it is not output.
+constexpr auto LockFileName = ".aotstudio.lock";
+} // namespace
+
+JobController::JobController(SessionController *sessions, QWidget *dialogParent, QObject *parent)
+    : QObject(parent)
+    , m_sessions(sessions)
+    , m_dialogParent(dialogParent)
+    , m_client(new Client::EngineClient(this))
+    , m_runSettings(RunSettings::load())
+{
+    using Client::EngineClient;
+    Client::Session *live = m_sessions->liveSession();
+    connect(m_client, &EngineClient::stateChanged, this, &JobController::engineStateChanged);
+    connect(m_client, &EngineClient::handshakeCompleted, this, &JobController::onHandshake);
+    // Everything the engine says goes into the live session first (recorded, replayable); the
+    // typed signals below drive the window's own state.
+    connect(m_client, &EngineClient::eventReceived, live, &Client::Session::apply);
+    connect(m_client, &EngineClient::requestSent, live, &Client::Session::recordRequest);
+    connect(m_client, &EngineClient::stderrLine, live,
+            [live](const QString &line) { live->recordLog(0, QStringLiteral("debug"), line); });
+    connect(m_client, &EngineClient::errorReceived, live, &Client::Session::recordError);
+    connect(m_client, &EngineClient::progress, this, &JobController::onProgress);
+    connect(m_client, &EngineClient::logMessage, this, &JobController::logMessage);
+    connect(m_client, &EngineClient::stageDone, this, [this](qint64 id, const QString &stage, double seconds) {
+        Q_EMIT logMessage(id, QStringLiteral("info"),
+                          tr("%1: done in %2 s")
+                              .arg(Client::StageNames::displayName(stage), QLocale().toString(seconds, 'f', 2)));
+    });
+    connect(m_client, &EngineClient::snapshotTaken, this,
+            [this](qint64 id, const QString &stage, const QString &pass, int nodes) {
+                // Graph stages (capture, post_grad, …) and pass names are Inductor's own words: kept raw.
+                const QString where = pass.isEmpty() ? stage : QStringLiteral("%1 / %2").arg(stage, pass);
+                Q_EMIT logMessage(id, QStringLiteral("info"),
+                                  tr("Snapshot %1: %2 nodes").arg(where, QLocale().toString(nodes)));
+            });
+    connect(m_client, &EngineClient::resultReceived, this, &JobController::onResult);
+    connect(m_client, &EngineClient::errorReceived, this, &JobController::onError);
+    connect(m_client, &EngineClient::engineFailed, this, &JobController::onEngineFailed);
+
+    // Job files are read through the hub's store; a remote engine's come through `read`, and
+    // every file of a finished job is fetched into the session's cache at once, so the session
+    // reopens later without the engine.
+    Client::ArtifactStore *store = m_sessions->selectionHub()->store();
+    store->setClient(m_client);
+    connect(live, &Client::Session::jobFinished, this, [this, live, store](qint64 id) {
+        if (const auto *job = live->job(id); job && m_client->isRemote())
+            store->prefetch(Client::ArtifactStore::artifactsOf(*job));
+    });
+    connect(store, &Client::ArtifactStore::fetchFailed, this,
+            [this](const QString &, const QString &message) { Q_EMIT logMessage(0, QStringLiteral("warning"), message); });
+}
+
+JobController::~JobController() = default;
+
+QString JobController::jobsDirectory()
+{
+    // Not AppLocalDataLocation: with organization and application both "AOTStudio" that is
+    // ~/.local/share/AOTStudio/AOTStudio, and the settings rely on those names.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+           + QStringLiteral("/aotstudio/jobs");
+}
+
+void JobController::setRequestedDevice(const QString &device)
+{
+    m_requestedDevice = device;
+    if (m_client->isReady()) {
+        const QString reason = deviceUnavailableReason(device);
+        if (!reason.isEmpty())
+            refuseCompile(reason, false);
+    }
+}
+
+void JobController::compileWhenReady()
+{
+    if (m_client->isReady())
+        compile();
+    else
+        m_compileWhenReady = true;
+}
+
+void JobController::startEngine()
+{
+    m_client->start();
+    Q_EMIT engineStateChanged();
+}
+
+void JobController::restartEngine()
+{
+    Q_EMIT engineRestarting();
+    Q_EMIT logMessage(0, QStringLiteral("info"), tr("Restarting the engine."));
+    m_client->restart();
+    Q_EMIT engineStateChanged();
+}
+
+void JobController::connectRemoteDialog()
+{
+    auto *dialog = new ConnectDialog(m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_client->isRemote())
+        dialog->setRemote(m_client->remote());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { connectRemote(dialog->remote()); });
+    dialog->open();
+}
+
+void JobController::connectRemote(const Client::RemoteEngine &remote)
+{
+    Q_EMIT engineRestarting();
+    m_client->stop();
+    m_client->setRemote(remote);
+    Q_EMIT logMessage(0, QStringLiteral("info"),
+                      m_client->isRemote() ? tr("Connecting to the engine on %1.").arg(remote.displayName())
+                                           : tr("Starting the local engine."));
+    m_client->start();
+    Q_EMIT engineStateChanged();
+}
+
+void JobController::useLocalEngine()
+{
+    connectRemote(Client::RemoteEngine{});
+}
+
+QString JobController::newJobDirectory() const
+{
+    const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    if (m_client->isRemote()) // a folder on the host: the engine creates it
+        return (m_client->remote().jobFolder.isEmpty() ? Client::RemoteEngine().jobFolder : m_client->remote().jobFolder)
+               + QLatin1Char('/') + stamp;
+    const QString base = jobsDirectory() + QLatin1Char('/') + stamp;
+    QString path = base;
+    for (int n = 2; QFileInfo::exists(path); ++n)
+        path = base + QStringLiteral("-%1").arg(n);
+    return path;
+}
+
+bool JobController::compile()
+{
+    return startJob(JobKind::Compile);
+}
+
+bool JobController::profile()
+{
+    return startJob(JobKind::Profile);
+}
+
+bool JobController::quantize()
+{
+    return startJob(JobKind::Quantize);
+}
+
+bool JobController::sweep()
+{
+    if (!canStart())
+        return false;
+    if (!m_lastResult || m_lastResult->package.isEmpty() || m_lastCompileDirectory.isEmpty()) {
+        Q_EMIT statusMessage(tr("Compile a model first: Sweep Shapes verifies the last compiled package."), 8000);
+        return false;
+    }
+    const QString out = QDir(m_lastCompileDirectory).filePath(QStringLiteral("sweep"));
+    return submitSweep(QJsonObject{{QLatin1String("package"), m_lastResult->package}, {QLatin1String("out"), out}},
+                       m_lastResult->model, tr("Sweeping %1 across its shapes…").arg(m_lastResult->model),
+                       tr("Sweeping the package %1 into %2").arg(m_lastResult->package, out));
+}
+
+bool JobController::submitSweep(QJsonObject body, const QString &model, const QString &status, const QString &logLine)
+{
+    m_sessions->showLiveSession();
+    m_sessions->ensureRecording(m_client->engineInfo());
+    const QJsonObject fields = m_runSettings.requestFields(QStringLiteral("sweep"));
+    if (fields.contains(QLatin1String("threads")))
+        body.insert(QLatin1String("threads"), fields.value(QLatin1String("threads")));
+    m_currentJob = m_client->submitJob(QStringLiteral("sweep"), body);
+    if (m_currentJob == 0)
+        return false;
+    m_jobDirectory.clear();
+    m_sweptBundle = body.value(QLatin1String("bundle")).toString();
+    jobSubmitted(JobKind::Sweep, model, body.value(QLatin1String("out")).toString(), status, logLine);
+    return true;
+}
+
+void JobController::jobSubmitted(JobKind kind, const QString &model, const QString &out, const QString &status,
+                                 const QString &logLine)
+{
+    m_currentKind = kind;
+    m_currentModel = model;
+    m_currentOut = out;
+    Q_EMIT jobStarted(m_currentJob, kind);
+    Q_EMIT statusMessage(status, 0);
+    Q_EMIT progressChanged(0.0);
+    Q_EMIT stageChanged(tr("Starting…"));
+    Q_EMIT logMessage(m_currentJob, QStringLiteral("info"), logLine);
+    Q_EMIT busyChanged(true);
+}
+
+void JobController::chooseBundleToSweep()
+{
+    QString bundle;
+    if (m_client->isRemote()) { // a path on the engine's host: nothing here to browse
+        bool ok = false;
+        bundle = QInputDialog::getText(m_dialogParent, tr("Sweep a Bundle"),
+                                       tr("Bundle on %1 (a folder holding manifest.json, or a .zip):").arg(m_client->remote().host),
+                                       QLineEdit::Normal, QString(), &ok)
+                     .trimmed();
+        if (!ok)
+            return;
+    } else {
+        bundle = QFileDialog::getOpenFileName(m_dialogParent, tr("Sweep a Bundle"), QString(),
+                                              tr("Bundles (manifest.json *.zip);;All files (*)"));
+        if (QFileInfo(bundle).fileName() == QLatin1String("manifest.json"))
+            bundle = QFileInfo(bundle).absolutePath();
+    }
+    if (!bundle.isEmpty())
+        startBundleSweep(bundle);
+}
+
+bool JobController::startBundleSweep(const QString &bundle, bool allowUnsigned)
+{
+    if (!canStart())
+        return false;
+    const QString out = newJobDirectory();
+    QJsonObject body{{QLatin1String("bundle"), bundle}, {QLatin1String("out"), out}};
+    if (allowUnsigned)
+        body.insert(QLatin1String("allow_unsigned"), true);
+    return submitSweep(
+        body, QFileInfo(bundle).fileName(), tr("Sweeping the bundle %1 across its shapes…").arg(bundle),
+        allowUnsigned ? tr("Sweeping the bundle %1 into %2 (loaded without a trusted signature, as you chose)").arg(bundle, out)
+                      : tr("Sweeping the bundle %1 into %2").arg(bundle, out));
+}
+
+void JobController::showRunSettings()
+{
+    auto *dialog = new RunSettingsDialog(m_runSettings, m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_runSettings = dialog->settings();
+        m_runSettings.save();
+    });
+    dialog->open();
+}
+
+bool JobController::startJob(JobKind kind)
+{
+    if (!canStart())
+        return false;
+    const Inputs inputs = m_inputs ? m_inputs() : Inputs();
+    Client::CompileRequest request;
+    request.model = inputs.model;
+    if (request.model.isEmpty()) {
+        Q_EMIT statusMessage(tr("Pick a model first."), 5000);
+        return false;
+    }
+    request.device = inputs.device;
+    // An explicit request the engine cannot serve is refused, not swapped for another device.
+    const QString deviceProblem =
+        deviceUnavailableReason(m_requestedDevice.isEmpty() ? request.device : m_requestedDevice);
+    if (!deviceProblem.isEmpty()) {
+        refuseCompile(deviceProblem);
+        return false;
+    }
+    if (kind == JobKind::Quantize && m_runSettings.schemes.isEmpty()) {
+        Q_EMIT statusMessage(tr("Choose at least one scheme in Run Settings."), 8000);
+        return false;
+    }
+    const QString chosen = inputs.output;
+    request.out = QDir::cleanPath(chosen.isEmpty() ? newJobDirectory() : chosen);
+    const bool created = !m_client->isRemote() && !QFileInfo::exists(request.out);
+    if (!m_client->isRemote() && !QDir().mkpath(request.out)) {
+        Q_EMIT statusMessage(tr("Cannot create the output folder %1.").arg(request.out), 10000);
+        return false;
+    }
+    // A job started while a saved session is shown goes back to the live session.
+    m_sessions->showLiveSession();
+    m_sessions->ensureRecording(m_client->engineInfo());
+    const QString type = kind == JobKind::Profile ? QStringLiteral("profile")
+                       : kind == JobKind::Quantize ? QStringLiteral("quantize")
+                                                   : QStringLiteral("compile");
+    // Profile the package the last compile made when it is of this model, device and options,
+    // instead of compiling the same thing again (the profile checks it against the model first).
+    bool reused = false;
+    QJsonObject body;
+    if (kind == JobKind::Profile) {
+        Client::ProfileRequest profile = m_runSettings.profileRequest(request);
+        if (m_lastResult && !m_lastResult->package.isEmpty() && QFileInfo::exists(m_lastResult->package)) {
+            const QJsonObject options = m_lastResult->raw.value(QLatin1String("options")).toObject();
+            const auto same = [&](const char *key, const QJsonValue &wanted, const QJsonValue &fallback) {
+                return options.value(QLatin1String(key)).toVariant() == wanted.toVariant()
+                    || (!options.contains(QLatin1String(key)) && wanted == fallback);
+            };
+            reused = m_lastResult->model == request.model && m_lastResult->device == request.device
+                && same("dtype", profile.dtype, QStringLiteral("fp32")) && same("freezing", profile.freezing, false)
+                && same("max_autotune", profile.maxAutotune, false);
+            if (reused)
+                profile.package = m_lastResult->package;
+        }
+        body = profile.toJson(0);
+    } else if (kind == JobKind::Quantize) {
+        body = m_runSettings.quantizeRequest(request).toJson(0);
+    } else {
+        body = request.toJson(0);
+        const QJsonObject fields = m_runSettings.requestFields(type);
+        for (auto it = fields.begin(); it != fields.end(); ++it)
+            body.insert(it.key(), it.value());
+    }
+    body.remove(QLatin1String("id"));
+    body.remove(QLatin1String("type"));
+    m_currentJob = m_client->submitJob(type, body);
+    if (m_currentJob == 0) {
+        if (created)
+            QDir().rmdir(request.out);
+        return false;
+    }
+    // Only a folder made here may be removed again, and only while the job left nothing in it.
+    m_jobDirectory = chosen.isEmpty() && created ? request.out : QString();
+    const QString what = kind == JobKind::Profile ? tr("Profiling %1…")
+                       : kind == JobKind::Quantize ? tr("Quantizing %1…")
+                                                   : tr("Compiling %1…");
+    const QString line = kind == JobKind::Profile ? tr("Profiling %1 on %2 into %3")
+                       : kind == JobKind::Quantize ? tr("Quantizing %1 on %2 into %3 (schemes: %4)")
+                                                   : tr("Compiling %1 on %2 into %3");
+    jobSubmitted(kind, request.model, request.out, what.arg(request.model),
+                 kind == JobKind::Quantize
+                     ? line.arg(request.model, request.device, request.out, m_runSettings.schemes.join(QStringLiteral(", ")))
+                     : line.arg(request.model, request.device, request.out));
+    if (reused)
+        Q_EMIT logMessage(m_currentJob, QStringLiteral("info"),
+                          tr("Profiling the package of the last compile (%1): same model, device and options, so it is not "
+                             "compiled again").arg(m_lastResult->package));
+    return true;
+}
+
+void JobController::showExportDialog()
+{
+    if (!canStart() || m_lastCompileDirectory.isEmpty())
+        return;
+    auto *dialog = new ExportDialog(m_lastCompileDirectory, m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { exportBundle(dialog->request()); });
+    dialog->open(); // not exec(): the window (and tests) keep running
+}
+
+bool JobController::exportBundle(const Client::ExportRequest &request)
+{
+    if (!canStart())
+        return false;
+    // No folder is made here: the engine creates the bundle and refuses an existing one.
+    m_currentJob = m_client->exportBundle(request);
+    if (m_currentJob == 0)
+        return false;
+    QStringList buckets;
+    for (int b : request.buckets)
+        buckets << QString::number(b);
+    if (request.hasDynamicBatch())
+        buckets << QStringLiteral("%1..%2").arg(request.dynamicBatchMin).arg(request.dynamicBatchMax);
+    jobSubmitted(JobKind::Export, m_lastResult ? m_lastResult->model : request.model, request.out,
+                 tr("Exporting a bundle to %1…").arg(request.out),
+                 tr("Exporting a bundle of %1 (batch %2) into %3")
+                     .arg(request.from.isEmpty() ? request.model : request.from, buckets.join(QStringLiteral(", ")),
+                          request.out));
+    return true;
+}
+
+void JobController::cancel()
+{
+    if (m_currentJob == 0)
+        return;
+    Q_EMIT stageChanged(tr("Cancelling…"));
+    m_client->cancel(m_currentJob);
+}
+
+void JobController::refuseCompile(const QString &reason, bool compileWasRequested)
+{
+    // The full reason goes to the log; the status bar gets what fits beside the engine status.
+    Q_EMIT logMessage(0, QStringLiteral("warning"), reason);
+    Q_EMIT stageChanged(tr("Not started: no CUDA device"));
+    Q_EMIT stageDetailsChanged(reason);
+    Q_EMIT failed(tr("Not compiled: CUDA was requested, but the engine has no CUDA device."));
+    if (compileWasRequested)
+        Q_EMIT compileBlocked(reason);
+}
+
+QString JobController::deviceUnavailableReason(const QString &device) const
+{
+    if (device != QLatin1String("cuda") || !m_client->isReady() || m_client->engineInfo().cudaAvailable)
+        return QString();
+    const auto &info = m_client->engineInfo();
+    return tr("CUDA was requested, but the engine reports no CUDA device (torch %1, CUDA %2). "
+              "Nothing was compiled; choose CPU to compile on the CPU.")
+        .arg(info.torchVersion.isEmpty() ? tr("unavailable") : info.torchVersion,
+             info.cudaVersion.isEmpty() ? tr("none") : info.cudaVersion);
+}
+
+void JobController::removeJobDirectoryIfEmpty()
+{
+    const QString dir = std::exchange(m_jobDirectory, QString());
+    if (dir.isEmpty())
+        return;
+    // Empty sub-folders and the engine's lock file do not count as output.
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        if (it.next(), it.fileName() != QLatin1String(LockFileName))
+            return;
+    }
+    QDir(dir).removeRecursively();
+}
+
+void JobController::finishJob(bool ok)
+{
+    if (ok)
+        m_jobDirectory.clear(); // keep it: it holds the package
+    else
+        removeJobDirectoryIfEmpty();
+    m_currentJob = 0;
+    Q_EMIT progressChanged(ok ? 1.0 : 0.0);
+    Q_EMIT busyChanged(false);
+    Q_EMIT jobFinished(ok);
+}
+
+void JobController::onHandshake(const Client::EngineInfo &info)
+{
+    Q_EMIT engineConnected(info);
+    const QString deviceProblem = deviceUnavailableReason(m_requestedDevice);
+    if (!deviceProblem.isEmpty()) {
+        const bool wanted = std::exchange(m_compileWhenReady, false);
+        refuseCompile(deviceProblem, wanted);
+        return;
+    }
+    Q_EMIT engineReady();
+    if (std::exchange(m_compileWhenReady, false))
+        compile();
+}
+
+void JobController::onProgress(qint64 id, const QString &stage, double fraction, const QString &message)
+{
+    if (id != m_currentJob)
+        return;
+    Q_EMIT progressChanged(qBound(0.0, fraction, 1.0));
+    QString label = Client::StageNames::displayName(stage);
+    if (m_currentKind == JobKind::Export) {
+        // The engine prefixes each bucket's compile events with its name ("batch4: …").
+        const QString bucket = message.section(QLatin1String(": "), 0, 0);
+        if (message.contains(QLatin1String(": ")) && !bucket.contains(QLatin1Char(' ')))
+            label = tr("%1: %2").arg(bucket, label);
+        label = tr("Export · %1").arg(label);
+    }
+    Q_EMIT stageChanged(label);
+    Q_EMIT stageDetailsChanged(message);
+}
+
+void JobController::onResult(qint64 id, const QJsonObject &json)
+{
+    if (id != m_currentJob)
+        return;
+    if (m_currentKind == JobKind::Export) {
+        m_lastExport = Client::ExportResult::fromJson(json);
+        Q_EMIT exported(*m_lastExport);
+        Q_EMIT stageChanged(tr("Done"));
+        Q_EMIT statusMessage(tr("Exported the bundle %1.").arg(m_lastExport->bundle), 10000);
+        Q_EMIT logMessage(id, QStringLiteral("info"), tr("Bundle written to %1").arg(m_lastExport->bundle));
+        finishJob(true);
+        return;
+    }
+    if (m_currentKind == JobKind::Sweep) {
+        // The session parsed it; the sweep panel shows it through the hub.
+        const Client::Session *session = m_sessions->session();
+        const auto *job = session ? session->job(id) : nullptr;
+        const auto result = job && job->sweep ? *job->sweep : Client::SweepResult::fromJson(json);
+        Q_EMIT resultsReady(JobKind::Sweep);
+        Q_EMIT stageChanged(result.passed ? tr("Done") : tr("Sweep failed"));
+        Q_EMIT statusMessage(result.passed ? tr("Swept %1: %2").arg(m_currentModel, result.verdict)
+                                           : tr("Sweep of %1 FAILED: %2").arg(m_currentModel, result.verdict),
+                             15000);
+        Q_EMIT logMessage(id, result.passed ? QStringLiteral("info") : QStringLiteral("warning"), result.verdict);
+        finishJob(true);
+        return;
+    }
+    if (m_currentKind == JobKind::Profile || m_currentKind == JobKind::Quantize) {
+        const bool profiling = m_currentKind == JobKind::Profile;
+        Q_EMIT resultsReady(m_currentKind);
+        Q_EMIT stageChanged(tr("Done"));
+        Q_EMIT statusMessage(profiling ? tr("Profiled %1.").arg(m_currentModel) : tr("Quantized %1.").arg(m_currentModel),
+                             10000);
+        finishJob(true);
+        return;
+    }
+    m_lastResult = Client::CompileResult::fromJson(json);
+    m_lastExport.reset();
+    m_lastCompileDirectory = m_currentOut;
+    Q_EMIT compiled(*m_lastResult);
+    Q_EMIT stageChanged(tr("Done"));
+    Q_EMIT statusMessage(tr("Compiled %1.").arg(m_lastResult->model), 10000);
+    finishJob(true);
+}
+
+void JobController::onError(qint64 id, const Client::EngineError &error)
+{
+    Q_EMIT logMessage(id, QStringLiteral("error"),
+                      error.hint.isEmpty() ? error.message : tr("%1 Hint: %2").arg(error.message, error.hint));
+    if (id == 0) {
+        // An engine-wide error (e.g. its Python frontend did not start): every job will fail.
+        Q_EMIT engineProblem(tr("The engine reported a problem: %1").arg(error.message), false);
+        return;
+    }
+    if (id != m_currentJob)
+        return;
+    if (m_currentKind == JobKind::Sweep && !m_sweptBundle.isEmpty() && TrustDialog::answers(error)) {
+        // Refused by the engine's trust policy: the user decides (issue 19), nothing failed yet.
+        const QString bundle = m_sweptBundle;
+        Q_EMIT logMessage(id, QStringLiteral("warning"),
+                          tr("The engine did not load the bundle %1: %2").arg(bundle, error.message));
+        Q_EMIT stageChanged(tr("Waiting for your decision"));
+        finishJob(false);
+        const QString where = m_client->isRemote() ? m_client->remote().host : tr("this computer");
+        auto *dialog = new TrustDialog(bundle, where, error, m_dialogParent);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QMessageBox::finished, this, [this, dialog, bundle] {
+            if (dialog->loadAnyway())
+                startBundleSweep(bundle, true);
+            else
+                Q_EMIT stageChanged(tr("Not loaded"));
+        });
+        dialog->open();
+        return;
+    }
+    const bool exporting = m_currentKind == JobKind::Export;
+    const QString jobName = m_currentKind == JobKind::Profile ? tr("Profiling")
+                          : m_currentKind == JobKind::Quantize ? tr("Quantizing")
+                          : m_currentKind == JobKind::Sweep    ? tr("Sweeping")
+                                                               : tr("Compiling");
+    Client::EngineError shown = error;
+    if (error.code == QLatin1String("engine_crashed")) {
+        // The banner above already quotes the engine's exit; do not repeat it word for word.
+        shown.message = tr("The engine stopped during this job.");
+    }
+    if (exporting)
+        Q_EMIT exportFailed(m_currentOut, shown);
+    else // a failed verification: which output, and every output's figures from the job's log
+        Q_EMIT jobFailed(m_currentModel, shown,
+                         Client::VerifyFailure::fromError(error, m_sessions->liveSession()->logs(), id));
+    Q_EMIT stageChanged(error.isCancellation() ? tr("Cancelled") : tr("Failed"));
+    if (exporting)
+        Q_EMIT failed(error.isCancellation() ? tr("Exporting the bundle %1 was cancelled.").arg(m_currentOut)
+                                             : tr("Exporting the bundle %1 failed: %2").arg(m_currentOut, error.code));
+    else
+        Q_EMIT failed(error.isCancellation() ? tr("%1 %2 was cancelled.").arg(jobName, m_currentModel)
+                                             : tr("%1 %2 failed: %3").arg(jobName, m_currentModel, error.code));
+    // A dead engine already has its banner; a cancel was asked for. Neither needs a dialog.
+    const bool engineGone = error.code == QLatin1String("engine_crashed")
+                            || error.code == QLatin1String("engine_restarted");
+    if (!error.isCancellation() && !engineGone) {
+        auto *box = new QMessageBox(QMessageBox::Warning, exporting ? tr("Export failed") : tr("%1 failed").arg(jobName),
+                                    error.message.isEmpty() ? tr("The job failed.") : error.message, QMessageBox::Ok,
+                                    m_dialogParent);
+        box->setObjectName(exporting ? QStringLiteral("exportErrorBox") : QStringLiteral("compileErrorBox"));
+        if (!error.hint.isEmpty())
+            box->setInformativeText(error.hint);
+        box->setDetailedText(tr("Stage: %1\nCode: %2").arg(Client::StageNames::displayName(error.stage), error.code));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open(); // not exec(): the window (and tests) keep running
+    }
+    finishJob(false);
+}
+
+void JobController::onEngineFailed(const QString &reason)
+{
+    // A lost connection is an engine crash: results stay, and the banner offers to reconnect.
+    Q_EMIT engineProblem(tr("<b>The engine is not running.</b> %1").arg(reason.toHtmlEscaped()), true);
+    Q_EMIT statusMessage(tr("Engine stopped: %1").arg(reason), 0);
+    Q_EMIT logMessage(0, QStringLiteral("error"), reason);
+    Q_EMIT progressChanged(0.0);
+    Q_EMIT stageChanged(tr("Idle"));
+    Q_EMIT engineStateChanged();
+}
+
+} // namespace AotStudio::Widgets
