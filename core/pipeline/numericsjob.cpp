@@ -17,7 +17,7 @@ namespace {
 
 /// The numerics job's stages and their share of the bar: the exposed compile dominates.
 constexpr StageSpan kNumericsStages[] = {
-    {"load", 0.00, 0.05},  {"export", 0.05, 0.10},   {"reference", 0.10, 0.20}, {"eager", 0.20, 0.30},
+    {"load", 0.00, 0.05},    {"export", 0.05, 0.10},   {"reference", 0.10, 0.20}, {"eager", 0.20, 0.30},
     {"compile", 0.30, 0.90}, {"compiled", 0.90, 0.96}, {"write", 0.96, 1.00},
 };
 
@@ -30,28 +30,33 @@ Json runNumerics(std::int64_t id, const Json &request, const EventFn &emit, std:
     const std::string device = request.value("device", std::string("cpu"));
     const std::string outString = request.value("out", std::string());
     if (model.empty())
-        throw JobFailed({"load", Protocol::Code::BadRequest, "numerics needs a model", "pass --model SPEC (e.g. sample:mlp)"});
+        throw JobFailed(
+            {"load", Protocol::Code::BadRequest, "numerics needs a model", "pass --model SPEC (e.g. sample:mlp)"});
     if (outString.empty())
         throw JobFailed({"load", Protocol::Code::BadRequest, "numerics needs an output directory", "pass --out DIR"});
     if (request.contains("tolerance") && (!request["tolerance"].is_number() || request["tolerance"].get<double>() <= 0))
         throw JobFailed({"load", Protocol::Code::BadRequest, "'tolerance' must be a number > 0",
                          "pass a normalized error such as 1e-4 (max |x - reference| / max |reference|)"});
     if (device == "cuda" && !Runtime::cudaAvailable())
-        throw JobFailed({"load", Protocol::Code::NoDevice, "no CUDA device: LibTorch sees no usable GPU or driver on this machine",
+        throw JobFailed({"load", Protocol::Code::NoDevice,
+                         "no CUDA device: LibTorch sees no usable GPU or driver on this machine",
                          "run numerics with --device cpu, or on a machine with an NVIDIA GPU"});
     const fs::path out = fs::absolute(outString).lexically_normal();
     std::error_code ec;
     fs::create_directories(out, ec);
     if (ec)
-        throw JobFailed({"load", Protocol::Code::BadRequest, "cannot create '" + out.string() + "': " + ec.message(), "choose a writable --out"});
+        throw JobFailed({"load", Protocol::Code::BadRequest, "cannot create '" + out.string() + "': " + ec.message(),
+                         "choose a writable --out"});
 
     try {
         Json jobRequest = request;
         jobRequest["out"] = out.string();
         jobRequest.erase("tolerance"); // numerics' own (normalized error), not compile's max abs difference
-        Python::CompileJob job(jobRequest, [&](const std::string &level, const std::string &message) { ctx.log(level, message); },
-                               ctx.sink(), ctx.stopToken());
-        const Json loaded = ctx.stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
+        Python::CompileJob job(
+            jobRequest, [&](const std::string &level, const std::string &message) { ctx.log(level, message); },
+            ctx.sink(), ctx.stopToken());
+        const Json loaded
+            = ctx.stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
         ctx.stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
         const Json begun = job.call("numerics.begin", Json::array({request.value("tolerance", Json())}));
         ctx.stage("reference", "the graph op by op at " + begun.value("reference_dtype", std::string("float64")),

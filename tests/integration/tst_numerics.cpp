@@ -45,9 +45,10 @@ private:
 void TestNumerics::unstableSoftmaxFoundFirst()
 {
     const QString out = m_dir.filePath(QStringLiteral("softmax"));
-    const Run r = TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"),
-                                    fixture("unstable_softmax_factory.py") + QStringLiteral(":make"), QStringLiteral("--dtype"),
-                                    QStringLiteral("bf16"), QStringLiteral("--out"), out, QStringLiteral("--json")});
+    const Run r
+        = TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"),
+                            fixture("unstable_softmax_factory.py") + QStringLiteral(":make"), QStringLiteral("--dtype"),
+                            QStringLiteral("bf16"), QStringLiteral("--out"), out, QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
     const QJsonObject result = TestSupport::result(r.out);
     QCOMPARE(result.value(QLatin1String("format")).toString(), QStringLiteral("aotstudio.numerics"));
@@ -56,11 +57,14 @@ void TestNumerics::unstableSoftmaxFoundFirst()
     QCOMPARE(tolerance, 3e-2); // numerics.py DEFAULT_TOLERANCE["bf16"]
     // The first node past the tolerance is the softmax, for both sides, with the user's line.
     for (const char *side : {"eager", "compiled"}) {
-        const QJsonObject first = result.value(QLatin1String("first_divergent")).toObject().value(QLatin1String(side)).toObject();
+        const QJsonObject first
+            = result.value(QLatin1String("first_divergent")).toObject().value(QLatin1String(side)).toObject();
         QVERIFY2(first.value(QLatin1String("target")).toString().contains(QLatin1String("softmax")),
-                 qPrintable(QString::fromLatin1(side) + QLatin1String(": ") + first.value(QLatin1String("target")).toString()));
-        QVERIFY2(first.value(QLatin1String("source")).toString().startsWith(QLatin1String("unstable_softmax_factory.py:17")),
-                 qPrintable(first.value(QLatin1String("source")).toString()));
+                 qPrintable(QString::fromLatin1(side) + QLatin1String(": ")
+                            + first.value(QLatin1String("target")).toString()));
+        QVERIFY2(
+            first.value(QLatin1String("source")).toString().startsWith(QLatin1String("unstable_softmax_factory.py:17")),
+            qPrintable(first.value(QLatin1String("source")).toString()));
     }
     // Every node before it is within the tolerance, and measured (not skipped).
     const QJsonArray nodes = result.value(QLatin1String("nodes")).toArray();
@@ -91,8 +95,10 @@ void TestNumerics::unstableSoftmaxFoundFirst()
 void TestNumerics::compiledCloserOnBf16Drift()
 {
     const QString out = m_dir.filePath(QStringLiteral("drift"));
-    const Run r = TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"), fixture("bf16_drift_factory.py") + QStringLiteral(":make"),
-                                    QStringLiteral("--dtype"), QStringLiteral("bf16"), QStringLiteral("--out"), out, QStringLiteral("--json")});
+    const Run r
+        = TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"),
+                            fixture("bf16_drift_factory.py") + QStringLiteral(":make"), QStringLiteral("--dtype"),
+                            QStringLiteral("bf16"), QStringLiteral("--out"), out, QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
     const QJsonObject result = TestSupport::result(r.out);
     const QJsonArray outputs = result.value(QLatin1String("outputs")).toArray();
@@ -100,12 +106,14 @@ void TestNumerics::compiledCloserOnBf16Drift()
     for (const auto &v : outputs) {
         const QJsonObject o = v.toObject();
         QCOMPARE(o.value(QLatin1String("closer")).toString(), QStringLiteral("compiled"));
-        QVERIFY(normError(o.value(QLatin1String("compiled")).toObject()) < normError(o.value(QLatin1String("eager")).toObject()));
+        QVERIFY(normError(o.value(QLatin1String("compiled")).toObject())
+                < normError(o.value(QLatin1String("eager")).toObject()));
     }
     QVERIFY2(result.value(QLatin1String("verdict")).toString().contains(QLatin1String("compiled is closer")),
              qPrintable(result.value(QLatin1String("verdict")).toString()));
     // The text output names the node and the verdict.
-    const Run text = TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"), fixture("unstable_softmax_factory.py") + QStringLiteral(":make"),
+    const Run text = TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"),
+                                       fixture("unstable_softmax_factory.py") + QStringLiteral(":make"),
                                        QStringLiteral("--out"), m_dir.filePath(QStringLiteral("text"))});
     QVERIFY2(text.exitCode == 0, text.err.right(3000).constData());
     QVERIFY2(text.out.contains("verdict: ") && text.out.contains("softmax"), text.out.constData());
@@ -114,13 +122,15 @@ void TestNumerics::compiledCloserOnBf16Drift()
 void TestNumerics::badInput()
 {
     // A bad command line never starts the engine: exit 2.
-    QCOMPARE(TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--tolerance"),
-                               QStringLiteral("0")})
+    QCOMPARE(TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                               QStringLiteral("--tolerance"), QStringLiteral("0")})
                  .exitCode,
              2);
     // A model that does not exist: exit 1 with the envelope naming the stage.
-    const Run missing = TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"), m_dir.filePath(QStringLiteral("nope.py")) + QStringLiteral(":make"),
-                                          QStringLiteral("--out"), m_dir.filePath(QStringLiteral("missing")), QStringLiteral("--json")});
+    const Run missing = TestSupport::cli({QStringLiteral("numerics"), QStringLiteral("--model"),
+                                          m_dir.filePath(QStringLiteral("nope.py")) + QStringLiteral(":make"),
+                                          QStringLiteral("--out"), m_dir.filePath(QStringLiteral("missing")),
+                                          QStringLiteral("--json")});
     QCOMPARE(missing.exitCode, 1);
     QCOMPARE(TestSupport::envelope(missing.out).value(QLatin1String("ok")).toBool(true), false);
     QCOMPARE(TestSupport::error(missing.out).value(QLatin1String("stage")).toString(), QStringLiteral("load"));
