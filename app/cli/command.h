@@ -45,6 +45,7 @@ Command quantizeCommand();
 Command sweepCommand();
 Command compareCommand();
 Command numericsCommand();
+Command tuneCommand();
 
 /// Every subcommand, in the order `--help` lists them.
 std::vector<Command> commandTable();

@@ -20,7 +20,9 @@ using Protocol::Json;
 namespace {
 
 struct CompileOptions {
-    std::string model, device = "cpu", out = "aotstudio-out", dtype = "fp32", submodule;
+    std::string model, device = "cpu", out = "aotstudio-out", dtype = "fp32", submodule, recipe;
+    Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
+    CLI::Option *dtypeOption = nullptr; ///< to tell a given --dtype from the default
     int runs = 200, warmup = 5, minRuns = 20, threads = 0, verifySamples = 2;
     double maxSeconds = 5;
     std::optional<double> tolerance;
@@ -207,9 +209,9 @@ void addCompileOptions(CLI::App &cmd, CompileOptions &o)
     cmd.add_flag("--json", o.json,
                  "Print the JSON envelope on stdout: {\"ok\": true, \"result\": {...}} or {\"ok\": false, "
                  "\"error\": {...}} (progress stays on stderr)");
-    cmd.add_option("--dtype", o.dtype, "Model and input dtype: fp32, bf16 or fp16")
-        ->capture_default_str()
-        ->check(dtypeName());
+    o.dtypeOption = cmd.add_option("--dtype", o.dtype, "Model and input dtype: fp32, bf16 or fp16")
+                        ->capture_default_str()
+                        ->check(dtypeName());
     auto *freezingFlag = cmd.add_flag("--freezing", o.freezing,
                                       "Inductor freezing: fold weights into the graph as "
                                       "constants (default: on for a graph with quantize/dequantize "
@@ -230,6 +232,10 @@ void addCompileOptions(CLI::App &cmd, CompileOptions &o)
                    "model.named_modules(), e.g. model.encoder) on the inputs it receives "
                    "when the whole model runs once; the same as --model SPEC#PATH");
     cmd.add_flag("--max-autotune", o.maxAutotune, "Inductor max-autotune (benchmarks kernel choices; slow to compile)");
+    cmd.add_option("--recipe", o.recipe,
+                   "A recipe file (aotstudio-cli tune writes OUT/recipe.json): its freezing, max-autotune, dtype and "
+                   "Inductor options")
+        ->check(CLI::ExistingFile);
     cmd.add_flag("--allow-cache", o.allowCache,
                  "Let Inductor reuse its compile cache (faster; a cache hit runs no "
                  "passes, so pass snapshots and the kernel list may be missing)");
@@ -300,7 +306,20 @@ Json compileRequest(const CompileOptions &o)
     if (o.verifyShapes)
         request["verify_shapes"] = *o.verifyShapes;
     setThreads(request, o.threads);
+    applyRecipe(request, o.recipeOptions,
+                o.dtypeOption && o.dtypeOption->count() > 0); // contradictions refused in check
     return request;
+}
+
+/// The command line's problems that need more than one option: the output folder, the recipe.
+std::string checkCompile(CompileOptions &o)
+{
+    if (std::string problem = prepareOut(o.out); !problem.empty())
+        return problem;
+    if (std::string problem = loadRecipe(o.recipe, o.recipeOptions); !problem.empty())
+        return problem;
+    Json probe{{"dtype", o.dtype}};
+    return applyRecipe(probe, o.recipeOptions, o.dtypeOption && o.dtypeOption->count() > 0);
 }
 
 } // namespace
@@ -312,7 +331,7 @@ Command compileCommand()
             "Export a model, compile it with AOTInductor into a .pt2, load it from C++ with LibTorch, check it against "
             "eager and time both",
             [o](CLI::App &cmd) { addCompileOptions(cmd, *o); },
-            [o] { return prepareOut(o->out); },
+            [o] { return checkCompile(*o); },
             [o](const Globals &g) -> int {
                 runEngineJob(
                     {compileRequest(*o), o->json, g.verbose || o->verbose, o->out + "/aotstudio.log", printHuman, {}});

@@ -21,7 +21,8 @@ using Protocol::Json;
 namespace {
 
 struct ExportOptions {
-    std::string from, model, out, buckets, dynamicBatch, signKey, device;
+    std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe;
+    Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
     std::vector<std::string> dynamic;
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
     int coldStartRuns = 3;
@@ -61,6 +62,10 @@ std::optional<std::pair<long, long>> parseDynamicBatch(const std::string &spec)
 
 void addExportOptions(CLI::App &cmd, ExportOptions &o)
 {
+    cmd.add_option("--recipe", o.recipe,
+                   "A recipe file (aotstudio-cli tune writes OUT/recipe.json): its freezing, max-autotune, dtype and "
+                   "Inductor options for every bucket")
+        ->check(CLI::ExistingFile);
     cmd.add_option("--from", o.from, "A compile output directory (its result.json gives model, device, dtype)")
         ->check(CLI::ExistingDirectory);
     cmd.add_option("-m,--model", o.model, "Model spec, instead of or overriding --from");
@@ -108,10 +113,12 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
 
 /// What the engine would refuse only after starting Python: no model at all; a key that cannot
 /// sign (which would fail after minutes of compiling).
-std::string checkExport(const ExportOptions &o)
+std::string checkExport(ExportOptions &o)
 {
     if (o.from.empty() && o.model.empty())
         return "needs a model: pass --from DIR (a compile's output) or --model SPEC";
+    if (std::string problem = loadRecipe(o.recipe, o.recipeOptions); !problem.empty())
+        return problem;
     if (o.signKey.empty())
         return {};
     std::string why = checkSigningKey(o.signKey).value_or(std::string());
@@ -142,6 +149,7 @@ Json exportRequest(const ExportOptions &o)
         const auto [lo, hi] = *parseDynamicBatch(o.dynamicBatch);
         request["dynamic_batch"] = Json::array({lo, hi});
     }
+    applyRecipe(request, o.recipeOptions, false);
     return request;
 }
 

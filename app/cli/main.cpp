@@ -21,8 +21,8 @@ namespace AotStudio::Cli {
 
 std::vector<Command> commandTable()
 {
-    return {compileCommand(), diffCommand(),     exportCommand(), inspectCommand(), keygenCommand(),
-            profileCommand(), quantizeCommand(), sweepCommand(),  compareCommand(), numericsCommand()};
+    return {compileCommand(),  diffCommand(),  exportCommand(),  inspectCommand(),  keygenCommand(), profileCommand(),
+            quantizeCommand(), sweepCommand(), compareCommand(), numericsCommand(), tuneCommand()};
 }
 
 } // namespace AotStudio::Cli

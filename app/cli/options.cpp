@@ -3,7 +3,9 @@
 
 #include "profiler/machine.h"
 
+#include <fstream>
 #include <regex>
+#include <set>
 
 namespace AotStudio::Cli {
 
@@ -53,6 +55,67 @@ void setThreads(nlohmann::json &request, int threads)
 {
     if (threads > 0)
         request["threads"] = threads;
+}
+
+std::string loadRecipe(const std::string &path, nlohmann::json &recipe)
+{
+    recipe = nlohmann::json();
+    if (path.empty())
+        return {};
+    std::ifstream in(path);
+    if (!in)
+        return "--recipe: cannot read '" + path + "'";
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_object())
+        return "--recipe: '" + path + "' is not a JSON object";
+    if (j.value("format", std::string()) != "aotstudio.recipe")
+        return "--recipe: '" + path
+            + "' is not a recipe (its \"format\" is not \"aotstudio.recipe\"; aotstudio-cli tune writes "
+              "OUT/recipe.json)";
+    static const std::set<std::string> topKeys{"format",        "format_version", "name",    "model",    "device",
+                                               "torch_version", "created",        "options", "measured", "note"};
+    for (const auto &[key, value] : j.items())
+        if (!topKeys.count(key))
+            return "--recipe: unknown key '" + key + "' in '" + path + "'";
+    const nlohmann::json options = j.value("options", nlohmann::json::object());
+    if (!options.is_object())
+        return "--recipe: 'options' must be an object in '" + path + "'";
+    for (const auto &[key, value] : options.items()) {
+        if (key == "freezing" || key == "max_autotune") {
+            if (!value.is_boolean())
+                return "--recipe: options." + key + " must be true or false";
+        } else if (key == "dtype") {
+            if (!value.is_string() || (value != "fp32" && value != "bf16" && value != "fp16"))
+                return "--recipe: options.dtype must be fp32, bf16 or fp16";
+        } else if (key == "inductor") {
+            if (!value.is_object())
+                return "--recipe: options.inductor must be an object of Inductor options";
+        } else {
+            return "--recipe: unknown option '" + key + "' in '" + path
+                + "' (known: freezing, max_autotune, dtype, inductor)";
+        }
+    }
+    recipe = options;
+    return {};
+}
+
+std::string applyRecipe(nlohmann::json &request, const nlohmann::json &recipe, bool dtypeGiven)
+{
+    if (!recipe.is_object())
+        return {};
+    if (recipe.contains("dtype")) {
+        const std::string dtype = recipe["dtype"].get<std::string>();
+        if (dtypeGiven && request.value("dtype", dtype) != dtype)
+            return "--dtype " + request.value("dtype", std::string()) + " contradicts the recipe's dtype " + dtype
+                + "; drop one of them";
+        request["dtype"] = dtype;
+    }
+    for (const char *flag : {"freezing", "max_autotune"})
+        if (recipe.value(flag, false))
+            request[flag] = true;
+    if (recipe.contains("inductor"))
+        request["inductor"] = recipe["inductor"];
+    return {};
 }
 
 } // namespace AotStudio::Cli

@@ -27,4 +27,16 @@ const CLI::Validator &dtypeName();
 /// Put `threads` into a request when set.
 void setThreads(nlohmann::json &request, int threads);
 
+/// A compile recipe (aotstudio-cli tune's OUT/recipe.json; FORMAT.md "recipe"), read and checked
+/// without torch. `path` empty: nothing to do. Fills `recipe` with the file's `options`
+/// ({freezing, max_autotune: bool; dtype: fp32|bf16|fp16; inductor: {key: scalar}}) and returns
+/// "" or the problem for a usage error (exit 2): unreadable, not JSON, another `format`, an
+/// unknown key (named), a wrong type. Inductor keys are checked by the engine against its torch.
+std::string loadRecipe(const std::string &path, nlohmann::json &recipe);
+
+/// Apply `recipe` (loadRecipe()'s) to a compile-like `request`: its freezing and max_autotune turn
+/// those on (a flag on the command line stays on), its dtype and inductor options are set. Returns
+/// "" or the contradiction (exit 2): `--dtype` given as another dtype than the recipe's.
+std::string applyRecipe(nlohmann::json &request, const nlohmann::json &recipe, bool dtypeGiven);
+
 } // namespace AotStudio::Cli

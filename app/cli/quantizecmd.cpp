@@ -72,6 +72,11 @@ void addQuantizeOptions(CLI::App &app, QuantizeOptions &o)
             },
             "SCHEME"));
     cmd->add_option("-d,--device", o.device, "cpu or cuda")->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
+    cmd->add_option(
+           "--recipe", o.recipe,
+           "A recipe file (aotstudio-cli tune writes OUT/recipe.json): its freezing, max-autotune and Inductor "
+           "options for every scheme's compile (its dtype is ignored: each scheme decides)")
+        ->check(CLI::ExistingFile);
     cmd->add_option("-o,--out", o.out, "Output directory (created; one subdirectory per scheme)")->capture_default_str();
     cmd->add_option("--calibration", o.calibration,
                     "torch.save file of calibration samples (a list of input tuples or tensors)")
@@ -141,6 +146,8 @@ json quantizeRequest(const QuantizeOptions &o)
         r["eval"] = absolutePath(o.eval);
     if (o.maxError)
         r["max_error"] = *o.maxError;
+    applyRecipe(r, o.recipeOptions, false);
+    r.erase("dtype"); // each scheme decides its precision
     return r;
 }
 
@@ -204,7 +211,7 @@ Command quantizeCommand()
             "fp32 eager (latency eager and compiled, peak memory, package size, accuracy, "
             "per-layer error). Writes OUT/quantize.json and OUT/quantize.csv",
             [o](CLI::App &cmd) { addQuantizeOptions(cmd, *o); },
-            [o] { return std::string(); },
+            [o] { return loadRecipe(o->recipe, o->recipeOptions); },
             [o](const Globals &g) -> int {
                 runEngineJob({quantizeRequest(*o), o->json, g.verbose || o->verbose,
                               quantizeRequest(*o).value("out", std::string()) + "/aotstudio.log", printQuantize,

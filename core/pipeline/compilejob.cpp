@@ -165,10 +165,10 @@ Json verifyPackage(Python::CompileJob &job, Runtime::AotiRunner &runner)
 
 const std::span<const StageSpan> kCompileStages(kStages);
 
-Json runCompileAsPart(const Job &parent, Json request, double share)
+Json runCompileAsPart(const Job &parent, Json request, double share, double begin)
 {
     request["measure"] = false;
-    return runCompile(parent.sub(0.0, share, kCompileStages), request);
+    return runCompile(parent.sub(begin, share, kCompileStages), request);
 }
 
 Profiler::MeasureOptions measureOptionsFrom(const Json &request)

@@ -21,10 +21,10 @@ namespace AotStudio::Pipeline {
 /// generation and g++, dominates).
 extern const std::span<const StageSpan> kCompileStages;
 
-/// A compile (without timing) as the first part of a longer job (profile, sweep): runCompile()
-/// on `request` with `measure` false, as a sub-job of `parent` filling [0, `share`] of its bar.
-/// Returns the compile result; throws as runCompile().
-Protocol::Json runCompileAsPart(const Job &parent, Protocol::Json request, double share);
+/// A compile (without timing) as part of a longer job (profile, sweep, tune): runCompile() on
+/// `request` with `measure` false, as a sub-job of `parent` filling [`begin`, `begin` + `share`]
+/// of its bar. Returns the compile result; throws as runCompile().
+Protocol::Json runCompileAsPart(const Job &parent, Protocol::Json request, double share, double begin = 0.0);
 
 /// The one verify of a package against eager (FORMAT.md, "verify"), used by compile, profile and
 /// quantize: the frontend plans the calls (the example, a second one for a stateful model, seeded

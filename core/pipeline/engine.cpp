@@ -5,6 +5,7 @@
 #include "pipeline/exportjob.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/numericsjob.h"
+#include "pipeline/tunejob.h"
 #include "pipeline/profilejob.h"
 #include "pipeline/quantizejob.h"
 #include "pipeline/reaper.h"
@@ -125,7 +126,8 @@ bool Engine::handle(const Protocol::Request &request)
         return false;
     }
     if (request.type == "compile" || request.type == "export" || request.type == "profile" ||
-        request.type == "quantize" || request.type == "sweep" || request.type == "numerics") {
+        request.type == "quantize" || request.type == "sweep" || request.type == "numerics" ||
+        request.type == "tune") {
         bool inUse = false;
         {
             std::lock_guard lock(m_mutex);
@@ -243,6 +245,10 @@ void Engine::runJob(Job &job)
         }
         if (job.request.type == "sweep") {
             emit(Protocol::makeResult(id, runSweep(id, job.request.body, forward, job.stop.get_token())));
+            return;
+        }
+        if (job.request.type == "tune") {
+            emit(Protocol::makeResult(id, runTune(id, job.request.body, forward, job.stop.get_token())));
             return;
         }
         if (job.request.type == "numerics") {

@@ -65,12 +65,13 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         base["model"] = source.value("model", "");
         base["device"] = source.value("device", "cpu");
         base["dtype"] = source.value("dtype", "fp32");
-        if (source.contains("options") && source["options"].contains("freezing"))
-            base["freezing"] = source["options"]["freezing"];
+        for (const char *k : {"freezing", "max_autotune", "inductor"})
+            if (source.contains("options") && source["options"].contains(k) && !source["options"][k].is_null())
+                base[k] = source["options"][k];
         if (source.contains("options") && source["options"].value("dynamic", Json::array()).is_array())
             base["dynamic"] = source["options"]["dynamic"];
     }
-    for (const char *k : {"model", "device", "dtype", "freezing", "tolerance", "dynamic"}) {
+    for (const char *k : {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic"}) {
         if (request.contains(k))
             base[k] = request[k];
     }

@@ -45,4 +45,31 @@ Summary summarize(std::vector<double> samplesMs)
     return s;
 }
 
+std::vector<std::size_t> paretoFront(const std::vector<std::vector<double>> &points)
+{
+    const auto worse = [](double a, double b) { // a is worse than b
+        if (std::isnan(a))
+            return !std::isnan(b);
+        return !std::isnan(b) && a > b;
+    };
+    const auto notWorse = [&](double a, double b) { return !worse(a, b); };
+    std::vector<std::size_t> front;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        bool dominated = false;
+        for (std::size_t j = 0; j < points.size() && !dominated; ++j) {
+            if (i == j)
+                continue;
+            bool allNotWorse = true, oneBetter = false;
+            for (std::size_t k = 0; k < std::min(points[i].size(), points[j].size()); ++k) {
+                allNotWorse = allNotWorse && notWorse(points[j][k], points[i][k]);
+                oneBetter = oneBetter || worse(points[i][k], points[j][k]);
+            }
+            dominated = allNotWorse && oneBetter;
+        }
+        if (!dominated)
+            front.push_back(i);
+    }
+    return front;
+}
+
 } // namespace AotStudio::Profiler

@@ -29,4 +29,11 @@ double percentile(std::span<const double> sorted, double q);
 /// Summarise samples in milliseconds (any order). Empty input gives a Summary with runs == 0.
 Summary summarize(std::vector<double> samplesMs);
 
+/// Indices (ascending) of the rows of `points` that no other row dominates (every coordinate <=
+/// and one <), all coordinates to be minimised; NaN counts as worse than any number, so a row
+/// with an unknown coordinate is on the front only if nothing matches it elsewhere. Rows of
+/// unequal length compare on their common prefix. O(n² d): tune's front over a few dozen trials
+/// (latency ms, error, compile s, package bytes).
+std::vector<std::size_t> paretoFront(const std::vector<std::vector<double>> &points);
+
 } // namespace AotStudio::Profiler

@@ -47,6 +47,9 @@ private slots:
     void summarize_twoSamples();
     void summarize_identicalSamples();
     void summarize_empty();
+
+    void paretoFront_dominance();
+    void paretoFront_nanAndTies();
 };
 
 void TestStatistics::percentile_matchesNumpy_data()
@@ -228,6 +231,32 @@ void TestStatistics::summarize_empty()
     QCOMPARE(s.stddevMs, 0.0);
     QCOMPARE(s.minMs, 0.0);
     QCOMPARE(s.maxMs, 0.0);
+}
+
+void TestStatistics::paretoFront_dominance()
+{
+    // (latency ms, error): a is fastest, c most accurate, b between them on both, d worse than b
+    // on both, e equals a's latency with a larger error.
+    const std::vector<std::vector<double>> points{{1.0, 0.5}, {2.0, 0.2}, {3.0, 0.0}, {2.5, 0.3}, {1.0, 0.6}};
+    QCOMPARE(paretoFront(points), (std::vector<std::size_t>{0, 1, 2}));
+    QVERIFY(paretoFront({}).empty());
+    QCOMPARE(paretoFront({{4.0, 4.0}}), (std::vector<std::size_t>{0}));
+    // Four coordinates, as tune uses: each row best on one of them stays.
+    const std::vector<std::vector<double>> four{{1, 9, 9, 9}, {9, 1, 9, 9}, {9, 9, 1, 9}, {9, 9, 9, 1}, {9, 9, 9, 9}};
+    QCOMPARE(paretoFront(four), (std::vector<std::size_t>{0, 1, 2, 3}));
+}
+
+void TestStatistics::paretoFront_nanAndTies()
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // An unknown error is worse than any known one: the row with NaN is dominated by a row as
+    // fast with a known error, and kept when it is strictly faster.
+    QCOMPARE(paretoFront({{1.0, nan}, {1.0, 0.1}}), (std::vector<std::size_t>{1}));
+    QCOMPARE(paretoFront({{0.5, nan}, {1.0, 0.1}}), (std::vector<std::size_t>{0, 1}));
+    // Identical rows do not dominate each other: both stay.
+    QCOMPARE(paretoFront({{1.0, 0.1}, {1.0, 0.1}}), (std::vector<std::size_t>{0, 1}));
+    // Both NaN on a coordinate: decided by the others.
+    QCOMPARE(paretoFront({{1.0, nan}, {2.0, nan}}), (std::vector<std::size_t>{0}));
 }
 
 QTEST_GUILESS_MAIN(TestStatistics)

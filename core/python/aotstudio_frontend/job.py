@@ -478,6 +478,9 @@ class CompileJob:
         self.freezing_given = "freezing" in request  # else freezing is on for a graph with q/dq nodes
         self.qdq_nodes = 0  # quantize/dequantize nodes in the exported graph (a PT2E-quantized model)
         self.max_autotune = bool(request.get("max_autotune", False))
+        # Further Inductor options (a recipe's, tune.py): checked against this torch's config.
+        from .tune import check_inductor_options
+        self.inductor = check_inductor_options(request.get("inductor"))
         # Weights outside the package's .so (BUNDLE.md "Shared weights"): an export with several
         # buckets stores each distinct weight once for all of them.
         self.external_weights = bool(request.get("external_weights", False))
@@ -915,6 +918,7 @@ class CompileJob:
         if self.device == "cpu":
             # Each generated C++ kernel becomes a named RecordFunction range (for the profiler).
             options["cpp.enable_kernel_profile"] = True
+        options.update(self.inductor)  # a recipe's options (checked in __init__; none reserved)
         if self.external_weights and self.freezing:
             # Freezing packs weights into opaque oneDNN tensors (OpaqueTensorImpl, no storage),
             # which torch's pickle_weights cannot save ("Cannot access storage of
@@ -974,7 +978,7 @@ class CompileJob:
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
                             "dynamic": self.dynamic_specs,
                             "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
-                            "external_weights": self.external_weights}}
+                            "external_weights": self.external_weights, "inductor": self.inductor}}
 
     def _collect_kernels(self, trace_root: str) -> None:
         trace_dir = kernels.find_trace_dir(trace_root)
@@ -1065,6 +1069,16 @@ class CompileJob:
             from .numerics import Numerics
             self._numerics = Numerics(self)
         return self._numerics
+
+    # -- tune (tune.py; driven by tunejob.cpp) --
+    @property
+    def tune_jit(self):
+        """This job's tune.JitBaseline (``torch.compile`` with its defaults on the same model and
+        inputs), made on first use."""
+        if getattr(self, "_tune_jit", None) is None:
+            from .tune import JitBaseline
+            self._tune_jit = JitBaseline(self)
+        return self._tune_jit
 
     # -- regional compilation (regional.py; driven by compilejob.cpp when the request says regional) --
     def regional_compile(self) -> dict:

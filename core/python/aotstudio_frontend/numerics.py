@@ -276,7 +276,8 @@ class Numerics:
     # -- stage: compile ---------------------------------------------------------------------------
     def _compile(self, program, path: str, what: str) -> str:
         job = self.job
-        options = {"freezing": job.freezing, "max_autotune": job.max_autotune, "force_disable_caches": not job.allow_cache}
+        options = {"freezing": job.freezing, "max_autotune": job.max_autotune, "force_disable_caches": not job.allow_cache,
+                   **job.inductor}
         try:
             with torch.set_grad_enabled(not job.freezing):
                 return torch._inductor.aoti_compile_and_package(program, package_path=path, inductor_configs=options)

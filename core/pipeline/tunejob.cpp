@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pipeline/tunejob.h"
+#include "pipeline/compilejob.h"
+#include "pipeline/jobutil.h"
+#include "pipeline/measurement.h"
+#include "pipeline/versions.h"
+
+#include "profiler/statistics.h"
+#include "profiler/trace.h"
+#include "python/frontend.h"
+#include "runtime/aotirunner.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace AotStudio::Pipeline {
+
+using Protocol::Json;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Tune's stages: the trials' compiles dominate.
+constexpr StageSpan kTuneStages[] = {
+    {"plan", 0.00, 0.02},    {"trials", 0.02, 0.80}, {"baseline", 0.80, 0.84},
+    {"measure", 0.84, 0.98}, {"write", 0.98, 1.00},
+};
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::string num(const Json &v)
+{
+    if (v.is_null())
+        return {};
+    if (v.is_string())
+        return v.get<std::string>();
+    std::ostringstream s;
+    s.precision(6);
+    s << v.get<double>();
+    return s.str();
+}
+
+/// One model loaded in one dtype for measuring (eager, torch.compile, and the inputs of every
+/// package of that dtype), in its own folder under OUT/.measure (a CompileJob locks its folder).
+struct Loaded {
+    std::unique_ptr<Python::CompileJob> job;
+    Json info;
+};
+
+} // namespace
+
+Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
+{
+    const Job ctx(id, emit, stop, kTuneStages);
+    const auto log = [&](const std::string &level, const std::string &message) { ctx.log(level, message); };
+    const auto options = measureOptionsFrom(request); // validates the common fields too
+    const int threads = applyThreads(request);
+    const std::string model = request.value("model", std::string());
+    const std::string device = request.value("device", std::string("cpu"));
+    const std::string dtype = request.value("dtype", std::string("fp32"));
+    const std::string outString = request.value("out", std::string());
+    if (model.empty())
+        throw JobFailed(
+            {"plan", Protocol::Code::BadRequest, "tune needs a model", "pass --model SPEC (e.g. sample:mlp)"});
+    if (outString.empty())
+        throw JobFailed({"plan", Protocol::Code::BadRequest, "tune needs an output directory", "pass --out DIR"});
+    if (device != "cpu" && device != "cuda")
+        throw JobFailed({"plan", Protocol::Code::BadRequest, "unknown device '" + device + "'", "use cpu or cuda"});
+    if (request.contains("budget_seconds")
+        && (!request["budget_seconds"].is_number() || request["budget_seconds"].get<double>() <= 0))
+        throw JobFailed(
+            {"plan", Protocol::Code::BadRequest, "'budget_seconds' must be a number > 0", "e.g. 1800 for 30 minutes"});
+    if (request.contains("max_error") && (!request["max_error"].is_number() || request["max_error"].get<double>() < 0))
+        throw JobFailed({"plan", Protocol::Code::BadRequest, "'max_error' must be a number >= 0", "e.g. 1e-3"});
+    if (request.contains("trials") && !request["trials"].is_array())
+        throw JobFailed({"plan", Protocol::Code::BadRequest, "'trials' must be a list of trial names",
+                         "e.g. [\"defaults\",\"freezing\"]"});
+    if (device == "cuda" && !Runtime::cudaAvailable())
+        throw JobFailed({"plan", Protocol::Code::NoDevice,
+                         "no CUDA device: LibTorch sees no usable GPU or driver on this machine",
+                         "tune with --device cpu, or run the engine on a machine with an NVIDIA GPU"});
+    const double budget = request.value("budget_seconds", 1800.0);
+    const Json maxError = request.value("max_error", Json());
+    const fs::path out = fs::absolute(outString).lexically_normal();
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec)
+        throw JobFailed({"plan", Protocol::Code::BadRequest, "cannot create '" + out.string() + "': " + ec.message(),
+                         "choose a writable --out"});
+    const auto t0 = Clock::now();
+
+    Json warnings = Json::array();
+    const auto warn = [&](const std::string &m) {
+        warnings.push_back(m);
+        log("warning", m);
+    };
+    try {
+        // 1. The option sets.
+        const Json plan = ctx.stage("plan", "choosing the option sets; one small warm-up compile", [&](Json &a) {
+            Json p = Python::callFunction("tune", "candidates",
+                                          Json::array({device, dtype, request.value("trials", Json())}), "plan");
+            // The first compile of a process pays one-time costs; paid here, so that no trial's
+            // compile_seconds carries them (tune.py warm_up).
+            a["warm_up"]
+                = Python::callFunction("tune", "warm_up", Json::array({device, (out / ".warmup").string()}), "plan");
+            return p;
+        });
+
+        // 2. One compile per option set (compile's verify included), within the budget.
+        Json rows = Json::array();
+        bool cancelled = false;
+        const double span = 1.0 / std::max<std::size_t>(1, plan.size());
+        ctx.progress("trials", 0, "compiling " + std::to_string(plan.size()) + " option sets");
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            const Json &c = plan[i];
+            const std::string name = c.value("name", "");
+            const Json opts = c.value("options", Json::object());
+            Json row{{"name", name},   {"kind", "aoti"}, {"options", opts}, {"note", c.value("note", "")},
+                     {"status", "ok"}, {"reason", ""}};
+            if (c.contains("skip")) {
+                row["status"] = "skipped";
+                row["reason"] = c["skip"];
+                rows.push_back(row);
+                continue;
+            }
+            if (cancelled || ctx.stopRequested()) {
+                cancelled = true;
+                row["status"] = "cancelled";
+                rows.push_back(row);
+                continue;
+            }
+            if (secondsSince(t0) > budget) {
+                row["status"] = "skipped";
+                row["reason"] = "budget spent (" + std::to_string(static_cast<long>(budget)) + " s)";
+                rows.push_back(row);
+                continue;
+            }
+            Json r{{"model", model},
+                   {"device", device},
+                   {"dtype", opts.value("dtype", dtype)},
+                   {"out", (out / "trials" / name).string()},
+                   {"freezing", opts.value("freezing", false)},
+                   {"max_autotune", opts.value("max_autotune", false)},
+                   {"threads", threads}};
+            for (const char *k : {"tolerance", "verify_samples", "dynamic"})
+                if (request.contains(k))
+                    r[k] = request[k];
+            if (opts.contains("inductor"))
+                r["inductor"] = opts["inductor"];
+            log("info", "trial " + name + ": " + opts.dump());
+            const auto tc = Clock::now();
+            try {
+                // Trial i fills its share of the "trials" part of the bar; its events carry `trial`.
+                const Job part = ctx.sub(0.02 + 0.78 * span * static_cast<double>(i), 0.78 * span, kCompileStages,
+                                         Json{{"trial", name}});
+                const Json compiled = runCompileAsPart(part, r, 1.0);
+                row["package"] = compiled.value("package", "");
+                row["package_bytes"] = compiled.value("package_bytes", Json());
+                row["compile_seconds"] = secondsSince(tc);
+                row["max_abs_error"] = compiled.value("max_abs_error", Json());
+                row["verify"] = compiled.value("verify", Json()).is_object()
+                    ? compiled["verify"].value("verdict", Json())
+                    : Json();
+                row["dtype"] = r["dtype"];
+                row["options_recorded"] = compiled.value("options", Json());
+            } catch (const JobFailed &e) {
+                if (e.error().code == Protocol::Code::Cancelled) {
+                    cancelled = true;
+                    row["status"] = "cancelled";
+                } else {
+                    row["status"] = "failed";
+                    row["reason"] = e.error().code + ": " + e.error().message;
+                    row["compile_seconds"] = secondsSince(tc);
+                }
+            }
+            log("info",
+                "trial " + name + ": " + row["status"].get<std::string>()
+                    + (row.value("reason", "").empty() ? "" : " (" + row["reason"].get<std::string>() + ")"));
+            rows.push_back(row);
+        }
+        const auto writeRows = [&](const Json &result) {
+            writeJsonAtomic(out / "tune.json", result);
+            Profiler::CsvTable csv({"name", "kind", "status", "median_ms", "speedup_vs_defaults",
+                                    "speedup_vs_defaults_low", "speedup_vs_defaults_high", "speedup_vs_torch_compile",
+                                    "max_abs_error", "compile_seconds", "package_bytes", "pareto", "reason"});
+            for (const auto &row : result.value("rows", Json::array())) {
+                const Json vd = row.value("speedup_vs_defaults_interval", Json());
+                csv.addRow({row.value("name", ""), row.value("kind", ""), row.value("status", ""),
+                            num(row.value("median_ms", Json())), num(row.value("speedup_vs_defaults", Json())),
+                            vd.is_object() ? num(vd.value("low", Json())) : "",
+                            vd.is_object() ? num(vd.value("high", Json())) : "",
+                            num(row.value("speedup_vs_torch_compile", Json())), num(row.value("max_abs_error", Json())),
+                            num(row.value("compile_seconds", Json())), num(row.value("package_bytes", Json())),
+                            row.value("pareto", false) ? "true" : "false", row.value("reason", "")});
+            }
+            writeFileAtomic(out / "tune.csv", csv.text());
+        };
+        Json result{{"format", "aotstudio.tune"},
+                    {"format_version", 1},
+                    {"created", isoNow()},
+                    {"model", model},
+                    {"device", device},
+                    {"dtype", dtype},
+                    {"out", out.string()},
+                    {"budget_seconds", budget},
+                    {"max_error", maxError},
+                    {"torch_version", Python::engineInfo().value("torch_version", Json())},
+                    {"torchao_version", torchaoVersion()},
+                    {"threads", threads},
+                    {"rows", rows},
+                    {"warnings", warnings}};
+        if (cancelled) {
+            result["cancelled"] = true;
+            writeRows(result);
+            throw JobFailed(
+                {"trials", Protocol::Code::Cancelled,
+                 "cancelled; the finished trials are in " + (out / "tune.json").string() + " (not measured)", ""});
+        }
+
+        // 3. Eager and torch.compile in each dtype the trials used, then every package, timed together.
+        std::map<std::string, Loaded> loaded;
+        const auto loadedFor = [&](const std::string &dt) -> Loaded & {
+            auto &l = loaded[dt];
+            if (!l.job) {
+                Json jr{{"model", model},
+                        {"device", device},
+                        {"dtype", dt},
+                        {"out", (out / ".measure" / dt).string()},
+                        {"snapshots", false}};
+                l.job = std::make_unique<Python::CompileJob>(jr, log, ctx.sink(), ctx.stopToken());
+                l.info = l.job->load();
+            }
+            return l;
+        };
+        Json jit{{"name", "torch.compile"},
+                 {"kind", "torch.compile"},
+                 {"options", {{"note", "torch.compile(model) with its defaults (JIT)"}}},
+                 {"status", "ok"},
+                 {"reason", ""},
+                 {"package_bytes", nullptr},
+                 {"max_abs_error", nullptr}};
+        std::vector<Profiler::PairedVariant> timed;
+        std::vector<std::unique_ptr<Runtime::AotiRunner>> runners;
+        ctx.stage("baseline", "torch.compile with its defaults on the same inputs", [&](Json &) {
+            Loaded &base = loadedFor(dtype);
+            Python::CompileJob *job = base.job.get();
+            timed.push_back({"eager", [job] { job->runEager(); }, {}, {}, {}, {}});
+            try {
+                const Json prepared = job->call("tune_jit.prepare");
+                jit["compile_seconds"] = prepared.value("compile_seconds", Json());
+                jit["graphs"] = prepared.value("graphs", Json());
+                timed.push_back({"torch.compile", job->bind("tune_jit.run"), {}, {}, {}, {}});
+            } catch (const Python::FrontendException &e) {
+                jit["status"] = "failed";
+                jit["reason"] = e.error().message;
+                warn("torch.compile baseline not measured: " + e.error().message);
+            }
+            return Json();
+        });
+        std::map<std::string, std::size_t> slot; // row name -> index in `timed`
+        slot["eager"] = 0;
+        if (jit["status"] == "ok")
+            slot["torch.compile"] = 1;
+        for (auto &row : rows) {
+            if (row["status"] != "ok")
+                continue;
+            try {
+                Loaded &l = loadedFor(row.value("dtype", dtype));
+                auto runner = Runtime::AotiRunner::load(row["package"].get<std::string>(), device);
+                runner->setInputs(l.job->inputs());
+                runner->run();
+                Runtime::AotiRunner *raw = runner.get();
+                slot[row["name"].get<std::string>()] = timed.size();
+                timed.push_back({row["name"].get<std::string>(), [raw] { raw->run(); }, {}, {}, {}, {}});
+                runners.push_back(std::move(runner));
+            } catch (const std::exception &e) {
+                row["status"] = "failed";
+                row["reason"] = std::string("load_failed: ") + e.what();
+            }
+        }
+        ctx.progress("measure", 0, "timing " + std::to_string(timed.size()) + " variants in alternating blocks");
+        Comparison comparison(std::move(timed), options, threads, ctx.stopToken());
+        ctx.checkStop("measure");
+        std::vector<Profiler::RatioInterval> shown;
+        const auto measureRow = [&](Json &row) {
+            const auto it = slot.find(row.value("name", ""));
+            if (it == slot.end())
+                return;
+            const auto s = comparison.summary(it->second);
+            row["median_ms"] = s.medianMs;
+            row["statistics"] = summaryJson(s, options.warmup);
+            const auto vs = [&](const char *base, const char *key) {
+                const auto b = slot.find(base);
+                if (b == slot.end() || b->second == it->second)
+                    return;
+                const auto r = comparison.ratio(b->second, it->second); // base median / this median: > 1 is faster
+                row[key] = r.estimate;
+                row[std::string(key) + "_interval"] = ratioJson(r);
+                if (std::string(base) == "defaults")
+                    shown.push_back(r);
+            };
+            vs("defaults", "speedup_vs_defaults");
+            vs("torch.compile", "speedup_vs_torch_compile");
+            vs("eager", "speedup_vs_eager");
+        };
+        for (auto &row : rows)
+            measureRow(row);
+        measureRow(jit);
+        Json eagerRow{
+            {"name", "eager"}, {"kind", "eager"}, {"status", "ok"}, {"reason", ""}, {"options", Json::object()}};
+        measureRow(eagerRow);
+
+        // 4. The Pareto front (latency, error, compile time, package size; all minimised) over
+        // the trials that were measured; the two baselines are always listed with it.
+        std::vector<std::vector<double>> points;
+        std::vector<std::size_t> measured;
+        const auto value = [](const Json &row, const char *k) {
+            const Json v = row.value(k, Json());
+            return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
+        };
+        // A trial whose speedup over defaults has an interval holding 1 is as fast as defaults:
+        // it takes defaults' median, so that noise does not decide who dominates whom.
+        const auto tiedWithDefaults = [](const Json &row) {
+            const Json iv = row.value("speedup_vs_defaults_interval", Json());
+            return iv.is_object() && iv.value("low", Json()).is_number() && iv.value("high", Json()).is_number()
+                && iv["low"].get<double>() <= 1.0 && 1.0 <= iv["high"].get<double>();
+        };
+        double defaultsMs = std::numeric_limits<double>::quiet_NaN();
+        for (const auto &row : rows)
+            if (row.value("name", "") == "defaults")
+                defaultsMs = value(row, "median_ms");
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].contains("median_ms")) {
+                measured.push_back(i);
+                const double latency
+                    = tiedWithDefaults(rows[i]) && !std::isnan(defaultsMs) ? defaultsMs : value(rows[i], "median_ms");
+                points.push_back({latency, value(rows[i], "max_abs_error"), value(rows[i], "compile_seconds"),
+                                  value(rows[i], "package_bytes")});
+            }
+        Json front = Json::array();
+        for (const auto k : Profiler::paretoFront(points)) {
+            rows[measured[k]]["pareto"] = true;
+            front.push_back(rows[measured[k]]["name"]);
+        }
+        for (const char *b : {"defaults"})
+            if (std::find(front.begin(), front.end(), b) == front.end() && slot.count(b))
+                front.push_back(b);
+        if (jit.contains("median_ms"))
+            front.push_back("torch.compile");
+
+        // 5. The chosen recipe: the fastest verified trial within max_error.
+        Json chosen;
+        for (const auto i : measured) {
+            const Json &row = rows[i];
+            const double err = value(row, "max_abs_error");
+            if (maxError.is_number() && !(err <= maxError.get<double>()))
+                continue;
+            if (chosen.is_null() || value(row, "median_ms") < value(chosen, "median_ms"))
+                chosen = row;
+        }
+        // Defaults stay the recipe unless the fastest trial is faster beyond the interval.
+        if (chosen.is_object() && chosen.value("name", "") != "defaults") {
+            const Json iv = chosen.value("speedup_vs_defaults_interval", Json());
+            const bool beyond = iv.is_object() && iv.value("low", Json()).is_number() && iv["low"].get<double>() > 1.0;
+            for (const auto i : measured) {
+                const Json &row = rows[i];
+                const bool withinError = !maxError.is_number() || value(row, "max_abs_error") <= maxError.get<double>();
+                if (!beyond && row.value("name", "") == "defaults" && withinError) {
+                    warn("the fastest trial, " + chosen["name"].get<std::string>()
+                         + ", is not faster than AOTInductor's defaults beyond the 95% interval: the recipe keeps the "
+                           "defaults");
+                    chosen = row;
+                }
+            }
+        }
+        Json measurement = comparison.measurement(shown);
+        if (const std::string line = verdictLine(measurement); !line.empty())
+            warn(line);
+        result["rows"] = rows;
+        result["baselines"] = Json::array({eagerRow, jit});
+        result["front"] = front;
+        result["measurement"] = measurement;
+        result["pairing"] = comparison.pairing();
+        result["seconds"] = secondsSince(t0);
+        result["warnings"] = warnings;
+        return ctx.stage("write", "writing tune.json, tune.csv and recipe.json", [&](Json &a) {
+            if (!chosen.is_null()) {
+                Json recipeOptions = chosen.value("options", Json::object());
+                if (!recipeOptions.contains("dtype"))
+                    recipeOptions["dtype"] = dtype;
+                const Json recipe{
+                    {"format", "aotstudio.recipe"},
+                    {"format_version", 1},
+                    {"name", chosen["name"]},
+                    {"model", model},
+                    {"device", device},
+                    {"torch_version", result["torch_version"]},
+                    {"created", isoNow()},
+                    {"options", recipeOptions},
+                    {"measured",
+                     {{"median_ms", chosen.value("median_ms", Json())},
+                      {"speedup_vs_defaults", chosen.value("speedup_vs_defaults_interval", Json())},
+                      {"speedup_vs_torch_compile", chosen.value("speedup_vs_torch_compile_interval", Json())},
+                      {"max_abs_error", chosen.value("max_abs_error", Json())},
+                      {"measurement", measurement.value("verdict", Json())}}}};
+                writeJsonAtomic(out / "recipe.json", recipe);
+                result["recipe"] = recipe;
+                result["recipe_path"] = (out / "recipe.json").string();
+                a["recipe"] = (out / "recipe.json").string();
+                log("info",
+                    "chosen: " + chosen["name"].get<std::string>() + " (" + (out / "recipe.json").string() + ")");
+            } else {
+                result["recipe"] = nullptr;
+                warn(maxError.is_number() ? "no trial is within max_error " + maxError.dump() + ": no recipe written"
+                                          : "no trial compiled and verified: no recipe written");
+                result["warnings"] = warnings;
+            }
+            writeRows(result);
+            a["tune"] = (out / "tune.json").string();
+            return result;
+        });
+    } catch (const Python::FrontendException &e) {
+        if (!e.details().empty())
+            log("debug", e.details());
+        throw JobFailed(e.error());
+    }
+}
+
+} // namespace AotStudio::Pipeline
