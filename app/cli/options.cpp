@@ -3,6 +3,7 @@
 
 #include "profiler/machine.h"
 
+#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -55,6 +56,15 @@ void setThreads(nlohmann::json &request, int threads)
 {
     if (threads > 0)
         request["threads"] = threads;
+}
+
+std::string formatNumber(const nlohmann::json &v, const char *format)
+{
+    if (!v.is_number())
+        return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v.get<double>());
+    return buf;
 }
 
 std::string loadRecipe(const std::string &path, nlohmann::json &recipe)

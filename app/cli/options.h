@@ -27,6 +27,10 @@ const CLI::Validator &dtypeName();
 /// Put `threads` into a request when set.
 void setThreads(nlohmann::json &request, int threads);
 
+/// `v` printed with the printf `format` (one double conversion, e.g. "%.4f"); "-" when `v` is not
+/// a number (a figure the job did not measure is never printed as 0).
+std::string formatNumber(const nlohmann::json &v, const char *format);
+
 /// A compile recipe (aotstudio-cli tune's OUT/recipe.json; FORMAT.md "recipe"), read and checked
 /// without torch. `path` empty: nothing to do. Fills `recipe` with the file's `options`
 /// ({freezing, max_autotune: bool; dtype: fp32|bf16|fp16; inductor: {key: scalar}}) and returns

@@ -37,15 +37,6 @@ std::string bytes(const json &v)
     return buf;
 }
 
-std::string number(const json &v, const char *format)
-{
-    if (!v.is_number())
-        return "-";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, format, v.get<double>());
-    return buf;
-}
-
 } // namespace
 
 void addQuantizeOptions(CLI::App &app, QuantizeOptions &o)
@@ -168,15 +159,16 @@ void printQuantize(std::FILE *out, const json &r)
         const json acc = row.value("accuracy", json::object());
         const json top1 = acc.is_object() ? acc.value("top1_agreement", json()) : json();
         const json emb = acc.is_object() ? acc.value("embedding_cosine", json()) : json();
-        std::fprintf(out, "%-17s %-11s %10s %11s %8s %8s %10s %10s %10s %9s %6s %6d\n", row.value("scheme", "").c_str(), status.c_str(),
-                     number(row.value("eager_ms", json()), "%.4f").c_str(), number(row.value("compiled_ms", json()), "%.4f").c_str(),
-                     number(row.value("speedup", json()), "%.2fx").c_str(),
-                     number(row.value("speedup_vs_fp32_eager", json()), "%.2fx").c_str(),
+        std::fprintf(out, "%-17s %-11s %10s %11s %8s %8s %10s %10s %10s %9s %6s %6d\n", row.value("scheme", "").c_str(),
+                     status.c_str(), formatNumber(row.value("eager_ms", json()), "%.4f").c_str(),
+                     formatNumber(row.value("compiled_ms", json()), "%.4f").c_str(),
+                     formatNumber(row.value("speedup", json()), "%.2fx").c_str(),
+                     formatNumber(row.value("speedup_vs_fp32_eager", json()), "%.2fx").c_str(),
                      bytes(row.value("package_bytes", json())).c_str(),
                      bytes(row.value("/peak_bytes/compiled"_json_pointer, json())).c_str(),
-                     number(acc.is_object() ? acc.value("max_abs_error", json()) : json(), "%.3g").c_str(),
-                     number(acc.is_object() ? acc.value("cosine", json()) : json(), "%.6f").c_str(),
-                     number(top1.is_number() ? top1 : emb, "%.3f").c_str(), row.value("quantized_layers", 0));
+                     formatNumber(acc.is_object() ? acc.value("max_abs_error", json()) : json(), "%.3g").c_str(),
+                     formatNumber(acc.is_object() ? acc.value("cosine", json()) : json(), "%.6f").c_str(),
+                     formatNumber(top1.is_number() ? top1 : emb, "%.3f").c_str(), row.value("quantized_layers", 0));
     }
     // Every ratio with its interval, and each row's verdict on the machine (FORMAT.md).
     for (const auto &row : r.value("schemes", json::array())) {

@@ -60,15 +60,6 @@ json tuneRequest(const TuneOptions &o)
     return r;
 }
 
-std::string fmt(const json &v, const char *format)
-{
-    if (!v.is_number())
-        return "-";
-    char buf[48];
-    std::snprintf(buf, sizeof buf, format, v.get<double>());
-    return buf;
-}
-
 void printTune(std::FILE *out, const json &r)
 {
     std::fprintf(out, "tune of %s on %s (%s), %.0f s; ratios are paired, same inputs, one process:\n",
@@ -89,11 +80,12 @@ void printTune(std::FILE *out, const json &r)
             vs = buf;
         }
         std::fprintf(out, "%-32s %-9s %10s %28s %10s %10s %9s %10s  %s\n", row.value("name", "").c_str(),
-                     row.value("status", "").c_str(), fmt(row.value("median_ms", json()), "%.4f").c_str(), vs.c_str(),
-                     fmt(row.value("speedup_vs_torch_compile", json()), "%.2fx").c_str(),
-                     fmt(row.value("max_abs_error", json()), "%.2g").c_str(),
-                     fmt(row.value("compile_seconds", json()), "%.1f").c_str(),
-                     fmt(row.value("package_bytes", json()), "%.0f").c_str(), row.value("pareto", false) ? "*" : "");
+                     row.value("status", "").c_str(), formatNumber(row.value("median_ms", json()), "%.4f").c_str(),
+                     vs.c_str(), formatNumber(row.value("speedup_vs_torch_compile", json()), "%.2fx").c_str(),
+                     formatNumber(row.value("max_abs_error", json()), "%.2g").c_str(),
+                     formatNumber(row.value("compile_seconds", json()), "%.1f").c_str(),
+                     formatNumber(row.value("package_bytes", json()), "%.0f").c_str(),
+                     row.value("pareto", false) ? "*" : "");
         if (!row.value("reason", std::string()).empty())
             std::fprintf(out, "%-32s   %s\n", "", row["reason"].get<std::string>().c_str());
     };
@@ -168,7 +160,8 @@ Command tuneCommand()
             cmd.add_flag("--json", o->json, "Print the JSON envelope on stdout, tune.json as its result");
             cmd.add_flag("-v,--verbose", o->verbose, "Also print debug logs to stderr");
             cmd.footer("Exit status: 0 done (a recipe is written when a trial verified within --max-error), 1 the tune "
-                       "failed (model, device) or no trial compiled, 2 bad command line, 130 cancelled (the finished "
+                       "failed (model, device) or no trial compiled and verified within --max-error (no recipe), 2 bad "
+                       "command line, 130 cancelled (the finished "
                        "trials stay in OUT/tune.json).");
         },
         [o] {
