@@ -20,7 +20,7 @@ namespace {
 
 struct TuneOptions {
     std::string model, device = "cpu", out = "aotstudio-tune", dtype = "fp32", budget = "30m";
-    std::vector<std::string> trials;
+    std::vector<std::string> trials, dynamic;
     std::optional<double> maxError;
     int runs = 200, minRuns = 20, warmup = 5, threads = 0;
     double maxSeconds = 2;
@@ -54,10 +54,26 @@ json tuneRequest(const TuneOptions &o)
            {"max_seconds", o.maxSeconds}};
     if (!o.trials.empty())
         r["trials"] = o.trials;
+    if (!o.dynamic.empty())
+        r["dynamic"] = o.dynamic;
     if (o.maxError)
         r["max_error"] = *o.maxError;
     setThreads(r, o.threads);
     return r;
+}
+
+/// A ratio as FORMAT.md writes it ({estimate, low, high}) as "1.62× [1.59, 1.64]"; "-" for none.
+std::string intervalText(const json &iv)
+{
+    if (!iv.is_object())
+        return "-";
+    const auto ratio = Pipeline::ratioFromJson(iv);
+    char buf[64];
+    if (ratio.low && ratio.high)
+        std::snprintf(buf, sizeof buf, "%.3g× [%.3g, %.3g]", ratio.estimate, *ratio.low, *ratio.high);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g× [no interval]", ratio.estimate);
+    return buf;
 }
 
 void printTune(std::FILE *out, const json &r)
@@ -69,16 +85,7 @@ void printTune(std::FILE *out, const json &r)
                  "vs defaults [95% CI]", "vs t.comp", "max err", "compile s", "package", "front");
     const auto line = [&](const json &row) {
         const json iv = row.value("speedup_vs_defaults_interval", json());
-        std::string vs = "-";
-        if (iv.is_object()) {
-            const auto ratio = Pipeline::ratioFromJson(iv);
-            char buf[64];
-            if (ratio.low && ratio.high)
-                std::snprintf(buf, sizeof buf, "%.3g× [%.3g, %.3g]", ratio.estimate, *ratio.low, *ratio.high);
-            else
-                std::snprintf(buf, sizeof buf, "%.3g× [no interval]", ratio.estimate);
-            vs = buf;
-        }
+        const std::string vs = intervalText(iv);
         std::fprintf(out, "%-32s %-9s %10s %28s %10s %10s %9s %10s  %s\n", row.value("name", "").c_str(),
                      row.value("status", "").c_str(), formatNumber(row.value("median_ms", json()), "%.4f").c_str(),
                      vs.c_str(), formatNumber(row.value("speedup_vs_torch_compile", json()), "%.2fx").c_str(),
@@ -93,12 +100,40 @@ void printTune(std::FILE *out, const json &r)
         line(row);
     for (const auto &row : r.value("rows", json::array()))
         line(row);
+    const json workload = r.value("workload", json());
+    if (workload.is_object() && workload.contains("shapes")) {
+        std::fprintf(out, "shape workload (%s against a fresh torch.compile, in this order; %d recompiles):\n",
+                     workload.value("trial", "").c_str(), workload.value("torch_compile_recompiles", 0));
+        std::fprintf(out, "  %-28s %16s %12s %14s %12s %24s\n", "input shapes", "t.comp first ms", "t.comp ms",
+                     "package first ms", "package ms", "package vs t.comp [95% CI]");
+        for (const auto &row : workload["shapes"]) {
+            std::string shapes;
+            for (const auto &shape : row.value("shapes", json::array())) {
+                std::string dims;
+                for (const auto &d : shape)
+                    dims += (dims.empty() ? "" : "x") + std::to_string(d.get<long long>());
+                shapes += (shapes.empty() ? "" : " ") + dims;
+            }
+            const json tc = row.value("torch_compile", json::object()), aoti = row.value("aoti", json::object());
+            const json iv = row.value("speedup_vs_torch_compile_interval", json());
+            const std::string vs = intervalText(iv);
+            std::fprintf(out, "  %-28s %16s %12s %14s %12s %24s %s\n", shapes.substr(0, 28).c_str(),
+                         (formatNumber(tc.value("cold_ms", json()), "%.2f")
+                          + (tc.value("recompile", false) ? " (recompile)" : ""))
+                             .c_str(),
+                         formatNumber(tc.value("median_ms", json()), "%.4f").c_str(),
+                         formatNumber(aoti.value("first_ms", json()), "%.2f").c_str(),
+                         formatNumber(aoti.value("median_ms", json()), "%.4f").c_str(), vs.c_str(),
+                         row.value("measurement", "ok") == "ok" ? "" : row.value("measurement", "").c_str());
+        }
+    } else if (workload.is_object() && workload.contains("error")) {
+        std::fprintf(out, "shape workload: %s\n", workload.value("error", "").c_str());
+    }
     std::string front;
     for (const auto &n : r.value("front", json::array()))
         front += (front.empty() ? "" : ", ") + n.get<std::string>();
     std::fprintf(out, "front (latency, error, compile time, size; with both baselines): %s\n", front.c_str());
-    if (const std::string v = Pipeline::verdictLine(r.value("measurement", json())); !v.empty())
-        std::fprintf(out, "%s\n", v.c_str());
+    // The measurement's verdict line, when not fair, is among the warnings below.
     const json recipe = r.value("recipe", json());
     if (recipe.is_object())
         std::fprintf(out, "chosen: %s -> %s (use: aotstudio-cli compile --recipe %s ...)\n",
@@ -144,6 +179,12 @@ Command tuneCommand()
                    "Only these option sets, e.g. defaults,freezing,no_epilogue_fusion (the engine lists the known "
                    "ones when one is not)")
                 ->delimiter(',');
+            cmd.add_option(
+                   "--dynamic", o->dynamic,
+                   "Dynamic dimension INPUT:DIM[:MIN:MAX][=NAME] for every trial (repeatable; as compile's). Adds "
+                   "a shape workload: the chosen package and torch.compile on shapes across the range, with "
+                   "torch.compile's recompiles and cold/warm latency per shape")
+                ->check(dynamicSpec());
             cmd.add_option("--runs", o->runs, "Most timed runs per variant")
                 ->capture_default_str()
                 ->check(CLI::Range(1, 1000000));

@@ -5,6 +5,8 @@
 #include "pipeline/measurement.h"
 #include "pipeline/versions.h"
 
+#include "bundle/guards.h"
+#include "bundle/sweepplan.h"
 #include "profiler/statistics.h"
 #include "profiler/trace.h"
 #include "python/frontend.h"
@@ -27,8 +29,8 @@ namespace {
 
 /// Tune's stages: the trials' compiles dominate.
 constexpr StageSpan kTuneStages[] = {
-    {"plan", 0.00, 0.02},    {"trials", 0.02, 0.80}, {"baseline", 0.80, 0.84},
-    {"measure", 0.84, 0.98}, {"write", 0.98, 1.00},
+    {"plan", 0.00, 0.02},    {"trials", 0.02, 0.80},   {"baseline", 0.80, 0.84},
+    {"measure", 0.84, 0.94}, {"workload", 0.94, 0.98}, {"write", 0.98, 1.00},
 };
 
 using Clock = std::chrono::steady_clock;
@@ -56,6 +58,90 @@ struct Loaded {
     std::unique_ptr<Python::CompileJob> job;
     Json info;
 };
+
+/// The shape workload of a tune with dynamic dimensions (FORMAT.md "tune result" `workload`): up
+/// to kWorkloadShapes shapes the package's guards accept (core/bundle/sweepplan.h: the example,
+/// each dynamic dimension's range ends and interior points), met in that order by the `chosen`
+/// trial's package (`runner`) and by a fresh torch.compile(model) (tune.py JitBaseline workload_*):
+/// per shape torch.compile's first call (its cold latency: a recompile when its guards reject the
+/// shape) and whether it recompiled, the package's first call, then both timed warm in one paired
+/// measurement (ratio package vs torch.compile with its interval). Inputs per shape from the job's
+/// ShapeSweep (seeded, drawn like the example). Throws FrontendException from the Python side.
+Json runWorkload(const Job &ctx, Python::CompileJob &job, Runtime::AotiRunner &runner, const Json &chosen,
+                 const Profiler::MeasureOptions &options, int threads)
+{
+    constexpr std::size_t kWorkloadShapes = 6;
+    const std::string package = chosen.value("package", "");
+    const auto guards = Bundle::InputGuards::loadSidecar(package);
+    if (!guards)
+        return Json{{"error",
+                     "the chosen package has no guards record (" + Bundle::InputGuards::sidecarPath(package).string()
+                         + "): no shape workload"}};
+    const Json begun = job.call("tune_jit.workload_begin");
+    const auto example = begun.at("example_shapes").get<std::vector<std::vector<std::int64_t>>>();
+    Bundle::SweepBudget budget;
+    budget.maxPoints = 16;
+    budget.randomPerSymbol = 1;
+    budget.pairwise = false;
+    budget.outside = false;
+    const Bundle::SweepPlan plan = Bundle::planSweep(*guards, example, budget);
+    std::vector<const Bundle::SweepPoint *> points;
+    for (const auto &p : plan.points)
+        if (p.inside && points.size() < kWorkloadShapes)
+            points.push_back(&p);
+    Profiler::MeasureOptions warm = options;
+    warm.maxSeconds = std::min(options.maxSeconds, 1.0);
+    Json rows = Json::array();
+    int recompiles = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        ctx.checkStop("workload");
+        ctx.progress("workload", static_cast<double>(i) / static_cast<double>(points.size()),
+                     "shape " + std::to_string(i + 1) + " of " + std::to_string(points.size()));
+        const auto index = static_cast<int>(i);
+        const Bundle::SweepPoint &p = *points[i];
+        Json row{{"shapes", p.shapes}, {"values", p.values}, {"reasons", p.reasons}};
+        job.call("sweep.prepare", Json::array({index, p.shapes, false}));
+        const Json jit = job.call("tune_jit.workload_point", Json::array({index}));
+        runner.setInputs(job.callTensors("sweep.inputs", Json::array({index})));
+        const auto t0 = Clock::now();
+        runner.run();
+        const double firstMs = secondsSince(t0) * 1e3;
+        // A new graph at the first shape is torch.compile's first compile; at a later one, a recompile.
+        const bool compiled = jit.value("recompiled", false);
+        Json tc{{"cold_ms", jit.value("cold_ms", Json())},
+                {"compiled", compiled},
+                {"recompile", i > 0 && compiled},
+                {"graphs", jit.value("graphs", Json())}};
+        recompiles += (i > 0 && compiled) ? 1 : 0;
+        Json aoti{{"first_ms", firstMs}};
+        if (!jit.value("error", Json()).is_null()) {
+            tc["error"] = jit["error"];
+        } else {
+            Runtime::AotiRunner *raw = &runner;
+            Comparison cmp({{"torch.compile", job.bind("tune_jit.workload_run"), {}, {}, {}, {}},
+                            {"aoti", [raw] { raw->run(); }, {}, {}, {}, {}}},
+                           warm, threads, ctx.stopToken());
+            tc["median_ms"] = cmp.summary(0).medianMs;
+            aoti["median_ms"] = cmp.summary(1).medianMs;
+            const auto ratio = cmp.ratio(0, 1); // torch.compile's median / the package's: > 1 the package is faster
+            row["speedup_vs_torch_compile"] = ratio.estimate;
+            row["speedup_vs_torch_compile_interval"] = ratioJson(ratio);
+            row["measurement"] = cmp.measurement({ratio}).value("verdict", Json());
+        }
+        row["torch_compile"] = tc;
+        row["aoti"] = aoti;
+        rows.push_back(row);
+        job.call("sweep.drop", Json::array({index}));
+    }
+    return Json{{"package", package},
+                {"trial", chosen.value("name", "")},
+                {"shapes", rows},
+                {"torch_compile_recompiles", recompiles},
+                {"notes", plan.notes},
+                {"method",
+                 "shapes the package's guards accept (sweep plan: example, range ends, interior), in that order; "
+                 "torch.compile(model) fresh, dynamic=None; warm latencies paired per shape"}};
+}
 
 } // namespace
 
@@ -251,6 +337,7 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
                  {"max_abs_error", nullptr}};
         std::vector<Profiler::PairedVariant> timed;
         std::vector<std::unique_ptr<Runtime::AotiRunner>> runners;
+        std::map<std::string, Runtime::AotiRunner *> runnerOf; // trial name -> its loaded package
         ctx.stage("baseline", "torch.compile with its defaults on the same inputs", [&](Json &) {
             Loaded &base = loadedFor(dtype);
             Python::CompileJob *job = base.job.get();
@@ -282,6 +369,7 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
                 Runtime::AotiRunner *raw = runner.get();
                 slot[row["name"].get<std::string>()] = timed.size();
                 timed.push_back({row["name"].get<std::string>(), [raw] { raw->run(); }, {}, {}, {}, {}});
+                runnerOf[row["name"].get<std::string>()] = raw;
                 runners.push_back(std::move(runner));
             } catch (const std::exception &e) {
                 row["status"] = "failed";
@@ -382,6 +470,18 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
                     chosen = row;
                 }
             }
+        }
+        // 6. A model with dynamic dimensions: a workload of shapes in the package's range, the
+        // chosen package against a fresh torch.compile that meets them in the same order.
+        const Json dynamic = request.value("dynamic", Json::array());
+        if (dynamic.is_array() && !dynamic.empty() && !chosen.is_null()) {
+            const auto r = runnerOf.find(chosen["name"].get<std::string>());
+            if (r != runnerOf.end())
+                result["workload"] = ctx.stage(
+                    "workload", "the shape workload: the chosen package and torch.compile per shape", [&](Json &) {
+                        return runWorkload(ctx, *loadedFor(chosen.value("dtype", dtype)).job, *r->second, chosen,
+                                           options, threads);
+                    });
         }
         Json measurement = comparison.measurement(shown);
         if (const std::string line = verdictLine(measurement); !line.empty())

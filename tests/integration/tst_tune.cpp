@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -42,6 +43,7 @@ class TestTune : public QObject
 private Q_SLOTS:
     void tuneMlpFrontAndRecipe();
     void recipeInductorOptionsReachInductor();
+    void dynamicShapeWorkload();
     void badRecipesAndRequests();
 
 private:
@@ -176,6 +178,44 @@ void TestTune::recipeInductorOptionsReachInductor()
     QCOMPARE(options.value(QLatin1String("freezing")).toBool(), true);
     QCOMPARE(options.value(QLatin1String("inductor")).toObject().value(QLatin1String("epilogue_fusion")),
              QJsonValue(false));
+}
+
+void TestTune::dynamicShapeWorkload()
+{
+    // A dynamic batch: the chosen package and a fresh torch.compile meet the same shapes in the
+    // same order; torch.compile recompiles at least once (its first shape is compiled static),
+    // the package never does.
+    const QString out = m_dir.filePath(QStringLiteral("dyn"));
+    const Run r = TestSupport::cli({QStringLiteral("tune"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                                    QStringLiteral("--trials"), QStringLiteral("defaults"), QStringLiteral("--dynamic"),
+                                    QStringLiteral("0:0:1:64"), QStringLiteral("--runs"), QStringLiteral("30"),
+                                    QStringLiteral("--max-seconds"), QStringLiteral("0.5"), QStringLiteral("--out"),
+                                    out, QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, r.err.right(4000).constData());
+    const QJsonObject workload = TestSupport::result(r.out).value(QLatin1String("workload")).toObject();
+    QVERIFY2(!workload.contains(QLatin1String("error")), qPrintable(workload.value(QLatin1String("error")).toString()));
+    QCOMPARE(workload.value(QLatin1String("trial")).toString(), QStringLiteral("defaults"));
+    const QJsonArray shapes = workload.value(QLatin1String("shapes")).toArray();
+    QVERIFY2(shapes.size() >= 3, "the example and the range's ends at least");
+    QSet<int> batches;
+    for (int i = 0; i < shapes.size(); ++i) {
+        const QJsonObject row = shapes.at(i).toObject();
+        const QJsonArray first = row.value(QLatin1String("shapes")).toArray().at(0).toArray();
+        QCOMPARE(first.size(), 2);
+        const int batch = first.at(0).toInt();
+        QVERIFY2(batch >= 1 && batch <= 64, qPrintable(QString::number(batch)));
+        batches.insert(batch);
+        const QJsonObject tc = row.value(QLatin1String("torch_compile")).toObject();
+        QVERIFY(tc.value(QLatin1String("cold_ms")).toDouble() > 0);
+        QVERIFY(tc.value(QLatin1String("median_ms")).toDouble() > 0);
+        QVERIFY(row.value(QLatin1String("aoti")).toObject().value(QLatin1String("median_ms")).toDouble() > 0);
+        QVERIFY(row.value(QLatin1String("speedup_vs_torch_compile_interval")).isObject());
+        // The first shape is torch.compile's first compile, never counted as a recompile.
+        if (i == 0)
+            QCOMPARE(tc.value(QLatin1String("recompile")).toBool(), false);
+    }
+    QCOMPARE(batches.size(), shapes.size()); // distinct shapes
+    QVERIFY(workload.value(QLatin1String("torch_compile_recompiles")).toInt() >= 1);
 }
 
 void TestTune::badRecipesAndRequests()

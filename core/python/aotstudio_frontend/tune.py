@@ -144,6 +144,45 @@ class JitBaseline:
         with torch.inference_mode():
             self._fn(*self.job.inputs)
 
+    # -- the shape workload (a model with dynamic dimensions) --
+    def workload_begin(self) -> dict:
+        """Start the shape workload with a fresh ``torch.compile(model)`` (Dynamo reset, its
+        default ``dynamic=None``: the first shape compiles static, a second shape recompiles with
+        the changed dimensions dynamic), as a server that sees these shapes in this order would.
+        Point inputs come from the job's ShapeSweep (sweep.py: seeded, drawn like the example),
+        which the C++ side fills through ``sweep.prepare``. Returns {example_shapes: the example's
+        flattened input shapes}."""
+        import torch._dynamo
+        from torch._dynamo.utils import counters
+        torch._dynamo.reset()
+        counters.clear()
+        self._wfn = torch.compile(self.job.model)
+        self._current = None
+        return {"example_shapes": self.job.sweep_begin()}
+
+    def workload_point(self, index: int) -> dict:
+        """Call the workload's torch.compile once on sweep point ``index`` (its first call at this
+        shape: a recompile when Dynamo's guards reject it), timed. Returns {cold_ms, graphs (the
+        unique graphs compiled so far), recompiled (bool), error (None or the message)}."""
+        from torch._dynamo.utils import counters
+        inputs = self.job.sweep.points[index]["inputs"]
+        before = int(counters["stats"].get("unique_graphs", 0))
+        t0 = time.perf_counter()
+        try:
+            with torch.inference_mode():
+                self._wfn(*inputs)
+        except Exception as exc:
+            return {"cold_ms": None, "graphs": before, "recompiled": False, "error": one_line(exc)}
+        cold_ms = (time.perf_counter() - t0) * 1e3
+        graphs = int(counters["stats"].get("unique_graphs", 0))
+        self._current = inputs
+        return {"cold_ms": cold_ms, "graphs": graphs, "recompiled": graphs > before, "error": None}
+
+    def workload_run(self) -> None:
+        """One warm call of the workload's torch.compile on the last point given to workload_point."""
+        with torch.inference_mode():
+            self._wfn(*self._current)
+
 
 def warm_up(device: str, folder: str) -> dict:
     """Compile a one-layer model with AOTInductor into ``folder`` (removed after) so that the
