@@ -253,7 +253,27 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
                 row["package"] = compiled.value("package", "");
                 row["package_bytes"] = compiled.value("package_bytes", Json());
                 row["compile_seconds"] = secondsSince(tc);
+                // The error axis compares like with like: an fp32 trial against fp32 eager, a
+                // bf16/fp16 trial against verify's high-precision reference (not against eager in
+                // its own dtype, which would hide the precision it gave up).
                 row["max_abs_error"] = compiled.value("max_abs_error", Json());
+                row["error_against"] = "eager " + r["dtype"].get<std::string>();
+                const Json v = compiled.value("verify", Json());
+                if (v.is_object() && v.value("mode", "") == "reduced_precision") {
+                    double worst = 0;
+                    bool any = false;
+                    for (const auto &o : v.value("outputs", Json::array()))
+                        if (o.value("compiled_reference_error", Json()).is_number()) {
+                            worst = std::max(worst, o["compiled_reference_error"].get<double>());
+                            any = true;
+                        }
+                    if (any) {
+                        row["max_abs_error"] = worst;
+                        row["error_against"]
+                            = v.value("reference", Json::object()).value("dtype", std::string("float64"))
+                            + " reference";
+                    }
+                }
                 row["verify"] = compiled.value("verify", Json()).is_object()
                     ? compiled["verify"].value("verdict", Json())
                     : Json();
