@@ -38,7 +38,7 @@ const CLI::Validator &deviceName()
 {
     static const CLI::Validator v(
         [](std::string &value) -> std::string {
-            // The front end's DEVICES (job.py); whether the device is there is the engine's question.
+            // The front end's DEVICES (options.py); whether the device is there is the engine's question.
             return value == "cpu" || value == "cuda" ? std::string()
                                                      : "'" + value + "' is not a device: write cpu or cuda";
         },

@@ -50,7 +50,7 @@ void addQuantizeOptions(CLI::App &app, QuantizeOptions &o)
         ->delimiter(',')
         ->check(CLI::Validator(
             [](std::string &v) -> std::string {
-                // The front end's list (quant.py SCHEMES), checked here too: a typo never imports torch.
+                // The front end's list (quant/schemes.py SCHEMES), checked here too: a typo never imports torch.
                 static const std::vector<std::string> known{
                     "fp32",        "bf16",       "int8-weight-only", "int8-dynamic", "int4-weight-only",
                     "fp8-dynamic", "int8-static"};

@@ -7,7 +7,7 @@ namespace AotStudio::Pipeline {
 
 /// Run one `quantize` request (core/protocol/FORMAT.md, "quantize result"): for each scheme, in
 /// OUT/<scheme>/, quantize the model (torchao `quantize_`, or PT2E for int8-static; see
-/// core/python/aotstudio_frontend/quant.py), export and compile it with AOTInductor, load the
+/// core/python/aotstudio_frontend/quant/), export and compile it with AOTInductor, load the
 /// package with LibTorch, time eager and compiled with Profiler::measure (ms), measure peak memory
 /// of one forward (bytes), run the evaluation set through the package and compare with fp32 eager,
 /// and compute the per-layer error table. A scheme the device cannot run, or one that fails, is a

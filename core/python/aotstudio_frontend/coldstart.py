@@ -11,7 +11,7 @@ def main(argv):
     import torch
 
     from .doctor import eval_mode
-    from .job import batched_inputs, resize_batch, resolve_model
+    from .models import batched_inputs, resize_batch, resolve_model
 
     spec, device = argv[1], argv[2]
     batch = int(argv[3]) if len(argv) > 3 else None

@@ -3,28 +3,27 @@
 
 Stages (see core/protocol/FORMAT.md): load -> export -> compile here in Python; load_package and
 measure in C++; verify here, on the outputs the C++ loader produced.
+
+The request's options are read and checked in options.py, the model spec is built in models.py
+and the dimensions to make dynamic are worked out in dynamic.py; the public names of options.py
+and models.py are also importable from here (``job.resolve_model``, ``job.DTYPES``, ...), as
+callers did before the split.
 """
 
-import importlib.util
-import math
 import os
 import platform
-import re
-import sys
 import time
 
 import torch
 import torch.utils._pytree as pytree
 
-from . import doctor, graph_json, guards, kernels, outdir, samples, sources, verify
+from . import doctor, dynamic, graph_json, guards, kernels, outdir, verify
 from . import inputs as structured
-from .errors import FrontendError, compile_hint, export_hint, one_line, user_frame, user_location
+from .errors import FrontendError, compile_hint, export_hint, one_line, user_location
+from .models import batched_inputs, resize_batch, resolve_model  # noqa: F401 (importable from job)
+from .options import DEFAULT_TOLERANCE, DEVICES, DTYPES  # noqa: F401 (importable from job)
+from .options import parse as parse_options
 from .passes import PassRecorder
-
-DEVICES = ("cpu", "cuda")
-DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
-#: Default --tolerance per dtype: max abs difference between compiled and eager outputs.
-DEFAULT_TOLERANCE = {"fp32": 1e-3, "bf16": 5e-2, "fp16": 1e-2}
 
 
 def _cpu_name() -> str:
@@ -57,341 +56,6 @@ def engine_info() -> dict:
         "devices": devices,
         "cuda_available": cuda_available,
     }
-
-
-def _load_factory(spec: str):
-    path, _, name = spec.rpartition(":")
-    if not os.path.isfile(path):
-        raise FrontendError("unknown_model", "load", f"model file '{path}' does not exist",
-                            "give --model as path/to/file.py:factory with an existing file")
-    module_spec = importlib.util.spec_from_file_location(f"aotstudio_user_{abs(hash(path))}", path)
-    module = importlib.util.module_from_spec(module_spec)
-    # As `python file.py` would: modules beside the factory file can be imported.
-    folder = os.path.dirname(os.path.abspath(path))
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    try:
-        module_spec.loader.exec_module(module)
-    except Exception as exc:
-        raise FrontendError("model_error", "load",
-                            f"importing '{path}' raised {one_line(exc)} at {user_frame(exc, os.path.abspath(path))}",
-                            "fix the error in the model file") from exc
-    factory = getattr(module, name, None)
-    if not callable(factory):
-        raise FrontendError("unknown_model", "load", f"'{path}' has no callable '{name}'",
-                            "name a function that returns (model, example_inputs)")
-    try:
-        made = factory()
-    except Exception as exc:
-        raise FrontendError("model_error", "load",
-                            f"factory '{name}' in '{path}' raised {one_line(exc)} at {user_frame(exc, os.path.abspath(path))}",
-                            "fix the factory; it must return (model, example_inputs)") from exc
-    return made, path
-
-
-def _load_program(path: str):
-    """A saved ExportedProgram (``torch.export.save`` output) as (program, example_inputs)."""
-    if not os.path.isfile(path):
-        raise FrontendError("unknown_model", "load", f"model file '{path}' does not exist",
-                            "give the path of a file written by torch.export.save")
-    import zipfile
-    if not zipfile.is_zipfile(path):
-        raise FrontendError("model_error", "load", f"'{path}' is not a .pt2 archive (truncated or not a zip file)",
-                            "re-save it with torch.export.save; a partly copied file is truncated")
-    try:
-        program = torch.export.load(path)
-    except Exception as exc:
-        names = []
-        try:
-            names = zipfile.ZipFile(path).namelist()
-        except Exception:
-            pass
-        if any("aotinductor" in n or n.endswith(".so") or "/data/aotinductor/" in n for n in names):
-            raise FrontendError("model_error", "load",
-                                f"'{path}' is an AOTInductor package (compiled code), not an ExportedProgram",
-                                "give the model's factory or a torch.export.save file; a compiled package "
-                                "cannot be compiled again") from exc
-        raise FrontendError("model_error", "load",
-                            f"'{path}' is not a loadable ExportedProgram: {one_line(exc)}",
-                            "re-save it with torch.export.save from the same torch version") from exc
-    inputs = getattr(program, "example_inputs", None)
-    if not inputs or not inputs[0]:
-        raise FrontendError("model_error", "load", f"'{path}' carries no example inputs",
-                            "save it with torch.export.save from torch 2.6 or newer, which stores them")
-    return program, tuple(inputs[0])
-
-
-def _seed_factories():
-    """Seed torch (every device), Python's ``random`` and, when loaded, numpy with 0 before a
-    factory runs. A job may build the model more than once (profile compiles it, then loads it
-    again for eager; export's cold start builds it in a fresh process), and a factory with
-    unseeded random weights would otherwise give a different model each time: the package would
-    then "differ from eager" for no fault of the compiler. A factory that seeds itself keeps its
-    own seed (it runs after this)."""
-    import random
-    torch.manual_seed(0)
-    random.seed(0)
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        numpy.random.seed(0)
-
-
-def _split_submodule(spec: str):
-    """``SPEC#PATH`` -> (SPEC, PATH); PATH names a sub-module (``model.encoder``, ``blocks.0``)."""
-    base, sep, sub = spec.rpartition("#")
-    if sep and base and sub and "/" not in sub and not sub.endswith(".py"):
-        return base, sub
-    return spec, None
-
-
-def _factory_result(made, spec: str):
-    """A factory's return value as (model, args, kwargs, dynamic_shapes). Accepted: ``(model,
-    args)``, ``(model, args, dynamic_shapes)`` and ``{"model", "args", "kwargs",
-    "dynamic_shapes"}``; ``args`` a tuple (or one tensor), or a dict taken as the keywords."""
-    forms = ("return (model, args), (model, args, dynamic_shapes) or a dict with keys model, args, "
-             "kwargs, dynamic_shapes")
-    if isinstance(made, dict):
-        unknown = sorted(set(made) - {"model", "args", "kwargs", "dynamic_shapes"})
-        if unknown or "model" not in made:
-            raise FrontendError("model_error", "load",
-                                f"'{spec}' returned a dict with keys {sorted(made)}"
-                                + (f" (unknown: {', '.join(unknown)})" if unknown else " (no 'model')"), forms)
-        model, args, kwargs, dynamic = made["model"], made.get("args", ()), made.get("kwargs") or {}, \
-            made.get("dynamic_shapes")
-    elif isinstance(made, (tuple, list)) and len(made) in (2, 3):
-        model, args = made[0], made[1]
-        kwargs, dynamic = {}, (made[2] if len(made) == 3 else None)
-    else:
-        raise FrontendError("model_error", "load", f"'{spec}' did not return (model, example_inputs)", forms)
-    if dynamic is not None and not isinstance(dynamic, (dict, tuple, list)):
-        raise FrontendError("model_error", "load",
-                            f"'{spec}' returned dynamic_shapes of type {type(dynamic).__name__}; torch.export takes a "
-                            "dict keyed by forward's parameter names or a tuple with one entry per argument",
-                            "e.g. {\"x\": {0: Dim(\"batch\", min=1, max=64)}}, or leave it out")
-    if isinstance(args, torch.Tensor):
-        args = (args,)
-    elif isinstance(args, dict) and not kwargs:
-        args, kwargs = (), args  # model(**inputs), as Hugging Face models are called
-    elif isinstance(args, list):
-        args = tuple(args)
-    if not isinstance(args, tuple) or not isinstance(kwargs, dict):
-        raise FrontendError("model_error", "load",
-                            f"'{spec}' returned example args of type {type(args).__name__} and kwargs of type "
-                            f"{type(kwargs).__name__}", "args is a tuple of forward's positional arguments, kwargs a "
-                            "dict of its keyword arguments")
-    if not isinstance(model, torch.nn.Module):
-        raise FrontendError("model_error", "load",
-                            f"'{spec}' returned a {type(model).__module__}.{type(model).__qualname__} as the model, "
-                            "not a torch.nn.Module", forms)
-    return model, args, kwargs, dynamic
-
-
-def _capture_submodule(model, args, kwargs, path: str, spec: str):
-    """The sub-module ``path`` of ``model`` and the (args, kwargs) of its first call while the
-    whole model runs once on its example (a forward pre-hook). Raises FrontendError(model_error)
-    with the closest module names when ``path`` does not exist, or when it was never called."""
-    modules = dict(model.named_modules())
-    if path not in modules or path == "":
-        import difflib
-        names = [n for n in modules if n]
-        close = difflib.get_close_matches(path, names, n=5, cutoff=0.5) or \
-            [n for n in names if n.count(".") <= 1][:8]
-        raise FrontendError("model_error", "load",
-                            f"'{spec}' has no sub-module '{path}'; closest: {', '.join(close) or '(none)'}",
-                            "give a path from model.named_modules(), e.g. " + (close[0] if close else "encoder"))
-    sub = modules[path]
-    captured = []
-
-    def hook(_module, a, k):
-        if not captured:
-            captured.append((tuple(a), dict(k)))
-
-    handle = sub.register_forward_pre_hook(hook, with_kwargs=True)
-    try:
-        with torch.inference_mode():
-            doctor.eval_mode(model, lambda level, message: None)(*args, **kwargs)
-    except Exception as exc:
-        if not captured:
-            raise FrontendError("model_error", "load",
-                                f"running '{spec}' to capture the inputs of '{path}' raised {one_line(exc)}",
-                                "the whole model must run on its example inputs once") from exc
-    finally:
-        handle.remove()
-    if not captured:
-        raise FrontendError("model_error", "load", f"'{path}' was not called when '{spec}' ran on its example inputs",
-                            "choose a sub-module that forward() uses")
-    # Tensors made under inference_mode cannot be saved for export's tracing: clone them outside.
-    a, k = pytree.tree_map_only(torch.Tensor, lambda t: t.clone(), captured[0])
-    return sub, a, k
-
-
-def resolve_model(spec: str, log=None):
-    """Build ``(model, example_inputs, origin)`` from a model spec: ``sample:NAME``,
-    ``path/to/file.py:factory`` or a saved ExportedProgram ``path/to/program.pt2``, each optionally
-    followed by ``#PATH`` to take the sub-module PATH (its inputs captured by running the whole
-    model once). ``example_inputs`` is the flat tuple of tensors the package takes: a factory's
-    structured args/kwargs (inputs.py) are flattened and the model given a forward that takes
-    them. Factories run seeded (_seed_factories), so every build of a spec has the same weights.
-    ``log(level, message)`` receives notes (registered dataclasses, input names).
-    Raises FrontendError(unknown_model|model_error)."""
-    log = log or (lambda level, message: None)
-    _seed_factories()
-    spec, submodule = _split_submodule(spec)
-    if spec.endswith(".pt2"):
-        if submodule:
-            raise FrontendError("bad_request", "load", f"'{spec}' is a saved program: it has no sub-modules to choose",
-                                "give the model's factory (file.py:make#PATH) to compile a sub-module")
-        program, inputs = _load_program(spec)
-        return program, inputs, spec
-    if spec.startswith("sample:"):
-        name = spec[len("sample:"):]
-        if name not in samples.SAMPLES:
-            known = ", ".join(f"sample:{n}" for n in samples.SAMPLES)
-            raise FrontendError("unknown_model", "load", f"unknown sample '{name}'",
-                                f"choose one of {known}, or give path/to/file.py:factory")
-        factory = samples.SAMPLES[name][0]
-        try:
-            made = factory()
-        except ModuleNotFoundError as exc:
-            raise FrontendError("model_error", "load", f"sample '{name}' needs {one_line(exc)}",
-                                "run tools/setup.sh to install the pinned Python packages") from exc
-        origin = samples.__file__
-    elif spec.startswith(sources.SCHEMES):
-        made, origin = sources.resolve(spec, log), spec  # hf:, timm:, torchvision: (sources.py)
-    elif ".py:" in spec:
-        made, origin = _load_factory(spec)
-    else:
-        if spec.endswith(".py"):
-            raise FrontendError("unknown_model", "load", f"'{spec}' names a file but no factory function",
-                                f"add the function that returns (model, example_inputs): {spec}:make")
-        known = ", ".join(f"sample:{n}" for n in samples.SAMPLES)
-        raise FrontendError("unknown_model", "load", f"cannot read model spec '{spec}'",
-                            f"use one of {known}, path/to/file.py:factory or a torch.export.save .pt2")
-    model, args, kwargs, factory_dynamic = _factory_result(made, spec)
-    doctor.check_model(model, spec)
-    if submodule:
-        model, args, kwargs = _capture_submodule(model, args, kwargs, submodule, spec)
-        if factory_dynamic is not None:
-            log("info", f"the factory's dynamic_shapes describe the whole model, not '{submodule}': not used")
-            factory_dynamic = None
-        log("info", f"compiling the sub-module '{submodule}' ({type(model).__name__}) on the inputs it received "
-                    "when the whole model ran once")
-    model, flat = structured.adapt(model, args, kwargs, log)
-    if factory_dynamic is not None and hasattr(model, structured.ATTR):
-        per_input = structured.flat_dynamic_shapes(model, args, kwargs, factory_dynamic)
-        if per_input is None:
-            raise FrontendError("model_error", "load",
-                                f"'{spec}': the factory's dynamic_shapes do not follow the structure of its inputs "
-                                f"({', '.join(getattr(model, structured.ATTR).names)})",
-                                "give dynamic_shapes shaped like the inputs (a dict keyed by forward's parameter "
-                                "names, each shaped like its argument), or mark dimensions with --dynamic NAME:DIM")
-        factory_dynamic = per_input
-    if factory_dynamic is not None:
-        model._aotstudio_dynamic_shapes = factory_dynamic  # torch.export's dynamic_shapes argument
-    return model, flat, origin
-
-
-def batched_inputs(inputs) -> list:
-    """Which inputs carry the batch as dimension 0: those whose dimension 0 has the first input's
-    size (a per-feature tensor such as a scale of shape [C] does not). The first input is the
-    reference; a scalar has none. The rule is a guess from one example: an input whose size
-    happens to equal the batch is taken as batched."""
-    ref = inputs[0].shape[0] if inputs and inputs[0].dim() > 0 else None
-    return [t.dim() > 0 and (i == 0 or t.shape[0] == ref) for i, t in enumerate(inputs)]
-
-
-def resize_batch(t: torch.Tensor, batch: int) -> torch.Tensor:
-    """``t`` with dimension 0 resized to ``batch`` rows by repeating or truncating its rows (for
-    shape buckets: example inputs of another batch size, same content distribution)."""
-    if t.dim() == 0:
-        raise FrontendError("bad_request", "load", "a scalar input has no batch dimension",
-                            "shape buckets need every input to have the batch as dimension 0")
-    n = t.shape[0]
-    if n == batch:
-        return t
-    reps = -(-batch // n)
-    return torch.cat([t] * reps, dim=0)[:batch].contiguous()
-
-
-_INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\[\]']*$")
-
-
-def _parse_dynamic(specs) -> list:
-    """Dynamic dimensions from the request: strings "INPUT:DIM" or "INPUT:DIM:MIN:MAX" (positional
-    input index, dimension index, inclusive size range), each optionally followed by "=NAME": dims
-    of the same name are one dimension (``0:0=batch 1:0=batch``). Returns
-    [(input, dim, min|None, max|None, name|None)]. Raises FrontendError(bad_request) naming the
-    malformed entry or a name given two different ranges."""
-    if not isinstance(specs, list):
-        raise FrontendError("bad_request", "load", "'dynamic' must be a list of \"INPUT:DIM[:MIN:MAX][=NAME]\" strings",
-                            "e.g. --dynamic 0:0 marks dimension 0 of input 0 dynamic")
-    out, ranges, seen = [], {}, set()
-    for spec in specs:
-        body, _, name = str(spec).partition("=")
-        parts = body.split(":")
-        try:
-            if len(parts) not in (2, 4) or (name and not guards._NAME.match(name)) or (_ and not name):
-                raise ValueError
-            # INPUT is an index or an input's name (attention_mask, cfg.scale, images[0]).
-            first = int(parts[0]) if parts[0].isdigit() else parts[0]
-            if isinstance(first, str) and not _INPUT_NAME.match(first):
-                raise ValueError
-            nums = [first] + [int(p) for p in parts[1:]]
-            if len(nums) == 4 and nums[2] > nums[3]:
-                raise FrontendError("bad_request", "load", f"dynamic dimension '{spec}': its minimum {nums[2]} is above "
-                                    f"its maximum {nums[3]}", "write INPUT:DIM:MIN:MAX with MIN <= MAX")
-            if nums[1] < 0 or (len(nums) == 4 and not 0 <= nums[2] <= nums[3]):
-                raise ValueError
-        except ValueError:
-            raise FrontendError("bad_request", "load", f"cannot read dynamic dimension '{spec}'",
-                                "write INPUT:DIM[:MIN:MAX][=NAME] with INPUT an index or an input's name, e.g. 0:0, "
-                                "0:0:1:64, attention_mask:1 or 0:0=batch 1:0=batch (NAME a Python identifier)") from None
-        if (nums[0], nums[1]) in seen:
-            raise FrontendError("bad_request", "load", f"dynamic dimension {nums[0]}:{nums[1]} is given twice",
-                                "list each dimension once")
-        seen.add((nums[0], nums[1]))
-        lo, hi = (nums[2], nums[3]) if len(nums) == 4 else (None, None)
-        if name and lo is not None:
-            if ranges.get(name, (lo, hi)) != (lo, hi):
-                raise FrontendError("bad_request", "load", f"dynamic dimension '{name}' is given two ranges "
-                                    f"({ranges[name][0]}:{ranges[name][1]} and {lo}:{hi})",
-                                    "give the range once, or the same range on every dimension of that name")
-            ranges[name] = (lo, hi)
-        out.append((nums[0], nums[1], lo, hi, name or None))
-    # A range given on one dimension of a name holds for all of them.
-    return [(i, d, *(ranges.get(n, (lo, hi)) if n else (lo, hi)), n) for i, d, lo, hi, n in out]
-
-
-def _lock_out_dir(out: str):
-    """Create ``out`` and take an exclusive lock on ``out/.aotstudio.lock`` for the life of the job,
-    so two compiles cannot write the same package at once. Raises FrontendError(bad_request)
-    naming the directory when it cannot be created or is in use."""
-    import fcntl
-    try:
-        os.makedirs(out, exist_ok=True)
-        fd = os.open(os.path.join(out, ".aotstudio.lock"), os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise FrontendError("bad_request", "load", f"cannot create output directory '{out}': {exc.strerror}",
-                            "choose a writable directory for --out") from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
-        os.close(fd)
-        raise FrontendError("bad_request", "load", f"output directory '{out}' is in use by another compile",
-                            "wait for it to finish or choose another --out") from exc
-    # Stale partial files from a killed engine (the package is written under a temporary name).
-    import shutil
-    for name in os.listdir(out):
-        if name.startswith(".partial-"):
-            path = os.path.join(out, name)
-            if os.path.isdir(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                try:
-                    os.remove(path)
-                except OSError:
-                    pass
-    return os.fdopen(fd, "r+")
 
 
 def _describe(t: torch.Tensor) -> dict:
@@ -427,65 +91,38 @@ def _plain_weight_files(package: str) -> None:
 
 class CompileJob:
     """State of one ``compile`` request between stages. ``request`` holds the protocol fields
-    (model, device, dtype, out, tolerance, freezing, max_autotune, allow_cache, snapshots);
+    (model, device, dtype, out, tolerance, freezing, max_autotune, allow_cache, snapshots; all of
+    them in options.parse(), which raises FrontendError(bad_request) for a bad one);
     ``log(level, message)`` sends a protocol ``log`` event and ``emit(event_dict)`` any other
     event (``snapshot``)."""
 
     def __init__(self, request: dict, log, emit=None, should_stop=None):
-        self.spec = str(request.get("model", ""))
-        self.device = str(request.get("device", "cpu"))
-        self.dtype_name = str(request.get("dtype", "fp32"))
-        self.out = os.path.abspath(str(request.get("out", "")))
-        if self.dtype_name not in DTYPES:
-            raise FrontendError("bad_request", "load", f"unknown dtype '{self.dtype_name}'",
-                                "use --dtype fp32, bf16 or fp16")
-        tolerance = request.get("tolerance", DEFAULT_TOLERANCE[self.dtype_name])
-        if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not math.isfinite(tolerance) \
-                or tolerance < 0:
-            raise FrontendError("bad_request", "load", f"tolerance must be a finite number >= 0, got {tolerance!r}",
-                                "pass a tolerance such as 1e-3 (max abs difference allowed between compiled and eager)")
-        self.tolerance = float(tolerance)
-        for flag in ("freezing", "max_autotune", "allow_cache", "snapshots", "staging", "external_weights"):
-            if flag in request and not isinstance(request[flag], bool):
-                raise FrontendError("bad_request", "load", f"'{flag}' must be true or false, got {request[flag]!r}",
-                                    "send a JSON boolean")
-        self.dynamic = _parse_dynamic(request.get("dynamic", []))
-        self.dynamic_specs = [str(d) for d in request.get("dynamic", [])]
+        # The request's fields, checked (options.py); stages read and may change the copies below.
+        self.options = opts = parse_options(request)
+        self.spec = opts.spec
+        self.device = opts.device
+        self.dtype_name = opts.dtype_name
+        self.out = opts.out
+        self.tolerance = opts.tolerance
+        self.dynamic = opts.dynamic
+        self.dynamic_specs = opts.dynamic_specs
         self.requested_dynamic = {}  # (input, dim) -> label: what must come out dynamic (guards.specialised)
         self.dim_names = {}  # (input, dim) -> the user's name of the dimension
         self.guards = None  # guards.collect() of the exported program
         self.guards_path = None  # its sidecar beside the package (guards.SIDECAR)
-        batch = request.get("batch")
-        if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
-            raise FrontendError("bad_request", "load", f"'batch' must be a positive integer, got {batch!r}",
-                                "pass the bucket's batch size, e.g. 4")
-        self.batch = batch
-        dynamic_batch = request.get("dynamic_batch")
-        if dynamic_batch is not None and not (isinstance(dynamic_batch, list) and len(dynamic_batch) == 2
-                                              and all(isinstance(x, int) for x in dynamic_batch)
-                                              and 1 <= dynamic_batch[0] <= dynamic_batch[1]):
-            raise FrontendError("bad_request", "load", f"'dynamic_batch' must be [min, max], got {dynamic_batch!r}",
-                                "e.g. [1, 64]")
-        self.dynamic_batch = dynamic_batch
-        verify_samples = request.get("verify_samples", verify.DEFAULT_SAMPLES)
-        if isinstance(verify_samples, bool) or not isinstance(verify_samples, int) or not 0 <= verify_samples <= 64:
-            raise FrontendError("bad_request", "load",
-                                f"'verify_samples' must be an integer from 0 to 64, got {verify_samples!r}",
-                                "pass how many seeded inputs to verify besides the example, e.g. 2")
-        self.verify_samples = verify_samples
-        self.staging = bool(request.get("staging", False))
-        self.freezing = bool(request.get("freezing", False))
-        self.freezing_given = "freezing" in request  # else freezing is on for a graph with q/dq nodes
+        self.batch = opts.batch
+        self.dynamic_batch = opts.dynamic_batch
+        self.verify_samples = opts.verify_samples
+        self.staging = opts.staging
+        self.freezing = opts.freezing  # on for int8-static; export turns it on for a q/dq graph
+        self.freezing_given = opts.freezing_given  # else freezing is on for a graph with q/dq nodes
         self.qdq_nodes = 0  # quantize/dequantize nodes in the exported graph (a PT2E-quantized model)
-        self.max_autotune = bool(request.get("max_autotune", False))
-        # Further Inductor options (a recipe's, tune.py): checked against this torch's config.
-        from .tune import check_inductor_options
-        self.inductor = check_inductor_options(request.get("inductor"))
-        # Weights outside the package's .so (BUNDLE.md "Shared weights"): an export with several
-        # buckets stores each distinct weight once for all of them.
-        self.external_weights = bool(request.get("external_weights", False))
-        self.allow_cache = bool(request.get("allow_cache", False))
-        self.take_snapshots = bool(request.get("snapshots", True))
+        self.max_autotune = opts.max_autotune
+        self.inductor = opts.inductor  # further Inductor options (a recipe's, tune.py)
+        # Weights outside the package's .so (BUNDLE.md "Shared weights"); off again with freezing.
+        self.external_weights = opts.external_weights
+        self.allow_cache = opts.allow_cache
+        self.take_snapshots = opts.take_snapshots
         self.log = log
         self.emit = emit or (lambda event: None)
         self._should_stop = should_stop or (lambda: False)  # the C++ job's stop token
@@ -499,7 +136,7 @@ class CompileJob:
         self.inputs = ()
         self.program = None
         self.package = None
-        self.dtype = DTYPES[self.dtype_name]
+        self.dtype = opts.dtype
         self.state = None  # verify.ModelState: buffers and parameters before any eager run
         self.stateful = []  # names of buffers (or parameters) forward() changes
         self.compile_precision = None  # verify.precision_settings() when Inductor compiled
@@ -507,19 +144,10 @@ class CompileJob:
         self._verified = False
         self._finished = False  # committed or abandoned
         self.quant = None  # a quantize request's scheme (quant.QuantState); None for plain compiles
-        if request.get("scheme"):
+        if opts.scheme is not None:
             from .quant import QuantState
             self.quant = QuantState(request, self)
-            if self.quant.scheme == "int8-static":
-                self.freezing = True  # PT2E int8 lowers to oneDNN quantized ops only with freezing
-        if not self.spec:
-            raise FrontendError("bad_request", "load", "no model given", "pass a model spec such as sample:mlp")
-        if self.device not in DEVICES:
-            raise FrontendError("bad_request", "load", f"unknown device '{self.device}'",
-                                "use --device cpu or --device cuda")
-        if not request.get("out"):
-            raise FrontendError("bad_request", "load", "no output directory given", "pass --out DIR")
-        self._lock = _lock_out_dir(self.out)
+        self._lock = outdir.lock(self.out)
         # Where this job writes: a staging folder moved into OUT at the end (outdir.py), or OUT
         # itself for callers that do not stage (quantize schemes, a profile's second job).
         self.work = outdir.staging_dir(self.out) if self.staging else self.out
@@ -578,8 +206,8 @@ class CompileJob:
                              + "; shape buckets and a dynamic batch leave them as they are")
         if self.batch is not None:
             inputs = tuple(resize_batch(t, self.batch) if b else t for t, b in zip(inputs, self.batched))
-        self._resolve_dynamic_names(model, len(inputs))
-        inputs = self._prepare_dynamic(model, tuple(inputs))
+        dynamic.resolve_names(self, model, len(inputs))
+        inputs = dynamic.prepare(self, model, tuple(inputs))
         self.inputs = tuple(t.to(device=device, dtype=dtype) if t.is_floating_point() else t.to(device)
                             for t in inputs)
         if self.quant is not None:
@@ -628,7 +256,7 @@ class CompileJob:
         """Capture the graph with ``torch.export.export``; record its guards (guards.py) and fail
         when a dimension the request asked to be dynamic came out static."""
         loaded = getattr(self, "_loaded_program", None)
-        dynamic_shapes = self._dynamic_shapes()
+        dynamic_shapes = dynamic.export_shapes(self)
         try:
             if loaded is not None and self.device == "cpu" and self.dtype_name == "fp32" and not self.dynamic:
                 self.program = loaded
@@ -670,7 +298,7 @@ class CompileJob:
             else:
                 self.log("warning", f"the graph holds {self.qdq_nodes} quantize/dequantize nodes but freezing is off: "
                                     "Inductor will dequantize the weights and compute in fp32; pass --freezing")
-        self._check_dynamic()
+        dynamic.check(self)
         try:
             self.guards = guards.collect(self.program, self.dim_names, getattr(self, "input_names", None))
             if getattr(self, "output_specs", None):
@@ -688,157 +316,6 @@ class CompileJob:
         self._mark()
         self.snapshot("capture", "", self.program.graph)
         return {"nodes": nodes, "guards": self.guards}
-
-    def _resolve_dynamic_names(self, model, count: int) -> None:
-        """--dynamic entries that name their input (``attention_mask:1``) get its index. Raises
-        FrontendError(bad_request) listing the input names when a name is not one of them."""
-        if not any(isinstance(entry[0], str) for entry in self.dynamic):
-            return
-        names = structured.input_names(model, count)
-        resolved = []
-        for index, dim, lo, hi, name in self.dynamic:
-            if isinstance(index, str):
-                if index not in names:
-                    import difflib
-                    close = difflib.get_close_matches(index, names, n=3, cutoff=0.4)
-                    raise FrontendError("bad_request", "load",
-                                        f"--dynamic names the input '{index}', which the model does not have; its "
-                                        f"inputs: {', '.join(names)}",
-                                        f"did you mean {close[0]}?" if close else "use one of the names above or an index")
-                index = names.index(index)
-            resolved.append((index, dim, lo, hi, name))
-        if len({(i, d) for i, d, *_ in resolved}) != len(resolved):
-            raise FrontendError("bad_request", "load", "a dynamic dimension is given twice (by name and by index)",
-                                "list each dimension once")
-        self.dynamic = resolved
-
-    def _prepare_dynamic(self, model, inputs: tuple) -> tuple:
-        """Note which dimensions the request asks to be dynamic (``--dynamic``, else the factory's
-        dynamic_shapes), and resize the example along those whose size is 0 or 1: torch.export
-        specialises such sizes to constants. Says so in the log."""
-        factory = getattr(model, "_aotstudio_dynamic_shapes", None)
-        specs = {}  # (input, dim) -> torch spec (Dim, derived Dim, Dim.AUTO, ...), or None for --dynamic
-        if self.dynamic_batch is not None:
-            for i, t in enumerate(inputs):
-                if t.dim() > 0 and self.batched[i]:
-                    self.requested_dynamic[(i, 0)] = "batch"
-                    self.dim_names[(i, 0)] = "batch"
-        elif self.dynamic:
-            for index, dim, lo, hi, name in self.dynamic:
-                if index >= len(inputs) or dim >= inputs[index].dim():
-                    names = structured.input_names(model, len(inputs))
-                    label = f"{index}:{dim}" + (f" ({names[index]}:{dim})" if index < len(inputs) else "")
-                    raise FrontendError("bad_request", "load", f"dynamic dimension {label} does not exist "
-                                        f"(the model has {len(inputs)} inputs: {', '.join(names)}"
-                                        + (f"; {names[index]} has {inputs[index].dim()} dimensions" if index < len(inputs) else "")
-                                        + ")", "check the input and dimension indices")
-                label = name or f"{index}:{dim}"
-                self.requested_dynamic[(index, dim)] = label
-                if name:
-                    self.dim_names[(index, dim)] = name
-                from types import SimpleNamespace
-                specs[(index, dim)] = SimpleNamespace(min=lo, max=hi) if lo is not None else None
-        elif factory is not None:
-            entries = guards.per_input(factory, model, len(inputs))
-            for index, entry in enumerate(entries or []):
-                for dim, spec in (entry or {}).items():
-                    if isinstance(dim, int) and guards.is_dynamic_spec(spec) and dim < inputs[index].dim():
-                        name = guards.spec_name(spec)
-                        self.requested_dynamic[(index, dim)] = name or f"{index}:{dim}"
-                        if name:
-                            self.dim_names[(index, dim)] = name
-                        specs[(index, dim)] = spec
-        # Every dimension of one name gets the same size, so that they stay equal.
-        targets = {}
-        for (index, dim), label in self.requested_dynamic.items():
-            size = inputs[index].shape[dim]
-            spec = specs.get((index, dim))
-            if self.dynamic_batch is not None:
-                continue  # export chose the bucket's example batch already
-            target = guards.example_target(spec, size) if spec is not None else (2 if size < 2 else None)
-            if target is not None:
-                targets[(index, dim)] = target
-        if targets:
-            resized = list(inputs)
-            for (index, dim), target in sorted(targets.items()):
-                before = resized[index].shape[dim]
-                resized[index] = guards.resize_dim(resized[index], dim, target)
-                self.log("info", f"example input {index} has size {before} along dimension {dim}, which was requested "
-                                 f"dynamic ({self.requested_dynamic[(index, dim)]}); torch.export would specialise it "
-                                 f"to a constant, so it is resized to {target} for export (rows repeated)")
-            inputs = tuple(resized)
-        return inputs
-
-    def _check_dynamic(self) -> None:
-        """Fail the compile when a requested dynamic dimension came out static (FORMAT.md)."""
-        if not self.requested_dynamic or self.program is None:
-            return
-        static = guards.specialised(self.program, self.requested_dynamic, self.model)
-        if not static:
-            return
-        parts, fixes = [], []
-        for item in static:
-            why = (f"pinned by the guard {item['guard']}"
-                   + (f" at {item['source']}" if item["source"] else f" (from {item['origin']})" if item["origin"] else "")
-                   if item["guard"] else
-                   f"the example's size is {item['size']}, which torch.export specialises"
-                   if item["size"] in (0, 1) else "the model's code needs this size")
-            parts.append(f"dimension {item['dim']} of input {item['input']} ({item['label']}) was requested dynamic "
-                         f"but the exported program has it fixed at {item['size']}: {why}")
-        hint = ("the model's code fixes these sizes (a view/reshape to a constant, a comparison with a constant): make "
-                "the code size-generic, or drop the dimension from --dynamic; for a size of 0 or 1 give an example of "
-                "size >= 2, and for a multiple use a derived Dim (2*Dim('n', min=1, max=32)) in the factory's "
-                "dynamic_shapes")
-        raise FrontendError("export_failed", "export",
-                            f"'{self.spec}' did not export as asked: " + "; ".join(parts), hint)
-
-    def _dynamic_shapes(self):
-        """torch.export ``dynamic_shapes``: the factory's own, else one dict per positional input
-        from --dynamic (a named Dim per dimension or per ``=NAME``, so that torch reports a
-        specialisation or an unmet guard with its suggested fix instead of silently fixing the
-        size), shaped for forward's signature (``forward(*args)`` takes one tuple)."""
-        from torch.export import Dim
-        factory = getattr(self.model, "_aotstudio_dynamic_shapes", None)
-        if self.dynamic_batch is not None:
-            # A dynamic-batch bucket: dimension 0 of every input is one shared batch dimension; the
-            # factory's other dynamic dimensions (a sequence length, ...) stay dynamic.
-            batch = Dim("batch", min=self.dynamic_batch[0], max=self.dynamic_batch[1])
-            entries = guards.per_input(factory, self.model, len(self.inputs)) if factory is not None else None
-            if entries is None and self.dynamic:  # a bundle's --dynamic dimensions besides the batch
-                entries = self._dynamic_entries()
-            if entries is None:
-                if factory is not None:
-                    self.log("info", "the factory's dynamic_shapes are not per positional input: the dynamic bucket "
-                                     "makes only the batch dynamic")
-                entries = [None] * len(self.inputs)
-            shapes = []
-            for t, entry, batched in zip(self.inputs, entries, self.batched):
-                entry = {d: s for d, s in (entry or {}).items() if d != 0}
-                if t.dim() > 0 and batched:
-                    entry[0] = batch
-                shapes.append(entry or None)
-            return guards.for_signature(shapes, self.model)
-        if not self.dynamic:
-            return factory
-        return guards.for_signature(self._dynamic_entries(), self.model)
-
-    def _dynamic_entries(self) -> list:
-        """--dynamic as one {dim: Dim} dict (or None) per positional input: a named Dim per
-        dimension, one per ``=NAME`` (tied dimensions)."""
-        from torch.export import Dim
-        shapes = [None] * len(self.inputs)
-        named = {}
-        for index, dim, lo, hi, name in self.dynamic:
-            if index >= len(self.inputs) or dim >= self.inputs[index].dim():
-                raise FrontendError("bad_request", "export", f"dynamic dimension {index}:{dim} does not exist "
-                                    f"(the model has {len(self.inputs)} inputs)", "check the input and dimension indices")
-            key = name or f"input{index}_dim{dim}"
-            if key not in named:
-                named[key] = Dim(key, min=lo, max=hi) if lo is not None else Dim(key)
-            entry = dict(shapes[index] or {})
-            entry[dim] = named[key]
-            shapes[index] = entry
-        return shapes
 
     def decompose(self) -> dict:
         """Core ATen decomposition (``run_decompositions()``), kept as a snapshot of what the

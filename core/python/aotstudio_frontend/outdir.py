@@ -10,13 +10,16 @@ compile is ever left next to the files or the error of a later one.
   into OUT; its package, unless it passed verification, as ``model.unverified.pt2``.
 
 Paths recorded while staging (stages, kernels, the package) are rewritten to their place in OUT.
+A job holds :func:`lock` on OUT from start to end, so that two compiles never write one folder.
 """
 
+import fcntl
 import json
 import os
 import shutil
 import time
 
+from .errors import FrontendError
 from .files import write_json_atomic
 
 #: What compiles and profiles write into OUT (besides aotstudio.log, the running job's own log, and
@@ -28,6 +31,37 @@ ARTIFACTS = ("model.pt2", "model.unverified.pt2", "model.guards.json", "model.un
 UNVERIFIED = "model.unverified.pt2"
 #: Its guards sidecar, renamed with it (core/bundle/guards.h: `dir/NAME.pt2` -> `dir/NAME.guards.json`).
 UNVERIFIED_GUARDS = "model.unverified.guards.json"
+
+
+def lock(out: str):
+    """Create ``out`` and take an exclusive lock on ``out/.aotstudio.lock`` for the life of the job,
+    so two compiles cannot write the same package at once. Raises FrontendError(bad_request)
+    naming the directory when it cannot be created or is in use. Returns the lock file, open:
+    closing it releases the lock."""
+    try:
+        os.makedirs(out, exist_ok=True)
+        fd = os.open(os.path.join(out, ".aotstudio.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise FrontendError("bad_request", "load", f"cannot create output directory '{out}': {exc.strerror}",
+                            "choose a writable directory for --out") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        raise FrontendError("bad_request", "load", f"output directory '{out}' is in use by another compile",
+                            "wait for it to finish or choose another --out") from exc
+    # Stale partial files from a killed engine (the package is written under a temporary name).
+    for name in os.listdir(out):
+        if name.startswith(".partial-"):
+            path = os.path.join(out, name)
+            if os.path.isdir(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.remove(path)
+                except OSError:
+                    pass
+    return os.fdopen(fd, "r+")
 
 
 def staging_dir(out: str) -> str:

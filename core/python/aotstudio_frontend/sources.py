@@ -13,7 +13,7 @@ OPTIONS are ``key=value`` pairs joined by ``&``: ``class`` (hf: the transformers
 ``architectures[0]``, else ``AutoModel``), ``batch`` (default 2), ``seq`` (token count, default
 16), ``size`` (image height = width; default from the config), ``weights`` (timm/torchvision: a
 local state-dict file, .safetensors or a torch.save file). ``SPEC#PATH`` still takes a sub-module
-(job.py splits it off first).
+(models.py splits it off first).
 
 Nothing is downloaded: a folder without weights and timm/torchvision models without ``weights=``
 get random weights (said in the log); a model id that is not in the local cache is an error.
@@ -82,7 +82,7 @@ def parse(spec: str) -> tuple:
 
 def resolve(spec: str, log) -> dict:
     """Build the model of an ``hf:``/``timm:``/``torchvision:`` spec (module docstring) in eval
-    mode with its example inputs, as the factory dict ``{"model", "args", "kwargs"}`` job.py takes.
+    mode with its example inputs, as the factory dict ``{"model", "args", "kwargs"}`` models.py takes.
     ``log(level, message)`` gets where the model came from (folder, cache, random weights) and the
     inputs built. Raises FrontendError(unknown_model|model_error|bad_request), stage "load"."""
     scheme, target, options = parse(spec)

@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The dimensions a compile makes dynamic: ``--dynamic`` entries (options.parse_dynamic), a
+dynamic-batch bucket's batch or the factory's own ``dynamic_shapes``, turned into torch.export's
+``dynamic_shapes`` for the job's model, with the example resized where torch.export would
+specialise a size of 0 or 1, and checked against the exported program afterwards.
+
+Each function takes the compile job (job.py) and reads or sets its ``dynamic`` (the parsed
+entries), ``dynamic_batch``, ``requested_dynamic`` ((input, dim) -> label: what must come out
+dynamic) and ``dim_names`` ((input, dim) -> the user's name of the dimension). The load stage calls
+resolve_names() and prepare(), the export stage export_shapes() and check().
+"""
+
+from types import SimpleNamespace
+
+from . import guards
+from . import inputs as structured
+from .errors import FrontendError
+
+
+def resolve_names(job, model, count: int) -> None:
+    """--dynamic entries that name their input (``attention_mask:1``) get its index. Raises
+    FrontendError(bad_request) listing the input names when a name is not one of them."""
+    if not any(isinstance(entry[0], str) for entry in job.dynamic):
+        return
+    names = structured.input_names(model, count)
+    resolved = []
+    for index, dim, lo, hi, name in job.dynamic:
+        if isinstance(index, str):
+            if index not in names:
+                import difflib
+                close = difflib.get_close_matches(index, names, n=3, cutoff=0.4)
+                raise FrontendError("bad_request", "load",
+                                    f"--dynamic names the input '{index}', which the model does not have; its "
+                                    f"inputs: {', '.join(names)}",
+                                    f"did you mean {close[0]}?" if close else "use one of the names above or an index")
+            index = names.index(index)
+        resolved.append((index, dim, lo, hi, name))
+    if len({(i, d) for i, d, *_ in resolved}) != len(resolved):
+        raise FrontendError("bad_request", "load", "a dynamic dimension is given twice (by name and by index)",
+                            "list each dimension once")
+    job.dynamic = resolved
+
+
+def prepare(job, model, inputs: tuple) -> tuple:
+    """Note which dimensions the request asks to be dynamic (``--dynamic``, else the factory's
+    dynamic_shapes), and resize the example along those whose size is 0 or 1: torch.export
+    specialises such sizes to constants. Says so in the log."""
+    factory = getattr(model, "_aotstudio_dynamic_shapes", None)
+    specs = {}  # (input, dim) -> torch spec (Dim, derived Dim, Dim.AUTO, ...), or None for --dynamic
+    if job.dynamic_batch is not None:
+        for i, t in enumerate(inputs):
+            if t.dim() > 0 and job.batched[i]:
+                job.requested_dynamic[(i, 0)] = "batch"
+                job.dim_names[(i, 0)] = "batch"
+    elif job.dynamic:
+        for index, dim, lo, hi, name in job.dynamic:
+            if index >= len(inputs) or dim >= inputs[index].dim():
+                names = structured.input_names(model, len(inputs))
+                label = f"{index}:{dim}" + (f" ({names[index]}:{dim})" if index < len(inputs) else "")
+                raise FrontendError("bad_request", "load", f"dynamic dimension {label} does not exist "
+                                    f"(the model has {len(inputs)} inputs: {', '.join(names)}"
+                                    + (f"; {names[index]} has {inputs[index].dim()} dimensions" if index < len(inputs) else "")
+                                    + ")", "check the input and dimension indices")
+            label = name or f"{index}:{dim}"
+            job.requested_dynamic[(index, dim)] = label
+            if name:
+                job.dim_names[(index, dim)] = name
+            specs[(index, dim)] = SimpleNamespace(min=lo, max=hi) if lo is not None else None
+    elif factory is not None:
+        entries = guards.per_input(factory, model, len(inputs))
+        for index, entry in enumerate(entries or []):
+            for dim, spec in (entry or {}).items():
+                if isinstance(dim, int) and guards.is_dynamic_spec(spec) and dim < inputs[index].dim():
+                    name = guards.spec_name(spec)
+                    job.requested_dynamic[(index, dim)] = name or f"{index}:{dim}"
+                    if name:
+                        job.dim_names[(index, dim)] = name
+                    specs[(index, dim)] = spec
+    # Every dimension of one name gets the same size, so that they stay equal.
+    targets = {}
+    for (index, dim), label in job.requested_dynamic.items():
+        size = inputs[index].shape[dim]
+        spec = specs.get((index, dim))
+        if job.dynamic_batch is not None:
+            continue  # export chose the bucket's example batch already
+        target = guards.example_target(spec, size) if spec is not None else (2 if size < 2 else None)
+        if target is not None:
+            targets[(index, dim)] = target
+    if targets:
+        resized = list(inputs)
+        for (index, dim), target in sorted(targets.items()):
+            before = resized[index].shape[dim]
+            resized[index] = guards.resize_dim(resized[index], dim, target)
+            job.log("info", f"example input {index} has size {before} along dimension {dim}, which was requested "
+                             f"dynamic ({job.requested_dynamic[(index, dim)]}); torch.export would specialise it "
+                             f"to a constant, so it is resized to {target} for export (rows repeated)")
+        inputs = tuple(resized)
+    return inputs
+
+
+def check(job) -> None:
+    """Fail the compile when a requested dynamic dimension came out static (FORMAT.md)."""
+    if not job.requested_dynamic or job.program is None:
+        return
+    static = guards.specialised(job.program, job.requested_dynamic, job.model)
+    if not static:
+        return
+    parts, fixes = [], []
+    for item in static:
+        why = (f"pinned by the guard {item['guard']}"
+               + (f" at {item['source']}" if item["source"] else f" (from {item['origin']})" if item["origin"] else "")
+               if item["guard"] else
+               f"the example's size is {item['size']}, which torch.export specialises"
+               if item["size"] in (0, 1) else "the model's code needs this size")
+        parts.append(f"dimension {item['dim']} of input {item['input']} ({item['label']}) was requested dynamic "
+                     f"but the exported program has it fixed at {item['size']}: {why}")
+    hint = ("the model's code fixes these sizes (a view/reshape to a constant, a comparison with a constant): make "
+            "the code size-generic, or drop the dimension from --dynamic; for a size of 0 or 1 give an example of "
+            "size >= 2, and for a multiple use a derived Dim (2*Dim('n', min=1, max=32)) in the factory's "
+            "dynamic_shapes")
+    raise FrontendError("export_failed", "export",
+                        f"'{job.spec}' did not export as asked: " + "; ".join(parts), hint)
+
+
+def export_shapes(job):
+    """torch.export ``dynamic_shapes``: the factory's own, else one dict per positional input
+    from --dynamic (a named Dim per dimension or per ``=NAME``, so that torch reports a
+    specialisation or an unmet guard with its suggested fix instead of silently fixing the
+    size), shaped for forward's signature (``forward(*args)`` takes one tuple)."""
+    from torch.export import Dim
+    factory = getattr(job.model, "_aotstudio_dynamic_shapes", None)
+    if job.dynamic_batch is not None:
+        # A dynamic-batch bucket: dimension 0 of every input is one shared batch dimension; the
+        # factory's other dynamic dimensions (a sequence length, ...) stay dynamic.
+        batch = Dim("batch", min=job.dynamic_batch[0], max=job.dynamic_batch[1])
+        entries = guards.per_input(factory, job.model, len(job.inputs)) if factory is not None else None
+        if entries is None and job.dynamic:  # a bundle's --dynamic dimensions besides the batch
+            entries = requested_entries(job)
+        if entries is None:
+            if factory is not None:
+                job.log("info", "the factory's dynamic_shapes are not per positional input: the dynamic bucket "
+                                 "makes only the batch dynamic")
+            entries = [None] * len(job.inputs)
+        shapes = []
+        for t, entry, batched in zip(job.inputs, entries, job.batched):
+            entry = {d: s for d, s in (entry or {}).items() if d != 0}
+            if t.dim() > 0 and batched:
+                entry[0] = batch
+            shapes.append(entry or None)
+        return guards.for_signature(shapes, job.model)
+    if not job.dynamic:
+        return factory
+    return guards.for_signature(requested_entries(job), job.model)
+
+
+def requested_entries(job) -> list:
+    """--dynamic as one {dim: Dim} dict (or None) per positional input: a named Dim per
+    dimension, one per ``=NAME`` (tied dimensions)."""
+    from torch.export import Dim
+    shapes = [None] * len(job.inputs)
+    named = {}
+    for index, dim, lo, hi, name in job.dynamic:
+        if index >= len(job.inputs) or dim >= job.inputs[index].dim():
+            raise FrontendError("bad_request", "export", f"dynamic dimension {index}:{dim} does not exist "
+                                f"(the model has {len(job.inputs)} inputs)", "check the input and dimension indices")
+        key = name or f"input{index}_dim{dim}"
+        if key not in named:
+            named[key] = Dim(key, min=lo, max=hi) if lo is not None else Dim(key)
+        entry = dict(shapes[index] or {})
+        entry[dim] = named[key]
+        shapes[index] = entry
+    return shapes
