@@ -307,6 +307,347 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::CompareFieldModel</name>
+    <message>
+        <source>(not recorded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareKernelModel</name>
+    <message>
+        <source>only in A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>renamed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timed only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in A, %2 in B: the same source once each job&apos;s own kernel name is replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One figure per run, without an interval: where the time went. The latency ratio with its interval is in the summary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not profiled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A (ms/call)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B (ms/call)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B − A (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B / A</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareView</name>
+    <message>
+        <source>compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quantize scheme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms (p10–p90 %2–%3, %4 runs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1× (95% CI %2–%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1× (no interval)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>profile (kernels timed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the compile&apos;s measure stage (no kernel times)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a changed kernel to see how its source differs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A stage both jobs have: its last snapshot in A against the one in B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick two job folders to compare.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These two jobs cannot be compared: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No comparison.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 kernels in A, %2 in B: %3 only in A, %4 only in B, %5 changed, %6 unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels not compared: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Neither job was profiled: no time per kernel (aotstudio-cli profile --package DIR/model.pt2 --out DIR on each).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only %1 was profiled: no time differences.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speedup over eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Machine verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency B / A:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not given: both runs need a speedup with its interval.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two jobs were measured in different runs: the ratio goes through each run&apos;s own eager.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager itself moved between the runs (its p10–p90 ranges do not overlap): another machine, torch or load. Read the ratio as one of speedups, not of latency.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missing in A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missing in B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nodes only in A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nodes only in B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same source once each job&apos;s own kernel name is replaced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The source is the same; the covered nodes or call sites differ.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two jobs have no graph stage in common.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after %1, %2 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot diff this stage: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1 · B: %2 — %3 only in A, %4 only in B, %5 changed, %6 unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only in A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only in B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op counts: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stages only in A: %1; only in B: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::ConnectDialog</name>
     <message>
         <source>Delete Profile</source>
@@ -1795,6 +2136,42 @@ Code: %2</source>
     </message>
     <message>
         <source>Verify an exported bundle (a folder or a .zip) across its shapes and its bucket policy; its signature is checked against the engine&apos;s trust store first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two finished jobs side by side: options, versions, package size, kernels with their source diffs and times, and the graph of each stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare %1 with %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1: %2 %3 — %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare: the first job folder (A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another job folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare %1 (A) with (B):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare with: the second job folder (B)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

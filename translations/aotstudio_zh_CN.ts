@@ -307,6 +307,347 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::CompareFieldModel</name>
+    <message>
+        <source>(not recorded)</source>
+        <translation>（未记录）</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareKernelModel</name>
+    <message>
+        <source>only in A</source>
+        <translation>仅在 A 中</translation>
+    </message>
+    <message>
+        <source>only in B</source>
+        <translation>仅在 B 中</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已更改</translation>
+    </message>
+    <message>
+        <source>renamed</source>
+        <translation>已重命名</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未更改</translation>
+    </message>
+    <message>
+        <source>timed only</source>
+        <translation>仅有计时</translation>
+    </message>
+    <message>
+        <source>%1 in A, %2 in B: the same source once each job&apos;s own kernel name is replaced</source>
+        <translation>A 中为 %1，B 中为 %2：替换各自作业的内核名后源码相同</translation>
+    </message>
+    <message>
+        <source>One figure per run, without an interval: where the time went. The latency ratio with its interval is in the summary.</source>
+        <translation>每次运行一个数值，没有置信区间：表示时间花在哪里。带置信区间的延迟比见概要页。</translation>
+    </message>
+    <message>
+        <source>not profiled</source>
+        <translation>未做性能分析</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>A (ms/call)</source>
+        <translation>A（毫秒/次）</translation>
+    </message>
+    <message>
+        <source>B (ms/call)</source>
+        <translation>B（毫秒/次）</translation>
+    </message>
+    <message>
+        <source>B − A (ms)</source>
+        <translation>B − A（毫秒）</translation>
+    </message>
+    <message>
+        <source>B / A</source>
+        <translation>B / A</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareView</name>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <source>quantize scheme</source>
+        <translation>量化方案</translation>
+    </message>
+    <message>
+        <source>bundle</source>
+        <translation>部署包</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <source>%1 ms (p10–p90 %2–%3, %4 runs)</source>
+        <translation>%1 ms（p10–p90 %2–%3，%4 次运行）</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>未给出</translation>
+    </message>
+    <message>
+        <source>%1× (95% CI %2–%3)</source>
+        <translation>%1×（95% 置信区间 %2–%3）</translation>
+    </message>
+    <message>
+        <source>%1× (no interval)</source>
+        <translation>%1×（无置信区间）</translation>
+    </message>
+    <message>
+        <source>profile (kernels timed)</source>
+        <translation>性能分析（含内核计时）</translation>
+    </message>
+    <message>
+        <source>the compile&apos;s measure stage (no kernel times)</source>
+        <translation>编译的测量阶段（无内核计时）</translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation>另有 %1 个</translation>
+    </message>
+    <message>
+        <source>Select a changed kernel to see how its source differs.</source>
+        <translation>选择一个已更改的内核以查看其源码差异。</translation>
+    </message>
+    <message>
+        <source>A stage both jobs have: its last snapshot in A against the one in B</source>
+        <translation>两个作业都有的阶段：A 中该阶段的最后一个快照与 B 中的对比</translation>
+    </message>
+    <message>
+        <source>Stage:</source>
+        <translation>阶段：</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>概要</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Pick two job folders to compare.</source>
+        <translation>请选择两个要比较的作业文件夹。</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation>正在比较 %1 与 %2…</translation>
+    </message>
+    <message>
+        <source>These two jobs cannot be compared: %1</source>
+        <translation>无法比较这两个作业：%1</translation>
+    </message>
+    <message>
+        <source>No comparison.</source>
+        <translation>没有比较结果。</translation>
+    </message>
+    <message>
+        <source>%1 kernels in A, %2 in B: %3 only in A, %4 only in B, %5 changed, %6 unchanged.</source>
+        <translation>A 中 %1 个内核，B 中 %2 个：%3 个仅在 A 中，%4 个仅在 B 中，%5 个已更改，%6 个未更改。</translation>
+    </message>
+    <message>
+        <source>Kernels not compared: %1</source>
+        <translation>未比较内核：%1</translation>
+    </message>
+    <message>
+        <source>Neither job was profiled: no time per kernel (aotstudio-cli profile --package DIR/model.pt2 --out DIR on each).</source>
+        <translation>两个作业都未做性能分析：没有每个内核的时间（对每个作业运行 aotstudio-cli profile --package DIR/model.pt2 --out DIR）。</translation>
+    </message>
+    <message>
+        <source>Only %1 was profiled: no time differences.</source>
+        <translation>只有 %1 做了性能分析：没有时间差。</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>A:</source>
+        <translation>A：</translation>
+    </message>
+    <message>
+        <source>B:</source>
+        <translation>B：</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Measured by</source>
+        <translation>测量来源</translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>编译后</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager</translation>
+    </message>
+    <message>
+        <source>Speedup over eager</source>
+        <translation>相对 eager 的加速比</translation>
+    </message>
+    <message>
+        <source>Machine verdict</source>
+        <translation>机器状态判定</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Latency B / A:</source>
+        <translation>延迟 B / A：</translation>
+    </message>
+    <message>
+        <source>not given: both runs need a speedup with its interval.</source>
+        <translation>未给出：两次运行都需要带置信区间的加速比。</translation>
+    </message>
+    <message>
+        <source>The two jobs were measured in different runs: the ratio goes through each run&apos;s own eager.</source>
+        <translation>两个作业在不同的运行中测量：该比值通过各自运行中的 eager 换算得出。</translation>
+    </message>
+    <message>
+        <source>Eager itself moved between the runs (its p10–p90 ranges do not overlap): another machine, torch or load. Read the ratio as one of speedups, not of latency.</source>
+        <translation>eager 本身在两次运行之间发生了变化（其 p10–p90 区间不重叠）：机器、torch 或负载不同。请把该比值理解为加速比之比，而不是延迟之比。</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Missing in A</source>
+        <translation>A 中缺少的内容</translation>
+    </message>
+    <message>
+        <source>Missing in B</source>
+        <translation>B 中缺少的内容</translation>
+    </message>
+    <message>
+        <source>nodes only in A: %1</source>
+        <translation>仅在 A 中的节点：%1</translation>
+    </message>
+    <message>
+        <source>nodes only in B: %1</source>
+        <translation>仅在 B 中的节点：%1</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Same source once each job&apos;s own kernel name is replaced.</source>
+        <translation>替换各自作业的内核名后源码相同。</translation>
+    </message>
+    <message>
+        <source>The source is the same; the covered nodes or call sites differ.</source>
+        <translation>源码相同；覆盖的节点或调用位置不同。</translation>
+    </message>
+    <message>
+        <source>The two jobs have no graph stage in common.</source>
+        <translation>两个作业没有共同的图阶段。</translation>
+    </message>
+    <message>
+        <source>%1 nodes</source>
+        <translation>%1 个节点</translation>
+    </message>
+    <message>
+        <source>after %1, %2 nodes</source>
+        <translation>%1 之后，%2 个节点</translation>
+    </message>
+    <message>
+        <source>Cannot diff this stage: %1</source>
+        <translation>无法比较此阶段：%1</translation>
+    </message>
+    <message>
+        <source>A: %1 · B: %2 — %3 only in A, %4 only in B, %5 changed, %6 unchanged.</source>
+        <translation>A：%1 · B：%2 — %3 个仅在 A 中，%4 个仅在 B 中，%5 个已更改，%6 个未更改。</translation>
+    </message>
+    <message>
+        <source>Only in A: %1</source>
+        <translation>仅在 A 中：%1</translation>
+    </message>
+    <message>
+        <source>Only in B: %1</source>
+        <translation>仅在 B 中：%1</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>Op counts: %1</source>
+        <translation>算子数量：%1</translation>
+    </message>
+    <message>
+        <source>Stages only in A: %1; only in B: %2</source>
+        <translation>仅在 A 中的阶段：%1；仅在 B 中：%2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::ConnectDialog</name>
     <message>
         <source>Delete Profile</source>
@@ -1792,6 +2133,42 @@ Code: %2</source>
     <message>
         <source>Verify an exported bundle (a folder or a .zip) across its shapes and its bucket policy; its signature is checked against the engine&apos;s trust store first</source>
         <translation>在所有形状和档位选择策略上验证已导出的部署包（文件夹或 .zip）；先用引擎的信任存储检查其签名</translation>
+    </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation>与…比较(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Two finished jobs side by side: options, versions, package size, kernels with their source diffs and times, and the graph of each stage</source>
+        <translation>并排比较两个已完成的作业：选项、版本、包大小、内核及其源码差异和时间，以及每个阶段的图</translation>
+    </message>
+    <message>
+        <source>Compare %1 with %2</source>
+        <translation>比较 %1 与 %2</translation>
+    </message>
+    <message>
+        <source>Job %1: %2 %3 — %4</source>
+        <translation>作业 %1：%2 %3 — %4</translation>
+    </message>
+    <message>
+        <source>Compare: the first job folder (A)</source>
+        <translation>比较：第一个作业文件夹（A）</translation>
+    </message>
+    <message>
+        <source>Another job folder…</source>
+        <translation>其他作业文件夹…</translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation>与…比较</translation>
+    </message>
+    <message>
+        <source>Compare %1 (A) with (B):</source>
+        <translation>将 %1（A）与（B）比较：</translation>
+    </message>
+    <message>
+        <source>Compare with: the second job folder (B)</source>
+        <translation>比较对象：第二个作业文件夹（B）</translation>
     </message>
 </context>
 <context>

@@ -23,6 +23,7 @@ class Session;
 
 namespace AotStudio::Widgets {
 
+class CompareView;
 class GraphPanel;
 class InspectorPanel;
 class KernelsPanel;
@@ -80,6 +81,11 @@ public:
     bool exportReport(const QString &folder);
     /// Puts the docks back where a fresh install has them.
     void resetLayout();
+    /**
+     * Opens a compare window for the job folders `a` and `b` (File → Compare With…) and starts
+     * the comparison (CompareView::compareFolders); the window deletes itself when closed.
+     */
+    CompareView *compareJobs(const QString &a, const QString &b);
 
     void setModel(const QString &model);
     /**
@@ -139,6 +145,8 @@ private:
     void showOpenedSession(Client::Session *session);
     void updateRecentMenu();
     void exportReportDialog();
+    /// File → Compare With…: the current job (or a folder) against another job of the session or a folder.
+    void compareWithDialog();
     void createMenus();
     void restoreSettings();
     void updateActions();
@@ -171,6 +179,7 @@ private:
     QAction *m_openSessionAction = nullptr;
     QAction *m_saveSessionAction = nullptr;
     QAction *m_reportAction = nullptr;
+    QAction *m_compareAction = nullptr;
     QAction *m_resetLayoutAction = nullptr;
     QMenu *m_recentMenu = nullptr;
     PipelinePanel *m_pipelinePanel = nullptr;
