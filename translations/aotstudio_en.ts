@@ -259,6 +259,18 @@
         <source>Job %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 cannot be opened: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it holds no numerics.json (the folder of aotstudio-cli numerics --out).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::StageNames</name>
@@ -759,6 +771,21 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::ErrorScaleLegend</name>
+    <message>
+        <source>NaN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (tolerance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::ExportDialog</name>
     <message>
         <source>Export Bundle</source>
@@ -980,6 +1007,34 @@
         <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whose error colours the nodes: eager (op by op in the run&apos;s dtype) or compiled (AOTInductor, every intermediate exposed), each against the float64 reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the first node past the tolerance whose inputs are all within it: where the error starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First divergent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No node past the tolerance</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::GraphView</name>
@@ -1108,6 +1163,14 @@
     </message>
     <message>
         <source>AOT Studio graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour: numeric error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each node&apos;s error against the float64 reference (a numerics job)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1303,6 +1366,66 @@
     </message>
     <message>
         <source>Problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Numerical error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tolerance %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not measured at this node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no value (not exposed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, first divergent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, diverges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>norm error: max |x − reference| / max |reference|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max rel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Growth over inputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2172,6 +2295,14 @@ Code: %2</source>
     </message>
     <message>
         <source>Compare with: the second job folder (B)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Job Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the folder of a command-line job (aotstudio-cli numerics --out DIR): the capture graph coloured by each node&apos;s numerical error</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3666,6 +3797,18 @@ this scheme&apos;s own eager / compiled: %3</source>
         <source>Save Session As (a new folder)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Open Job Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened the job folder %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Job Folder (numerics.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SessionReport</name>
@@ -4383,10 +4526,6 @@ start %4 ms, duration %5 µs
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A saved session (.aotsession) to open, without running anything.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>give at most one session file</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4400,6 +4539,10 @@ start %4 ms, duration %5 µs
     </message>
     <message>
         <source>--engine takes an ssh command: &quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;, not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics, to open without running anything.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -259,6 +259,18 @@
         <source>Job %1: %2</source>
         <translation>作业 %1：%2</translation>
     </message>
+    <message>
+        <source>%1 cannot be opened: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>it holds no numerics.json (the folder of aotstudio-cli numerics --out).</source>
+        <translation>其中没有 numerics.json（应为 aotstudio-cli numerics 的 --out 文件夹）。</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object (%2).</source>
+        <translation>%1 不是 JSON 对象（%2）。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::StageNames</name>
@@ -759,6 +771,21 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::ErrorScaleLegend</name>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation>无值</translation>
+    </message>
+    <message>
+        <source>%1 (tolerance)</source>
+        <translation>%1（容差）</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::ExportDialog</name>
     <message>
         <source>Export Bundle</source>
@@ -977,6 +1004,34 @@
         <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
         <translation>未选择快照：请在流水线面板中选择一个阶段或优化遍。</translation>
     </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager</translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>编译后</translation>
+    </message>
+    <message>
+        <source>Whose error colours the nodes: eager (op by op in the run&apos;s dtype) or compiled (AOTInductor, every intermediate exposed), each against the float64 reference</source>
+        <translation>按谁的误差为节点着色：eager（按运行的数据类型逐个算子执行）或编译后（AOTInductor，暴露所有中间结果），均相对于 float64 参考值</translation>
+    </message>
+    <message>
+        <source>Select the first node past the tolerance whose inputs are all within it: where the error starts</source>
+        <translation>选择第一个超出容差、而其所有输入都在容差之内的节点：误差从这里开始</translation>
+    </message>
+    <message>
+        <source>Error of:</source>
+        <translation>误差来源：</translation>
+    </message>
+    <message>
+        <source>First divergent: %1</source>
+        <translation>首个发散节点：%1</translation>
+    </message>
+    <message>
+        <source>No node past the tolerance</source>
+        <translation>没有超出容差的节点</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::GraphView</name>
@@ -1105,6 +1160,14 @@
     <message>
         <source>AOT Studio graph</source>
         <translation>AOT Studio 计算图</translation>
+    </message>
+    <message>
+        <source>Colour: numeric error</source>
+        <translation>着色：数值误差</translation>
+    </message>
+    <message>
+        <source>Each node&apos;s error against the float64 reference (a numerics job)</source>
+        <translation>每个节点相对于 float64 参考值的误差（数值分析作业）</translation>
     </message>
 </context>
 <context>
@@ -1300,6 +1363,66 @@
     <message>
         <source>Problem</source>
         <translation>问题</translation>
+    </message>
+    <message>
+        <source>Numerical error</source>
+        <translation>数值误差</translation>
+    </message>
+    <message>
+        <source>tolerance %1</source>
+        <translation>容差 %1</translation>
+    </message>
+    <message>
+        <source>not measured at this node</source>
+        <translation>此节点未测量</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>参考</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>no value (not exposed)</source>
+        <translation>无值（未暴露）</translation>
+    </message>
+    <message>
+        <source>%1, first divergent</source>
+        <translation>%1，首个发散节点</translation>
+    </message>
+    <message>
+        <source>%1, diverges</source>
+        <translation>%1，发散</translation>
+    </message>
+    <message>
+        <source>norm error: max |x − reference| / max |reference|</source>
+        <translation>归一化误差：max |x − 参考值| / max |参考值|</translation>
+    </message>
+    <message>
+        <source>Max abs</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Max rel</source>
+        <translation>最大相对误差</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦相似度</translation>
+    </message>
+    <message>
+        <source>Growth over inputs</source>
+        <translation>相对输入的增长</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager</translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>编译后</translation>
     </message>
 </context>
 <context>
@@ -2169,6 +2292,14 @@ Code: %2</source>
     <message>
         <source>Compare with: the second job folder (B)</source>
         <translation>比较对象：第二个作业文件夹（B）</translation>
+    </message>
+    <message>
+        <source>Open &amp;Job Folder…</source>
+        <translation>打开作业文件夹(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Show the folder of a command-line job (aotstudio-cli numerics --out DIR): the capture graph coloured by each node&apos;s numerical error</source>
+        <translation>显示命令行作业的文件夹（aotstudio-cli numerics --out DIR）：按每个节点的数值误差为捕获图着色</translation>
     </message>
 </context>
 <context>
@@ -3674,6 +3805,18 @@ this scheme&apos;s own eager / compiled: %3</source>
         <source>Save Session As (a new folder)</source>
         <translation>会话另存为（新文件夹）</translation>
     </message>
+    <message>
+        <source>Open Job Folder</source>
+        <translation>打开作业文件夹</translation>
+    </message>
+    <message>
+        <source>Opened the job folder %1.</source>
+        <translation>已打开作业文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Open Job Folder (numerics.json)</source>
+        <translation>打开作业文件夹（numerics.json）</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SessionReport</name>
@@ -4390,10 +4533,6 @@ start %4 ms, duration %5 µs
         <translation>未知设备“%1”：请使用 cpu 或 cuda。</translation>
     </message>
     <message>
-        <source>A saved session (.aotsession) to open, without running anything.</source>
-        <translation>要打开的已保存会话（.aotsession），不运行任何内容。</translation>
-    </message>
-    <message>
         <source>give at most one session file</source>
         <translation>最多只能指定一个会话文件</translation>
     </message>
@@ -4408,6 +4547,10 @@ start %4 ms, duration %5 µs
     <message>
         <source>--engine takes an ssh command: &quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;, not &quot;%1&quot;</source>
         <translation>--engine 需要一条 ssh 命令：&quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;，而不是 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics, to open without running anything.</source>
+        <translation>要打开的已保存会话（.aotsession），或 aotstudio-cli numerics 的作业文件夹；不会运行任何内容。</translation>
     </message>
 </context>
 </TS>

@@ -249,6 +249,12 @@ void MainWindow::createActions()
     m_openSessionAction->setToolTip(tr("Show a saved session (.aotsession) without running anything"));
     connect(m_openSessionAction, &QAction::triggered, m_sessions, &SessionController::openSessionDialog);
 
+    m_openJobFolderAction = new QAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open &Job Folder…"), this);
+    m_openJobFolderAction->setObjectName(QStringLiteral("openJobFolderAction"));
+    m_openJobFolderAction->setToolTip(tr("Show the folder of a command-line job (aotstudio-cli numerics --out DIR): the "
+                                         "capture graph coloured by each node's numerical error"));
+    connect(m_openJobFolderAction, &QAction::triggered, m_sessions, &SessionController::openJobFolderDialog);
+
     m_saveSessionAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save Session As…"), this);
     m_saveSessionAction->setShortcut(QKeySequence::Save);
     m_saveSessionAction->setToolTip(tr("Copy this session and its job folders into a new folder"));
@@ -457,6 +463,9 @@ void MainWindow::showOpenedSession(Client::Session *loaded)
     if (const auto *failed = SessionController::latestFailedCompile(*loaded))
         m_resultPanel->showError(failed->request.value(QLatin1String("model")).toString(), *failed->error,
                                  Client::VerifyFailure::fromError(*failed->error, loaded->logs(), failed->id));
+    // A numerics job is read on its graph: the capture snapshot coloured by error.
+    if (const auto *job = m_hub->currentJobRecord(); job && job->numerics)
+        m_graphDock->raise();
     showSessionResults();
     updateActions();
 }
@@ -481,6 +490,7 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Recent Sessions"));
     m_recentMenu->setObjectName(QStringLiteral("recentSessionsMenu"));
     updateRecentMenu();
+    file->addAction(m_openJobFolderAction);
     file->addAction(m_saveSessionAction);
     file->addSeparator();
     file->addAction(m_compareAction);

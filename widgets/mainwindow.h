@@ -74,6 +74,8 @@ public:
     Client::Session *liveSession() const { return m_sessions->liveSession(); }
     /// SessionController::openSession().
     bool openSession(const QString &path) { return m_sessions->openSession(path); }
+    /// SessionController::openJobFolder(): a numerics job folder of the command line.
+    bool openJobFolder(const QString &folder) { return m_sessions->openJobFolder(folder); }
     /// SessionController::saveSessionAs().
     bool saveSessionAs(const QString &folder) { return m_sessions->saveSessionAs(folder); }
     /// Writes an HTML report with every chart as PNG and the tables as CSV into the new folder
@@ -180,6 +182,7 @@ private:
     QAction *m_saveSessionAction = nullptr;
     QAction *m_reportAction = nullptr;
     QAction *m_compareAction = nullptr;
+    QAction *m_openJobFolderAction = nullptr;
     QAction *m_resetLayoutAction = nullptr;
     QMenu *m_recentMenu = nullptr;
     PipelinePanel *m_pipelinePanel = nullptr;

@@ -9,6 +9,8 @@
 //   quantize           AOTSTUDIO_REVIEW_QUANTIZE=FILE (a quantize.json): every tab of the quantization panel
 //   compare            AOTSTUDIO_REVIEW_COMPARE_A=DIR, AOTSTUDIO_REVIEW_COMPARE_B=DIR (two job folders; default
 //                      the recorded compile and profile of tests/fixtures/sessions/full): every tab
+//   numerics           AOTSTUDIO_REVIEW_NUMERICS=DIR (a numerics --out folder; default tests/fixtures/numerics):
+//                      the main window with the graph coloured by error and the first divergent node selected
 // The behaviour these views must have is tested in tst_graphview, tst_graphlayout, tst_profilepanel
 // and tst_quantizationpanel.
 
@@ -18,9 +20,12 @@
 #include "graphview/graphview.h"
 #include "widgets/comparemodels.h"
 #include "widgets/compareview.h"
+#include "widgets/graphpanel.h"
 #include "widgets/graphview/jobtracker.h"
+#include "widgets/mainwindow.h"
 #include "widgets/profilepanel.h"
 #include "widgets/quantizationpanel.h"
+#include "widgets/selectionhub.h"
 
 #include <QDir>
 #include <QFile>
@@ -28,6 +33,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTest>
 
@@ -229,6 +235,29 @@ private Q_SLOTS:
             QStringLiteral("A is a job of sample:mlp and B of sample:convnet: compare two jobs of one model"));
         QTest::qWait(20);
         QVERIFY(refused.grab().save(outPath(QStringLiteral("compare_review_refused.png"))));
+    }
+
+    void numerics()
+    {
+        QString folder = qEnvironmentVariable("AOTSTUDIO_REVIEW_NUMERICS");
+        if (folder.isEmpty())
+            folder = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/numerics");
+        Widgets::MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openJobFolder(folder));
+        QVERIFY(window.selectionHub()->waitForIdle());
+        auto *panel = window.findChild<Widgets::GraphPanel *>();
+        QVERIFY(panel);
+        QVERIFY(panel->graphView()->layoutJob()->waitForIdle());
+        panel->graphView()->fitToView();
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(outPath(QStringLiteral("numerics_review_0.png"))));
+        if (panel->firstDivergentButton()->isEnabled())
+            panel->firstDivergentButton()->click();
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(outPath(QStringLiteral("numerics_review_1.png"))));
     }
 
 };
