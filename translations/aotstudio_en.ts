@@ -264,7 +264,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>it holds no numerics.json (the folder of aotstudio-cli numerics --out).</source>
+        <source>it holds no numerics.json or tune.json (the folder of aotstudio-cli numerics or tune --out).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1704,6 +1704,10 @@ Code: %2</source>
         <source>Idle</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The next compile uses the recipe “%1” (Run Settings shows its options).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2262,11 +2266,23 @@ Code: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Open &amp;Job Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the folder of a command-line job: aotstudio-cli numerics --out DIR (the capture graph coloured by each node&apos;s numerical error) or tune --out DIR (the trials, their Pareto front and the recipe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Compare &amp;With…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Two finished jobs side by side: options, versions, package size, kernels with their source diffs and times, and the graph of each stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2295,14 +2311,6 @@ Code: %2</source>
     </message>
     <message>
         <source>Compare with: the second job folder (B)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open &amp;Job Folder…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the folder of a command-line job (aotstudio-cli numerics --out DIR): the capture graph coloured by each node&apos;s numerical error</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3604,6 +3612,18 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Threads:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>e.g. {&quot;epilogue_fusion&quot;: false}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Further Inductor options of a compile as a JSON object (torch._inductor.config keys, dotted, to values); a tune&apos;s “Use this recipe” fills it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inductor options:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SchemeTableModel</name>
@@ -3806,7 +3826,7 @@ this scheme&apos;s own eager / compiled: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open Job Folder (numerics.json)</source>
+        <source>Open Job Folder (numerics.json or tune.json)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4272,6 +4292,167 @@ start %4 ms, duration %5 µs
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::TunePanel</name>
+    <message>
+        <source>Latency against error: the Pareto front</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use This Recipe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Recipe…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The next compile uses the selected trial&apos;s options: freezing, max-autotune, dtype and Inductor options (Run Settings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the selected trial&apos;s options as recipe.json, for aotstudio-cli compile --recipe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 ms, max abs error %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tune yet: run aotstudio-cli tune --out DIR and open the folder (File → Open Job Folder…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2, %3: %n trial(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no recipe qualified</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recipe: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measurement: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a trial that compiled (not a baseline) first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Recipe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recipes (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The recipe was not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median latency (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error against eager (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (error 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TuneTableModel</name>
+    <message>
+        <source>The defaults trial&apos;s median over this one&apos;s (&gt; 1: faster), with the 95% interval of the paired measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (recipe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1× (reference)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1× (%2–%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>vs defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pareto</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::VerifyOutputModel</name>
     <message>
         <source>passed</source>
@@ -4542,7 +4723,7 @@ start %4 ms, duration %5 µs
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics, to open without running anything.</source>
+        <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics or tune, to open without running anything.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

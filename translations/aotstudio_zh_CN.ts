@@ -264,8 +264,8 @@
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <source>it holds no numerics.json (the folder of aotstudio-cli numerics --out).</source>
-        <translation>其中没有 numerics.json（应为 aotstudio-cli numerics 的 --out 文件夹）。</translation>
+        <source>it holds no numerics.json or tune.json (the folder of aotstudio-cli numerics or tune --out).</source>
+        <translation>其中没有 numerics.json 或 tune.json（应为 aotstudio-cli numerics 或 tune 的 --out 文件夹）。</translation>
     </message>
     <message>
         <source>%1 is not a JSON object (%2).</source>
@@ -1701,6 +1701,10 @@ Code: %2</source>
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
+    <message>
+        <source>The next compile uses the recipe “%1” (Run Settings shows its options).</source>
+        <translation>下一次编译将使用配方“%1”（运行设置中可查看其选项）。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2258,12 +2262,24 @@ Code: %2</source>
         <translation>在所有形状和档位选择策略上验证已导出的部署包（文件夹或 .zip）；先用引擎的信任存储检查其签名</translation>
     </message>
     <message>
+        <source>Open &amp;Job Folder…</source>
+        <translation>打开作业文件夹(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Show the folder of a command-line job: aotstudio-cli numerics --out DIR (the capture graph coloured by each node&apos;s numerical error) or tune --out DIR (the trials, their Pareto front and the recipe)</source>
+        <translation>显示命令行作业的文件夹：aotstudio-cli numerics --out DIR（按每个节点的数值误差为捕获图着色）或 tune --out DIR（各次试验、其帕累托前沿和配方）</translation>
+    </message>
+    <message>
         <source>Compare &amp;With…</source>
         <translation>与…比较(&amp;W)</translation>
     </message>
     <message>
         <source>Two finished jobs side by side: options, versions, package size, kernels with their source diffs and times, and the graph of each stage</source>
         <translation>并排比较两个已完成的作业：选项、版本、包大小、内核及其源码差异和时间，以及每个阶段的图</translation>
+    </message>
+    <message>
+        <source>Tune</source>
+        <translation>调优</translation>
     </message>
     <message>
         <source>Compare %1 with %2</source>
@@ -2292,14 +2308,6 @@ Code: %2</source>
     <message>
         <source>Compare with: the second job folder (B)</source>
         <translation>比较对象：第二个作业文件夹（B）</translation>
-    </message>
-    <message>
-        <source>Open &amp;Job Folder…</source>
-        <translation>打开作业文件夹(&amp;J)…</translation>
-    </message>
-    <message>
-        <source>Show the folder of a command-line job (aotstudio-cli numerics --out DIR): the capture graph coloured by each node&apos;s numerical error</source>
-        <translation>显示命令行作业的文件夹（aotstudio-cli numerics --out DIR）：按每个节点的数值误差为捕获图着色</translation>
     </message>
 </context>
 <context>
@@ -3612,6 +3620,18 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Threads:</source>
         <translation>线程：</translation>
     </message>
+    <message>
+        <source>e.g. {&quot;epilogue_fusion&quot;: false}</source>
+        <translation>例如 {&quot;epilogue_fusion&quot;: false}</translation>
+    </message>
+    <message>
+        <source>Further Inductor options of a compile as a JSON object (torch._inductor.config keys, dotted, to values); a tune&apos;s “Use this recipe” fills it</source>
+        <translation>编译时额外的 Inductor 选项，写成 JSON 对象（torch._inductor.config 的键，用点号分隔，对应取值）；调优的“使用此配方”会填写它</translation>
+    </message>
+    <message>
+        <source>Inductor options:</source>
+        <translation>Inductor 选项：</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SchemeTableModel</name>
@@ -3814,8 +3834,8 @@ this scheme&apos;s own eager / compiled: %3</source>
         <translation>已打开作业文件夹 %1。</translation>
     </message>
     <message>
-        <source>Open Job Folder (numerics.json)</source>
-        <translation>打开作业文件夹（numerics.json）</translation>
+        <source>Open Job Folder (numerics.json or tune.json)</source>
+        <translation>打开作业文件夹（numerics.json 或 tune.json）</translation>
     </message>
 </context>
 <context>
@@ -4285,6 +4305,166 @@ start %4 ms, duration %5 µs
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::TunePanel</name>
+    <message>
+        <source>Latency against error: the Pareto front</source>
+        <translation>延迟与误差：帕累托前沿</translation>
+    </message>
+    <message>
+        <source>Use This Recipe</source>
+        <translation>使用此配方</translation>
+    </message>
+    <message>
+        <source>Save Recipe…</source>
+        <translation>保存配方…</translation>
+    </message>
+    <message>
+        <source>The next compile uses the selected trial&apos;s options: freezing, max-autotune, dtype and Inductor options (Run Settings)</source>
+        <translation>下一次编译使用所选试验的选项：冻结、max-autotune、数据类型和 Inductor 选项（运行设置）</translation>
+    </message>
+    <message>
+        <source>Write the selected trial&apos;s options as recipe.json, for aotstudio-cli compile --recipe</source>
+        <translation>将所选试验的选项写入 recipe.json，供 aotstudio-cli compile --recipe 使用</translation>
+    </message>
+    <message>
+        <source>%1: %2 ms, max abs error %3</source>
+        <translation>%1：%2 ms，最大绝对误差 %3</translation>
+    </message>
+    <message>
+        <source>No tune yet: run aotstudio-cli tune --out DIR and open the folder (File → Open Job Folder…).</source>
+        <translation>尚无调优结果：运行 aotstudio-cli tune --out DIR，然后打开该文件夹（文件 → 打开作业文件夹…）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2, %3: %n trial(s)</source>
+        <translation>
+            <numerusform>%1，%2，%3：%n 次试验</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no recipe qualified</source>
+        <translation>没有符合条件的配方</translation>
+    </message>
+    <message>
+        <source>recipe: %1</source>
+        <translation>配方：%1</translation>
+    </message>
+    <message>
+        <source>measurement: %1</source>
+        <translation>测量：%1</translation>
+    </message>
+    <message>
+        <source>Select a trial that compiled (not a baseline) first.</source>
+        <translation>请先选择一个已编译成功的试验（不能是基线）。</translation>
+    </message>
+    <message>
+        <source>Save Recipe</source>
+        <translation>保存配方</translation>
+    </message>
+    <message>
+        <source>Recipes (*.json)</source>
+        <translation>配方 (*.json)</translation>
+    </message>
+    <message>
+        <source>The recipe was not saved: %1</source>
+        <translation>配方未保存：%1</translation>
+    </message>
+    <message>
+        <source>Median latency (ms)</source>
+        <translation>延迟中位数（毫秒）</translation>
+    </message>
+    <message>
+        <source>Max abs error against eager (log)</source>
+        <translation>相对 eager 的最大绝对误差（对数）</translation>
+    </message>
+    <message>
+        <source>%1 (error 0)</source>
+        <translation>%1（误差为 0）</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TuneTableModel</name>
+    <message>
+        <source>The defaults trial&apos;s median over this one&apos;s (&gt; 1: faster), with the 95% interval of the paired measurement</source>
+        <translation>defaults 试验的中位数除以本试验的中位数（&gt; 1：更快），附配对测量的 95% 置信区间</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation>%1（基线）</translation>
+    </message>
+    <message>
+        <source>%1 (recipe)</source>
+        <translation>%1（配方）</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>1× (reference)</source>
+        <translation>1×（参照）</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>%1× (%2–%3)</source>
+        <translation>%1×（%2–%3）</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Median (ms)</source>
+        <translation>中位数（毫秒）</translation>
+    </message>
+    <message>
+        <source>vs defaults</source>
+        <translation>相对 defaults</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation>包</translation>
+    </message>
+    <message>
+        <source>Pareto</source>
+        <translation>帕累托</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::VerifyOutputModel</name>
     <message>
         <source>passed</source>
@@ -4549,8 +4729,8 @@ start %4 ms, duration %5 µs
         <translation>--engine 需要一条 ssh 命令：&quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;，而不是 &quot;%1&quot;</translation>
     </message>
     <message>
-        <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics, to open without running anything.</source>
-        <translation>要打开的已保存会话（.aotsession），或 aotstudio-cli numerics 的作业文件夹；不会运行任何内容。</translation>
+        <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics or tune, to open without running anything.</source>
+        <translation>要打开的已保存会话（.aotsession），或 aotstudio-cli numerics 或 tune 的作业文件夹；不会运行任何内容。</translation>
     </message>
 </context>
 </TS>

@@ -13,6 +13,7 @@
 #include "selectionhub.h"
 #include "sessionreport.h"
 #include "sweeppanel.h"
+#include "tunepanel.h"
 
 #include "client/measurement.h"
 #include "client/session.h"
@@ -251,8 +252,9 @@ void MainWindow::createActions()
 
     m_openJobFolderAction = new QAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open &Job Folder…"), this);
     m_openJobFolderAction->setObjectName(QStringLiteral("openJobFolderAction"));
-    m_openJobFolderAction->setToolTip(tr("Show the folder of a command-line job (aotstudio-cli numerics --out DIR): the "
-                                         "capture graph coloured by each node's numerical error"));
+    m_openJobFolderAction->setToolTip(tr("Show the folder of a command-line job: aotstudio-cli numerics --out DIR (the "
+                                         "capture graph coloured by each node's numerical error) or tune --out DIR (the "
+                                         "trials, their Pareto front and the recipe)"));
     connect(m_openJobFolderAction, &QAction::triggered, m_sessions, &SessionController::openJobFolderDialog);
 
     m_saveSessionAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save Session As…"), this);
@@ -414,6 +416,9 @@ void MainWindow::createDocks()
     m_quantPanel->follow(m_hub);
     m_sweepPanel = new SweepPanel;
     m_sweepPanel->follow(m_hub);
+    m_tunePanel = new TunePanel;
+    m_tunePanel->follow(m_hub);
+    connect(m_tunePanel, &TunePanel::recipeChosen, m_jobs, &JobController::applyRecipeOptions);
     m_log = new LogView;
     auto *pipeline = addPanelDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
     auto *inspector = addPanelDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea);
@@ -427,10 +432,12 @@ void MainWindow::createDocks()
     m_profileDock = profile;
     m_quantDock = quant;
     m_sweepDock = sweep;
+    m_tuneDock = addPanelDock(m_tunePanel, tr("Tune"), QStringLiteral("tuneDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(graph, kernels);
     tabifyDockWidget(kernels, profile);
     tabifyDockWidget(profile, quant);
     tabifyDockWidget(quant, sweep);
+    tabifyDockWidget(sweep, m_tuneDock);
     graph->raise();
     addPanelDock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     resizeDocks({pipeline, graph}, {330, 760}, Qt::Horizontal);
@@ -466,6 +473,8 @@ void MainWindow::showOpenedSession(Client::Session *loaded)
     // A numerics job is read on its graph: the capture snapshot coloured by error.
     if (const auto *job = m_hub->currentJobRecord(); job && job->numerics)
         m_graphDock->raise();
+    else if (m_hub->tune())
+        m_tuneDock->raise();
     showSessionResults();
     updateActions();
 }

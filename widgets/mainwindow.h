@@ -33,12 +33,13 @@ class ProfilePanel;
 class QuantizationPanel;
 class ResultPanel;
 class SweepPanel;
+class TunePanel;
 class SelectionHub;
 
 /**
  * The studio's main window: a toolbar to pick model, device and output folder and to compile,
  * profile or quantize; the summary of the last result in the middle; docks for the Pipeline,
- * Graph, Inspector, Kernels, Profile, Quantization and Log panels, all following one
+ * Graph, Inspector, Kernels, Profile, Quantization, Sweep, Tune and Log panels, all following one
  * SelectionHub; the engine's state in the status bar. After a successful compile, File → Export
  * Bundle… turns its output into a deployable bundle. File → Open Session shows a saved session
  * without an engine.
@@ -52,7 +53,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     /// Bumped whenever docks or toolbars change, so an old saved layout is not restored.
-    static constexpr int LayoutVersion = 3;
+    static constexpr int LayoutVersion = 4;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -192,11 +193,13 @@ private:
     ProfilePanel *m_profilePanel = nullptr;
     QuantizationPanel *m_quantPanel = nullptr;
     SweepPanel *m_sweepPanel = nullptr;
+    TunePanel *m_tunePanel = nullptr;
     QList<QDockWidget *> m_docks; ///< every panel's dock, in creation order
     QDockWidget *m_graphDock = nullptr;
     QDockWidget *m_profileDock = nullptr;
     QDockWidget *m_quantDock = nullptr;
     QDockWidget *m_sweepDock = nullptr;
+    QDockWidget *m_tuneDock = nullptr;
     QPushButton *m_restartButton = nullptr;
     QByteArray m_defaultLayout;
     QComboBox *m_modelCombo = nullptr;

@@ -142,6 +142,12 @@ std::shared_ptr<const Client::NumericsResult> SelectionHub::numerics() const
     return job ? job->numerics : nullptr;
 }
 
+std::shared_ptr<const Client::TuneResult> SelectionHub::tune() const
+{
+    const Client::JobRecord *job = m_session ? m_session->latestSucceeded(QStringLiteral("tune")) : nullptr;
+    return job ? job->tune : nullptr;
+}
+
 std::shared_ptr<const Client::SweepResult> SelectionHub::sweep() const
 {
     const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("sweep")) : nullptr;

@@ -176,7 +176,7 @@ void SessionController::showOpened(Client::Session *loaded, const QString &name)
 
 void SessionController::openJobFolderDialog()
 {
-    const QString folder = QFileDialog::getExistingDirectory(m_dialogParent, tr("Open Job Folder (numerics.json)"));
+    const QString folder = QFileDialog::getExistingDirectory(m_dialogParent, tr("Open Job Folder (numerics.json or tune.json)"));
     if (!folder.isEmpty())
         openJobFolder(folder);
 }

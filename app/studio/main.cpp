@@ -70,7 +70,7 @@ struct Options
             QStringLiteral("session"),
             QCoreApplication::translate(
                 "main",
-                "A saved session (.aotsession), or a job folder of aotstudio-cli numerics, "
+                "A saved session (.aotsession), or a job folder of aotstudio-cli numerics or tune, "
                 "to open without running anything."),
             QStringLiteral("[session]"));
     }

@@ -60,7 +60,8 @@ Session *Session::fromJobFolder(const QString &folder, QObject *parent)
                                 .arg(QDir::toNativeSeparators(folder), why));
     };
     // The results a folder of the command line may hold, with the request type each answers.
-    const std::pair<QLatin1String, QLatin1String> kinds[] = {{QLatin1String("numerics.json"), QLatin1String("numerics")}};
+    const std::pair<QLatin1String, QLatin1String> kinds[] = {{QLatin1String("numerics.json"), QLatin1String("numerics")},
+                                                             {QLatin1String("tune.json"), QLatin1String("tune")}};
     QString file, kind;
     for (const auto &[name, type] : kinds)
         if (dir.exists(name)) {
@@ -70,7 +71,7 @@ Session *Session::fromJobFolder(const QString &folder, QObject *parent)
         }
     if (file.isEmpty())
         throw fail(QCoreApplication::translate("AotStudio::Client::Session",
-                                               "it holds no numerics.json (the folder of aotstudio-cli numerics --out)."));
+                                               "it holds no numerics.json or tune.json (the folder of aotstudio-cli numerics or tune --out)."));
     QFile in(file);
     if (!in.open(QIODevice::ReadOnly))
         throw fail(in.errorString());
@@ -211,6 +212,10 @@ void Session::parseResult(JobRecord &job)
     } else if (job.kind == QLatin1String("numerics")) {
         auto parsed = parseNumericsResult(job.result);
         job.numerics = std::move(parsed.value);
+        job.resultError = parsed.error;
+    } else if (job.kind == QLatin1String("tune")) {
+        auto parsed = parseTuneResult(job.result);
+        job.tune = std::move(parsed.value);
         job.resultError = parsed.error;
     }
     if (!job.resultError.isEmpty())

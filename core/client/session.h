@@ -7,6 +7,7 @@
 #include "profileresult.h"
 #include "quantizeresult.h"
 #include "sweepresult.h"
+#include "tuneresult.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -81,6 +82,8 @@ struct JobRecord
     std::shared_ptr<const SweepResult> sweep;
     /// A numerics job's result; null for other kinds or when refused.
     std::shared_ptr<const NumericsResult> numerics;
+    /// A tune job's result; null for other kinds or when refused.
+    std::shared_ptr<const TuneResult> tune;
     QString resultError; ///< why the result could not be read; empty when it could (or has none)
 
     bool finished() const { return !result.isEmpty() || error.has_value(); }
@@ -167,7 +170,7 @@ public:
     QString saveAs(const QString &folder, QString *error = nullptr) const;
     /**
      * A session of one finished job folder written by the command line (`aotstudio-cli numerics
-     * --out DIR`: numerics.json and snapshots/), as if the studio had run it: the request, the
+     * --out DIR`: numerics.json and snapshots/; `aotstudio-cli tune --out DIR`: tune.json), as if the studio had run it: the request, the
      * folder's snapshots in order and the result, so the panels show it like any job. Throws
      * SessionError naming the folder when it holds no such result or the result cannot be read.
      */

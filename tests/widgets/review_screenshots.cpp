@@ -11,6 +11,7 @@
 //                      the recorded compile and profile of tests/fixtures/sessions/full): every tab
 //   numerics           AOTSTUDIO_REVIEW_NUMERICS=DIR (a numerics --out folder; default tests/fixtures/numerics):
 //                      the main window with the graph coloured by error and the first divergent node selected
+//   tune               AOTSTUDIO_REVIEW_TUNE=DIR (a tune --out folder; default tests/fixtures/tune): the Tune dock
 // The behaviour these views must have is tested in tst_graphview, tst_graphlayout, tst_profilepanel
 // and tst_quantizationpanel.
 
@@ -26,6 +27,7 @@
 #include "widgets/profilepanel.h"
 #include "widgets/quantizationpanel.h"
 #include "widgets/selectionhub.h"
+#include "widgets/tunepanel.h"
 
 #include <QDir>
 #include <QFile>
@@ -260,6 +262,23 @@ private Q_SLOTS:
         QVERIFY(window.grab().save(outPath(QStringLiteral("numerics_review_1.png"))));
     }
 
+    void tune()
+    {
+        QString folder = qEnvironmentVariable("AOTSTUDIO_REVIEW_TUNE");
+        if (folder.isEmpty())
+            folder = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/tune");
+        Widgets::MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openJobFolder(folder));
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(outPath(QStringLiteral("tune_review_0.png"))));
+        auto *panel = window.findChild<Widgets::TunePanel *>();
+        QVERIFY(panel);
+        panel->resize(1100, 600);
+        QVERIFY(panel->grab().save(outPath(QStringLiteral("tune_review_1.png"))));
+    }
 };
 
 QTEST_MAIN(ReviewScreenshots)
