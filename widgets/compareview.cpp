@@ -226,6 +226,7 @@ CompareView::CompareView(QWidget *parent)
     layout->addWidget(m_header);
     layout->addWidget(m_refusalLabel);
     layout->addWidget(m_tabs, 1);
+    layout->addStretch(); // keeps a refusal at the top while the tabs are hidden
 
     connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
@@ -270,6 +271,7 @@ void CompareView::showRefusal(const QString &message)
     m_refusal = message;
     m_refusalLabel->setText(tr("These two jobs cannot be compared: %1").arg(message));
     m_refusalLabel->show();
+    m_tabs->hide(); // empty tables under the reason would only suggest something is missing
     m_header->setText(tr("No comparison."));
     Q_EMIT comparisonChanged();
 }
@@ -285,6 +287,8 @@ void CompareView::setComparison(std::shared_ptr<const Compare::Comparison> compa
     m_diff->clear();
     m_diffTitle->clear();
     m_tabs->setEnabled(m_comparison != nullptr);
+    if (m_comparison)
+        m_tabs->show();
     {
         const QSignalBlocker block(m_stage);
         m_stage->clear();

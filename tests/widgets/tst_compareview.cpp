@@ -144,7 +144,16 @@ void TestCompareView::differentModelsAreRefused()
     QVERIFY2(view.refusal().contains(QStringLiteral("sample:convnet")), qPrintable(view.refusal()));
     QVERIFY(view.refusal().contains(QStringLiteral("sample:mlp")));
     QCOMPARE(view.kernelModel()->rowCount(), 0);
-    QVERIFY(!view.findChild<QTabWidget *>(QStringLiteral("compareTabs"))->isEnabled());
+    auto *tabs = view.findChild<QTabWidget *>(QStringLiteral("compareTabs"));
+    QVERIFY(!tabs->isEnabled());
+    QVERIFY(tabs->isHidden()); // the reason alone, no empty tables
+
+    // A comparison after a refusal shows the tabs again.
+    view.compareFolders(kSession + QStringLiteral("/compile-1"), kSession + QStringLiteral("/compile-1"));
+    QVERIFY(view.compareJob()->waitForIdle());
+    QVERIFY(view.comparison());
+    QVERIFY(view.refusal().isEmpty());
+    QVERIFY(!tabs->isHidden() && tabs->isEnabled());
 
     // Not a job folder at all: refused with the folder named.
     view.compareFolders(kSession + QStringLiteral("/compile-1"), tmp.path());
