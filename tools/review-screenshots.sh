@@ -6,10 +6,13 @@
 #
 # Usage: tools/review-screenshots.sh [OUT_DIR] [FUNCTION...]
 #   OUT_DIR     where the PNGs go (default: build/dev/screenshots/review)
-#   FUNCTION    graphSnapshots, graphPassSequence, profile, quantize (default: all; each is skipped
-#               when its input is not given)
+#   FUNCTION    graphSnapshots, graphPassSequence, profile, quantize, compare, numerics, tune (default:
+#               all; each is skipped when its input is not given; compare, numerics and tune fall back
+#               on tests/fixtures)
 # Environment: AOTSTUDIO_GRAPH_SNAPSHOTS=DIR (a compile's snapshots/), AOTSTUDIO_REVIEW_PROFILE=FILE
-# (a profile.json), AOTSTUDIO_REVIEW_QUANTIZE=FILE (a quantize.json); BUILD_DIR (default build/dev).
+# (a profile.json), AOTSTUDIO_REVIEW_QUANTIZE=FILE (a quantize.json), AOTSTUDIO_REVIEW_COMPARE_A=DIR and
+# AOTSTUDIO_REVIEW_COMPARE_B=DIR (two job folders), AOTSTUDIO_REVIEW_NUMERICS=DIR (a numerics --out folder),
+# AOTSTUDIO_REVIEW_TUNE=DIR (a tune --out folder); BUILD_DIR (default build/dev).
 # Example: AOTSTUDIO_REVIEW_PROFILE=/tmp/p/profile.json tools/review-screenshots.sh /tmp/shots profile
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

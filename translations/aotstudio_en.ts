@@ -259,6 +259,18 @@
         <source>Job %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 cannot be opened: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it holds no numerics.json or tune.json (the folder of aotstudio-cli numerics or tune --out).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::StageNames</name>
@@ -303,6 +315,347 @@
     <name>AotStudio::Widgets::Charts</name>
     <message>
         <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareFieldModel</name>
+    <message>
+        <source>(not recorded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareKernelModel</name>
+    <message>
+        <source>only in A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only in B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>renamed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timed only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in A, %2 in B: the same source once each job&apos;s own kernel name is replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One figure per run, without an interval: where the time went. The latency ratio with its interval is in the summary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not profiled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A (ms/call)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B (ms/call)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B − A (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B / A</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareView</name>
+    <message>
+        <source>compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quantize scheme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bundle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms (p10–p90 %2–%3, %4 runs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1× (95% CI %2–%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1× (no interval)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>profile (kernels timed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the compile&apos;s measure stage (no kernel times)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a changed kernel to see how its source differs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A stage both jobs have: its last snapshot in A against the one in B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stage:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick two job folders to compare.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These two jobs cannot be compared: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No comparison.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 kernels in A, %2 in B: %3 only in A, %4 only in B, %5 changed, %6 unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kernels not compared: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Neither job was profiled: no time per kernel (aotstudio-cli profile --package DIR/model.pt2 --out DIR on each).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only %1 was profiled: no time differences.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>B:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speedup over eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Machine verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency B / A:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not given: both runs need a speedup with its interval.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two jobs were measured in different runs: the ratio goes through each run&apos;s own eager.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager itself moved between the runs (its p10–p90 ranges do not overlap): another machine, torch or load. Read the ratio as one of speedups, not of latency.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missing in A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missing in B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nodes only in A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nodes only in B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same source once each job&apos;s own kernel name is replaced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The source is the same; the covered nodes or call sites differ.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two jobs have no graph stage in common.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after %1, %2 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot diff this stage: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A: %1 · B: %2 — %3 only in A, %4 only in B, %5 changed, %6 unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only in A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only in B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Op counts: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stages only in A: %1; only in B: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -414,6 +767,21 @@
     </message>
     <message>
         <source>Identity File</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ErrorScaleLegend</name>
+    <message>
+        <source>NaN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (tolerance)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -639,6 +1007,34 @@
         <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whose error colours the nodes: eager (op by op in the run&apos;s dtype) or compiled (AOTInductor, every intermediate exposed), each against the float64 reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the first node past the tolerance whose inputs are all within it: where the error starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First divergent: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No node past the tolerance</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::GraphView</name>
@@ -767,6 +1163,14 @@
     </message>
     <message>
         <source>AOT Studio graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour: numeric error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each node&apos;s error against the float64 reference (a numerics job)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -962,6 +1366,66 @@
     </message>
     <message>
         <source>Problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Numerical error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tolerance %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not measured at this node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no value (not exposed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, first divergent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, diverges</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>norm error: max |x − reference| / max |reference|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max rel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Growth over inputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1238,6 +1702,10 @@ Code: %2</source>
     </message>
     <message>
         <source>Idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The next compile uses the recipe “%1” (Run Settings shows its options).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1795,6 +2263,54 @@ Code: %2</source>
     </message>
     <message>
         <source>Verify an exported bundle (a folder or a .zip) across its shapes and its bucket policy; its signature is checked against the engine&apos;s trust store first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;Job Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the folder of a command-line job: aotstudio-cli numerics --out DIR (the capture graph coloured by each node&apos;s numerical error) or tune --out DIR (the trials, their Pareto front and the recipe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two finished jobs side by side: options, versions, package size, kernels with their source diffs and times, and the graph of each stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare %1 with %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job %1: %2 %3 — %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare: the first job folder (A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another job folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare %1 (A) with (B):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare with: the second job folder (B)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3096,6 +3612,18 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Threads:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>e.g. {&quot;epilogue_fusion&quot;: false}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Further Inductor options of a compile as a JSON object (torch._inductor.config keys, dotted, to values); a tune&apos;s “Use this recipe” fills it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inductor options:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SchemeTableModel</name>
@@ -3287,6 +3815,18 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>Save Session As (a new folder)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Job Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened the job folder %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Job Folder (numerics.json or tune.json)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3752,6 +4292,167 @@ start %4 ms, duration %5 µs
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::TunePanel</name>
+    <message>
+        <source>Latency against error: the Pareto front</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use This Recipe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Recipe…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The next compile uses the selected trial&apos;s options: freezing, max-autotune, dtype and Inductor options (Run Settings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the selected trial&apos;s options as recipe.json, for aotstudio-cli compile --recipe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 ms, max abs error %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tune yet: run aotstudio-cli tune --out DIR and open the folder (File → Open Job Folder…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2, %3: %n trial(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no recipe qualified</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recipe: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measurement: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a trial that compiled (not a baseline) first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save Recipe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recipes (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The recipe was not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median latency (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error against eager (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (error 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TuneTableModel</name>
+    <message>
+        <source>The defaults trial&apos;s median over this one&apos;s (&gt; 1: faster), with the 95% interval of the paired measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (recipe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1× (reference)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1× (%2–%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Median (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>vs defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pareto</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::VerifyOutputModel</name>
     <message>
         <source>passed</source>
@@ -4006,10 +4707,6 @@ start %4 ms, duration %5 µs
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A saved session (.aotsession) to open, without running anything.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>give at most one session file</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4023,6 +4720,10 @@ start %4 ms, duration %5 µs
     </message>
     <message>
         <source>--engine takes an ssh command: &quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;, not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics or tune, to open without running anything.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -259,6 +259,18 @@
         <source>Job %1: %2</source>
         <translation>作业 %1：%2</translation>
     </message>
+    <message>
+        <source>%1 cannot be opened: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>it holds no numerics.json or tune.json (the folder of aotstudio-cli numerics or tune --out).</source>
+        <translation>其中没有 numerics.json 或 tune.json（应为 aotstudio-cli numerics 或 tune 的 --out 文件夹）。</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object (%2).</source>
+        <translation>%1 不是 JSON 对象（%2）。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::StageNames</name>
@@ -304,6 +316,347 @@
     <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareFieldModel</name>
+    <message>
+        <source>(not recorded)</source>
+        <translation>（未记录）</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareKernelModel</name>
+    <message>
+        <source>only in A</source>
+        <translation>仅在 A 中</translation>
+    </message>
+    <message>
+        <source>only in B</source>
+        <translation>仅在 B 中</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已更改</translation>
+    </message>
+    <message>
+        <source>renamed</source>
+        <translation>已重命名</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未更改</translation>
+    </message>
+    <message>
+        <source>timed only</source>
+        <translation>仅有计时</translation>
+    </message>
+    <message>
+        <source>%1 in A, %2 in B: the same source once each job&apos;s own kernel name is replaced</source>
+        <translation>A 中为 %1，B 中为 %2：替换各自作业的内核名后源码相同</translation>
+    </message>
+    <message>
+        <source>One figure per run, without an interval: where the time went. The latency ratio with its interval is in the summary.</source>
+        <translation>每次运行一个数值，没有置信区间：表示时间花在哪里。带置信区间的延迟比见概要页。</translation>
+    </message>
+    <message>
+        <source>not profiled</source>
+        <translation>未做性能分析</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>A (ms/call)</source>
+        <translation>A（毫秒/次）</translation>
+    </message>
+    <message>
+        <source>B (ms/call)</source>
+        <translation>B（毫秒/次）</translation>
+    </message>
+    <message>
+        <source>B − A (ms)</source>
+        <translation>B − A（毫秒）</translation>
+    </message>
+    <message>
+        <source>B / A</source>
+        <translation>B / A</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CompareView</name>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <source>quantize scheme</source>
+        <translation>量化方案</translation>
+    </message>
+    <message>
+        <source>bundle</source>
+        <translation>部署包</translation>
+    </message>
+    <message>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <source>%1 ms (p10–p90 %2–%3, %4 runs)</source>
+        <translation>%1 ms（p10–p90 %2–%3，%4 次运行）</translation>
+    </message>
+    <message>
+        <source>not given</source>
+        <translation>未给出</translation>
+    </message>
+    <message>
+        <source>%1× (95% CI %2–%3)</source>
+        <translation>%1×（95% 置信区间 %2–%3）</translation>
+    </message>
+    <message>
+        <source>%1× (no interval)</source>
+        <translation>%1×（无置信区间）</translation>
+    </message>
+    <message>
+        <source>profile (kernels timed)</source>
+        <translation>性能分析（含内核计时）</translation>
+    </message>
+    <message>
+        <source>the compile&apos;s measure stage (no kernel times)</source>
+        <translation>编译的测量阶段（无内核计时）</translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation>另有 %1 个</translation>
+    </message>
+    <message>
+        <source>Select a changed kernel to see how its source differs.</source>
+        <translation>选择一个已更改的内核以查看其源码差异。</translation>
+    </message>
+    <message>
+        <source>A stage both jobs have: its last snapshot in A against the one in B</source>
+        <translation>两个作业都有的阶段：A 中该阶段的最后一个快照与 B 中的对比</translation>
+    </message>
+    <message>
+        <source>Stage:</source>
+        <translation>阶段：</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>概要</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Pick two job folders to compare.</source>
+        <translation>请选择两个要比较的作业文件夹。</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation>正在比较 %1 与 %2…</translation>
+    </message>
+    <message>
+        <source>These two jobs cannot be compared: %1</source>
+        <translation>无法比较这两个作业：%1</translation>
+    </message>
+    <message>
+        <source>No comparison.</source>
+        <translation>没有比较结果。</translation>
+    </message>
+    <message>
+        <source>%1 kernels in A, %2 in B: %3 only in A, %4 only in B, %5 changed, %6 unchanged.</source>
+        <translation>A 中 %1 个内核，B 中 %2 个：%3 个仅在 A 中，%4 个仅在 B 中，%5 个已更改，%6 个未更改。</translation>
+    </message>
+    <message>
+        <source>Kernels not compared: %1</source>
+        <translation>未比较内核：%1</translation>
+    </message>
+    <message>
+        <source>Neither job was profiled: no time per kernel (aotstudio-cli profile --package DIR/model.pt2 --out DIR on each).</source>
+        <translation>两个作业都未做性能分析：没有每个内核的时间（对每个作业运行 aotstudio-cli profile --package DIR/model.pt2 --out DIR）。</translation>
+    </message>
+    <message>
+        <source>Only %1 was profiled: no time differences.</source>
+        <translation>只有 %1 做了性能分析：没有时间差。</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>A:</source>
+        <translation>A：</translation>
+    </message>
+    <message>
+        <source>B:</source>
+        <translation>B：</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Measured by</source>
+        <translation>测量来源</translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>编译后</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager</translation>
+    </message>
+    <message>
+        <source>Speedup over eager</source>
+        <translation>相对 eager 的加速比</translation>
+    </message>
+    <message>
+        <source>Machine verdict</source>
+        <translation>机器状态判定</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Latency B / A:</source>
+        <translation>延迟 B / A：</translation>
+    </message>
+    <message>
+        <source>not given: both runs need a speedup with its interval.</source>
+        <translation>未给出：两次运行都需要带置信区间的加速比。</translation>
+    </message>
+    <message>
+        <source>The two jobs were measured in different runs: the ratio goes through each run&apos;s own eager.</source>
+        <translation>两个作业在不同的运行中测量：该比值通过各自运行中的 eager 换算得出。</translation>
+    </message>
+    <message>
+        <source>Eager itself moved between the runs (its p10–p90 ranges do not overlap): another machine, torch or load. Read the ratio as one of speedups, not of latency.</source>
+        <translation>eager 本身在两次运行之间发生了变化（其 p10–p90 区间不重叠）：机器、torch 或负载不同。请把该比值理解为加速比之比，而不是延迟之比。</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Missing in A</source>
+        <translation>A 中缺少的内容</translation>
+    </message>
+    <message>
+        <source>Missing in B</source>
+        <translation>B 中缺少的内容</translation>
+    </message>
+    <message>
+        <source>nodes only in A: %1</source>
+        <translation>仅在 A 中的节点：%1</translation>
+    </message>
+    <message>
+        <source>nodes only in B: %1</source>
+        <translation>仅在 B 中的节点：%1</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Same source once each job&apos;s own kernel name is replaced.</source>
+        <translation>替换各自作业的内核名后源码相同。</translation>
+    </message>
+    <message>
+        <source>The source is the same; the covered nodes or call sites differ.</source>
+        <translation>源码相同；覆盖的节点或调用位置不同。</translation>
+    </message>
+    <message>
+        <source>The two jobs have no graph stage in common.</source>
+        <translation>两个作业没有共同的图阶段。</translation>
+    </message>
+    <message>
+        <source>%1 nodes</source>
+        <translation>%1 个节点</translation>
+    </message>
+    <message>
+        <source>after %1, %2 nodes</source>
+        <translation>%1 之后，%2 个节点</translation>
+    </message>
+    <message>
+        <source>Cannot diff this stage: %1</source>
+        <translation>无法比较此阶段：%1</translation>
+    </message>
+    <message>
+        <source>A: %1 · B: %2 — %3 only in A, %4 only in B, %5 changed, %6 unchanged.</source>
+        <translation>A：%1 · B：%2 — %3 个仅在 A 中，%4 个仅在 B 中，%5 个已更改，%6 个未更改。</translation>
+    </message>
+    <message>
+        <source>Only in A: %1</source>
+        <translation>仅在 A 中：%1</translation>
+    </message>
+    <message>
+        <source>Only in B: %1</source>
+        <translation>仅在 B 中：%1</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>Op counts: %1</source>
+        <translation>算子数量：%1</translation>
+    </message>
+    <message>
+        <source>Stages only in A: %1; only in B: %2</source>
+        <translation>仅在 A 中的阶段：%1；仅在 B 中：%2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
     </message>
 </context>
 <context>
@@ -415,6 +768,21 @@
     <message>
         <source>Identity File</source>
         <translation>身份文件</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::ErrorScaleLegend</name>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation>无值</translation>
+    </message>
+    <message>
+        <source>%1 (tolerance)</source>
+        <translation>%1（容差）</translation>
     </message>
 </context>
 <context>
@@ -636,6 +1004,34 @@
         <source>No snapshot selected: pick a stage or pass in the Pipeline panel.</source>
         <translation>未选择快照：请在流水线面板中选择一个阶段或优化遍。</translation>
     </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager</translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>编译后</translation>
+    </message>
+    <message>
+        <source>Whose error colours the nodes: eager (op by op in the run&apos;s dtype) or compiled (AOTInductor, every intermediate exposed), each against the float64 reference</source>
+        <translation>按谁的误差为节点着色：eager（按运行的数据类型逐个算子执行）或编译后（AOTInductor，暴露所有中间结果），均相对于 float64 参考值</translation>
+    </message>
+    <message>
+        <source>Select the first node past the tolerance whose inputs are all within it: where the error starts</source>
+        <translation>选择第一个超出容差、而其所有输入都在容差之内的节点：误差从这里开始</translation>
+    </message>
+    <message>
+        <source>Error of:</source>
+        <translation>误差来源：</translation>
+    </message>
+    <message>
+        <source>First divergent: %1</source>
+        <translation>首个发散节点：%1</translation>
+    </message>
+    <message>
+        <source>No node past the tolerance</source>
+        <translation>没有超出容差的节点</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::GraphView</name>
@@ -764,6 +1160,14 @@
     <message>
         <source>AOT Studio graph</source>
         <translation>AOT Studio 计算图</translation>
+    </message>
+    <message>
+        <source>Colour: numeric error</source>
+        <translation>着色：数值误差</translation>
+    </message>
+    <message>
+        <source>Each node&apos;s error against the float64 reference (a numerics job)</source>
+        <translation>每个节点相对于 float64 参考值的误差（数值分析作业）</translation>
     </message>
 </context>
 <context>
@@ -959,6 +1363,66 @@
     <message>
         <source>Problem</source>
         <translation>问题</translation>
+    </message>
+    <message>
+        <source>Numerical error</source>
+        <translation>数值误差</translation>
+    </message>
+    <message>
+        <source>tolerance %1</source>
+        <translation>容差 %1</translation>
+    </message>
+    <message>
+        <source>not measured at this node</source>
+        <translation>此节点未测量</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>参考</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>no value (not exposed)</source>
+        <translation>无值（未暴露）</translation>
+    </message>
+    <message>
+        <source>%1, first divergent</source>
+        <translation>%1，首个发散节点</translation>
+    </message>
+    <message>
+        <source>%1, diverges</source>
+        <translation>%1，发散</translation>
+    </message>
+    <message>
+        <source>norm error: max |x − reference| / max |reference|</source>
+        <translation>归一化误差：max |x − 参考值| / max |参考值|</translation>
+    </message>
+    <message>
+        <source>Max abs</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Max rel</source>
+        <translation>最大相对误差</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦相似度</translation>
+    </message>
+    <message>
+        <source>Growth over inputs</source>
+        <translation>相对输入的增长</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager</translation>
+    </message>
+    <message>
+        <source>Compiled</source>
+        <translation>编译后</translation>
     </message>
 </context>
 <context>
@@ -1236,6 +1700,10 @@ Code: %2</source>
     <message>
         <source>Idle</source>
         <translation>空闲</translation>
+    </message>
+    <message>
+        <source>The next compile uses the recipe “%1” (Run Settings shows its options).</source>
+        <translation>下一次编译将使用配方“%1”（运行设置中可查看其选项）。</translation>
     </message>
 </context>
 <context>
@@ -1792,6 +2260,54 @@ Code: %2</source>
     <message>
         <source>Verify an exported bundle (a folder or a .zip) across its shapes and its bucket policy; its signature is checked against the engine&apos;s trust store first</source>
         <translation>在所有形状和档位选择策略上验证已导出的部署包（文件夹或 .zip）；先用引擎的信任存储检查其签名</translation>
+    </message>
+    <message>
+        <source>Open &amp;Job Folder…</source>
+        <translation>打开作业文件夹(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Show the folder of a command-line job: aotstudio-cli numerics --out DIR (the capture graph coloured by each node&apos;s numerical error) or tune --out DIR (the trials, their Pareto front and the recipe)</source>
+        <translation>显示命令行作业的文件夹：aotstudio-cli numerics --out DIR（按每个节点的数值误差为捕获图着色）或 tune --out DIR（各次试验、其帕累托前沿和配方）</translation>
+    </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation>与…比较(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Two finished jobs side by side: options, versions, package size, kernels with their source diffs and times, and the graph of each stage</source>
+        <translation>并排比较两个已完成的作业：选项、版本、包大小、内核及其源码差异和时间，以及每个阶段的图</translation>
+    </message>
+    <message>
+        <source>Tune</source>
+        <translation>调优</translation>
+    </message>
+    <message>
+        <source>Compare %1 with %2</source>
+        <translation>比较 %1 与 %2</translation>
+    </message>
+    <message>
+        <source>Job %1: %2 %3 — %4</source>
+        <translation>作业 %1：%2 %3 — %4</translation>
+    </message>
+    <message>
+        <source>Compare: the first job folder (A)</source>
+        <translation>比较：第一个作业文件夹（A）</translation>
+    </message>
+    <message>
+        <source>Another job folder…</source>
+        <translation>其他作业文件夹…</translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation>与…比较</translation>
+    </message>
+    <message>
+        <source>Compare %1 (A) with (B):</source>
+        <translation>将 %1（A）与（B）比较：</translation>
+    </message>
+    <message>
+        <source>Compare with: the second job folder (B)</source>
+        <translation>比较对象：第二个作业文件夹（B）</translation>
     </message>
 </context>
 <context>
@@ -3104,6 +3620,18 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Threads:</source>
         <translation>线程：</translation>
     </message>
+    <message>
+        <source>e.g. {&quot;epilogue_fusion&quot;: false}</source>
+        <translation>例如 {&quot;epilogue_fusion&quot;: false}</translation>
+    </message>
+    <message>
+        <source>Further Inductor options of a compile as a JSON object (torch._inductor.config keys, dotted, to values); a tune&apos;s “Use this recipe” fills it</source>
+        <translation>编译时额外的 Inductor 选项，写成 JSON 对象（torch._inductor.config 的键，用点号分隔，对应取值）；调优的“使用此配方”会填写它</translation>
+    </message>
+    <message>
+        <source>Inductor options:</source>
+        <translation>Inductor 选项：</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SchemeTableModel</name>
@@ -3296,6 +3824,18 @@ this scheme&apos;s own eager / compiled: %3</source>
     <message>
         <source>Save Session As (a new folder)</source>
         <translation>会话另存为（新文件夹）</translation>
+    </message>
+    <message>
+        <source>Open Job Folder</source>
+        <translation>打开作业文件夹</translation>
+    </message>
+    <message>
+        <source>Opened the job folder %1.</source>
+        <translation>已打开作业文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Open Job Folder (numerics.json or tune.json)</source>
+        <translation>打开作业文件夹（numerics.json 或 tune.json）</translation>
     </message>
 </context>
 <context>
@@ -3765,6 +4305,166 @@ start %4 ms, duration %5 µs
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::TunePanel</name>
+    <message>
+        <source>Latency against error: the Pareto front</source>
+        <translation>延迟与误差：帕累托前沿</translation>
+    </message>
+    <message>
+        <source>Use This Recipe</source>
+        <translation>使用此配方</translation>
+    </message>
+    <message>
+        <source>Save Recipe…</source>
+        <translation>保存配方…</translation>
+    </message>
+    <message>
+        <source>The next compile uses the selected trial&apos;s options: freezing, max-autotune, dtype and Inductor options (Run Settings)</source>
+        <translation>下一次编译使用所选试验的选项：冻结、max-autotune、数据类型和 Inductor 选项（运行设置）</translation>
+    </message>
+    <message>
+        <source>Write the selected trial&apos;s options as recipe.json, for aotstudio-cli compile --recipe</source>
+        <translation>将所选试验的选项写入 recipe.json，供 aotstudio-cli compile --recipe 使用</translation>
+    </message>
+    <message>
+        <source>%1: %2 ms, max abs error %3</source>
+        <translation>%1：%2 ms，最大绝对误差 %3</translation>
+    </message>
+    <message>
+        <source>No tune yet: run aotstudio-cli tune --out DIR and open the folder (File → Open Job Folder…).</source>
+        <translation>尚无调优结果：运行 aotstudio-cli tune --out DIR，然后打开该文件夹（文件 → 打开作业文件夹…）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2, %3: %n trial(s)</source>
+        <translation>
+            <numerusform>%1，%2，%3：%n 次试验</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no recipe qualified</source>
+        <translation>没有符合条件的配方</translation>
+    </message>
+    <message>
+        <source>recipe: %1</source>
+        <translation>配方：%1</translation>
+    </message>
+    <message>
+        <source>measurement: %1</source>
+        <translation>测量：%1</translation>
+    </message>
+    <message>
+        <source>Select a trial that compiled (not a baseline) first.</source>
+        <translation>请先选择一个已编译成功的试验（不能是基线）。</translation>
+    </message>
+    <message>
+        <source>Save Recipe</source>
+        <translation>保存配方</translation>
+    </message>
+    <message>
+        <source>Recipes (*.json)</source>
+        <translation>配方 (*.json)</translation>
+    </message>
+    <message>
+        <source>The recipe was not saved: %1</source>
+        <translation>配方未保存：%1</translation>
+    </message>
+    <message>
+        <source>Median latency (ms)</source>
+        <translation>延迟中位数（毫秒）</translation>
+    </message>
+    <message>
+        <source>Max abs error against eager (log)</source>
+        <translation>相对 eager 的最大绝对误差（对数）</translation>
+    </message>
+    <message>
+        <source>%1 (error 0)</source>
+        <translation>%1（误差为 0）</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::TuneTableModel</name>
+    <message>
+        <source>The defaults trial&apos;s median over this one&apos;s (&gt; 1: faster), with the 95% interval of the paired measurement</source>
+        <translation>defaults 试验的中位数除以本试验的中位数（&gt; 1：更快），附配对测量的 95% 置信区间</translation>
+    </message>
+    <message>
+        <source>%1 (baseline)</source>
+        <translation>%1（基线）</translation>
+    </message>
+    <message>
+        <source>%1 (recipe)</source>
+        <translation>%1（配方）</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>1× (reference)</source>
+        <translation>1×（参照）</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>%1× (%2–%3)</source>
+        <translation>%1×（%2–%3）</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Median (ms)</source>
+        <translation>中位数（毫秒）</translation>
+    </message>
+    <message>
+        <source>vs defaults</source>
+        <translation>相对 defaults</translation>
+    </message>
+    <message>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation>包</translation>
+    </message>
+    <message>
+        <source>Pareto</source>
+        <translation>帕累托</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::VerifyOutputModel</name>
     <message>
         <source>passed</source>
@@ -4013,10 +4713,6 @@ start %4 ms, duration %5 µs
         <translation>未知设备“%1”：请使用 cpu 或 cuda。</translation>
     </message>
     <message>
-        <source>A saved session (.aotsession) to open, without running anything.</source>
-        <translation>要打开的已保存会话（.aotsession），不运行任何内容。</translation>
-    </message>
-    <message>
         <source>give at most one session file</source>
         <translation>最多只能指定一个会话文件</translation>
     </message>
@@ -4031,6 +4727,10 @@ start %4 ms, duration %5 µs
     <message>
         <source>--engine takes an ssh command: &quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;, not &quot;%1&quot;</source>
         <translation>--engine 需要一条 ssh 命令：&quot;ssh [-p PORT] [USER@]HOST PATH-OF-aotstudio-engine --serve&quot;，而不是 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics or tune, to open without running anything.</source>
+        <translation>要打开的已保存会话（.aotsession），或 aotstudio-cli numerics 或 tune 的作业文件夹；不会运行任何内容。</translation>
     </message>
 </context>
 </TS>

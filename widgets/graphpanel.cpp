@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graphpanel.h"
 
+#include "graphview/errorscale.h"
 #include "graphview/graphdiffview.h"
 #include "graphview/graphview.h"
 #include "graph/graph.h"
@@ -9,13 +10,18 @@
 #include "selectionhub.h"
 #include "tableutil.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QPushButton>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace AotStudio::Widgets {
 
@@ -30,6 +36,10 @@ GraphPanel::GraphPanel(SelectionHub *hub, QWidget *parent)
     , m_view(new QTableView(this))
     , m_graphView(new GraphView(this))
     , m_diffView(new GraphDiffView(this))
+    , m_numericsBar(new QWidget(this))
+    , m_errorSide(new QComboBox(this))
+    , m_firstDivergent(new QPushButton(this))
+    , m_legend(new ErrorScaleLegend(this))
 {
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterRole(NodeTableModel::FilterRole);
@@ -52,10 +62,45 @@ GraphPanel::GraphPanel(SelectionHub *hub, QWidget *parent)
     m_tabs->addTab(nodes, tr("Nodes"));
     m_tabs->setTabToolTip(1, tr("The selected snapshot against the one before it: added, removed and changed nodes"));
 
+    m_numericsBar->setObjectName(QStringLiteral("numericsBar"));
+    m_errorSide->setObjectName(QStringLiteral("numericsSide"));
+    m_errorSide->addItem(tr("Eager"), QStringLiteral("eager"));
+    m_errorSide->addItem(tr("Compiled"), QStringLiteral("compiled"));
+    m_errorSide->setToolTip(tr("Whose error colours the nodes: eager (op by op in the run's dtype) or compiled "
+                               "(AOTInductor, every intermediate exposed), each against the float64 reference"));
+    m_firstDivergent->setObjectName(QStringLiteral("firstDivergentButton"));
+    m_firstDivergent->setToolTip(tr("Select the first node past the tolerance whose inputs are all within it: "
+                                    "where the error starts"));
+    auto *barLayout = new QHBoxLayout(m_numericsBar);
+    barLayout->setContentsMargins(0, 0, 0, 0);
+    barLayout->addWidget(new QLabel(tr("Error of:"), m_numericsBar));
+    barLayout->addWidget(m_errorSide);
+    barLayout->addWidget(m_firstDivergent);
+    barLayout->addWidget(m_legend, 1);
+    m_numericsBar->hide();
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_title);
+    layout->addWidget(m_numericsBar);
     layout->addWidget(m_tabs, 1);
+
+    connect(m_errorSide, &QComboBox::currentIndexChanged, this, [this] {
+        m_numericsShown = nullptr; // recolour for the other side
+        updateNumerics();
+    });
+    connect(m_firstDivergent, &QPushButton::clicked, this, [this] {
+        const QString node = m_firstDivergent->property("node").toString();
+        if (node.isEmpty())
+            return;
+        m_tabs->setCurrentWidget(m_graphView);
+        m_hub->selectNode(node);
+        // Close enough to read the node's label and its neighbours', centred on it: the view stays
+        // there when the details below it grow (a view that was moved is not fitted again).
+        GraphCanvas *canvas = m_graphView->canvas();
+        canvas->setView(std::max(canvas->scale(), GraphCanvas::LabelScale * 1.6), canvas->sceneCentre());
+        m_graphView->centerOnNode(node);
+    });
 
     connect(m_search, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
@@ -96,6 +141,39 @@ void GraphPanel::reload()
         m_graphView->setSnapshotInBackground(snapshot);
     syncDiff();
     highlightKernel(m_hub->currentKernel());
+    updateNumerics();
+}
+
+void GraphPanel::updateNumerics()
+{
+    using Side = Client::NumericsResult::Side;
+    const auto numerics = m_hub->numerics();
+    if (!numerics) {
+        if (m_numericsShown) {
+            m_graphView->setNodeErrors({}, 0);
+            if (m_graphView->colourMode() == ColourMode::NumericError)
+                m_graphView->setColourMode(ColourMode::OpCategory);
+        }
+        m_numericsShown = nullptr;
+        m_numericsBar->hide();
+        return;
+    }
+    if (m_numericsShown == numerics.get())
+        return;
+    const bool first = m_numericsShown == nullptr && m_graphView->colourMode() != ColourMode::NumericError;
+    m_numericsShown = numerics.get();
+    const Side side = m_errorSide->currentData().toString() == QLatin1String("compiled") ? Side::Compiled : Side::Eager;
+    m_graphView->setNodeErrors(numerics->normErrors(side), numerics->tolerance);
+    if (first)
+        m_graphView->setColourMode(ColourMode::NumericError);
+    m_legend->setTolerance(numerics->tolerance);
+    const auto &divergent = numerics->firstDivergent(side);
+    m_firstDivergent->setProperty("node", divergent ? divergent->node : QString());
+    m_firstDivergent->setEnabled(divergent.has_value());
+    m_firstDivergent->setText(divergent ? tr("First divergent: %1").arg(divergent->node)
+                                        : tr("No node past the tolerance"));
+    m_numericsBar->setToolTip(numerics->verdict);
+    m_numericsBar->show();
 }
 
 void GraphPanel::syncDiff()

@@ -5,14 +5,17 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
 
 namespace AotStudio::Widgets {
 
+class ErrorScaleLegend;
 class GraphDiffView;
 class GraphView;
 class NodeTableModel;
@@ -24,6 +27,10 @@ class SelectionHub;
  * with previous/next pass), and a searchable node table (name, op, target, module, source line).
  * The nodes of the selected kernel are highlighted in all three (provenance overlay); picking a
  * node in any selects it in the hub, and a node picked elsewhere is shown.
+ *
+ * For a numerics job (SelectionHub::numerics()) a bar above the tabs colours the capture graph by
+ * each node's error (ColourMode::NumericError, eager or compiled, with the scale's legend) and
+ * offers the first divergent node.
  */
 class GraphPanel : public QWidget, public HubViewer
 {
@@ -31,11 +38,19 @@ class GraphPanel : public QWidget, public HubViewer
 public:
     // HubViewer: what the hub changed
     void onSessionChanged(Client::Session *) override { reload(); }
-    void onJobChanged(qint64) override { loadKernelData(); }
+    void onJobChanged(qint64) override
+    {
+        loadKernelData();
+        updateNumerics();
+    }
     void onSnapshotChanged(int) override { reload(); }
     void onNodeChanged(const QString &name) override { followNode(name); }
     void onKernelChanged(const QString &nameOrId) override { highlightKernel(nameOrId); }
-    void onResultsChanged() override { loadKernelData(); }
+    void onResultsChanged() override
+    {
+        loadKernelData();
+        updateNumerics();
+    }
 
     explicit GraphPanel(SelectionHub *hub, QWidget *parent = nullptr);
     NodeTableModel *nodeModel() const { return m_model; }
@@ -44,6 +59,12 @@ public:
     GraphView *graphView() const { return m_graphView; }
     GraphDiffView *diffView() const { return m_diffView; }
     void setSearchText(const QString &text);
+    /// The numerics bar (shown for a numerics job), its side choice ("eager"/"compiled" data),
+    /// the first-divergent button and the legend.
+    QWidget *numericsBar() const { return m_numericsBar; }
+    QComboBox *errorSideCombo() const { return m_errorSide; }
+    QPushButton *firstDivergentButton() const { return m_firstDivergent; }
+    ErrorScaleLegend *errorLegend() const { return m_legend; }
 
 private:
     void reload();
@@ -51,6 +72,7 @@ private:
     void highlightKernel(const QString &nameOrId);
     void loadKernelData();
     void syncDiff();
+    void updateNumerics();
 
     SelectionHub *m_hub;
     NodeTableModel *m_model;
@@ -61,6 +83,11 @@ private:
     QTableView *m_view;
     GraphView *m_graphView;
     GraphDiffView *m_diffView;
+    QWidget *m_numericsBar;
+    QComboBox *m_errorSide;
+    QPushButton *m_firstDivergent;
+    ErrorScaleLegend *m_legend;
+    const void *m_numericsShown = nullptr; ///< the numerics result the colours come from
     QList<int> m_diffSnapshots; ///< hub snapshot index of each path given to the diff view
 };
 

@@ -76,6 +76,8 @@ void InspectorPanel::showNode(const QString &name)
     const Graph::Node *node = snapshot ? snapshot->find(name.toStdString()) : nullptr;
     const auto text = [](const std::string &s) { return QString::fromStdString(s); };
     begin(tr("Node %1").arg(name));
+    if (const auto numerics = m_hub->numerics())
+        addNumerics(*numerics, name);
     if (!node) {
         add(tr("Snapshot"), snapshot ? tr("the node is not in this snapshot") : tr("no snapshot loaded"));
     } else {
@@ -122,6 +124,42 @@ void InspectorPanel::showNode(const QString &name)
             add(info->name, tr("%1, %2 per call").arg(info->kind, msText(info->meanMs)), k);
         k->setExpanded(true);
     }
+}
+
+void InspectorPanel::addNumerics(const Client::NumericsResult &numerics, const QString &name)
+{
+    const Client::NumericsNode *node = numerics.find(name);
+    auto *top = add(tr("Numerical error"), node ? tr("tolerance %1").arg(formatNumber(numerics.tolerance, 'g', 3))
+                                                : tr("not measured at this node"));
+    top->setExpanded(true);
+    if (!node)
+        return;
+    add(tr("Reference"), numerics.referenceDtype, top);
+    const auto number = [](double v) { return qIsNaN(v) ? tr("NaN") : formatNumber(v, 'g', 3); };
+    const auto side = [&](const QString &title, const std::optional<Client::NumericsError> &e,
+                          Client::NumericsResult::Side which) {
+        if (!e) {
+            add(title, tr("no value (not exposed)"), top);
+            return;
+        }
+        const auto &first = numerics.firstDivergent(which);
+        const bool isFirst = first && first->node == node->name;
+        auto *item = add(title,
+                         isFirst        ? tr("%1, first divergent").arg(number(e->normError))
+                             : e->diverges ? tr("%1, diverges").arg(number(e->normError))
+                                           : number(e->normError),
+                         top);
+        item->setToolTip(1, item->text(1) + QLatin1Char('\n') + tr("norm error: max |x − reference| / max |reference|"));
+        add(tr("Max abs"), number(e->maxAbs), item);
+        add(tr("Max rel"), number(e->maxRel), item);
+        add(tr("Cosine"), number(e->cosine), item);
+        add(tr("Growth over inputs"), qIsNaN(e->growth) ? QStringLiteral("—") : formatNumber(e->growth, 'g', 3), item);
+        item->setExpanded(true);
+    };
+    side(tr("Eager"), node->eager, Client::NumericsResult::Side::Eager);
+    side(tr("Compiled"), node->compiled, Client::NumericsResult::Side::Compiled);
+    if (!node->source.isEmpty())
+        add(tr("Source"), node->source, top);
 }
 
 void InspectorPanel::showKernel(const QString &nameOrId)

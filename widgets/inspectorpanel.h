@@ -9,6 +9,10 @@ class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
 
+namespace AotStudio::Client {
+struct NumericsResult;
+}
+
 namespace AotStudio::Widgets {
 
 class SelectionHub;
@@ -17,7 +21,7 @@ class SelectionHub;
  * The Inspector dock: details of what was selected last anywhere: a graph node (op, target,
  * output shapes and dtypes, module path, source line, provenance chain, the kernels that compute
  * it with their measured time, the passes that touched it), a kernel (kind, calls, times, share,
- * covered nodes) or a pass (stage, nodes before and after, time, snapshot file).
+ * covered nodes), with a numerics job the node's errors of eager and compiled, or a pass (stage, nodes before and after, time, snapshot file).
  */
 class InspectorPanel : public QWidget, public HubViewer
 {
@@ -40,6 +44,8 @@ public:
 private:
     QTreeWidgetItem *add(const QString &name, const QString &value, QTreeWidgetItem *parent = nullptr);
     void begin(const QString &title);
+    /// The node's errors of a numerics job (eager and compiled against the reference).
+    void addNumerics(const Client::NumericsResult &numerics, const QString &name);
 
     SelectionHub *m_hub;
     QLabel *m_title;

@@ -266,6 +266,13 @@ void JobController::showRunSettings()
     dialog->open();
 }
 
+void JobController::applyRecipeOptions(const QJsonObject &options, const QString &name)
+{
+    m_runSettings.applyRecipeOptions(options);
+    m_runSettings.save();
+    Q_EMIT statusMessage(tr("The next compile uses the recipe “%1” (Run Settings shows its options).").arg(name), 10000);
+}
+
 bool JobController::startJob(JobKind kind)
 {
     if (!canStart())

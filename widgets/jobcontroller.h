@@ -112,6 +112,9 @@ public Q_SLOTS:
     bool startBundleSweep(const QString &bundle, bool allowUnsigned = false);
     /// Opens the run settings dialog (dtype, Inductor options, measuring, schemes).
     void showRunSettings();
+    /// A tune's "Use this recipe": the recipe's options (freezing, max_autotune, dtype, inductor)
+    /// become the run settings of the next compile (RunSettings::applyRecipeOptions), saved.
+    void applyRecipeOptions(const QJsonObject &options, const QString &name);
     /// Opens the export dialog for the last successful compile; it starts the export on OK.
     void showExportDialog();
     /// Starts an export job; false if the engine is not ready or busy.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "compareview.h"
 #include "graphpanel.h"
 #include "inspectorpanel.h"
 #include "kernelspanel.h"
@@ -12,6 +13,7 @@
 #include "selectionhub.h"
 #include "sessionreport.h"
 #include "sweeppanel.h"
+#include "tunepanel.h"
 
 #include "client/measurement.h"
 #include "client/session.h"
@@ -248,6 +250,13 @@ void MainWindow::createActions()
     m_openSessionAction->setToolTip(tr("Show a saved session (.aotsession) without running anything"));
     connect(m_openSessionAction, &QAction::triggered, m_sessions, &SessionController::openSessionDialog);
 
+    m_openJobFolderAction = new QAction(QIcon::fromTheme(QStringLiteral("folder-open")), tr("Open &Job Folder…"), this);
+    m_openJobFolderAction->setObjectName(QStringLiteral("openJobFolderAction"));
+    m_openJobFolderAction->setToolTip(tr("Show the folder of a command-line job: aotstudio-cli numerics --out DIR (the "
+                                         "capture graph coloured by each node's numerical error) or tune --out DIR (the "
+                                         "trials, their Pareto front and the recipe)"));
+    connect(m_openJobFolderAction, &QAction::triggered, m_sessions, &SessionController::openJobFolderDialog);
+
     m_saveSessionAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save")), tr("&Save Session As…"), this);
     m_saveSessionAction->setShortcut(QKeySequence::Save);
     m_saveSessionAction->setToolTip(tr("Copy this session and its job folders into a new folder"));
@@ -257,6 +266,12 @@ void MainWindow::createActions()
     m_reportAction->setObjectName(QStringLiteral("reportAction"));
     m_reportAction->setToolTip(tr("Write an HTML report with the charts as PNG and the tables as CSV"));
     connect(m_reportAction, &QAction::triggered, this, &MainWindow::exportReportDialog);
+
+    m_compareAction = new QAction(QIcon::fromTheme(QStringLiteral("document-compare")), tr("Compare &With…"), this);
+    m_compareAction->setObjectName(QStringLiteral("compareAction"));
+    m_compareAction->setToolTip(tr("Two finished jobs side by side: options, versions, package size, kernels with "
+                                   "their source diffs and times, and the graph of each stage"));
+    connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareWithDialog);
 
     m_resetLayoutAction = new QAction(tr("Reset &Layout"), this);
     connect(m_resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
@@ -401,6 +416,9 @@ void MainWindow::createDocks()
     m_quantPanel->follow(m_hub);
     m_sweepPanel = new SweepPanel;
     m_sweepPanel->follow(m_hub);
+    m_tunePanel = new TunePanel;
+    m_tunePanel->follow(m_hub);
+    connect(m_tunePanel, &TunePanel::recipeChosen, m_jobs, &JobController::applyRecipeOptions);
     m_log = new LogView;
     auto *pipeline = addPanelDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
     auto *inspector = addPanelDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea);
@@ -414,10 +432,12 @@ void MainWindow::createDocks()
     m_profileDock = profile;
     m_quantDock = quant;
     m_sweepDock = sweep;
+    m_tuneDock = addPanelDock(m_tunePanel, tr("Tune"), QStringLiteral("tuneDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(graph, kernels);
     tabifyDockWidget(kernels, profile);
     tabifyDockWidget(profile, quant);
     tabifyDockWidget(quant, sweep);
+    tabifyDockWidget(sweep, m_tuneDock);
     graph->raise();
     addPanelDock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     resizeDocks({pipeline, graph}, {330, 760}, Qt::Horizontal);
@@ -450,6 +470,11 @@ void MainWindow::showOpenedSession(Client::Session *loaded)
     if (const auto *failed = SessionController::latestFailedCompile(*loaded))
         m_resultPanel->showError(failed->request.value(QLatin1String("model")).toString(), *failed->error,
                                  Client::VerifyFailure::fromError(*failed->error, loaded->logs(), failed->id));
+    // A numerics job is read on its graph: the capture snapshot coloured by error.
+    if (const auto *job = m_hub->currentJobRecord(); job && job->numerics)
+        m_graphDock->raise();
+    else if (m_hub->tune())
+        m_tuneDock->raise();
     showSessionResults();
     updateActions();
 }
@@ -474,7 +499,10 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Recent Sessions"));
     m_recentMenu->setObjectName(QStringLiteral("recentSessionsMenu"));
     updateRecentMenu();
+    file->addAction(m_openJobFolderAction);
     file->addAction(m_saveSessionAction);
+    file->addSeparator();
+    file->addAction(m_compareAction);
     file->addSeparator();
     file->addAction(m_exportAction);
     file->addAction(m_reportAction);
@@ -624,6 +652,77 @@ void MainWindow::exportReportDialog()
                                                         QDir::homePath() + QStringLiteral("/aotstudio-report"));
     if (!folder.isEmpty())
         exportReport(folder);
+}
+
+CompareView *MainWindow::compareJobs(const QString &a, const QString &b)
+{
+    auto *window = new QWidget(this, Qt::Window);
+    window->setObjectName(QStringLiteral("compareWindow"));
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowTitle(tr("Compare %1 with %2").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
+    auto *view = new CompareView(window);
+    auto *layout = new QVBoxLayout(window);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(view);
+    window->resize(1200, 820);
+    window->show();
+    view->compareFolders(a, b);
+    return view;
+}
+
+void MainWindow::compareWithDialog()
+{
+    // The session's finished compile and profile jobs whose folders are readable here (a remote
+    // engine's folders are not: pick a fetched or copied folder instead).
+    struct Candidate {
+        qint64 id;
+        QString folder, label;
+    };
+    QList<Candidate> candidates;
+    if (Client::Session *s = session())
+        for (const auto &job : s->jobs()) {
+            if (!job.succeeded() || (job.kind != QLatin1String("compile") && job.kind != QLatin1String("profile")))
+                continue;
+            const QString folder = s->resolvePath(job.outputDirectory());
+            if (folder.isEmpty() || !QFileInfo(folder).isDir())
+                continue;
+            candidates.append({job.id, folder,
+                               tr("Job %1: %2 %3 — %4")
+                                   .arg(job.id)
+                                   .arg(job.kind, job.request.value(QLatin1String("model")).toString(),
+                                        QDir::toNativeSeparators(folder))});
+        }
+    QString a;
+    for (const auto &c : std::as_const(candidates))
+        if (c.id == m_hub->currentJob())
+            a = c.folder;
+    if (a.isEmpty()) {
+        a = QFileDialog::getExistingDirectory(this, tr("Compare: the first job folder (A)"));
+        if (a.isEmpty())
+            return;
+    }
+    QStringList items;
+    QStringList folders;
+    for (const auto &c : std::as_const(candidates))
+        if (QDir(c.folder) != QDir(a)) {
+            items << c.label;
+            folders << c.folder;
+        }
+    const QString other = tr("Another job folder…");
+    items << other;
+    bool ok = false;
+    const QString picked = QInputDialog::getItem(
+        this, tr("Compare With"), tr("Compare %1 (A) with (B):").arg(QDir::toNativeSeparators(a)), items, 0, false, &ok);
+    if (!ok)
+        return;
+    QString b = picked == other ? QString() : folders.value(items.indexOf(picked));
+    if (b.isEmpty()) {
+        b = QFileDialog::getExistingDirectory(this, tr("Compare with: the second job folder (B)"),
+                                              QFileInfo(a).absolutePath());
+        if (b.isEmpty())
+            return;
+    }
+    compareJobs(a, b);
 }
 
 void MainWindow::showFailure(const QString &message)

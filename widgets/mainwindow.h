@@ -23,6 +23,7 @@ class Session;
 
 namespace AotStudio::Widgets {
 
+class CompareView;
 class GraphPanel;
 class InspectorPanel;
 class KernelsPanel;
@@ -32,12 +33,13 @@ class ProfilePanel;
 class QuantizationPanel;
 class ResultPanel;
 class SweepPanel;
+class TunePanel;
 class SelectionHub;
 
 /**
  * The studio's main window: a toolbar to pick model, device and output folder and to compile,
  * profile or quantize; the summary of the last result in the middle; docks for the Pipeline,
- * Graph, Inspector, Kernels, Profile, Quantization and Log panels, all following one
+ * Graph, Inspector, Kernels, Profile, Quantization, Sweep, Tune and Log panels, all following one
  * SelectionHub; the engine's state in the status bar. After a successful compile, File → Export
  * Bundle… turns its output into a deployable bundle. File → Open Session shows a saved session
  * without an engine.
@@ -51,7 +53,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     /// Bumped whenever docks or toolbars change, so an old saved layout is not restored.
-    static constexpr int LayoutVersion = 3;
+    static constexpr int LayoutVersion = 4;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -73,6 +75,8 @@ public:
     Client::Session *liveSession() const { return m_sessions->liveSession(); }
     /// SessionController::openSession().
     bool openSession(const QString &path) { return m_sessions->openSession(path); }
+    /// SessionController::openJobFolder(): a numerics job folder of the command line.
+    bool openJobFolder(const QString &folder) { return m_sessions->openJobFolder(folder); }
     /// SessionController::saveSessionAs().
     bool saveSessionAs(const QString &folder) { return m_sessions->saveSessionAs(folder); }
     /// Writes an HTML report with every chart as PNG and the tables as CSV into the new folder
@@ -80,6 +84,11 @@ public:
     bool exportReport(const QString &folder);
     /// Puts the docks back where a fresh install has them.
     void resetLayout();
+    /**
+     * Opens a compare window for the job folders `a` and `b` (File → Compare With…) and starts
+     * the comparison (CompareView::compareFolders); the window deletes itself when closed.
+     */
+    CompareView *compareJobs(const QString &a, const QString &b);
 
     void setModel(const QString &model);
     /**
@@ -139,6 +148,8 @@ private:
     void showOpenedSession(Client::Session *session);
     void updateRecentMenu();
     void exportReportDialog();
+    /// File → Compare With…: the current job (or a folder) against another job of the session or a folder.
+    void compareWithDialog();
     void createMenus();
     void restoreSettings();
     void updateActions();
@@ -171,6 +182,8 @@ private:
     QAction *m_openSessionAction = nullptr;
     QAction *m_saveSessionAction = nullptr;
     QAction *m_reportAction = nullptr;
+    QAction *m_compareAction = nullptr;
+    QAction *m_openJobFolderAction = nullptr;
     QAction *m_resetLayoutAction = nullptr;
     QMenu *m_recentMenu = nullptr;
     PipelinePanel *m_pipelinePanel = nullptr;
@@ -180,11 +193,13 @@ private:
     ProfilePanel *m_profilePanel = nullptr;
     QuantizationPanel *m_quantPanel = nullptr;
     SweepPanel *m_sweepPanel = nullptr;
+    TunePanel *m_tunePanel = nullptr;
     QList<QDockWidget *> m_docks; ///< every panel's dock, in creation order
     QDockWidget *m_graphDock = nullptr;
     QDockWidget *m_profileDock = nullptr;
     QDockWidget *m_quantDock = nullptr;
     QDockWidget *m_sweepDock = nullptr;
+    QDockWidget *m_tuneDock = nullptr;
     QPushButton *m_restartButton = nullptr;
     QByteArray m_defaultLayout;
     QComboBox *m_modelCombo = nullptr;

@@ -8,6 +8,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSettings>
@@ -39,6 +40,7 @@ RunSettings RunSettings::load()
     r.dtype = s.value(QStringLiteral("dtype"), r.dtype).toString();
     r.freezing = s.value(QStringLiteral("freezing"), r.freezing).toBool();
     r.maxAutotune = s.value(QStringLiteral("maxAutotune"), r.maxAutotune).toBool();
+    r.inductor = QJsonDocument::fromJson(s.value(QStringLiteral("inductor")).toByteArray()).object();
     r.dynamic = s.value(QStringLiteral("dynamic"), r.dynamic).toStringList();
     r.warmup = s.value(QStringLiteral("warmup"), r.warmup).toInt();
     r.runs = s.value(QStringLiteral("runs"), r.runs).toInt();
@@ -65,6 +67,7 @@ void RunSettings::save() const
     s.setValue(QStringLiteral("dtype"), dtype);
     s.setValue(QStringLiteral("freezing"), freezing);
     s.setValue(QStringLiteral("maxAutotune"), maxAutotune);
+    s.setValue(QStringLiteral("inductor"), QJsonDocument(inductor).toJson(QJsonDocument::Compact));
     s.setValue(QStringLiteral("dynamic"), dynamic);
     s.setValue(QStringLiteral("warmup"), warmup);
     s.setValue(QStringLiteral("runs"), runs);
@@ -94,7 +97,19 @@ QJsonObject RunSettings::requestFields(const QString &type) const
     o.insert(QLatin1String("max_autotune"), maxAutotune);
     if (type == QLatin1String("compile") && !dynamic.isEmpty())
         o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(dynamic));
+    if (type == QLatin1String("compile") && !inductor.isEmpty())
+        o.insert(QLatin1String("inductor"), inductor);
     return o;
+}
+
+void RunSettings::applyRecipeOptions(const QJsonObject &options)
+{
+    freezing = options.value(QLatin1String("freezing")).toBool();
+    maxAutotune = options.value(QLatin1String("max_autotune")).toBool();
+    const QString recipeDtype = options.value(QLatin1String("dtype")).toString();
+    if (!recipeDtype.isEmpty())
+        dtype = recipeDtype;
+    inductor = options.value(QLatin1String("inductor")).toObject();
 }
 
 Client::ProfileRequest RunSettings::profileRequest(const Client::CompileRequest &compile) const
@@ -133,6 +148,7 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     , m_dtype(new QComboBox(this))
     , m_freezing(new QCheckBox(tr("Freezing (fold weights into constants)"), this))
     , m_maxAutotune(new QCheckBox(tr("Max-autotune (benchmark kernel choices; slow compile)"), this))
+    , m_inductor(new QLineEdit(this))
     , m_dynamic(new QLineEdit(this))
     , m_warmup(new QSpinBox(this))
     , m_runs(new QSpinBox(this))
@@ -154,6 +170,12 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     m_freezing->setChecked(settings.freezing);
     m_maxAutotune->setChecked(settings.maxAutotune);
     m_dynamic->setText(settings.dynamic.join(QStringLiteral(", ")));
+    m_inductor->setObjectName(QStringLiteral("inductorOptions"));
+    m_inductor->setText(settings.inductor.isEmpty() ? QString()
+                                                    : QString::fromUtf8(QJsonDocument(settings.inductor).toJson(QJsonDocument::Compact)));
+    m_inductor->setPlaceholderText(tr("e.g. {\"epilogue_fusion\": false}"));
+    m_inductor->setToolTip(tr("Further Inductor options of a compile as a JSON object (torch._inductor.config keys, "
+                              "dotted, to values); a tune's “Use this recipe” fills it"));
     m_dynamic->setPlaceholderText(tr("e.g. 0:0:1:64 (input 0, dimension 0, from 1 to 64)"));
     m_dynamic->setToolTip(tr("Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, "
                              "each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)"));
@@ -200,6 +222,7 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     compileForm->addRow(m_freezing);
     compileForm->addRow(m_maxAutotune);
     compileForm->addRow(tr("Dynamic dimensions:"), m_dynamic);
+    compileForm->addRow(tr("Inductor options:"), m_inductor);
     auto *measure = new QGroupBox(tr("Measure"), this);
     auto *measureForm = new QFormLayout(measure);
     measureForm->addRow(tr("Warm-up runs:"), m_warmup);
@@ -231,6 +254,7 @@ RunSettings RunSettingsDialog::settings() const
     r.dtype = m_dtype->currentData().toString();
     r.freezing = m_freezing->isChecked();
     r.maxAutotune = m_maxAutotune->isChecked();
+    r.inductor = QJsonDocument::fromJson(m_inductor->text().trimmed().toUtf8()).object(); // not an object: none
     r.dynamic.clear();
     for (const QString &d : m_dynamic->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
         r.dynamic.append(d.trimmed());

@@ -26,6 +26,9 @@ struct RunSettings
     QString dtype = QStringLiteral("fp32");  ///< fp32, bf16, fp16
     bool freezing = false;                   ///< Inductor freezing (constant-folds weights)
     bool maxAutotune = false;                ///< Inductor max-autotune (slow compile)
+    /// Further Inductor options of a compile (the request's `inductor`: dotted config keys to JSON
+    /// scalars, e.g. from a tune's recipe); empty: none.
+    QJsonObject inductor;
     QStringList dynamic;                     ///< "INPUT:DIM[:MIN:MAX][=NAME]"
     int warmup = 5;                          ///< untimed runs first
     int runs = 200;                          ///< most timed runs per variant
@@ -43,6 +46,12 @@ struct RunSettings
     static QStringList defaultSchemes();
     static RunSettings load();
     void save() const;
+    /**
+     * Takes a recipe's `options` (FORMAT.md "Recipe": freezing, max_autotune, dtype, inductor) as
+     * the next compile's settings; keys it does not give are reset (freezing and max-autotune off,
+     * no Inductor options), the dtype stays when it gives none.
+     */
+    void applyRecipeOptions(const QJsonObject &options);
     /// Fields of a `compile` (or `sweep`) request built from these settings; the caller adds
     /// model, device, out.
     QJsonObject requestFields(const QString &type) const;
@@ -64,6 +73,7 @@ private:
     QComboBox *m_dtype;
     QCheckBox *m_freezing;
     QCheckBox *m_maxAutotune;
+    QLineEdit *m_inductor;
     QLineEdit *m_dynamic;
     QSpinBox *m_warmup;
     QSpinBox *m_runs;

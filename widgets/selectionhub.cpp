@@ -136,6 +136,18 @@ QString SelectionHub::resultError(const QString &kind) const
     return job ? job->resultError : QString();
 }
 
+std::shared_ptr<const Client::NumericsResult> SelectionHub::numerics() const
+{
+    const Client::JobRecord *job = currentJobRecord();
+    return job ? job->numerics : nullptr;
+}
+
+std::shared_ptr<const Client::TuneResult> SelectionHub::tune() const
+{
+    const Client::JobRecord *job = m_session ? m_session->latestSucceeded(QStringLiteral("tune")) : nullptr;
+    return job ? job->tune : nullptr;
+}
+
 std::shared_ptr<const Client::SweepResult> SelectionHub::sweep() const
 {
     const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("sweep")) : nullptr;

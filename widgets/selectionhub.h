@@ -78,6 +78,11 @@ public:
     /// Why the latest successful job of `kind` has no typed result (its result was refused by the
     /// reader); empty when it has one or there is none.
     QString resultError(const QString &kind) const;
+    /// The current job's numerics result (a `numerics` job; null for other jobs or none): the
+    /// graph panel colours the capture snapshot's nodes by their error, the inspector shows them.
+    std::shared_ptr<const Client::NumericsResult> numerics() const;
+    /// The latest successful tune result of the session (null when none).
+    std::shared_ptr<const Client::TuneResult> tune() const;
     /// The latest successful sweep result of the session (null when none).
     std::shared_ptr<const Client::SweepResult> sweep() const;
     /// Registers `viewer`, called from now on for every change (see HubViewer) until `owner`

@@ -123,15 +123,44 @@ bool SessionController::openSession(const QString &path)
     try {
         loaded = Client::Session::load(path, this);
     } catch (const Client::SessionError &e) {
-        Q_EMIT logMessage(0, QStringLiteral("error"), e.message());
-        Q_EMIT failed(tr("Could not open the session: %1").arg(e.message()));
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("Open Session"), e.message(), QMessageBox::Ok,
-                                    m_dialogParent);
-        box->setObjectName(QStringLiteral("sessionErrorBox"));
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
+        refuseOpen(tr("Open Session"), e.message());
         return false;
     }
+    showOpened(loaded, QFileInfo(path).fileName());
+    Q_EMIT statusMessage(loaded->warnings().isEmpty()
+                             ? tr("Opened the session %1 (%n job(s)).", nullptr, int(loaded->jobs().size())).arg(path)
+                             : tr("Opened the session %1 with problems: see the log.").arg(path),
+                         10000);
+    addRecentSession(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool SessionController::openJobFolder(const QString &folder)
+{
+    Client::Session *loaded = nullptr;
+    try {
+        loaded = Client::Session::fromJobFolder(folder, this);
+    } catch (const Client::SessionError &e) {
+        refuseOpen(tr("Open Job Folder"), e.message());
+        return false;
+    }
+    showOpened(loaded, QFileInfo(folder).fileName());
+    Q_EMIT statusMessage(tr("Opened the job folder %1.").arg(QDir::toNativeSeparators(folder)), 10000);
+    return true;
+}
+
+void SessionController::refuseOpen(const QString &title, const QString &message)
+{
+    Q_EMIT logMessage(0, QStringLiteral("error"), message);
+    Q_EMIT failed(tr("Could not open the session: %1").arg(message));
+    auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, m_dialogParent);
+    box->setObjectName(QStringLiteral("sessionErrorBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void SessionController::showOpened(Client::Session *loaded, const QString &name)
+{
     if (m_openedSession)
         m_openedSession->deleteLater();
     m_openedSession = loaded;
@@ -142,13 +171,14 @@ bool SessionController::openSession(const QString &path)
         Q_EMIT logMessage(0, QStringLiteral("warning"), warning);
     m_hub->setSession(loaded);
     Q_EMIT sessionOpened(loaded);
-    setWindowTitle(tr("AOT Studio — %1").arg(QFileInfo(path).fileName()));
-    Q_EMIT statusMessage(loaded->warnings().isEmpty()
-                             ? tr("Opened the session %1 (%n job(s)).", nullptr, int(loaded->jobs().size())).arg(path)
-                             : tr("Opened the session %1 with problems: see the log.").arg(path),
-                         10000);
-    addRecentSession(QFileInfo(path).absoluteFilePath());
-    return true;
+    setWindowTitle(tr("AOT Studio — %1").arg(name));
+}
+
+void SessionController::openJobFolderDialog()
+{
+    const QString folder = QFileDialog::getExistingDirectory(m_dialogParent, tr("Open Job Folder (numerics.json or tune.json)"));
+    if (!folder.isEmpty())
+        openJobFolder(folder);
 }
 
 void SessionController::openSessionDialog()

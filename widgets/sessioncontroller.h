@@ -59,6 +59,12 @@ public:
      */
     bool openSession(const QString &path);
     /**
+     * Shows the result folder of a command-line job (`aotstudio-cli numerics --out DIR`) as a
+     * saved session of one job (Client::Session::fromJobFolder). Returns false and shows why
+     * when the folder holds no such result; what was shown before stays.
+     */
+    bool openJobFolder(const QString &folder);
+    /**
      * Copies the shown session (stream and job folders) into the new folder `folder`
      * (Session::saveAs). Returns false and says why on failure; nothing half-written is left.
      */
@@ -74,6 +80,8 @@ public:
 public Q_SLOTS:
     /// File → Open Session…
     void openSessionDialog();
+    /// File → Open Job Folder…
+    void openJobFolderDialog();
     /// File → Save Session As…
     void saveSessionDialog();
 
@@ -92,6 +100,10 @@ Q_SIGNALS:
 
 private:
     void addRecentSession(const QString &path);
+    /// Shows `loaded` (now owned here) instead of what was shown.
+    void showOpened(Client::Session *loaded, const QString &name);
+    /// Says why `what` could not be opened: the log, the status bar and a message box.
+    void refuseOpen(const QString &title, const QString &message);
     void setWindowTitle(const QString &title);
 
     SelectionHub *m_hub;

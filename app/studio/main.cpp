@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTimer>
@@ -67,7 +68,10 @@ struct Options
         parser.addOptions({model, device, out, compile, screenshot, screenshotAfter, engine, lang});
         parser.addPositionalArgument(
             QStringLiteral("session"),
-            QCoreApplication::translate("main", "A saved session (.aotsession) to open, without running anything."),
+            QCoreApplication::translate(
+                "main",
+                "A saved session (.aotsession), or a job folder of aotstudio-cli numerics or tune, "
+                "to open without running anything."),
             QStringLiteral("[session]"));
     }
 };
@@ -282,8 +286,12 @@ int main(int argc, char *argv[])
     window.show();
     // A session opened from the command line (or the file manager, through the MIME type) is
     // shown as soon as the window is; a bad file is reported in the window, which stays open.
-    if (!positional.isEmpty())
-        window.openSession(positional.first());
+    if (!positional.isEmpty()) {
+        if (QFileInfo(positional.first()).isDir())
+            window.openJobFolder(positional.first());
+        else
+            window.openSession(positional.first());
+    }
     if (remote.isValid())
         window.connectRemote(remote);
     else

@@ -52,6 +52,69 @@ QJsonObject Session::header(const QString &root)
                        {QLatin1String("studio_version"), QCoreApplication::applicationVersion()}};
 }
 
+Session *Session::fromJobFolder(const QString &folder, QObject *parent)
+{
+    const QDir dir(folder);
+    const auto fail = [&](const QString &why) {
+        return SessionError(QCoreApplication::translate("AotStudio::Client::Session", "%1 cannot be opened: %2")
+                                .arg(QDir::toNativeSeparators(folder), why));
+    };
+    // The results a folder of the command line may hold, with the request type each answers.
+    const std::pair<QLatin1String, QLatin1String> kinds[] = {{QLatin1String("numerics.json"), QLatin1String("numerics")},
+                                                             {QLatin1String("tune.json"), QLatin1String("tune")}};
+    QString file, kind;
+    for (const auto &[name, type] : kinds)
+        if (dir.exists(name)) {
+            file = dir.filePath(name);
+            kind = type;
+            break;
+        }
+    if (file.isEmpty())
+        throw fail(QCoreApplication::translate("AotStudio::Client::Session",
+                                               "it holds no numerics.json or tune.json (the folder of aotstudio-cli numerics or tune --out)."));
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly))
+        throw fail(in.errorString());
+    const QByteArray data = readAtMost(in, MaxFileBytes);
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        throw fail(QCoreApplication::translate("AotStudio::Client::Session", "%1 is not a JSON object (%2).")
+                       .arg(QFileInfo(file).fileName(), error.errorString()));
+    const QJsonObject result = doc.object();
+    auto session = std::make_unique<Session>(parent);
+    session->m_root = dir.absolutePath();
+    constexpr qint64 id = 1;
+    QJsonObject request{{QLatin1String("type"), kind}, {QLatin1String("id"), id},
+                        {QLatin1String("out"), dir.absolutePath()}};
+    for (const char *key : {"model", "device", "dtype"})
+        if (result.contains(QLatin1String(key)))
+            request.insert(QLatin1String(key), result.value(QLatin1String(key)));
+    session->recordRequest(request);
+    // The snapshots in file order (NNN_stage[_pass].json), each announced as the engine does.
+    const QDir snapshots(dir.filePath(QStringLiteral("snapshots")));
+    for (const QString &name : snapshots.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        QFile snap(snapshots.filePath(name));
+        if (!snap.open(QIODevice::ReadOnly))
+            continue;
+        const QJsonObject head = QJsonDocument::fromJson(readAtMost(snap, MaxFileBytes)).object();
+        if (head.value(QLatin1String("schema")).toString() != QLatin1String("aotstudio.graph"))
+            continue;
+        session->apply(QJsonObject{{QLatin1String("type"), QLatin1String("snapshot")},
+                                   {QLatin1String("id"), id},
+                                   {QLatin1String("stage"), head.value(QLatin1String("stage"))},
+                                   {QLatin1String("pass"), head.value(QLatin1String("pass"))},
+                                   {QLatin1String("nodes"), head.value(QLatin1String("node_count"))},
+                                   {QLatin1String("path"), snapshots.absoluteFilePath(name)}});
+    }
+    session->apply(QJsonObject{
+        {QLatin1String("type"), QLatin1String("result")}, {QLatin1String("id"), id}, {QLatin1String("result"), result}});
+    const JobRecord *job = session->job(id);
+    if (job && !job->resultError.isEmpty())
+        throw fail(job->resultError);
+    return session.release();
+}
+
 Session *Session::load(const QString &path, QObject *parent, qint64 maxBytes)
 {
     QFile file(path);
@@ -146,6 +209,14 @@ void Session::parseResult(JobRecord &job)
         job.resultError = parsed.error;
     } else if (job.kind == QLatin1String("sweep")) {
         job.sweep = std::make_shared<const SweepResult>(SweepResult::fromJson(job.result));
+    } else if (job.kind == QLatin1String("numerics")) {
+        auto parsed = parseNumericsResult(job.result);
+        job.numerics = std::move(parsed.value);
+        job.resultError = parsed.error;
+    } else if (job.kind == QLatin1String("tune")) {
+        auto parsed = parseTuneResult(job.result);
+        job.tune = std::move(parsed.value);
+        job.resultError = parsed.error;
     }
     if (!job.resultError.isEmpty())
         m_warnings << tr("Job %1: %2").arg(job.id).arg(job.resultError);

@@ -3,9 +3,11 @@
 
 #include "engineerror.h"
 #include "engineinfo.h"
+#include "numericsresult.h"
 #include "profileresult.h"
 #include "quantizeresult.h"
 #include "sweepresult.h"
+#include "tuneresult.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -78,6 +80,10 @@ struct JobRecord
     std::shared_ptr<const QuantizeResult> quantize;
     /// A sweep job's result; null for other kinds.
     std::shared_ptr<const SweepResult> sweep;
+    /// A numerics job's result; null for other kinds or when refused.
+    std::shared_ptr<const NumericsResult> numerics;
+    /// A tune job's result; null for other kinds or when refused.
+    std::shared_ptr<const TuneResult> tune;
     QString resultError; ///< why the result could not be read; empty when it could (or has none)
 
     bool finished() const { return !result.isEmpty() || error.has_value(); }
@@ -162,6 +168,14 @@ public:
      * and `error` says what failed. Returns the new session file's path, or "" on failure.
      */
     QString saveAs(const QString &folder, QString *error = nullptr) const;
+    /**
+     * A session of one finished job folder written by the command line (`aotstudio-cli numerics
+     * --out DIR`: numerics.json and snapshots/; `aotstudio-cli tune --out DIR`: tune.json), as if the studio had run it: the request, the
+     * folder's snapshots in order and the result, so the panels show it like any job. Throws
+     * SessionError naming the folder when it holds no such result or the result cannot be read.
+     */
+    static Session *fromJobFolder(const QString &folder, QObject *parent = nullptr);
+
     /// Number of events applied so far (loaded or live).
     int eventCount() const { return int(m_lines.size()); }
 

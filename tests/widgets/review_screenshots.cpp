@@ -7,6 +7,11 @@
 //   graphPassSequence  AOTSTUDIO_GRAPH_SNAPSHOTS=DIR (a compile's snapshots/): every pass-to-pass diff
 //   profile            AOTSTUDIO_REVIEW_PROFILE=FILE (a profile.json): every tab of the profile panel
 //   quantize           AOTSTUDIO_REVIEW_QUANTIZE=FILE (a quantize.json): every tab of the quantization panel
+//   compare            AOTSTUDIO_REVIEW_COMPARE_A=DIR, AOTSTUDIO_REVIEW_COMPARE_B=DIR (two job folders; default
+//                      the recorded compile and profile of tests/fixtures/sessions/full): every tab
+//   numerics           AOTSTUDIO_REVIEW_NUMERICS=DIR (a numerics --out folder; default tests/fixtures/numerics):
+//                      the main window with the graph coloured by error and the first divergent node selected
+//   tune               AOTSTUDIO_REVIEW_TUNE=DIR (a tune --out folder; default tests/fixtures/tune): the Tune dock
 // The behaviour these views must have is tested in tst_graphview, tst_graphlayout, tst_profilepanel
 // and tst_quantizationpanel.
 
@@ -14,8 +19,15 @@
 #include "graph/graph.h"
 #include "graphview/graphdiffview.h"
 #include "graphview/graphview.h"
+#include "widgets/comparemodels.h"
+#include "widgets/compareview.h"
+#include "widgets/graphpanel.h"
+#include "widgets/graphview/jobtracker.h"
+#include "widgets/mainwindow.h"
 #include "widgets/profilepanel.h"
 #include "widgets/quantizationpanel.h"
+#include "widgets/selectionhub.h"
+#include "widgets/tunepanel.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,6 +35,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTest>
 
@@ -184,6 +197,87 @@ private Q_SLOTS:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         saveTabs(panel, QStringLiteral("quantizationTabs"), QStringLiteral("quantization_review"));
+    }
+
+    void compare()
+    {
+        const QString fixtures = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/sessions/full");
+        QString a = qEnvironmentVariable("AOTSTUDIO_REVIEW_COMPARE_A");
+        QString b = qEnvironmentVariable("AOTSTUDIO_REVIEW_COMPARE_B");
+        if (a.isEmpty() || b.isEmpty()) {
+            a = fixtures + QStringLiteral("/compile-1");
+            b = fixtures + QStringLiteral("/profile-2");
+        }
+        Widgets::CompareView view;
+        view.resize(1280, 820);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.compareFolders(a, b);
+        QVERIFY(view.compareJob()->waitForIdle());
+        QVERIFY2(view.comparison(), qPrintable(view.refusal()));
+        // The kernel tab with the first changed kernel's diff, the graph tab at the last stage.
+        for (int r = 0; r < view.kernelModel()->rowCount(); ++r)
+            if (!view.kernelModel()->row(r).sourceDiff.isEmpty()) {
+                view.selectKernel(
+                    view.kernelModel()->index(r, 0).data(Widgets::CompareKernelModel::NameRole).toString());
+                break;
+            }
+        if (!view.comparison()->stages.empty())
+            view.selectStage(QString::fromStdString(view.comparison()->stages.back().stage));
+        auto *tabs = view.findChild<QTabWidget *>(QStringLiteral("compareTabs"));
+        tabs->setCurrentIndex(Widgets::CompareView::GraphTab);
+        QVERIFY(view.stageJob()->waitForIdle());
+        QTest::qWait(50);
+        saveTabs(view, QStringLiteral("compareTabs"), QStringLiteral("compare_review"));
+        // A refusal, as the user sees it.
+        Widgets::CompareView refused;
+        refused.resize(900, 300);
+        refused.show();
+        refused.showRefusal(
+            QStringLiteral("A is a job of sample:mlp and B of sample:convnet: compare two jobs of one model"));
+        QTest::qWait(20);
+        QVERIFY(refused.grab().save(outPath(QStringLiteral("compare_review_refused.png"))));
+    }
+
+    void numerics()
+    {
+        QString folder = qEnvironmentVariable("AOTSTUDIO_REVIEW_NUMERICS");
+        if (folder.isEmpty())
+            folder = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/numerics");
+        Widgets::MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openJobFolder(folder));
+        QVERIFY(window.selectionHub()->waitForIdle());
+        auto *panel = window.findChild<Widgets::GraphPanel *>();
+        QVERIFY(panel);
+        QVERIFY(panel->graphView()->layoutJob()->waitForIdle());
+        panel->graphView()->fitToView();
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(outPath(QStringLiteral("numerics_review_0.png"))));
+        if (panel->firstDivergentButton()->isEnabled())
+            panel->firstDivergentButton()->click();
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(outPath(QStringLiteral("numerics_review_1.png"))));
+    }
+
+    void tune()
+    {
+        QString folder = qEnvironmentVariable("AOTSTUDIO_REVIEW_TUNE");
+        if (folder.isEmpty())
+            folder = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/tune");
+        Widgets::MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openJobFolder(folder));
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(outPath(QStringLiteral("tune_review_0.png"))));
+        auto *panel = window.findChild<Widgets::TunePanel *>();
+        QVERIFY(panel);
+        panel->resize(1100, 600);
+        QVERIFY(panel->grab().save(outPath(QStringLiteral("tune_review_1.png"))));
     }
 };
 

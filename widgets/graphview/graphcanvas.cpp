@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graphview/graphcanvas.h"
+#include "graphview/errorscale.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -163,6 +164,15 @@ void GraphCanvas::setNodeTimes(QHash<QString, double> times)
     update();
 }
 
+void GraphCanvas::setNodeErrors(QHash<QString, double> errors, double tolerance)
+{
+    m_errors = std::move(errors);
+    m_tolerance = tolerance;
+    recomputeColours();
+    m_minimap->invalidate();
+    update();
+}
+
 void GraphCanvas::setDiffStates(QHash<QString, NodeDiffState> states)
 {
     m_diffByName = std::move(states);
@@ -256,6 +266,11 @@ void GraphCanvas::recomputeColours()
         case ColourMode::Dtype:
             c = dtypeColour(node.dtype());
             break;
+        case ColourMode::NumericError: {
+            const auto e = m_errors.constFind(id);
+            c = e == m_errors.constEnd() ? ErrorScale::missingColour() : ErrorScale::colour(*e, m_tolerance);
+            break;
+        }
         }
         m_colours[i] = c;
         m_diff[i] = m_diffByName.value(id, m_anyDiff ? NodeDiffState::Unchanged : NodeDiffState::None);
@@ -581,7 +596,10 @@ void GraphCanvas::paintNode(QPainter &p, int i, double scale) const
     if (scale < LabelScale)
         return;
     const Graph::Node &node = m_layout->snapshot()->nodes[i];
-    p.setPen(QColor(0x1d, 0x23, 0x2c, m_anyHighlight && !m_highlight[i] && i != m_selected ? 120 : 255));
+    // Dark fills (the red end of the error scale, NaN) get light text.
+    const QColor text = fill.lightnessF() < 0.45 ? QColor(0xff, 0xff, 0xff) : QColor(0x1d, 0x23, 0x2c);
+    p.setPen(QColor(text.red(), text.green(), text.blue(),
+                    m_anyHighlight && !m_highlight[i] && i != m_selected ? 120 : 255));
     const QRectF top(r.left() + 6, r.top() + 2, r.width() - 12, r.height() / 2 - 1);
     QString op = QString::fromStdString(node.op);
     if (node.op == "call_function" || node.op == "call_module")

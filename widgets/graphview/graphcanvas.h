@@ -18,6 +18,7 @@ enum class ColourMode {
     FusedKernel, ///< nodes covered by the same generated kernel share a colour
     MeasuredTime, ///< heat map of measured time per node (log scale), grey when not measured
     Dtype, ///< dtype of the first output (to see what quantization changed)
+    NumericError, ///< numerics: each node's norm_error against the reference (ErrorScale), grey without one
 };
 
 /// A node's state in a diff, drawn as a tinted fill and a coloured border.
@@ -50,6 +51,8 @@ public:
     ColourMode colourMode() const { return m_mode; }
     void setKernelOfNode(QHash<QString, QString> kernelOfNode);
     void setNodeTimes(QHash<QString, double> times);
+    /// Node name -> norm_error (NaN allowed) for the NumericError mode, on ErrorScale at `tolerance`.
+    void setNodeErrors(QHash<QString, double> errors, double tolerance);
     void setDiffStates(QHash<QString, NodeDiffState> states);
     void setHighlighted(const QStringList &nodes);
     void setSearchMatches(const std::vector<int> &nodes);
@@ -121,6 +124,8 @@ private:
     ColourMode m_mode = ColourMode::OpCategory;
     QHash<QString, QString> m_kernelOfNode;
     QHash<QString, double> m_times;
+    QHash<QString, double> m_errors;
+    double m_tolerance = 1e-4;
     QHash<QString, NodeDiffState> m_diffByName;
     QSet<QString> m_highlightNames;
     std::vector<QColor> m_colours;

@@ -286,6 +286,12 @@ void GraphDiffView::showPair()
     m_header->setText(summary());
 }
 
+void GraphDiffView::setPassButtonsVisible(bool visible)
+{
+    m_previous->setVisible(visible);
+    m_next->setVisible(visible);
+}
+
 QString GraphDiffView::summary() const
 {
     if (!m_beforeSnapshot || !m_afterSnapshot)

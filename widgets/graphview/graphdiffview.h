@@ -83,6 +83,8 @@ public:
     GraphView *afterView() const { return m_after; }
     /// The header text ("pass a -> pass b: +3 -1 ~2").
     QString summary() const;
+    /// Shows or hides the previous/next pass buttons (hidden for a single pair, e.g. two jobs).
+    void setPassButtonsVisible(bool visible);
 
 Q_SIGNALS:
     void passChanged(int index);

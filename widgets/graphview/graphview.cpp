@@ -44,6 +44,9 @@ GraphView::GraphView(QWidget *parent)
     m_mode->addItem(tr("Colour: fused kernel"), int(ColourMode::FusedKernel));
     m_mode->addItem(tr("Colour: measured time"), int(ColourMode::MeasuredTime));
     m_mode->addItem(tr("Colour: dtype"), int(ColourMode::Dtype));
+    m_mode->addItem(tr("Colour: numeric error"), int(ColourMode::NumericError));
+    m_mode->setItemData(m_mode->count() - 1, tr("Each node's error against the float64 reference (a numerics job)"),
+                        Qt::ToolTipRole);
     m_details->setObjectName(QStringLiteral("graphNodeDetails"));
     m_details->setOpenLinks(false);
 
@@ -210,6 +213,11 @@ void GraphView::setExpansionStates(const QHash<QString, bool> &states)
 {
     m_layout.setExpansionStates(states);
     m_canvas->layoutChanged();
+}
+
+void GraphView::setNodeErrors(const QHash<QString, double> &errors, double tolerance)
+{
+    m_canvas->setNodeErrors(errors, tolerance);
 }
 
 void GraphView::setColourMode(ColourMode mode)

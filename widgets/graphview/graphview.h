@@ -79,6 +79,10 @@ public:
     static QHash<QString, double> nodeTimesFromKernels(
         const QHash<QString, QStringList> &coverage, const QHash<QString, double> &kernelMs);
 
+    /// Node name -> norm_error for the NumericError colour mode (numerics), on ErrorScale at
+    /// `tolerance`; nodes without an entry are grey. An empty map clears it.
+    void setNodeErrors(const QHash<QString, double> &errors, double tolerance);
+
     /// Diff state per node name (GraphDiffView fills it from core's diffSnapshots); empty clears.
     void setDiffStates(const QHash<QString, NodeDiffState> &states);
 
