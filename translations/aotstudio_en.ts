@@ -310,6 +310,38 @@
         <source>Writing the bundle</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Running the float64 reference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running eager op by op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running the compiled graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Planning the trials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling the trials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiling the torch.compile baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking recompiles on the workload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing the results</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::Charts</name>
@@ -1708,6 +1740,105 @@ Code: %2</source>
         <source>The next compile uses the recipe “%1” (Run Settings shows its options).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Tune Compile Recipe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile %1 under several option sets (freezing, max-autotune, fusion, bf16, …), verify each against eager and time them all.
+
+Time budget (no trial starts after it):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding where %1 diverges numerically…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tuning the compile recipe of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding the numerical divergence of %1 on %2 in %3 into %4 (each node against a float64 reference)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tuning the compile recipe of %1 on %2 into %3 (budget %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n min</numerusform>
+            <numerusform>%n min</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tune · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The numerics result of %1 cannot be shown: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tune result of %1 cannot be shown: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result not readable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s), no recipe qualified</source>
+        <translation>
+            <numerusform>%n trial, no recipe qualified</numerusform>
+            <numerusform>%n trials, no recipe qualified</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s), recipe: %1</source>
+        <translation>
+            <numerusform>%n trial, recipe: %1</numerusform>
+            <numerusform>%n trials, recipe: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Numerics of %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tuned %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding numerical divergence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tuning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding the numerical divergence of %1 was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding the numerical divergence of %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2311,6 +2442,22 @@ Code: %2</source>
     </message>
     <message>
         <source>Compare with: the second job folder (B)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find Numerical &amp;Divergence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run every node of the captured graph against a float64 reference, eager and compiled, and colour the graph by each node&apos;s error: where do they first diverge?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Tune Compile Recipe…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile the model under several option sets within a time budget, verify and time each, and pick the fastest recipe within the error bound (the Tune dock)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4317,15 +4464,11 @@ start %4 ms, duration %5 µs
         <source>%1: %2 ms, max abs error %3</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>No tune yet: run aotstudio-cli tune --out DIR and open the folder (File → Open Job Folder…).</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message numerus="yes">
         <source>%1 on %2, %3: %n trial(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1 on %2, %3: %n trial</numerusform>
+            <numerusform>%1 on %2, %3: %n trials</numerusform>
         </translation>
     </message>
     <message>
@@ -4366,6 +4509,10 @@ start %4 ms, duration %5 µs
     </message>
     <message>
         <source>%1 (error 0)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tune yet: Engine → Tune Compile Recipe… runs one; a folder of aotstudio-cli tune --out DIR opens with File → Open Job Folder….</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -310,6 +310,38 @@
         <source>Writing the bundle</source>
         <translation>写入部署包</translation>
     </message>
+    <message>
+        <source>Running the float64 reference</source>
+        <translation>运行 float64 参考</translation>
+    </message>
+    <message>
+        <source>Running eager op by op</source>
+        <translation>逐算子运行 eager</translation>
+    </message>
+    <message>
+        <source>Running the compiled graph</source>
+        <translation>运行编译后的图</translation>
+    </message>
+    <message>
+        <source>Planning the trials</source>
+        <translation>规划试验</translation>
+    </message>
+    <message>
+        <source>Compiling the trials</source>
+        <translation>编译各项试验</translation>
+    </message>
+    <message>
+        <source>Compiling the torch.compile baseline</source>
+        <translation>编译 torch.compile 基线</translation>
+    </message>
+    <message>
+        <source>Checking recompiles on the workload</source>
+        <translation>在工作负载上检查重新编译</translation>
+    </message>
+    <message>
+        <source>Writing the results</source>
+        <translation>写入结果</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::Charts</name>
@@ -1705,6 +1737,104 @@ Code: %2</source>
         <source>The next compile uses the recipe “%1” (Run Settings shows its options).</source>
         <translation>下一次编译将使用配方“%1”（运行设置中可查看其选项）。</translation>
     </message>
+    <message>
+        <source>Tune Compile Recipe</source>
+        <translation>调优编译配方</translation>
+    </message>
+    <message>
+        <source>Compile %1 under several option sets (freezing, max-autotune, fusion, bf16, …), verify each against eager and time them all.
+
+Time budget (no trial starts after it):</source>
+        <translation>用多组选项（freezing、max-autotune、融合、bf16 等）编译 %1，逐一对照 eager 验证并全部计时。
+
+时间预算（超过后不再开始新的试验）：</translation>
+    </message>
+    <message>
+        <source>Tune</source>
+        <translation>调优</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>Finding where %1 diverges numerically…</source>
+        <translation>正在查找 %1 数值开始发散的位置…</translation>
+    </message>
+    <message>
+        <source>Tuning the compile recipe of %1…</source>
+        <translation>正在调优 %1 的编译配方…</translation>
+    </message>
+    <message>
+        <source>Finding the numerical divergence of %1 on %2 in %3 into %4 (each node against a float64 reference)</source>
+        <translation>在 %2 上以 %3 查找 %1 的数值发散，输出到 %4（每个节点对照 float64 参考）</translation>
+    </message>
+    <message>
+        <source>Tuning the compile recipe of %1 on %2 into %3 (budget %4)</source>
+        <translation>在 %2 上调优 %1 的编译配方，输出到 %3（预算 %4）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n 分钟</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tune · %1</source>
+        <translation>调优 · %1</translation>
+    </message>
+    <message>
+        <source>no result</source>
+        <translation>没有结果</translation>
+    </message>
+    <message>
+        <source>The numerics result of %1 cannot be shown: %2</source>
+        <translation>无法显示 %1 的数值分析结果：%2</translation>
+    </message>
+    <message>
+        <source>The tune result of %1 cannot be shown: %2</source>
+        <translation>无法显示 %1 的调优结果：%2</translation>
+    </message>
+    <message>
+        <source>Result not readable</source>
+        <translation>结果无法读取</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s), no recipe qualified</source>
+        <translation>
+            <numerusform>%n 项试验，没有符合条件的配方</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trial(s), recipe: %1</source>
+        <translation>
+            <numerusform>%n 项试验，配方：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Numerics of %1: %2</source>
+        <translation>%1 的数值分析：%2</translation>
+    </message>
+    <message>
+        <source>Tuned %1: %2</source>
+        <translation>已调优 %1：%2</translation>
+    </message>
+    <message>
+        <source>Finding numerical divergence</source>
+        <translation>查找数值发散</translation>
+    </message>
+    <message>
+        <source>Tuning</source>
+        <translation>调优</translation>
+    </message>
+    <message>
+        <source>Finding the numerical divergence of %1 was cancelled.</source>
+        <translation>查找 %1 的数值发散已取消。</translation>
+    </message>
+    <message>
+        <source>Finding the numerical divergence of %1 failed: %2</source>
+        <translation>查找 %1 的数值发散失败：%2</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2308,6 +2438,22 @@ Code: %2</source>
     <message>
         <source>Compare with: the second job folder (B)</source>
         <translation>比较对象：第二个作业文件夹（B）</translation>
+    </message>
+    <message>
+        <source>Find Numerical &amp;Divergence</source>
+        <translation>查找数值发散(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Run every node of the captured graph against a float64 reference, eager and compiled, and colour the graph by each node&apos;s error: where do they first diverge?</source>
+        <translation>将捕获图的每个节点（eager 与编译后）对照 float64 参考运行，并按各节点的误差为图着色：它们最先在哪里发散？</translation>
+    </message>
+    <message>
+        <source>&amp;Tune Compile Recipe…</source>
+        <translation>调优编译配方(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Compile the model under several option sets within a time budget, verify and time each, and pick the fastest recipe within the error bound (the Tune dock)</source>
+        <translation>在时间预算内用多组选项编译模型，逐一验证并计时，选出误差界限内最快的配方（“调优”面板）</translation>
     </message>
 </context>
 <context>
@@ -4330,10 +4476,6 @@ start %4 ms, duration %5 µs
         <source>%1: %2 ms, max abs error %3</source>
         <translation>%1：%2 ms，最大绝对误差 %3</translation>
     </message>
-    <message>
-        <source>No tune yet: run aotstudio-cli tune --out DIR and open the folder (File → Open Job Folder…).</source>
-        <translation>尚无调优结果：运行 aotstudio-cli tune --out DIR，然后打开该文件夹（文件 → 打开作业文件夹…）。</translation>
-    </message>
     <message numerus="yes">
         <source>%1 on %2, %3: %n trial(s)</source>
         <translation>
@@ -4379,6 +4521,10 @@ start %4 ms, duration %5 µs
     <message>
         <source>%1 (error 0)</source>
         <translation>%1（误差为 0）</translation>
+    </message>
+    <message>
+        <source>No tune yet: Engine → Tune Compile Recipe… runs one; a folder of aotstudio-cli tune --out DIR opens with File → Open Job Folder….</source>
+        <translation>尚无调优结果：“引擎 → 调优编译配方…”可运行一次；aotstudio-cli tune --out DIR 的文件夹可通过“文件 → 打开作业文件夹…”打开。</translation>
     </message>
 </context>
 <context>

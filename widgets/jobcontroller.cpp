@@ -18,9 +18,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
+#include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 
 namespace AotStudio::Widgets {
@@ -28,6 +31,31 @@ namespace AotStudio::Widgets {
 namespace {
 /// The engine locks its output folder with this file (core/python job.py); it is not output.
 constexpr auto LockFileName = ".aotstudio.lock";
+/// The last tune budget asked for, minutes (QSettings).
+constexpr auto KeyTuneBudget = "run/tuneBudgetMinutes";
+constexpr int DefaultTuneBudgetMinutes = 10;
+
+QString requestType(JobController::JobKind kind)
+{
+    using Kind = JobController::JobKind;
+    switch (kind) {
+    case Kind::Profile:
+        return QStringLiteral("profile");
+    case Kind::Quantize:
+        return QStringLiteral("quantize");
+    case Kind::Numerics:
+        return QStringLiteral("numerics");
+    case Kind::Tune:
+        return QStringLiteral("tune");
+    case Kind::Export:
+        return QStringLiteral("export");
+    case Kind::Sweep:
+        return QStringLiteral("sweep");
+    case Kind::Compile:
+        break;
+    }
+    return QStringLiteral("compile");
+}
 } // namespace
 
 JobController::JobController(SessionController *sessions, QWidget *dialogParent, QObject *parent)
@@ -176,6 +204,52 @@ bool JobController::quantize()
     return startJob(JobKind::Quantize);
 }
 
+bool JobController::numerics()
+{
+    return startJob(JobKind::Numerics);
+}
+
+int JobController::tuneBudgetMinutes()
+{
+    return std::max(1, QSettings().value(QLatin1String(KeyTuneBudget), DefaultTuneBudgetMinutes).toInt());
+}
+
+void JobController::showTuneDialog()
+{
+    if (!canStart())
+        return;
+    const QString model = m_inputs ? m_inputs().model : QString();
+    if (model.isEmpty()) {
+        Q_EMIT statusMessage(tr("Pick a model first."), 5000);
+        return;
+    }
+    auto *dialog = new QInputDialog(m_dialogParent);
+    dialog->setObjectName(QStringLiteral("tuneBudgetDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Tune Compile Recipe"));
+    dialog->setLabelText(tr("Compile %1 under several option sets (freezing, max-autotune, fusion, bf16, …), verify "
+                            "each against eager and time them all.\n\nTime budget (no trial starts after it):")
+                             .arg(model));
+    dialog->setInputMode(QInputDialog::IntInput);
+    dialog->setIntRange(1, 24 * 60);
+    dialog->setIntValue(tuneBudgetMinutes());
+    dialog->setOkButtonText(tr("Tune"));
+    if (auto *spin = dialog->findChild<QSpinBox *>())
+        spin->setSuffix(tr(" min"));
+    if (auto *label = dialog->findChild<QLabel *>())
+        label->setWordWrap(true);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        QSettings().setValue(QLatin1String(KeyTuneBudget), dialog->intValue());
+        tune(dialog->intValue() * 60.0);
+    });
+    dialog->open(); // not exec(): the window (and tests) keep running
+}
+
+bool JobController::tune(double budgetSeconds)
+{
+    return startJob(JobKind::Tune, QJsonObject{{QLatin1String("budget_seconds"), budgetSeconds}});
+}
+
 bool JobController::sweep()
 {
     if (!canStart())
@@ -273,7 +347,7 @@ void JobController::applyRecipeOptions(const QJsonObject &options, const QString
     Q_EMIT statusMessage(tr("The next compile uses the recipe “%1” (Run Settings shows its options).").arg(name), 10000);
 }
 
-bool JobController::startJob(JobKind kind)
+bool JobController::startJob(JobKind kind, const QJsonObject &extra)
 {
     if (!canStart())
         return false;
@@ -306,9 +380,7 @@ bool JobController::startJob(JobKind kind)
     // A job started while a saved session is shown goes back to the live session.
     m_sessions->showLiveSession();
     m_sessions->ensureRecording(m_client->engineInfo());
-    const QString type = kind == JobKind::Profile ? QStringLiteral("profile")
-                       : kind == JobKind::Quantize ? QStringLiteral("quantize")
-                                                   : QStringLiteral("compile");
+    const QString type = requestType(kind);
     // Profile the package the last compile made when it is of this model, device and options,
     // instead of compiling the same thing again (the profile checks it against the model first).
     bool reused = false;
@@ -330,12 +402,22 @@ bool JobController::startJob(JobKind kind)
         body = profile.toJson(0);
     } else if (kind == JobKind::Quantize) {
         body = m_runSettings.quantizeRequest(request).toJson(0);
+    } else if (kind == JobKind::Numerics || kind == JobKind::Tune) {
+        // Only the fields FORMAT.md gives these requests (no compile defaults such as tolerance).
+        body = QJsonObject{{QLatin1String("model"), request.model},
+                           {QLatin1String("device"), request.device},
+                           {QLatin1String("out"), request.out}};
+        const QJsonObject fields = m_runSettings.requestFields(type);
+        for (auto it = fields.begin(); it != fields.end(); ++it)
+            body.insert(it.key(), it.value());
     } else {
         body = request.toJson(0);
         const QJsonObject fields = m_runSettings.requestFields(type);
         for (auto it = fields.begin(); it != fields.end(); ++it)
             body.insert(it.key(), it.value());
     }
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        body.insert(it.key(), it.value());
     body.remove(QLatin1String("id"));
     body.remove(QLatin1String("type"));
     m_currentJob = m_client->submitJob(type, body);
@@ -346,16 +428,26 @@ bool JobController::startJob(JobKind kind)
     }
     // Only a folder made here may be removed again, and only while the job left nothing in it.
     m_jobDirectory = chosen.isEmpty() && created ? request.out : QString();
-    const QString what = kind == JobKind::Profile ? tr("Profiling %1…")
+    const QString what = kind == JobKind::Profile  ? tr("Profiling %1…")
                        : kind == JobKind::Quantize ? tr("Quantizing %1…")
+                       : kind == JobKind::Numerics ? tr("Finding where %1 diverges numerically…")
+                       : kind == JobKind::Tune     ? tr("Tuning the compile recipe of %1…")
                                                    : tr("Compiling %1…");
-    const QString line = kind == JobKind::Profile ? tr("Profiling %1 on %2 into %3")
-                       : kind == JobKind::Quantize ? tr("Quantizing %1 on %2 into %3 (schemes: %4)")
-                                                   : tr("Compiling %1 on %2 into %3");
-    jobSubmitted(kind, request.model, request.out, what.arg(request.model),
-                 kind == JobKind::Quantize
-                     ? line.arg(request.model, request.device, request.out, m_runSettings.schemes.join(QStringLiteral(", ")))
-                     : line.arg(request.model, request.device, request.out));
+    QString line;
+    if (kind == JobKind::Quantize)
+        line = tr("Quantizing %1 on %2 into %3 (schemes: %4)")
+                   .arg(request.model, request.device, request.out, m_runSettings.schemes.join(QStringLiteral(", ")));
+    else if (kind == JobKind::Numerics)
+        line = tr("Finding the numerical divergence of %1 on %2 in %3 into %4 (each node against a float64 reference)")
+                   .arg(request.model, request.device, m_runSettings.dtype, request.out);
+    else if (kind == JobKind::Tune)
+        line = tr("Tuning the compile recipe of %1 on %2 into %3 (budget %4)")
+                   .arg(request.model, request.device, request.out,
+                        tr("%n min", nullptr, qRound(body.value(QLatin1String("budget_seconds")).toDouble() / 60.0)));
+    else
+        line = (kind == JobKind::Profile ? tr("Profiling %1 on %2 into %3") : tr("Compiling %1 on %2 into %3"))
+                   .arg(request.model, request.device, request.out);
+    jobSubmitted(kind, request.model, request.out, what.arg(request.model), line);
     if (reused)
         Q_EMIT logMessage(m_currentJob, QStringLiteral("info"),
                           tr("Profiling the package of the last compile (%1): same model, device and options, so it is not "
@@ -477,6 +569,12 @@ void JobController::onProgress(qint64 id, const QString &stage, double fraction,
         if (message.contains(QLatin1String(": ")) && !bucket.contains(QLatin1Char(' ')))
             label = tr("%1: %2").arg(bucket, label);
         label = tr("Export · %1").arg(label);
+    } else if (m_currentKind == JobKind::Tune) {
+        // A trial's compile events lead with its name ("[freezing] …", EngineClient).
+        const qsizetype end = message.indexOf(QLatin1String("] "));
+        if (message.startsWith(QLatin1Char('[')) && end > 1)
+            label = tr("%1: %2").arg(message.mid(1, end - 1), label);
+        label = tr("Tune · %1").arg(label);
     }
     Q_EMIT stageChanged(label);
     Q_EMIT stageDetailsChanged(message);
@@ -509,6 +607,10 @@ void JobController::onResult(qint64 id, const QJsonObject &json)
         finishJob(true);
         return;
     }
+    if (m_currentKind == JobKind::Numerics || m_currentKind == JobKind::Tune) {
+        finishAnalysis(id);
+        return;
+    }
     if (m_currentKind == JobKind::Profile || m_currentKind == JobKind::Quantize) {
         const bool profiling = m_currentKind == JobKind::Profile;
         Q_EMIT resultsReady(m_currentKind);
@@ -524,6 +626,41 @@ void JobController::onResult(qint64 id, const QJsonObject &json)
     Q_EMIT compiled(*m_lastResult);
     Q_EMIT stageChanged(tr("Done"));
     Q_EMIT statusMessage(tr("Compiled %1.").arg(m_lastResult->model), 10000);
+    finishJob(true);
+}
+
+void JobController::finishAnalysis(qint64 id)
+{
+    // The session parsed the result (Session::parseResult); the graph panel and the Tune dock show
+    // it through the hub.
+    const bool numerics = m_currentKind == JobKind::Numerics;
+    const Client::Session *session = m_sessions->liveSession();
+    const Client::JobRecord *job = session->job(id);
+    const bool parsed = job && (numerics ? bool(job->numerics) : bool(job->tune));
+    if (!parsed) {
+        const QString why = job && !job->resultError.isEmpty() ? job->resultError : tr("no result");
+        const QString message = numerics ? tr("The numerics result of %1 cannot be shown: %2").arg(m_currentModel, why)
+                                         : tr("The tune result of %1 cannot be shown: %2").arg(m_currentModel, why);
+        Q_EMIT logMessage(id, QStringLiteral("error"), message);
+        Q_EMIT stageChanged(tr("Result not readable"));
+        Q_EMIT failed(message);
+        finishJob(true); // the job ran: its folder stays
+        return;
+    }
+    QString summary;
+    if (numerics) {
+        summary = job->numerics->verdict;
+    } else {
+        const auto &tune = *job->tune;
+        summary = tune.recipeName.isEmpty() ? tr("%n trial(s), no recipe qualified", nullptr, int(tune.rows.size()))
+                                            : tr("%n trial(s), recipe: %1", nullptr, int(tune.rows.size())).arg(tune.recipeName);
+    }
+    Q_EMIT resultsReady(m_currentKind);
+    Q_EMIT stageChanged(tr("Done"));
+    Q_EMIT statusMessage(numerics ? tr("Numerics of %1: %2").arg(m_currentModel, summary)
+                                  : tr("Tuned %1: %2").arg(m_currentModel, summary),
+                         15000);
+    Q_EMIT logMessage(id, QStringLiteral("info"), summary);
     finishJob(true);
 }
 
@@ -558,9 +695,11 @@ void JobController::onError(qint64 id, const Client::EngineError &error)
         return;
     }
     const bool exporting = m_currentKind == JobKind::Export;
-    const QString jobName = m_currentKind == JobKind::Profile ? tr("Profiling")
+    const QString jobName = m_currentKind == JobKind::Profile  ? tr("Profiling")
                           : m_currentKind == JobKind::Quantize ? tr("Quantizing")
                           : m_currentKind == JobKind::Sweep    ? tr("Sweeping")
+                          : m_currentKind == JobKind::Numerics ? tr("Finding numerical divergence")
+                          : m_currentKind == JobKind::Tune     ? tr("Tuning")
                                                                : tr("Compiling");
     Client::EngineError shown = error;
     if (error.code == QLatin1String("engine_crashed")) {
@@ -576,6 +715,10 @@ void JobController::onError(qint64 id, const Client::EngineError &error)
     if (exporting)
         Q_EMIT failed(error.isCancellation() ? tr("Exporting the bundle %1 was cancelled.").arg(m_currentOut)
                                              : tr("Exporting the bundle %1 failed: %2").arg(m_currentOut, error.code));
+    else if (m_currentKind == JobKind::Numerics)
+        Q_EMIT failed(error.isCancellation()
+                          ? tr("Finding the numerical divergence of %1 was cancelled.").arg(m_currentModel)
+                          : tr("Finding the numerical divergence of %1 failed: %2").arg(m_currentModel, error.code));
     else
         Q_EMIT failed(error.isCancellation() ? tr("%1 %2 was cancelled.").arg(jobName, m_currentModel)
                                              : tr("%1 %2 failed: %3").arg(jobName, m_currentModel, error.code));

@@ -21,7 +21,7 @@ class SessionController;
 /**
  * Runs the jobs of a main window on its engine (STYLE.md "one controller owns the engine
  * process"): it owns the Client::EngineClient, starts, restarts and reconnects it, submits
- * compile, export, profile, quantize and sweep jobs, follows the one running job (progress,
+ * compile, export, profile, quantize, sweep, numerics and tune jobs, follows the one running job (progress,
  * cancel, result or error) and records everything the engine says into the live session of
  * `sessions`. A bundle refused by the engine's trust policy brings up TrustDialog; the run
  * settings (RunSettingsDialog) shape every request.
@@ -34,7 +34,7 @@ class JobController : public QObject
 {
     Q_OBJECT
 public:
-    enum class JobKind { Compile, Export, Profile, Quantize, Sweep };
+    enum class JobKind { Compile, Export, Profile, Quantize, Sweep, Numerics, Tune };
     Q_ENUM(JobKind)
 
     /// What the window's toolbar says the next job is about.
@@ -100,6 +100,19 @@ public Q_SLOTS:
     bool profile();
     /// Starts a quantize job comparing the run settings' schemes; false if not ready or busy.
     bool quantize();
+    /// Engine → Find Numerical Divergence: a `numerics` job of the window's model (the run settings'
+    /// dtype, freezing, max-autotune and Inductor options): every node of the captured graph
+    /// against a float64 reference, eager and compiled. False if not ready or busy.
+    bool numerics();
+    /// Engine → Tune Compile Recipe…: asks for the time budget (minutes, remembered; 10 at first)
+    /// and starts tune() on OK.
+    void showTuneDialog();
+    /// Starts a `tune` job of the window's model: compiles under several option sets within
+    /// `budgetSeconds` (no trial starts after it), the run settings' dtype, dynamic dimensions
+    /// and measuring. False if not ready or busy.
+    bool tune(double budgetSeconds);
+    /// The tune budget the dialog offers, minutes.
+    static int tuneBudgetMinutes();
     /// Starts a sweep of the last compiled package across its shapes (into its folder's sweep/);
     /// false if not ready, busy, or nothing was compiled yet.
     bool sweep();
@@ -149,9 +162,10 @@ Q_SIGNALS:
     void logMessage(qint64 job, const QString &level, const QString &message);
     void compiled(const AotStudio::Client::CompileResult &result);
     void exported(const AotStudio::Client::ExportResult &result);
-    /// A profile, quantize or sweep result is in the session (the panels show it through the hub).
+    /// A profile, quantize, sweep, numerics or tune result is in the session (the panels show it
+    /// through the hub).
     void resultsReady(AotStudio::Widgets::JobController::JobKind kind);
-    /// A compile, profile, quantize or sweep of `model` failed or was cancelled.
+    /// A compile, profile, quantize, sweep, numerics or tune job of `model` failed or was cancelled.
     void jobFailed(const QString &model, const AotStudio::Client::EngineError &error,
                    const AotStudio::Client::VerifyFailure &failure);
     /// An export into `bundle` failed or was cancelled.
@@ -162,7 +176,11 @@ Q_SIGNALS:
     void compileBlocked(const QString &reason);
 
 private:
-    bool startJob(JobKind kind);
+    /// Starts a job of the window's model, device and output folder; `extra`: request fields
+    /// beyond the run settings' (a tune's budget_seconds).
+    bool startJob(JobKind kind, const QJsonObject &extra = {});
+    /// A numerics or tune result arrived: the session parsed it, the panels show it.
+    void finishAnalysis(qint64 id);
     /// Starts the sweep `body` (package or bundle, out): back to the live session, the run
     /// settings' threads, the job's bookkeeping, `status` on the status bar and `logLine` in the log.
     bool submitSweep(QJsonObject body, const QString &model, const QString &status, const QString &logLine);

@@ -145,7 +145,15 @@ void MainWindow::connectControllers()
     connect(m_jobs, &Jobs::jobFailed, m_resultPanel, &ResultPanel::showError);
     connect(m_jobs, &Jobs::exportFailed, m_resultPanel, &ResultPanel::showExportError);
     connect(m_jobs, &Jobs::resultsReady, this, [this](Jobs::JobKind kind) {
-        (kind == Jobs::JobKind::Sweep ? m_sweepDock : kind == Jobs::JobKind::Profile ? m_profileDock : m_quantDock)->raise();
+        using Kind = Jobs::JobKind;
+        // A numerics job is read on its graph: the hub selected its capture snapshot, coloured by error.
+        QDockWidget *dock = kind == Kind::Sweep      ? m_sweepDock
+                          : kind == Kind::Profile  ? m_profileDock
+                          : kind == Kind::Numerics ? m_graphDock
+                          : kind == Kind::Tune     ? m_tuneDock
+                                                   : m_quantDock;
+        dock->show();
+        dock->raise();
     });
     connect(m_jobs, &Jobs::jobFinished, this, &MainWindow::jobFinished);
     connect(m_jobs, &Jobs::compileBlocked, this, &MainWindow::compileBlocked);
@@ -225,6 +233,19 @@ void MainWindow::createActions()
     m_quantizeAction->setToolTip(tr("Compare quantization schemes: latency, memory, size and accuracy against "
                                     "fp32 eager (Ctrl+Shift+Q)"));
     connect(m_quantizeAction, &QAction::triggered, m_jobs, &JobController::quantize);
+
+    // No ellipsis: it starts at once with the toolbar's model and the run settings, as Profile does.
+    m_numericsAction = new QAction(QIcon::fromTheme(QStringLiteral("dialog-warning")), tr("Find Numerical &Divergence"), this);
+    m_numericsAction->setObjectName(QStringLiteral("numericsAction"));
+    m_numericsAction->setToolTip(tr("Run every node of the captured graph against a float64 reference, eager and "
+                                    "compiled, and colour the graph by each node's error: where do they first diverge?"));
+    connect(m_numericsAction, &QAction::triggered, m_jobs, &JobController::numerics);
+
+    m_tuneAction = new QAction(QIcon::fromTheme(QStringLiteral("preferences-system")), tr("&Tune Compile Recipe…"), this);
+    m_tuneAction->setObjectName(QStringLiteral("tuneAction"));
+    m_tuneAction->setToolTip(tr("Compile the model under several option sets within a time budget, verify and time "
+                                "each, and pick the fastest recipe within the error bound (the Tune dock)"));
+    connect(m_tuneAction, &QAction::triggered, m_jobs, &JobController::showTuneDialog);
 
     m_sweepAction = new QAction(QIcon::fromTheme(QStringLiteral("view-grid")), tr("S&weep Shapes"), this);
     m_sweepAction->setObjectName(QStringLiteral("sweepAction"));
@@ -514,6 +535,8 @@ void MainWindow::createMenus()
     engine->addAction(m_compileAction);
     engine->addAction(m_profileAction);
     engine->addAction(m_quantizeAction);
+    engine->addAction(m_numericsAction);
+    engine->addAction(m_tuneAction);
     engine->addAction(m_sweepAction);
     engine->addAction(m_sweepBundleAction);
     engine->addAction(m_cancelAction);
@@ -742,6 +765,8 @@ void MainWindow::updateActions()
     m_quantizeAction->setEnabled(canStart);
     m_sweepAction->setEnabled(canStart && lastResult.has_value() && !lastResult->package.isEmpty());
     m_sweepBundleAction->setEnabled(canStart);
+    m_numericsAction->setEnabled(canStart);
+    m_tuneAction->setEnabled(canStart);
     m_exportAction->setEnabled(canStart && !m_jobs->lastCompileDirectory().isEmpty());
     m_cancelAction->setEnabled(m_jobs->isBusy());
 }

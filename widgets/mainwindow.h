@@ -178,6 +178,8 @@ private:
     QAction *m_quantizeAction = nullptr;
     QAction *m_sweepAction = nullptr;
     QAction *m_sweepBundleAction = nullptr;
+    QAction *m_numericsAction = nullptr;
+    QAction *m_tuneAction = nullptr;
     QAction *m_settingsAction = nullptr;
     QAction *m_openSessionAction = nullptr;
     QAction *m_saveSessionAction = nullptr;

@@ -86,18 +86,27 @@ void RunSettings::save() const
 
 QJsonObject RunSettings::requestFields(const QString &type) const
 {
-    // Profile and quantize requests are typed (profileRequest(), quantizeRequest()).
-    QJsonObject o{{QLatin1String("warmup"), warmup},
-                  {QLatin1String("runs"), runs},
-                  {QLatin1String("max_seconds"), maxSeconds}};
-    if (threads > 0) // else the engine uses every CPU this process may use, and says how many
-        o.insert(QLatin1String("threads"), threads);
+    // Profile and quantize requests are typed (profileRequest(), quantizeRequest()). A numerics
+    // request measures nothing; a tune's trials are option sets of their own (FORMAT.md, Requests).
+    const bool compile = type == QLatin1String("compile");
+    const bool numerics = type == QLatin1String("numerics");
+    const bool tune = type == QLatin1String("tune");
+    QJsonObject o;
+    if (!numerics) {
+        o.insert(QLatin1String("warmup"), warmup);
+        o.insert(QLatin1String("runs"), runs);
+        o.insert(QLatin1String("max_seconds"), maxSeconds);
+        if (threads > 0) // else the engine uses every CPU this process may use, and says how many
+            o.insert(QLatin1String("threads"), threads);
+    }
     o.insert(QLatin1String("dtype"), dtype);
-    o.insert(QLatin1String("freezing"), freezing);
-    o.insert(QLatin1String("max_autotune"), maxAutotune);
-    if (type == QLatin1String("compile") && !dynamic.isEmpty())
+    if (!tune) {
+        o.insert(QLatin1String("freezing"), freezing);
+        o.insert(QLatin1String("max_autotune"), maxAutotune);
+    }
+    if ((compile || tune) && !dynamic.isEmpty())
         o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(dynamic));
-    if (type == QLatin1String("compile") && !inductor.isEmpty())
+    if ((compile || numerics) && !inductor.isEmpty())
         o.insert(QLatin1String("inductor"), inductor);
     return o;
 }

@@ -52,8 +52,8 @@ struct RunSettings
      * no Inductor options), the dtype stays when it gives none.
      */
     void applyRecipeOptions(const QJsonObject &options);
-    /// Fields of a `compile` (or `sweep`) request built from these settings; the caller adds
-    /// model, device, out.
+    /// Fields of a `compile`, `sweep`, `numerics` or `tune` request built from these settings (each
+    /// type gets the fields FORMAT.md gives it); the caller adds model, device, out.
     QJsonObject requestFields(const QString &type) const;
     /// A `profile` request of `compile`'s model, device and folder with these settings.
     Client::ProfileRequest profileRequest(const Client::CompileRequest &compile) const;

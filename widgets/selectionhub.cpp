@@ -207,11 +207,13 @@ void SelectionHub::selectJob(qint64 id)
         m_snapshot = -1;
         Q_EMIT jobChanged(id);
         const auto *job = currentJobRecord();
-        // Start on the last graph snapshot (post-grad: what the kernels were generated from).
+        // Start on the last graph snapshot (post-grad: what the kernels were generated from); a
+        // numerics job on its capture graph, whose nodes its errors name.
         int last = -1;
         if (job) {
             for (int i = 0; i < job->snapshots.size(); ++i) {
-                if (job->snapshots[i].graph && !job->snapshots[i].path.isEmpty())
+                const auto &s = job->snapshots[i];
+                if (s.graph && !s.path.isEmpty() && (!job->numerics || s.stage == QLatin1String("capture")))
                     last = i;
             }
         }

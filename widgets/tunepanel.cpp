@@ -118,8 +118,8 @@ void TunePanel::setResult(std::shared_ptr<const Client::TuneResult> result)
     m_result = std::move(result);
     m_model->setResult(m_result);
     if (!m_result) {
-        m_summary->setText(tr("No tune yet: run aotstudio-cli tune --out DIR and open the folder (File → Open Job "
-                              "Folder…)."));
+        m_summary->setText(tr("No tune yet: Engine → Tune Compile Recipe… runs one; a folder of aotstudio-cli tune "
+                              "--out DIR opens with File → Open Job Folder…."));
     } else {
         QString text = tr("%1 on %2, %3: %n trial(s)", nullptr, int(m_result->rows.size()))
                            .arg(m_result->model, m_result->device, m_result->dtype);

@@ -35,7 +35,8 @@ extern "C" void onSigint(int)
 }
 
 /// A nested job's fields as a prefix of its progress lines (FORMAT.md: `scheme` of a quantize
-/// scheme, `bucket` of an export bucket): "[int8-dynamic] ", "bucket b4: ".
+/// scheme, `bucket` of an export bucket, `trial` of a tune trial): "[int8-dynamic] ", "bucket b4: ",
+/// "trial freezing: ".
 std::string jobFields(const Json &event)
 {
     std::string prefix;
@@ -43,6 +44,8 @@ std::string jobFields(const Json &event)
         prefix += "[" + event["scheme"].get<std::string>() + "] ";
     if (event.contains("bucket") && event["bucket"].is_string())
         prefix += "bucket " + event["bucket"].get<std::string>() + ": ";
+    if (event.contains("trial") && event["trial"].is_string())
+        prefix += "trial " + event["trial"].get<std::string>() + ": ";
     return prefix;
 }
 

@@ -417,8 +417,11 @@ void EngineClient::handleLine(const QByteArray &line)
         const QString stage = o.value(QLatin1String("stage")).toString();
         if (m_jobs.contains(id))
             m_jobs[id].stage = stage;
-        // A nested job's fields (FORMAT.md: a quantize scheme, an export bucket) lead the message.
+        // A nested job's fields (FORMAT.md: a quantize scheme, an export bucket, a tune trial) lead
+        // the message.
         QString message = o.value(QLatin1String("message")).toString();
+        if (o.value(QLatin1String("trial")).isString())
+            message = QLatin1Char('[') + o.value(QLatin1String("trial")).toString() + QLatin1String("] ") + message;
         if (o.value(QLatin1String("bucket")).isString())
             message = o.value(QLatin1String("bucket")).toString() + QLatin1String(": ") + message;
         if (o.value(QLatin1String("scheme")).isString())

@@ -254,10 +254,11 @@ const JobRecord *Session::latestSucceeded(const QString &kind) const
 
 const JobRecord *Session::latestWithSnapshots() const
 {
-    // Quantize and export jobs compile several graphs (one per scheme or bucket): their events
-    // interleave, so the graph docks show compile and profile jobs only.
+    // Quantize, export and tune jobs compile several graphs (one per scheme, bucket or trial): their
+    // snapshots would mix in one list, so the graph docks show the other jobs only.
     for (auto it = m_jobs.crbegin(); it != m_jobs.crend(); ++it) {
-        if (it->kind == QLatin1String("quantize") || it->kind == QLatin1String("export"))
+        if (it->kind == QLatin1String("quantize") || it->kind == QLatin1String("export")
+            || it->kind == QLatin1String("tune"))
             continue;
         if (!it->snapshots.isEmpty() || it->result.contains(QLatin1String("kernels")))
             return &*it;

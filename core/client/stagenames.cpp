@@ -24,6 +24,24 @@ QString StageNames::displayName(const QString &stage)
         return tr("Measuring cold start");
     if (stage == QLatin1String("package"))
         return tr("Writing the bundle");
+    // Stages of a `numerics` job (the graph op by op, then the exposed compile).
+    if (stage == QLatin1String("reference"))
+        return tr("Running the float64 reference");
+    if (stage == QLatin1String("eager"))
+        return tr("Running eager op by op");
+    if (stage == QLatin1String("compiled"))
+        return tr("Running the compiled graph");
+    // Stages of a `tune` job around its trials' compiles.
+    if (stage == QLatin1String("plan"))
+        return tr("Planning the trials");
+    if (stage == QLatin1String("trials"))
+        return tr("Compiling the trials");
+    if (stage == QLatin1String("baseline"))
+        return tr("Compiling the torch.compile baseline");
+    if (stage == QLatin1String("workload"))
+        return tr("Checking recompiles on the workload");
+    if (stage == QLatin1String("write"))
+        return tr("Writing the results");
     return stage;
 }
 

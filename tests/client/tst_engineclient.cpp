@@ -340,6 +340,10 @@ private Q_SLOTS:
         QTest::newRow("load_package") << "load_package" << "Loading the package";
         QTest::newRow("verify") << "verify" << "Verifying outputs";
         QTest::newRow("measure") << "measure" << "Measuring latency";
+        QTest::newRow("numerics reference") << "reference"
+                                            << "Running the float64 reference";
+        QTest::newRow("tune trials") << "trials"
+                                     << "Compiling the trials";
         QTest::newRow("unknown stays raw") << "profile_kernels" << "profile_kernels";
         QTest::newRow("empty") << "" << "";
     }

@@ -7,6 +7,7 @@
 
 #include "client/session.h"
 
+#include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -67,6 +68,8 @@ private Q_SLOTS:
         QVERIFY(!f.jobs.compile());
         QVERIFY(!f.jobs.profile());
         QVERIFY(!f.jobs.sweep());
+        QVERIFY(!f.jobs.numerics());
+        QVERIFY(!f.jobs.tune(60));
         f.jobs.cancel(); // nothing runs: nothing to say
         QVERIFY(!f.jobs.isBusy());
         QCOMPARE(busy.size(), 0);
@@ -168,6 +171,62 @@ private Q_SLOTS:
         QCOMPARE(f.hub.session(), f.sessions.liveSession());
         QCOMPARE(f.sessions.windowTitle(), QStringLiteral("AOT Studio"));
         QVERIFY(finished.wait(10000));
+    }
+
+    // A numerics job the engine fails says so as a compile does: the failure with the engine's code,
+    // the job's error for the result panel, and a message box with the engine's message and hint.
+    void numericsFailureShowsTheEngineError()
+    {
+        Fixture f;
+        QVERIFY(f.startEngine());
+        f.inputs = {QStringLiteral("fake:error"), QStringLiteral("cpu"), m_out.filePath(QStringLiteral("num-error"))};
+        QSignalSpy started(&f.jobs, &JobController::jobStarted);
+        QSignalSpy failedJob(&f.jobs, &JobController::jobFailed);
+        QSignalSpy failed(&f.jobs, &JobController::failed);
+        QSignalSpy results(&f.jobs, &JobController::resultsReady);
+        QSignalSpy finished(&f.jobs, &JobController::jobFinished);
+        QVERIFY(f.jobs.numerics());
+        QCOMPARE(started.first().at(1).value<JobController::JobKind>(), JobController::JobKind::Numerics);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        QCOMPARE(results.size(), 0);
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(failed.first().at(0).toString(),
+                 QStringLiteral("Finding the numerical divergence of fake:error failed: export_failed"));
+        QCOMPARE(failedJob.size(), 1);
+        QCOMPARE(failedJob.first().at(0).toString(), QStringLiteral("fake:error"));
+        QCOMPARE(failedJob.first().at(1).value<EngineError>().code, QStringLiteral("export_failed"));
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = f.window.findChild<QMessageBox *>(QStringLiteral("compileErrorBox"))));
+        QCOMPARE(box->windowTitle(), QStringLiteral("Finding numerical divergence failed"));
+        QVERIFY(box->text().contains(QLatin1String("data-dependent control flow")));
+        QVERIFY(box->informativeText().contains(QLatin1String("torch.cond")));
+        const auto *job = f.sessions.liveSession()->job(started.first().at(0).toLongLong());
+        QVERIFY(job && job->error && job->kind == QLatin1String("numerics"));
+    }
+
+    // A tune is cancelled like any job; while its first trial compiles, the stage names the trial.
+    void tuneShowsItsTrialAndCancels()
+    {
+        Fixture f;
+        QVERIFY(f.startEngine());
+        f.inputs = {QStringLiteral("fake:slow"), QStringLiteral("cpu"), m_out.filePath(QStringLiteral("tune-slow"))};
+        QSignalSpy stage(&f.jobs, &JobController::stageChanged);
+        QSignalSpy failed(&f.jobs, &JobController::failed);
+        QSignalSpy finished(&f.jobs, &JobController::jobFinished);
+        QVERIFY(f.jobs.tune(90));
+        QCOMPARE(f.jobs.currentKind(), JobController::JobKind::Tune);
+        QVERIFY(!f.jobs.numerics()); // one job at a time
+        QTRY_COMPARE_WITH_TIMEOUT(stage.last().at(0).toString(),
+                                  QStringLiteral("Tune · defaults: Compiling with AOTInductor"), 10000);
+        f.jobs.cancel();
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        QCOMPARE(stage.last().at(0).toString(), QStringLiteral("Cancelled"));
+        QCOMPARE(failed.size(), 1);
+        QCOMPARE(failed.first().at(0).toString(), QStringLiteral("Tuning fake:slow was cancelled."));
+        QVERIFY(!f.window.findChild<QWidget *>(QStringLiteral("compileErrorBox"))); // no dialog for a cancel
+        QVERIFY(f.jobs.canStart());
     }
 
     void missingCudaIsRefused()

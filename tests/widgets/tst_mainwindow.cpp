@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow against the fake engine (tests/fixtures/fake_engine.py), offscreen.
+#include "client/session.h"
 #include "widgets/exportdialog.h"
+#include "widgets/graphpanel.h"
+#include "widgets/graphview/graphview.h"
 #include "widgets/logview.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultpanel.h"
+#include "widgets/selectionhub.h"
 #include "widgets/sweeppanel.h"
 #include "widgets/sweeppointmodel.h"
 #include "widgets/trustdialog.h"
+#include "widgets/tunepanel.h"
+#include "widgets/tunetablemodel.h"
 #include "widgets/verifyoutputmodel.h"
 
 #include <QAbstractButton>
@@ -16,13 +22,18 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDirIterator>
+#include <QDockWidget>
 #include <QFile>
 #include <QFrame>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QSettings>
@@ -110,6 +121,24 @@ private:
     {
         auto *view = w.findChild<AotStudio::Widgets::LogView *>();
         return view ? view->visibleText() : QStringLiteral("<no log>");
+    }
+
+    /// `panel` is on screen: its dock is the current tab (a dock behind another tab stays isVisible()).
+    static bool onTop(const QWidget *panel) { return !panel->visibleRegion().isEmpty(); }
+
+    /// The requests of `type` the fake engine received (FAKE_REQUEST_LOG).
+    static QList<QJsonObject> sentRequests(const QString &log, const QString &type)
+    {
+        QFile f(log);
+        QList<QJsonObject> sent;
+        if (!f.open(QIODevice::ReadOnly))
+            return sent;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.value(QLatin1String("type")).toString() == type)
+                sent << o;
+        }
+        return sent;
     }
 
     static QStringList jobFolders()
@@ -259,6 +288,156 @@ private Q_SLOTS:
         }
         // Cancel sent nothing more; Load Anyway sent the same sweep once with allow_unsigned.
         QCOMPARE(allowed, (QList<bool>{false, false, true}));
+    }
+
+    // Engine → Find Numerical Divergence: a `numerics` request of the toolbar's model, device and
+    // folder with the run settings' dtype and options, nothing a compile measures; its result (the
+    // recorded tests/fixtures/numerics) colours the capture graph by error and brings the Graph
+    // dock to the front.
+    void numericsJobShowsTheHeatMap()
+    {
+        using AotStudio::Widgets::GraphPanel;
+        QTemporaryDir dir;
+        const QString requests = dir.filePath(QStringLiteral("requests.jsonl"));
+        qputenv("FAKE_REQUEST_LOG", requests.toLocal8Bit());
+        const auto unset = qScopeGuard([] { qunsetenv("FAKE_REQUEST_LOG"); });
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("sample:mlp"));
+        const QString out = dir.filePath(QStringLiteral("num"));
+        w->setOutputDirectory(out);
+        auto *action = w->findChild<QAction *>(QStringLiteral("numericsAction"));
+        QVERIFY(action);
+        QVERIFY(!action->isEnabled()); // no engine yet
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QVERIFY(action->isEnabled());
+        // In the Engine menu after Quantize, with Tune Compile Recipe….
+        QMenu *engine = nullptr;
+        for (QAction *top : w->menuBar()->actions())
+            if (top->objectName().isEmpty() && top->menu() && top->menu()->actions().contains(action))
+                engine = top->menu();
+        QVERIFY(engine);
+        const auto items = engine->actions();
+        const auto *tuneAction = w->findChild<QAction *>(QStringLiteral("tuneAction"));
+        QCOMPARE(items.indexOf(action), items.indexOf(w->findChild<QAction *>(QStringLiteral("quantizeAction"))) + 1);
+        QCOMPARE(items.indexOf(tuneAction), items.indexOf(action) + 1);
+        QVERIFY(tuneAction->isEnabled());
+        engine->popup(w->mapToGlobal(QPoint(60, 20)));
+        screenshot(*engine, QStringLiteral("engine_menu"));
+        engine->hide();
+        auto *graph = w->findChild<GraphPanel *>();
+        w->findChild<QDockWidget *>(QStringLiteral("tuneDock"))->raise(); // the graph hidden behind another tab
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QTRY_VERIFY(!onTop(graph));
+
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        action->trigger();
+        QVERIFY(!action->isEnabled()); // one job at a time
+        QVERIFY(w->findChild<QAction *>(QStringLiteral("cancelAction"))->isEnabled());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), true);
+
+        const auto sent = sentRequests(requests, QStringLiteral("numerics"));
+        QCOMPARE(sent.size(), 1);
+        QCOMPARE(sent[0].value(QLatin1String("model")).toString(), QStringLiteral("sample:mlp"));
+        QCOMPARE(sent[0].value(QLatin1String("device")).toString(), QStringLiteral("cpu"));
+        QCOMPARE(sent[0].value(QLatin1String("out")).toString(), out);
+        QCOMPARE(sent[0].value(QLatin1String("dtype")).toString(), w->jobs()->runSettings().dtype);
+        QVERIFY(sent[0].contains(QLatin1String("freezing")));
+        QVERIFY(!sent[0].contains(QLatin1String("runs"))); // it measures nothing
+        QVERIFY(!sent[0].contains(QLatin1String("tolerance"))); // the engine's default for the dtype
+
+        // The hub follows the new job on its capture snapshot; the graph is coloured by error.
+        auto *hub = w->selectionHub();
+        QVERIFY(hub->numerics());
+        QCOMPARE(hub->currentJobRecord()->kind, QStringLiteral("numerics"));
+        QVERIFY(hub->currentSnapshotRecord());
+        QCOMPARE(hub->currentSnapshotRecord()->stage, QStringLiteral("capture"));
+        QVERIFY(hub->waitForIdle());
+        QVERIFY(graph->graphView()->layoutJob()->waitForIdle());
+        QTRY_VERIFY(onTop(graph)); // the Graph dock was raised
+        QVERIFY(graph->numericsBar()->isVisible());
+        QCOMPARE(graph->graphView()->colourMode(), AotStudio::Widgets::ColourMode::NumericError);
+        QVERIFY2(graph->firstDivergentButton()->text().contains(QLatin1String("softmax")),
+                 qPrintable(graph->firstDivergentButton()->text()));
+        QVERIFY2(w->statusBar()->currentMessage().startsWith(QLatin1String("Numerics of sample:mlp: ")),
+                 qPrintable(w->statusBar()->currentMessage()));
+        QVERIFY2(log(*w).contains(QLatin1String("Finding the numerical divergence of sample:mlp on cpu")),
+                 qPrintable(log(*w)));
+        QCOMPARE(w->findChild<QProgressBar *>()->value(), w->findChild<QProgressBar *>()->maximum());
+        screenshot(*w, QStringLiteral("numerics_job"));
+    }
+
+    // Engine → Tune Compile Recipe…: asks for a budget (10 minutes at first, then the last one),
+    // sends a `tune` request with budget_seconds, shows each trial's compile in the stage label and
+    // raises the Tune dock with the result (the recorded tests/fixtures/tune). The trials' snapshots
+    // do not become the graph shown.
+    void tuneJobShowsTheTuneDock()
+    {
+        using AotStudio::Widgets::TunePanel;
+        QTemporaryDir dir;
+        const QString requests = dir.filePath(QStringLiteral("requests.jsonl"));
+        qputenv("FAKE_REQUEST_LOG", requests.toLocal8Bit());
+        const auto unset = qScopeGuard([] { qunsetenv("FAKE_REQUEST_LOG"); });
+        QSettings().remove(QStringLiteral("run/tuneBudgetMinutes"));
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("sample:mlp"));
+        const QString out = dir.filePath(QStringLiteral("tune"));
+        w->setOutputDirectory(out);
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        auto *panel = w->findChild<TunePanel *>();
+        w->findChild<QDockWidget *>(QStringLiteral("graphDock"))->raise(); // the Tune dock behind another tab
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QTRY_VERIFY(!onTop(panel));
+        QVERIFY(!panel->result());
+
+        auto *action = w->findChild<QAction *>(QStringLiteral("tuneAction"));
+        QVERIFY(action && action->isEnabled());
+        action->trigger();
+        QInputDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = w->findChild<QInputDialog *>(QStringLiteral("tuneBudgetDialog"))) && dialog->isVisible());
+        QCOMPARE(dialog->intValue(), 10);
+        screenshot(*dialog, QStringLiteral("tune_budget_dialog"));
+        dialog->setIntValue(2);
+        QSignalSpy stage(w->jobs(), &AotStudio::Widgets::JobController::stageChanged);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        dialog->accept();
+        QVERIFY(w->jobs()->isBusy());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), true);
+
+        const auto sent = sentRequests(requests, QStringLiteral("tune"));
+        QCOMPARE(sent.size(), 1);
+        QCOMPARE(sent[0].value(QLatin1String("model")).toString(), QStringLiteral("sample:mlp"));
+        QCOMPARE(sent[0].value(QLatin1String("device")).toString(), QStringLiteral("cpu"));
+        QCOMPARE(sent[0].value(QLatin1String("out")).toString(), out);
+        QCOMPARE(sent[0].value(QLatin1String("budget_seconds")).toDouble(), 120.0);
+        QVERIFY(!sent[0].contains(QLatin1String("freezing"))); // the trials' own option sets
+        QCOMPARE(AotStudio::Widgets::JobController::tuneBudgetMinutes(), 2); // offered next time
+
+        // Each trial's compile events say which trial they are about.
+        QStringList labels;
+        for (const auto &args : std::as_const(stage))
+            labels << args.at(0).toString();
+        QVERIFY2(labels.contains(QStringLiteral("Tune · defaults: Compiling with AOTInductor")),
+                 qPrintable(labels.join(u'|')));
+        QVERIFY2(labels.contains(QStringLiteral("Tune · freezing: Verifying outputs")), qPrintable(labels.join(u'|')));
+        QVERIFY2(labels.contains(QStringLiteral("Tune · Compiling the torch.compile baseline")),
+                 qPrintable(labels.join(u'|')));
+        QCOMPARE(labels.last(), QStringLiteral("Done"));
+
+        QTRY_VERIFY(onTop(panel)); // the Tune dock was raised
+        QVERIFY(panel->result());
+        QCOMPARE(panel->result()->model, QStringLiteral("sample:mlp"));
+        QCOMPARE(panel->result()->budgetSeconds, 120.0);
+        QCOMPARE(panel->model()->rowCount(), 4); // two trials, two baselines
+        QVERIFY2(panel->summaryText().contains(QLatin1String("recipe: defaults")), qPrintable(panel->summaryText()));
+        const auto *current = w->selectionHub()->currentJobRecord();
+        QVERIFY(!current || current->kind != QLatin1String("tune")); // trials' snapshots are no one graph
+        QVERIFY2(log(*w).contains(QLatin1String("Tuning the compile recipe of sample:mlp on cpu into")),
+                 qPrintable(log(*w)));
+        QVERIFY2(w->statusBar()->currentMessage().contains(QLatin1String("recipe: defaults")),
+                 qPrintable(w->statusBar()->currentMessage()));
+        screenshot(*w, QStringLiteral("tune_job"));
     }
 
     void compileShowsResult()
