@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -96,6 +97,7 @@ TunePanel::TunePanel(QWidget *parent)
             .arg(row->name, formatNumber(row->medianMs, 'f', 4),
                  qIsNaN(row->maxAbsError) ? QStringLiteral("—") : formatNumber(row->maxAbsError, 'g', 3));
     });
+    m_plot->installEventFilter(this);
     setResult(nullptr);
 }
 
@@ -216,6 +218,14 @@ void TunePanel::updateButtons()
     m_save->setEnabled(usable);
 }
 
+bool TunePanel::eventFilter(QObject *watched, QEvent *event)
+{
+    // Queued: the plot lays itself out in its own resize handling, after this filter.
+    if (watched == m_plot && event->type() == QEvent::Resize && m_result)
+        QMetaObject::invokeMethod(this, &TunePanel::drawScatter, Qt::QueuedConnection);
+    return QWidget::eventFilter(watched, event);
+}
+
 void TunePanel::drawScatter()
 {
     QCustomPlot *plot = m_plot;
@@ -283,6 +293,9 @@ void TunePanel::drawScatter()
         }
         line->setData(xs, ys, true);
     }
+    // Lay the axis rect out now, so that coordToPixel() below is right for placing labels.
+    plot->replot();
+    QList<QRectF> placedLabels; // in pixels
     for (const auto *p : std::as_const(points)) {
         const bool onFront = front.contains(p);
         const bool chosen = p->name == m_result->recipeName;
@@ -306,11 +319,31 @@ void TunePanel::drawScatter()
         text->position->setCoords(p->medianMs, py);
         // Labels of points in the right half go to their left, so none is cut by the plot's edge.
         const bool rightHalf = p->medianMs > (x->range().lower + x->range().upper) / 2;
-        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
-        text->setPadding(rightHalf ? QMargins(0, 0, 8, 4) : QMargins(8, 0, 0, 4));
-        text->setText(p->maxAbsError > 0 ? p->name : tr("%1 (error 0)").arg(p->name));
+        const QString label = p->maxAbsError > 0 ? p->name : tr("%1 (error 0)").arg(p->name);
         QFont font = plot->font();
         font.setBold(chosen || p->name == selected);
+        // Trials of nearly equal latency and error share a spot: each label takes the first place
+        // free of the ones before it (above, below, then a line further out each time).
+        const QFontMetricsF metrics(font);
+        const QSizeF size(metrics.horizontalAdvance(label) + 8, metrics.height() + 4);
+        const QPointF at(x->coordToPixel(p->medianMs), y->coordToPixel(py));
+        bool below = false;
+        int lift = 0;
+        for (int k = 0; k < 8; ++k) {
+            below = k % 2 == 1;
+            lift = k / 2;
+            const double top = below ? at.y() + lift * size.height() : at.y() - (lift + 1) * size.height();
+            const QRectF rect(QPointF(rightHalf ? at.x() - size.width() : at.x(), top), size);
+            const bool free = std::none_of(placedLabels.begin(), placedLabels.end(), [&](const QRectF &r) { return r.intersects(rect); });
+            if (free || k == 7) {
+                placedLabels << rect;
+                break;
+            }
+        }
+        const int offset = 4 + lift * static_cast<int>(size.height());
+        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | (below ? Qt::AlignTop : Qt::AlignBottom));
+        text->setPadding(QMargins(rightHalf ? 0 : 8, below ? offset : 0, rightHalf ? 8 : 0, below ? 0 : offset));
+        text->setText(label);
         text->setFont(font);
         text->setColor(onFront ? FrontColor.darker(140) : plot->palette().color(QPalette::Text));
     }

@@ -62,6 +62,10 @@ Q_SIGNALS:
     /// "Use This Recipe": `options` are the recipe's (freezing, max_autotune, dtype, inductor).
     void recipeChosen(const QJsonObject &options, const QString &name);
 
+protected:
+    /// Redraws the scatter after the plot is resized: label placement is in pixels.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void updateButtons();
     void drawScatter();
