@@ -200,7 +200,7 @@ void runEngineJob(const EngineJob &job)
     }
 }
 
-void printVersion(bool verbose)
+void printVersion(bool verbose, bool json)
 {
     std::FILE *stdoutStream = Protocol::takeStdoutForProtocol();
     Outcome outcome;
@@ -209,6 +209,20 @@ void printVersion(bool verbose)
     {
         Pipeline::Engine engine([&](const Json &event) { printer(event, outcome); });
         const Json hello = engine.start();
+        if (json) {
+            // The handshake's facts (FORMAT.md "Handshake"), without the message type.
+            Json result = hello;
+            result.erase("type");
+            result.erase("id");
+            if (auto e = engine.startupError()) {
+                Protocol::printEnvelope(stdoutStream, Protocol::errorEnvelope(*e, result));
+                rc = Protocol::kExitFailed;
+            } else {
+                Protocol::printEnvelope(stdoutStream, Protocol::okEnvelope(result));
+            }
+            std::fflush(nullptr);
+            std::_Exit(rc);
+        }
         std::fprintf(stdoutStream, "aotstudio %s (engine protocol %d)\n", hello.value("engine_version", "").c_str(),
                      hello.value("protocol", 0));
         std::fprintf(stdoutStream, "torch %s, CUDA %s, Python %s\n",

@@ -28,8 +28,12 @@ struct EngineJob {
 /// running torch's and Python's static destructors (Python is never finalized). Never returns.
 [[noreturn]] void runEngineJob(const EngineJob &job);
 
-/// `aotstudio-cli --version`: studio, torch, CUDA and Python versions and the devices. Never returns.
-[[noreturn]] void printVersion(bool verbose);
+/// `aotstudio-cli --version`: studio, torch, CUDA and Python versions and the devices. With `json`
+/// (`--version --json`) one envelope on stdout whose result is the engine's handshake (FORMAT.md
+/// "Handshake": engine_version, protocol, torch_version, cuda_version, python_version, devices,
+/// cuda_available, ...); exit 1 with the error envelope when the engine could not start its Python
+/// side. Never returns.
+[[noreturn]] void printVersion(bool verbose, bool json = false);
 
 /// "aotstudio-cli: STAGE failed (CODE): MESSAGE. Hint: HINT", the last line on stderr of a failure.
 std::string errorLine(const nlohmann::json &error);

@@ -71,6 +71,8 @@ int main(int argc, char **argv)
         "  aotstudio-cli --version");
     bool showVersion = false;
     app.add_flag("--version", showVersion, "Print studio, torch and CUDA versions and the devices found");
+    bool versionJson = false;
+    app.add_flag("--json", versionJson, "With --version: the engine's handshake as the JSON envelope on stdout");
     Cli::Globals globals;
     app.add_flag("-v,--verbose", globals.verbose, "Also print debug logs (Python tracebacks) to stderr");
 
@@ -106,7 +108,7 @@ int main(int argc, char **argv)
         return table[i].run(globals);
     }
     if (showVersion)
-        Cli::printVersion(globals.verbose);
+        Cli::printVersion(globals.verbose, asJson);
     std::fputs(app.help().c_str(), stdout);
     return Protocol::kExitUsage;
 }

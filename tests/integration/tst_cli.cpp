@@ -96,6 +96,20 @@ void TestCli::version()
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("torch 2."), r.out.constData());
     QVERIFY2(r.out.contains("device: cpu"), r.out.constData());
+    // --version --json: the handshake in the envelope, the same torch as the text says.
+    const Run j = runCli({QStringLiteral("--version"), QStringLiteral("--json")}, 120000);
+    QCOMPARE(j.exitCode, 0);
+    const QJsonObject envelope = QJsonDocument::fromJson(j.out.trimmed()).object();
+    QCOMPARE(envelope.value(QLatin1String("ok")).toBool(), true);
+    const QJsonObject result = envelope.value(QLatin1String("result")).toObject();
+    const QString torch = result.value(QLatin1String("torch_version")).toString();
+    QVERIFY2(torch.startsWith(QLatin1String("2.")) && r.out.contains(("torch " + torch).toUtf8()), j.out.constData());
+    QCOMPARE(result.value(QLatin1String("protocol")).toInt(), 1);
+    QVERIFY(!result.contains(QLatin1String("type")));
+    bool cpu = false;
+    for (const auto &d : result.value(QLatin1String("devices")).toArray())
+        cpu = cpu || d.toObject().value(QLatin1String("type")).toString() == QLatin1String("cpu");
+    QVERIFY(cpu);
 }
 
 void TestCli::usageError()
