@@ -34,7 +34,7 @@ extern "C" void onSigint(int)
     }
 }
 
-/// A nested job's fields as a prefix of its progress lines (FORMAT.md: `scheme` of a quantize
+/// A nested job's fields as a prefix of its progress and log lines (FORMAT.md: `scheme` of a quantize
 /// scheme, `bucket` of an export bucket, `trial` of a tune trial): "[int8-dynamic] ", "bucket b4: ",
 /// "trial freezing: ".
 std::string jobFields(const Json &event)
@@ -96,7 +96,8 @@ public:
         } else if (type == "log") {
             const std::string level = event.value("level", "info");
             if (level != "debug" || m_verbose)
-                std::fprintf(stderr, "       %s: %s\n", level.c_str(), event.value("message", "").c_str());
+                std::fprintf(stderr, "       %s: %s%s\n", level.c_str(), jobFields(event).c_str(),
+                             event.value("message", "").c_str());
         } else if (type == "stage_done") {
             std::fprintf(stderr, "       %s took %.2f s\n", event.value("stage", "").c_str(),
                          event.value("seconds", 0.0));

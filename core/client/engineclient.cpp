@@ -15,6 +15,21 @@
 namespace AotStudio::Client {
 
 namespace {
+
+/// The event's message led by its nested job's fields (FORMAT.md: a quantize scheme, an export
+/// bucket, a tune trial): "[int8-dynamic] ", "b4: ", "[freezing] ", for progress and log alike.
+QString withNestedJob(const QJsonObject &o)
+{
+    QString message = o.value(QLatin1String("message")).toString();
+    if (o.value(QLatin1String("trial")).isString())
+        message = QLatin1Char('[') + o.value(QLatin1String("trial")).toString() + QLatin1String("] ") + message;
+    if (o.value(QLatin1String("bucket")).isString())
+        message = o.value(QLatin1String("bucket")).toString() + QLatin1String(": ") + message;
+    if (o.value(QLatin1String("scheme")).isString())
+        message = QLatin1Char('[') + o.value(QLatin1String("scheme")).toString() + QLatin1String("] ") + message;
+    return message;
+}
+
 constexpr auto EngineBinaryName = "aotstudio-engine";
 
 QString engineNextToApplication()
@@ -417,19 +432,9 @@ void EngineClient::handleLine(const QByteArray &line)
         const QString stage = o.value(QLatin1String("stage")).toString();
         if (m_jobs.contains(id))
             m_jobs[id].stage = stage;
-        // A nested job's fields (FORMAT.md: a quantize scheme, an export bucket, a tune trial) lead
-        // the message.
-        QString message = o.value(QLatin1String("message")).toString();
-        if (o.value(QLatin1String("trial")).isString())
-            message = QLatin1Char('[') + o.value(QLatin1String("trial")).toString() + QLatin1String("] ") + message;
-        if (o.value(QLatin1String("bucket")).isString())
-            message = o.value(QLatin1String("bucket")).toString() + QLatin1String(": ") + message;
-        if (o.value(QLatin1String("scheme")).isString())
-            message = QLatin1Char('[') + o.value(QLatin1String("scheme")).toString() + QLatin1String("] ") + message;
-        Q_EMIT progress(id, stage, o.value(QLatin1String("fraction")).toDouble(), message);
+        Q_EMIT progress(id, stage, o.value(QLatin1String("fraction")).toDouble(), withNestedJob(o));
     } else if (type == QLatin1String("log")) {
-        Q_EMIT logMessage(id, o.value(QLatin1String("level")).toString(),
-                          o.value(QLatin1String("message")).toString());
+        Q_EMIT logMessage(id, o.value(QLatin1String("level")).toString(), withNestedJob(o));
     } else if (type == QLatin1String("stage_done")) {
         Q_EMIT stageDone(id, o.value(QLatin1String("stage")).toString(),
                          o.value(QLatin1String("seconds")).toDouble(),

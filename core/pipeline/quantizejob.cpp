@@ -327,7 +327,8 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
                        {"quantized_layers", 0},
                        {"layers", Json::array()}};
             run.emit(Protocol::makeLog(id, unsupported ? "info" : "warning",
-                                       "[" + scheme + "] " + (unsupported ? "unsupported: " : "failed: ") + err.message));
+                                       std::string(unsupported ? "unsupported: " : "failed: ")
+                                           + err.message)); // `scheme` leads it
         }
         rows.push_back(row);
     }

@@ -354,6 +354,33 @@ private Q_SLOTS:
         QTEST(StageNames::displayName(stage), "name");
     }
 
+    void nestedJobLeadsProgressAndLog()
+    {
+        // A tune trial's events carry `trial`: its progress and its log lines are led by it.
+        auto client = makeClient();
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy logs(client.get(), &EngineClient::logMessage);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        client->start();
+        client->submitJob(QStringLiteral("tune"),
+                          QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")},
+                                      {QStringLiteral("device"), QStringLiteral("cpu")},
+                                      {QStringLiteral("out"), m_dir.filePath(QStringLiteral("tune"))}});
+        QVERIFY(results.wait(10000));
+        QStringList logLines, progressLines;
+        for (const auto &args : logs)
+            logLines << args.at(2).toString();
+        for (const auto &args : progress)
+            progressLines << args.at(3).toString();
+        QVERIFY2(logLines.contains(QStringLiteral("[freezing] verify passed")),
+                 qPrintable(logLines.join(QLatin1Char('|'))));
+        QVERIFY2(logLines.contains(QStringLiteral("[defaults] verify passed")),
+                 qPrintable(logLines.join(QLatin1Char('|'))));
+        QVERIFY(progressLines.contains(QStringLiteral("[freezing] running compile")));
+        // Events of the tune itself have no trial: no prefix.
+        QVERIFY(progressLines.contains(QStringLiteral("running measure")));
+    }
+
     void crashKeepsResultsAndRestartWorks()
     {
         auto client = makeClient();
