@@ -87,7 +87,7 @@ void printTune(std::FILE *out, const json &r)
         const json iv = row.value("speedup_vs_defaults_interval", json());
         const std::string vs = intervalText(iv);
         std::fprintf(out, "%-32s %-9s %10s %28s %10s %10s %9s %10s  %s\n", row.value("name", "").c_str(),
-                     row.value("status", "").c_str(), formatNumber(row.value("median_ms", json()), "%.4f").c_str(),
+                     row.value("status", "").c_str(), formatNumber(row.value("median_ms", json()), "%.4g").c_str(),
                      vs.c_str(), formatNumber(row.value("speedup_vs_torch_compile", json()), "%.2fx").c_str(),
                      formatNumber(row.value("max_abs_error", json()), "%.2g").c_str(),
                      formatNumber(row.value("compile_seconds", json()), "%.1f").c_str(),
@@ -121,9 +121,9 @@ void printTune(std::FILE *out, const json &r)
                          (formatNumber(tc.value("cold_ms", json()), "%.2f")
                           + (tc.value("recompile", false) ? " (recompile)" : ""))
                              .c_str(),
-                         formatNumber(tc.value("median_ms", json()), "%.4f").c_str(),
+                         formatNumber(tc.value("median_ms", json()), "%.4g").c_str(),
                          formatNumber(aoti.value("first_ms", json()), "%.2f").c_str(),
-                         formatNumber(aoti.value("median_ms", json()), "%.4f").c_str(), vs.c_str(),
+                         formatNumber(aoti.value("median_ms", json()), "%.4g").c_str(), vs.c_str(),
                          row.value("measurement", "ok") == "ok" ? "" : row.value("measurement", "").c_str());
         }
     } else if (workload.is_object() && workload.contains("error")) {
