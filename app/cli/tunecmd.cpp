@@ -78,18 +78,18 @@ std::string intervalText(const json &iv)
 
 void printTune(std::FILE *out, const json &r)
 {
-    std::fprintf(out, "tune of %s on %s (%s), %.0f s; ratios are paired, same inputs, one process:\n",
+    std::fprintf(out, "tune of %s on %s (%s), %.0f s; ratios are paired, same inputs, one process; measurement: %s\n",
                  r.value("model", "").c_str(), r.value("device", "").c_str(), r.value("dtype", "").c_str(),
-                 r.value("seconds", 0.0));
-    std::fprintf(out, "%-32s %-9s %10s %28s %10s %10s %9s %10s  %s\n", "trial", "status", "median ms",
-                 "vs defaults [95% CI]", "vs t.comp", "max err", "compile s", "package", "front");
+                 r.value("seconds", 0.0), r.value("/measurement/verdict"_json_pointer, std::string("?")).c_str());
+    std::fprintf(out, "%-32s %-9s %10s %28s %28s %10s %9s %10s  %s\n", "trial", "status", "median ms",
+                 "vs defaults [95% CI]", "vs torch.compile [95% CI]", "max err", "compile s", "package", "front");
     const auto line = [&](const json &row) {
         const json iv = row.value("speedup_vs_defaults_interval", json());
         const std::string vs = intervalText(iv);
-        std::fprintf(out, "%-32s %-9s %10s %28s %10s %10s %9s %10s  %s\n", row.value("name", "").c_str(),
+        const std::string vsJit = intervalText(row.value("speedup_vs_torch_compile_interval", json()));
+        std::fprintf(out, "%-32s %-9s %10s %28s %28s %10s %9s %10s  %s\n", row.value("name", "").c_str(),
                      row.value("status", "").c_str(), formatNumber(row.value("median_ms", json()), "%.4g").c_str(),
-                     vs.c_str(), formatNumber(row.value("speedup_vs_torch_compile", json()), "%.2fx").c_str(),
-                     formatNumber(row.value("max_abs_error", json()), "%.2g").c_str(),
+                     vs.c_str(), vsJit.c_str(), formatNumber(row.value("max_abs_error", json()), "%.2g").c_str(),
                      formatNumber(row.value("compile_seconds", json()), "%.1f").c_str(),
                      formatNumber(row.value("package_bytes", json()), "%.0f").c_str(),
                      row.value("pareto", false) ? "*" : "");
