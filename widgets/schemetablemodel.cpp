@@ -8,6 +8,7 @@
 #include <QBrush>
 #include <QFont>
 #include <QPalette>
+#include <QStringList>
 
 #include <cmath>
 
@@ -194,6 +195,13 @@ QVariant SchemeTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (!row.isOk())
             return tr("%1 %2: %3").arg(row.scheme, display(row, StatusColumn).toString(), row.reason);
+        if ((column == MaxAbsErrorColumn || column == CosineColumn) && row.outputs.size() > 1) {
+            QStringList lines{tr("Each output against fp32 eager:")};
+            for (const auto &o : row.outputs)
+                lines << tr("%1: max abs %2, cosine %3")
+                             .arg(o.name, formatNumber(o.maxAbsError, 'g', 3), formatNumber(o.cosine, 'f', 6));
+            return lines.join(QLatin1Char('\n'));
+        }
         if (row.best)
             return tr("%1: the fastest scheme with a max abs error within %2")
                 .arg(row.scheme, formatNumber(m_maxError, 'g', 3));

@@ -63,6 +63,20 @@ QuantizeResult read(const QJsonObject &o, ResultReader &r)
         row.cosine = r.number(accuracy, QLatin1String("cosine"), accAt);
         row.top1Agreement = r.number(accuracy, QLatin1String("top1_agreement"), accAt);
         row.embeddingCosine = r.number(accuracy, QLatin1String("embedding_cosine"), accAt);
+        if (accuracy.contains(QLatin1String("outputs"))) {
+            const QString outAt = fieldPath(accAt, QLatin1String("outputs"));
+            const QJsonArray outputs = r.array(accuracy, QLatin1String("outputs"), accAt);
+            for (qsizetype j = 0; j < outputs.size() && !r.failed(); ++j) {
+                const QString oat = QStringLiteral("%1[%2]").arg(outAt).arg(j);
+                const QJsonObject o = r.element(outputs, j, outAt);
+                QuantizeLayer output;
+                output.name = r.string(o, QLatin1String("name"), oat);
+                output.maxAbsError = r.number(o, QLatin1String("max_abs_error"), oat);
+                output.meanAbsError = r.number(o, QLatin1String("mean_abs_error"), oat);
+                output.cosine = r.number(o, QLatin1String("cosine"), oat);
+                row.outputs << output;
+            }
+        }
         row.quantizedLayers = r.count(s, QLatin1String("quantized_layers"), at);
         row.quantizedOps = r.strings(s, QLatin1String("quantized_ops"), at);
         const QString layersAt = fieldPath(at, QLatin1String("layers"));

@@ -45,6 +45,9 @@ struct QuantizeScheme {
     int quantizedLayers = 0;
     QStringList quantizedOps;
     QList<QuantizeLayer> layers; ///< the per-layer error table
+    /// The error of each output alone against fp32 eager (`accuracy.outputs`), `name` the
+    /// forward's output name (`logits`, `extra.mask`) and `type` empty; empty in older results.
+    QList<QuantizeLayer> outputs;
     QString out; ///< OUT/<scheme>
     QString package;
     bool best = false; ///< the fastest `ok` scheme within the result's `best.max_error`

@@ -882,6 +882,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"cuda_version", loaded.value("cuda_version", std::string())},
             {"device_info", deviceInfo(req.device, req.threads, measured.cupti.get())},
             {"inputs", loaded.value("inputs", Json::array())},
+            {"outputs", loaded.value("outputs", Json::array())},
             {"max_abs_error", verified.value("max_abs_error", Json())},
             {"verify", verified.value("verify", Json())},
             {"method",

@@ -156,6 +156,9 @@ private Q_SLOTS:
         QTest::newRow("layer error string")
             << QByteArray("{\"schemes\": [{\"layers\": [{\"name\": \"fc\", \"max_abs_error\": \"big\"}]}]}")
             << QStringLiteral("schemes[0].layers[0].max_abs_error");
+        QTest::newRow("output error string")
+            << QByteArray("{\"schemes\": [{\"accuracy\": {\"outputs\": [{\"name\": \"logits\", \"cosine\": \"1\"}]}}]}")
+            << QStringLiteral("schemes[0].accuracy.outputs[0].cosine");
         QTest::newRow("best scheme number")
             << QByteArray("{\"best\": {\"scheme\": 1}}") << QStringLiteral("best.scheme");
         QTest::newRow("calibration samples")

@@ -79,6 +79,17 @@ private slots:
         QVERIFY(collector.value(QLatin1String("sample_every")).toInt() >= 1);
         QCOMPARE(p.value(QLatin1String("device_info")).toObject().value(QLatin1String("type")).toString(), QStringLiteral("cpu"));
         QVERIFY(p.value(QLatin1String("gpu")).isNull());
+        // The model's inputs and outputs by name (a single-tensor forward: "output").
+        const QJsonArray outputs = p.value(QLatin1String("outputs")).toArray();
+        QCOMPARE(outputs.size(), 1);
+        QCOMPARE(outputs[0].toObject().value(QLatin1String("name")).toString(), QStringLiteral("output"));
+        QVERIFY(!p.value(QLatin1String("inputs"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QLatin1String("name"))
+                     .toString()
+                     .isEmpty());
     }
 
     void variantsHaveStatisticsAndOverhead()

@@ -153,6 +153,11 @@ void TestQuantize::everyCpuSchemeRuns()
     // Both samples are classifiers ([batch, 10] logits): top-1 agreement is reported.
     QVERIFY(acc.value(QLatin1String("top1_agreement")).toDouble(-1) >= 0.5);
     QVERIFY(acc.value(QLatin1String("embedding_cosine")).isNull());
+    // One output, named as the forward returns it (a single tensor: "output"), with its own error.
+    const QJsonArray outputs = acc.value(QLatin1String("outputs")).toArray();
+    QCOMPARE(outputs.size(), 1);
+    QCOMPARE(outputs[0].toObject().value(QLatin1String("name")).toString(), QStringLiteral("output"));
+    QCOMPARE(outputs[0].toObject().value(QLatin1String("max_abs_error")).toDouble(-1), err);
 }
 
 void TestQuantize::int8ChangesTheGraph_data()

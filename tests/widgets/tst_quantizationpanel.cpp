@@ -102,6 +102,12 @@ private Q_SLOTS:
         const QString tip = cell("int8-dynamic", SchemeTableModel::MeasurementColumn, Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(QLatin1String("unreliable: other runnable tasks averaged 2.6")), qPrintable(tip));
         QVERIFY2(tip.contains(QLatin1String("Threads: 2 (of 2 usable CPUs)")), qPrintable(tip));
+        // Each output's own error, by the forward's output names, in the error column's tooltip.
+        const QString errorTip
+            = cell("int8-weight-only", SchemeTableModel::MaxAbsErrorColumn, Qt::ToolTipRole).toString();
+        QVERIFY2(errorTip.contains(QLatin1String("logits: max abs 0.0095")), qPrintable(errorTip));
+        QVERIFY2(errorTip.contains(QLatin1String("extra.mask: max abs 0")), qPrintable(errorTip));
+        QVERIFY(cell("fp32", SchemeTableModel::MaxAbsErrorColumn, Qt::ToolTipRole).toString().isEmpty());
         // Sorting by the ratio uses the estimate.
         QCOMPARE(cell("int4-weight-only", SchemeTableModel::SpeedupColumn, SchemeTableModel::SortRole).toDouble(), 0.81);
 

@@ -6,7 +6,6 @@ shapes the compiled package takes."""
 import os
 
 import torch
-import torch.utils._pytree as pytree
 
 from ..errors import FrontendError, one_line
 
@@ -91,8 +90,3 @@ def sample_sets(inputs: tuple, calibration_path, calibration_count: int, eval_pa
                                 "save evaluation samples with the example inputs' shapes (the package is static)")
     return calibration, evaluation
 
-
-def flat_tensors(out) -> list:
-    """A model's output (any pytree) as the list of its tensors, detached, in pytree order."""
-    leaves, _ = pytree.tree_flatten(out)
-    return [t.detach() for t in leaves if isinstance(t, torch.Tensor)]

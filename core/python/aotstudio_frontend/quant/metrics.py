@@ -31,21 +31,27 @@ def errors(q: torch.Tensor, f: torch.Tensor) -> dict:
             "mean_abs_error": float(d.mean()) if d.numel() else 0.0, "cosine": cos}
 
 
-def accuracy(reference: list, outputs: dict, spec: str) -> dict:
+def accuracy(reference: list, outputs: dict, spec: str, names: list = None) -> dict:
     """Against fp32 eager over the evaluation set: max/mean abs error, cosine (all outputs
-    flattened), top-1 agreement for [batch, classes] outputs, embedding cosine for minilm.
+    flattened), top-1 agreement for [batch, classes] outputs, embedding cosine for minilm, and
+    ``outputs``: the same three errors per output leaf, named by ``names`` (the forward's output
+    names, verify.named_tensors: ``logits``, ``last_hidden_state``; ``output N`` when absent).
     ``reference[i]`` is sample i's fp32 eager outputs, ``outputs[i]`` the package's (each a list
     of float64 CPU tensors); samples without outputs are skipped. ``spec`` is the model spec
     (``sample:minilm`` outputs embeddings). Every figure is None when no sample has outputs."""
+    per_output = {}  # index -> ([q], [f])
     qs, fs = [], []
     top1_hits, top1_rows, emb = 0, 0, []
     for i, ref in enumerate(reference):
         got = outputs.get(i)
         if got is None:
             continue
-        for q, f in zip(got, ref):
+        for k, (q, f) in enumerate(zip(got, ref)):
             qs.append(q.flatten())
             fs.append(f.flatten())
+            per_output.setdefault(k, ([], []))
+            per_output[k][0].append(q.flatten())
+            per_output[k][1].append(f.flatten())
         if len(ref) == 1 and ref[0].dim() == 2 and ref[0].shape[1] > 1:
             if spec == "sample:minilm":
                 emb.append(torch.nn.functional.cosine_similarity(got[0], ref[0], dim=1))
@@ -54,14 +60,17 @@ def accuracy(reference: list, outputs: dict, spec: str) -> dict:
                 top1_rows += ref[0].shape[0]
     if not qs:
         return {"max_abs_error": None, "mean_abs_error": None, "cosine": None, "top1_agreement": None,
-                "embedding_cosine": None, "samples": 0}
+                "embedding_cosine": None, "samples": 0, "outputs": []}
     q, f = torch.cat(qs), torch.cat(fs)
     d = (q - f).abs()
     return {"max_abs_error": float(d.max()), "mean_abs_error": float(d.mean()),
             "cosine": float(torch.nn.functional.cosine_similarity(q, f, dim=0)),
             "top1_agreement": (top1_hits / top1_rows) if top1_rows else None,
             "embedding_cosine": float(torch.cat(emb).mean()) if emb else None,
-            "samples": len(outputs)}
+            "samples": len(outputs),
+            "outputs": [dict(name=names[k] if names and k < len(names) else f"output {k}",
+                             **errors(torch.cat(per_output[k][0]), torch.cat(per_output[k][1])))
+                        for k in sorted(per_output)]}
 
 
 def interpret(gm, sample: tuple) -> dict:

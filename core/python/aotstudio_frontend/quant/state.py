@@ -14,7 +14,8 @@ import torch.utils._pytree as pytree
 from ..errors import one_line
 from ..files import write_json_atomic
 from . import metrics
-from .data import flat_tensors, sample_sets
+from ..verify import named_tensors
+from .data import sample_sets
 from .schemes import LAYER_TYPES, TABLE, check_device, check_scheme, pt2e_layers
 
 
@@ -106,8 +107,10 @@ class QuantState:
         try:
             with torch.inference_mode():
                 for i, sample in enumerate(self.evaluation):
-                    out = flat_tensors(self.fp32_model(*sample))
-                    self.reference.append([o.double().cpu() for o in out])
+                    named = named_tensors(self.fp32_model(*sample))
+                    self.reference.append([o.double().cpu() for _, o in named])
+                    if i == 0:
+                        self.output_names = [n for n, _ in named]
                     if i == 0:
                         for h in hooks:
                             h.remove()
@@ -177,7 +180,7 @@ class QuantState:
         """Against fp32 eager over the evaluation set (metrics.accuracy): max/mean abs error,
         cosine (all outputs flattened), top-1 agreement for [batch, classes] outputs, embedding
         cosine for minilm."""
-        return metrics.accuracy(self.reference, self._outputs, self.spec)
+        return metrics.accuracy(self.reference, self._outputs, self.spec, getattr(self, "output_names", None))
 
     def report(self, kernels_path: str = None) -> dict:
         """Accuracy (after eval_outputs() for every sample), the per-layer table (also written to
