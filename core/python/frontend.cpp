@@ -47,8 +47,8 @@ std::string wheelPython()
     const auto package = selfDir().parent_path();
     const auto sitePackages = package.parent_path();
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(package / "__init__.py", ec) ||
-        (sitePackages.filename() != "site-packages" && sitePackages.filename() != "dist-packages"))
+    if (!std::filesystem::is_regular_file(package / "__init__.py", ec)
+        || (sitePackages.filename() != "site-packages" && sitePackages.filename() != "dist-packages"))
         return {};
     const auto python = sitePackages.parent_path().parent_path().parent_path() / "bin" / "python3";
     return access(python.c_str(), X_OK) == 0 ? python.string() : std::string();
@@ -153,10 +153,11 @@ void initialize(InterpreterConfig config)
                                  "VENV/bin/aotstudio-engine), or set AOTSTUDIO_PYTHON to the python of its venv"});
     }
     if (access(config.pythonExecutable.c_str(), X_OK) != 0) {
-        throw FrontendException({"engine", Protocol::Code::FrontendUnavailable,
-                                 "Python interpreter '" + config.pythonExecutable + "' not found",
-                                 "run tools/setup.sh to create .venv, or set AOTSTUDIO_PYTHON to a python with torch (from the "
-                                 "aotstudio-engine wheel: start the console scripts pip installed in the venv's bin)"});
+        throw FrontendException(
+            {"engine", Protocol::Code::FrontendUnavailable,
+             "Python interpreter '" + config.pythonExecutable + "' not found",
+             "run tools/setup.sh to create .venv, or set AOTSTUDIO_PYTHON to a python with torch (from the "
+             "aotstudio-engine wheel: start the console scripts pip installed in the venv's bin)"});
     }
 
     g_interpreter = config.pythonExecutable;

@@ -627,8 +627,10 @@ private Q_SLOTS:
 
         // The command the "not found" error gives: a venv of Python 3.11 and this version's wheel.
         const QString command = EngineClient::installCommand();
-        QVERIFY2(command.startsWith(QStringLiteral("python3.11 -m venv ") + EngineClient::defaultEngineVenv()), qPrintable(command));
-        QVERIFY2(command.endsWith(QStringLiteral("/bin/pip install aotstudio-engine==" AOTSTUDIO_VERSION)), qPrintable(command));
+        QVERIFY2(command.startsWith(QStringLiteral("python3.11 -m venv ") + EngineClient::defaultEngineVenv()),
+                 qPrintable(command));
+        QVERIFY2(command.endsWith(QStringLiteral("/bin/pip install aotstudio-engine==" AOTSTUDIO_VERSION)),
+                 qPrintable(command));
         QVERIFY(EngineClient::defaultEngineVenv().endsWith(QStringLiteral("/aotstudio/engine-venv")));
         QStandardPaths::setTestModeEnabled(false);
     }
