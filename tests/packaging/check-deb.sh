@@ -50,11 +50,14 @@ want="python3.11 -m venv $work/home/data/aotstudio/engine-venv && $work/home/dat
 grep -qF "$want" "$work/no-engine.txt" || { cat "$work/no-engine.txt"; echo "no engine, and the studio did not name: $want"; exit 1; }
 echo "no engine: $(grep -o 'Install it with: [^(]*' "$work/no-engine.txt")"
 
-if [ -z "$venv" ]; then
-  echo "OK: $deb builds, lists its files and dependencies, unpacks and starts (no ENGINE_VENV: no compile)"
+# No venv: check-wheel.sh was skipped (no scikit-build-core) or not run; CTest does not run this
+# test when it failed (FIXTURES_REQUIRED).
+if [ -z "$venv" ] || [ ! -e "$venv" ]; then
+  echo "OK: $deb builds, lists its files and dependencies, unpacks and starts"
+  echo "NOT CHECKED: a compile with the wheel's engine (no venv${venv:+ at $venv}: tests/packaging/check-wheel.sh makes it)"
   exit 0
 fi
-[ -x "$venv/bin/aotstudio-engine" ] || { echo "no engine in $venv (tests/packaging/check-wheel.sh makes it)"; exit 1; }
+[ -x "$venv/bin/aotstudio-engine" ] || { echo "no engine in $venv"; exit 1; }
 # The engine of the wheel's venv, chosen as Engine → Choose Local Engine… stores it.
 mkdir -p "$work/home/config/AOTStudio"
 printf '[engine]\nvenv=%s\n' "$venv" >"$work/home/config/AOTStudio/AOTStudio.conf"
