@@ -16,7 +16,8 @@
 # from an index; `pip check` proves the pins agree with the torch that is there (the same version
 # pip would fetch), and a once-by-hand fresh install with dependencies is in HACKING.md.
 #
-# Usage: check-wheel.sh WORK_DIR [VENV_FOR_THE_CHECKS]
+# Usage: check-wheel.sh WORK_DIR [TORCH_VENV]   (default .venv: the venv with torch and
+#   scikit-build-core that builds the wheel and lends its torch to the fresh venv)
 #   Leaves WORK_DIR/venv behind: tests/packaging/check-deb.sh's studio uses its engine.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
