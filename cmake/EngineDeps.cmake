@@ -103,3 +103,36 @@ if(AOTSTUDIO_NM AND EXISTS "${AOTSTUDIO_TORCH_DIR}/lib/libtorch.so")
   endif()
   unset(_torch_syms)
 endif()
+
+# Installing the engine side (`cmake --install --component engine`; the wheel of pyproject.toml):
+# the three executables, the runtime's two modules and the Python front end. Their RUNPATH: the
+# runtime's own modules in ../lib, then torch's libraries. In a wheel (AOTSTUDIO_WHEEL, set by
+# pyproject.toml) the engine is the package site-packages/aotstudio_engine/{bin,lib,share}, so
+# torch/lib and the CUDA wheels' nvidia/cu13/lib (libcudart and libnvrtc for the CUDA module,
+# libcupti opened by name) are found relative to it, as torchvision's extension finds torch/lib;
+# elsewhere the torch this build linked is named by its absolute path. libpython: the engine and
+# the CLI embed CPython; a Python in a system folder is found by the loader, another one's (pyenv,
+# conda) folder is added (the wheel's console scripts also name the running interpreter's
+# libpython folder, aotstudio_engine/__init__.py).
+option(AOTSTUDIO_WHEEL "Install the engine side as the aotstudio_engine package of a Python wheel (pyproject.toml)" OFF)
+if(AOTSTUDIO_WHEEL)
+  set(AOTSTUDIO_ENGINE_INSTALL_RPATH "\$ORIGIN/../lib" "\$ORIGIN/../../torch/lib" "\$ORIGIN/../../nvidia/cu13/lib")
+else()
+  set(AOTSTUDIO_ENGINE_INSTALL_RPATH "\$ORIGIN/../${CMAKE_INSTALL_LIBDIR}" "${AOTSTUDIO_TORCH_DIR}/lib")
+endif()
+set(AOTSTUDIO_PYTHON_LIBRARY_RPATH "")
+foreach(_dir IN LISTS Python_LIBRARY_DIRS)
+  if(NOT _dir MATCHES "^/(usr/)?lib(64)?(/|$)")
+    list(APPEND AOTSTUDIO_PYTHON_LIBRARY_RPATH "${_dir}")
+  endif()
+endforeach()
+
+# Sets the install RUNPATH of an engine-side target (EMBEDS_PYTHON: it links libpython).
+function(aotstudio_engine_install_rpath target)
+  cmake_parse_arguments(arg "EMBEDS_PYTHON" "" "" ${ARGN})
+  set(_rpath ${AOTSTUDIO_ENGINE_INSTALL_RPATH})
+  if(arg_EMBEDS_PYTHON)
+    list(APPEND _rpath ${AOTSTUDIO_PYTHON_LIBRARY_RPATH})
+  endif()
+  set_target_properties(${target} PROPERTIES INSTALL_RPATH "${_rpath}")
+endfunction()

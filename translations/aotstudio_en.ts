@@ -55,10 +55,6 @@
 <context>
     <name>AotStudio::Client::EngineClient</name>
     <message>
-        <source>The engine was not found: looked for %1 and for %2 on PATH. Set AOTSTUDIO_ENGINE to its path.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The engine was not found at %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -132,6 +128,10 @@
     </message>
     <message>
         <source>%1: connecting failed: cannot start ssh: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine was not found: looked for %1, for %2 on PATH and for %3. Install it with: %4 (or choose its venv with Engine → Choose Local Engine…, or set AOTSTUDIO_ENGINE to its path).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1839,6 +1839,18 @@ Time budget (no trial starts after it):</source>
         <source>Finding the numerical divergence of %1 failed: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Choose the Venv of the Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No engine in this venv</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no %2. Install the engine into it with: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2458,6 +2470,14 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>Compile the model under several option sets within a time budget, verify and time each, and pick the fastest recipe within the error bound (the Tune dock)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;hoose Local Engine…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick the venv the aotstudio-engine wheel is installed in</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

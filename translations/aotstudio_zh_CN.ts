@@ -55,10 +55,6 @@
 <context>
     <name>AotStudio::Client::EngineClient</name>
     <message>
-        <source>The engine was not found: looked for %1 and for %2 on PATH. Set AOTSTUDIO_ENGINE to its path.</source>
-        <translation>未找到引擎：已查找 %1，并在 PATH 中查找 %2。请将 AOTSTUDIO_ENGINE 设置为引擎的路径。</translation>
-    </message>
-    <message>
         <source>The engine was not found at %1.</source>
         <translation>在 %1 未找到引擎。</translation>
     </message>
@@ -133,6 +129,10 @@
     <message>
         <source>%1: connecting failed: cannot start ssh: %2</source>
         <translation>%1：连接失败：无法启动 ssh：%2</translation>
+    </message>
+    <message>
+        <source>The engine was not found: looked for %1, for %2 on PATH and for %3. Install it with: %4 (or choose its venv with Engine → Choose Local Engine…, or set AOTSTUDIO_ENGINE to its path).</source>
+        <translation>未找到引擎：已查找 %1、PATH 中的 %2 以及 %3。请用以下命令安装：%4（或通过“引擎 → 选择本地引擎…”选择它所在的 venv，或将 AOTSTUDIO_ENGINE 设置为引擎的路径）。</translation>
     </message>
 </context>
 <context>
@@ -1835,6 +1835,18 @@ Time budget (no trial starts after it):</source>
         <source>Finding the numerical divergence of %1 failed: %2</source>
         <translation>查找 %1 的数值发散失败：%2</translation>
     </message>
+    <message>
+        <source>Choose the Venv of the Engine</source>
+        <translation>选择引擎所在的 venv</translation>
+    </message>
+    <message>
+        <source>No engine in this venv</source>
+        <translation>此 venv 中没有引擎</translation>
+    </message>
+    <message>
+        <source>%1 has no %2. Install the engine into it with: %3</source>
+        <translation>%1 中没有 %2。请用以下命令将引擎安装到其中：%3</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2454,6 +2466,14 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>Compile the model under several option sets within a time budget, verify and time each, and pick the fastest recipe within the error bound (the Tune dock)</source>
         <translation>在时间预算内用多组选项编译模型，逐一验证并计时，选出误差界限内最快的配方（“调优”面板）</translation>
+    </message>
+    <message>
+        <source>C&amp;hoose Local Engine…</source>
+        <translation>选择本地引擎(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Pick the venv the aotstudio-engine wheel is installed in</source>
+        <translation>选择安装了 aotstudio-engine wheel 的 venv</translation>
     </message>
 </context>
 <context>

@@ -176,6 +176,39 @@ void JobController::useLocalEngine()
     connectRemote(Client::RemoteEngine{});
 }
 
+void JobController::chooseEngineVenvDialog()
+{
+    const QString current = QSettings().value(Client::EngineClient::engineVenvKey()).toString();
+    auto *dialog = new QFileDialog(m_dialogParent, tr("Choose the Venv of the Engine"),
+                                   current.isEmpty() ? Client::EngineClient::defaultEngineVenv() : current);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::Directory);
+    dialog->setOption(QFileDialog::ShowDirsOnly);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &venv) {
+        if (useEngineVenv(venv))
+            return;
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("No engine in this venv"),
+                                    tr("%1 has no %2. Install the engine into it with: %3")
+                                        .arg(QDir::toNativeSeparators(venv),
+                                             QDir::toNativeSeparators(Client::EngineClient::engineInVenv(venv)),
+                                             Client::EngineClient::pipInstallCommand(venv)),
+                                    QMessageBox::Ok, m_dialogParent);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        box->open();
+    });
+    dialog->open();
+}
+
+bool JobController::useEngineVenv(const QString &venv)
+{
+    if (!QFileInfo(Client::EngineClient::engineInVenv(venv)).isExecutable())
+        return false;
+    QSettings().setValue(Client::EngineClient::engineVenvKey(), venv);
+    connectRemote(Client::RemoteEngine{}); // stops the running engine, starts the venv's
+    return true;
+}
+
 QString JobController::newJobDirectory() const
 {
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));

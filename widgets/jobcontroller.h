@@ -91,6 +91,11 @@ public Q_SLOTS:
     void connectRemote(const AotStudio::Client::RemoteEngine &remote);
     /// Engine → Use Local Engine.
     void useLocalEngine();
+    /// Engine → Choose Local Engine…: asks for the venv the engine wheel is installed in.
+    void chooseEngineVenvDialog();
+    /// Runs the local engine of `venv` (VENV/bin/aotstudio-engine) from now on, remembered in
+    /// QSettings; false (and nothing changed) when that venv has no engine.
+    bool useEngineVenv(const QString &venv);
     /// Compile as soon as the engine is ready (now if it already is).
     void compileWhenReady();
     /// Starts a compile job with the window's inputs; false if the engine is not ready or busy.

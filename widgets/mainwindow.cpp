@@ -219,6 +219,10 @@ void MainWindow::createActions()
     m_localEngineAction = new QAction(tr("Use &Local Engine"), this);
     m_localEngineAction->setObjectName(QStringLiteral("localEngineAction"));
     connect(m_localEngineAction, &QAction::triggered, m_jobs, &JobController::useLocalEngine);
+    m_chooseEngineAction = new QAction(tr("C&hoose Local Engine…"), this);
+    m_chooseEngineAction->setObjectName(QStringLiteral("chooseEngineAction"));
+    m_chooseEngineAction->setToolTip(tr("Pick the venv the aotstudio-engine wheel is installed in"));
+    connect(m_chooseEngineAction, &QAction::triggered, m_jobs, &JobController::chooseEngineVenvDialog);
 
     m_profileAction = new QAction(QIcon::fromTheme(QStringLiteral("utilities-system-monitor")), tr("&Profile"), this);
     m_profileAction->setObjectName(QStringLiteral("profileAction"));
@@ -545,6 +549,7 @@ void MainWindow::createMenus()
     engine->addSeparator();
     engine->addAction(m_connectAction);
     engine->addAction(m_localEngineAction);
+    engine->addAction(m_chooseEngineAction);
     engine->addAction(m_restartAction);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));

@@ -283,6 +283,11 @@ int main(int argc, char *argv[])
         }
     }
 
+    // Why the engine did not start or died goes to stderr as well as into the window: a terminal,
+    // the journal or a CI log (tests/packaging/check-deb.sh) sees it.
+    QObject::connect(window.engineClient(), &AotStudio::Client::EngineClient::engineFailed, &window,
+                     [](const QString &reason) { std::fprintf(stderr, "aotstudio: %s\n", qPrintable(reason)); });
+
     window.show();
     // A session opened from the command line (or the file manager, through the MIME type) is
     // shown as soon as the window is; a bad file is reported in the window, which stays open.

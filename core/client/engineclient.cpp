@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QPointer>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -87,6 +88,34 @@ bool EngineClient::setRecordingPath(const QString &path)
     return m_recording.open(QIODevice::WriteOnly | QIODevice::Append);
 }
 
+QString EngineClient::engineVenvKey()
+{
+    return QStringLiteral("engine/venv");
+}
+
+QString EngineClient::defaultEngineVenv()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QLatin1String("/aotstudio/engine-venv");
+}
+
+QString EngineClient::engineInVenv(const QString &venv)
+{
+    return QDir(venv).filePath(QLatin1String("bin/") + QLatin1String(EngineBinaryName));
+}
+
+QString EngineClient::pipInstallCommand(const QString &venv)
+{
+    // The studio's own version: the engine that speaks its protocol. The wheel pins torch.
+    return QStringLiteral("%1/bin/pip install aotstudio-engine==%2").arg(venv, QLatin1String(AOTSTUDIO_VERSION));
+}
+
+QString EngineClient::installCommand()
+{
+    // The wheel's executables embed Python 3.11 (pyproject.toml: requires-python).
+    const QString venv = defaultEngineVenv();
+    return QStringLiteral("python3.11 -m venv %1 && %2").arg(venv, pipInstallCommand(venv));
+}
+
 QString EngineClient::resolveEnginePath() const
 {
     if (isRemote()) // OpenSSH's client does the transport
@@ -96,10 +125,18 @@ QString EngineClient::resolveEnginePath() const
     const QString fromEnv = qEnvironmentVariable("AOTSTUDIO_ENGINE");
     if (!fromEnv.isEmpty())
         return fromEnv;
+    // A chosen venv is used even when its engine is gone: start() then names the missing file.
+    const QString venv = QSettings().value(engineVenvKey()).toString();
+    if (!venv.isEmpty())
+        return engineInVenv(venv);
     const QString nextToApp = engineNextToApplication();
     if (QFileInfo(nextToApp).isExecutable())
         return nextToApp;
-    return QStandardPaths::findExecutable(QLatin1String(EngineBinaryName));
+    const QString onPath = QStandardPaths::findExecutable(QLatin1String(EngineBinaryName));
+    if (!onPath.isEmpty())
+        return onPath;
+    const QString inDefaultVenv = engineInVenv(defaultEngineVenv());
+    return QFileInfo(inDefaultVenv).isExecutable() ? inDefaultVenv : QString();
 }
 
 void EngineClient::start()
@@ -113,9 +150,11 @@ void EngineClient::start()
         return;
     }
     if (path.isEmpty()) {
-        fail(tr("The engine was not found: looked for %1 and for %2 on PATH. "
-                "Set AOTSTUDIO_ENGINE to its path.")
-                 .arg(engineNextToApplication(), QLatin1String(EngineBinaryName)));
+        fail(tr("The engine was not found: looked for %1, for %2 on PATH and for %3. "
+                "Install it with: %4 "
+                "(or choose its venv with Engine → Choose Local Engine…, or set AOTSTUDIO_ENGINE to its path).")
+                 .arg(engineNextToApplication(), QLatin1String(EngineBinaryName),
+                      engineInVenv(defaultEngineVenv()), installCommand()));
         return;
     }
     // A bare name (e.g. "ssh") is searched on PATH by QProcess; a path must exist.

@@ -24,7 +24,10 @@ namespace AotStudio::Client {
  * (core/protocol/FORMAT.md).
  *
  * The engine is looked up, in order: setEnginePath(), the environment variable
- * `AOTSTUDIO_ENGINE`, `aotstudio-engine` next to the application binary, then PATH.
+ * `AOTSTUDIO_ENGINE`, the venv chosen in Engine → Choose Local Engine… (QSettings
+ * engineVenvKey(): VENV/bin/aotstudio-engine), `aotstudio-engine` next to the application binary,
+ * PATH, then defaultEngineVenv(), where installCommand() puts it. The engine is the
+ * aotstudio-engine wheel (pyproject.toml), which the studio's package does not carry.
  * Every engine event becomes a typed signal. When the engine dies the client reports it with
  * engineFailed() and keeps every result it has already received (results()); restart() brings a
  * fresh engine up. Cancelling is cooperative first (a `cancel` request), then, after
@@ -66,6 +69,17 @@ public:
 
     /// The engine binary that start() would run, or an empty string when none is found.
     QString resolveEnginePath() const;
+    /// The QSettings key of the venv the engine is installed in (Engine → Choose Local Engine…).
+    static QString engineVenvKey();
+    /// The venv looked in last, and the one installCommand() makes:
+    /// `$XDG_DATA_HOME/aotstudio/engine-venv` (~/.local/share/aotstudio/engine-venv).
+    static QString defaultEngineVenv();
+    /// `VENV/bin/aotstudio-engine`.
+    static QString engineInVenv(const QString &venv);
+    /// `VENV/bin/pip install aotstudio-engine==VERSION`: this version's engine into an existing venv.
+    static QString pipInstallCommand(const QString &venv);
+    /// The shell command that makes defaultEngineVenv() and installs this version's engine in it.
+    static QString installCommand();
 
     State state() const { return m_state; }
     bool isReady() const { return m_state == State::Ready; }

@@ -35,6 +35,31 @@ std::filesystem::path selfDir()
     return ec ? std::filesystem::path() : p.parent_path();
 }
 
+/**
+ * The interpreter of the venv an installed wheel lives in: the executables are
+ * PREFIX/lib/pythonX.Y/site-packages/aotstudio_engine/bin/ (pyproject.toml), so PREFIX/bin/python3
+ * is the venv's. Empty when this executable is not inside a package in site-packages (a build tree,
+ * an install prefix) or that prefix has no python3 (a --user install; its console scripts name the
+ * interpreter through AOTSTUDIO_PYTHON).
+ */
+std::string wheelPython()
+{
+    const auto package = selfDir().parent_path();
+    const auto sitePackages = package.parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(package / "__init__.py", ec)
+        || (sitePackages.filename() != "site-packages" && sitePackages.filename() != "dist-packages"))
+        return {};
+    const auto python = sitePackages.parent_path().parent_path().parent_path() / "bin" / "python3";
+    return access(python.c_str(), X_OK) == 0 ? python.string() : std::string();
+}
+
+std::string defaultPython()
+{
+    const std::string fromWheel = wheelPython();
+    return fromWheel.empty() ? std::string(AOTSTUDIO_PYTHON_EXECUTABLE) : fromWheel;
+}
+
 std::string defaultFrontendDir()
 {
     const auto installed = selfDir() / ".." / AOTSTUDIO_PYTHON_INSTALL_SUBDIR;
@@ -117,14 +142,22 @@ void initialize(InterpreterConfig config)
     if (Py_IsInitialized())
         return;
     if (config.pythonExecutable.empty())
-        config.pythonExecutable = envOr("AOTSTUDIO_PYTHON", AOTSTUDIO_PYTHON_EXECUTABLE);
+        config.pythonExecutable = envOr("AOTSTUDIO_PYTHON", defaultPython());
     if (config.frontendDir.empty())
         config.frontendDir = envOr("AOTSTUDIO_PYTHONPATH", defaultFrontendDir());
 
-    if (access(config.pythonExecutable.c_str(), X_OK) != 0) {
+    if (config.pythonExecutable.empty()) {
         throw FrontendException({"engine", Protocol::Code::FrontendUnavailable,
-                                 "Python interpreter '" + config.pythonExecutable + "' not found",
-                                 "run tools/setup.sh to create .venv, or set AOTSTUDIO_PYTHON to a python with torch"});
+                                 "no Python interpreter to embed: this engine is not inside a venv's site-packages",
+                                 "start it through the console scripts pip installed (VENV/bin/aotstudio-cli, "
+                                 "VENV/bin/aotstudio-engine), or set AOTSTUDIO_PYTHON to the python of its venv"});
+    }
+    if (access(config.pythonExecutable.c_str(), X_OK) != 0) {
+        throw FrontendException(
+            {"engine", Protocol::Code::FrontendUnavailable,
+             "Python interpreter '" + config.pythonExecutable + "' not found",
+             "run tools/setup.sh to create .venv, or set AOTSTUDIO_PYTHON to a python with torch (from the "
+             "aotstudio-engine wheel: start the console scripts pip installed in the venv's bin)"});
     }
 
     g_interpreter = config.pythonExecutable;

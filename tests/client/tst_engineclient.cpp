@@ -13,7 +13,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRandomGenerator>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -605,6 +607,32 @@ private Q_SLOTS:
         client.setEnginePath(QStringLiteral("/explicit"));
         QCOMPARE(client.resolveEnginePath(), QStringLiteral("/explicit"));
         qunsetenv("AOTSTUDIO_ENGINE");
+    }
+
+    void engineVenvAndInstallCommand()
+    {
+        // A venv chosen in Engine → Choose Local Engine… (QSettings) comes after AOTSTUDIO_ENGINE
+        // and before the engine next to the application (the test's bin/ has one).
+        QStandardPaths::setTestModeEnabled(true);
+        qunsetenv("AOTSTUDIO_ENGINE");
+        const QString venv = m_dir.filePath(QStringLiteral("engine-venv"));
+        QSettings().setValue(EngineClient::engineVenvKey(), venv);
+        EngineClient client;
+        QCOMPARE(client.resolveEnginePath(), venv + QStringLiteral("/bin/aotstudio-engine"));
+        qputenv("AOTSTUDIO_ENGINE", "/from/env");
+        QCOMPARE(client.resolveEnginePath(), QStringLiteral("/from/env"));
+        qunsetenv("AOTSTUDIO_ENGINE");
+        QSettings().remove(EngineClient::engineVenvKey());
+        QVERIFY(client.resolveEnginePath() != venv + QStringLiteral("/bin/aotstudio-engine"));
+
+        // The command the "not found" error gives: a venv of Python 3.11 and this version's wheel.
+        const QString command = EngineClient::installCommand();
+        QVERIFY2(command.startsWith(QStringLiteral("python3.11 -m venv ") + EngineClient::defaultEngineVenv()),
+                 qPrintable(command));
+        QVERIFY2(command.endsWith(QStringLiteral("/bin/pip install aotstudio-engine==" AOTSTUDIO_VERSION)),
+                 qPrintable(command));
+        QVERIFY(EngineClient::defaultEngineVenv().endsWith(QStringLiteral("/aotstudio/engine-venv")));
+        QStandardPaths::setTestModeEnabled(false);
     }
 
     void stopIsQuiet()
