@@ -155,7 +155,9 @@ void printQuantize(std::FILE *out, const json &r)
                  r.value("peak_method", "").c_str());
     if (r.value("ray", json()).is_object())
         std::fprintf(out, "on the Ray cluster at %s%s\n", r["ray"].value("address", "").c_str(),
-                     r["ray"].value("several_hosts", false) ? " (several hosts: compare each row's own ratios, not times across rows)" : "");
+                     r["ray"].value("several_hosts", false)
+                         ? " (several hosts: compare each row's own ratios, not times across rows)"
+                         : "");
     std::fprintf(out, "%-17s %-11s %10s %11s %8s %8s %10s %10s %10s %9s %6s %6s\n", "scheme", "status", "eager ms", "compiled ms",
                  "speedup", "vs fp32", "size", "peak", "max err", "cosine", "top1", "layers");
     for (const auto &row : r.value("schemes", json::array())) {
@@ -189,15 +191,17 @@ void printQuantize(std::FILE *out, const json &r)
         if (const std::string line = Pipeline::verdictLine(row.value("measurement", json())); !line.empty())
             std::fprintf(out, "%-17s %s\n", "", line.c_str());
         if (r.value("ray", json()).is_object())
-            std::fprintf(out, "%-17s measured on %s (%s)\n", "", row.value("host", "?").c_str(), row.value("device_name", "?").c_str());
+            std::fprintf(out, "%-17s measured on %s (%s)\n", "", row.value("host", "?").c_str(),
+                         row.value("device_name", "?").c_str());
     }
     if (r.contains("threads"))
         std::fprintf(out, "threads: %s intra-op, every scheme and variant alike\n", r["threads"].dump().c_str());
     if (r.contains("best")) {
         const json &b = r["best"];
         if (b.value("scheme", json()).is_string() && b.value("by", "") == "speedup_vs_fp32_eager")
-            std::fprintf(out, "best within max error %g: %s (%.2fx fp32 eager on %s; rows from several hosts are ranked by "
-                              "their own ratios)\n",
+            std::fprintf(out,
+                         "best within max error %g: %s (%.2fx fp32 eager on %s; rows from several hosts are ranked by "
+                         "their own ratios)\n",
                          b.value("max_error", 0.0), b["scheme"].get<std::string>().c_str(),
                          b.value("speedup_vs_fp32_eager", 0.0), b.value("host", "?").c_str());
         else if (b.value("scheme", json()).is_string())

@@ -51,7 +51,8 @@ std::string rayAddress(const Json &request)
     if (!request.contains("ray") || request["ray"].is_null())
         return {};
     if (!request["ray"].is_string())
-        throw JobFailed({"load", Protocol::Code::BadRequest, "'ray' must be a Ray head address HOST:PORT", "e.g. 10.0.0.5:6379"});
+        throw JobFailed(
+            {"load", Protocol::Code::BadRequest, "'ray' must be a Ray head address HOST:PORT", "e.g. 10.0.0.5:6379"});
     return request["ray"].get<std::string>();
 }
 
@@ -65,8 +66,7 @@ Json localOrigin(const std::string &device)
                 break;
             }
         }
-    } catch (const Python::FrontendException &) {
-    }
+    } catch (const Python::FrontendException &) { }
     return Json{{"host", hostName()}, {"device_name", name}, {"node", nullptr}};
 }
 
@@ -90,7 +90,8 @@ std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, 
     if (selfDir().empty() || !fs::exists(engine, ec))
         throw JobFailed({"load", Protocol::Code::RayUnavailable,
                          "--ray runs each trial in aotstudio-engine on a worker node, and there is none next to this "
-                         "program (" + engine.string() + ")",
+                         "program ("
+                             + engine.string() + ")",
                          "install aotstudio-engine beside aotstudio-cli, at the same path on every node"});
     Json list = Json::array();
     for (const auto &s : subs)
@@ -109,8 +110,7 @@ std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, 
         {
             try {
                 Python::callFunction("fanout", "close", Json::array({handle}));
-            } catch (...) {
-            }
+            } catch (...) { }
         }
     } close{handle};
 
@@ -142,8 +142,10 @@ std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, 
                 Json ev = a["event"];
                 const std::string type = ev.value("type", "");
                 if (type == "fanout_hello") {
-                    job.log("info", "on Ray node " + ev.value("node", std::string()).substr(0, 12) + " of host " +
-                                        ev.value("host", std::string()) + " (" + ev.value("device_name", std::string()) + ")");
+                    job.log("info",
+                            "on Ray node " + ev.value("node", std::string()).substr(0, 12) + " of host "
+                                + ev.value("host", std::string()) + " (" + ev.value("device_name", std::string())
+                                + ")");
                 } else if (type == "progress") {
                     fractions[i] = std::clamp(ev.value("fraction", 0.0), 0.0, 1.0);
                     ev["fraction"] = mean();

@@ -17,17 +17,17 @@ namespace AotStudio::Pipeline {
 
 /// One independent piece of a job.
 struct SubRequest {
-    Protocol::Json fields;        ///< what names it on its events, e.g. {"scheme": "int8-dynamic"}
-    Protocol::Json request;       ///< a complete engine request; its `out` is chosen where it runs
-    std::string collect;          ///< the folder under that `out` that comes back ("" for all of it)
+    Protocol::Json fields; ///< what names it on its events, e.g. {"scheme": "int8-dynamic"}
+    Protocol::Json request; ///< a complete engine request; its `out` is chosen where it runs
+    std::string collect; ///< the folder under that `out` that comes back ("" for all of it)
     std::filesystem::path target; ///< where that folder lands here (replacing what was there)
 };
 
 /// How one sub-request ended.
 struct SubOutcome {
-    Protocol::Json result;                ///< its result, paths rewritten to `target`; null on error
+    Protocol::Json result; ///< its result, paths rewritten to `target`; null on error
     std::optional<Protocol::Error> error; ///< why there is no result
-    Protocol::Json origin;                ///< where it ran: {"host", "device_name", "node"}
+    Protocol::Json origin; ///< where it ran: {"host", "device_name", "node"}
 };
 
 /// The `ray` field of a request: the head's HOST:PORT, or empty (run here). Throws JobFailed

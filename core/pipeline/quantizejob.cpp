@@ -343,8 +343,9 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
                 ctx.log("warning", "[" + scheme + "] failed on Ray: " + o.error->message);
             } else {
                 const Json list = o.result.value("schemes", Json::array());
-                row = list.empty() ? failedRow(scheme, {"remote", Protocol::Code::RemoteFailed, "the Ray task returned no row", ""})
-                                   : list[0];
+                row = list.empty()
+                    ? failedRow(scheme, {"remote", Protocol::Code::RemoteFailed, "the Ray task returned no row", ""})
+                    : list[0];
             }
             label(row, o.origin);
             rows.push_back(row);
@@ -435,9 +436,9 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
                 continue;
             if (mixed && !r.value("speedup_vs_fp32_eager", Json()).is_number())
                 continue;
-            const bool better = best["scheme"].is_null() ||
-                                (mixed ? r.value("speedup_vs_fp32_eager", 0.0) > best.value("speedup_vs_fp32_eager", 0.0)
-                                       : r.value("compiled_ms", 0.0) < best.value("compiled_ms", 0.0));
+            const bool better = best["scheme"].is_null()
+                || (mixed ? r.value("speedup_vs_fp32_eager", 0.0) > best.value("speedup_vs_fp32_eager", 0.0)
+                          : r.value("compiled_ms", 0.0) < best.value("compiled_ms", 0.0));
             if (better) {
                 best["scheme"] = r["scheme"];
                 best["compiled_ms"] = r["compiled_ms"];

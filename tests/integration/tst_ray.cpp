@@ -42,8 +42,8 @@ int freePort()
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof addr;
     int port = 0;
-    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0)
+    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0
+        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0)
         port = ntohs(addr.sin_port);
     if (fd >= 0)
         ::close(fd);
@@ -59,21 +59,32 @@ QString hostName()
 
 QStringList quantizeArgs(const QString &out)
 {
-    return {QStringLiteral("quantize"),      QStringLiteral("--model"),        QStringLiteral("sample:mlp"),
-            QStringLiteral("--schemes"),     QStringLiteral("fp32,int8-dynamic"), QStringLiteral("--out"),
-            out,                             QStringLiteral("--json"),         QStringLiteral("--runs"),
-            QStringLiteral("20"),            QStringLiteral("--min-runs"),     QStringLiteral("5"),
-            QStringLiteral("--max-seconds"), QStringLiteral("0.3"),            QStringLiteral("--eval-samples"),
-            QStringLiteral("4"),             QStringLiteral("--no-snapshots")};
+    return {QStringLiteral("quantize"),
+            QStringLiteral("--model"),
+            QStringLiteral("sample:mlp"),
+            QStringLiteral("--schemes"),
+            QStringLiteral("fp32,int8-dynamic"),
+            QStringLiteral("--out"),
+            out,
+            QStringLiteral("--json"),
+            QStringLiteral("--runs"),
+            QStringLiteral("20"),
+            QStringLiteral("--min-runs"),
+            QStringLiteral("5"),
+            QStringLiteral("--max-seconds"),
+            QStringLiteral("0.3"),
+            QStringLiteral("--eval-samples"),
+            QStringLiteral("4"),
+            QStringLiteral("--no-snapshots")};
 }
 
 /// A row without what differs between two runs of one scheme: timings, the machine's verdict on
 /// them, where it ran (the Ray node), and its folder (another --out).
 QJsonObject comparable(QJsonObject row, const QString &out)
 {
-    for (const char *key : {"eager_ms", "compiled_ms", "fp32_eager_ms", "speedup", "speedup_interval", "speedup_vs_fp32_eager",
-                            "speedup_vs_fp32_eager_interval", "eager", "compiled", "measurement", "compile_seconds",
-                            "export_seconds", "node"})
+    for (const char *key : {"eager_ms", "compiled_ms", "fp32_eager_ms", "speedup", "speedup_interval",
+                            "speedup_vs_fp32_eager", "speedup_vs_fp32_eager_interval", "eager", "compiled",
+                            "measurement", "compile_seconds", "export_seconds", "node"})
         row.remove(QLatin1String(key));
     // Paths relative to the job folder.
     QJsonDocument doc(row);
@@ -99,6 +110,8 @@ private:
     QString m_skip;
     QString m_address;
     QTemporaryDir m_dir;
+    /// Ray's session folder holds Unix sockets, whose paths must stay short: not the build tree.
+    QTemporaryDir m_rayDir{QStringLiteral("/tmp/rayXXXXXX")};
     bool m_started = false;
 };
 
@@ -125,25 +138,29 @@ void TestRay::initTestCase()
         m_skip = QStringLiteral("Ray is not installed in the engine's venv (pip install ray, tools/requirements.txt)");
         return;
     }
-    // Ray's session folder holds Unix sockets, whose paths must stay short: not the build tree.
-    QTemporaryDir rayDir(QStringLiteral("/tmp/rayXXXXXX"));
-    rayDir.setAutoRemove(false);
+    QVERIFY(m_rayDir.isValid());
     const int port = freePort();
     m_address = QStringLiteral("127.0.0.1:%1").arg(port);
-    const QStringList common{QStringLiteral("--num-cpus"), QStringLiteral("1"), QStringLiteral("--node-ip-address"),
-                             QStringLiteral("127.0.0.1"), QStringLiteral("--object-store-memory"),
-                             QStringLiteral("200000000"), QStringLiteral("--disable-usage-stats")};
+    const QStringList common{QStringLiteral("--num-cpus"),
+                             QStringLiteral("1"),
+                             QStringLiteral("--node-ip-address"),
+                             QStringLiteral("127.0.0.1"),
+                             QStringLiteral("--object-store-memory"),
+                             QStringLiteral("200000000"),
+                             QStringLiteral("--disable-usage-stats")};
     QElapsedTimer t;
     t.start();
     QByteArray err;
     m_started = true;
-    QVERIFY2(ray(QStringList{QStringLiteral("start"), QStringLiteral("--head"), QStringLiteral("--port"), QString::number(port),
-                             QStringLiteral("--include-dashboard=false"), QStringLiteral("--temp-dir"), rayDir.path()} +
-                     common,
+    QVERIFY2(ray(QStringList{QStringLiteral("start"), QStringLiteral("--head"), QStringLiteral("--port"),
+                             QString::number(port), QStringLiteral("--include-dashboard=false"),
+                             QStringLiteral("--temp-dir"), m_rayDir.path()}
+                     + common,
                  &err),
              err.constData());
     // A second node on the same host: its own raylet and object store, joined to the head.
-    QVERIFY2(ray(QStringList{QStringLiteral("start"), QStringLiteral("--address"), m_address} + common, &err), err.constData());
+    QVERIFY2(ray(QStringList{QStringLiteral("start"), QStringLiteral("--address"), m_address} + common, &err),
+             err.constData());
     qInfo("Ray cluster of two nodes at %s started in %.1f s", qPrintable(m_address), t.elapsed() / 1000.0);
 }
 
@@ -173,7 +190,8 @@ void TestRay::unansweredAddressFailsFirst()
     QVERIFY(!QFileInfo::exists(out + QStringLiteral("/fp32")));
     QVERIFY(!QFileInfo::exists(out + QStringLiteral("/int8-dynamic")));
     // A malformed address is a usage error (exit 2) before the engine starts.
-    const Run bad = TestSupport::cli(quantizeArgs(out) + QStringList{QStringLiteral("--ray"), QStringLiteral("ray://x:1")});
+    const Run bad
+        = TestSupport::cli(quantizeArgs(out) + QStringList{QStringLiteral("--ray"), QStringLiteral("ray://x:1")});
     QCOMPARE(bad.exitCode, 2);
 }
 
@@ -190,14 +208,15 @@ void TestRay::quantizeMatchesLocal()
     const double localSeconds = t.restart() / 1000.0;
     const Run b = TestSupport::cli(quantizeArgs(remote) + QStringList{QStringLiteral("--ray"), m_address});
     QVERIFY2(b.exitCode == 0, TestSupport::lastLine(b.err).constData());
-    qInfo("two-scheme quantize of sample:mlp: %.1f s here, %.1f s on the Ray cluster", localSeconds, t.elapsed() / 1000.0);
+    qInfo("two-scheme quantize of sample:mlp: %.1f s here, %.1f s on the Ray cluster", localSeconds,
+          t.elapsed() / 1000.0);
 
     const QJsonObject l = TestSupport::readJson(local + QStringLiteral("/quantize.json"));
     const QJsonObject r = TestSupport::readJson(remote + QStringLiteral("/quantize.json"));
     QVERIFY(l.value(QLatin1String("ray")).isNull());
     QCOMPARE(r.value(QLatin1String("ray")).toObject().value(QLatin1String("address")).toString(), m_address);
-    for (const char *key : {"model", "device", "torch_version", "torchao_version", "baseline", "calibration", "evaluation",
-                            "peak_method", "threads"})
+    for (const char *key : {"model", "device", "torch_version", "torchao_version", "baseline", "calibration",
+                            "evaluation", "peak_method", "threads"})
         QVERIFY2(l.value(QLatin1String(key)) == r.value(QLatin1String(key)), key);
     const QJsonArray lr = l.value(QLatin1String("schemes")).toArray(), rr = r.value(QLatin1String("schemes")).toArray();
     QCOMPARE(rr.size(), 2);
@@ -216,8 +235,12 @@ void TestRay::quantizeMatchesLocal()
             for (auto it = x.begin(); it != x.end(); ++it)
                 if (y.value(it.key()) != it.value())
                     qWarning("%s: %s differs: %s vs %s", qPrintable(scheme), qPrintable(it.key()),
-                             QJsonDocument(QJsonObject{{QStringLiteral("v"), it.value()}}).toJson(QJsonDocument::Compact).constData(),
-                             QJsonDocument(QJsonObject{{QStringLiteral("v"), y.value(it.key())}}).toJson(QJsonDocument::Compact).constData());
+                             QJsonDocument(QJsonObject{{QStringLiteral("v"), it.value()}})
+                                 .toJson(QJsonDocument::Compact)
+                                 .constData(),
+                             QJsonDocument(QJsonObject{{QStringLiteral("v"), y.value(it.key())}})
+                                 .toJson(QJsonDocument::Compact)
+                                 .constData());
             QFAIL(qPrintable(scheme + QStringLiteral(": the Ray row differs from the local one beyond timings")));
         }
         // The files came back into the job folder, their recorded paths with them.
@@ -230,7 +253,8 @@ void TestRay::quantizeMatchesLocal()
     }
     QVERIFY(QFileInfo::exists(remote + QStringLiteral("/quantize.csv")));
     // Progress of the parallel tasks, as one bar: monotonic, to 1, each event naming its scheme.
-    const QString problems = TestSupport::progressProblems(remote + QStringLiteral("/aotstudio.log"), QStringLiteral("scheme"));
+    const QString problems
+        = TestSupport::progressProblems(remote + QStringLiteral("/aotstudio.log"), QStringLiteral("scheme"));
     QVERIFY2(problems.isEmpty(), qPrintable(problems));
 }
 

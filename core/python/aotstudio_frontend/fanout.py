@@ -63,9 +63,11 @@ def probe(address: str, seconds: float = PROBE_SECONDS) -> None:
         with socket.create_connection((host, port), timeout=seconds):
             pass
     except OSError as exc:
-        reason = "no answer" if isinstance(exc, (socket.timeout, TimeoutError)) else (exc.strerror or str(exc))
-        raise FrontendError("ray_unavailable", "load",
-                            f"Ray address {address} does not answer ({reason} within {seconds:g} s)",
+        if isinstance(exc, (socket.timeout, TimeoutError)):
+            reason = f"nothing within {seconds:g} s"
+        else:
+            reason = (exc.strerror or str(exc)).lower()
+        raise FrontendError("ray_unavailable", "load", f"Ray address {address} does not answer ({reason})",
                             "start the cluster (ray start --head) or check the address and port; "
                             "without --ray the job runs here") from exc
 
