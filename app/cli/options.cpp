@@ -52,6 +52,30 @@ const CLI::Validator &dtypeName()
     return v;
 }
 
+void addRayOption(CLI::App *cmd, std::string &address)
+{
+    cmd->add_option(
+           "--ray", address,
+           "Run the independent trials as tasks on the Ray cluster whose head is at HOST:PORT (the address "
+           "`ray start --head` printed), each in aotstudio-engine on a worker node; results and files come back "
+           "into --out, rows labelled with the worker's host and device. Workers need this studio at the same "
+           "path and the same torch. Needs Ray in the engine's Python (tools/requirements.txt)")
+        ->check(CLI::Validator(
+            [](std::string &v) -> std::string {
+                static const std::regex form(R"(^\[?[A-Za-z0-9_.:-]+\]?:[0-9]{1,5}$)");
+                return std::regex_match(v, form) && v.find("://") == std::string::npos
+                    ? std::string()
+                    : "'" + v + "' is not a Ray head address: write HOST:PORT, e.g. 10.0.0.5:6379";
+            },
+            "HOST:PORT"));
+}
+
+void setRay(nlohmann::json &request, const std::string &address)
+{
+    if (!address.empty())
+        request["ray"] = address;
+}
+
 void setThreads(nlohmann::json &request, int threads)
 {
     if (threads > 0)

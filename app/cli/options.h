@@ -24,6 +24,12 @@ const CLI::Validator &deviceName();
 /// The check of `--dtype`: fp32, bf16 or fp16.
 const CLI::Validator &dtypeName();
 
+/// `--ray HOST:PORT`: run the command's independent trials as tasks on a Ray cluster (FORMAT.md
+/// "Fan-out on a Ray cluster"); the form is checked here, whether it answers by the engine.
+void addRayOption(CLI::App *cmd, std::string &address);
+/// Put `address` into a request as `ray` when set.
+void setRay(nlohmann::json &request, const std::string &address);
+
 /// Put `threads` into a request when set.
 void setThreads(nlohmann::json &request, int threads);
 

@@ -88,6 +88,7 @@ void addQuantizeOptions(CLI::App &app, QuantizeOptions &o)
     cmd->add_option("--warmup", o.warmup, "Untimed warm-up runs")->capture_default_str()->check(CLI::Range(0, 100000));
     cmd->add_option("--max-seconds", o.maxSeconds, "Time cap per scheme and variant, in seconds")->capture_default_str()->check(CLI::Range(0.0, 1e6));
     addThreadsOption(cmd, o.threads);
+    addRayOption(cmd, o.ray);
     cmd->add_flag("--no-snapshots", o.noSnapshots, "Write no graph snapshots (faster; quantized ops still listed)");
     cmd->add_flag("--json", o.json,
                   "Print the JSON envelope on stdout, the comparison as its result (also beside the error when it "
@@ -99,6 +100,9 @@ void addQuantizeOptions(CLI::App &app, QuantizeOptions &o)
         "Exit status: 0 the comparison ran (other rows may have failed), 1 the request failed (unknown model, no "
         "device) or compared nothing (the fp32 baseline failed, or every scheme did), 2 bad command "
         "line (an unknown scheme among them), 130 cancelled.\n"
+        "With --ray each scheme is a Ray task of its own (in parallel on the cluster's nodes); every row says the "
+        "host and device it was measured on, and with rows from several hosts --max-error picks by the speedup over "
+        "fp32 eager each row measured in its own process, never by comparing times of two hosts.\n"
         "Example: aotstudio-cli quantize --model sample:convnet --schemes fp32,int8-dynamic,int8-static "
         "--out /tmp/q --max-error 0.05");
 }
@@ -129,6 +133,7 @@ json quantizeRequest(const QuantizeOptions &o)
            {"calibration_samples", o.calibrationSamples}, {"eval_samples", o.evalSamples},
            {"snapshots", !o.noSnapshots}};
     setThreads(r, o.threads);
+    setRay(r, o.ray);
     if (!o.schemes.empty())
         r["schemes"] = o.schemes;
     if (!o.calibration.empty())
@@ -148,6 +153,11 @@ void printQuantize(std::FILE *out, const json &r)
                  r.value("model", "").c_str(), r.value("device", "").c_str(),
                  r.value("/evaluation/samples"_json_pointer, 0), r.value("/evaluation/source"_json_pointer, std::string()).c_str(),
                  r.value("peak_method", "").c_str());
+    if (r.value("ray", json()).is_object())
+        std::fprintf(out, "on the Ray cluster at %s%s\n", r["ray"].value("address", "").c_str(),
+                     r["ray"].value("several_hosts", false)
+                         ? " (several hosts: compare each row's own ratios, not times across rows)"
+                         : "");
     std::fprintf(out, "%-17s %-11s %10s %11s %8s %8s %10s %10s %10s %9s %6s %6s\n", "scheme", "status", "eager ms", "compiled ms",
                  "speedup", "vs fp32", "size", "peak", "max err", "cosine", "top1", "layers");
     for (const auto &row : r.value("schemes", json::array())) {
@@ -180,12 +190,21 @@ void printQuantize(std::FILE *out, const json &r)
                      b.is_object() ? Pipeline::ratioText(Pipeline::ratioFromJson(b), "slower than fp32 eager").c_str() : "(no interval)");
         if (const std::string line = Pipeline::verdictLine(row.value("measurement", json())); !line.empty())
             std::fprintf(out, "%-17s %s\n", "", line.c_str());
+        if (r.value("ray", json()).is_object())
+            std::fprintf(out, "%-17s measured on %s (%s)\n", "", row.value("host", "?").c_str(),
+                         row.value("device_name", "?").c_str());
     }
     if (r.contains("threads"))
         std::fprintf(out, "threads: %s intra-op, every scheme and variant alike\n", r["threads"].dump().c_str());
     if (r.contains("best")) {
         const json &b = r["best"];
-        if (b.value("scheme", json()).is_string())
+        if (b.value("scheme", json()).is_string() && b.value("by", "") == "speedup_vs_fp32_eager")
+            std::fprintf(out,
+                         "best within max error %g: %s (%.2fx fp32 eager on %s; rows from several hosts are ranked by "
+                         "their own ratios)\n",
+                         b.value("max_error", 0.0), b["scheme"].get<std::string>().c_str(),
+                         b.value("speedup_vs_fp32_eager", 0.0), b.value("host", "?").c_str());
+        else if (b.value("scheme", json()).is_string())
             std::fprintf(out, "best within max error %g: %s (compiled %.4f ms)\n", b.value("max_error", 0.0),
                          b["scheme"].get<std::string>().c_str(), b.value("compiled_ms", 0.0));
         else

@@ -13,7 +13,7 @@ namespace AotStudio::Cli {
 
 /// Options of `aotstudio-cli quantize` (the engine's `quantize` request, FORMAT.md).
 struct QuantizeOptions {
-    std::string model, device = "cpu", out = "aotstudio-quantize", calibration, eval, recipe;
+    std::string model, device = "cpu", out = "aotstudio-quantize", calibration, eval, recipe, ray;
     nlohmann::json recipeOptions; ///< loadRecipe()'s, when --recipe was given
     std::vector<std::string> schemes;
     int calibrationSamples = 32, evalSamples = 16, runs = 200, minRuns = 20, warmup = 5, threads = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/quantizejob.h"
+#include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
 #include "pipeline/versions.h"
@@ -292,9 +293,67 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
                              "choose another --out"});
     }
 
+    // A row for a scheme that failed or that the device cannot run; `out` where its files are.
+    const auto failedRow = [&](const std::string &scheme, const Protocol::Error &err) {
+        const bool unsupported = err.code == "unsupported";
+        return Json{{"scheme", scheme},
+                    {"status", unsupported ? "unsupported" : "failed"},
+                    {"reason", err.message},
+                    {"hint", err.hint},
+                    {"stage", err.stage},
+                    {"code", err.code},
+                    {"out", (out / scheme).string()},
+                    {"eager_ms", nullptr},
+                    {"compiled_ms", nullptr},
+                    {"accuracy", nullptr},
+                    {"quantized_ops", Json::array()},
+                    {"quantized_layers", 0},
+                    {"layers", Json::array()}};
+    };
+    // Where each row was measured (fanout.h): its ratios are its own, taken in one process.
+    const auto label = [](Json &row, const Json &origin) {
+        for (const char *key : {"host", "device_name", "node"})
+            row[key] = origin.value(key, Json());
+    };
+
     Json rows = Json::array();
+    const std::string ray = rayAddress(request);
+    if (!ray.empty()) {
+        // Each scheme a quantize of its own on a Ray worker node, all at once (fanout.h); the
+        // report below is made here from their rows.
+        std::vector<SubRequest> subs;
+        for (const auto &s : schemes) {
+            Json sub = request;
+            for (const char *key : {"ray", "max_error"})
+                sub.erase(key);
+            sub["type"] = "quantize";
+            sub["id"] = 1;
+            sub["schemes"] = Json::array({s});
+            subs.push_back({Json{{"scheme", s}}, sub, s.get<std::string>(), out / s.get<std::string>()});
+        }
+        const auto outcomes = runOnRay(ctx, 0.0, 0.99, ray, subs, device);
+        for (std::size_t i = 0; i < outcomes.size(); ++i) {
+            const std::string scheme = schemes[i].get<std::string>();
+            const auto &o = outcomes[i];
+            Json row;
+            if (o.error) {
+                if (requestLevel(o.error->code))
+                    throw JobFailed(*o.error);
+                row = failedRow(scheme, *o.error);
+                ctx.log("warning", "[" + scheme + "] failed on Ray: " + o.error->message);
+            } else {
+                const Json list = o.result.value("schemes", Json::array());
+                row = list.empty()
+                    ? failedRow(scheme, {"remote", Protocol::Code::RemoteFailed, "the Ray task returned no row", ""})
+                    : list[0];
+            }
+            label(row, o.origin);
+            rows.push_back(row);
+        }
+    }
+    const Json here = ray.empty() ? localOrigin(device) : Json();
     const double share = schemes.empty() ? 1.0 : 1.0 / static_cast<double>(schemes.size());
-    for (std::size_t i = 0; i < schemes.size(); ++i) {
+    for (std::size_t i = 0; ray.empty() && i < schemes.size(); ++i) {
         const std::string scheme = schemes[i].get<std::string>();
         if (stop.stop_requested())
             throw JobFailed({"load", Protocol::Code::Cancelled, "cancelled before scheme " + scheme, ""});
@@ -313,23 +372,12 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
             if (requestLevel(err.code))
                 throw;
             const bool unsupported = err.code == "unsupported";
-            row = Json{{"scheme", scheme},
-                       {"status", unsupported ? "unsupported" : "failed"},
-                       {"reason", err.message},
-                       {"hint", err.hint},
-                       {"stage", err.stage},
-                       {"code", err.code},
-                       {"out", (out / scheme).string()},
-                       {"eager_ms", nullptr},
-                       {"compiled_ms", nullptr},
-                       {"accuracy", nullptr},
-                       {"quantized_ops", Json::array()},
-                       {"quantized_layers", 0},
-                       {"layers", Json::array()}};
+            row = failedRow(scheme, err);
             run.emit(Protocol::makeLog(id, unsupported ? "info" : "warning",
                                        std::string(unsupported ? "unsupported: " : "failed: ")
                                            + err.message)); // `scheme` leads it
         }
+        label(row, here);
         rows.push_back(row);
     }
 
@@ -375,21 +423,43 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
                 {"csv", (out / "quantize.csv").string()},
                 {"json", (out / "quantize.json").string()}};
     if (maxError) {
-        Json best{{"max_error", *maxError}, {"scheme", nullptr}, {"compiled_ms", nullptr}};
+        // Times from two hosts are never compared: with rows from several hosts the fastest is the
+        // one with the highest speedup over fp32 eager, a ratio each row took in its own process.
+        const bool mixed = severalHosts(rows);
+        const char *by = mixed ? "speedup_vs_fp32_eager" : "compiled_ms";
+        Json best{{"max_error", *maxError}, {"scheme", nullptr}, {"compiled_ms", nullptr}, {"by", by}};
         for (const auto &r : rows) {
             if (r.value("status", "") != "ok" || !r["accuracy"].is_object())
                 continue;
             const Json &err = r["accuracy"]["max_abs_error"];
             if (!err.is_number() || err.get<double>() > *maxError)
                 continue;
-            if (best["scheme"].is_null() || r.value("compiled_ms", 0.0) < best.value("compiled_ms", 0.0)) {
+            if (mixed && !r.value("speedup_vs_fp32_eager", Json()).is_number())
+                continue;
+            const bool better = best["scheme"].is_null()
+                || (mixed ? r.value("speedup_vs_fp32_eager", 0.0) > best.value("speedup_vs_fp32_eager", 0.0)
+                          : r.value("compiled_ms", 0.0) < best.value("compiled_ms", 0.0));
+            if (better) {
                 best["scheme"] = r["scheme"];
                 best["compiled_ms"] = r["compiled_ms"];
+                best["speedup_vs_fp32_eager"] = r.value("speedup_vs_fp32_eager", Json());
+                best["host"] = r.value("host", Json());
             }
         }
         result["best"] = best;
     }
     result["threads"] = threads;
+    if (!ray.empty()) {
+        // Each row ran with its worker's threads (rows' `threads`); one figure only when they agree.
+        Json common;
+        for (const auto &r : rows) {
+            if (!r.contains("threads"))
+                continue;
+            common = common.is_null() || common == r["threads"] ? r["threads"] : Json("mixed");
+        }
+        result["threads"] = common.is_string() ? Json() : common;
+    }
+    result["ray"] = ray.empty() ? Json() : Json{{"address", ray}, {"several_hosts", severalHosts(rows)}};
     writeCsv((out / "quantize.csv").string(), rows);
     writeJsonAtomic(out / "quantize.json", result);
     ctx.progress("report", 1.0, "quantize done: " + std::to_string(rows.size()) + " schemes");

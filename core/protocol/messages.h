@@ -42,6 +42,11 @@ inline constexpr const char *NotFound = "not_found"; ///< `read` of a file that 
 /// same request with `allow_unsigned` loads it (BUNDLE.md "Who may load a bundle"). An invalid
 /// signature is `load_failed`, whatever the request says.
 inline constexpr const char *Untrusted = "untrusted";
+/// `ray` (a fan-out on a Ray cluster, FORMAT.md): Ray is not installed, the address does not
+/// answer, or a worker node lacks the engine or runs another torch. Before any work starts.
+inline constexpr const char *RayUnavailable = "ray_unavailable";
+/// A Ray task ended without its sub-request's result (the worker died, its engine crashed).
+inline constexpr const char *RemoteFailed = "remote_failed";
 // Command-line tools only (aotstudio-cli, aotstudio-run; FORMAT.md "Command-line tools"):
 inline constexpr const char *Usage = "usage"; ///< malformed command line (exit 2)
 inline constexpr const char *Failed = "failed"; ///< a check the command makes failed (exit 1)

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The one way a job's independent trials leave this engine (FORMAT.md "Fan-out on a Ray
+// cluster"): a job builds its sub-requests (each a complete request of an existing kind, e.g. a
+// quantize of one scheme) and, with `ray` in its request, runOnRay() runs each as a Ray task in a
+// fresh engine on a worker node (core/python/aotstudio_frontend/fanout.py); what each wrote comes
+// back into the job folder. Without `ray` the job runs them here, one after another, as it always did.
+
+#include "pipeline/job.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace AotStudio::Pipeline {
+
+/// One independent piece of a job.
+struct SubRequest {
+    Protocol::Json fields; ///< what names it on its events, e.g. {"scheme": "int8-dynamic"}
+    Protocol::Json request; ///< a complete engine request; its `out` is chosen where it runs
+    std::string collect; ///< the folder under that `out` that comes back ("" for all of it)
+    std::filesystem::path target; ///< where that folder lands here (replacing what was there)
+};
+
+/// How one sub-request ended.
+struct SubOutcome {
+    Protocol::Json result; ///< its result, paths rewritten to `target`; null on error
+    std::optional<Protocol::Error> error; ///< why there is no result
+    Protocol::Json origin; ///< where it ran: {"host", "device_name", "node"}
+};
+
+/// The `ray` field of a request: the head's HOST:PORT, or empty (run here). Throws JobFailed
+/// (bad_request) when it is present but not a string.
+std::string rayAddress(const Protocol::Json &request);
+
+/// This engine as the origin of a measurement: {"host": this host's name, "device_name": the
+/// name of `device` ("cpu"|"cuda") in the handshake, "node": null}. Rows of a job carry their
+/// origin so that no ratio mixes two hosts.
+Protocol::Json localOrigin(const std::string &device);
+
+/// Whether `rows` (objects with `host`) were measured on more than one host.
+bool severalHosts(const Protocol::Json &rows);
+
+/// Run `subs` as Ray tasks on the cluster at `address`, all at once (Ray schedules them on its
+/// nodes), filling [begin, begin + share) of `parent`'s bar with their mean progress; each task's
+/// events are sent through `parent` with the sub-request's `fields` (snapshot announcements and
+/// stage artifacts stay on the worker: their paths exist here only when the task is done).
+/// `device`: the requests' device (a CUDA task asks Ray for a GPU). Fails the whole job (JobFailed)
+/// before anything runs when Ray is missing or the address does not answer (ray_unavailable, one
+/// line), and on a cancel (every task cancelled first). A task that fails is an outcome with
+/// `error`; the others still run.
+std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, const std::string &address,
+                                 const std::vector<SubRequest> &subs, const std::string &device);
+
+} // namespace AotStudio::Pipeline

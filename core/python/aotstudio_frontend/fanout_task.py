@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What one Ray task does on a worker node (fanout.py submits it): run one self-contained engine
+request in a fresh ``aotstudio-engine --serve`` there, passing its events back as they come, then
+the folder it wrote, packed, with its result.
+
+Standard library only, and shipped to the worker by value (fanout.py registers this module with
+cloudpickle): the worker needs the studio's engine at the same path and the same torch (its
+``hello`` is checked against the driver's torch version before the request is sent), not this
+package on its Python path.
+
+Events yielded (dicts): ``{"type": "fanout_hello", host, device_name, torch_version, node}`` first,
+then the engine's own ``progress``/``log``/``stage_done`` events, then exactly one
+``{"type": "fanout_done", "result" or "error", "files": tar bytes or None, "worker_out": path,
+host, device_name, node}``.
+"""
+
+import ctypes
+import io
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tarfile
+import tempfile
+
+#: Environment a Ray worker sets for its tasks that the engine must not inherit: Ray pins the
+#: intra-op threads to the task's CPU count, while a local job picks them as the engine always does
+#: (the CPUs the process may use); the result records the count either way.
+DROPPED_ENV = ("OMP_NUM_THREADS",)
+#: Seconds the engine gets to end after `shutdown` or `cancel` before it is killed.
+GRACE_SECONDS = 10
+
+
+def _die_with_parent():
+    # A Ray worker killed by the driver's exit or by ray.cancel(force=True) must not leave an
+    # engine compiling on its own: the kernel kills the child when this worker thread's process dies.
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def _device_name(hello: dict, device: str) -> str:
+    for d in hello.get("devices") or []:
+        if d.get("type") == device:
+            return d.get("name") or device
+    return device
+
+
+def _tail(path: str, lines: int = 5) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 8192))
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    return " | ".join([line for line in text.splitlines() if line.strip()][-lines:])
+
+
+def _pack(folder: str) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        if os.path.isdir(folder):
+            tar.add(folder, arcname=".")
+    return buf.getvalue()
+
+
+def _node_id() -> str:
+    try:
+        import ray  # noqa: PLC0415 (there on a Ray worker; only the label needs it)
+
+        return (ray.get_runtime_context().get_node_id() or "") if ray.is_initialized() else ""
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+def run_engine(engine: str, request: dict, collect: str, driver_torch: str):
+    """Run ``request`` (its ``out`` replaced by a temporary folder) in ``engine --serve`` and yield
+    its events; the folder ``collect`` (relative to that ``out``; "" for all of it) comes back
+    packed. ``driver_torch``: the torch version the driver runs; a worker with another one runs
+    nothing."""
+    host = socket.gethostname()
+    work = tempfile.mkdtemp(prefix="aotstudio-ray-")
+    out = os.path.join(work, "out")
+    stderr_path = os.path.join(work, "engine.stderr")
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+    proc = None
+    sent = False
+    request_id = int(request.get("id", 1))
+    label = {"host": host, "node": _node_id()}
+    try:
+        if not os.access(engine, os.X_OK):
+            yield {"type": "fanout_done", **label, "device_name": "", "files": None, "worker_out": out,
+                   "error": {"code": "ray_unavailable", "stage": "load",
+                             "message": f"the engine '{engine}' is not on Ray node {host}",
+                             "hint": "every worker node needs the studio installed at the same path as the driver"}}
+            return
+        with open(stderr_path, "wb") as err:
+            proc = subprocess.Popen([engine, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                                    env=env, cwd=work, preexec_fn=_die_with_parent)
+        line = proc.stdout.readline()
+        try:
+            hello = json.loads(line)
+        except ValueError:
+            hello = {}
+        device = request.get("device", "cpu")
+        label["device_name"] = _device_name(hello, device)
+        label["torch_version"] = hello.get("torch_version", "")
+        if hello.get("type") != "hello" or not hello.get("torch_version"):
+            yield {"type": "fanout_done", **label, "files": None, "worker_out": out,
+                   "error": {"code": "ray_unavailable", "stage": "load",
+                             "message": f"the engine did not start on Ray node {host}: {_tail(stderr_path) or 'no output'}",
+                             "hint": "run aotstudio-engine --version on that node"}}
+            return
+        if hello["torch_version"] != driver_torch:
+            yield {"type": "fanout_done", **label, "files": None, "worker_out": out,
+                   "error": {"code": "ray_unavailable", "stage": "load",
+                             "message": f"Ray node {host} runs torch {hello['torch_version']}, the driver torch {driver_torch}",
+                             "hint": "install the same torch on every worker node: packages compiled by another torch do not load"}}
+            return
+        yield {"type": "fanout_hello", **label}
+
+        sub = dict(request)
+        sub["out"] = out
+        sub["id"] = request_id
+        proc.stdin.write((json.dumps(sub) + "\n").encode())
+        proc.stdin.flush()
+        sent = True
+        final = None
+        for raw in proc.stdout:
+            try:
+                event = json.loads(raw)
+            except ValueError:
+                continue
+            kind = event.get("type")
+            if event.get("id") != request_id:
+                if kind == "error":  # id 0: the engine's Python side did not start
+                    final = event
+                    break
+                continue
+            if kind in ("result", "error"):
+                final = event
+                break
+            if kind in ("progress", "log", "stage_done"):
+                yield event
+        if final is None:
+            proc.wait()
+            yield {"type": "fanout_done", **label, "files": None, "worker_out": out,
+                   "error": {"code": "remote_failed", "stage": "engine",
+                             "message": f"the engine on Ray node {host} ended without a result (exit status "
+                                        f"{proc.returncode}): {_tail(stderr_path) or 'no output'}",
+                             "hint": "see that node's memory and the engine's log"}}
+            return
+        proc.stdin.write(b'{"type": "shutdown", "id": 99}\n')
+        proc.stdin.flush()
+        try:
+            proc.wait(GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+        folder = os.path.join(out, collect) if collect else out
+        done = {"type": "fanout_done", **label, "worker_out": folder, "files": _pack(folder)}
+        if final.get("type") == "result":
+            done["result"] = final.get("result")
+        else:
+            done["error"] = {k: final.get(k, "") for k in ("code", "stage", "message", "hint")}
+        yield done
+    finally:
+        if proc is not None and proc.poll() is None and sent:
+            # Cancelled (ray.cancel raises KeyboardInterrupt here) or failed: a cooperative cancel
+            # first, as the studio does, then the kill.
+            try:
+                proc.stdin.write(json.dumps({"type": "cancel", "id": 98, "target": request_id}).encode() + b"\n")
+                proc.stdin.flush()
+                proc.wait(GRACE_SECONDS)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            for pipe in (proc.stdin, proc.stdout):
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
+        shutil.rmtree(work, ignore_errors=True)
