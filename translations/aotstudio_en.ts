@@ -3915,6 +3915,14 @@ this scheme&apos;s own eager / compiled: %3</source>
         <source>Measurement</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Each output against fp32 eager:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: max abs %2, cosine %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SelectionHub</name>

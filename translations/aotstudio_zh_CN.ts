@@ -3923,6 +3923,14 @@ this scheme&apos;s own eager / compiled: %3</source>
         <source>Measurement</source>
         <translation>测量</translation>
     </message>
+    <message>
+        <source>Each output against fp32 eager:</source>
+        <translation>各输出相对 fp32 eager：</translation>
+    </message>
+    <message>
+        <source>%1: max abs %2, cosine %3</source>
+        <translation>%1：最大绝对误差 %2，余弦 %3</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SelectionHub</name>
