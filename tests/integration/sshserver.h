@@ -6,6 +6,7 @@
 // /run/sshd, created empty when missing). The client side is a Client::RemoteEngine that trusts
 // the host key on first use into a known_hosts file of the folder and never prompts.
 #include "client/remoteengine.h"
+#include "processrun.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -26,22 +27,8 @@ namespace AotStudio::Tests {
 class SshServer
 {
 public:
-    /// A TCP port nobody listens on now (bound to port 0 and released).
-    static int freePort()
-    {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t len = sizeof addr;
-        int port = 0;
-        if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0 &&
-            ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0)
-            port = ntohs(addr.sin_port);
-        if (fd >= 0)
-            ::close(fd);
-        return port;
-    }
+    /// A TCP port nobody listens on now (TestSupport::freePort).
+    static int freePort() { return TestSupport::freePort(); }
 
     ~SshServer() { stop(); }
 

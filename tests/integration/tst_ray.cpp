@@ -33,23 +33,6 @@ QString rayProgram()
     return QFileInfo(kPython).absolutePath() + QStringLiteral("/ray");
 }
 
-/// A TCP port nothing listens on right now (bound to port 0 on 127.0.0.1 and released).
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    int port = 0;
-    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) == 0)
-        port = ntohs(addr.sin_port);
-    if (fd >= 0)
-        ::close(fd);
-    return port;
-}
-
 QString hostName()
 {
     char buf[256] = {};
@@ -139,7 +122,7 @@ void TestRay::initTestCase()
         return;
     }
     QVERIFY(m_rayDir.isValid());
-    const int port = freePort();
+    const int port = TestSupport::freePort();
     m_address = QStringLiteral("127.0.0.1:%1").arg(port);
     const QStringList common{QStringLiteral("--num-cpus"),
                              QStringLiteral("1"),
@@ -175,7 +158,7 @@ void TestRay::unansweredAddressFailsFirst()
     if (!m_skip.isEmpty())
         QSKIP(qPrintable(m_skip));
     const QString out = m_dir.filePath(QStringLiteral("nobody"));
-    const QString nobody = QStringLiteral("127.0.0.1:%1").arg(freePort());
+    const QString nobody = QStringLiteral("127.0.0.1:%1").arg(TestSupport::freePort());
     QElapsedTimer t;
     t.start();
     const Run r = TestSupport::cli(quantizeArgs(out) + QStringList{QStringLiteral("--ray"), nobody});
