@@ -1851,6 +1851,14 @@ Time budget (no trial starts after it):</source>
         <source>%1 has no %2. Install the engine into it with: %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No longer using the engine in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on the Ray cluster %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2478,6 +2486,14 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>Pick the venv the aotstudio-engine wheel is installed in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Forget Chosen Engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop using the venv chosen with Choose Local Engine…: the engine is then looked for in AOTSTUDIO_ENGINE, next to the studio, on PATH and in ~/.local/share/aotstudio/engine-venv</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3368,6 +3384,18 @@ measurement %6</source>
         <source>The quantization result cannot be shown: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The schemes ran on several hosts of the Ray cluster %1: compare them by “vs fp32 eager”, a ratio each row took on its own host; their medians are not comparable.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speedup over fp32 eager, each on its own host (×)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speedup over fp32 eager, each on its own host (×, log)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::ReportWriter</name>
@@ -3791,6 +3819,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Inductor options:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>none: run everything in the engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HOST:PORT of a Ray cluster&apos;s head (what “ray start --head” printed). Quantize schemes, export buckets, tune trials and sweep shards then run there as Ray tasks, each in an engine on a worker node with the same torch; results come back into the job folder. Rows measured on different hosts are never put into one ratio.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ray cluster:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is not HOST:PORT (e.g. 10.0.0.5:6379)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SchemeTableModel</name>
@@ -3921,6 +3969,26 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>%1: max abs %2, cosine %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the highest speedup over fp32 eager (each on its own host) with a max abs error within %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ray node %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The host and device this row was measured on; rows of different hosts are compared by their own speedup over fp32 eager, never by their medians</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

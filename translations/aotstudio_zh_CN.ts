@@ -1847,6 +1847,14 @@ Time budget (no trial starts after it):</source>
         <source>%1 has no %2. Install the engine into it with: %3</source>
         <translation>%1 中没有 %2。请用以下命令将引擎安装到其中：%3</translation>
     </message>
+    <message>
+        <source>No longer using the engine in %1</source>
+        <translation>不再使用 %1 中的引擎</translation>
+    </message>
+    <message>
+        <source>on the Ray cluster %1</source>
+        <translation>在 Ray 集群 %1 上</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2474,6 +2482,14 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>Pick the venv the aotstudio-engine wheel is installed in</source>
         <translation>选择安装了 aotstudio-engine wheel 的 venv</translation>
+    </message>
+    <message>
+        <source>&amp;Forget Chosen Engine</source>
+        <translation>忘记所选引擎(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Stop using the venv chosen with Choose Local Engine…: the engine is then looked for in AOTSTUDIO_ENGINE, next to the studio, on PATH and in ~/.local/share/aotstudio/engine-venv</source>
+        <translation>不再使用通过“选择本地引擎…”选定的 venv：之后依次在 AOTSTUDIO_ENGINE、工作室程序旁、PATH 和 ~/.local/share/aotstudio/engine-venv 中查找引擎</translation>
     </message>
 </context>
 <context>
@@ -3373,6 +3389,18 @@ measurement %6</source>
         <source>The quantization result cannot be shown: %1</source>
         <translation>无法显示量化结果：%1</translation>
     </message>
+    <message>
+        <source>The schemes ran on several hosts of the Ray cluster %1: compare them by “vs fp32 eager”, a ratio each row took on its own host; their medians are not comparable.</source>
+        <translation>各方案在 Ray 集群 %1 的多台主机上运行：请按“vs fp32 eager”比较，这是每行在自己主机上测得的比值；它们的中位数不可相互比较。</translation>
+    </message>
+    <message>
+        <source>Speedup over fp32 eager, each on its own host (×)</source>
+        <translation>相对 fp32 eager 的加速比，各在自己的主机上 (×)</translation>
+    </message>
+    <message>
+        <source>Speedup over fp32 eager, each on its own host (×, log)</source>
+        <translation>相对 fp32 eager 的加速比，各在自己的主机上 (×，对数)</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::ReportWriter</name>
@@ -3798,6 +3826,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Inductor options:</source>
         <translation>Inductor 选项：</translation>
     </message>
+    <message>
+        <source>none: run everything in the engine</source>
+        <translation>无：全部在引擎中运行</translation>
+    </message>
+    <message>
+        <source>HOST:PORT of a Ray cluster&apos;s head (what “ray start --head” printed). Quantize schemes, export buckets, tune trials and sweep shards then run there as Ray tasks, each in an engine on a worker node with the same torch; results come back into the job folder. Rows measured on different hosts are never put into one ratio.</source>
+        <translation>Ray 集群头节点的 HOST:PORT（“ray start --head”输出的地址）。量化方案、导出分桶、调优试验和扫描分片随后作为 Ray 任务在那里运行，每个任务在使用相同 torch 的工作节点引擎中执行；结果回到作业文件夹。不同主机上测得的行绝不放进同一个比值。</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Ray cluster:</source>
+        <translation>Ray 集群：</translation>
+    </message>
+    <message>
+        <source>“%1” is not HOST:PORT (e.g. 10.0.0.5:6379)</source>
+        <translation>“%1”不是 HOST:PORT（例如 10.0.0.5:6379）</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::SchemeTableModel</name>
@@ -3930,6 +3978,26 @@ this scheme&apos;s own eager / compiled: %3</source>
     <message>
         <source>%1: max abs %2, cosine %3</source>
         <translation>%1：最大绝对误差 %2，余弦 %3</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1: the highest speedup over fp32 eager (each on its own host) with a max abs error within %2</source>
+        <translation>%1：最大绝对误差在 %2 以内、相对 fp32 eager 加速比最高的方案（各在自己的主机上测量）</translation>
+    </message>
+    <message>
+        <source>Ray node %1</source>
+        <translation>Ray 节点 %1</translation>
+    </message>
+    <message>
+        <source>The host and device this row was measured on; rows of different hosts are compared by their own speedup over fp32 eager, never by their medians</source>
+        <translation>测量此行所用的主机和设备；不同主机的行按各自相对 fp32 eager 的加速比比较，绝不比较它们的中位数</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
     </message>
 </context>
 <context>

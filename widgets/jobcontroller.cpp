@@ -209,6 +209,18 @@ bool JobController::useEngineVenv(const QString &venv)
     return true;
 }
 
+bool JobController::forgetEngineVenv()
+{
+    QSettings settings;
+    const QString venv = settings.value(Client::EngineClient::engineVenvKey()).toString();
+    if (venv.isEmpty())
+        return false;
+    settings.remove(Client::EngineClient::engineVenvKey());
+    Q_EMIT statusMessage(tr("No longer using the engine in %1").arg(QDir::toNativeSeparators(venv)), 8000);
+    connectRemote(Client::RemoteEngine{}); // stops the running engine, starts the one found now
+    return true;
+}
+
 QString JobController::newJobDirectory() const
 {
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
@@ -302,8 +314,9 @@ bool JobController::submitSweep(QJsonObject body, const QString &model, const QS
     m_sessions->showLiveSession();
     m_sessions->ensureRecording(m_client->engineInfo());
     const QJsonObject fields = m_runSettings.requestFields(QStringLiteral("sweep"));
-    if (fields.contains(QLatin1String("threads")))
-        body.insert(QLatin1String("threads"), fields.value(QLatin1String("threads")));
+    for (const auto key : {QLatin1String("threads"), QLatin1String("ray")})
+        if (fields.contains(key))
+            body.insert(key, fields.value(key));
     m_currentJob = m_client->submitJob(QStringLiteral("sweep"), body);
     if (m_currentJob == 0)
         return false;
@@ -480,6 +493,8 @@ bool JobController::startJob(JobKind kind, const QJsonObject &extra)
     else
         line = (kind == JobKind::Profile ? tr("Profiling %1 on %2 into %3") : tr("Compiling %1 on %2 into %3"))
                    .arg(request.model, request.device, request.out);
+    if (const QString ray = body.value(QLatin1String("ray")).toString(); !ray.isEmpty())
+        line += QLatin1Char(' ') + tr("on the Ray cluster %1").arg(ray);
     jobSubmitted(kind, request.model, request.out, what.arg(request.model), line);
     if (reused)
         Q_EMIT logMessage(m_currentJob, QStringLiteral("info"),
@@ -503,7 +518,10 @@ bool JobController::exportBundle(const Client::ExportRequest &request)
     if (!canStart())
         return false;
     // No folder is made here: the engine creates the bundle and refuses an existing one.
-    m_currentJob = m_client->exportBundle(request);
+    Client::ExportRequest sent = request;
+    if (sent.ray.isEmpty())
+        sent.ray = m_runSettings.ray; // the buckets' compiles on the Run Settings' Ray cluster
+    m_currentJob = m_client->exportBundle(sent);
     if (m_currentJob == 0)
         return false;
     QStringList buckets;

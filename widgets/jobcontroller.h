@@ -96,6 +96,10 @@ public Q_SLOTS:
     /// Runs the local engine of `venv` (VENV/bin/aotstudio-engine) from now on, remembered in
     /// QSettings; false (and nothing changed) when that venv has no engine.
     bool useEngineVenv(const QString &venv);
+    /// Engine → Forget Chosen Engine: the venv chosen with chooseEngineVenvDialog() is no longer
+    /// used (removed from QSettings) and the local engine restarts from the next place
+    /// EngineClient::resolveEnginePath looks. False when no venv was chosen (nothing changes).
+    bool forgetEngineVenv();
     /// Compile as soon as the engine is ready (now if it already is).
     void compileWhenReady();
     /// Starts a compile job with the window's inputs; false if the engine is not ready or busy.

@@ -15,6 +15,7 @@
 #include "sweeppanel.h"
 #include "tunepanel.h"
 
+#include "client/engineclient.h"
 #include "client/measurement.h"
 #include "client/session.h"
 #include "client/verifyresult.h"
@@ -223,6 +224,12 @@ void MainWindow::createActions()
     m_chooseEngineAction->setObjectName(QStringLiteral("chooseEngineAction"));
     m_chooseEngineAction->setToolTip(tr("Pick the venv the aotstudio-engine wheel is installed in"));
     connect(m_chooseEngineAction, &QAction::triggered, m_jobs, &JobController::chooseEngineVenvDialog);
+    m_forgetEngineAction = new QAction(tr("&Forget Chosen Engine"), this);
+    m_forgetEngineAction->setObjectName(QStringLiteral("forgetEngineAction"));
+    m_forgetEngineAction->setToolTip(tr("Stop using the venv chosen with Choose Local Engine…: the engine is then looked "
+                                        "for in AOTSTUDIO_ENGINE, next to the studio, on PATH and in "
+                                        "~/.local/share/aotstudio/engine-venv"));
+    connect(m_forgetEngineAction, &QAction::triggered, m_jobs, &JobController::forgetEngineVenv);
 
     m_profileAction = new QAction(QIcon::fromTheme(QStringLiteral("utilities-system-monitor")), tr("&Profile"), this);
     m_profileAction->setObjectName(QStringLiteral("profileAction"));
@@ -550,6 +557,11 @@ void MainWindow::createMenus()
     engine->addAction(m_connectAction);
     engine->addAction(m_localEngineAction);
     engine->addAction(m_chooseEngineAction);
+    engine->addAction(m_forgetEngineAction);
+    connect(engine, &QMenu::aboutToShow, this, [this] {
+        m_forgetEngineAction->setEnabled(
+            !QSettings().value(Client::EngineClient::engineVenvKey()).toString().isEmpty());
+    });
     engine->addAction(m_restartAction);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));

@@ -174,6 +174,7 @@ private:
     QAction *m_restartAction = nullptr;
     QAction *m_connectAction = nullptr;
     QAction *m_localEngineAction = nullptr;
+    QAction *m_forgetEngineAction = nullptr;
     QAction *m_chooseEngineAction = nullptr;
     QAction *m_profileAction = nullptr;
     QAction *m_quantizeAction = nullptr;

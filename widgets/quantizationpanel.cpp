@@ -229,6 +229,8 @@ void QuantizationPanel::setQuantization(std::shared_ptr<const Client::QuantizeRe
     m_schemeView->resizeColumnsToContents();
     // The reason column can be long: it stretches, and the tooltip has the whole text.
     m_schemeView->horizontalHeader()->resizeSection(SchemeTableModel::ReasonColumn, 200);
+    // Where each row ran matters only when they ran in more than one place (a Ray fan-out).
+    m_schemeView->setColumnHidden(SchemeTableModel::HostColumn, !result.severalHosts);
 
     QString summary = tr("<b>%1</b> on %2 · baseline %3 · calibration %4 samples, evaluation %5 samples")
                           .arg(result.model.toHtmlEscaped(), result.device.toHtmlEscaped(),
@@ -242,6 +244,11 @@ void QuantizationPanel::setQuantization(std::shared_ptr<const Client::QuantizeRe
             : tr("★ Best within max abs error %1: <b>%2</b>")
                   .arg(formatNumber(m_schemeModel->maxError(), 'g', 3), m_schemeModel->bestScheme().toHtmlEscaped());
     }
+    if (result.severalHosts)
+        summary += QStringLiteral("<br>")
+            + tr("The schemes ran on several hosts of the Ray cluster %1: compare them by “vs fp32 eager”, a ratio "
+                 "each row took on its own host; their medians are not comparable.")
+                  .arg(result.rayAddress.toHtmlEscaped());
     // Threads, and each row's verdict counted: the Measurement column has them one by one.
     using V = Client::Measurement::Verdict;
     int counts[5] = {};
@@ -490,15 +497,19 @@ void QuantizationPanel::rebuildScatter()
     };
     QList<Point> points;
     double minPositive = qInf(), maxX = 0, maxY = 0;
+    // Medians of two hosts are never put on one axis: rows from several hosts are placed by their
+    // own speedup over fp32 eager (each a ratio taken in one process on its host).
+    const bool speedupAxis = m_schemeModel->severalHosts();
     for (const SchemeRow &row : m_schemeModel->rows()) {
         const double x = cosine ? 1.0 - row.cosine : row.maxAbsError;
-        if (!row.isOk() || std::isnan(x) || std::isnan(row.compiledMs))
+        const double yValue = speedupAxis ? row.speedupVsFp32Eager : row.compiledMs;
+        if (!row.isOk() || std::isnan(x) || std::isnan(yValue))
             continue;
-        points << Point { &row, x, row.compiledMs };
+        points << Point { &row, x, yValue };
         if (x > 0)
             minPositive = qMin(minPositive, x);
         maxX = qMax(maxX, x);
-        maxY = qMax(maxY, row.compiledMs);
+        maxY = qMax(maxY, yValue);
     }
     if (points.isEmpty()) {
         if (!m_schemeModel->rows().isEmpty())
@@ -518,7 +529,8 @@ void QuantizationPanel::rebuildScatter()
     x->setNumberFormat(QStringLiteral("eb"));
     x->setNumberPrecision(0);
     x->setLabel(cosine ? tr("1 − cosine against fp32 eager (log)") : tr("Max abs error against fp32 eager (log)"));
-    y->setLabel(tr("Compiled median latency (ms)"));
+    y->setLabel(speedupAxis ? tr("Speedup over fp32 eager, each on its own host (×)")
+                            : tr("Compiled median latency (ms)"));
     const double maxError = m_schemeModel->maxError();
     const bool showMaxError = !cosine && !std::isnan(maxError) && maxError > 0;
     x->setRange(floor / 3, qMax(maxX, showMaxError ? maxError : 0.0) * 4);
@@ -532,7 +544,8 @@ void QuantizationPanel::rebuildScatter()
         y->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
         y->setNumberFormat(QStringLiteral("gb"));
         y->setRange(minY / 2, maxY * 2);
-        y->setLabel(tr("Compiled median latency (ms, log)"));
+        y->setLabel(speedupAxis ? tr("Speedup over fp32 eager, each on its own host (×, log)")
+                                : tr("Compiled median latency (ms, log)"));
     } else {
         y->setScaleType(QCPAxis::stLinear);
         y->setTicker(QSharedPointer<QCPAxisTicker>::create());

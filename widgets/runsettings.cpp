@@ -11,6 +11,8 @@
 #include <QJsonDocument>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QRegularExpression>
+#include <QRegularExpressionValidator>
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -57,6 +59,9 @@ RunSettings RunSettings::load()
     }
     r.coldStartRuns = s.value(QStringLiteral("coldStartRuns"), r.coldStartRuns).toInt();
     r.threads = std::max(0, s.value(QStringLiteral("threads"), r.threads).toInt());
+    r.ray = s.value(QStringLiteral("ray")).toString().trimmed();
+    if (!isRayAddress(r.ray))
+        r.ray.clear();
     return r;
 }
 
@@ -82,6 +87,18 @@ void RunSettings::save() const
     s.setValue(QStringLiteral("throughputRunners"), runners);
     s.setValue(QStringLiteral("coldStartRuns"), coldStartRuns);
     s.setValue(QStringLiteral("threads"), threads);
+    s.setValue(QStringLiteral("ray"), ray);
+}
+
+bool RunSettings::isRayAddress(const QString &address)
+{
+    static const QRegularExpression re(
+        QStringLiteral(R"(^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?):([0-9]{1,5})$)"));
+    const auto m = re.match(address);
+    if (!m.hasMatch())
+        return false;
+    const int port = m.captured(3).toInt();
+    return port >= 1 && port <= 65535;
 }
 
 QJsonObject RunSettings::requestFields(const QString &type) const
@@ -108,6 +125,8 @@ QJsonObject RunSettings::requestFields(const QString &type) const
         o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(dynamic));
     if ((compile || numerics) && !inductor.isEmpty())
         o.insert(QLatin1String("inductor"), inductor);
+    if ((tune || type == QLatin1String("sweep")) && !ray.isEmpty())
+        o.insert(QLatin1String("ray"), ray);
     return o;
 }
 
@@ -149,6 +168,7 @@ Client::QuantizeRequest RunSettings::quantizeRequest(const Client::CompileReques
     r.calibrationSamples = calibrationSamples;
     r.evalSamples = evalSamples;
     r.maxError = maxError;
+    r.ray = ray;
     return r;
 }
 
@@ -169,6 +189,7 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     , m_runners(new QLineEdit(this))
     , m_coldStart(new QSpinBox(this))
     , m_threads(new QSpinBox(this))
+    , m_ray(new QLineEdit(this))
 {
     setWindowTitle(tr("Run Settings"));
     setObjectName(QStringLiteral("runSettingsDialog"));
@@ -247,13 +268,36 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     quantForm->addRow(tr("Evaluation samples:"), m_eval);
     quantForm->addRow(tr("Max error for “best”:"), m_maxError);
 
+    m_ray->setObjectName(QStringLiteral("rayAddress"));
+    m_ray->setText(settings.ray);
+    m_ray->setClearButtonEnabled(true);
+    m_ray->setPlaceholderText(tr("none: run everything in the engine"));
+    m_ray->setValidator(new QRegularExpressionValidator(
+        QRegularExpression(QStringLiteral(R"([A-Za-z0-9.\-\[\]:]*)")), m_ray));
+    m_ray->setToolTip(tr("HOST:PORT of a Ray cluster's head (what “ray start --head” printed). Quantize schemes, "
+                         "export buckets, tune trials and sweep shards then run there as Ray tasks, each in an engine "
+                         "on a worker node with the same torch; results come back into the job folder. Rows measured "
+                         "on different hosts are never put into one ratio."));
+    auto *cluster = new QGroupBox(tr("Cluster"), this);
+    auto *clusterForm = new QFormLayout(cluster);
+    clusterForm->addRow(tr("Ray cluster:"), m_ray);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        const QString address = m_ray->text().trimmed();
+        if (!address.isEmpty() && !RunSettings::isRayAddress(address)) {
+            m_ray->setFocus();
+            m_ray->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid #c0392b; }"));
+            m_ray->setToolTip(tr("“%1” is not HOST:PORT (e.g. 10.0.0.5:6379)").arg(address));
+            return;
+        }
+        accept();
+    });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(compile);
     layout->addWidget(measure);
     layout->addWidget(quant);
+    layout->addWidget(cluster);
     layout->addWidget(buttons);
 }
 
@@ -287,6 +331,7 @@ RunSettings RunSettingsDialog::settings() const
     }
     r.coldStartRuns = m_coldStart->value();
     r.threads = m_threads->value();
+    r.ray = m_ray->text().trimmed();
     return r;
 }
 

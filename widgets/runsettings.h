@@ -40,6 +40,14 @@ struct RunSettings
     QList<int> throughputRunners = {1, 2, 4};
     int coldStartRuns = 3;
     int threads = 0;                         ///< intra-op threads for eager and compiled; 0: all usable CPUs (the engine's default)
+    /// HOST:PORT of a Ray cluster's head (FORMAT.md "Fan-out on a Ray cluster"): quantize schemes,
+    /// export buckets, tune trials and sweep shards run there as Ray tasks; empty: everything runs
+    /// in the engine, as without a cluster.
+    QString ray;
+
+    /// Whether `address` is a Ray head address the engine takes: HOST:PORT with a port 1-65535,
+    /// HOST a name, an IPv4 address or a bracketed IPv6 one; no scheme (ray:// is not supported).
+    static bool isRayAddress(const QString &address);
 
     /// All scheme words of FORMAT.md's quantize request, baseline first.
     static QStringList allSchemes();
@@ -85,6 +93,7 @@ private:
     QLineEdit *m_runners;
     QSpinBox *m_coldStart;
     QSpinBox *m_threads;
+    QLineEdit *m_ray;
 };
 
 } // namespace AotStudio::Widgets

@@ -50,6 +50,7 @@ void SchemeTableModel::setResult(const std::shared_ptr<const Client::QuantizeRes
     m_rows.clear();
     m_best = result->bestScheme;
     m_maxError = result->maxError;
+    m_severalHosts = result->severalHosts;
     for (const Client::QuantizeScheme &scheme : result->schemes)
         m_rows << displayRow(scheme);
     endResetModel();
@@ -61,6 +62,7 @@ void SchemeTableModel::clear()
     m_rows.clear();
     m_best.clear();
     m_maxError = qQNaN();
+    m_severalHosts = false;
     endResetModel();
 }
 
@@ -116,6 +118,9 @@ QVariant SchemeTableModel::display(const SchemeRow &row, int column) const
         return dashOr(row.cosine, formatNumber(row.cosine, 'f', 6));
     case Top1Column:
         return dashOr(row.top1Agreement, tr("%1%").arg(formatNumber(row.top1Agreement * 100, 'f', 1)));
+    case HostColumn:
+        return row.deviceName.isEmpty() || row.deviceName == row.host ? row.host
+                                                                        : tr("%1 (%2)").arg(row.host, row.deviceName);
     case ReasonColumn:
         return row.reason;
     }
@@ -147,6 +152,8 @@ QVariant SchemeTableModel::sortValue(const SchemeRow &row, int column) const
         return numberOrInvalid(row.cosine);
     case Top1Column:
         return numberOrInvalid(row.top1Agreement);
+    case HostColumn:
+        return display(row, column);
     case ReasonColumn:
         return row.reason;
     }
@@ -203,8 +210,11 @@ QVariant SchemeTableModel::data(const QModelIndex &index, int role) const
             return lines.join(QLatin1Char('\n'));
         }
         if (row.best)
-            return tr("%1: the fastest scheme with a max abs error within %2")
-                .arg(row.scheme, formatNumber(m_maxError, 'g', 3));
+            return m_severalHosts
+                ? tr("%1: the highest speedup over fp32 eager (each on its own host) with a max abs error within %2")
+                      .arg(row.scheme, formatNumber(m_maxError, 'g', 3))
+                : tr("%1: the fastest scheme with a max abs error within %2")
+                      .arg(row.scheme, formatNumber(m_maxError, 'g', 3));
         if (column == MeasurementColumn || (row.measurement.isUnreliable() && column >= EagerMsColumn
                                                 && column <= SpeedupColumn)) {
             QString tip = MeasurementText::verdictLine(row.measurement);
@@ -221,6 +231,8 @@ QVariant SchemeTableModel::data(const QModelIndex &index, int role) const
             return tr("Package %1, eager %2").arg(formatBytes(row.peakCompiledBytes), formatBytes(row.peakEagerBytes));
         if (column == CosineColumn && !std::isnan(row.embeddingCosine))
             return tr("Embedding cosine %1").arg(formatNumber(row.embeddingCosine, 'f', 6));
+        if (column == HostColumn && !row.node.isEmpty())
+            return tr("Ray node %1").arg(row.node);
         if (column == SchemeColumn && !row.quantizedOps.isEmpty())
             return tr("Quantized ops: %1").arg(row.quantizedOps.join(QStringLiteral(", ")));
         return {};
@@ -245,6 +257,9 @@ QVariant SchemeTableModel::headerData(int section, Qt::Orientation orientation, 
         case CosineColumn:
         case Top1Column:
             return tr("The package's outputs against fp32 eager on the evaluation set");
+        case HostColumn:
+            return tr("The host and device this row was measured on; rows of different hosts are compared by their "
+                      "own speedup over fp32 eager, never by their medians");
         }
         return {};
     }
@@ -273,6 +288,8 @@ QVariant SchemeTableModel::headerData(int section, Qt::Orientation orientation, 
         return tr("Cosine");
     case Top1Column:
         return tr("Top-1");
+    case HostColumn:
+        return tr("Host");
     case ReasonColumn:
         return tr("Reason");
     }

@@ -35,6 +35,7 @@ public:
         MaxAbsErrorColumn,
         CosineColumn,
         Top1Column,
+        HostColumn, ///< where the row was measured; the panel shows it only for rows of several hosts
         ReasonColumn,
         ColumnCount
     };
@@ -57,6 +58,9 @@ public:
     QString bestScheme() const { return m_best; }
     /// `best.max_error` of the result, NaN when absent.
     double maxError() const { return m_maxError; }
+    /// The rows were measured on more than one host (a quantize fanned out over a Ray cluster):
+    /// compare them by their own speedup over fp32 eager, never by their medians.
+    bool severalHosts() const { return m_severalHosts; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -73,6 +77,7 @@ private:
     QList<SchemeRow> m_rows;
     QString m_best;
     double m_maxError = qQNaN();
+    bool m_severalHosts = false;
 };
 
 } // namespace AotStudio::Widgets

@@ -26,6 +26,8 @@ QJsonObject ExportRequest::toJson(qint64 id) const
         if (!dtype.isEmpty())
             o.insert(QLatin1String("dtype"), dtype);
     }
+    if (!ray.isEmpty())
+        o.insert(QLatin1String("ray"), ray);
     if (hasDynamicBatch())
         o.insert(QLatin1String("dynamic_batch"), QJsonArray{dynamicBatchMin, dynamicBatchMax});
     return o;

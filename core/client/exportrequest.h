@@ -29,6 +29,9 @@ struct ExportRequest
     bool padSafe = false;          ///< rows are independent: a smaller batch may be zero-padded
     bool zip = true;               ///< also write `<out>.zip`
     int coldStartRuns = 3;         ///< fresh-process cold-start timings; 0 skips them
+    /// HOST:PORT of a Ray cluster's head: each bucket's compile a Ray task (FORMAT.md "Fan-out on a
+    /// Ray cluster"); empty: compiled here, and not sent.
+    QString ray;
 
     bool hasDynamicBatch() const { return dynamicBatchMin > 0 && dynamicBatchMax > 0; }
 

@@ -42,6 +42,8 @@ QJsonObject QuantizeRequest::toJson(qint64 id) const
     o.insert(QLatin1String("eval_samples"), evalSamples);
     if (maxError > 0)
         o.insert(QLatin1String("max_error"), maxError);
+    if (!ray.isEmpty())
+        o.insert(QLatin1String("ray"), ray);
     return o;
 }
 

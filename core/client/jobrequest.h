@@ -35,6 +35,7 @@ struct QuantizeRequest {
     int calibrationSamples = 32;
     int evalSamples = 16;
     double maxError = 0; ///< 0: no "best within" pick, not sent
+    QString ray; ///< HOST:PORT of a Ray cluster's head: each scheme a Ray task (FORMAT.md); empty: run here, not sent
 
     QJsonObject toJson(qint64 id) const;
 };

@@ -1,9 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "quantizeresult.h"
 
+#include <QSet>
+
 namespace AotStudio::Client {
 
 namespace {
+
+/// The list `key` of `o` (at `at`): per-layer rows (`layers[]`: name, type, errors) and per-output
+/// rows (`accuracy.outputs[]`: name, errors; no type) share this shape.
+QList<QuantizeLayer> readErrors(const QJsonObject &o, QLatin1String key, const QString &at, ResultReader &r)
+{
+    QList<QuantizeLayer> list;
+    const QString listAt = fieldPath(at, key);
+    const QJsonArray items = r.array(o, key, at);
+    for (qsizetype j = 0; j < items.size() && !r.failed(); ++j) {
+        const QString itemAt = QStringLiteral("%1[%2]").arg(listAt).arg(j);
+        const QJsonObject item = r.element(items, j, listAt);
+        QuantizeLayer e;
+        e.name = r.string(item, QLatin1String("name"), itemAt);
+        e.type = r.string(item, QLatin1String("type"), itemAt);
+        e.maxAbsError = r.number(item, QLatin1String("max_abs_error"), itemAt);
+        e.meanAbsError = r.number(item, QLatin1String("mean_abs_error"), itemAt);
+        e.cosine = r.number(item, QLatin1String("cosine"), itemAt);
+        list << e;
+    }
+    return list;
+}
 
 QuantizeResult read(const QJsonObject &o, ResultReader &r)
 {
@@ -24,6 +47,9 @@ QuantizeResult read(const QJsonObject &o, ResultReader &r)
     const QJsonObject best = r.object(o, QLatin1String("best"));
     q.bestScheme = r.string(best, QLatin1String("scheme"), QStringLiteral("best"));
     q.maxError = r.number(best, QLatin1String("max_error"), QStringLiteral("best"));
+    q.bestBy = r.string(best, QLatin1String("by"), QStringLiteral("best"));
+    const QJsonObject ray = r.object(o, QLatin1String("ray"));
+    q.rayAddress = r.string(ray, QLatin1String("address"), QStringLiteral("ray"));
     const QJsonArray schemes = r.array(o, QLatin1String("schemes"));
     for (qsizetype i = 0; i < schemes.size() && !r.failed(); ++i) {
         const QString at = QStringLiteral("schemes[%1]").arg(i);
@@ -63,38 +89,22 @@ QuantizeResult read(const QJsonObject &o, ResultReader &r)
         row.cosine = r.number(accuracy, QLatin1String("cosine"), accAt);
         row.top1Agreement = r.number(accuracy, QLatin1String("top1_agreement"), accAt);
         row.embeddingCosine = r.number(accuracy, QLatin1String("embedding_cosine"), accAt);
-        if (accuracy.contains(QLatin1String("outputs"))) {
-            const QString outAt = fieldPath(accAt, QLatin1String("outputs"));
-            const QJsonArray outputs = r.array(accuracy, QLatin1String("outputs"), accAt);
-            for (qsizetype j = 0; j < outputs.size() && !r.failed(); ++j) {
-                const QString oat = QStringLiteral("%1[%2]").arg(outAt).arg(j);
-                const QJsonObject o = r.element(outputs, j, outAt);
-                QuantizeLayer output;
-                output.name = r.string(o, QLatin1String("name"), oat);
-                output.maxAbsError = r.number(o, QLatin1String("max_abs_error"), oat);
-                output.meanAbsError = r.number(o, QLatin1String("mean_abs_error"), oat);
-                output.cosine = r.number(o, QLatin1String("cosine"), oat);
-                row.outputs << output;
-            }
-        }
+        if (accuracy.contains(QLatin1String("outputs")))
+            row.outputs = readErrors(accuracy, QLatin1String("outputs"), accAt, r);
         row.quantizedLayers = r.count(s, QLatin1String("quantized_layers"), at);
         row.quantizedOps = r.strings(s, QLatin1String("quantized_ops"), at);
-        const QString layersAt = fieldPath(at, QLatin1String("layers"));
-        const QJsonArray layers = r.array(s, QLatin1String("layers"), at);
-        for (qsizetype j = 0; j < layers.size() && !r.failed(); ++j) {
-            const QString lat = QStringLiteral("%1[%2]").arg(layersAt).arg(j);
-            const QJsonObject l = r.element(layers, j, layersAt);
-            QuantizeLayer layer;
-            layer.name = r.string(l, QLatin1String("name"), lat);
-            layer.type = r.string(l, QLatin1String("type"), lat);
-            layer.maxAbsError = r.number(l, QLatin1String("max_abs_error"), lat);
-            layer.meanAbsError = r.number(l, QLatin1String("mean_abs_error"), lat);
-            layer.cosine = r.number(l, QLatin1String("cosine"), lat);
-            row.layers << layer;
-        }
+        row.layers = readErrors(s, QLatin1String("layers"), at, r);
+        row.host = r.string(s, QLatin1String("host"), at);
+        row.deviceName = r.string(s, QLatin1String("device_name"), at);
+        row.node = r.string(s, QLatin1String("node"), at);
         row.best = !q.bestScheme.isEmpty() && row.scheme == q.bestScheme;
         q.schemes << row;
     }
+    QSet<QString> hosts;
+    for (const QuantizeScheme &row : std::as_const(q.schemes))
+        if (!row.host.isEmpty())
+            hosts.insert(row.host);
+    q.severalHosts = hosts.size() > 1;
     return q;
 }
 

@@ -50,6 +50,12 @@ struct QuantizeScheme {
     QList<QuantizeLayer> outputs;
     QString out; ///< OUT/<scheme>
     QString package;
+    /// Where the row was measured (FORMAT.md "Fan-out on a Ray cluster"): the engine's host, the
+    /// device's name (e.g. "NVIDIA H200", "cpu") and the Ray node id (empty when run locally).
+    /// Empty in older results. Its ratios are its own, taken in one process on that host.
+    QString host;
+    QString deviceName;
+    QString node;
     bool best = false; ///< the fastest `ok` scheme within the result's `best.max_error`
 
     bool isOk() const { return status == QLatin1String("ok"); }
@@ -70,6 +76,11 @@ struct QuantizeResult {
     QList<QuantizeScheme> schemes;
     QString bestScheme; ///< empty when the result has none
     double maxError = qQNaN(); ///< `best.max_error`; NaN when absent
+    /// `best.by`: `compiled_ms` (one host: the lowest median) or `speedup_vs_fp32_eager` (rows
+    /// from several hosts: each row's own ratio, since medians of two hosts are never compared).
+    QString bestBy;
+    QString rayAddress; ///< `ray.address`: the Ray cluster the schemes ran on; empty when run here
+    bool severalHosts = false; ///< rows were measured on more than one host (by `host`)
     QString csv;
     QString json;
 

@@ -5,6 +5,7 @@
 #include "widgets/selectionhub.h"
 #include "widgets/sessioncontroller.h"
 
+#include "client/engineclient.h"
 #include "client/session.h"
 
 #include <QMessageBox>
@@ -227,6 +228,21 @@ private Q_SLOTS:
         QCOMPARE(failed.first().at(0).toString(), QStringLiteral("Tuning fake:slow was cancelled."));
         QVERIFY(!f.window.findChild<QWidget *>(QStringLiteral("compileErrorBox"))); // no dialog for a cancel
         QVERIFY(f.jobs.canStart());
+    }
+
+    void forgetChosenEngine()
+    {
+        Fixture f;
+        QVERIFY(f.startEngine());
+        QVERIFY(!f.jobs.forgetEngineVenv()); // none chosen: nothing to forget
+        const QString key = AotStudio::Client::EngineClient::engineVenvKey();
+        QSettings().setValue(key, m_out.filePath(QStringLiteral("some-venv")));
+        QSignalSpy status(&f.jobs, &JobController::statusMessage);
+        QVERIFY(f.jobs.forgetEngineVenv());
+        QVERIFY(!QSettings().contains(key));
+        QVERIFY(!status.isEmpty() && status.last().at(0).toString().contains(QLatin1String("some-venv")));
+        // The engine found next ($AOTSTUDIO_ENGINE here) starts again.
+        QVERIFY(QTest::qWaitFor([&f] { return f.jobs.client()->isReady(); }, 10000));
     }
 
     void missingCudaIsRefused()

@@ -154,6 +154,59 @@ private Q_SLOTS:
         QVERIFY(panel.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/quantization_paired.png")));
     }
 
+    void rowsOfSeveralHosts()
+    {
+        // The paired fixture as one host measured it: no Host column, latency on the scatter's y.
+        QJsonObject json = loadFixture(QStringLiteral("quantize_paired_cpu.json"));
+        QuantizationPanel panel;
+        panel.resize(1280, 800);
+        panel.setQuantization(quantize(json));
+        QCustomPlot *scatter = panel.findChild<QCustomPlot *>(QStringLiteral("quantAccuracyChart"));
+        QVERIFY(panel.schemeView()->isColumnHidden(SchemeTableModel::HostColumn));
+        QVERIFY2(scatter->yAxis->label().startsWith(QLatin1String("Compiled median latency")),
+                 qPrintable(scatter->yAxis->label()));
+
+        // The same rows spread over two Ray nodes (FORMAT.md "Fan-out on a Ray cluster").
+        QJsonArray schemes = json.value(QLatin1String("schemes")).toArray();
+        for (qsizetype i = 0; i < schemes.size(); ++i) {
+            QJsonObject row = schemes.at(i).toObject();
+            row.insert(QLatin1String("host"), i % 2 ? QStringLiteral("node-b") : QStringLiteral("node-a"));
+            row.insert(QLatin1String("device_name"), QStringLiteral("cpu"));
+            row.insert(QLatin1String("node"), QStringLiteral("n%1").arg(i % 2));
+            schemes[i] = row;
+        }
+        json.insert(QLatin1String("schemes"), schemes);
+        json.insert(QLatin1String("ray"),
+                    QJsonObject{{QLatin1String("address"), QStringLiteral("10.0.0.5:6379")},
+                                {QLatin1String("several_hosts"), true}});
+        const auto result = quantize(json);
+        QVERIFY(result && result->severalHosts);
+        QCOMPARE(result->rayAddress, QStringLiteral("10.0.0.5:6379"));
+        panel.setQuantization(result);
+        QVERIFY(!panel.schemeView()->isColumnHidden(SchemeTableModel::HostColumn));
+        const SchemeTableModel *model = panel.schemeModel();
+        const int fp32 = model->rowOf(QStringLiteral("fp32"));
+        QCOMPARE(model->index(fp32, SchemeTableModel::HostColumn).data().toString(), QStringLiteral("node-a (cpu)"));
+        QCOMPARE(model->index(fp32, SchemeTableModel::HostColumn).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("Ray node n0"));
+        const QString summary = panel.findChild<QLabel *>(QStringLiteral("quantizationSummary"))->text();
+        QVERIFY2(summary.contains(QLatin1String("several hosts of the Ray cluster 10.0.0.5:6379")),
+                 qPrintable(summary));
+        // Medians of two hosts never share an axis: each point sits at its own speedup over fp32 eager.
+        QVERIFY2(scatter->yAxis->label().startsWith(QLatin1String("Speedup over fp32 eager")),
+                 qPrintable(scatter->yAxis->label()));
+        const auto *row = result->find(QStringLiteral("int8-weight-only"));
+        QVERIFY(row && !std::isnan(row->speedupVsFp32Eager));
+        bool found = false;
+        for (int i = 0; i < scatter->graphCount(); ++i) {
+            if (scatter->graph(i)->name() == QLatin1String("int8-weight-only") && scatter->graph(i)->dataCount() == 1) {
+                QCOMPARE(scatter->graph(i)->data()->at(0)->value, row->speedupVsFp32Eager);
+                found = true;
+            }
+        }
+        QVERIFY(found);
+    }
+
     void schemeModelUnderTester()
     {
         SchemeTableModel model;

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Run Settings' Ray cluster field (issue 17): which addresses it takes, which requests carry
+// `ray` (quantize, export, tune, sweep; never compile, profile or numerics), and the dialog's
+// refusal of an address the engine would refuse.
+#include "widgets/runsettings.h"
+
+#include "client/exportrequest.h"
+
+#include <QDialogButtonBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+using AotStudio::Widgets::RunSettings;
+using AotStudio::Widgets::RunSettingsDialog;
+
+class TestRunSettings : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("AOTStudioTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_runsettings"));
+        QSettings().clear();
+    }
+
+    void rayAddresses_data()
+    {
+        QTest::addColumn<QString>("address");
+        QTest::addColumn<bool>("taken");
+        QTest::newRow("ipv4") << QStringLiteral("10.0.0.5:6379") << true;
+        QTest::newRow("name") << QStringLiteral("gpu-head.lab:6380") << true;
+        QTest::newRow("ipv6") << QStringLiteral("[::1]:6379") << true;
+        QTest::newRow("no port") << QStringLiteral("10.0.0.5") << false;
+        QTest::newRow("port 0") << QStringLiteral("head:0") << false;
+        QTest::newRow("port too big") << QStringLiteral("head:65536") << false;
+        QTest::newRow("ray client url") << QStringLiteral("ray://head:10001") << false;
+        QTest::newRow("empty") << QString() << false;
+        QTest::newRow("space") << QStringLiteral("head :6379") << false;
+    }
+    void rayAddresses()
+    {
+        QFETCH(QString, address);
+        QFETCH(bool, taken);
+        QCOMPARE(RunSettings::isRayAddress(address), taken);
+    }
+
+    void rayGoesToTheFannedOutJobsOnly()
+    {
+        RunSettings s;
+        QVERIFY(!s.requestFields(QStringLiteral("tune")).contains(QLatin1String("ray"))); // none set: not sent
+        QVERIFY(!s.quantizeRequest({}).toJson(1).contains(QLatin1String("ray")));
+        s.ray = QStringLiteral("127.0.0.1:6379");
+        for (const char *type : {"tune", "sweep"})
+            QCOMPARE(s.requestFields(QLatin1String(type)).value(QLatin1String("ray")).toString(), s.ray);
+        for (const char *type : {"compile", "numerics"})
+            QVERIFY2(!s.requestFields(QLatin1String(type)).contains(QLatin1String("ray")), type);
+        QCOMPARE(s.quantizeRequest({}).toJson(1).value(QLatin1String("ray")).toString(), s.ray);
+        QVERIFY(!s.profileRequest({}).toJson(1).contains(QLatin1String("ray")));
+        AotStudio::Client::ExportRequest e;
+        e.out = QStringLiteral("/tmp/b");
+        QVERIFY(!e.toJson(1).contains(QLatin1String("ray")));
+        e.ray = s.ray;
+        QCOMPARE(e.toJson(1).value(QLatin1String("ray")).toString(), s.ray);
+    }
+
+    void savedAndLoaded()
+    {
+        RunSettings s;
+        s.ray = QStringLiteral("head:6379");
+        s.save();
+        QCOMPARE(RunSettings::load().ray, s.ray);
+        QSettings().setValue(QStringLiteral("run/ray"), QStringLiteral("ray://head:1")); // edited by hand
+        QVERIFY(RunSettings::load().ray.isEmpty());
+    }
+
+    void dialogRefusesABadAddress()
+    {
+        RunSettings s;
+        s.ray = QStringLiteral("head:6379");
+        RunSettingsDialog dialog(s);
+        auto *field = dialog.findChild<QLineEdit *>(QStringLiteral("rayAddress"));
+        QVERIFY(field);
+        QCOMPARE(field->text(), s.ray);
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        auto *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+        field->setText(QStringLiteral("head")); // no port
+        ok->click();
+        QCOMPARE(accepted.size(), 0);
+        QVERIFY(field->toolTip().contains(QLatin1String("is not HOST:PORT")));
+        field->setText(QStringLiteral(" 10.1.2.3:6379 "));
+        ok->click();
+        QCOMPARE(accepted.size(), 1);
+        QCOMPARE(dialog.settings().ray, QStringLiteral("10.1.2.3:6379"));
+        field->clear();
+        QVERIFY(dialog.settings().ray.isEmpty()); // empty: everything runs in the engine
+    }
+};
+
+QTEST_MAIN(TestRunSettings)
+#include "tst_runsettings.moc"
