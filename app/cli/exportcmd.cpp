@@ -11,8 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <initializer_list>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace AotStudio::Cli {
 
@@ -21,7 +23,7 @@ using Protocol::Json;
 namespace {
 
 struct ExportOptions {
-    std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe;
+    std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe, layout = "buckets";
     Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
     std::vector<std::string> dynamic;
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
@@ -94,6 +96,13 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
     cmd.add_flag("--pad-safe", o.padSafe,
                  "Rows of a batch are independent: a smaller batch may run padded in a larger bucket");
     cmd.add_flag("--no-zip", o.noZip, "Do not write BUNDLE.zip");
+    cmd.add_option("--layout", o.layout,
+                   "buckets: a bundle aotstudio-run loads (packages per batch bucket, manifest, cold start); blocks: "
+                   "compile each repeated block class once, without weights, as Hugging Face's "
+                   "spaces.aoti_blocks_load reads it (OUT/<BlockClass>/package.pt2 + block.json, blocks.json with "
+                   "hashes; BUNDLE.md \"Block layout\")")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"buckets", "blocks"}));
     cmd.add_flag("--no-shared-weights", o.noSharedWeights,
                  "Keep each bucket's weights inside its package's .so (default with several buckets: every distinct "
                  "weight stored once in weights/ and bound at load, BUNDLE.md \"Shared weights\")");
@@ -119,6 +128,17 @@ std::string checkExport(ExportOptions &o)
         return "needs a model: pass --from DIR (a compile's output) or --model SPEC";
     if (std::string problem = loadRecipe(o.recipe, o.recipeOptions); !problem.empty())
         return problem;
+    if (o.layout == "blocks") {
+        using Given = std::pair<bool, const char *>;
+        for (const auto &[given, flag] : std::initializer_list<Given>{{!o.buckets.empty(), "--buckets"},
+                                                                      {!o.dynamicBatch.empty(), "--dynamic-batch"},
+                                                                      {!o.signKey.empty(), "--sign"},
+                                                                      {!o.dynamic.empty(), "--dynamic"}})
+            if (given)
+                return std::string(flag)
+                    + " does not apply to --layout blocks (one package per block class at the "
+                      "example's shapes, without weights); drop it, or export without --layout blocks";
+    }
     if (o.signKey.empty())
         return {};
     std::string why = checkSigningKey(o.signKey).value_or(std::string());
@@ -149,12 +169,34 @@ Json exportRequest(const ExportOptions &o)
         const auto [lo, hi] = *parseDynamicBatch(o.dynamicBatch);
         request["dynamic_batch"] = Json::array({lo, hi});
     }
+    if (o.layout != "buckets")
+        request["layout"] = o.layout;
     applyRecipe(request, o.recipeOptions, false);
     return request;
 }
 
+/// An `export --layout blocks` result (exportjob.cpp exportBlockLayout).
+void printBlockLayout(std::FILE *out, const Json &r)
+{
+    std::fprintf(out, "block layout:   %s\n", r.value("bundle", "").c_str());
+    if (!r.value("zip", std::string()).empty())
+        std::fprintf(out, "zip:            %s\n", r.value("zip", "").c_str());
+    for (const auto &b : r.value("blocks", Json::array()))
+        std::fprintf(out, "block:          %-24s %zu instances, %zu weights bound at run time  %s\n",
+                     b.value("class", "").c_str(), b.value("instances", Json::array()).size(),
+                     b.value("constants", std::size_t{0}), b.value("package", "").c_str());
+    if (const Json v = r.value("verify", Json::object()); v.value("verdict", Json()).is_string())
+        std::fprintf(out, "verify:         %s\n", v["verdict"].get<std::string>().c_str());
+    std::fprintf(out, "index:          %s (SHA-256 of every file)\n", r.value("blocks_json", "").c_str());
+    std::fprintf(out,
+                 "load it:        spaces.aoti_blocks_load(model, REPO) after uploading the folder as REPO; "
+                 "aotstudio-run does not run it (weightless packages)\n");
+}
+
 void printExport(std::FILE *out, const Json &r)
 {
+    if (r.value("layout", std::string()) == "blocks")
+        return printBlockLayout(out, r);
     std::fprintf(out, "bundle:         %s\n", r.value("bundle", "").c_str());
     if (!r.value("zip", std::string()).empty())
         std::fprintf(out, "zip:            %s\n", r.value("zip", "").c_str());

@@ -28,6 +28,9 @@ inline constexpr const char *kFormat = "aotstudio.bundle";
 inline constexpr int kFormatVersion = 2;
 // The bundle's layout (BUNDLE.md "Layout"): every writer and reader of a bundle uses these names.
 inline constexpr const char *kManifestName = "manifest.json";
+/// The index of an `export --layout blocks` folder (BUNDLE.md "Block layout"): not a runnable
+/// bundle (its packages are weightless), told apart from one by this file in place of the manifest.
+inline constexpr const char *kBlocksIndexName = "blocks.json";
 inline constexpr const char *kSignatureName = "manifest.sig"; ///< signed bundles (bundle/signing.h)
 inline constexpr const char *kPackagesDir = "packages";       ///< packages/<bucket>.pt2
 inline constexpr const char *kSharedWeightsDir = "weights";   ///< weights/<sha256>.bin (format 2)

@@ -299,8 +299,13 @@ Manifest loadManifest(const fs::path &bundleDir, std::string *bytes, std::uintma
 {
     const fs::path file = bundleDir / kManifestName;
     std::error_code ec;
-    if (!fs::is_regular_file(file, ec))
+    if (!fs::is_regular_file(file, ec)) {
+        if (fs::is_regular_file(bundleDir / kBlocksIndexName, ec))
+            throw BundleError(quoted(bundleDir) + " is a block layout (blocks.json: one weightless package per repeated "
+                              "block class, for spaces.aoti_blocks_load), not a bundle: its packages need each "
+                              "block's weights bound at run time; export without --layout blocks for aotstudio-run");
         throw BundleError(quoted(bundleDir) + " has no manifest.json: not a bundle (or an interrupted export)");
+    }
     // Read at most maxBytes + 1 whatever the file claims to be: the size is checked on what was
     // read, so a file that grows under us cannot make us allocate more.
     const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);

@@ -242,24 +242,32 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
     const Json verified = stage("verify", "comparing the model with compiled blocks to eager", [&](Json &) {
         return job.call("regional_verify");
     });
-    std::vector<Profiler::Summary> summaries;
-    std::vector<Profiler::RatioInterval> ratios;
+    std::vector<Profiler::Summary> summaries(3);
+    std::vector<Profiler::RatioInterval> ratios(2);
     Json measurement;
-    stage("measure", "timing eager and the compiled blocks, alternating", [&](Json &) {
-        const auto regional = job.bind("run_regional");
-        std::vector<Profiler::PairedVariant> variants{{"eager", [&] { job.runEager(); }, {}, {}}, {"regional", [&] { regional(); }, {}, {}}};
-        if (runner)
-            variants.push_back({"whole", [&] { runner->run(); }, {}, {}});
-        Comparison c(variants, options, threads, ctx.stopToken());
-        for (std::size_t i = 0; i < variants.size(); ++i)
-            summaries.push_back(c.summary(i));
-        ratios.push_back(c.ratio(0, 1));
-        if (runner)
-            ratios.push_back(c.ratio(2, 1));
-        measurement = c.measurement(ratios);
-    });
+    // An export of the block layout compiles and verifies without timing (as export's buckets).
+    const bool measure = request.value("measure", true);
+    if (measure)
+        stage("measure", "timing eager and the compiled blocks, alternating", [&](Json &) {
+            summaries.clear();
+            ratios.clear();
+            const auto regional = job.bind("run_regional");
+            std::vector<Profiler::PairedVariant> variants{{"eager", [&] { job.runEager(); }, {}, {}},
+                                                          {"regional", [&] { regional(); }, {}, {}}};
+            if (runner)
+                variants.push_back({"whole", [&] { runner->run(); }, {}, {}});
+            Comparison c(variants, options, threads, ctx.stopToken());
+            for (std::size_t i = 0; i < variants.size(); ++i)
+                summaries.push_back(c.summary(i));
+            ratios.push_back(c.ratio(0, 1));
+            if (runner)
+                ratios.push_back(c.ratio(2, 1));
+            measurement = c.measurement(ratios);
+        });
     if (ctx.stopToken().stop_requested())
         throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring", ""});
+    // A median that was not taken is null, never 0 ms.
+    const auto medianOf = [&](std::size_t i) { return measure ? Json(summaries[i].medianMs) : Json(); };
     const double regionalSeconds = blocks.value("seconds", 0.0);
     Json regional{{"blocks", blocks.value("blocks", Json::array())},
                   {"groups", blocks.value("groups", Json::array())},
@@ -267,10 +275,10 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
                   {"parameter_share", blocks.value("parameter_share", 0.0)},
                   {"compile_seconds", regionalSeconds},
                   {"package_bytes", blocks.value("package_bytes", 0)},
-                  {"median_ms", summaries[1].medianMs},
-                  {"speedup_vs_eager", ratioJson(ratios[0])}};
-    if (!whole.is_null()) {
-        whole["median_ms"] = summaries[2].medianMs;
+                  {"median_ms", medianOf(1)},
+                  {"speedup_vs_eager", measure ? ratioJson(ratios[0]) : Json()}};
+    if (!whole.is_null() && measure) {
+        whole["median_ms"] = medianOf(2);
         const double wholeSeconds = whole.value("compile_seconds", 0.0);
         // Whole over regional median: > 1 means the regional model is faster.
         whole["regional_speedup_vs_whole"] = ratioJson(ratios[1]);
@@ -288,10 +296,10 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
                 {"max_abs_error", verified.value("max_abs_error", Json())},
                 {"tolerance", verified.value("tolerance", Json())},
                 {"verify", verified},
-                {"eager_ms", summaries[0].medianMs},
-                {"compiled_ms", summaries[1].medianMs},
-                {"speedup", ratios[0].estimate},
-                {"speedup_interval", ratioJson(ratios[0])},
+                {"eager_ms", medianOf(0)},
+                {"compiled_ms", medianOf(1)},
+                {"speedup", measure ? Json(ratios[0].estimate) : Json()},
+                {"speedup_interval", measure ? ratioJson(ratios[0]) : Json()},
                 {"measurement", measurement},
                 {"threads", threads},
                 {"eager", summaryJson(summaries[0], options.warmup)},

@@ -35,8 +35,162 @@ Json readJsonFile(const fs::path &path)
 }
 
 /// Export's stages: one compile per bucket fills "buckets" (each a sub-job carrying `bucket`).
-constexpr StageSpan kExportStages[] = {
-    {"buckets", 0.05, 0.85}, {"cold_start", 0.85, 0.95}, {"package", 0.95, 1.00}};
+constexpr StageSpan kExportStages[] = {{"buckets", 0.05, 0.85}, {"cold_start", 0.85, 0.95}, {"package", 0.95, 1.00}};
+
+/// The staging folder of an export to `out`, `OUT.partial-<pid>` beside it, created with its
+/// report/ folder; stale ones of killed exports go first, with the half-written zips
+/// (OUT.zip.partial-PID) of exports killed while zipping. Throws JobFailed (bad_request) when it
+/// cannot be made.
+fs::path prepareStaging(const fs::path &out)
+{
+    std::error_code ec;
+    const fs::path staging = out.parent_path() / (out.filename().string() + ".partial-" + std::to_string(::getpid()));
+    for (const auto &e : fs::directory_iterator(out.parent_path().empty() ? "." : out.parent_path(), ec)) {
+        const std::string name = e.path().filename().string(), stem = out.filename().string();
+        if (name.rfind(stem + ".partial-", 0) == 0 || name.rfind(stem + ".zip.partial-", 0) == 0)
+            fs::remove_all(e.path(), ec);
+    }
+    fs::create_directories(staging / Bundle::kReportDir, ec);
+    if (ec)
+        throw JobFailed({"export", Protocol::Code::BadRequest,
+                         "cannot create '" + staging.string() + "': " + ec.message(),
+                         "choose a writable location for --out"});
+    return staging;
+}
+
+/// Removes the staging folder when the export does not get to rename it into place.
+struct StagingCleanup {
+    fs::path dir;
+    ~StagingCleanup()
+    {
+        std::error_code e;
+        if (!dir.empty())
+            fs::remove_all(dir, e);
+    }
+};
+
+/// `layout: "blocks"` (BUNDLE.md "Block layout"): a regional compile of `base` (one weightless
+/// package per repeated block class, verified against eager with every instance on its package,
+/// not timed), laid out as `spaces.aoti_blocks_load` reads it: `OUT/<BlockClass>/package.pt2` and
+/// `block.json`, plus `OUT/blocks.json` (the SHA-256 and size of every file, the model, torch and
+/// the verify verdict) and `OUT/report/regional.json` (the compile's result). Written under
+/// OUT.partial-PID and renamed into place; zipped unless `zip` is false. Buckets, a dynamic batch,
+/// shared weights, a signature and Ray do not apply (bad_request). Throws JobFailed.
+Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, const Json &request)
+{
+    for (const char *k : {"buckets", "dynamic_batch", "sign_key", "ray", "shared_weights"}) {
+        const Json v = request.value(k, Json());
+        if (!v.is_null() && !(v.is_array() && v.empty()))
+            throw JobFailed({"export", Protocol::Code::BadRequest,
+                             std::string("'") + k
+                                 + "' does not apply to the block layout: its packages are compiled "
+                                   "once per block class at the example's shapes, without weights",
+                             "export without --layout blocks for a bundle of buckets that aotstudio-run loads"});
+    }
+    const fs::path staging = prepareStaging(out);
+    StagingCleanup cleanup{staging};
+    Json r = base;
+    r["out"] = (staging / "work").string();
+    r["regional"] = true;
+    r["measure"] = false;
+    r["snapshots"] = false;
+    if (const Json d = r.value("dynamic", Json()); d.is_array() && !d.empty())
+        ctx.log("warning",
+                "the block layout is compiled at the example's shapes (one package per block class): the "
+                "dynamic dimensions "
+                    + d.dump() + " are not kept");
+    r.erase("dynamic");
+    const Json result = runCompile(ctx.sub(0.05, 0.85, kCompileStages, Json{{"bucket", "blocks"}}), r);
+    const Json regional = result.value("regional", Json::object());
+    const fs::path layout = staging / "work" / "blocks";
+    std::error_code ec;
+    Json blocks = Json::array();
+    for (const auto &b : regional.value("blocks", Json::array())) {
+        const std::string cls = b.value("class", std::string());
+        if (cls.empty() || cls.find('/') != std::string::npos || cls == Bundle::kReportDir
+            || !fs::is_directory(layout / cls))
+            throw JobFailed(
+                {"export", Protocol::Code::Internal,
+                 "the regional compile names a block '" + cls + "' without its folder under " + layout.string(), ""});
+        fs::copy(layout / cls, staging / cls, fs::copy_options::recursive, ec);
+        if (ec)
+            throw JobFailed({"export", Protocol::Code::Internal,
+                             "cannot copy block " + cls + " into '" + staging.string() + "': " + ec.message(),
+                             "free some space there or choose another --out"});
+        Json files = Json::object();
+        for (const char *name : {"package.pt2", "block.json"}) {
+            const fs::path f = staging / cls / name;
+            try {
+                files[cls + "/" + name] = {{"sha256", Bundle::sha256File(f)}, {"bytes", fs::file_size(f)}};
+            } catch (const std::exception &e) {
+                throw JobFailed({"export", Protocol::Code::Internal,
+                                 std::string("cannot hash ") + f.string() + ": " + e.what(), ""});
+            }
+        }
+        blocks.push_back({{"class", cls},
+                          {"instances", b.value("instances", Json::array())},
+                          {"package", cls + "/package.pt2"},
+                          {"package_bytes", b.value("package_bytes", Json())},
+                          {"constants", b.value("constants", Json::array()).size()},
+                          {"files", files}});
+    }
+    if (blocks.empty())
+        throw JobFailed({"export", Protocol::Code::BadRequest, "the regional compile produced no block package",
+                         "export without --layout blocks"});
+    const Json verify = result.value("verify", Json::object());
+    const Json index{{"format", "aotstudio.blocks"},
+                     {"format_version", 1},
+                     {"created", isoNow()},
+                     {"producer", std::string("aotstudio ") + std::string(Protocol::kEngineVersion)},
+                     {"model", base.value("model", "")},
+                     {"device", result.value("device", "cpu")},
+                     {"dtype", result.value("dtype", "fp32")},
+                     {"torch_version", result.value("torch_version", "")},
+                     {"loader",
+                      "spaces.aoti_blocks_load(module, repo_id): a folder per block class, weights from each "
+                      "instance's state_dict() bound with load_constants(user_managed=True)"},
+                     {"verify",
+                      {{"verdict", verify.value("verdict", Json())},
+                       {"max_abs_error", result.value("max_abs_error", Json())},
+                       {"tolerance", result.value("tolerance", Json())}}},
+                     {"parameter_share", regional.value("parameter_share", Json())},
+                     {"compile_seconds", regional.value("compile_seconds", Json())},
+                     {"blocks", blocks}};
+    writeJsonAtomic(staging / Bundle::kBlocksIndexName, index);
+    writeJsonAtomic(staging / Bundle::kReportDir / "regional.json", result);
+    fs::remove_all(staging / "work", ec);
+    if (ctx.stopRequested())
+        throw JobFailed(
+            {"export", Protocol::Code::Cancelled, "cancelled before the block layout was put in place", ""});
+    ctx.progress("package", 0, "writing the block layout and its zip");
+    fs::rename(staging, out, ec);
+    if (ec)
+        throw JobFailed({"export", Protocol::Code::Internal,
+                         "cannot move the block layout into '" + out.string() + "': " + ec.message(), ""});
+    cleanup.dir.clear();
+    std::string zipPath;
+    if (request.value("zip", true)) {
+        try {
+            Bundle::zipDirectory(out, out.string() + ".zip");
+            zipPath = out.string() + ".zip";
+        } catch (const Bundle::BundleError &e) {
+            ctx.log("warning", std::string("zip not written: ") + e.what());
+        }
+    }
+    ctx.progress("package", 1, "block layout written");
+    return Json{{"bundle", out.string()},
+                {"zip", zipPath},
+                {"layout", "blocks"},
+                {"blocks", blocks},
+                {"blocks_json", (out / Bundle::kBlocksIndexName).string()},
+                {"buckets", Json::array()},
+                {"cold_start", Json::object()},
+                {"model", base.value("model", "")},
+                {"device", result.value("device", "cpu")},
+                {"verify", index["verify"]},
+                {"manifest", nullptr},
+                {"signer", nullptr}};
+}
 
 } // namespace
 
@@ -85,6 +239,12 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     if (fs::exists(out, ec))
         throw fail("export", Protocol::Code::BadRequest, "'" + out.string() + "' already exists",
                    "remove it or choose another --out (an export never overwrites a bundle)");
+    const std::string layout = request.value("layout", std::string("buckets"));
+    if (layout != "buckets" && layout != "blocks")
+        throw fail("export", Protocol::Code::BadRequest, "unknown layout '" + layout + "'",
+                   "use buckets (a bundle aotstudio-run loads) or blocks (one weightless package per repeated block)");
+    if (layout == "blocks")
+        return exportBlockLayout(ctx, base, out, request);
     // Dynamic dimensions besides the batch (a sequence length, an image size) stay dynamic in every
     // bucket; dimension 0 is the batch, which the buckets and --dynamic-batch decide.
     if (base.contains("dynamic")) {
@@ -126,28 +286,13 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         }
     }
 
-    // 2. Staging directory next to the destination; stale ones of killed exports go first, with
-    // the half-written zips (OUT.zip.partial-PID) of exports killed while zipping.
-    const fs::path staging = out.parent_path() / (out.filename().string() + ".partial-" + std::to_string(::getpid()));
-    for (const auto &e : fs::directory_iterator(out.parent_path().empty() ? "." : out.parent_path(), ec)) {
-        const std::string name = e.path().filename().string(), stem = out.filename().string();
-        if (name.rfind(stem + ".partial-", 0) == 0 || name.rfind(stem + ".zip.partial-", 0) == 0)
-            fs::remove_all(e.path(), ec);
-    }
+    // 2. Staging directory next to the destination (removed unless it is renamed into place).
+    const fs::path staging = prepareStaging(out);
     fs::create_directories(staging / Bundle::kPackagesDir, ec);
-    fs::create_directories(staging / Bundle::kReportDir, ec);
     if (ec)
         throw fail("export", Protocol::Code::BadRequest, "cannot create '" + staging.string() + "': " + ec.message(),
                    "choose a writable location for --out");
-    struct Cleanup {
-        fs::path dir;
-        ~Cleanup()
-        {
-            std::error_code e;
-            if (!dir.empty())
-                fs::remove_all(dir, e);
-        }
-    } cleanup{staging};
+    StagingCleanup cleanup{staging};
 
     // 3. One compile per bucket (plus the dynamic one), each verified against eager.
     struct Planned {

@@ -3,6 +3,7 @@
 // then `aotstudio-run` (no Python) on the directory and the zip, and every refusal of BUNDLE.md.
 // The bundle is signed (keygen, export --sign): the tests that run it without a trust store also
 // check that a signed bundle runs where nobody configured one.
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -81,6 +82,7 @@ private Q_SLOTS:
     void signedRoundTrip();
     void neverOverwrites();
     void interruptedExportLeavesNothing();
+    void blockLayout();
 
 private:
     QTemporaryDir m_dir;
@@ -507,3 +509,67 @@ void TestExport::interruptedExportLeavesNothing()
 
 QTEST_GUILESS_MAIN(TestExport)
 #include "tst_export.moc"
+
+void TestExport::blockLayout()
+{
+    // The layout spaces.aoti_blocks_load reads (BUNDLE.md "Block layout"): one weightless package
+    // per repeated block class, with blocks.json hashing every file; not a bundle aotstudio-run runs.
+    const QString model = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/repeated_blocks_factory.py:make");
+    const QString out = m_dir.filePath(QStringLiteral("blocks-layout"));
+    // What does not apply is refused before any compile (exit 2, the flag named).
+    const Run refused = run(AOTSTUDIO_CLI_PATH,
+                            {QStringLiteral("export"), QStringLiteral("--model"), model, QStringLiteral("--layout"),
+                             QStringLiteral("blocks"), QStringLiteral("--buckets"), QStringLiteral("batch=1,2"),
+                             QStringLiteral("--out"), out},
+                            120000);
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("--buckets does not apply to --layout blocks"), refused.err.constData());
+    QVERIFY(!QFileInfo::exists(out));
+
+    const Run e = run(AOTSTUDIO_CLI_PATH,
+                      {QStringLiteral("export"), QStringLiteral("--model"), model, QStringLiteral("--layout"),
+                       QStringLiteral("blocks"), QStringLiteral("--out"), out, QStringLiteral("--json")});
+    QVERIFY2(e.exitCode == 0, e.err.right(3000).constData());
+    const QJsonObject r = TestSupport::result(e.out);
+    QCOMPARE(r.value(QLatin1String("layout")).toString(), QStringLiteral("blocks"));
+    QVERIFY(r.value(QLatin1String("manifest")).isNull());
+    QVERIFY2(r.value(QLatin1String("verify"))
+                 .toObject()
+                 .value(QLatin1String("verdict"))
+                 .toString()
+                 .startsWith(QLatin1String("matches eager")),
+             e.out.constData());
+    QVERIFY(QFileInfo(out + QStringLiteral("/Block/package.pt2")).isFile());
+    QVERIFY(QFileInfo(out + QStringLiteral("/Block/block.json")).isFile());
+    QVERIFY(!QFileInfo::exists(out + QStringLiteral("/manifest.json")));
+    QVERIFY(!QFileInfo::exists(out + QStringLiteral("/work"))); // the compile's own folder is not shipped
+    QVERIFY(QFileInfo(out + QStringLiteral(".zip")).isFile());
+    const QStringList leftovers
+        = QDir(m_dir.path()).entryList({QStringLiteral("blocks-layout.partial-*")}, QDir::AllEntries | QDir::Hidden);
+    QVERIFY2(leftovers.isEmpty(), qPrintable(leftovers.join(QLatin1Char(' '))));
+
+    // blocks.json: the block, its four instances, and the SHA-256 of each file as it is on disk.
+    const QJsonObject index = readJson(out + QStringLiteral("/blocks.json"));
+    QCOMPARE(index.value(QLatin1String("format")).toString(), QStringLiteral("aotstudio.blocks"));
+    const QJsonArray blocks = index.value(QLatin1String("blocks")).toArray();
+    QCOMPARE(blocks.size(), 1);
+    const QJsonObject block = blocks.first().toObject();
+    QCOMPARE(block.value(QLatin1String("class")).toString(), QStringLiteral("Block"));
+    QCOMPARE(block.value(QLatin1String("instances")).toArray().size(), 4);
+    QCOMPARE(block.value(QLatin1String("constants")).toInt(), 4);
+    const QJsonObject files = block.value(QLatin1String("files")).toObject();
+    QCOMPARE(files.keys(), (QStringList{QStringLiteral("Block/block.json"), QStringLiteral("Block/package.pt2")}));
+    for (auto it = files.begin(); it != files.end(); ++it) {
+        QFile f(out + QLatin1Char('/') + it.key());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QCOMPARE(QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()),
+                 it.value().toObject().value(QLatin1String("sha256")).toString());
+        QCOMPARE(qint64(it.value().toObject().value(QLatin1String("bytes")).toDouble()), qint64(bytes.size()));
+    }
+
+    // aotstudio-run says what it is instead of "no manifest".
+    const Run runIt = run(AOTSTUDIO_RUN_PATH, {out, QStringLiteral("--iters"), QStringLiteral("1")}, 120000);
+    QVERIFY(runIt.exitCode != 0);
+    QVERIFY2(runIt.err.contains("is a block layout"), runIt.err.constData());
+}
