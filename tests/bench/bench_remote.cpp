@@ -4,6 +4,11 @@
 // ArtifactStore twice: from the local disk, and through the protocol's `read` into an empty cache;
 // then the transfer throughput of one 64 MiB file, and the reopen from the cache. Prints
 // "name: value unit" lines; the target is a session that opens in under 2x the local time.
+// Then, when Ray is installed: wall time of a 4-scheme quantize of sample:convnet here and on a
+// local Ray cluster of a head and two worker nodes (BENCH_RAY_ROUNDS alternating rounds, default
+// 1; BENCH_RAY=0 skips it). On one 2-CPU machine the cluster shares the same CPUs, so this shows
+// the fan-out's overhead, not a speedup; on real nodes the schemes' compiles run side by side.
+#include "../integration/raycluster.h"
 #include "../integration/sshserver.h"
 #include "client/artifactstore.h"
 #include "client/engineclient.h"
@@ -17,7 +22,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 using namespace AotStudio;
 
@@ -51,6 +58,71 @@ double openSession(Client::ArtifactStore &store, const QStringList &paths)
     return double(t.nsecsElapsed()) / 1e6;
 }
 
+/// Wall seconds of `aotstudio-cli quantize` of sample:convnet with four schemes into `out`
+/// (with `--ray address` when given); -1 on a failure (printed).
+double quantizeSeconds(const QString &out, const QString &address)
+{
+    QStringList args{QStringLiteral("quantize"),
+                     QStringLiteral("--model"),
+                     QStringLiteral("sample:convnet"),
+                     QStringLiteral("--schemes"),
+                     QStringLiteral("fp32,bf16,int8-weight-only,int8-dynamic"),
+                     QStringLiteral("--out"),
+                     out,
+                     QStringLiteral("--json"),
+                     QStringLiteral("--no-snapshots"),
+                     QStringLiteral("--max-seconds"),
+                     QStringLiteral("1")};
+    if (!address.isEmpty())
+        args << QStringLiteral("--ray") << address;
+    QElapsedTimer t;
+    t.start();
+    const auto r = TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH), args, 1800000);
+    if (r.exitCode != 0) {
+        std::fprintf(stderr, "bench_remote: quantize%s failed: %s\n", address.isEmpty() ? "" : " --ray",
+                     r.err.right(2000).constData());
+        return -1;
+    }
+    return double(t.nsecsElapsed()) / 1e9;
+}
+
+/// The Ray part: one cluster, `rounds` alternating local and Ray quantizes.
+int benchRay()
+{
+    if (qEnvironmentVariable("BENCH_RAY") == QLatin1String("0"))
+        return 0;
+    const int rounds = std::max(1, qEnvironmentVariableIntValue("BENCH_RAY_ROUNDS"));
+    Tests::RayCluster cluster(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE));
+    if (const QString why = cluster.start(2, 1); !why.isEmpty()) {
+        std::printf("ray skipped: %s\n", qPrintable(why));
+        return why.startsWith(QLatin1String("skip:")) ? 0 : 1;
+    }
+    print("ray_cluster_start_s", cluster.startSeconds(), "s");
+    print("ray_nodes", 3, "nodes (head + 2 workers, 1 CPU each)");
+    QTemporaryDir dir;
+    std::vector<double> local, ray;
+    for (int i = 0; i < rounds; ++i) {
+        const double l = quantizeSeconds(dir.filePath(QStringLiteral("local%1").arg(i)), {});
+        const double r = quantizeSeconds(dir.filePath(QStringLiteral("ray%1").arg(i)), cluster.address());
+        if (l < 0 || r < 0)
+            return 1;
+        local.push_back(l);
+        ray.push_back(r);
+        std::printf("round %d: quantize 4 schemes here %.1f s, on Ray %.1f s\n", i + 1, l, r);
+    }
+    const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    };
+    print("quantize4_local_s", median(local), "s (median)");
+    print("quantize4_ray_s", median(ray), "s (median)");
+    std::printf("quantize4_ray_vs_local: %.3g x (median of %d round%s; %s)\n", median(ray) / median(local), rounds,
+                rounds == 1 ? "" : "s",
+                rounds < 3 ? "one figure per side, no interval: set BENCH_RAY_ROUNDS=5 for a spread"
+                           : "the rounds' spread is in the lines above");
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -60,7 +132,7 @@ int main(int argc, char **argv)
     const QString skip = server.start();
     if (!skip.isEmpty()) {
         std::printf("skipped: %s\n", qPrintable(skip));
-        return 0;
+        return benchRay();
     }
     QTemporaryDir jobs;
     const QString fixture = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/graphs/resnet18_post_grad.json");
@@ -168,5 +240,5 @@ int main(int argc, char **argv)
     const double cachedMs = openSession(offline, paths);
     print("open_cache_ms", cachedMs, "ms");
     print("open_cache_vs_local", cachedMs / localMs, "x");
-    return 0;
+    return benchRay();
 }

@@ -22,8 +22,7 @@ public:
     /// `python`: the engine's interpreter (its venv's bin holds `ray`).
     explicit RayCluster(QString python)
         : m_python(std::move(python))
-    {
-    }
+    { }
     ~RayCluster() { stop(); }
     RayCluster(const RayCluster &) = delete;
     RayCluster &operator=(const RayCluster &) = delete;
@@ -37,7 +36,8 @@ public:
     {
         const auto probe = TestSupport::run(m_python, {QStringLiteral("-c"), QStringLiteral("import ray")}, 120000);
         if (probe.exitCode != 0 || !QFileInfo(rayProgram()).isExecutable())
-            return QStringLiteral("skip: Ray is not installed in the engine's venv (pip install ray, tools/requirements.txt)");
+            return QStringLiteral(
+                "skip: Ray is not installed in the engine's venv (pip install ray, tools/requirements.txt)");
         if (!m_dir.isValid())
             return QStringLiteral("no temporary folder for Ray's session");
         const int port = TestSupport::freePort();

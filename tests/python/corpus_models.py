@@ -10,6 +10,7 @@ per model (export and compile seconds, max abs error against eager) and exits 1 
 that is not listed in EXPECTED_FAILURES, or when one listed there passes.
 
 Run: .venv/bin/python tests/python/corpus_models.py [NAME ...]   (CTest: py_corpus, label slow)
+     .venv/bin/python tests/python/corpus_models.py --write-specs DIR   (the specs only; bench_models)
 """
 
 import json
@@ -115,8 +116,22 @@ def run_one(name: str, spec: str, root: str) -> dict:
     return row
 
 
+#: The corpus's transformers: bench_models times them whole against regional (repeated layers).
+TRANSFORMERS = ("bert", "gpt2", "llama", "t5-encoder", "vit")
+
+
 def main(argv) -> int:
     torch.manual_seed(0)
+    if argv[:1] == ["--write-specs"]:
+        # For bench_models: the configs under DIR, and one JSON line {name: spec, ...,
+        # "transformers": [...]} on stdout; nothing is compiled.
+        if len(argv) != 2:
+            print("usage: corpus_models.py --write-specs DIR", file=sys.stderr)
+            return 2
+        os.makedirs(argv[1], exist_ok=True)
+        specs = corpus(argv[1])
+        print(json.dumps(dict(specs, transformers=list(TRANSFORMERS))))
+        return 0
     root = tempfile.mkdtemp(prefix="aotstudio-corpus-")
     specs = corpus(root)
     wanted = argv or list(specs)
