@@ -21,7 +21,7 @@ using Protocol::Json;
 namespace {
 
 struct ExportOptions {
-    std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe;
+    std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe, ray;
     Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
     std::vector<std::string> dynamic;
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
@@ -107,6 +107,7 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
         ->check(CLI::ExistingFile);
     cmd.add_flag("--json", o.json, "Print the JSON envelope on stdout ({\"ok\", \"result\"} or {\"ok\", \"error\"})");
     cmd.add_option("-d,--device", o.device, "Device (overrides --from)")->check(deviceName());
+    addRayOption(&cmd, o.ray);
     cmd.add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
     cmd.footer("Exit status: 0 success, 1 the export failed, 2 bad command line, 130 cancelled with Ctrl-C.");
 }
@@ -150,6 +151,7 @@ Json exportRequest(const ExportOptions &o)
         request["dynamic_batch"] = Json::array({lo, hi});
     }
     applyRecipe(request, o.recipeOptions, false);
+    setRay(request, o.ray);
     return request;
 }
 
@@ -166,6 +168,11 @@ void printExport(std::FILE *out, const Json &r)
             std::fprintf(out, "bucket:         %-10s batch %ld  %s\n", b.value("name", "").c_str(),
                          b.value("batch", 0L), b.value("package", "").c_str());
     }
+    if (r.value("ray", Json()).is_object())
+        std::fprintf(out,
+                     "compiled on:    the Ray cluster at %s (each bucket's host in its report; cold start "
+                     "measured here)\n",
+                     r["ray"].value("address", "").c_str());
     Cli::printColdStart(out, r.value("cold_start", Json::object()));
     if (const Json signer = r.value("signer", Json()); signer.is_string())
         std::fprintf(out,
