@@ -264,6 +264,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
             Json r = compiles[i];
             r["type"] = "compile";
             r["id"] = 1;
+            r["model"] = absoluteModelSpec(r.value("model", std::string()));
             subs.push_back({Json{{"bucket", plan[i].name}}, r, "", staging / "work" / plan[i].name, {}});
         }
         const auto outcomes = runOnRay(ctx, 0.05, 0.8, ray, subs, device);

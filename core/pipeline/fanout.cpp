@@ -57,6 +57,16 @@ std::string rayAddress(const Json &request)
     return request["ray"].get<std::string>();
 }
 
+std::string absoluteModelSpec(const std::string &spec)
+{
+    const auto colon = spec.rfind(':');
+    const std::string file = colon == std::string::npos ? spec : spec.substr(0, colon);
+    std::error_code ec;
+    if (file.empty() || !fs::path(file).is_relative() || !fs::is_regular_file(file, ec))
+        return spec;
+    return fs::absolute(file, ec).lexically_normal().string() + (colon == std::string::npos ? "" : spec.substr(colon));
+}
+
 Json localOrigin(const std::string &device)
 {
     std::string name = device;

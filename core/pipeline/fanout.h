@@ -42,6 +42,11 @@ struct SubOutcome {
 /// (bad_request) when it is present but not a string.
 std::string rayAddress(const Protocol::Json &request);
 
+/// A model spec as a Ray worker must read it: a factory file (`FILE.py:NAME`) or a saved program
+/// (`FILE.pt2`) given relative to this engine's folder, and there, by absolute path (a task runs in
+/// a folder of its own); any other spec (`sample:mlp`, `hf:...`) as it is.
+std::string absoluteModelSpec(const std::string &spec);
+
 /// This engine as the origin of a measurement: {"host": this host's name, "device_name": the
 /// name of `device` ("cpu"|"cuda") in the handshake, "node": null}. Rows of a job carry their
 /// origin so that no ratio mixes two hosts.

@@ -498,7 +498,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
     } else {
         kind = "model";
         Json r = request;
-        for (const char *k : { "budget", "pairwise", "outside", "isolate", "timeout", "seed", "random_points" })
+        for (const char *k : {"budget", "pairwise", "outside", "isolate", "timeout", "seed", "random_points", "ray",
+                              "ray_shards", "shard"})
             r.erase(k);
         r["out"] = (out / "compile").string();
         r["measure"] = false;
@@ -603,11 +604,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             for (const char *k : {"dtype", "dynamic", "freezing"})
                 if (request.contains(k))
                     sub[k] = request[k];
-        std::string model = compileRequest.value("model", std::string());
-        if (const auto colon = model.rfind(':'); colon != std::string::npos && model.size() > 3
-            && model.compare(colon - 3, 3, ".py") == 0 && fs::path(model.substr(0, colon)).is_relative())
-            model = fs::absolute(model.substr(0, colon)).lexically_normal().string() + model.substr(colon);
-        sub["model"] = model; // a factory file by absolute path: the workers run in folders of their own
+        sub["model"] = absoluteModelSpec(compileRequest.value("model", std::string()));
         sub["type"] = "sweep";
         sub["id"] = 1;
         std::vector<fs::path> send;

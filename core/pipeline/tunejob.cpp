@@ -295,6 +295,7 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
                 Json sub = r;
                 sub["type"] = "compile";
                 sub["id"] = 1;
+                sub["model"] = absoluteModelSpec(model);
                 sub["measure"] = false;
                 onRay.push_back(rows.size());
                 subs.push_back({Json{{"trial", name}}, sub, "", out / "trials" / name, {}});
