@@ -128,9 +128,9 @@ def start(address: str, engine: str, torch_version: str, subs: list, device: str
     tasks (:func:`pack_sent`), put in Ray's object store once and unpacked in each task's folder,
     where the request's strings naming them are rewritten (fanout_task.py). Returns a handle."""
     ray = _import_ray()
-    sent = sorted({p for sub in subs for p in (sub.get("send") or [])})
-    blob, places = pack_sent(sent) if sent else (None, {})
     probe(address)
+    sent = sorted({os.path.normpath(p) for sub in subs for p in (sub.get("send") or [])})
+    blob, places = pack_sent(sent) if sent else (None, {})
     if ray.is_initialized():
         ray.shutdown()
     try:
