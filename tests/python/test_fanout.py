@@ -216,6 +216,8 @@ class Send(unittest.TestCase):
                 "req = json.loads(sys.stdin.readline())",
                 "data = open(req['package'], 'rb').read().decode('latin-1')",
                 "res = {'package': req['package'], 'data': data, 'out': req['out']}",
+                "import os; os.makedirs(req['out'], exist_ok=True)",
+                "json.dump({'package': req['package']}, open(os.path.join(req['out'], 'seen.json'), 'w'))",
                 "print(json.dumps({'type': 'result', 'id': req['id'], 'result': res}), flush=True)",
                 "sys.stdin.readline()"]) + "\n")
         os.chmod(engine, 0o755)
@@ -228,6 +230,10 @@ class Send(unittest.TestCase):
         self.assertEqual(done["result"]["data"], "\0pt2")  # the engine read the sent copy...
         self.assertEqual(done["result"]["package"], package)  # ...and its result names the driver's file
         self.assertNotEqual(done["result"]["out"], package)
+        # So do the JSON files it wrote, as they come back.
+        with tarfile.open(fileobj=io.BytesIO(done["files"])) as tar:
+            seen = json.load(tar.extractfile("./seen.json"))
+        self.assertEqual(seen, {"package": package})
         # A broken archive ends the task before the engine starts.
         events = list(fanout_task.run_engine(engine, {"type": "sweep", "id": 1, "package": package}, "", "2.14.1",
                                              places, b"not a tar"))

@@ -88,6 +88,24 @@ def rewrite_paths(value, moves: dict):
     return value
 
 
+def _rewrite_files(folder: str, moves: dict) -> None:
+    """Every JSON file under ``folder`` with its paths moved as :func:`rewrite_paths` does."""
+    for root, _dirs, names in os.walk(folder):
+        for name in names:
+            if not name.endswith(".json"):
+                continue
+            path = os.path.join(root, name)
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = json.load(f)
+            except (OSError, ValueError):
+                continue
+            fixed = rewrite_paths(data, moves)
+            if fixed != data:
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(fixed, f, indent=1)
+
+
 def unpack_sent(blob: bytes, folder: str, sent: dict) -> dict:
     """The driver's tar ``blob`` into ``folder`` (tarfile's ``data`` filter: a member naming a
     place outside it, an absolute path or a link leading out raises tarfile.TarError). ``sent``:
@@ -212,10 +230,13 @@ def run_engine(engine: str, request: dict, collect: str, driver_torch: str, ship
         except subprocess.TimeoutExpired:
             pass
         folder = os.path.join(out, collect) if collect else out
+        back = {v: k for k, v in moves.items()}
+        if back:
+            _rewrite_files(folder, back)
         done = {"type": "fanout_done", **label, "worker_out": folder, "files": _pack(folder)}
         if final.get("type") == "result":
             # Paths into what the driver sent name the driver's own files again.
-            done["result"] = rewrite_paths(final.get("result"), {v: k for k, v in moves.items()})
+            done["result"] = rewrite_paths(final.get("result"), back)
         else:
             done["error"] = {k: final.get(k, "") for k in ("code", "stage", "message", "hint")}
         yield done
