@@ -23,7 +23,7 @@ using Protocol::Json;
 namespace {
 
 struct ExportOptions {
-    std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe, layout = "buckets";
+    std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe, ray, layout = "buckets";
     Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
     std::vector<std::string> dynamic;
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
@@ -116,6 +116,7 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
         ->check(CLI::ExistingFile);
     cmd.add_flag("--json", o.json, "Print the JSON envelope on stdout ({\"ok\", \"result\"} or {\"ok\", \"error\"})");
     cmd.add_option("-d,--device", o.device, "Device (overrides --from)")->check(deviceName());
+    addRayOption(&cmd, o.ray);
     cmd.add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
     cmd.footer("Exit status: 0 success, 1 the export failed, 2 bad command line, 130 cancelled with Ctrl-C.");
 }
@@ -133,7 +134,8 @@ std::string checkExport(ExportOptions &o)
         for (const auto &[given, flag] : std::initializer_list<Given>{{!o.buckets.empty(), "--buckets"},
                                                                       {!o.dynamicBatch.empty(), "--dynamic-batch"},
                                                                       {!o.signKey.empty(), "--sign"},
-                                                                      {!o.dynamic.empty(), "--dynamic"}})
+                                                                      {!o.dynamic.empty(), "--dynamic"},
+                                          {!o.ray.empty(), "--ray"}})
             if (given)
                 return std::string(flag)
                     + " does not apply to --layout blocks (one package per block class at the "
@@ -172,6 +174,7 @@ Json exportRequest(const ExportOptions &o)
     if (o.layout != "buckets")
         request["layout"] = o.layout;
     applyRecipe(request, o.recipeOptions, false);
+    setRay(request, o.ray);
     return request;
 }
 
@@ -208,6 +211,11 @@ void printExport(std::FILE *out, const Json &r)
             std::fprintf(out, "bucket:         %-10s batch %ld  %s\n", b.value("name", "").c_str(),
                          b.value("batch", 0L), b.value("package", "").c_str());
     }
+    if (r.value("ray", Json()).is_object())
+        std::fprintf(out,
+                     "compiled on:    the Ray cluster at %s (each bucket's host in its report; cold start "
+                     "measured here)\n",
+                     r["ray"].value("address", "").c_str());
     Cli::printColdStart(out, r.value("cold_start", Json::object()));
     if (const Json signer = r.value("signer", Json()); signer.is_string())
         std::fprintf(out,

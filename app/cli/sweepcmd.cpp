@@ -65,6 +65,12 @@ void addSweepOptions(CLI::App &app, SweepOptions &o)
     cmd->add_option("--tolerance", o.tolerance, "Largest accepted max abs difference (default: the compile's)")
         ->check(CLI::Range(0.0, 1e30));
     addThreadsOption(cmd, o.threads);
+    addRayOption(cmd, o.ray);
+    cmd->add_option("--ray-shards", o.rayShards,
+                    "With --ray: the sweep in N Ray tasks, each a whole engine running every Nth shape (default 2: an "
+                    "engine's start and the model's load cost seconds, a shape milliseconds)")
+        ->check(CLI::Range(1, 1024))
+        ->needs("--ray");
     cmd->add_flag(
         "--json", o.json,
         "Print the JSON envelope on stdout, the sweep as its result (also beside the error when shapes fail)");
@@ -102,6 +108,9 @@ json sweepRequest(const SweepOptions &o)
     if (o.tolerance >= 0)
         r["tolerance"] = o.tolerance;
     setThreads(r, o.threads);
+    setRay(r, o.ray);
+    if (o.rayShards > 0)
+        r["ray_shards"] = o.rayShards;
     return r;
 }
 
@@ -175,6 +184,9 @@ void printSweep(std::FILE *out, const json &r)
     std::fprintf(out,
         "marks:          + matched eager, - refused (outside the range), e eager itself fails, X not what the guards "
         "promise\n");
+    if (const json ray = r.value("ray", json()); ray.is_object())
+        std::fprintf(out, "swept on:       the Ray cluster at %s, %d shards (each shape's host in sweep.json)\n",
+                     ray.value("address", "").c_str(), ray.value("shards", 0));
     std::fprintf(out, "sweep:          %s\n", r.value("verdict", "").c_str());
     std::fprintf(out, "result:         %s\n", r.value("sweep_json", "").c_str());
 }

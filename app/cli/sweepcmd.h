@@ -14,7 +14,8 @@ namespace AotStudio::Cli {
 struct SweepOptions {
     std::string model, package, bundle, device, out = "aotstudio-sweep", dtype;
     std::vector<std::string> dynamic;
-    int budget = 64, randomPoints = 2, threads = 0;
+    int budget = 64, randomPoints = 2, threads = 0, rayShards = 0;
+    std::string ray; ///< --ray HOST:PORT: the sweep in --ray-shards Ray tasks
     long long seed = 0x5eed;
     double timeout = 60;
     double tolerance = -1;

@@ -19,7 +19,7 @@ using nlohmann::json;
 namespace {
 
 struct TuneOptions {
-    std::string model, device = "cpu", out = "aotstudio-tune", dtype = "fp32", budget = "30m";
+    std::string model, device = "cpu", out = "aotstudio-tune", dtype = "fp32", budget = "30m", ray;
     std::vector<std::string> trials, dynamic;
     std::optional<double> maxError;
     int runs = 200, minRuns = 20, warmup = 5, threads = 0;
@@ -59,6 +59,7 @@ json tuneRequest(const TuneOptions &o)
     if (o.maxError)
         r["max_error"] = *o.maxError;
     setThreads(r, o.threads);
+    setRay(r, o.ray);
     return r;
 }
 
@@ -132,7 +133,13 @@ void printTune(std::FILE *out, const json &r)
     std::string front;
     for (const auto &n : r.value("front", json::array()))
         front += (front.empty() ? "" : ", ") + n.get<std::string>();
-    std::fprintf(out, "front (latency, error, compile time, size; with both baselines): %s\n", front.c_str());
+    const json ray = r.value("ray", json());
+    const bool withCompileTime = !(ray.is_object() && ray.value("several_hosts", false));
+    std::fprintf(out, "front (latency, error, %ssize; with both baselines): %s\n",
+                 withCompileTime ? "compile time, " : "", front.c_str());
+    if (ray.is_object())
+        std::fprintf(out, "compiled on the Ray cluster at %s (each trial's host in tune.json); measured here\n",
+                     ray.value("address", "").c_str());
     // The measurement's verdict line, when not fair, is among the warnings below.
     const json recipe = r.value("recipe", json());
     if (recipe.is_object())
@@ -198,6 +205,7 @@ Command tuneCommand()
                 ->capture_default_str()
                 ->check(CLI::Range(0.0, 1e6));
             addThreadsOption(&cmd, o->threads);
+            addRayOption(&cmd, o->ray);
             cmd.add_flag("--json", o->json, "Print the JSON envelope on stdout, tune.json as its result");
             cmd.add_flag("-v,--verbose", o->verbose, "Also print debug logs to stderr");
             cmd.footer("Exit status: 0 done (a recipe is written when a trial verified within --max-error), 1 the tune "

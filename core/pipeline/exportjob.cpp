@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/exportjob.h"
 #include "pipeline/coldstart.h"
+#include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 
 #include "bundle/bundle.h"
@@ -325,16 +326,11 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     if (!sharedRequest.is_null() && !sharedRequest.is_boolean())
         throw fail("export", Protocol::Code::BadRequest, "shared_weights must be true or false", "");
     const bool sharedWeights = sharedRequest.is_boolean() ? sharedRequest.get<bool>() : plan.size() > 1;
-    Json first;
-    Json bucketsJson = Json::array();
-    const double share = 0.8 / static_cast<double>(plan.size()); // of "buckets", in the job's fractions
+    // Each bucket's compile request: measure false, graphs of the first bucket only.
+    std::vector<Json> compiles;
     for (std::size_t i = 0; i < plan.size(); ++i) {
-        auto &p = plan[i];
-        if (stop.stop_requested())
-            throw fail("export", Protocol::Code::Cancelled, "cancelled before bucket " + p.name, "");
-        const fs::path work = staging / "work" / p.name;
-        Json r = p.request;
-        r["out"] = work.string();
+        Json r = plan[i].request;
+        r["out"] = (staging / "work" / plan[i].name).string();
         r["measure"] = false;
         r["snapshots"] = i == 0; // graphs of the first bucket only
         r["external_weights"] = sharedWeights;
@@ -344,8 +340,16 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
             r["dynamic_batch"] = r["dynamic_batch_all_inputs"];
             r.erase("dynamic_batch_all_inputs");
         }
-        // The bucket's compile fills its part of "buckets"; its events carry `bucket` (FORMAT.md).
-        const Json result = runCompile(ctx.sub(0.05 + share * static_cast<double>(i), share, kCompileStages, Json{{"bucket", p.name}}), r);
+        compiles.push_back(std::move(r));
+    }
+    Json first;
+    Json bucketsJson = Json::array(); // the manifest's
+    Json origins = Json::array(); // where each bucket compiled: in the result, not the manifest
+    // What one bucket's compile left in staging/work/<name> goes into the bundle (the same
+    // whether it compiled here or on a Ray node); `origin` is where it compiled (fanout.h).
+    const auto addBucket = [&](std::size_t i, const Json &result, const Json &origin) {
+        const auto &p = plan[i];
+        const fs::path work = staging / "work" / p.name;
         const std::string rel = std::string(Bundle::kPackagesDir) + "/" + p.name + ".pt2";
         fs::copy_file(result.value("package", ""), staging / rel, fs::copy_options::overwrite_existing, ec);
         if (ec) {
@@ -360,7 +364,10 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
             throw fail("export", Protocol::Code::Internal, "cannot copy the package of bucket " + p.name + " into '" +
                            staging.string() + "': " + why, "free some space there or choose another --out");
         }
-        writeJsonAtomic(staging / Bundle::kReportDir / (p.name + ".json"), result);
+        Json report = result;
+        for (const char *key : {"host", "device_name", "node"})
+            report[key] = origin.value(key, Json());
+        writeJsonAtomic(staging / Bundle::kReportDir / (p.name + ".json"), report);
         if (i == 0) {
             first = result;
             if (fs::is_directory(work / "snapshots"))
@@ -390,6 +397,46 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         if (const Json g = result.value("guards", Json()); g.is_object())
             bucket["guards"] = g;
         bucketsJson.push_back(bucket);
+        origins.push_back(origin);
+    };
+    const std::string device = base.value("device", std::string("cpu"));
+    const std::string ray = rayAddress(request);
+    if (!ray.empty()) {
+        // Every bucket a `compile` of its own on a Ray node, all at once (fanout.h); each comes
+        // back into staging/work/<bucket> and goes into the bundle here, in plan order.
+        std::vector<SubRequest> subs;
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            Json r = compiles[i];
+            r["type"] = "compile";
+            r["id"] = 1;
+            r["model"] = absoluteModelSpec(r.value("model", std::string()));
+            subs.push_back({Json{{"bucket", plan[i].name}}, r, "", staging / "work" / plan[i].name, {}});
+        }
+        const auto outcomes = runOnRay(ctx, 0.05, 0.8, ray, subs, device);
+        for (std::size_t i = 0; i < outcomes.size(); ++i) {
+            const auto &o = outcomes[i];
+            if (o.error) { // as a bucket that fails here: the export fails, naming it and its host
+                Protocol::Error e = *o.error;
+                const std::string host = o.origin.value("host", std::string());
+                e.message = "bucket " + plan[i].name + (host.empty() ? " (on Ray)" : " (on Ray host " + host + ")")
+                    + ": " + e.message;
+                throw JobFailed(e);
+            }
+        }
+        for (std::size_t i = 0; i < outcomes.size(); ++i)
+            addBucket(i, outcomes[i].result, outcomes[i].origin);
+    } else {
+        const Json here = localOrigin(device);
+        const double share = 0.8 / static_cast<double>(plan.size()); // of "buckets", in the job's fractions
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            if (stop.stop_requested())
+                throw fail("export", Protocol::Code::Cancelled, "cancelled before bucket " + plan[i].name, "");
+            // The bucket's compile fills its part of "buckets"; its events carry `bucket` (FORMAT.md).
+            const Json result = runCompile(
+                ctx.sub(0.05 + share * static_cast<double>(i), share, kCompileStages, Json{{"bucket", plan[i].name}}),
+                compiles[i]);
+            addBucket(i, result, here);
+        }
     }
     fs::remove_all(staging / "work", ec);
 
@@ -458,9 +505,14 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         }
     }
     ctx.progress("package", 1, "bundle written");
+    Json labelled = bucketsJson;
+    for (std::size_t i = 0; i < labelled.size(); ++i)
+        for (const char *key : {"host", "device_name", "node"})
+            labelled[i][key] = origins[i].value(key, Json());
     return Json{{"bundle", out.string()},
                 {"zip", zipPath},
-                {"buckets", bucketsJson},
+                {"buckets", labelled},
+                {"ray", ray.empty() ? Json() : Json{{"address", ray}, {"several_hosts", severalHosts(labelled)}}},
                 {"cold_start", cold},
                 {"model", base.value("model", "")},
                 {"device", first.value("device", "cpu")},

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <set>
 
 namespace AotStudio::Pipeline {
@@ -56,6 +57,16 @@ std::string rayAddress(const Json &request)
     return request["ray"].get<std::string>();
 }
 
+std::string absoluteModelSpec(const std::string &spec)
+{
+    const auto colon = spec.rfind(':');
+    const std::string file = colon == std::string::npos ? spec : spec.substr(0, colon);
+    std::error_code ec;
+    if (file.empty() || !fs::path(file).is_relative() || !fs::is_regular_file(file, ec))
+        return spec;
+    return fs::absolute(file, ec).lexically_normal().string() + (colon == std::string::npos ? "" : spec.substr(colon));
+}
+
 Json localOrigin(const std::string &device)
 {
     std::string name = device;
@@ -80,7 +91,7 @@ bool severalHosts(const Json &rows)
 }
 
 std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, const std::string &address,
-                                 const std::vector<SubRequest> &subs, const std::string &device)
+                                 const std::vector<SubRequest> &subs, const std::string &device, bool *cancelledOut)
 {
     std::vector<SubOutcome> outcomes(subs.size());
     if (subs.empty())
@@ -94,8 +105,13 @@ std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, 
                              + engine.string() + ")",
                          "install aotstudio-engine beside aotstudio-cli, at the same path on every node"});
     Json list = Json::array();
-    for (const auto &s : subs)
-        list.push_back(Json{{"request", s.request}, {"collect", s.collect}, {"target", s.target.string()}});
+    for (const auto &s : subs) {
+        Json send = Json::array();
+        for (const auto &p : s.send)
+            send.push_back(p.string());
+        list.push_back(
+            Json{{"request", s.request}, {"collect", s.collect}, {"target", s.target.string()}, {"send", send}});
+    }
     std::string torch;
     try {
         torch = Python::engineInfo().value("torch_version", std::string());
@@ -103,6 +119,7 @@ std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, 
         throw JobFailed(e.error());
     }
     parent.log("info", "joining the Ray cluster at " + address + " (" + std::to_string(subs.size()) + " tasks)");
+    const auto t0 = std::chrono::steady_clock::now();
     const int handle = call("start", Json::array({address, engine.string(), torch, list, device})).get<int>();
     struct Close {
         int handle;
@@ -161,6 +178,7 @@ std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, 
             --left;
             fractions[i] = 1.0;
             SubOutcome &o = outcomes[i];
+            o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             o.origin = a.value("origin", Json::object());
             if (a.contains("result") && !a["result"].is_null())
                 o.result = a["result"];
@@ -175,7 +193,9 @@ std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, 
             }
         }
     }
-    if (cancelled)
+    if (cancelled && cancelledOut)
+        *cancelledOut = true;
+    else if (cancelled)
         throw JobFailed({"remote", Protocol::Code::Cancelled, "cancelled while the Ray tasks ran", ""});
     return outcomes;
 }

@@ -21,6 +21,13 @@ struct SubRequest {
     Protocol::Json request; ///< a complete engine request; its `out` is chosen where it runs
     std::string collect; ///< the folder under that `out` that comes back ("" for all of it)
     std::filesystem::path target; ///< where that folder lands here (replacing what was there)
+    /// Local files and folders (absolute) the task needs and a worker may not see: packed once
+    /// for all tasks of the call, put in Ray's object store once, unpacked in the task's folder on
+    /// the worker; the request's strings naming them (or paths under them) are rewritten to that
+    /// place, and the result's back. Paths of one folder land in one folder (a package stays
+    /// beside its result.json). More than 2 GiB in all fails the job (bad_request) before any
+    /// task starts.
+    std::vector<std::filesystem::path> send;
 };
 
 /// How one sub-request ended.
@@ -28,11 +35,17 @@ struct SubOutcome {
     Protocol::Json result; ///< its result, paths rewritten to `target`; null on error
     std::optional<Protocol::Error> error; ///< why there is no result
     Protocol::Json origin; ///< where it ran: {"host", "device_name", "node"}
+    double seconds = 0; ///< from its submission to its end, as seen here (queueing and transfers included)
 };
 
 /// The `ray` field of a request: the head's HOST:PORT, or empty (run here). Throws JobFailed
 /// (bad_request) when it is present but not a string.
 std::string rayAddress(const Protocol::Json &request);
+
+/// A model spec as a Ray worker must read it: a factory file (`FILE.py:NAME`) or a saved program
+/// (`FILE.pt2`) given relative to this engine's folder, and there, by absolute path (a task runs in
+/// a folder of its own); any other spec (`sample:mlp`, `hf:...`) as it is.
+std::string absoluteModelSpec(const std::string &spec);
 
 /// This engine as the origin of a measurement: {"host": this host's name, "device_name": the
 /// name of `device` ("cpu"|"cuda") in the handshake, "node": null}. Rows of a job carry their
@@ -48,9 +61,12 @@ bool severalHosts(const Protocol::Json &rows);
 /// stage artifacts stay on the worker: their paths exist here only when the task is done).
 /// `device`: the requests' device (a CUDA task asks Ray for a GPU). Fails the whole job (JobFailed)
 /// before anything runs when Ray is missing or the address does not answer (ray_unavailable, one
-/// line), and on a cancel (every task cancelled first). A task that fails is an outcome with
-/// `error`; the others still run.
+/// line), and on a cancel (every task cancelled first) unless `cancelled` is given: then a cancel
+/// sets it and returns the outcomes (a task cut short has error code `cancelled`; one that had
+/// finished keeps its result and files). A task that fails is an outcome with `error`; the others
+/// still run.
 std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, const std::string &address,
-                                 const std::vector<SubRequest> &subs, const std::string &device);
+                                 const std::vector<SubRequest> &subs, const std::string &device,
+                                 bool *cancelled = nullptr);
 
 } // namespace AotStudio::Pipeline

@@ -328,6 +328,7 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
                 sub.erase(key);
             sub["type"] = "quantize";
             sub["id"] = 1;
+            sub["model"] = absoluteModelSpec(model);
             sub["schemes"] = Json::array({s});
             subs.push_back({Json{{"scheme", s}}, sub, s.get<std::string>(), out / s.get<std::string>()});
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/sweepjob.h"
+#include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
 
@@ -9,6 +10,7 @@
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -26,6 +28,9 @@ namespace {
 
 constexpr const char *kFormat = "aotstudio.sweep";
 constexpr int kVersion = 1;
+/// Shards of a sweep with `ray` and no `ray_shards`: each is a whole engine (its start and the
+/// model's load cost seconds, a point milliseconds), so a few, not one per point.
+constexpr std::size_t kDefaultShards = 2;
 
 double msSince(std::chrono::steady_clock::time_point t0)
 {
@@ -261,6 +266,85 @@ void writeCsv(const fs::path &path, const Json &targets)
     writeFileAtomic(path, csv.text());
 }
 
+/// A sweep's counts and verdict from its rows: every target's `points` (each target's `counts`
+/// is filled here) and a bundle's bucket-policy rows. The one way they are made, for a sweep run
+/// here and for the shards of one run on Ray, merged. Returns {passed, failures, points, counts,
+/// verdict}.
+Json summarize(Json &targets, const Json &policy, bool bundle)
+{
+    std::map<std::string, int> counts;
+    int failures = 0, total = 0, policyFailures = 0, padded = 0;
+    Json firstFailure;
+    for (auto &t : targets) {
+        Json tcounts = Json::object();
+        for (const auto &r : t.value("points", Json::array())) {
+            ++total;
+            const std::string outcome = r.value("outcome", "error");
+            ++counts[outcome];
+            tcounts[outcome] = tcounts.value(outcome, 0) + 1;
+            if (!r.value("ok", false)) {
+                ++failures;
+                if (firstFailure.is_null())
+                    firstFailure = {{"target", t.value("name", "")}, {"point", r}};
+            }
+        }
+        t["counts"] = tcounts;
+    }
+    for (const auto &row : policy) {
+        padded += row.value("padded", false) ? 1 : 0;
+        policyFailures += row.value("ok", false) ? 0 : 1;
+    }
+    failures += policyFailures;
+    std::string verdict;
+    if (failures == policyFailures) { // every shape of every package did what its guards promise
+        verdict = "passed: " + std::to_string(total) + " shapes: " + std::to_string(counts["match"])
+            + " inside the range matched eager, " + std::to_string(counts["refused"]) + " outside refused";
+        if (counts["eager_error"])
+            verdict += ", " + std::to_string(counts["eager_error"]) + " where eager itself fails (the model's own)";
+        if (policyFailures)
+            verdict = "FAILED (bucket policy); shapes " + verdict;
+    } else {
+        const Json &p = firstFailure["point"];
+        verdict = "FAILED: " + std::to_string(failures) + " of " + std::to_string(total)
+            + " shapes; first: " + firstFailure["target"].get<std::string>() + " "
+            + (p["values"].empty() ? std::string() : valuesText(p["values"]) + " ")
+            + shapesText(p["shapes"].get<std::vector<std::vector<std::int64_t>>>()) + ": "
+            + p["outcome"].get<std::string>()
+            + (p["message"].get<std::string>().empty() ? "" : " (" + p["message"].get<std::string>() + ")");
+    }
+    if (bundle)
+        verdict += "; bucket policy: " + std::to_string(policy.size()) + " batch sizes (" + std::to_string(padded)
+            + " padded), "
+            + (policyFailures ? std::to_string(policyFailures) + " not matching eager"
+                              : std::string("every one as eager"));
+    return {
+        {"passed", failures == 0}, {"failures", failures}, {"points", total}, {"counts", counts}, {"verdict", verdict}};
+}
+
+/// The `shard` of a sweep request ({"index": k, "count": n}, 0 <= k < n), or nullopt.
+std::optional<std::pair<std::size_t, std::size_t>> shardOf(const Json &request)
+{
+    if (!request.contains("shard"))
+        return std::nullopt;
+    const Json &s = request["shard"];
+    const bool ok = s.is_object() && s.value("index", Json()).is_number_integer()
+        && s.value("count", Json()).is_number_integer() && s["count"].get<long long>() >= 1
+        && s["index"].get<long long>() >= 0 && s["index"].get<long long>() < s["count"].get<long long>();
+    if (!ok)
+        throw JobFailed({"load", Protocol::Code::BadRequest,
+                         "'shard' must be {\"index\": k, \"count\": n} with integers 0 <= k < n",
+                         "e.g. {\"index\": 0, \"count\": 2}; a sweep with `ray` sets it for its own tasks"});
+    return std::pair{static_cast<std::size_t>(s["index"].get<long long>()),
+                     static_cast<std::size_t>(s["count"].get<long long>())};
+}
+
+/// Where a row was run (fanout.h): {host, device_name, node} onto it.
+void label(Json &row, const Json &origin)
+{
+    for (const char *key : {"host", "device_name", "node"})
+        row[key] = origin.value(key, Json());
+}
+
 } // namespace
 
 /// A sweep's stages: a package or a bundle is swept from the start; a model is compiled first.
@@ -298,6 +382,15 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
     if (given == 0 && !request.contains("model"))
         throw bad("sweep needs a model, a package or a bundle", "pass --model SPEC, --package PATH or --bundle PATH");
     const int threads = applyThreads(request);
+    const auto shard = shardOf(request);
+    const std::string ray = rayAddress(request);
+    if (!ray.empty() && shard)
+        throw bad("'shard' and 'ray' together: a sweep with `ray` shards itself", "send one of them");
+    if (request.contains("ray_shards")
+        && !(request["ray_shards"].is_number_integer() && request["ray_shards"].get<long long>() >= 1
+             && request["ray_shards"].get<long long>() <= 1024))
+        throw bad("'ray_shards' must be an integer from 1 to 1024", "e.g. 4: one Ray task per cluster node");
+    const std::size_t shards = request.value("ray_shards", std::size_t{kDefaultShards});
 
     Bundle::SweepBudget budget;
     budget.maxPoints = static_cast<std::size_t>(std::clamp(request.value("budget", 64), 1, 100000));
@@ -405,7 +498,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
     } else {
         kind = "model";
         Json r = request;
-        for (const char *k : { "budget", "pairwise", "outside", "isolate", "timeout", "seed", "random_points" })
+        for (const char *k : {"budget", "pairwise", "outside", "isolate", "timeout", "seed", "random_points", "ray",
+                              "ray_shards", "shard"})
             r.erase(k);
         r["out"] = (out / "compile").string();
         r["measure"] = false;
@@ -465,6 +559,129 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             { "load", Protocol::Code::BadRequest, "--isolate needs aotstudio-run next to " + selfDir().string(),
                 "install aotstudio-run beside the engine, or sweep without --isolate" });
 
+    // The result from the rows (each target's points, a bundle's policy rows), written as
+    // sweep.json and sweep.csv: the same for a sweep run here and for the shards of one on Ray.
+    const auto finish = [&](Json targetsJson, Json policy, const Json &threadsUsed, Json extra) {
+        const Json summary = summarize(targetsJson, policy, kind == "bundle");
+        const std::string verdict = summary["verdict"].get<std::string>();
+        log(summary["failures"].get<int>() ? "warning" : "info", "sweep " + verdict);
+        Json result{{"format", kFormat},
+                    {"version", kVersion},
+                    {"kind", kind},
+                    {"model", compileRequest.value("model", std::string())},
+                    {"device", device},
+                    {"out", out.string()},
+                    {"threads", threadsUsed},
+                    {"isolate", pointOptions.isolate},
+                    {"budget",
+                     {{"points", budget.maxPoints},
+                      {"pairwise", budget.pairwise},
+                      {"outside", budget.outside},
+                      {"random_points", budget.randomPerSymbol},
+                      {"seed", budget.seed}}},
+                    {"tolerance", compileRequest.value("tolerance", Json())},
+                    {"targets", targetsJson},
+                    {"policy", policy},
+                    {"sweep_json", (out / "sweep.json").string()},
+                    {"sweep_csv", (out / "sweep.csv").string()}};
+        result.update(summary);
+        result.update(extra);
+        writeJsonAtomic(out / "sweep.json", result);
+        writeCsv(out / "sweep.csv", result["targets"]);
+        return result;
+    };
+
+    if (!ray.empty()) {
+        // 2'. On Ray: the same sweep in `shards` tasks, each a whole engine running the points
+        // whose index is its own (`shard`), on the package this engine has (sent with the tasks:
+        // the workers need not see this disk); their rows merged here in plan order.
+        Json sub = Json::object();
+        for (const char *k : {"budget", "pairwise", "outside", "isolate", "timeout", "seed", "random_points", "threads",
+                              "tolerance", "device"})
+            if (request.contains(k))
+                sub[k] = request[k];
+        if (kind != "model" && !recorded)
+            for (const char *k : {"dtype", "dynamic", "freezing"})
+                if (request.contains(k))
+                    sub[k] = request[k];
+        sub["model"] = absoluteModelSpec(compileRequest.value("model", std::string()));
+        sub["type"] = "sweep";
+        sub["id"] = 1;
+        std::vector<fs::path> send;
+        if (kind == "bundle") {
+            const fs::path path = fs::absolute(request["bundle"].get<std::string>()).lexically_normal();
+            sub["bundle"] = path.string();
+            // Checked here against this engine's trust store; the workers sweep the same bytes.
+            sub["allow_unsigned"] = true;
+            send.push_back(path);
+        } else {
+            const fs::path package = targets.front().package;
+            sub["package"] = package.string();
+            send.push_back(package);
+            for (const fs::path &beside :
+                 {package.parent_path() / "result.json", Bundle::InputGuards::sidecarPath(package)})
+                if (fs::exists(beside, ec))
+                    send.push_back(beside);
+        }
+        std::vector<SubRequest> subs;
+        for (std::size_t k = 0; k < shards; ++k) {
+            Json r = sub;
+            r["shard"] = {{"index", k}, {"count", shards}};
+            const std::string name = "shard" + std::to_string(k);
+            subs.push_back({Json{{"shard", name}}, r, "", out / "shards" / name, send});
+        }
+        const double begin = compiles ? 0.5 : 0.0;
+        const auto outcomes = runOnRay(ctx, begin, 1.0 - begin, ray, subs, device);
+        Json targetsJson, policy = Json::array(), threadsUsed;
+        for (std::size_t k = 0; k < outcomes.size(); ++k) {
+            const auto &o = outcomes[k];
+            const std::string host = o.origin.value("host", std::string());
+            const std::string where = "shard " + std::to_string(k) + " of " + std::to_string(shards)
+                + (host.empty() ? std::string(" (on Ray)") : " (on Ray host " + host + ")");
+            if (o.error) { // its points are missing: no verdict can be given
+                Protocol::Error e = *o.error;
+                e.message = where + ": " + e.message;
+                throw JobFailed(e);
+            }
+            Json shardTargets = o.result.value("targets", Json::array());
+            if (shardTargets.size() != targets.size())
+                throw JobFailed({"sweep", Protocol::Code::Internal,
+                                 where + " swept " + std::to_string(shardTargets.size())
+                                     + " packages, this engine planned " + std::to_string(targets.size()),
+                                 "the workers must run the same studio as this engine"});
+            if (targetsJson.is_null())
+                targetsJson = shardTargets; // names, guards and plans: the same in every shard
+            for (std::size_t t = 0; t < targets.size(); ++t) {
+                if (k == 0)
+                    targetsJson[t]["points"] = Json::array();
+                for (auto p : shardTargets[t].value("points", Json::array())) {
+                    label(p, o.origin);
+                    targetsJson[t]["points"].push_back(std::move(p));
+                }
+            }
+            for (auto row : o.result.value("policy", Json::array())) {
+                label(row, o.origin);
+                policy.push_back(std::move(row));
+            }
+            const Json th = o.result.value("threads", Json());
+            threadsUsed = k == 0 || threadsUsed == th ? th : Json("mixed");
+        }
+        for (std::size_t t = 0; t < targets.size(); ++t) {
+            auto &points = targetsJson[t]["points"];
+            std::stable_sort(points.begin(), points.end(),
+                             [](const Json &a, const Json &b) { return a.value("index", 0) < b.value("index", 0); });
+            targetsJson[t]["package"] = targets[t].package; // this engine's path, not a worker's
+        }
+        std::stable_sort(policy.begin(), policy.end(),
+                         [](const Json &a, const Json &b) { return a.value("batch", 0LL) < b.value("batch", 0LL); });
+        Json labels = Json::array();
+        for (const auto &o : outcomes)
+            labels.push_back(o.origin);
+        return finish(std::move(targetsJson), std::move(policy), threadsUsed.is_string() ? Json() : threadsUsed,
+                      {{"ray", {{"address", ray}, {"shards", shards}, {"several_hosts", severalHosts(labels)}}},
+                       {"shard", nullptr}});
+    }
+
     try {
         // 2. The eager model and its example inputs (as compiled: the same resizing of 0/1 sizes).
         Json jobRequest = compileRequest;
@@ -479,11 +696,11 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         if (pointOptions.isolate)
             fs::create_directories(pointOptions.scratch, ec);
 
-        // 3. Every target: plan, then each point.
+        // 3. Every target: plan, then each point. A shard runs the points whose global index g
+        // (over every target's plan in order, then a bundle's policy rows) has g % count == index.
+        const auto mine = [&](std::size_t g) { return !shard || g % shard->second == shard->first; };
+        const Json here = localOrigin(device);
         Json targetsJson = Json::array();
-        std::map<std::string, int> counts;
-        int failures = 0, total = 0;
-        Json firstFailure;
         std::vector<std::pair<Target *, Bundle::SweepPlan>> plans;
         std::size_t allPoints = 0;
         for (auto &t : targets) {
@@ -510,7 +727,9 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             allPoints += plan.points.size();
             plans.emplace_back(&t, std::move(plan));
         }
-        std::size_t done = 0;
+        std::size_t done = 0, g = 0, myPoints = 0;
+        for (std::size_t i = 0; i < allPoints; ++i)
+            myPoints += mine(i) ? 1 : 0;
         for (auto &[t, plan] : plans) {
             std::unique_ptr<Runtime::AotiRunner> runner;
             try {
@@ -530,22 +749,18 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             for (const auto &note : plan.notes)
                 log("info", "sweep " + t->name + ": " + note);
             Json points = Json::array();
-            Json tcounts = Json::object();
             for (std::size_t i = 0; i < plan.points.size(); ++i) {
+                if (!mine(g++))
+                    continue;
                 ctx.checkStop("sweep");
                 const auto &p = plan.points[i];
-                progress(static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(allPoints, 1)),
+                progress(static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(myPoints, 1)),
                          t->name + ": " + shapesText(p.shapes));
                 Json r = runPoint(job, *runner, static_cast<int>(i), p, plan, *t->guards, pointOptions);
+                label(r, here);
                 ++done;
-                ++total;
                 const std::string outcome = r["outcome"].get<std::string>();
-                ++counts[outcome];
-                tcounts[outcome] = tcounts.value(outcome, 0) + 1;
                 if (!r["ok"].get<bool>()) {
-                    ++failures;
-                    if (firstFailure.is_null())
-                        firstFailure = { { "target", t->name }, { "point", r } };
                     log("warning",
                         "sweep " + t->name + " " + shapesText(p.shapes) + " (" + valuesText(r["values"])
                             + "): " + outcome
@@ -564,13 +779,20 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                     { "min", syms[s].min ? Json(*syms[s].min) : Json() },
                     { "max", syms[s].max ? Json(*syms[s].max) : Json() }, { "example", plan.example[s] },
                     { "upper_tried", plan.upper[s] } });
-            targetsJson.push_back({ { "name", t->name }, { "package", t->package }, { "guards", t->guards->describe() },
-                { "guards_origin", t->guardsOrigin }, { "dynamic", t->guards->isDynamic() },
-                { "unchecked_guards", t->guards->uncheckedCount() }, { "symbols", symbols },
-                { "plan",
-                    { { "points", plan.points.size() }, { "single", plan.single }, { "pairs", plan.pairs },
-                        { "left_out", plan.leftOut }, { "notes", plan.notes } } },
-                { "counts", tcounts }, { "points", std::move(points) } });
+            targetsJson.push_back({{"name", t->name},
+                                   {"package", t->package},
+                                   {"guards", t->guards->describe()},
+                                   {"guards_origin", t->guardsOrigin},
+                                   {"dynamic", t->guards->isDynamic()},
+                                   {"unchecked_guards", t->guards->uncheckedCount()},
+                                   {"symbols", symbols},
+                                   {"plan",
+                                    {{"points", plan.points.size()},
+                                     {"single", plan.single},
+                                     {"pairs", plan.pairs},
+                                     {"left_out", plan.leftOut},
+                                     {"notes", plan.notes}}},
+                                   {"points", std::move(points)}});
         }
         fs::remove_all(pointOptions.scratch, ec);
 
@@ -578,7 +800,6 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         // batch in the bucket aotstudio-run would pick, padded as it would pad, against eager at
         // the real batch (padding must not change the real rows' outputs).
         Json policy = Json::array();
-        int policyFailures = 0, padded = 0;
         if (kind == "bundle") {
             const auto &m = bundle.manifest;
             std::set<long long> batches { 1 };
@@ -592,6 +813,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             std::map<std::string, std::unique_ptr<Runtime::AotiRunner>> runners;
             int index = 1 << 20; // apart from the targets' points
             for (const long long batch : batches) {
+                if (!mine(g++))
+                    continue;
                 ctx.checkStop("sweep");
                 progress(1.0, "bucket policy: batch " + std::to_string(batch));
                 Json row { { "batch", batch }, { "bucket", nullptr }, { "padded", false }, { "pad_to", nullptr },
@@ -603,13 +826,13 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                     row["outcome"] = "refused";
                     row["message"] = e.what();
                     row["ok"] = true; // no bucket answers it, and aotstudio-run says so
+                    label(row, here);
                     policy.push_back(std::move(row));
                     continue;
                 }
                 row["bucket"] = choice.bucket.name;
                 row["padded"] = choice.padded;
                 row["pad_to"] = choice.padTo;
-                padded += choice.padded;
                 auto shapes = exampleShapes;
                 for (auto &sh : shapes)
                     if (!sh.empty())
@@ -652,8 +875,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                 job.call("sweep.drop", Json::array({ index }));
                 const std::string outcome = row["outcome"].get<std::string>();
                 row["ok"] = outcome == "match" || outcome == "eager_error";
+                label(row, here);
                 if (!row["ok"].get<bool>()) {
-                    ++policyFailures;
                     log("warning",
                         "sweep bucket policy, batch " + std::to_string(batch) + " in " + choice.bucket.name + ": "
                             + outcome + ": " + row["message"].get<std::string>());
@@ -661,43 +884,9 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                 policy.push_back(std::move(row));
             }
         }
-        failures += policyFailures;
-
-        std::string verdict;
-        if (failures == policyFailures) { // every shape of every package did what its guards promise
-            verdict = "passed: " + std::to_string(total) + " shapes: " + std::to_string(counts["match"])
-                + " inside the range matched eager, " + std::to_string(counts["refused"]) + " outside refused";
-            if (counts["eager_error"])
-                verdict += ", " + std::to_string(counts["eager_error"]) + " where eager itself fails (the model's own)";
-            if (policyFailures)
-                verdict = "FAILED (bucket policy); shapes " + verdict;
-        } else {
-            const Json &p = firstFailure["point"];
-            verdict = "FAILED: " + std::to_string(failures) + " of " + std::to_string(total)
-                + " shapes; first: " + firstFailure["target"].get<std::string>() + " " + (p["values"].empty() ? std::string() : valuesText(p["values"]) + " ")
-                + shapesText(p["shapes"].get<std::vector<std::vector<std::int64_t>>>()) + ": "
-                + p["outcome"].get<std::string>()
-                + (p["message"].get<std::string>().empty() ? "" : " (" + p["message"].get<std::string>() + ")");
-        }
-        if (kind == "bundle")
-            verdict += "; bucket policy: " + std::to_string(policy.size()) + " batch sizes (" + std::to_string(padded)
-                + " padded), "
-                + (policyFailures ? std::to_string(policyFailures) + " not matching eager"
-                                  : std::string("every one as eager"));
-        log(failures ? "warning" : "info", "sweep " + verdict);
-        Json result { { "format", kFormat }, { "version", kVersion }, { "kind", kind },
-            { "model", compileRequest.value("model", std::string()) }, { "device", device }, { "out", out.string() },
-            { "threads", threads }, { "isolate", pointOptions.isolate },
-            { "budget",
-                { { "points", budget.maxPoints }, { "pairwise", budget.pairwise }, { "outside", budget.outside },
-                    { "random_points", budget.randomPerSymbol }, { "seed", budget.seed } } },
-            { "tolerance", compileRequest.value("tolerance", Json()) }, { "passed", failures == 0 },
-            { "failures", failures }, { "points", total }, { "counts", counts }, { "verdict", verdict },
-            { "targets", targetsJson }, { "policy", policy }, { "sweep_json", (out / "sweep.json").string() },
-            { "sweep_csv", (out / "sweep.csv").string() } };
-        writeJsonAtomic(out / "sweep.json", result);
-        writeCsv(out / "sweep.csv", targetsJson);
-        return result;
+        return finish(
+            std::move(targetsJson), std::move(policy), threads,
+            {{"shard", shard ? Json{{"index", shard->first}, {"count", shard->second}} : Json()}, {"ray", nullptr}});
     } catch (const Python::FrontendException &e) {
         fs::remove_all(pointOptions.scratch, ec);
         if (!e.details().empty())

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/tunejob.h"
 #include "pipeline/compilejob.h"
+#include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
 #include "pipeline/versions.h"
@@ -176,6 +177,7 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
                          "no CUDA device: LibTorch sees no usable GPU or driver on this machine",
                          "tune with --device cpu, or run the engine on a machine with an NVIDIA GPU"});
     const double budget = request.value("budget_seconds", 1800.0);
+    const std::string ray = rayAddress(request);
     const Json maxError = request.value("max_error", Json());
     const fs::path out = fs::absolute(outString).lexically_normal();
     std::error_code ec;
@@ -196,23 +198,68 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
             Json p = Python::callFunction("tune", "candidates",
                                           Json::array({device, dtype, request.value("trials", Json())}), "plan");
             // The first compile of a process pays one-time costs; paid here, so that no trial's
-            // compile_seconds carries them (tune.py warm_up).
-            a["warm_up"]
-                = Python::callFunction("tune", "warm_up", Json::array({device, (out / ".warmup").string()}), "plan");
+            // compile_seconds carries them (tune.py warm_up). Not with `ray`: no trial compiles here.
+            if (ray.empty())
+                a["warm_up"] = Python::callFunction("tune", "warm_up",
+                                                    Json::array({device, (out / ".warmup").string()}), "plan");
             return p;
         });
 
-        // 2. One compile per option set (compile's verify included), within the budget.
+        // 2. One compile per option set (compile's verify included), within the budget. With
+        // `ray` each is a `compile` on a Ray node, all started at once (so the budget, checked at
+        // each trial's start, never stops one); the measuring below stays here, in one process.
         Json rows = Json::array();
         bool cancelled = false;
         const double span = 1.0 / std::max<std::size_t>(1, plan.size());
         ctx.progress("trials", 0, "compiling " + std::to_string(plan.size()) + " option sets");
+        const Json here = localOrigin(device);
+        // Where a row's package was compiled (fanout.h): {host, device_name, node}.
+        const auto label = [](Json &row, const Json &origin) {
+            for (const char *key : {"host", "device_name", "node"})
+                row[key] = origin.value(key, Json());
+        };
+        // A compiled trial's figures into its row (`r`: the trial's compile request).
+        const auto fillRow = [](Json &row, const Json &compiled, const Json &r) {
+            row["package"] = compiled.value("package", "");
+            row["package_bytes"] = compiled.value("package_bytes", Json());
+            // The error axis compares like with like: an fp32 trial against fp32 eager, a
+            // bf16/fp16 trial against verify's high-precision reference (not against eager in
+            // its own dtype, which would hide the precision it gave up).
+            row["max_abs_error"] = compiled.value("max_abs_error", Json());
+            row["error_against"] = "eager " + r["dtype"].get<std::string>();
+            const Json v = compiled.value("verify", Json());
+            if (v.is_object() && v.value("mode", "") == "reduced_precision") {
+                double worst = 0;
+                bool any = false;
+                for (const auto &o : v.value("outputs", Json::array()))
+                    if (o.value("compiled_reference_error", Json()).is_number()) {
+                        worst = std::max(worst, o["compiled_reference_error"].get<double>());
+                        any = true;
+                    }
+                if (any) {
+                    row["max_abs_error"] = worst;
+                    row["error_against"]
+                        = v.value("reference", Json::object()).value("dtype", std::string("float64")) + " reference";
+                }
+            }
+            row["verify"] = v.is_object() ? v.value("verdict", Json()) : Json();
+            row["dtype"] = r["dtype"];
+            row["options_recorded"] = compiled.value("options", Json());
+        };
+        const auto logRow = [&](const Json &row) {
+            log("info",
+                "trial " + row.value("name", "") + ": " + row["status"].get<std::string>()
+                    + (row.value("reason", "").empty() ? "" : " (" + row["reason"].get<std::string>() + ")"));
+        };
+        std::vector<std::size_t> onRay; // rows whose compile runs as a Ray task
+        std::vector<SubRequest> subs;
         for (std::size_t i = 0; i < plan.size(); ++i) {
             const Json &c = plan[i];
             const std::string name = c.value("name", "");
             const Json opts = c.value("options", Json::object());
             Json row{{"name", name},   {"kind", "aoti"}, {"options", opts}, {"note", c.value("note", "")},
                      {"status", "ok"}, {"reason", ""}};
+            label(row, Json::object());
             if (c.contains("skip")) {
                 row["status"] = "skipped";
                 row["reason"] = c["skip"];
@@ -244,41 +291,25 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
             if (opts.contains("inductor"))
                 r["inductor"] = opts["inductor"];
             log("info", "trial " + name + ": " + opts.dump());
+            if (!ray.empty()) {
+                Json sub = r;
+                sub["type"] = "compile";
+                sub["id"] = 1;
+                sub["model"] = absoluteModelSpec(model);
+                sub["measure"] = false;
+                onRay.push_back(rows.size());
+                subs.push_back({Json{{"trial", name}}, sub, "", out / "trials" / name, {}});
+                rows.push_back(row);
+                continue;
+            }
             const auto tc = Clock::now();
+            label(row, here);
             try {
                 // Trial i fills its share of the "trials" part of the bar; its events carry `trial`.
                 const Job part = ctx.sub(0.02 + 0.78 * span * static_cast<double>(i), 0.78 * span, kCompileStages,
                                          Json{{"trial", name}});
-                const Json compiled = runCompileAsPart(part, r, 1.0);
-                row["package"] = compiled.value("package", "");
-                row["package_bytes"] = compiled.value("package_bytes", Json());
+                fillRow(row, runCompileAsPart(part, r, 1.0), r);
                 row["compile_seconds"] = secondsSince(tc);
-                // The error axis compares like with like: an fp32 trial against fp32 eager, a
-                // bf16/fp16 trial against verify's high-precision reference (not against eager in
-                // its own dtype, which would hide the precision it gave up).
-                row["max_abs_error"] = compiled.value("max_abs_error", Json());
-                row["error_against"] = "eager " + r["dtype"].get<std::string>();
-                const Json v = compiled.value("verify", Json());
-                if (v.is_object() && v.value("mode", "") == "reduced_precision") {
-                    double worst = 0;
-                    bool any = false;
-                    for (const auto &o : v.value("outputs", Json::array()))
-                        if (o.value("compiled_reference_error", Json()).is_number()) {
-                            worst = std::max(worst, o["compiled_reference_error"].get<double>());
-                            any = true;
-                        }
-                    if (any) {
-                        row["max_abs_error"] = worst;
-                        row["error_against"]
-                            = v.value("reference", Json::object()).value("dtype", std::string("float64"))
-                            + " reference";
-                    }
-                }
-                row["verify"] = compiled.value("verify", Json()).is_object()
-                    ? compiled["verify"].value("verdict", Json())
-                    : Json();
-                row["dtype"] = r["dtype"];
-                row["options_recorded"] = compiled.value("options", Json());
             } catch (const JobFailed &e) {
                 if (e.error().code == Protocol::Code::Cancelled) {
                     cancelled = true;
@@ -289,10 +320,34 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
                     row["compile_seconds"] = secondsSince(tc);
                 }
             }
-            log("info",
-                "trial " + name + ": " + row["status"].get<std::string>()
-                    + (row.value("reason", "").empty() ? "" : " (" + row["reason"].get<std::string>() + ")"));
+            logRow(row);
             rows.push_back(row);
+        }
+        if (!subs.empty()) {
+            bool stopped = false;
+            const auto outcomes = runOnRay(ctx, 0.02, 0.78, ray, subs, device, &stopped);
+            cancelled = cancelled || stopped;
+            for (std::size_t k = 0; k < outcomes.size(); ++k) {
+                const auto &o = outcomes[k];
+                Json &row = rows[onRay[k]];
+                label(row, o.origin);
+                if (o.error && o.error->code == Protocol::Code::Cancelled) {
+                    row["status"] = "cancelled";
+                } else if (o.error) {
+                    const std::string host = o.origin.value("host", std::string());
+                    row["status"] = "failed";
+                    row["reason"] = o.error->code + ": " + o.error->message
+                        + (host.empty() ? std::string(" (on Ray)") : " (on Ray host " + host + ")");
+                    row["compile_seconds"] = o.seconds;
+                } else {
+                    fillRow(row, o.result, subs[k].request);
+                    // The compile's own time on the worker (the task's wall time when the result
+                    // has none): a fresh engine per task, so one-time costs are in it.
+                    const Json cs = o.result.value("compile_seconds", Json());
+                    row["compile_seconds"] = cs.is_number() ? cs.get<double>() : o.seconds;
+                }
+                logRow(row);
+            }
         }
         const auto writeRows = [&](const Json &result) {
             writeJsonAtomic(out / "tune.json", result);
@@ -447,13 +502,25 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
         for (const auto &row : rows)
             if (row.value("name", "") == "defaults")
                 defaultsMs = value(row, "median_ms");
+        // Compile times of two machines do not compare: with trials compiled on several hosts the
+        // front leaves compile time out (latencies and errors were all taken here).
+        Json compiledRows = Json::array();
+        for (const auto &row : rows)
+            if (row.contains("median_ms"))
+                compiledRows.push_back(row);
+        const bool compiledOnSeveralHosts = severalHosts(compiledRows);
+        if (compiledOnSeveralHosts)
+            warn("the trials compiled on several hosts: compile time is left out of the Pareto front (compile "
+                 "times of two machines do not compare); latency and error were measured here for all of them");
         for (std::size_t i = 0; i < rows.size(); ++i)
             if (rows[i].contains("median_ms")) {
                 measured.push_back(i);
                 const double latency
                     = tiedWithDefaults(rows[i]) && !std::isnan(defaultsMs) ? defaultsMs : value(rows[i], "median_ms");
-                points.push_back({latency, value(rows[i], "max_abs_error"), value(rows[i], "compile_seconds"),
-                                  value(rows[i], "package_bytes")});
+                std::vector<double> point{latency, value(rows[i], "max_abs_error"), value(rows[i], "package_bytes")};
+                if (!compiledOnSeveralHosts)
+                    point.push_back(value(rows[i], "compile_seconds"));
+                points.push_back(std::move(point));
             }
         Json front = Json::array();
         for (const auto k : Profiler::paretoFront(points)) {
@@ -511,6 +578,14 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
         result["front"] = front;
         result["measurement"] = measurement;
         result["pairing"] = comparison.pairing();
+        result["ray"] = ray.empty()
+            ? Json()
+            : Json{{"address", ray},
+                   {"several_hosts", compiledOnSeveralHosts},
+                   {"pareto_axes",
+                    compiledOnSeveralHosts
+                        ? Json::array({"median_ms", "max_abs_error", "package_bytes"})
+                        : Json::array({"median_ms", "max_abs_error", "package_bytes", "compile_seconds"})}};
         result["seconds"] = secondsSince(t0);
         result["warnings"] = warnings;
         return ctx.stage("write", "writing tune.json, tune.csv and recipe.json", [&](Json &a) {

@@ -2,8 +2,11 @@
 // Sweeps on a Ray cluster (issue 17 item 4; FORMAT.md "Fan-out on a Ray cluster"): a local Ray
 // cluster, a head and one worker node on 127.0.0.1 started here and stopped after, runs a
 // two-scheme quantize of sample:mlp with --ray, and its rows equal the local run's in everything
-// but timings and where they ran; the files land in the job folder. A Ray address that does not
-// answer is a one-line error before any work starts. Skipped, with the reason, without Ray.
+// but timings and where they ran; the files land in the job folder. On the same cluster: an
+// export of two buckets (a bundle that verifies, each bucket labelled with its host; a bucket that
+// fails names itself and its host), a tune of two trials (compiled there, measured here) and a
+// sweep of that bundle in two shards (the same points as the sweep here). A Ray address that does
+// not answer is a one-line error before any work starts. Skipped, with the reason, without Ray.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -87,6 +90,9 @@ private Q_SLOTS:
     void cleanupTestCase();
     void unansweredAddressFailsFirst();
     void quantizeMatchesLocal();
+    void exportBucketsOnRay();
+    void tuneCompilesOnRayMeasuresHere();
+    void sweepShardsMatchLocal();
 
 private:
     bool ray(const QStringList &args, QByteArray *err = nullptr);
@@ -96,6 +102,7 @@ private:
     /// Ray's session folder holds Unix sockets, whose paths must stay short: not the build tree.
     QTemporaryDir m_rayDir{QStringLiteral("/tmp/rayXXXXXX")};
     bool m_started = false;
+    QString m_bundle; ///< exportBucketsOnRay's bundle, swept by sweepShardsMatchLocal
 };
 
 bool TestRay::ray(const QStringList &args, QByteArray *err)
@@ -239,6 +246,176 @@ void TestRay::quantizeMatchesLocal()
     const QString problems
         = TestSupport::progressProblems(remote + QStringLiteral("/aotstudio.log"), QStringLiteral("scheme"));
     QVERIFY2(problems.isEmpty(), qPrintable(problems));
+}
+
+/// Where a row says it ran: this host (the cluster is on it) and a Ray node.
+#define VERIFY_ON_RAY_NODE(row, what)                                                                                  \
+    do {                                                                                                               \
+        const QJsonObject o_ = (row);                                                                                  \
+        QVERIFY2(o_.value(QLatin1String("host")).toString() == hostName(), qPrintable(what));                          \
+        QVERIFY2(!o_.value(QLatin1String("device_name")).toString().isEmpty(), qPrintable(what));                      \
+        QVERIFY2(!o_.value(QLatin1String("node")).toString().isEmpty(), qPrintable(what));                             \
+    } while (false)
+
+void TestRay::exportBucketsOnRay()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString bundle = m_dir.filePath(QStringLiteral("bundle"));
+    QElapsedTimer t;
+    t.start();
+    const Run r = TestSupport::cli({QStringLiteral("export"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                                    QStringLiteral("--buckets"), QStringLiteral("batch=1,2"), QStringLiteral("--out"),
+                                    bundle, QStringLiteral("--no-zip"), QStringLiteral("--cold-start-runs"),
+                                    QStringLiteral("0"), QStringLiteral("--json"), QStringLiteral("--ray"), m_address});
+    qInfo("export of two buckets on the Ray cluster: %.1f s", t.elapsed() / 1000.0);
+    QVERIFY2(r.exitCode == 0, (r.out.right(2000) + TestSupport::lastLine(r.err)).constData());
+    const QJsonObject j = TestSupport::result(r.out);
+    QCOMPARE(j.value(QLatin1String("ray")).toObject().value(QLatin1String("address")).toString(), m_address);
+    const QJsonArray buckets = j.value(QLatin1String("buckets")).toArray();
+    QCOMPARE(buckets.size(), 2);
+    QCOMPARE(buckets[0].toObject().value(QLatin1String("name")).toString(), QStringLiteral("batch1"));
+    QCOMPARE(buckets[1].toObject().value(QLatin1String("name")).toString(), QStringLiteral("batch2"));
+    for (const auto &b : buckets) {
+        const QString name = b.toObject().value(QLatin1String("name")).toString();
+        VERIFY_ON_RAY_NODE(b.toObject(), name);
+        // The bucket's report says where it compiled too; its package is the bundle's, not a worker's.
+        const QJsonObject report
+            = TestSupport::readJson(bundle + QStringLiteral("/report/") + name + QStringLiteral(".json"));
+        VERIFY_ON_RAY_NODE(report, name + QStringLiteral(" report"));
+        QVERIFY2(report.value(QLatin1String("package")).toString().startsWith(bundle), qPrintable(name));
+        QVERIFY(QFileInfo::exists(bundle + QStringLiteral("/packages/") + name + QStringLiteral(".pt2")));
+    }
+    // The manifest stays what it was: where a bucket compiled is a report, not part of the bundle.
+    const QJsonObject manifest = TestSupport::readJson(bundle + QStringLiteral("/manifest.json"));
+    QVERIFY(!manifest.value(QLatin1String("buckets")).toArray()[0].toObject().contains(QLatin1String("host")));
+    // The first bucket's graphs came back with it.
+    QVERIFY(!QDir(bundle + QStringLiteral("/graphs")).isEmpty());
+    // Intact, and it runs here (hashes, shared weights, guards: as a local export's).
+    const Run inspect = TestSupport::cli({QStringLiteral("inspect"), bundle, QStringLiteral("--json")});
+    QVERIFY2(inspect.exitCode == 0, inspect.out.right(2000).constData());
+    m_bundle = bundle;
+
+    // A bucket that fails on its node fails the export, naming the bucket and the host.
+    const Run bad = TestSupport::cli(
+        {QStringLiteral("export"), QStringLiteral("--model"), QStringLiteral("sample:no_such_model"),
+         QStringLiteral("--buckets"), QStringLiteral("batch=1"), QStringLiteral("--out"),
+         m_dir.filePath(QStringLiteral("bad-bundle")), QStringLiteral("--no-zip"), QStringLiteral("--cold-start-runs"),
+         QStringLiteral("0"), QStringLiteral("--json"), QStringLiteral("--ray"), m_address});
+    QCOMPARE(bad.exitCode, 1);
+    const QString message = TestSupport::error(bad.out).value(QLatin1String("message")).toString();
+    QVERIFY2(message.contains(QLatin1String("bucket batch1")) && message.contains(hostName()), qPrintable(message));
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("bad-bundle"))));
+}
+
+void TestRay::tuneCompilesOnRayMeasuresHere()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    const QString out = m_dir.filePath(QStringLiteral("tune"));
+    QElapsedTimer t;
+    t.start();
+    const Run r = TestSupport::cli({QStringLiteral("tune"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                                    QStringLiteral("--trials"), QStringLiteral("defaults,freezing"),
+                                    QStringLiteral("--out"), out, QStringLiteral("--budget"), QStringLiteral("10m"),
+                                    QStringLiteral("--runs"), QStringLiteral("20"), QStringLiteral("--min-runs"),
+                                    QStringLiteral("5"), QStringLiteral("--max-seconds"), QStringLiteral("0.3"),
+                                    QStringLiteral("--json"), QStringLiteral("--ray"), m_address});
+    qInfo("tune of two trials compiled on the Ray cluster: %.1f s", t.elapsed() / 1000.0);
+    QVERIFY2(r.exitCode == 0, (r.out.right(2000) + TestSupport::lastLine(r.err)).constData());
+    const QJsonObject j = TestSupport::readJson(out + QStringLiteral("/tune.json"));
+    const QJsonObject ray = j.value(QLatin1String("ray")).toObject();
+    QCOMPARE(ray.value(QLatin1String("address")).toString(), m_address);
+    QCOMPARE(ray.value(QLatin1String("several_hosts")).toBool(true), false);
+    QCOMPARE(ray.value(QLatin1String("pareto_axes")).toArray().size(), 4); // one host: compile time is an axis
+    const QJsonArray rows = j.value(QLatin1String("rows")).toArray();
+    QCOMPARE(rows.size(), 2);
+    for (const auto &v : rows) {
+        const QJsonObject row = v.toObject();
+        const QString name = row.value(QLatin1String("name")).toString();
+        QVERIFY2(row.value(QLatin1String("status")).toString() == QLatin1String("ok"),
+                 qPrintable(name + QStringLiteral(": ") + row.value(QLatin1String("reason")).toString()));
+        VERIFY_ON_RAY_NODE(row, name);
+        // Measured here, together: a median and a ratio against defaults (paired, one process).
+        QVERIFY2(row.value(QLatin1String("median_ms")).toDouble() > 0, qPrintable(name));
+        QVERIFY2(row.value(QLatin1String("compile_seconds")).toDouble() > 0, qPrintable(name));
+        const QString package = out + QStringLiteral("/trials/") + name + QStringLiteral("/model.pt2");
+        QCOMPARE(row.value(QLatin1String("package")).toString(), package);
+        QVERIFY(QFileInfo::exists(package));
+    }
+    // The ratio of the two, paired in one process here.
+    bool ratio = false;
+    for (const auto &v : rows)
+        if (v.toObject().value(QLatin1String("name")).toString() == QLatin1String("freezing"))
+            ratio = v.toObject().value(QLatin1String("speedup_vs_defaults")).toDouble() > 0;
+    QVERIFY(ratio);
+    QVERIFY(!j.value(QLatin1String("front")).toArray().isEmpty());
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/recipe.json")));
+    const QString problems = TestSupport::progressProblems(out + QStringLiteral("/aotstudio.log"));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems));
+}
+
+void TestRay::sweepShardsMatchLocal()
+{
+    if (!m_skip.isEmpty())
+        QSKIP(qPrintable(m_skip));
+    if (m_bundle.isEmpty())
+        QSKIP("exportBucketsOnRay wrote no bundle");
+    const QString local = m_dir.filePath(QStringLiteral("sweep-local"));
+    const QString remote = m_dir.filePath(QStringLiteral("sweep-ray"));
+    const QStringList args{QStringLiteral("sweep"),    QStringLiteral("--bundle"), m_bundle,
+                           QStringLiteral("--budget"), QStringLiteral("8"),        QStringLiteral("--json")};
+    QElapsedTimer t;
+    t.start();
+    const Run a = TestSupport::cli(args + QStringList{QStringLiteral("--out"), local});
+    QVERIFY2(a.exitCode == 0, (a.out.right(2000) + TestSupport::lastLine(a.err)).constData());
+    const double localSeconds = t.restart() / 1000.0;
+    const Run b = TestSupport::cli(args
+                                   + QStringList{QStringLiteral("--out"), remote, QStringLiteral("--ray"), m_address,
+                                                 QStringLiteral("--ray-shards"), QStringLiteral("2")});
+    QVERIFY2(b.exitCode == 0, (b.out.right(2000) + TestSupport::lastLine(b.err)).constData());
+    qInfo("sweep of a two-bucket bundle: %.1f s here, %.1f s in two shards on the Ray cluster", localSeconds,
+          t.elapsed() / 1000.0);
+    const QJsonObject l = TestSupport::result(a.out), r = TestSupport::result(b.out);
+    QVERIFY(r.value(QLatin1String("passed")).toBool());
+    QCOMPARE(r.value(QLatin1String("ray")).toObject().value(QLatin1String("shards")).toInt(), 2);
+    QVERIFY(l.value(QLatin1String("points")).toInt() > 2);
+    QCOMPARE(r.value(QLatin1String("points")).toInt(), l.value(QLatin1String("points")).toInt());
+    QCOMPARE(r.value(QLatin1String("counts")).toObject(), l.value(QLatin1String("counts")).toObject());
+    // Merged in plan order: the same shapes, outcomes and indices as the local sweep, each labelled.
+    const QJsonArray lt = l.value(QLatin1String("targets")).toArray(), rt = r.value(QLatin1String("targets")).toArray();
+    QCOMPARE(rt.size(), lt.size());
+    for (int i = 0; i < lt.size(); ++i) {
+        const QJsonObject x = lt[i].toObject(), y = rt[i].toObject();
+        QCOMPARE(y.value(QLatin1String("name")), x.value(QLatin1String("name")));
+        QCOMPARE(y.value(QLatin1String("package")), x.value(QLatin1String("package")));
+        QCOMPARE(y.value(QLatin1String("counts")), x.value(QLatin1String("counts")));
+        const QJsonArray lp = x.value(QLatin1String("points")).toArray(),
+                         rp = y.value(QLatin1String("points")).toArray();
+        QCOMPARE(rp.size(), lp.size());
+        for (int k = 0; k < lp.size(); ++k) {
+            const QJsonObject p = rp[k].toObject(), q = lp[k].toObject();
+            for (const char *key : {"index", "shapes", "expected", "outcome", "ok"})
+                QVERIFY2(p.value(QLatin1String(key)) == q.value(QLatin1String(key)), key);
+            VERIFY_ON_RAY_NODE(p, QStringLiteral("point %1").arg(k));
+            QVERIFY(q.value(QLatin1String("node")).isNull());
+        }
+    }
+    const QJsonArray lpol = l.value(QLatin1String("policy")).toArray(),
+                     rpol = r.value(QLatin1String("policy")).toArray();
+    QCOMPARE(rpol.size(), lpol.size());
+    for (int k = 0; k < lpol.size(); ++k)
+        QCOMPARE(rpol[k].toObject().value(QLatin1String("batch")), lpol[k].toObject().value(QLatin1String("batch")));
+    // Each shard ran a part of the points, the two parts making the whole.
+    int shardPoints[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+        const QJsonObject s = TestSupport::readJson(remote + QStringLiteral("/shards/shard%1/sweep.json").arg(k));
+        QCOMPARE(s.value(QLatin1String("shard")).toObject().value(QLatin1String("index")).toInt(-1), k);
+        shardPoints[k] = s.value(QLatin1String("points")).toInt() + s.value(QLatin1String("policy")).toArray().size();
+        QVERIFY2(shardPoints[k] > 0, qPrintable(QStringLiteral("shard %1 ran nothing").arg(k)));
+    }
+    QCOMPARE(shardPoints[0] + shardPoints[1], l.value(QLatin1String("points")).toInt() + lpol.size());
+    QVERIFY(QFileInfo::exists(remote + QStringLiteral("/sweep.csv")));
 }
 
 QTEST_GUILESS_MAIN(TestRay)

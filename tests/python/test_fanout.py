@@ -126,5 +126,120 @@ class Task(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(d, "got")) and open(os.path.join(d, "got")).read().strip())
 
 
+class Send(unittest.TestCase):
+    """The files a job sends with its tasks (fanout.pack_sent, fanout_task.unpack_sent)."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.src = os.path.join(self.dir.name, "src")
+        os.makedirs(os.path.join(self.src, "compile"))
+        os.makedirs(os.path.join(self.src, "bundle", "packages"))
+        for name, data in (("compile/model.pt2", b"\0pt2"), ("compile/result.json", b"{}"),
+                           ("bundle/manifest.json", b"{}"), ("bundle/packages/batch1.pt2", b"\0b1")):
+            with open(os.path.join(self.src, name), "wb") as f:
+                f.write(data)
+
+    def test_siblings_stay_together_and_strings_are_rewritten(self):
+        package = os.path.join(self.src, "compile", "model.pt2")
+        result = os.path.join(self.src, "compile", "result.json")
+        bundle = os.path.join(self.src, "bundle")
+        blob, places = fanout.pack_sent([package, result, bundle])
+        self.assertEqual(places[package].split("/")[0], places[result].split("/")[0])
+        self.assertNotEqual(places[package].split("/")[0], places[bundle].split("/")[0])
+        worker = os.path.join(self.dir.name, "worker")
+        moves = fanout_task.unpack_sent(blob, worker, places)
+        with open(moves[package], "rb") as f:
+            self.assertEqual(f.read(), b"\0pt2")
+        self.assertEqual(os.path.dirname(moves[package]), os.path.dirname(moves[result]))
+        with open(os.path.join(moves[bundle], "packages", "batch1.pt2"), "rb") as f:
+            self.assertEqual(f.read(), b"\0b1")
+        request = {"package": package, "bundle": bundle + "/packages/batch1.pt2", "near": bundle + "x",
+                   "list": [result, 3], "model": "sample:mlp"}
+        moved = fanout_task.rewrite_paths(request, moves)
+        self.assertEqual(moved["package"], moves[package])
+        self.assertEqual(moved["bundle"], moves[bundle] + "/packages/batch1.pt2")
+        self.assertEqual(moved["near"], bundle + "x")  # a longer name is another path
+        self.assertEqual(moved["list"], [moves[result], 3])
+        self.assertEqual(moved["model"], "sample:mlp")
+        back = fanout_task.rewrite_paths(moved, {v: k for k, v in moves.items()})
+        self.assertEqual(back, request)
+
+    def test_more_than_the_limit_is_refused_before_packing(self):
+        package = os.path.join(self.src, "compile", "model.pt2")
+        with self.assertRaises(FrontendError) as ctx:
+            fanout.pack_sent([package, os.path.join(self.src, "bundle")], limit=6)
+        self.assertEqual(ctx.exception.code, "bad_request")
+        self.assertIn("9 bytes, more than the 6 bytes", ctx.exception.message)
+        self.assertIn(package, ctx.exception.message)
+        self.assertEqual(fanout.SEND_LIMIT_BYTES, 2 << 30)
+        fanout.pack_sent([package], limit=4)  # at the limit: sent
+
+    def test_missing_or_relative_path_is_refused(self):
+        for bad in (os.path.join(self.src, "nothing"), "compile/model.pt2"):
+            with self.assertRaises(FrontendError) as ctx:
+                fanout.pack_sent([bad])
+            self.assertEqual(ctx.exception.code, "bad_request", bad)
+
+    def test_archive_cannot_write_outside(self):
+        worker = os.path.join(self.dir.name, "worker")
+        for member in ("../escape.bin", "0/../../escape.bin"):
+            buf = io.BytesIO()
+            with tarfile.open(fileobj=buf, mode="w") as tar:
+                info = tarfile.TarInfo(member)
+                info.size = 1
+                tar.addfile(info, io.BytesIO(b"x"))
+            with self.assertRaises(tarfile.TarError, msg=member):
+                fanout_task.unpack_sent(buf.getvalue(), worker, {"/p": "0/p"})
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            info = tarfile.TarInfo("0/link")
+            info.type = tarfile.SYMTYPE
+            info.linkname = "/etc/passwd"
+            tar.addfile(info)
+        with self.assertRaises(tarfile.TarError):
+            fanout_task.unpack_sent(buf.getvalue(), worker, {"/p": "0/link"})
+        self.assertFalse(os.path.exists(os.path.join(self.dir.name, "escape.bin")))
+        # A sent path the archive lacks is an error too, not a request naming nothing.
+        blob, _ = fanout.pack_sent([os.path.join(self.src, "compile", "result.json")])
+        with self.assertRaises(FileNotFoundError):
+            fanout_task.unpack_sent(blob, worker, {"/p": "0/model.pt2"})
+
+    def test_task_runs_on_the_unpacked_copy(self):
+        # A stand-in engine that answers with what it found at the request's `package`.
+        package = os.path.join(self.src, "compile", "model.pt2")
+        engine = os.path.join(self.dir.name, "aotstudio-engine")
+        with open(engine, "w", encoding="utf-8") as f:
+            f.write(f"#!{sys.executable}\n" + "\n".join([
+                "import json, sys",
+                "print(json.dumps({'type': 'hello', 'id': 0, 'torch_version': '2.14.1', 'devices': []}), flush=True)",
+                "req = json.loads(sys.stdin.readline())",
+                "data = open(req['package'], 'rb').read().decode('latin-1')",
+                "res = {'package': req['package'], 'data': data, 'out': req['out']}",
+                "import os; os.makedirs(req['out'], exist_ok=True)",
+                "json.dump({'package': req['package']}, open(os.path.join(req['out'], 'seen.json'), 'w'))",
+                "print(json.dumps({'type': 'result', 'id': req['id'], 'result': res}), flush=True)",
+                "sys.stdin.readline()"]) + "\n")
+        os.chmod(engine, 0o755)
+        blob, places = fanout.pack_sent([package])
+        events = list(fanout_task.run_engine(engine, {"type": "sweep", "id": 1, "package": package}, "", "2.14.1",
+                                             places, blob))
+        done = events[-1]
+        self.assertEqual(done["type"], "fanout_done")
+        self.assertNotIn("error", done)
+        self.assertEqual(done["result"]["data"], "\0pt2")  # the engine read the sent copy...
+        self.assertEqual(done["result"]["package"], package)  # ...and its result names the driver's file
+        self.assertNotEqual(done["result"]["out"], package)
+        # So do the JSON files it wrote, as they come back.
+        with tarfile.open(fileobj=io.BytesIO(done["files"])) as tar:
+            seen = json.load(tar.extractfile("./seen.json"))
+        self.assertEqual(seen, {"package": package})
+        # A broken archive ends the task before the engine starts.
+        events = list(fanout_task.run_engine(engine, {"type": "sweep", "id": 1, "package": package}, "", "2.14.1",
+                                             places, b"not a tar"))
+        self.assertEqual(events[-1]["error"]["code"], "remote_failed")
+        self.assertIn("cannot unpack", events[-1]["error"]["message"])
+
+
 if __name__ == "__main__":
     unittest.main()

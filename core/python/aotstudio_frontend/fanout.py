@@ -27,6 +27,9 @@ RAY_PIN = "ray==2.60.0"
 #: Seconds a Ray address gets to accept a connection before the job fails: ray.init itself waits
 #: minutes for a GCS that does not answer (its own retries), so the address is probed first.
 PROBE_SECONDS = 5.0
+#: Most bytes the files a job sends with its tasks may hold together (:func:`pack_sent`): they are
+#: packed in this process's memory and go through Ray's object store.
+SEND_LIMIT_BYTES = 2 << 30
 
 _runs = {}
 _next = [1]
@@ -72,12 +75,62 @@ def probe(address: str, seconds: float = PROBE_SECONDS) -> None:
                             "without --ray the job runs here") from exc
 
 
+def _bytes_under(path: str) -> int:
+    if not os.path.isdir(path) or os.path.islink(path):
+        return os.lstat(path).st_size
+    total = 0
+    for root, _dirs, names in os.walk(path):
+        for name in names:
+            total += os.lstat(os.path.join(root, name)).st_size
+    return total
+
+
+def pack_sent(paths: list, limit: int = None) -> tuple:
+    """The local files and folders ``paths`` (absolute) packed as one tar, each under ``K/NAME``:
+    NAME its own name, K the number of the folder it is in (paths of one folder land in one folder
+    on the worker, so a package and its result.json stay siblings). Returns ``(tar bytes,
+    {path: "K/NAME"})``. Raises FrontendError: ``bad_request`` for a path that is not absolute or
+    does not exist, or when together they hold more than ``limit`` bytes (default
+    :data:`SEND_LIMIT_BYTES`)."""
+    limit = SEND_LIMIT_BYTES if limit is None else limit
+    places, folders, total = {}, {}, 0
+    for path in paths:
+        if not isinstance(path, str) or not os.path.isabs(path):
+            raise FrontendError("bad_request", "load", f"a path sent with the Ray tasks must be absolute: {path!r}",
+                                "an engine bug: the job names what it sends by absolute path")
+        path = os.path.normpath(path)
+        if path in places:
+            continue
+        if not os.path.exists(path):
+            raise FrontendError("bad_request", "load", f"'{path}', to be sent with the Ray tasks, does not exist",
+                                "check the path the request names")
+        total += _bytes_under(path)
+        folder = os.path.dirname(path)
+        k = folders.setdefault(folder, len(folders))
+        places[path] = f"{k}/{os.path.basename(path)}"
+    if total > limit:
+        raise FrontendError("bad_request", "load",
+                            f"the files sent with the Ray tasks ({', '.join(places)}) hold {total} bytes, more than "
+                            f"the {limit} bytes (SEND_LIMIT_BYTES) a job may send through Ray's object store",
+                            "put them on a file system every node shares and name them there, or run without --ray")
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for path, place in places.items():
+            tar.add(path, arcname=place)
+    return buf.getvalue(), places
+
+
 def start(address: str, engine: str, torch_version: str, subs: list, device: str = "cpu") -> int:
     """Connect to the cluster at ``address`` and submit one task per sub-request. ``subs``: list of
-    ``{"request": {...}, "collect": "DIR", "target": "/abs/path"}``; ``engine``: the engine
-    executable (the same path on every node); ``torch_version``: the driver's. Returns a handle."""
+    ``{"request": {...}, "collect": "DIR", "target": "/abs/path", "send": ["/abs/path", ...]}``;
+    ``engine``: the engine executable (the same path on every node); ``torch_version``: the
+    driver's. ``send`` (optional): local files and folders the task needs, packed once for all
+    tasks (:func:`pack_sent`), put in Ray's object store once and unpacked in each task's folder,
+    where the request's strings naming them are rewritten (fanout_task.py). Returns a handle."""
     ray = _import_ray()
     probe(address)
+    sent = sorted({os.path.normpath(p) for sub in subs for p in (sub.get("send") or [])})
+    blob, places = pack_sent(sent) if sent else (None, {})
     if ray.is_initialized():
         ray.shutdown()
     try:
@@ -98,8 +151,11 @@ def start(address: str, engine: str, torch_version: str, subs: list, device: str
     handle = _next[0]
     _next[0] += 1
     run = {"subs": subs, "gens": {}, "done": set(), "ray": ray}
+    # One copy in the object store; as a top-level argument Ray hands each task the bytes.
+    blob_ref = ray.put(blob) if blob is not None else None
     for i, sub in enumerate(subs):
-        run["gens"][i] = task.remote(engine, sub["request"], sub.get("collect", ""), torch_version)
+        mine = {os.path.normpath(p): places[os.path.normpath(p)] for p in (sub.get("send") or [])}
+        run["gens"][i] = task.remote(engine, sub["request"], sub.get("collect", ""), torch_version, mine, blob_ref)
     _runs[handle] = run
     return handle
 

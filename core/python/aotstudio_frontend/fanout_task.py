@@ -8,6 +8,11 @@ cloudpickle): the worker needs the studio's engine at the same path and the same
 ``hello`` is checked against the driver's torch version before the request is sent), not this
 package on its Python path.
 
+Files the driver sends with the task (fanout.py ``pack_sent``: a package, a bundle) arrive as one
+tar, unpacked into the task's temporary folder; every string of the request that names a sent path
+is rewritten to its place there, and every string of the result that names that place back to the
+driver's path.
+
 Events yielded (dicts): ``{"type": "fanout_hello", host, device_name, torch_version, node}`` first,
 then the engine's own ``progress``/``log``/``stage_done`` events, then exactly one
 ``{"type": "fanout_done", "result" or "error", "files": tar bytes or None, "worker_out": path,
@@ -68,6 +73,56 @@ def _pack(folder: str) -> bytes:
     return buf.getvalue()
 
 
+def rewrite_paths(value, moves: dict):
+    """``value`` (JSON-like) with every string that is a path in ``moves`` (old -> new), or under
+    one, moved to the new place. Paths are matched whole: ``/a/b`` moves ``/a/b/c``, not ``/a/bc``."""
+    if isinstance(value, str):
+        for old, new in moves.items():
+            if value == old or value.startswith(old + "/"):
+                return new + value[len(old):]
+        return value
+    if isinstance(value, dict):
+        return {k: rewrite_paths(v, moves) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rewrite_paths(v, moves) for v in value]
+    return value
+
+
+def _rewrite_files(folder: str, moves: dict) -> None:
+    """Every JSON file under ``folder`` with its paths moved as :func:`rewrite_paths` does."""
+    for root, _dirs, names in os.walk(folder):
+        for name in names:
+            if not name.endswith(".json"):
+                continue
+            path = os.path.join(root, name)
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = json.load(f)
+            except (OSError, ValueError):
+                continue
+            fixed = rewrite_paths(data, moves)
+            if fixed != data:
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(fixed, f, indent=1)
+
+
+def unpack_sent(blob: bytes, folder: str, sent: dict) -> dict:
+    """The driver's tar ``blob`` into ``folder`` (tarfile's ``data`` filter: a member naming a
+    place outside it, an absolute path or a link leading out raises tarfile.TarError). ``sent``:
+    ``{driver path: "K/NAME"}``. Returns ``{driver path: its place under folder}``; raises
+    FileNotFoundError when a sent path is not in the archive."""
+    os.makedirs(folder, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(blob), mode="r") as tar:
+        tar.extractall(folder, filter="data")
+    moves = {}
+    for path, place in sent.items():
+        local = os.path.normpath(os.path.join(folder, place))
+        if not local.startswith(folder.rstrip("/") + "/") or not os.path.lexists(local):
+            raise FileNotFoundError(f"{path} ({place}) is not in what the driver sent")
+        moves[path] = local
+    return moves
+
+
 def _node_id() -> str:
     try:
         import ray  # noqa: PLC0415 (there on a Ray worker; only the label needs it)
@@ -77,11 +132,14 @@ def _node_id() -> str:
         return ""
 
 
-def run_engine(engine: str, request: dict, collect: str, driver_torch: str):
+def run_engine(engine: str, request: dict, collect: str, driver_torch: str, shipped: dict = None,
+               blob: bytes = None):
     """Run ``request`` (its ``out`` replaced by a temporary folder) in ``engine --serve`` and yield
     its events; the folder ``collect`` (relative to that ``out``; "" for all of it) comes back
     packed. ``driver_torch``: the torch version the driver runs; a worker with another one runs
-    nothing."""
+    nothing. ``shipped``/``blob``: the driver's files (``{driver path: "K/NAME"}`` and the tar holding
+    them, :func:`unpack_sent`), unpacked before the engine starts; an archive that cannot be
+    unpacked ends the task with ``remote_failed``."""
     host = socket.gethostname()
     work = tempfile.mkdtemp(prefix="aotstudio-ray-")
     out = os.path.join(work, "out")
@@ -91,7 +149,18 @@ def run_engine(engine: str, request: dict, collect: str, driver_torch: str):
     sent = False
     request_id = int(request.get("id", 1))
     label = {"host": host, "node": _node_id()}
+    moves = {}
     try:
+        if shipped:
+            try:
+                moves = unpack_sent(blob or b"", os.path.join(work, "sent"), shipped)
+            except (OSError, tarfile.TarError) as exc:
+                yield {"type": "fanout_done", **label, "device_name": "", "files": None, "worker_out": out,
+                       "error": {"code": "remote_failed", "stage": "load",
+                                 "message": f"cannot unpack the files the driver sent on Ray node {host}: {exc}",
+                                 "hint": "check the disk of that node's temporary folder"}}
+                return
+            request = rewrite_paths(request, moves)
         if not os.access(engine, os.X_OK):
             yield {"type": "fanout_done", **label, "device_name": "", "files": None, "worker_out": out,
                    "error": {"code": "ray_unavailable", "stage": "load",
@@ -161,9 +230,13 @@ def run_engine(engine: str, request: dict, collect: str, driver_torch: str):
         except subprocess.TimeoutExpired:
             pass
         folder = os.path.join(out, collect) if collect else out
+        back = {v: k for k, v in moves.items()}
+        if back:
+            _rewrite_files(folder, back)
         done = {"type": "fanout_done", **label, "worker_out": folder, "files": _pack(folder)}
         if final.get("type") == "result":
-            done["result"] = final.get("result")
+            # Paths into what the driver sent name the driver's own files again.
+            done["result"] = rewrite_paths(final.get("result"), back)
         else:
             done["error"] = {k: final.get(k, "") for k in ("code", "stage", "message", "hint")}
         yield done
