@@ -23,7 +23,7 @@ namespace {
 struct ExportOptions {
     std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe;
     Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
-    std::vector<std::string> dynamic;
+    std::vector<std::string> dynamic, shapes;
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
     int coldStartRuns = 3;
 };
@@ -91,6 +91,7 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
                    "by aotstudio-run against each bucket's guards (default with --from: "
                    "the compile's own)")
         ->check(dynamicSpec());
+    addShapeOption(&cmd, o.shapes);
     cmd.add_flag("--pad-safe", o.padSafe,
                  "Rows of a batch are independent: a smaller batch may run padded in a larger bucket");
     cmd.add_flag("--no-zip", o.noZip, "Do not write BUNDLE.zip");
@@ -119,6 +120,8 @@ std::string checkExport(ExportOptions &o)
         return "needs a model: pass --from DIR (a compile's output) or --model SPEC";
     if (std::string problem = loadRecipe(o.recipe, o.recipeOptions); !problem.empty())
         return problem;
+    if (Json parsed; !parseShapes(o.shapes, parsed).empty())
+        return parseShapes(o.shapes, parsed);
     if (o.signKey.empty())
         return {};
     std::string why = checkSigningKey(o.signKey).value_or(std::string());
@@ -139,6 +142,7 @@ Json exportRequest(const ExportOptions &o)
         request["device"] = o.device;
     if (!o.dynamic.empty())
         request["dynamic"] = o.dynamic;
+    setShapes(request, o.shapes);
     if (!o.signKey.empty())
         request["sign_key"] = std::filesystem::absolute(o.signKey).string();
     if (o.noSharedWeights)
