@@ -170,13 +170,13 @@ InputsDialog::InputsDialog(Client::EngineClient *client, const QString &model, c
     layout->addWidget(buttons);
     resize(760, 420);
 
-    connect(m_client, &Client::EngineClient::progress, this,
+    connect(client, &Client::EngineClient::progress, this,
             [this](qint64 id, const QString &, double, const QString &message) {
                 if (id == m_requestId && id != 0)
                     m_stage->setText(message);
             });
-    connect(m_client, &Client::EngineClient::resultReceived, this, &InputsDialog::onResult);
-    connect(m_client, &Client::EngineClient::errorReceived, this, &InputsDialog::onError);
+    connect(client, &Client::EngineClient::resultReceived, this, &InputsDialog::onResult);
+    connect(client, &Client::EngineClient::errorReceived, this, &InputsDialog::onError);
     // The model's own example first: the saved shapes are filled in over it.
     send(QJsonObject());
 }
@@ -194,7 +194,7 @@ void InputsDialog::send(const QJsonObject &shapes)
     if (!shapes.isEmpty())
         body.insert(QLatin1String("shapes"), shapes);
     m_error->hide();
-    m_requestId = m_client->submitJob(QStringLiteral("inputs"), body);
+    m_requestId = m_client ? m_client->submitJob(QStringLiteral("inputs"), body) : 0;
     if (m_requestId == 0) {
         m_error->setText(tr("The engine is not running: start it (Engine → Restart engine) and open this again."));
         m_error->show();
@@ -211,7 +211,8 @@ void InputsDialog::cancelRequest()
         return;
     const qint64 id = m_requestId;
     m_requestId = 0;
-    m_client->cancel(id);
+    if (m_client)
+        m_client->cancel(id);
     setBusy(false);
     m_stage->setText(tr("Cancelled"));
 }

@@ -6,6 +6,7 @@
 #include <QDialog>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QPointer>
 #include <QStringList>
 
 class QLabel;
@@ -78,7 +79,7 @@ private:
     void showOutputs(const QJsonObject &result);
     int rowOf(const QString &input, int dim) const;
 
-    Client::EngineClient *m_client;
+    QPointer<Client::EngineClient> m_client; ///< the window's; may go before the dialog at shutdown
     QString m_model;
     QString m_device;
     QString m_dtype;
