@@ -1265,10 +1265,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Sizes change the example inputs every job of this model starts from (their values are repeated or cut, so token ids and masks keep their range). Inputs that share a dimension, such as ids and their attention mask, must be changed together. A dynamic range must hold the example&apos;s size; dimensions of one tie name share the first one&apos;s range.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Build the inputs again at the edited shapes and run the model once</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1347,6 +1343,10 @@ Hint: %2</source>
     </message>
     <message>
         <source> (the range of “%1”)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sizes change the example inputs every job of this model starts from (their values are repeated or cut, so token ids and masks keep their range). Inputs that share a dimension, such as ids and their attention mask, must be changed together. A dynamic range must hold the example&apos;s size; dimensions of one tie name share one range.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1261,10 +1261,6 @@
         <translation>同名的动态维度是同一个维度（例如所有输入的批次维）</translation>
     </message>
     <message>
-        <source>Sizes change the example inputs every job of this model starts from (their values are repeated or cut, so token ids and masks keep their range). Inputs that share a dimension, such as ids and their attention mask, must be changed together. A dynamic range must hold the example&apos;s size; dimensions of one tie name share the first one&apos;s range.</source>
-        <translation>这里的大小会改变该模型每个作业所用的示例输入（其数值被重复或截断，因此 token id 和掩码保持原有取值范围）。共享某个维度的输入（例如 id 及其注意力掩码）必须一起修改。动态范围必须包含示例的大小；同一绑定名称的维度共用其中第一个维度的范围。</translation>
-    </message>
-    <message>
         <source>Build the inputs again at the edited shapes and run the model once</source>
         <translation>按编辑后的形状重新构建输入并运行模型一次</translation>
     </message>
@@ -1345,6 +1341,10 @@ Hint: %2</source>
     <message>
         <source> (the range of “%1”)</source>
         <translation>（“%1”的范围）</translation>
+    </message>
+    <message>
+        <source>Sizes change the example inputs every job of this model starts from (their values are repeated or cut, so token ids and masks keep their range). Inputs that share a dimension, such as ids and their attention mask, must be changed together. A dynamic range must hold the example&apos;s size; dimensions of one tie name share one range.</source>
+        <translation>这里的大小会改变该模型每个作业所用的示例输入（其数值被重复或截断，因此 token id 和掩码保持原有取值范围）。共享某个维度的输入（例如 id 及其注意力掩码）必须一起修改。动态范围必须包含示例的大小；同一绑定名称的维度共用同一个范围。</translation>
     </message>
 </context>
 <context>

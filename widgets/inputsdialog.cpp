@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -126,8 +127,8 @@ InputsDialog::InputsDialog(Client::EngineClient *client, const QString &model, c
     auto *hint = new QLabel(tr("Sizes change the example inputs every job of this model starts from (their values "
                                "are repeated or cut, so token ids and masks keep their range). Inputs that share a "
                                "dimension, such as ids and their attention mask, must be changed together. A "
-                               "dynamic range must hold the example's size; dimensions of one tie name share the "
-                               "first one's range."),
+                               "dynamic range must hold the example's size; dimensions of one tie name share one "
+                               "range."),
                             this);
     hint->setWordWrap(true);
 
@@ -235,7 +236,8 @@ void InputsDialog::onResult(qint64 id, const QJsonObject &result)
     m_signature->setText(result.value(QLatin1String("signature")).toString());
     const qint64 parameters = result.value(QLatin1String("parameters")).toInteger(-1);
     if (parameters >= 0)
-        m_summary->setText(tr("%1 on %2, %3; parameters: %4").arg(m_model, m_device, m_dtype).arg(parameters));
+        m_summary->setText(
+            tr("%1 on %2, %3; parameters: %4").arg(m_model, m_device, m_dtype, QLocale().toString(parameters)));
     if (!m_filled) {
         m_example = result.value(QLatin1String("inputs")).toArray();
         fillTable(m_example);
@@ -315,18 +317,33 @@ void InputsDialog::fillTable(const QJsonArray &inputs)
             tie->setPlaceholderText(d == 0 ? QStringLiteral("batch") : QString());
             tie->setEnabled(false);
             m_table->setCellWidget(row, TieColumn, tie);
-            connect(dynamicBox, &QCheckBox::toggled, this, [size, lo, hi, tie, d](bool on) {
+            connect(dynamicBox, &QCheckBox::toggled, this, [this, row, size, lo, hi, tie, d](bool on) {
                 lo->setEnabled(on);
                 hi->setEnabled(on);
                 tie->setEnabled(on);
-                if (on) {
-                    // Defaults: 1 to twice the current size; dimension 0 of every input is one batch.
-                    lo->setValue(1);
-                    hi->setValue(std::min(kMaxSize, std::max(2, 2 * size->value())));
-                    if (d == 0 && tie->text().isEmpty())
-                        tie->setText(QStringLiteral("batch"));
+                if (!on)
+                    return;
+                // Dimension 0 of every input is one batch; a dimension joins the range its name
+                // already has, else 1 to twice its size.
+                if (d == 0 && tie->text().isEmpty())
+                    tie->setText(QStringLiteral("batch"));
+                int from = -1;
+                for (int other = 0; other < m_table->rowCount() && !tie->text().isEmpty(); ++other) {
+                    const auto *box = qobject_cast<QCheckBox *>(m_table->cellWidget(other, DynamicColumn));
+                    if (other != row && box && box->isChecked()
+                        && static_cast<QLineEdit *>(m_table->cellWidget(other, TieColumn))->text() == tie->text()) {
+                        from = other;
+                        break;
+                    }
                 }
+                m_syncing = true;
+                lo->setValue(from < 0 ? 1 : static_cast<QSpinBox *>(m_table->cellWidget(from, MinColumn))->value());
+                hi->setValue(from < 0 ? std::min(kMaxSize, std::max(2, 2 * size->value()))
+                                      : static_cast<QSpinBox *>(m_table->cellWidget(from, MaxColumn))->value());
+                m_syncing = false;
             });
+            connect(lo, &QSpinBox::valueChanged, this, [this, row] { syncTie(row); });
+            connect(hi, &QSpinBox::valueChanged, this, [this, row] { syncTie(row); });
         }
     }
     m_table->resizeColumnsToContents();
@@ -344,6 +361,26 @@ int InputsDialog::rowOf(const QString &input, int dim) const
             return row;
     }
     return -1;
+}
+
+void InputsDialog::syncTie(int row)
+{
+    const auto *box = qobject_cast<QCheckBox *>(m_table->cellWidget(row, DynamicColumn));
+    const QString tie = qobject_cast<QLineEdit *>(m_table->cellWidget(row, TieColumn))->text().trimmed();
+    if (!box || !box->isChecked() || tie.isEmpty() || m_syncing)
+        return;
+    m_syncing = true;
+    const int lo = static_cast<QSpinBox *>(m_table->cellWidget(row, MinColumn))->value();
+    const int hi = static_cast<QSpinBox *>(m_table->cellWidget(row, MaxColumn))->value();
+    for (int other = 0; other < m_table->rowCount(); ++other) {
+        const auto *otherBox = qobject_cast<QCheckBox *>(m_table->cellWidget(other, DynamicColumn));
+        if (other == row || !otherBox || !otherBox->isChecked()
+            || static_cast<QLineEdit *>(m_table->cellWidget(other, TieColumn))->text().trimmed() != tie)
+            continue;
+        static_cast<QSpinBox *>(m_table->cellWidget(other, MinColumn))->setValue(lo);
+        static_cast<QSpinBox *>(m_table->cellWidget(other, MaxColumn))->setValue(hi);
+    }
+    m_syncing = false;
 }
 
 void InputsDialog::applySettings(const RunSettings &settings)
@@ -365,12 +402,12 @@ void InputsDialog::applySettings(const RunSettings &settings)
         const int row = rowOf(input, dim);
         if (row < 0 || !m_table->cellWidget(row, DynamicColumn))
             continue;
+        static_cast<QLineEdit *>(m_table->cellWidget(row, TieColumn))->setText(tie); // before the check's defaults
         static_cast<QCheckBox *>(m_table->cellWidget(row, DynamicColumn))->setChecked(true);
         if (lo >= 0) {
             static_cast<QSpinBox *>(m_table->cellWidget(row, MinColumn))->setValue(lo);
             static_cast<QSpinBox *>(m_table->cellWidget(row, MaxColumn))->setValue(hi);
         }
-        static_cast<QLineEdit *>(m_table->cellWidget(row, TieColumn))->setText(tie);
     }
 }
 

@@ -78,6 +78,8 @@ private:
     void applySettings(const RunSettings &settings);
     void showOutputs(const QJsonObject &result);
     int rowOf(const QString &input, int dim) const;
+    /// Gives every other dynamic row tied to `row`'s name `row`'s range (one name, one dimension).
+    void syncTie(int row);
 
     QPointer<Client::EngineClient> m_client; ///< the window's; may go before the dialog at shutdown
     QString m_model;
@@ -86,6 +88,7 @@ private:
     RunSettings m_settings;
     qint64 m_requestId = 0;
     bool m_filled = false;
+    bool m_syncing = false; ///< syncTie() is copying a range: the copies do not sync back
     QJsonArray m_example; ///< the first answer's inputs: the model's own shapes
     QLabel *m_summary;
     QLabel *m_signature;

@@ -155,7 +155,18 @@ private Q_SLOTS:
         QCOMPARE(cell<QSpinBox>(dialog, 0, InputsDialog::MaxColumn)->value(), 8); // 2 × the size 4
         QVERIFY(cell<QSpinBox>(dialog, 0, InputsDialog::MaxColumn)->isEnabled());
         QVERIFY(!cell<QSpinBox>(dialog, 1, InputsDialog::MaxColumn)->isEnabled()); // not dynamic
+        QCOMPARE(cell<QSpinBox>(dialog, 2, InputsDialog::MaxColumn)->value(), 8);
         cell<QSpinBox>(dialog, 0, InputsDialog::MaxColumn)->setValue(32);
+        QCOMPARE(cell<QSpinBox>(dialog, 2, InputsDialog::MaxColumn)->value(), 32); // one name, one range
+        // A dimension given a name of its own keeps its range apart.
+        cell<QLineEdit>(dialog, 2, InputsDialog::TieColumn)->setText(QStringLiteral("rows"));
+        cell<QSpinBox>(dialog, 2, InputsDialog::MaxColumn)->setValue(12);
+        QCOMPARE(cell<QSpinBox>(dialog, 0, InputsDialog::MaxColumn)->value(), 32);
+        QCOMPARE(dialog->dynamic().at(1), QStringLiteral("attention_mask:0:1:12=rows"));
+        cell<QLineEdit>(dialog, 2, InputsDialog::TieColumn)->setText(QStringLiteral("batch"));
+        cell<QSpinBox>(dialog, 0, InputsDialog::MaxColumn)->setValue(31);
+        cell<QSpinBox>(dialog, 0, InputsDialog::MaxColumn)->setValue(32);
+        QCOMPARE(cell<QSpinBox>(dialog, 2, InputsDialog::MaxColumn)->value(), 32);
 
         // Check Shapes asks again with the edited shapes; the model's outputs at them come back.
         dialog->findChild<QPushButton *>(QStringLiteral("checkShapesButton"))->click();
