@@ -230,6 +230,27 @@ private Q_SLOTS:
         again->reject();
     }
 
+    void runSettingsShowAndResetShapes()
+    {
+        RunSettings settings;
+        settings.setShapes(QStringLiteral("sample:minilm"), QJsonObject{{QStringLiteral("input_ids"), sizes({2, 16})}});
+        settings.setShapes(QStringLiteral("sample:mlp"), QJsonObject{{QStringLiteral("x"), sizes({3, 64})}});
+        AotStudio::Widgets::RunSettingsDialog dialog(settings, QStringLiteral("sample:minilm"));
+        auto *label = dialog.findChild<QLabel *>(QStringLiteral("shapesLabel"));
+        QCOMPARE(label->text(), QStringLiteral("input_ids 2×16"));
+        QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
+        QVERIFY(dialog.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/run_settings_shapes.png")));
+        QCOMPARE(dialog.settings().shapes(QStringLiteral("sample:minilm")),
+                 settings.shapes(QStringLiteral("sample:minilm")));
+        auto *reset = dialog.findChild<QPushButton *>(QStringLiteral("resetShapesButton"));
+        QVERIFY(reset->isEnabled());
+        reset->click();
+        QVERIFY(!reset->isEnabled());
+        QVERIFY(dialog.settings().shapes(QStringLiteral("sample:minilm")).isEmpty());
+        QCOMPARE(dialog.settings().shapes(QStringLiteral("sample:mlp")).value(QLatin1String("x")).toArray(),
+                 sizes({3, 64})); // another model's stay
+    }
+
     void engineErrorIsShownInTheDialog()
     {
         Fixture f;
