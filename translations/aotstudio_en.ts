@@ -1207,6 +1207,150 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::InputsDialog</name>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check Shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inputs of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2, %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop building the model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dim</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tie name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions of one name are one dimension (e.g. the batch of every input)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Build the inputs again at the edited shapes and run the model once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model&apos;s Shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put every size back to the model&apos;s own example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine is not running: start it (Engine → Restart engine) and open this again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Building the model and its example inputs…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2, %3; parameters: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+Hint: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine could not build the inputs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Values %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scalar</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size of dimension %1 of %2 (the model&apos;s example: %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make dimension %1 of %2 dynamic in the exported program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Outputs of one eager forward: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At the edited shapes the model ran: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dimension %1 of %2: the minimum %3 is above the maximum %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dimension %1 of %2: its size %3 is outside its dynamic range %4..%5%6.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (the range of “%1”)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sizes change the example inputs every job of this model starts from (their values are repeated or cut, so token ids and masks keep their range). Inputs that share a dimension, such as ids and their attention mask, must be changed together. A dynamic range must hold the example&apos;s size; dimensions of one tie name share one range.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::InspectorPanel</name>
     <message>
         <source>Property</source>
@@ -1852,6 +1996,18 @@ Time budget (no trial starts after it):</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>The engine is not ready yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs of %1 use its own example shapes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs of %1 use the shapes %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>No longer using the engine in %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2486,6 +2642,18 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>Pick the venv the aotstudio-engine wheel is installed in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Inputs…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model&apos;s example inputs (names, shapes, dtypes): edit their shapes and mark dimensions dynamic (Ctrl+I)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3817,6 +3985,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>Inductor options:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset Shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the model&apos;s own example shapes again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model&apos;s own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Example input shapes of %1 (Model → Inputs… edits them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input shapes:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1203,6 +1203,151 @@
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::InputsDialog</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Check Shapes</source>
+        <translation>检查形状</translation>
+    </message>
+    <message>
+        <source>Inputs of %1</source>
+        <translation>%1 的输入</translation>
+    </message>
+    <message>
+        <source>%1 on %2, %3</source>
+        <translation>%1，设备 %2，%3</translation>
+    </message>
+    <message>
+        <source>Stop building the model</source>
+        <translation>停止构建模型</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Dim</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Dynamic</source>
+        <translation>动态</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Tie name</source>
+        <translation>绑定名称</translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions of one name are one dimension (e.g. the batch of every input)</source>
+        <translation>同名的动态维度是同一个维度（例如所有输入的批次维）</translation>
+    </message>
+    <message>
+        <source>Build the inputs again at the edited shapes and run the model once</source>
+        <translation>按编辑后的形状重新构建输入并运行模型一次</translation>
+    </message>
+    <message>
+        <source>Model&apos;s Shapes</source>
+        <translation>模型的形状</translation>
+    </message>
+    <message>
+        <source>Put every size back to the model&apos;s own example</source>
+        <translation>把所有大小恢复为模型自带示例的大小</translation>
+    </message>
+    <message>
+        <source>The engine is not running: start it (Engine → Restart engine) and open this again.</source>
+        <translation>引擎未运行：请先启动它（引擎 → 重启引擎），再打开此窗口。</translation>
+    </message>
+    <message>
+        <source>Building the model and its example inputs…</source>
+        <translation>正在构建模型及其示例输入…</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>%1 on %2, %3; parameters: %4</source>
+        <translation>%1，设备 %2，%3；参数：%4</translation>
+    </message>
+    <message>
+        <source>%1
+Hint: %2</source>
+        <translation>%1
+提示：%2</translation>
+    </message>
+    <message>
+        <source>The engine could not build the inputs.</source>
+        <translation>引擎无法构建输入。</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3</source>
+        <translation>%1 %2 %3</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Values %1</source>
+        <translation>取值 %1</translation>
+    </message>
+    <message>
+        <source>scalar</source>
+        <translation>标量</translation>
+    </message>
+    <message>
+        <source>Size of dimension %1 of %2 (the model&apos;s example: %3)</source>
+        <translation>%2 第 %1 维的大小（模型示例：%3）</translation>
+    </message>
+    <message>
+        <source>Make dimension %1 of %2 dynamic in the exported program</source>
+        <translation>在导出的程序中把 %2 的第 %1 维设为动态</translation>
+    </message>
+    <message>
+        <source>Outputs of one eager forward: %1</source>
+        <translation>一次 eager 前向的输出：%1</translation>
+    </message>
+    <message>
+        <source>At the edited shapes the model ran: %1</source>
+        <translation>模型在编辑后的形状下运行成功：%1</translation>
+    </message>
+    <message>
+        <source>Dimension %1 of %2: the minimum %3 is above the maximum %4.</source>
+        <translation>%2 的第 %1 维：最小值 %3 大于最大值 %4。</translation>
+    </message>
+    <message>
+        <source>Dimension %1 of %2: its size %3 is outside its dynamic range %4..%5%6.</source>
+        <translation>%2 的第 %1 维：大小 %3 不在其动态范围 %4..%5%6 内。</translation>
+    </message>
+    <message>
+        <source> (the range of “%1”)</source>
+        <translation>（“%1”的范围）</translation>
+    </message>
+    <message>
+        <source>Sizes change the example inputs every job of this model starts from (their values are repeated or cut, so token ids and masks keep their range). Inputs that share a dimension, such as ids and their attention mask, must be changed together. A dynamic range must hold the example&apos;s size; dimensions of one tie name share one range.</source>
+        <translation>这里的大小会改变该模型每个作业所用的示例输入（其数值被重复或截断，因此 token id 和掩码保持原有取值范围）。共享某个维度的输入（例如 id 及其注意力掩码）必须一起修改。动态范围必须包含示例的大小；同一绑定名称的维度共用同一个范围。</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::InspectorPanel</name>
     <message>
         <source>Property</source>
@@ -1848,6 +1993,18 @@ Time budget (no trial starts after it):</source>
         <translation>%1 中没有 %2。请用以下命令将引擎安装到其中：%3</translation>
     </message>
     <message>
+        <source>The engine is not ready yet.</source>
+        <translation>引擎尚未就绪。</translation>
+    </message>
+    <message>
+        <source>Jobs of %1 use its own example shapes.</source>
+        <translation>%1 的作业使用其自带的示例形状。</translation>
+    </message>
+    <message>
+        <source>Jobs of %1 use the shapes %2.</source>
+        <translation>%1 的作业使用形状 %2。</translation>
+    </message>
+    <message>
         <source>No longer using the engine in %1</source>
         <translation>不再使用 %1 中的引擎</translation>
     </message>
@@ -2482,6 +2639,18 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>Pick the venv the aotstudio-engine wheel is installed in</source>
         <translation>选择安装了 aotstudio-engine wheel 的 venv</translation>
+    </message>
+    <message>
+        <source>&amp;Inputs…</source>
+        <translation>输入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>The model&apos;s example inputs (names, shapes, dtypes): edit their shapes and mark dimensions dynamic (Ctrl+I)</source>
+        <translation>模型的示例输入（名称、形状、数据类型）：编辑形状并把维度标记为动态（Ctrl+I）</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
     </message>
     <message>
         <source>&amp;Forget Chosen Engine</source>
@@ -3825,6 +3994,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>Inductor options:</source>
         <translation>Inductor 选项：</translation>
+    </message>
+    <message>
+        <source>Reset Shapes</source>
+        <translation>重置形状</translation>
+    </message>
+    <message>
+        <source>Use the model&apos;s own example shapes again</source>
+        <translation>重新使用模型自带的示例形状</translation>
+    </message>
+    <message>
+        <source>the model&apos;s own</source>
+        <translation>模型自带的形状</translation>
+    </message>
+    <message>
+        <source>Example input shapes of %1 (Model → Inputs… edits them)</source>
+        <translation>%1 的示例输入形状（在“模型 → 输入…”中编辑）</translation>
+    </message>
+    <message>
+        <source>Input shapes:</source>
+        <translation>输入形状：</translation>
     </message>
     <message>
         <source>none: run everything in the engine</source>

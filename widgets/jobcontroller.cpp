@@ -3,6 +3,7 @@
 
 #include "connectdialog.h"
 #include "exportdialog.h"
+#include "inputsdialog.h"
 #include "selectionhub.h"
 #include "sessioncontroller.h"
 #include "trustdialog.h"
@@ -377,13 +378,42 @@ bool JobController::startBundleSweep(const QString &bundle, bool allowUnsigned)
 
 void JobController::showRunSettings()
 {
-    auto *dialog = new RunSettingsDialog(m_runSettings, m_dialogParent);
+    auto *dialog = new RunSettingsDialog(m_runSettings, m_inputs ? m_inputs().model : QString(),
+                                         m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         m_runSettings = dialog->settings();
         m_runSettings.save();
     });
     dialog->open();
+}
+
+void JobController::showInputsDialog()
+{
+    const Inputs inputs = m_inputs ? m_inputs() : Inputs();
+    if (inputs.model.isEmpty()) {
+        Q_EMIT statusMessage(tr("Pick a model first."), 5000);
+        return;
+    }
+    if (!m_client->isReady()) {
+        Q_EMIT statusMessage(tr("The engine is not ready yet."), 5000);
+        return;
+    }
+    auto *dialog = new InputsDialog(m_client, inputs.model, inputs.device, m_runSettings, m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { setInputShapes(dialog->model(), dialog->shapes(), dialog->dynamic()); });
+    dialog->open();
+}
+
+void JobController::setInputShapes(const QString &model, const QJsonObject &shapes, const QStringList &dynamic)
+{
+    m_runSettings.setShapes(model, shapes);
+    m_runSettings.dynamic = dynamic;
+    m_runSettings.save();
+    Q_EMIT statusMessage(shapes.isEmpty() ? tr("Jobs of %1 use its own example shapes.").arg(model)
+                                          : tr("Jobs of %1 use the shapes %2.").arg(model, RunSettings::shapesText(shapes)),
+                         10000);
 }
 
 void JobController::applyRecipeOptions(const QJsonObject &options, const QString &name)
@@ -441,7 +471,9 @@ bool JobController::startJob(JobKind kind, const QJsonObject &extra)
             };
             reused = m_lastResult->model == request.model && m_lastResult->device == request.device
                 && same("dtype", profile.dtype, QStringLiteral("fp32")) && same("freezing", profile.freezing, false)
-                && same("max_autotune", profile.maxAutotune, false);
+                && same("max_autotune", profile.maxAutotune, false)
+                && same("shapes", profile.compile.shapes.isEmpty() ? QJsonValue() : QJsonValue(profile.compile.shapes),
+                        QJsonValue());
             if (reused)
                 profile.package = m_lastResult->package;
         }
@@ -453,12 +485,12 @@ bool JobController::startJob(JobKind kind, const QJsonObject &extra)
         body = QJsonObject{{QLatin1String("model"), request.model},
                            {QLatin1String("device"), request.device},
                            {QLatin1String("out"), request.out}};
-        const QJsonObject fields = m_runSettings.requestFields(type);
+        const QJsonObject fields = m_runSettings.requestFields(type, request.model);
         for (auto it = fields.begin(); it != fields.end(); ++it)
             body.insert(it.key(), it.value());
     } else {
         body = request.toJson(0);
-        const QJsonObject fields = m_runSettings.requestFields(type);
+        const QJsonObject fields = m_runSettings.requestFields(type, request.model);
         for (auto it = fields.begin(); it != fields.end(); ++it)
             body.insert(it.key(), it.value());
     }

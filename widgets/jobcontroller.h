@@ -134,6 +134,13 @@ public Q_SLOTS:
     bool startBundleSweep(const QString &bundle, bool allowUnsigned = false);
     /// Opens the run settings dialog (dtype, Inductor options, measuring, schemes).
     void showRunSettings();
+    /// Model → Inputs…: opens InputsDialog on the window's model and device (the engine's `inputs`
+    /// request); on OK its shapes (for that model) and dynamic dimensions become the run settings,
+    /// saved. Says on the status bar why it does not open (no model, engine not ready).
+    void showInputsDialog();
+    /// Sets the shapes of `model`'s example inputs and the dynamic dimensions (the Inputs dialog's
+    /// OK), saved.
+    void setInputShapes(const QString &model, const QJsonObject &shapes, const QStringList &dynamic);
     /// A tune's "Use this recipe": the recipe's options (freezing, max_autotune, dtype, inductor)
     /// become the run settings of the next compile (RunSettings::applyRecipeOptions), saved.
     void applyRecipeOptions(const QJsonObject &options, const QString &name);

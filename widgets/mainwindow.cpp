@@ -270,6 +270,13 @@ void MainWindow::createActions()
                                        "policy; its signature is checked against the engine's trust store first"));
     connect(m_sweepBundleAction, &QAction::triggered, m_jobs, &JobController::chooseBundleToSweep);
 
+    m_inputsAction = new QAction(QIcon::fromTheme(QStringLiteral("view-list-details")), tr("&Inputs…"), this);
+    m_inputsAction->setObjectName(QStringLiteral("inputsAction"));
+    m_inputsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_inputsAction->setToolTip(tr("The model's example inputs (names, shapes, dtypes): edit their shapes and mark "
+                                  "dimensions dynamic (Ctrl+I)"));
+    connect(m_inputsAction, &QAction::triggered, m_jobs, &JobController::showInputsDialog);
+
     m_settingsAction = new QAction(QIcon::fromTheme(QStringLiteral("configure")), tr("Run &Settings…"), this);
     m_settingsAction->setObjectName(QStringLiteral("settingsAction"));
     m_settingsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
@@ -331,6 +338,7 @@ void MainWindow::createToolBar()
     bar->addWidget(new QLabel(tr("Model:"), bar));
     bar->addWidget(m_modelCombo);
     bar->addAction(m_openFactoryAction);
+    bar->addAction(m_inputsAction);
     bar->addSeparator();
 
     m_deviceCombo = new QComboBox(bar);
@@ -541,6 +549,13 @@ void MainWindow::createMenus()
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *model = menuBar()->addMenu(tr("&Model"));
+    model->setObjectName(QStringLiteral("modelMenu"));
+    model->addAction(m_inputsAction);
+    model->addSeparator();
+    model->addAction(m_openFactoryAction);
+    model->addAction(m_openHfAction);
 
     QMenu *engine = menuBar()->addMenu(tr("&Engine"));
     engine->addAction(m_compileAction);
@@ -783,6 +798,7 @@ void MainWindow::updateActions()
     m_sweepAction->setEnabled(canStart && lastResult.has_value() && !lastResult->package.isEmpty());
     m_sweepBundleAction->setEnabled(canStart);
     m_numericsAction->setEnabled(canStart);
+    m_inputsAction->setEnabled(canStart);
     m_tuneAction->setEnabled(canStart);
     m_exportAction->setEnabled(canStart && !m_jobs->lastCompileDirectory().isEmpty());
     m_cancelAction->setEnabled(m_jobs->isBusy());

@@ -183,6 +183,7 @@ private:
     QAction *m_numericsAction = nullptr;
     QAction *m_tuneAction = nullptr;
     QAction *m_settingsAction = nullptr;
+    QAction *m_inputsAction = nullptr;
     QAction *m_openSessionAction = nullptr;
     QAction *m_saveSessionAction = nullptr;
     QAction *m_reportAction = nullptr;

@@ -7,9 +7,12 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QListWidget>
 #include <QRegularExpression>
 #include <QRegularExpressionValidator>
@@ -44,6 +47,8 @@ RunSettings RunSettings::load()
     r.maxAutotune = s.value(QStringLiteral("maxAutotune"), r.maxAutotune).toBool();
     r.inductor = QJsonDocument::fromJson(s.value(QStringLiteral("inductor")).toByteArray()).object();
     r.dynamic = s.value(QStringLiteral("dynamic"), r.dynamic).toStringList();
+    // One JSON object: model specs hold ':' and '/', which QSettings keys do not keep.
+    r.shapesByModel = QJsonDocument::fromJson(s.value(QStringLiteral("shapes")).toByteArray()).object();
     r.warmup = s.value(QStringLiteral("warmup"), r.warmup).toInt();
     r.runs = s.value(QStringLiteral("runs"), r.runs).toInt();
     r.maxSeconds = s.value(QStringLiteral("maxSeconds"), r.maxSeconds).toDouble();
@@ -74,6 +79,7 @@ void RunSettings::save() const
     s.setValue(QStringLiteral("maxAutotune"), maxAutotune);
     s.setValue(QStringLiteral("inductor"), QJsonDocument(inductor).toJson(QJsonDocument::Compact));
     s.setValue(QStringLiteral("dynamic"), dynamic);
+    s.setValue(QStringLiteral("shapes"), QJsonDocument(shapesByModel).toJson(QJsonDocument::Compact));
     s.setValue(QStringLiteral("warmup"), warmup);
     s.setValue(QStringLiteral("runs"), runs);
     s.setValue(QStringLiteral("maxSeconds"), maxSeconds);
@@ -101,7 +107,32 @@ bool RunSettings::isRayAddress(const QString &address)
     return port >= 1 && port <= 65535;
 }
 
-QJsonObject RunSettings::requestFields(const QString &type) const
+QJsonObject RunSettings::shapes(const QString &model) const
+{
+    return shapesByModel.value(model).toObject();
+}
+
+void RunSettings::setShapes(const QString &model, const QJsonObject &shapes)
+{
+    if (shapes.isEmpty())
+        shapesByModel.remove(model);
+    else
+        shapesByModel.insert(model, shapes);
+}
+
+QString RunSettings::shapesText(const QJsonObject &shapes)
+{
+    QStringList parts;
+    for (auto it = shapes.begin(); it != shapes.end(); ++it) {
+        QStringList sizes;
+        for (const QJsonValue &d : it.value().toArray())
+            sizes.append(QString::number(d.toInteger()));
+        parts.append(it.key() + QLatin1Char(' ') + sizes.join(QChar(0x00D7)));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+QJsonObject RunSettings::requestFields(const QString &type, const QString &model) const
 {
     // Profile and quantize requests are typed (profileRequest(), quantizeRequest()). A numerics
     // request measures nothing; a tune's trials are option sets of their own (FORMAT.md, Requests).
@@ -127,6 +158,8 @@ QJsonObject RunSettings::requestFields(const QString &type) const
         o.insert(QLatin1String("inductor"), inductor);
     if ((tune || type == QLatin1String("sweep")) && !ray.isEmpty())
         o.insert(QLatin1String("ray"), ray);
+    if (const QJsonObject s = shapes(model); !s.isEmpty() && type != QLatin1String("sweep"))
+        o.insert(QLatin1String("shapes"), s);
     return o;
 }
 
@@ -144,6 +177,7 @@ Client::ProfileRequest RunSettings::profileRequest(const Client::CompileRequest 
 {
     Client::ProfileRequest r;
     r.compile = compile;
+    r.compile.shapes = shapes(compile.model);
     r.compile.warmup = warmup;
     r.compile.runs = runs;
     r.maxSeconds = maxSeconds;
@@ -160,6 +194,7 @@ Client::QuantizeRequest RunSettings::quantizeRequest(const Client::CompileReques
 {
     Client::QuantizeRequest r;
     r.compile = compile;
+    r.compile.shapes = shapes(compile.model);
     r.compile.warmup = warmup;
     r.compile.runs = runs;
     r.maxSeconds = maxSeconds;
@@ -172,8 +207,12 @@ Client::QuantizeRequest RunSettings::quantizeRequest(const Client::CompileReques
     return r;
 }
 
-RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *parent)
+RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString &model, QWidget *parent)
     : QDialog(parent)
+    , m_original(settings)
+    , m_model(model)
+    , m_shapes(settings.shapes(model))
+    , m_shapesLabel(new QLabel(this))
     , m_dtype(new QComboBox(this))
     , m_freezing(new QCheckBox(tr("Freezing (fold weights into constants)"), this))
     , m_maxAutotune(new QCheckBox(tr("Max-autotune (benchmark kernel choices; slow compile)"), this))
@@ -246,11 +285,34 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
     m_threads->setToolTip(tr("Intra-op threads for eager and compiled alike; the engine refuses more than the CPUs it "
                              "may use (affinity and cgroup quota) and records the count in every result"));
 
+    // The Inputs dialog (Model → Inputs…) edits the shapes; here they are shown and can be reset.
+    m_shapesLabel->setObjectName(QStringLiteral("shapesLabel"));
+    m_shapesLabel->setWordWrap(true);
+    m_shapesLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *resetShapes = new QPushButton(tr("Reset Shapes"), this);
+    resetShapes->setObjectName(QStringLiteral("resetShapesButton"));
+    resetShapes->setToolTip(tr("Use the model's own example shapes again"));
+    const auto showShapes = [this, resetShapes] {
+        m_shapesLabel->setText(m_shapes.isEmpty() ? tr("the model's own") : RunSettings::shapesText(m_shapes));
+        m_shapesLabel->setToolTip(m_model.isEmpty() ? QString() : tr("Example input shapes of %1 (Model → Inputs… "
+                                                                      "edits them)").arg(m_model));
+        resetShapes->setEnabled(!m_shapes.isEmpty());
+    };
+    showShapes();
+    connect(resetShapes, &QPushButton::clicked, this, [this, showShapes] {
+        m_shapes = QJsonObject();
+        showShapes();
+    });
+    auto *shapesRow = new QHBoxLayout;
+    shapesRow->addWidget(m_shapesLabel, 1);
+    shapesRow->addWidget(resetShapes);
+
     auto *compile = new QGroupBox(tr("Compile"), this);
     auto *compileForm = new QFormLayout(compile);
     compileForm->addRow(tr("Data type:"), m_dtype);
     compileForm->addRow(m_freezing);
     compileForm->addRow(m_maxAutotune);
+    compileForm->addRow(tr("Input shapes:"), shapesRow);
     compileForm->addRow(tr("Dynamic dimensions:"), m_dynamic);
     compileForm->addRow(tr("Inductor options:"), m_inductor);
     auto *measure = new QGroupBox(tr("Measure"), this);
@@ -303,7 +365,8 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, QWidget *paren
 
 RunSettings RunSettingsDialog::settings() const
 {
-    RunSettings r;
+    RunSettings r = m_original;
+    r.setShapes(m_model, m_shapes);
     r.dtype = m_dtype->currentData().toString();
     r.freezing = m_freezing->isChecked();
     r.maxAutotune = m_maxAutotune->isChecked();

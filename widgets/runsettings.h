@@ -10,6 +10,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
 class QListWidget;
 class QSpinBox;
@@ -30,6 +31,9 @@ struct RunSettings
     /// scalars, e.g. from a tune's recipe); empty: none.
     QJsonObject inductor;
     QStringList dynamic;                     ///< "INPUT:DIM[:MIN:MAX][=NAME]"
+    /// Example inputs at other shapes per model spec (model -> {input name: [d0, d1, ...]}), as the
+    /// Inputs dialog leaves them; a request of a model carries its entry as `shapes`.
+    QJsonObject shapesByModel;
     int warmup = 5;                          ///< untimed runs first
     int runs = 200;                          ///< most timed runs per variant
     double maxSeconds = 5;                   ///< measuring cap per variant, s
@@ -60,9 +64,17 @@ struct RunSettings
      * no Inductor options), the dtype stays when it gives none.
      */
     void applyRecipeOptions(const QJsonObject &options);
+    /// The shapes of `model`'s example inputs the user chose ({input name: [d0, d1, ...]}); empty:
+    /// the model's own.
+    QJsonObject shapes(const QString &model) const;
+    /// Sets (empty: removes) the shapes of `model`'s example inputs.
+    void setShapes(const QString &model, const QJsonObject &shapes);
+    /// `shapes` as "input_ids 2×128, attention_mask 2×128" for people; empty for none.
+    static QString shapesText(const QJsonObject &shapes);
     /// Fields of a `compile`, `sweep`, `numerics` or `tune` request built from these settings (each
-    /// type gets the fields FORMAT.md gives it); the caller adds model, device, out.
-    QJsonObject requestFields(const QString &type) const;
+    /// type gets the fields FORMAT.md gives it); the caller adds model, device, out. With `model`,
+    /// its shapes() go along as `shapes` (not for a sweep, which takes them from its package).
+    QJsonObject requestFields(const QString &type, const QString &model = {}) const;
     /// A `profile` request of `compile`'s model, device and folder with these settings.
     Client::ProfileRequest profileRequest(const Client::CompileRequest &compile) const;
     /// A `quantize` request of `compile`'s model, device and folder with these settings.
@@ -74,10 +86,15 @@ class RunSettingsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    explicit RunSettingsDialog(const RunSettings &settings, QWidget *parent = nullptr);
+    /// `model`: the toolbar's model, whose shapes() the dialog shows (with a button to reset them).
+    explicit RunSettingsDialog(const RunSettings &settings, const QString &model = {}, QWidget *parent = nullptr);
     RunSettings settings() const;
 
 private:
+    RunSettings m_original; ///< what the dialog opened with (fields it does not edit stay so)
+    QString m_model;
+    QJsonObject m_shapes; ///< m_model's shapes; a reset empties them
+    QLabel *m_shapesLabel;
     QComboBox *m_dtype;
     QCheckBox *m_freezing;
     QCheckBox *m_maxAutotune;

@@ -38,6 +38,7 @@ struct Command {
 Command compileCommand();
 Command diffCommand();
 Command exportCommand();
+Command inputsCommand();
 Command inspectCommand();
 Command keygenCommand();
 Command profileCommand();

@@ -27,7 +27,7 @@ struct CompileOptions {
     double maxSeconds = 5;
     std::optional<double> tolerance;
     std::optional<int> verifyShapes;
-    std::vector<std::string> dynamic;
+    std::vector<std::string> dynamic, shapes;
     bool json = false, verbose = false, freezing = false, noFreezing = false, maxAutotune = false, allowCache = false,
          noSnapshots = false, regional = false, compareWhole = false;
 };
@@ -257,6 +257,7 @@ void addCompileOptions(CLI::App &cmd, CompileOptions &o)
                    "1:0=batch). An example size of 0 or 1 is resized to 2 (said in the log); a "
                    "dimension that comes out static fails the compile with the guard")
         ->check(dynamicSpec());
+    addShapeOption(&cmd, o.shapes);
     cmd.footer("Exit status: 0 success, 1 the job failed (export, compile, accuracy, device), 2 bad command line, 130\n"
                "cancelled with Ctrl-C. A compile writes OUT/model.pt2, OUT/result.json (or OUT/error.json),\n"
                "OUT/snapshots/*.json, OUT/kernels.json, OUT/trace/ and OUT/aotstudio.log. A failed compile moves\n"
@@ -306,6 +307,7 @@ Json compileRequest(const CompileOptions &o)
     if (o.verifyShapes)
         request["verify_shapes"] = *o.verifyShapes;
     setThreads(request, o.threads);
+    setShapes(request, o.shapes);
     applyRecipe(request, o.recipeOptions,
                 o.dtypeOption && o.dtypeOption->count() > 0); // contradictions refused in check
     return request;
@@ -318,6 +320,8 @@ std::string checkCompile(CompileOptions &o)
         return problem;
     if (std::string problem = loadRecipe(o.recipe, o.recipeOptions); !problem.empty())
         return problem;
+    if (Json parsed; !parseShapes(o.shapes, parsed).empty())
+        return parseShapes(o.shapes, parsed);
     Json probe{{"dtype", o.dtype}};
     return applyRecipe(probe, o.recipeOptions, o.dtypeOption && o.dtypeOption->count() > 0);
 }

@@ -25,7 +25,7 @@ namespace {
 struct ExportOptions {
     std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe, ray, layout = "buckets";
     Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
-    std::vector<std::string> dynamic;
+    std::vector<std::string> dynamic, shapes;
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
     int coldStartRuns = 3;
 };
@@ -93,6 +93,7 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
                    "by aotstudio-run against each bucket's guards (default with --from: "
                    "the compile's own)")
         ->check(dynamicSpec());
+    addShapeOption(&cmd, o.shapes);
     cmd.add_flag("--pad-safe", o.padSafe,
                  "Rows of a batch are independent: a smaller batch may run padded in a larger bucket");
     cmd.add_flag("--no-zip", o.noZip, "Do not write BUNDLE.zip");
@@ -141,6 +142,8 @@ std::string checkExport(ExportOptions &o)
                     + " does not apply to --layout blocks (one package per block class at the "
                       "example's shapes, without weights); drop it, or export without --layout blocks";
     }
+    if (Json parsed; !parseShapes(o.shapes, parsed).empty())
+        return parseShapes(o.shapes, parsed);
     if (o.signKey.empty())
         return {};
     std::string why = checkSigningKey(o.signKey).value_or(std::string());
@@ -161,6 +164,7 @@ Json exportRequest(const ExportOptions &o)
         request["device"] = o.device;
     if (!o.dynamic.empty())
         request["dynamic"] = o.dynamic;
+    setShapes(request, o.shapes);
     if (!o.signKey.empty())
         request["sign_key"] = std::filesystem::absolute(o.signKey).string();
     if (o.noSharedWeights)

@@ -21,8 +21,8 @@ namespace AotStudio::Cli {
 
 std::vector<Command> commandTable()
 {
-    return {compileCommand(),  diffCommand(),  exportCommand(),  inspectCommand(),  keygenCommand(), profileCommand(),
-            quantizeCommand(), sweepCommand(), compareCommand(), numericsCommand(), tuneCommand()};
+    return {compileCommand(), diffCommand(),     exportCommand(), inputsCommand(),  inspectCommand(),  keygenCommand(),
+            profileCommand(), quantizeCommand(), sweepCommand(),  compareCommand(), numericsCommand(), tuneCommand()};
 }
 
 } // namespace AotStudio::Cli
@@ -61,6 +61,7 @@ int main(int argc, char **argv)
         "Examples:\n"
         "  aotstudio-cli compile --model sample:mlp --device cpu --out /tmp/mlp --json\n"
         "  aotstudio-cli compile --model sample:minilm --out /tmp/minilm\n"
+        "  aotstudio-cli inputs --model sample:minilm\n"
         "  aotstudio-cli compile --model ./my_model.py:make --device cuda --out build/my\n"
         "  aotstudio-cli diff /tmp/mlp/snapshots/002_decompose.json /tmp/mlp/snapshots/005_post_grad.json\n"
         "  aotstudio-cli inspect build/convnet-bundle.zip\n"

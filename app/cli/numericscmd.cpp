@@ -20,6 +20,7 @@ struct NumericsOptions {
     std::string model, device = "cpu", out = "aotstudio-numerics", dtype = "fp32", submodule;
     double tolerance = 0; ///< 0: the dtype's default (numerics.py DEFAULT_TOLERANCE)
     int batch = 0; ///< 0: the model's example batch
+    std::vector<std::string> shapes;
     bool freezing = false, json = false, verbose = false, all = false;
 };
 
@@ -36,6 +37,7 @@ json numericsRequest(const NumericsOptions &o)
         r["tolerance"] = o.tolerance;
     if (o.batch > 0)
         r["batch"] = o.batch;
+    setShapes(r, o.shapes);
     return r;
 }
 
@@ -120,6 +122,7 @@ Command numericsCommand()
             cmd.add_option("--batch", o->batch,
                            "Resize the example inputs' batch dimension (a smaller batch keeps fewer intermediates)")
                 ->check(CLI::Range(1, 1 << 20));
+            addShapeOption(&cmd, o->shapes);
             cmd.add_flag("--freezing", o->freezing, "Compile with Inductor's freezing, as compile --freezing does");
             cmd.add_flag("--all", o->all,
                          "List every node, not only those over the tolerance (on a graph of more than 40)");
@@ -128,7 +131,10 @@ Command numericsCommand()
             cmd.footer("Exit status: 0 done (whatever the errors found), 1 the job failed (model, export or compile), "
                        "2 bad command line, 130 cancelled.");
         },
-        [] { return std::string(); },
+        [o] {
+            json shapes;
+            return parseShapes(o->shapes, shapes);
+        },
         [o](const Globals &g) -> int {
             const json request = numericsRequest(*o);
             runEngineJob({request,

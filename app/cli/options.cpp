@@ -34,6 +34,62 @@ const CLI::Validator &dynamicSpec()
     return v;
 }
 
+void addShapeOption(CLI::App *cmd, std::vector<std::string> &shapes)
+{
+    cmd->add_option("--shape", shapes,
+                    "Example input at another shape, INPUT=AxB (repeatable), INPUT an index or an input's name, e.g. "
+                    "input_ids=2x128: the example's values repeated or cut along each dimension (token ids stay in "
+                    "its range, masks 0/1). Inputs that share a dimension (ids and their attention mask) are changed "
+                    "together by giving each; aotstudio-cli inputs lists the names and shapes")
+        ->check(CLI::Validator(
+            [](std::string &value) -> std::string {
+                static const std::regex form(R"(^(\d+|[A-Za-z_][A-Za-z0-9_.\[\]']*)=(\d+)(x\d+)*$)");
+                if (!std::regex_match(value, form))
+                    return "cannot read '" + value
+                        + "': write INPUT=AxB (INPUT an index or an input's name), e.g. "
+                          "x=4x64 or input_ids=2x128";
+                static const std::regex zero(R"((=|x)0+(x|$))");
+                if (std::regex_search(value.substr(value.rfind('=')), zero))
+                    return "'" + value + "': every dimension must be at least 1";
+                return {};
+            },
+            "INPUT=AxB"));
+}
+
+std::string parseShapes(const std::vector<std::string> &shapes, nlohmann::json &out)
+{
+    out = nlohmann::json::object();
+    for (const std::string &value : shapes) {
+        const auto eq = value.rfind('=');
+        const std::string input = value.substr(0, eq);
+        if (out.contains(input))
+            return "--shape gives input '" + input + "' twice";
+        nlohmann::json sizes = nlohmann::json::array();
+        std::size_t start = eq + 1;
+        while (start <= value.size()) {
+            const auto x = value.find('x', start);
+            const std::string part = value.substr(start, x == std::string::npos ? std::string::npos : x - start);
+            try {
+                sizes.push_back(std::stoll(part));
+            } catch (const std::exception &) {
+                return "--shape '" + value + "': cannot read the size '" + part + "'";
+            }
+            if (x == std::string::npos)
+                break;
+            start = x + 1;
+        }
+        out[input] = sizes;
+    }
+    return {};
+}
+
+void setShapes(nlohmann::json &request, const std::vector<std::string> &shapes)
+{
+    nlohmann::json parsed;
+    if (!shapes.empty() && parseShapes(shapes, parsed).empty())
+        request["shapes"] = parsed;
+}
+
 const CLI::Validator &deviceName()
 {
     static const CLI::Validator v(

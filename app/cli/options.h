@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Options every measuring subcommand shares (compile, profile, quantize).
+// Options every measuring subcommand shares (compile, profile, quantize), and those of every
+// subcommand that loads a model (--shape).
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,16 @@ void addThreadsOption(CLI::App *cmd, int &threads);
 /// input and dimension exist): a malformed one is a command-line error (exit 2) before the
 /// engine starts.
 const CLI::Validator &dynamicSpec();
+
+/// `--shape INPUT=AxB` (repeatable): the example input INPUT (an index or an input's name) rebuilt at
+/// that shape (FORMAT.md "compile", `shapes`). The form is checked here (each size >= 1); whether
+/// the input exists and has that rank is the engine's question (exit 1, naming the inputs).
+void addShapeOption(CLI::App *cmd, std::vector<std::string> &shapes);
+/// The `--shape` values as the request's `shapes` object ({"INPUT": [A, B]}) in `out`; returns ""
+/// or the problem (exit 2): an input given twice.
+std::string parseShapes(const std::vector<std::string> &shapes, nlohmann::json &out);
+/// Put `shapes` into a request as `shapes` when any were given (checked by parseShapes() first).
+void setShapes(nlohmann::json &request, const std::vector<std::string> &shapes);
 
 /// The check of `--device`: cpu or cuda, the front end's names (whether the device exists is the
 /// engine's question, exit 1).

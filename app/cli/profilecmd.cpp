@@ -40,6 +40,7 @@ void addProfileOptions(CLI::App &app, ProfileOptions &o)
         ->capture_default_str()
         ->check(CLI::Range(0, 100));
     addThreadsOption(cmd, o.threads);
+    addShapeOption(cmd, o.shapes);
     cmd->add_option("--variants", o.variants, "Subset of eager,aoti,nativert")->delimiter(',')->check(CLI::IsMember({"eager", "aoti", "nativert"}));
     cmd->add_flag("--no-trace", o.noTrace, "Skip the traced pass (no kernels, no trace.json, no overhead)");
     cmd->add_flag("--json", o.json, "Print the JSON envelope on stdout, the profile as its result");
@@ -63,6 +64,7 @@ json profileRequest(const ProfileOptions &o)
            {"throughput_seconds", o.throughputSeconds}, {"cold_start_runs", o.coldStartRuns},
            {"trace", !o.noTrace}};
     setThreads(r, o.threads);
+    setShapes(r, o.shapes);
     if (!o.package.empty())
         r["package"] = std::filesystem::absolute(o.package).lexically_normal().string();
     if (!o.variants.empty())
@@ -80,7 +82,8 @@ std::string profileCommandLineProblem(const ProfileOptions &o)
     if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), "eager") == o.variants.end() &&
         std::find(o.variants.begin(), o.variants.end(), "aoti") == o.variants.end())
         return "--variants: nothing to time (nativert is listed with the reason it is not measured); add eager or aoti";
-    return {};
+    json shapes;
+    return parseShapes(o.shapes, shapes);
 }
 
 void printColdStart(std::FILE *out, const json &cold)

@@ -16,7 +16,7 @@ struct ProfileOptions {
     int runs = 200, minRuns = 20, warmup = 5, coldStartRuns = 3, threads = 0;
     double maxSeconds = 5, throughputSeconds = 1;
     std::vector<int> runners{1, 2, 4};
-    std::vector<std::string> variants;
+    std::vector<std::string> variants, shapes;
     bool noTrace = false, json = false, verbose = false;
 };
 

@@ -83,6 +83,7 @@ void addQuantizeOptions(CLI::App &app, QuantizeOptions &o)
     cmd->add_option("--max-error", o.maxError, "Name the fastest scheme (compiled median) whose max abs error against fp32 "
                                                "eager is within this")
         ->check(CLI::Range(0.0, 1e30));
+    addShapeOption(cmd, o.shapes);
     cmd->add_option("--runs", o.runs, "Most timed runs per scheme and variant")->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--min-runs", o.minRuns, "Fewest timed runs per scheme and variant")->capture_default_str()->check(CLI::Range(1, 1000000));
     cmd->add_option("--warmup", o.warmup, "Untimed warm-up runs")->capture_default_str()->check(CLI::Range(0, 100000));
@@ -134,6 +135,7 @@ json quantizeRequest(const QuantizeOptions &o)
            {"snapshots", !o.noSnapshots}};
     setThreads(r, o.threads);
     setRay(r, o.ray);
+    setShapes(r, o.shapes);
     if (!o.schemes.empty())
         r["schemes"] = o.schemes;
     if (!o.calibration.empty())
@@ -222,7 +224,11 @@ Command quantizeCommand()
             "fp32 eager (latency eager and compiled, peak memory, package size, accuracy, "
             "per-layer error). Writes OUT/quantize.json and OUT/quantize.csv",
             [o](CLI::App &cmd) { addQuantizeOptions(cmd, *o); },
-            [o] { return loadRecipe(o->recipe, o->recipeOptions); },
+            [o] {
+                json shapes;
+                const std::string problem = loadRecipe(o->recipe, o->recipeOptions);
+                return problem.empty() ? parseShapes(o->shapes, shapes) : problem;
+            },
             [o](const Globals &g) -> int {
                 runEngineJob({quantizeRequest(*o), o->json, g.verbose || o->verbose,
                               quantizeRequest(*o).value("out", std::string()) + "/aotstudio.log", printQuantize,

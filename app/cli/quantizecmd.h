@@ -15,7 +15,7 @@ namespace AotStudio::Cli {
 struct QuantizeOptions {
     std::string model, device = "cpu", out = "aotstudio-quantize", calibration, eval, recipe, ray;
     nlohmann::json recipeOptions; ///< loadRecipe()'s, when --recipe was given
-    std::vector<std::string> schemes;
+    std::vector<std::string> schemes, shapes;
     int calibrationSamples = 32, evalSamples = 16, runs = 200, minRuns = 20, warmup = 5, threads = 0;
     double maxSeconds = 5;
     std::optional<double> maxError;

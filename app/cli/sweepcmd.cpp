@@ -44,6 +44,7 @@ void addSweepOptions(CLI::App &app, SweepOptions &o)
         "Dynamic dimension INPUT:DIM[:MIN:MAX][=NAME] as for compile (repeatable; one NAME ties dimensions of "
         "several inputs): with --model alone, or for a package without its result.json")
         ->check(dynamicSpec());
+    addShapeOption(cmd, o.shapes);
     cmd->add_option("--budget", o.budget, "Most shapes per package (the example included)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
@@ -105,6 +106,7 @@ json sweepRequest(const SweepOptions &o)
         r["dtype"] = o.dtype;
     if (!o.dynamic.empty())
         r["dynamic"] = o.dynamic;
+    setShapes(r, o.shapes);
     if (o.tolerance >= 0)
         r["tolerance"] = o.tolerance;
     setThreads(r, o.threads);
@@ -214,7 +216,10 @@ Command sweepCommand()
             "package must match eager on seeded inputs (per output); outside, the runner must refuse the call. "
             "Writes OUT/sweep.json and OUT/sweep.csv",
             [o](CLI::App &cmd) { addSweepOptions(cmd, *o); },
-            [o] { return std::string(); },
+            [o] {
+                json shapes;
+                return parseShapes(o->shapes, shapes);
+            },
             [o](const Globals &g) -> int {
                 runEngineJob({sweepRequest(*o), o->json, g.verbose || o->verbose,
                               sweepRequest(*o).value("out", std::string()) + "/aotstudio.log", printSweep,

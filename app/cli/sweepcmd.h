@@ -13,7 +13,7 @@ namespace AotStudio::Cli {
 /// Options of `aotstudio-cli sweep` (the engine's `sweep` request, FORMAT.md "sweep").
 struct SweepOptions {
     std::string model, package, bundle, device, out = "aotstudio-sweep", dtype;
-    std::vector<std::string> dynamic;
+    std::vector<std::string> dynamic, shapes;
     int budget = 64, randomPoints = 2, threads = 0, rayShards = 0;
     std::string ray; ///< --ray HOST:PORT: the sweep in --ray-shards Ray tasks
     long long seed = 0x5eed;

@@ -20,7 +20,7 @@ namespace {
 
 struct TuneOptions {
     std::string model, device = "cpu", out = "aotstudio-tune", dtype = "fp32", budget = "30m", ray;
-    std::vector<std::string> trials, dynamic;
+    std::vector<std::string> trials, dynamic, shapes;
     std::optional<double> maxError;
     int runs = 200, minRuns = 20, warmup = 5, threads = 0;
     double maxSeconds = 2;
@@ -56,6 +56,7 @@ json tuneRequest(const TuneOptions &o)
         r["trials"] = o.trials;
     if (!o.dynamic.empty())
         r["dynamic"] = o.dynamic;
+    setShapes(r, o.shapes);
     if (o.maxError)
         r["max_error"] = *o.maxError;
     setThreads(r, o.threads);
@@ -206,6 +207,7 @@ Command tuneCommand()
                 ->check(CLI::Range(0.0, 1e6));
             addThreadsOption(&cmd, o->threads);
             addRayOption(&cmd, o->ray);
+            addShapeOption(&cmd, o->shapes);
             cmd.add_flag("--json", o->json, "Print the JSON envelope on stdout, tune.json as its result");
             cmd.add_flag("-v,--verbose", o->verbose, "Also print debug logs to stderr");
             cmd.footer("Exit status: 0 done (a recipe is written when a trial verified within --max-error), 1 the tune "
@@ -217,7 +219,8 @@ Command tuneCommand()
             if (!parseDuration(o->budget))
                 return "--budget: cannot read '" + o->budget
                     + "': write seconds (90, 90s), minutes (30m) or hours (1.5h)";
-            return std::string();
+            json shapes;
+            return parseShapes(o->shapes, shapes);
         },
         [o](const Globals &g) -> int {
             const json request = tuneRequest(*o);

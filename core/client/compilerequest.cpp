@@ -5,7 +5,7 @@ namespace AotStudio::Client {
 
 QJsonObject CompileRequest::toJson(qint64 id) const
 {
-    return QJsonObject{{QLatin1String("type"), QLatin1String("compile")},
+    QJsonObject o{{QLatin1String("type"), QLatin1String("compile")},
                        {QLatin1String("id"), id},
                        {QLatin1String("model"), model},
                        {QLatin1String("device"), device},
@@ -13,6 +13,9 @@ QJsonObject CompileRequest::toJson(qint64 id) const
                        {QLatin1String("warmup"), warmup},
                        {QLatin1String("runs"), runs},
                        {QLatin1String("tolerance"), tolerance}};
+    if (!shapes.isEmpty())
+        o.insert(QLatin1String("shapes"), shapes);
+    return o;
 }
 
 } // namespace AotStudio::Client

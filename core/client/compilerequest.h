@@ -15,6 +15,9 @@ struct CompileRequest
     int warmup = 5;                ///< untimed runs before measuring
     int runs = 200;                ///< most timed runs per variant (the engine stops earlier once the median is stable)
     double tolerance = 1e-3;       ///< max abs error allowed between compiled and eager outputs
+    /// Example inputs at other shapes (FORMAT.md "shapes"): input name or index -> [d0, d1, ...];
+    /// empty: the model's own shapes, not sent. Every request built on this one carries it.
+    QJsonObject shapes;
 
     /// The request line's object, with the given request id.
     QJsonObject toJson(qint64 id) const;

@@ -42,8 +42,11 @@ Json measureColdStart(const ColdStartSpec &spec, std::stop_token stop, const std
     // environment must not stop its cold start (a signature that does not verify still would).
     const std::vector<std::string> runArgv{runExe.string(), spec.bundle.string(), "--batch", std::to_string(spec.batch),
                                            "--iters", "0", "--warmup", "0", "--json", "--allow-unsigned"};
-    const std::vector<std::string> eagerArgv{Python::interpreterPath(), "-m", "aotstudio_frontend.coldstart", spec.model, spec.device,
-                                             std::to_string(spec.batch)};
+    std::vector<std::string> eagerArgv{
+        Python::interpreterPath(), "-m", "aotstudio_frontend.coldstart", spec.model, spec.device,
+        std::to_string(spec.batch)};
+    if (!spec.shapes.empty())
+        eagerArgv.push_back(spec.shapes);
     const std::vector<std::string> eagerEnv{"PYTHONPATH=" + Python::frontendDirectory()};
 
     std::vector<double> bundleMs, eagerMs, pairedBundle, pairedEager;

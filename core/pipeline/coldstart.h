@@ -18,6 +18,7 @@ struct ColdStartSpec {
     std::string model;            ///< model spec for the eager side (python -m aotstudio_frontend.coldstart)
     std::string device = "cpu";
     int runs = 3;                 ///< rounds; each runs one process of each kind, in alternating order
+    std::string shapes; ///< the request's `shapes` as JSON text ("" none): the eager side's inputs
 };
 
 /// Time `spec.runs` rounds of (aotstudio-run BUNDLE --json, eager Python), the order swapped every

@@ -3,6 +3,7 @@
 
 #include "pipeline/compilejob.h"
 #include "pipeline/exportjob.h"
+#include "pipeline/inputsjob.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/numericsjob.h"
 #include "pipeline/tunejob.h"
@@ -127,7 +128,7 @@ bool Engine::handle(const Protocol::Request &request)
     }
     if (request.type == "compile" || request.type == "export" || request.type == "profile" ||
         request.type == "quantize" || request.type == "sweep" || request.type == "numerics" ||
-        request.type == "tune") {
+        request.type == "tune" || request.type == "inputs") {
         bool inUse = false;
         {
             std::lock_guard lock(m_mutex);
@@ -249,6 +250,10 @@ void Engine::runJob(Job &job)
         }
         if (job.request.type == "tune") {
             emit(Protocol::makeResult(id, runTune(id, job.request.body, forward, job.stop.get_token())));
+            return;
+        }
+        if (job.request.type == "inputs") {
+            emit(Protocol::makeResult(id, runInputs(id, job.request.body, forward, job.stop.get_token())));
             return;
         }
         if (job.request.type == "numerics") {

@@ -225,8 +225,11 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
                 base[k] = source["options"][k];
         if (source.contains("options") && source["options"].value("dynamic", Json::array()).is_array())
             base["dynamic"] = source["options"]["dynamic"];
+        if (source.contains("options") && source["options"].value("shapes", Json()).is_object())
+            base["shapes"] = source["options"]["shapes"];
     }
-    for (const char *k : {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic"}) {
+    for (const char *k :
+         {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic", "shapes"}) {
         if (request.contains(k))
             base[k] = request[k];
     }
@@ -479,8 +482,9 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     const long coldBatch = bucketsJson.empty() ? 1 : bucketsJson[0].value("batch", bucketsJson[0].value("batch_min", 1L));
     if (coldRuns > 0 && !stop.stop_requested()) {
         ctx.progress("cold_start", 0, "timing cold start (fresh processes)");
-        cold = measureColdStart({staging, coldBatch, base.value("model", ""), first.value("device", "cpu"), coldRuns}, stop,
-                                [&](const std::string &m) { ctx.log("warning", m); });
+        cold = measureColdStart({staging, coldBatch, base.value("model", ""), first.value("device", "cpu"), coldRuns,
+                                 base.value("shapes", Json()).is_object() ? base["shapes"].dump() : std::string()},
+                                stop, [&](const std::string &m) { ctx.log("warning", m); });
         if (!cold.empty()) {
             writeJsonAtomic(staging / Bundle::kReportDir / Bundle::kColdStartName, cold);
             finishManifest();

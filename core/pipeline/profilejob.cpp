@@ -153,6 +153,7 @@ struct ProfileRequest {
     int threads = 1; ///< intra-op threads in effect (applyThreads)
     std::string model;
     std::string device = "cpu";
+    std::string shapes; ///< the request's `shapes` as JSON text, "" when none (the cold start's eager side)
     fs::path out; ///< absolute, created
     std::vector<int> runnerCounts{1, 2, 4};
     std::set<std::string> wanted{"eager", "aoti", "nativert"};
@@ -175,6 +176,8 @@ ProfileRequest parseRequest(const Json &request)
         throw JobFailed({"load", Protocol::Code::BadRequest, "'package' must be a string", "send a JSON string"});
     r.model = request.value("model", std::string());
     r.device = request.value("device", std::string("cpu"));
+    if (request.contains("shapes") && request["shapes"].is_object())
+        r.shapes = request["shapes"].dump();
     const std::string outString = request.value("out", std::string());
     if (r.model.empty())
         throw JobFailed({"load", Protocol::Code::BadRequest, "profile needs a model", "pass --model SPEC (e.g. sample:mlp)"});
@@ -565,7 +568,8 @@ Json measureProfileColdStart(const Job &ctx, const ProfileRequest &req, const st
     draft.buckets = Json::array({Json{{"name", "default"}, {"batch", batch}, {"package", rel}}});
     try {
         Bundle::writeManifest(bundle, Bundle::newManifest(draft));
-        return measureColdStart({bundle, batch, req.model, req.device, req.coldRuns}, ctx.stopToken(), warn);
+        return measureColdStart({bundle, batch, req.model, req.device, req.coldRuns, req.shapes}, ctx.stopToken(),
+                                warn);
     } catch (const Bundle::BundleError &e) {
         warn(std::string("cold start not measured: ") + e.what());
         return Json::object();

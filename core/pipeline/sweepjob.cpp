@@ -472,7 +472,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             compileRequest = { { "model", compiled.value("model", std::string()) },
                 { "device", compiled.value("device", std::string("cpu")) } };
             if (const Json opt = compiled.value("options", Json()); opt.is_object())
-                for (const char *k : { "dtype", "freezing", "dynamic", "batch", "dynamic_batch" })
+                for (const char *k : {"dtype", "freezing", "dynamic", "shapes", "batch", "dynamic_batch"})
                     if (opt.contains(k) && !opt[k].is_null())
                         compileRequest[k] = opt[k];
             if (compiled.contains("tolerance") && compiled["tolerance"].is_number())

@@ -285,7 +285,7 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
                    {"freezing", opts.value("freezing", false)},
                    {"max_autotune", opts.value("max_autotune", false)},
                    {"threads", threads}};
-            for (const char *k : {"tolerance", "verify_samples", "dynamic"})
+            for (const char *k : {"tolerance", "verify_samples", "dynamic", "shapes"})
                 if (request.contains(k))
                     r[k] = request[k];
             if (opts.contains("inductor"))

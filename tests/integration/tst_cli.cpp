@@ -79,6 +79,8 @@ private Q_SLOTS:
     void dynamicDimension();
     void convnetStagesAndKernels();
     void structuredInputs();
+    void inputsCommand();
+    void compileAtAnotherShape();
     void regionalCompile();
     void diffCommand();
     void badInput_data();
@@ -314,6 +316,85 @@ void TestCli::structuredInputs()
     QVERIFY2(d.exitCode == 0, d.err.right(3000).constData());
     QVERIFY2(d.err.contains("register_dataclass"), d.err.right(3000).constData());
     QCOMPARE(TestSupport::result(d.out).value(QLatin1String("inputs")).toArray().size(), 3);
+}
+
+void TestCli::inputsCommand()
+{
+    // The inputs a compile would build, named as --dynamic and --shape take them; nothing compiled.
+    const Run r = runCli({QStringLiteral("inputs"), QStringLiteral("--model"), QStringLiteral("sample:minilm"),
+                          QStringLiteral("--json")},
+                         300000);
+    QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
+    const QJsonObject j = TestSupport::result(r.out);
+    const QJsonArray inputs = j.value(QLatin1String("inputs")).toArray();
+    QCOMPARE(inputs.size(), 2);
+    const QJsonObject ids = inputs.at(0).toObject(), mask = inputs.at(1).toObject();
+    QCOMPARE(ids.value(QLatin1String("name")).toString(), QStringLiteral("input_ids"));
+    QCOMPARE(mask.value(QLatin1String("name")).toString(), QStringLiteral("attention_mask"));
+    QCOMPARE(ids.value(QLatin1String("dtype")).toString(), QStringLiteral("int64"));
+    QCOMPARE(ids.value(QLatin1String("kind")).toString(), QStringLiteral("ids"));
+    QCOMPARE(mask.value(QLatin1String("kind")).toString(), QStringLiteral("mask"));
+    const QJsonArray shape = ids.value(QLatin1String("shape")).toArray();
+    QCOMPARE(shape.size(), 2);
+    QCOMPARE(shape.at(0).toInt(), 4); // the 4 sentences
+    QCOMPARE(mask.value(QLatin1String("shape")).toArray(), shape);
+    QVERIFY(ids.value(QLatin1String("max")).toInt() < 30522); // BERT's vocabulary
+    QCOMPARE(j.value(QLatin1String("signature")).toString(), QStringLiteral("forward(input_ids, attention_mask)"));
+    QVERIFY(j.value(QLatin1String("parameters")).toInteger() > 20000000);
+    QCOMPARE(j.value(QLatin1String("outputs")).toArray().at(0).toObject().value(QLatin1String("shape")).toArray(),
+             (QJsonArray{4, 384}));
+
+    // --shape by name; the text form is a table with the new shape.
+    const Run t = runCli({QStringLiteral("inputs"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                          QStringLiteral("--shape"), QStringLiteral("x=3x64")},
+                         300000);
+    QVERIFY2(t.exitCode == 0, t.err.right(3000).constData());
+    QVERIFY2(t.out.contains("signature:  forward(x)"), t.out.constData());
+    QVERIFY2(QRegularExpression(QStringLiteral("\\nx +\\[3, 64\\] +float32 +float +-?[0-9.]+\\.\\."))
+                 .match(QString::fromUtf8(t.out))
+                 .hasMatch(),
+             t.out.constData());
+
+    // An unknown name is refused naming the inputs; a malformed --shape is a usage error.
+    const Run bad = runCli({QStringLiteral("inputs"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                            QStringLiteral("--shape"), QStringLiteral("y=3x64"), QStringLiteral("--json")},
+                           300000);
+    QCOMPARE(bad.exitCode, 1);
+    const QJsonObject e = TestSupport::error(bad.out);
+    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("bad_request"));
+    QVERIFY2(e.value(QLatin1String("message")).toString().contains(QStringLiteral("no input 'y'; its inputs: x")),
+             bad.out.constData());
+    const Run usage = runCli({QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                              QStringLiteral("--shape"), QStringLiteral("x=0x64")},
+                             60000);
+    QCOMPARE(usage.exitCode, 2);
+    QVERIFY2(usage.err.contains("at least 1"), usage.err.constData());
+}
+
+void TestCli::compileAtAnotherShape()
+{
+    // sample:mlp's example is x float32 [8, 64]: compiled at a batch of 4 instead.
+    QTemporaryDir dir;
+    const Run r = runCli({QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                          QStringLiteral("--shape"), QStringLiteral("0=4x64"), QStringLiteral("--out"), dir.path(),
+                          QStringLiteral("--json"), QStringLiteral("--max-seconds"), QStringLiteral("0.5")});
+    QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
+    const QJsonObject j = TestSupport::result(r.out);
+    const QJsonObject x = j.value(QLatin1String("inputs")).toArray().at(0).toObject();
+    QCOMPARE(x.value(QLatin1String("name")).toString(), QStringLiteral("x"));
+    QCOMPARE(x.value(QLatin1String("shape")).toArray(), (QJsonArray{4, 64}));
+    QCOMPARE(j.value(QLatin1String("outputs")).toArray().at(0).toObject().value(QLatin1String("shape")).toArray(),
+             (QJsonArray{4, 10}));
+    QCOMPARE(j.value(QLatin1String("options")).toObject().value(QLatin1String("shapes")).toObject(),
+             (QJsonObject{{QStringLiteral("0"), QJsonArray{4, 64}}}));
+    QVERIFY(j.value(QLatin1String("verify")).toObject().value(QLatin1String("passed")).toBool());
+    // A rank other than the example's is refused before anything is exported.
+    const Run bad = runCli({QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                            QStringLiteral("--shape"), QStringLiteral("x=4x8x8"), QStringLiteral("--out"),
+                            dir.filePath(QStringLiteral("bad"))},
+                           300000);
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(lastLine(bad.err).contains("'x' has 2 dimensions"), bad.err.constData());
 }
 
 void TestCli::regionalCompile()

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Eager cold start, the baseline of a bundle's cold start: a fresh Python process that imports
 torch, builds the model and produces its first output. Run as
-``python -m aotstudio_frontend.coldstart MODEL DEVICE [BATCH]``; the caller times the whole process
-(spawn to exit), exactly as it times ``aotstudio-run`` on the bundle. Prints the output's sum."""
+``python -m aotstudio_frontend.coldstart MODEL DEVICE [BATCH [SHAPES]]`` (SHAPES: the request's
+``shapes`` as JSON); the caller times the whole process (spawn to exit), exactly as it times
+``aotstudio-run`` on the bundle. Prints the output's sum."""
 
 import sys
 
@@ -11,6 +12,7 @@ def main(argv):
     import torch
 
     from .doctor import eval_mode
+    from . import shapes as example_shapes
     from .models import batched_inputs, resize_batch, resolve_model
 
     spec, device = argv[1], argv[2]
@@ -20,6 +22,10 @@ def main(argv):
         model = model.module()
     else:
         model = eval_mode(model, lambda level, message: None)  # an exported GraphModule refuses .eval()
+    if len(argv) > 4:
+        import json
+        inputs = example_shapes.apply(example_shapes.check(json.loads(argv[4])), model, tuple(inputs),
+                                      lambda level, message: None)
     if batch is not None:
         inputs = tuple(resize_batch(t, batch) if b else t for t, b in zip(inputs, batched_inputs(inputs)))
     model = model.to(device)

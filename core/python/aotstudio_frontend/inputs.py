@@ -162,6 +162,7 @@ class Structured:
     tensor_slots: list  # index into leaves of each tensor
     spec: object  # pytree.TreeSpec of (args, kwargs)
     original_forward: object
+    constants: list = dataclasses.field(default_factory=list)  # display names of the non-tensor leaves
 
     def rebuild(self, flat) -> tuple:
         """(args, kwargs) of the original forward with ``flat`` in place of the example tensors."""
@@ -173,7 +174,9 @@ class Structured:
 
 def bind(model, args: tuple, kwargs: dict, log) -> tuple:
     """Check ``args``/``kwargs`` against forward's signature and name each tensor leaf. Returns
-    (names, leaves with paths, spec). Raises FrontendError(model_error) naming an unknown keyword or
+    (names, leaves, slots, spec, constants): the display names of the tensor leaves, every leaf of
+    ``(args, kwargs)``, the index of each tensor among them, the TreeSpec, and the display names of
+    the non-tensor leaves. Raises FrontendError(model_error) naming an unknown keyword or
     a container type torch.export cannot flatten, with forward's signature."""
     try:
         sig = inspect.signature(model.forward)
@@ -210,10 +213,17 @@ def bind(model, args: tuple, kwargs: dict, log) -> tuple:
         return (var or "args"), (pytree.SequenceKey(i - len(positional)),)
 
     with_paths, spec = pytree.tree_flatten_with_path((tuple(args), dict(kwargs)))
-    names, leaves, slots = [], [], []
+    names, leaves, slots, constants = [], [], [], []
     for path, leaf in with_paths:
         leaves.append(leaf)
+        top, rest = path[0], path[1:]
+        if top.idx == 0:  # positional
+            r, extra = root(rest[0].idx)
+            display = path_name(r, extra + tuple(rest[1:]))
+        else:  # keyword: MappingKey(name)
+            display = path_name(str(rest[0].key), rest[1:])
         if not isinstance(leaf, torch.Tensor):
+            constants.append(display)
             if _hidden_tensors(leaf):
                 where = path_name("", path)
                 raise FrontendError("model_error", "load",
@@ -223,15 +233,9 @@ def bind(model, args: tuple, kwargs: dict, log) -> tuple:
                                     "torch.utils._pytree.register_pytree_node (torch.export.register_dataclass for "
                                     "dataclasses)")
             continue
-        top, rest = path[0], path[1:]
-        if top.idx == 0:  # positional
-            r, extra = root(rest[0].idx)
-            display = path_name(r, extra + tuple(rest[1:]))
-        else:  # keyword: MappingKey(name)
-            display = path_name(str(rest[0].key), rest[1:])
         names.append(display)
         slots.append(len(leaves) - 1)
-    return names, leaves, slots, spec
+    return names, leaves, slots, spec, constants
 
 
 def adapt(model, args: tuple, kwargs: dict, log) -> tuple:
@@ -243,14 +247,14 @@ def adapt(model, args: tuple, kwargs: dict, log) -> tuple:
     kwargs = dict(kwargs or {})
     if not kwargs and all(isinstance(a, torch.Tensor) for a in args):
         return model, args
-    names, leaves, slots, spec = bind(model, args, kwargs, log)
+    names, leaves, slots, spec, constants = bind(model, args, kwargs, log)
     if not slots:
         raise FrontendError("model_error", "load", "none of the example inputs is a tensor",
                             "an AOTInductor package takes tensors: give at least one tensor input")
     taken = set()
     params = [identifier(n, taken) for n in names]
     info = Structured(names=names, params=params, tensors=tuple(leaves[s] for s in slots), leaves=leaves,
-                      tensor_slots=slots, spec=spec, original_forward=model.forward)
+                      tensor_slots=slots, spec=spec, original_forward=model.forward, constants=constants)
     # A forward with one named parameter per tensor leaf: torch.export names the graph's
     # placeholders after forward's parameters, and dynamic_shapes can be keyed by them.
     source = (f"def forward(self, {', '.join(params)}):\n"

@@ -19,6 +19,7 @@ import torch.utils._pytree as pytree
 
 from . import doctor, dynamic, graph_json, guards, kernels, outdir, verify
 from . import inputs as structured
+from . import shapes as example_shapes
 from .errors import FrontendError, compile_hint, export_hint, one_line, user_location
 from .models import batched_inputs, resize_batch, resolve_model  # noqa: F401 (importable from job)
 from .options import DEFAULT_TOLERANCE, DEVICES, DTYPES  # noqa: F401 (importable from job)
@@ -106,6 +107,7 @@ class CompileJob:
         self.tolerance = opts.tolerance
         self.dynamic = opts.dynamic
         self.dynamic_specs = opts.dynamic_specs
+        self.shapes = opts.shapes  # INPUT -> sizes: the example inputs at the user's shapes (shapes.py)
         self.requested_dynamic = {}  # (input, dim) -> label: what must come out dynamic (guards.specialised)
         self.dim_names = {}  # (input, dim) -> the user's name of the dimension
         self.guards = None  # guards.collect() of the exported program
@@ -198,6 +200,8 @@ class CompileJob:
         self.model = model.to(device)
         if dtype != torch.float32:
             self.model = self.model.to(dtype)
+        # The user's shapes first: a bucket's batch (below) then resizes dimension 0 of those.
+        inputs = example_shapes.apply(self.shapes, model, tuple(inputs), self.log)
         self.batched = batched_inputs(inputs)
         if not all(self.batched):
             self.log("info", "inputs without the batch dimension (dimension 0 differs from the first input's "
@@ -229,7 +233,10 @@ class CompileJob:
                                 "give the missing arguments in the factory (return a dict with args and kwargs)"
                                 + (f", or compile a sub-module that takes these inputs alone (--submodule "
                                    f"{' / '.join(subs)})" if subs else "") if missing else
-                                "check that the example inputs match what forward() expects") from exc
+                                "check that the example inputs match what forward() expects"
+                                + (f" (the shapes of {', '.join(self.shapes)} were changed by 'shapes': inputs that "
+                                   "share a dimension, such as ids and their attention mask, must be changed together)"
+                                   if self.shapes else "")) from exc
         # What forward returns must be tensors in a structure the package can describe; then each
         # output leaf gets its name from that structure ("logits", "hidden.0").
         doctor.check_outputs(example_out, self.spec, self.log)
@@ -251,6 +258,17 @@ class CompileJob:
                 "torch_version": torch.__version__, "cuda_version": torch.version.cuda or "",
                 "compute_capability": capability,
                 "eager_baseline": getattr(self, "eager_baseline", None) or {"kind": "module", "note": ""}}
+
+    def describe_inputs(self) -> dict:
+        """After load(): the ``inputs`` request's answer (FORMAT.md "inputs") without the fields the
+        C++ side adds: ``inputs`` (per flat input shapes.describe()'s name, shape, dtype, kind,
+        batched, min, max, mean, std), ``signature`` (forward's parameters as the user wrote them),
+        ``constants`` (names of non-tensor arguments, kept as constants of the program)."""
+        info = getattr(self.model, structured.ATTR, None)
+        return {"inputs": [example_shapes.describe(n, t, b)
+                           for n, t, b in zip(self.input_names, self.inputs, self.batched)],
+                "signature": example_shapes.signature(self.model),
+                "constants": list(getattr(info, "constants", None) or [])}
 
     def export(self) -> dict:
         """Capture the graph with ``torch.export.export``; record its guards (guards.py) and fail
@@ -453,7 +471,7 @@ class CompileJob:
                 "kernels": self.kernel_summary, "guards_path": self.guards_path,
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
-                            "dynamic": self.dynamic_specs,
+                            "dynamic": self.dynamic_specs, "shapes": self.shapes or None,
                             "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
                             "external_weights": self.external_weights, "inductor": self.inductor}}
 

@@ -88,6 +88,7 @@ class CompileOptions:
     tolerance: float = DEFAULT_TOLERANCE["fp32"]  # max abs difference, compiled against eager
     dynamic: list = field(default_factory=list)  # [(input, dim, min|None, max|None, name|None)]
     dynamic_specs: list = field(default_factory=list)  # the request's "dynamic" strings, as given
+    shapes: dict = field(default_factory=dict)  # INPUT (index digits or name) -> sizes: shapes.check()'s
     batch: int = None  # a shape bucket's batch size (example inputs resized to it)
     dynamic_batch: list = None  # [min, max] of a dynamic-batch bucket
     verify_samples: int = verify.DEFAULT_SAMPLES  # seeded inputs verified besides the example
@@ -109,7 +110,7 @@ class CompileOptions:
 
 def parse(request: dict) -> CompileOptions:
     """``request`` (the protocol's compile fields: model, device, dtype, out, tolerance, the FLAGS,
-    dynamic, batch, dynamic_batch, verify_samples, inductor, scheme) as CompileOptions. Checked in
+    dynamic, shapes, batch, dynamic_batch, verify_samples, inductor, scheme) as CompileOptions. Checked in
     the order below; the first problem raises FrontendError(bad_request) in stage "load", naming the
     field and what it accepts, or quant.Unsupported for a scheme this device cannot run."""
     spec = str(request.get("model", ""))
@@ -129,6 +130,8 @@ def parse(request: dict) -> CompileOptions:
             raise FrontendError("bad_request", "load", f"'{flag}' must be true or false, got {request[flag]!r}",
                                 "send a JSON boolean")
     dynamic = parse_dynamic(request.get("dynamic", []))
+    from . import shapes as example_shapes
+    shapes = example_shapes.check(request.get("shapes"))
     batch = request.get("batch")
     if batch is not None and (isinstance(batch, bool) or not isinstance(batch, int) or batch < 1):
         raise FrontendError("bad_request", "load", f"'batch' must be a positive integer, got {batch!r}",
@@ -164,7 +167,7 @@ def parse(request: dict) -> CompileOptions:
         raise FrontendError("bad_request", "load", "no output directory given", "pass --out DIR")
     return CompileOptions(
         spec=spec, device=device, dtype_name=dtype_name, out=out, tolerance=float(tolerance), dynamic=dynamic,
-        dynamic_specs=[str(d) for d in request.get("dynamic", [])], batch=batch, dynamic_batch=dynamic_batch,
+        dynamic_specs=[str(d) for d in request.get("dynamic", [])], shapes=shapes, batch=batch, dynamic_batch=dynamic_batch,
         verify_samples=verify_samples, staging=bool(request.get("staging", False)), freezing=freezing,
         freezing_given="freezing" in request, max_autotune=bool(request.get("max_autotune", False)),
         inductor=inductor,
