@@ -39,6 +39,8 @@ struct RunSettings
     double maxError = 0;                     ///< 0: no "best within" pick
     QList<int> throughputRunners = {1, 2, 4};
     int coldStartRuns = 3;
+    QList<double> replayRates;               ///< burst replay arrival rates, requests/s; empty: no replay
+    double replaySeconds = 3;                ///< of arrivals per replay rate, s
     int threads = 0;                         ///< intra-op threads for eager and compiled; 0: all usable CPUs (the engine's default)
 
     /// All scheme words of FORMAT.md's quantize request, baseline first.
@@ -68,6 +70,8 @@ class RunSettingsDialog : public QDialog
 public:
     explicit RunSettingsDialog(const RunSettings &settings, QWidget *parent = nullptr);
     RunSettings settings() const;
+    /// "5, 20, 50" as rates (requests/s); words that are not positive numbers are dropped.
+    static QList<double> parseRates(const QString &text);
 
 private:
     QComboBox *m_dtype;
@@ -84,6 +88,8 @@ private:
     QDoubleSpinBox *m_maxError;
     QLineEdit *m_runners;
     QSpinBox *m_coldStart;
+    QLineEdit *m_replayRates;
+    QDoubleSpinBox *m_replaySeconds;
     QSpinBox *m_threads;
 };
 
