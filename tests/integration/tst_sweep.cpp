@@ -4,7 +4,8 @@
 // (matched), outside it and at odd lengths (refused); a batch-1 example compiled with a dynamic
 // batch matches at 2, 7 and the range end; two inputs tied by one name refuse a mismatched batch;
 // a package whose guards record was removed runs shapes it must not (AOTInductor checks nothing)
-// and the sweep fails saying so; --isolate runs each call in aotstudio-run; compile's own verify
+// and the sweep fails saying so; --isolate runs each call in aotstudio-run (a shared-weights
+// bundle's bucket through aotstudio-run BUNDLE --bucket); compile's own verify
 // checks the range ends; bad requests exit 2.
 #include <QDir>
 #include <QFile>
@@ -311,6 +312,29 @@ void TestSweep::bundleBucketsAndPolicy()
     QVERIFY(none);
     QVERIFY2(j.value(QLatin1String("verdict")).toString().contains(QLatin1String("bucket policy")),
              qPrintable(j.value(QLatin1String("verdict")).toString()));
+
+    // The buckets share their weights (BUNDLE.md "Shared weights"): --isolate runs each call as
+    // aotstudio-run BUNDLE --bucket NAME, which binds them as a deployed run does.
+    bool shared = false;
+    for (const auto &b : buckets)
+        shared |= !b.toObject().value(QLatin1String("weights")).toObject().isEmpty();
+    QVERIFY2(shared, "the two-bucket bundle shares its weights");
+    const Run iso = cli({QStringLiteral("sweep"), QStringLiteral("--bundle"), bundle, QStringLiteral("--out"),
+                         m_dir.filePath(QStringLiteral("pair-sweep-isolated")), QStringLiteral("--json"),
+                         QStringLiteral("--isolate"), QStringLiteral("--timeout"), QStringLiteral("120"),
+                         QStringLiteral("--budget"), QStringLiteral("4")});
+    QVERIFY2(iso.exitCode == 0, (iso.out.right(3000) + iso.err.right(3000)).constData());
+    const QJsonObject ij = TestSupport::result(iso.out);
+    QCOMPARE(ij.value(QLatin1String("isolate")).toBool(), true);
+    QCOMPARE(ij.value(QLatin1String("targets")).toArray().size(), 2);
+    int isolatedMatches = 0;
+    for (const auto &t : ij.value(QLatin1String("targets")).toArray())
+        for (const auto &p : t.toObject().value(QLatin1String("points")).toArray()) {
+            const QJsonObject o = p.toObject();
+            QVERIFY2(o.value(QLatin1String("ok")).toBool(), QJsonDocument(o).toJson().constData());
+            isolatedMatches += o.value(QLatin1String("outcome")).toString() == QLatin1String("match");
+        }
+    QVERIFY(isolatedMatches >= 2);
 }
 
 void TestSweep::badRequests()
