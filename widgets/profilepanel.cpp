@@ -47,12 +47,24 @@ QColor variantColor(const QString &name)
 QString replayModeLabel(const QString &mode)
 {
     if (mode == QLatin1String("worker"))
-        return ProfilePanel::tr("worker isolation (warm workers)");
+        return ProfilePanel::tr("worker isolation");
     if (mode == QLatin1String("request"))
-        return ProfilePanel::tr("request isolation (a fork per request)");
+        return ProfilePanel::tr("request isolation");
     if (mode == QLatin1String("spawn"))
-        return ProfilePanel::tr("spawn baseline (a process per request)");
+        return ProfilePanel::tr("spawn baseline");
     return mode;
+}
+
+/// What a mode does, for the tooltip.
+QString replayModeWhat(const QString &mode)
+{
+    if (mode == QLatin1String("worker"))
+        return ProfilePanel::tr("warm workers that keep the package loaded");
+    if (mode == QLatin1String("request"))
+        return ProfilePanel::tr("a worker forked per request from the prepared server");
+    if (mode == QLatin1String("spawn"))
+        return ProfilePanel::tr("a fresh aotstudio-run process per request");
+    return QString();
 }
 
 QColor replayModeColor(const QString &mode)
@@ -143,6 +155,16 @@ ProfilePanel::ProfilePanel(QWidget *parent)
     m_timelineBox = new ChartBox(m_timeline, m_timeline->plot(), this);
     m_coldStart = new ChartBox(createChart(QStringLiteral("profileColdStartChart"), tr("Cold start")), this);
     m_replay = new ChartBox(createChart(QStringLiteral("profileReplayChart"), tr("Burst replay")), this);
+    {
+        // Its legend in a row below the axes, one line: the lines run across the whole plot.
+        QCustomPlot *plot = m_replay->plot();
+        plot->plotLayout()->addElement(2, 0, plot->legend);
+        plot->plotLayout()->setRowStretchFactor(2, 0.001);
+        plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        plot->legend->setWrap(3);
+        plot->legend->setMargins(QMargins(4, 2, 4, 2));
+        plot->legend->setBorderPen(Qt::NoPen); // a frame at the widget's edge reads as cut off
+    }
     m_throughput = new ChartBox(
         createChart(QStringLiteral("profileThroughputChart"), tr("Throughput and p99 latency against runners")), this);
 
@@ -1270,7 +1292,6 @@ void ProfilePanel::showReplay(const Client::ProfileReplay &replay)
         tr("Burst replay: %1 s of arrivals per rate, %n worker(s); hollow: saturated", nullptr, replay.workers)
             .arg(formatNumber(replay.seconds)));
     plot->legend->setVisible(true);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     installPointToolTips(plot, [replay](QCPAbstractPlottable *p, int i) {
         auto *g = qobject_cast<QCPGraph *>(p);
         if (!g || i < 0 || i >= g->dataCount())
@@ -1287,9 +1308,10 @@ void ProfilePanel::showReplay(const Client::ProfileReplay &replay)
         for (const Client::ReplayRow &row : replay.rows) {
             if (row.mode != mode || row.rate != rate)
                 continue;
-            QString text = tr("%1 at %2 requests/s (the trace offered %3/s)\np50 %4\np99 %5\n"
-                              "throughput %6 answers/s; CPU busy %7\n%8 of %9 answered")
-                               .arg(replayModeLabel(mode), formatNumber(row.rate), formatNumber(row.offeredRate),
+            QString text = tr("%1 (%2) at %3 requests/s (the trace offered %4/s)\np50 %5\np99 %6\n"
+                              "throughput %7 answers/s; CPU busy %8\n%9 of %10 answered")
+                               .arg(replayModeLabel(mode), replayModeWhat(mode), formatNumber(row.rate),
+                                   formatNumber(row.offeredRate),
                                    estimate(row.median), estimate(row.p99), formatNumber(row.throughput),
                                    percent(row.cpuBusyShare))
                                .arg(row.ok)

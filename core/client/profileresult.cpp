@@ -57,8 +57,11 @@ QList<double> readNumbers(ResultReader &r, const QJsonObject &o, QLatin1String k
     QList<double> out;
     const QJsonArray a = r.array(o, key, at);
     for (qsizetype i = 0; i < a.size() && !r.failed(); ++i) {
-        const QJsonObject wrapped{{QStringLiteral("v"), a.at(i)}};
-        out << r.number(wrapped, QLatin1String("v"), QStringLiteral("%1[%2]").arg(fieldPath(at, key)).arg(i));
+        if (!a.at(i).isDouble()) {
+            r.fail(QStringLiteral("%1[%2]").arg(fieldPath(at, key)).arg(i), QStringLiteral("expected a number"));
+            break;
+        }
+        out << a.at(i).toDouble();
     }
     return out;
 }
