@@ -342,6 +342,10 @@
         <source>Writing the results</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Replaying a burst of requests</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::Charts</name>
@@ -3334,6 +3338,109 @@ median of %n runs</numerusform>
         <source>The profile result cannot be shown: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>worker isolation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>request isolation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spawn baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warm workers that keep the package loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a worker forked per request from the prepared server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a fresh aotstudio-run process per request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burst replay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burst replay not measured: not asked for (Run Settings → Burst replay rates is empty).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burst replay not measured: aotstudio-run answered no rate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At %1 requests/s: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saturated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burst replay not measured: no request was answered (see the profile&apos;s warnings).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Offered arrival rate (requests/s, Poisson)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency, arrival to answer (ms, log): p50, whisker to p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency, arrival to answer (ms): p50, whisker to p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Burst replay: %1 s of arrivals per rate, %n worker(s); hollow: saturated</source>
+        <translation>
+            <numerusform>Burst replay: %1 s of arrivals per rate, %n worker; hollow: saturated</numerusform>
+            <numerusform>Burst replay: %1 s of arrivals per rate, %n workers; hollow: saturated</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (no interval)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (95% CI %2–%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2) at %3 requests/s (the trace offered %4/s)
+p50 %5
+p99 %6
+throughput %7 answers/s; CPU busy %8
+%9 of %10 answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saturated: answered %1/s of the %2/s offered (below %3 of it); its queue grew for the whole run, so its latency measures the trace&apos;s length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spawn baseline / this mode, median latency: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spawn baseline / this mode: not comparable (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>
@@ -4025,6 +4132,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>“%1” is not HOST:PORT (e.g. 10.0.0.5:6379)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>empty: skip (e.g. 5, 20, 50)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arrival rates for the burst replay after cold start, comma-separated: at each rate aotstudio-run serves a Poisson trace with warm workers, with a fresh worker per request and with a fresh process per request; empty skips it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seconds of arrivals per rate; every request is answered, so a saturated mode takes longer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Burst replay rates (requests/s):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seconds per replay rate:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

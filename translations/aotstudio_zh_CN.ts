@@ -342,6 +342,10 @@
         <source>Writing the results</source>
         <translation>写入结果</translation>
     </message>
+    <message>
+        <source>Replaying a burst of requests</source>
+        <translation>回放突发请求</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::Charts</name>
@@ -3333,6 +3337,112 @@ median of %n run(s)</source>
         <source>The profile result cannot be shown: %1</source>
         <translation>无法显示性能分析结果：%1</translation>
     </message>
+    <message>
+        <source>worker isolation</source>
+        <translation>工作进程隔离</translation>
+    </message>
+    <message>
+        <source>request isolation</source>
+        <translation>请求隔离</translation>
+    </message>
+    <message>
+        <source>spawn baseline</source>
+        <translation>新进程基线</translation>
+    </message>
+    <message>
+        <source>warm workers that keep the package loaded</source>
+        <translation>常驻工作进程，包保持已加载</translation>
+    </message>
+    <message>
+        <source>a worker forked per request from the prepared server</source>
+        <translation>每个请求从已就绪的服务进程 fork 一个工作进程</translation>
+    </message>
+    <message>
+        <source>a fresh aotstudio-run process per request</source>
+        <translation>每个请求启动一个新的 aotstudio-run 进程</translation>
+    </message>
+    <message>
+        <source>Burst replay</source>
+        <translation>突发回放</translation>
+    </message>
+    <message>
+        <source>Burst replay not measured: not asked for (Run Settings → Burst replay rates is empty).</source>
+        <translation>未测量突发回放：未请求（运行设置 → 突发回放速率为空）。</translation>
+    </message>
+    <message>
+        <source>Burst replay not measured: aotstudio-run answered no rate.</source>
+        <translation>未测量突发回放：aotstudio-run 没有返回任何速率的结果。</translation>
+    </message>
+    <message>
+        <source>At %1 requests/s: %2</source>
+        <translation>%1 请求/秒时：%2</translation>
+    </message>
+    <message>
+        <source>%1 p99</source>
+        <translation>%1 p99</translation>
+    </message>
+    <message>
+        <source>saturated</source>
+        <translation>已饱和</translation>
+    </message>
+    <message>
+        <source>Burst replay not measured: no request was answered (see the profile&apos;s warnings).</source>
+        <translation>未测量突发回放：没有请求得到应答（见分析结果的警告）。</translation>
+    </message>
+    <message>
+        <source>Offered arrival rate (requests/s, Poisson)</source>
+        <translation>到达速率（请求/秒，泊松）</translation>
+    </message>
+    <message>
+        <source>Latency, arrival to answer (ms, log): p50, whisker to p99</source>
+        <translation>延迟，从到达到应答（毫秒，对数）：p50，须线至 p99</translation>
+    </message>
+    <message>
+        <source>Latency, arrival to answer (ms): p50, whisker to p99</source>
+        <translation>延迟，从到达到应答（毫秒）：p50，须线至 p99</translation>
+    </message>
+    <message numerus="yes">
+        <source>Burst replay: %1 s of arrivals per rate, %n worker(s); hollow: saturated</source>
+        <translation>
+            <numerusform>突发回放：每个速率 %1 秒的到达，%n 个工作进程；空心：已饱和</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (no interval)</source>
+        <translation>%1（无置信区间）</translation>
+    </message>
+    <message>
+        <source>%1 (95% CI %2–%3)</source>
+        <translation>%1（95% 置信区间 %2–%3）</translation>
+    </message>
+    <message>
+        <source>%1 (%2) at %3 requests/s (the trace offered %4/s)
+p50 %5
+p99 %6
+throughput %7 answers/s; CPU busy %8
+%9 of %10 answered</source>
+        <translation>%1（%2），%3 请求/秒（轨迹实际到达 %4/秒）
+p50 %5
+p99 %6
+吞吐量 %7 应答/秒；CPU 繁忙 %8
+%10 个请求中 %9 个得到应答</translation>
+    </message>
+    <message>
+        <source>saturated: answered %1/s of the %2/s offered (below %3 of it); its queue grew for the whole run, so its latency measures the trace&apos;s length</source>
+        <translation>已饱和：到达 %2/秒，仅应答 %1/秒（低于其 %3）；队列在整个运行期间持续增长，因此其延迟反映的是轨迹长度</translation>
+    </message>
+    <message>
+        <source>spawn baseline / this mode, median latency: %1</source>
+        <translation>新进程基线 / 此模式，延迟中位数：%1</translation>
+    </message>
+    <message>
+        <source>spawn baseline / this mode: not comparable (%1)</source>
+        <translation>新进程基线 / 此模式：不可比较（%1）</translation>
+    </message>
+    <message>
+        <source>first error: %1</source>
+        <translation>首个错误：%1</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::QuantizationPanel</name>
@@ -4034,6 +4144,26 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>“%1” is not HOST:PORT (e.g. 10.0.0.5:6379)</source>
         <translation>“%1”不是 HOST:PORT（例如 10.0.0.5:6379）</translation>
+    </message>
+    <message>
+        <source>empty: skip (e.g. 5, 20, 50)</source>
+        <translation>留空：跳过（例如 5, 20, 50）</translation>
+    </message>
+    <message>
+        <source>Arrival rates for the burst replay after cold start, comma-separated: at each rate aotstudio-run serves a Poisson trace with warm workers, with a fresh worker per request and with a fresh process per request; empty skips it</source>
+        <translation>冷启动之后突发回放的到达速率，以逗号分隔：在每个速率下，aotstudio-run 分别以常驻工作进程、每个请求一个新工作进程、每个请求一个新进程来服务一条泊松轨迹；留空则跳过</translation>
+    </message>
+    <message>
+        <source>Seconds of arrivals per rate; every request is answered, so a saturated mode takes longer</source>
+        <translation>每个速率的到达时长（秒）；每个请求都会得到应答，因此饱和的模式耗时更长</translation>
+    </message>
+    <message>
+        <source>Burst replay rates (requests/s):</source>
+        <translation>突发回放速率（请求/秒）：</translation>
+    </message>
+    <message>
+        <source>Seconds per replay rate:</source>
+        <translation>每个回放速率的秒数：</translation>
     </message>
 </context>
 <context>

@@ -43,6 +43,39 @@ QColor variantColor(const QString &name)
     return QColor(0x2e, 0x7d, 0x32);
 }
 
+/// A burst replay's mode as the legend names it.
+QString replayModeLabel(const QString &mode)
+{
+    if (mode == QLatin1String("worker"))
+        return ProfilePanel::tr("worker isolation");
+    if (mode == QLatin1String("request"))
+        return ProfilePanel::tr("request isolation");
+    if (mode == QLatin1String("spawn"))
+        return ProfilePanel::tr("spawn baseline");
+    return mode;
+}
+
+/// What a mode does, for the tooltip.
+QString replayModeWhat(const QString &mode)
+{
+    if (mode == QLatin1String("worker"))
+        return ProfilePanel::tr("warm workers that keep the package loaded");
+    if (mode == QLatin1String("request"))
+        return ProfilePanel::tr("a worker forked per request from the prepared server");
+    if (mode == QLatin1String("spawn"))
+        return ProfilePanel::tr("a fresh aotstudio-run process per request");
+    return QString();
+}
+
+QColor replayModeColor(const QString &mode)
+{
+    if (mode == QLatin1String("worker"))
+        return QColor(0x2e, 0x7d, 0x32);
+    if (mode == QLatin1String("request"))
+        return QColor(0x15, 0x65, 0xc0);
+    return QColor(0x75, 0x75, 0x75);
+}
+
 QString variantLabel(const QString &name)
 {
     if (name == QLatin1String("eager"))
@@ -121,6 +154,17 @@ ProfilePanel::ProfilePanel(QWidget *parent)
     m_timeline = new TimelineChart(this);
     m_timelineBox = new ChartBox(m_timeline, m_timeline->plot(), this);
     m_coldStart = new ChartBox(createChart(QStringLiteral("profileColdStartChart"), tr("Cold start")), this);
+    m_replay = new ChartBox(createChart(QStringLiteral("profileReplayChart"), tr("Burst replay")), this);
+    {
+        // Its legend in a row below the axes, one line: the lines run across the whole plot.
+        QCustomPlot *plot = m_replay->plot();
+        plot->plotLayout()->addElement(2, 0, plot->legend);
+        plot->plotLayout()->setRowStretchFactor(2, 0.001);
+        plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        plot->legend->setWrap(3);
+        plot->legend->setMargins(QMargins(4, 2, 4, 2));
+        plot->legend->setBorderPen(Qt::NoPen); // a frame at the widget's edge reads as cut off
+    }
     m_throughput = new ChartBox(
         createChart(QStringLiteral("profileThroughputChart"), tr("Throughput and p99 latency against runners")), this);
 
@@ -157,7 +201,10 @@ ProfilePanel::ProfilePanel(QWidget *parent)
     auto *startPage = new QWidget(this);
     auto *startLayout = new QHBoxLayout(startPage);
     startLayout->setContentsMargins(0, 0, 0, 0);
-    startLayout->addWidget(m_coldStart, 1);
+    auto *coldColumn = new QVBoxLayout;
+    coldColumn->addWidget(m_coldStart, 1);
+    coldColumn->addWidget(m_replay, 1);
+    startLayout->addLayout(coldColumn, 1);
     auto *throughputColumn = new QVBoxLayout;
     throughputColumn->addWidget(m_throughput, 1);
     m_throughputView->setObjectName(QStringLiteral("throughputTable"));
@@ -253,7 +300,7 @@ void ProfilePanel::reset(bool keepTimeline)
     m_summary->setText(tr("No profile yet: run Profile (or Compile) to measure the model."));
     m_gpuSummary->clear();
     const QString note = tr("Not measured: no profile result.");
-    for (ChartBox *box : { m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput }) {
+    for (ChartBox *box : { m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_replay, m_throughput }) {
         if (box != m_timelineBox) // the timeline owns its plottable and axes
             resetPlot(box->plot());
         box->showNote(note);
@@ -263,7 +310,7 @@ void ProfilePanel::reset(bool keepTimeline)
 QList<QCustomPlot *> ProfilePanel::charts() const
 {
     QList<QCustomPlot *> result;
-    for (ChartBox *box : { m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput }) {
+    for (ChartBox *box : { m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_replay, m_throughput }) {
         if (box->isMeasured())
             result << box->plot();
     }
@@ -359,7 +406,7 @@ void ProfilePanel::setProfile(std::shared_ptr<const Client::ProfileResult> profi
     if (!isProfile) {
         const QString note = tr("Not measured: a compile result has only latency. Run Profile for memory, "
                                 "kernels, the timeline, cold start and throughput.");
-        for (ChartBox *box : { m_memory, m_timelineBox, m_kernels, m_coldStart, m_throughput })
+        for (ChartBox *box : { m_memory, m_timelineBox, m_kernels, m_coldStart, m_replay, m_throughput })
             box->showNote(note);
         m_gpuSummary->clear();
         return;
@@ -374,6 +421,7 @@ void ProfilePanel::setProfile(std::shared_ptr<const Client::ProfileResult> profi
     m_kernelRows = result.kernels;
     showKernels();
     showColdStart(result.coldStart);
+    showReplay(result.replay);
     showThroughput(result.throughput);
 }
 
@@ -1120,6 +1168,176 @@ void ProfilePanel::showThroughput(const QList<Client::ThroughputRow> &rows)
         return QString();
     });
     m_throughput->showChart();
+    plot->replot();
+}
+
+void ProfilePanel::showReplay(const Client::ProfileReplay &replay)
+{
+    QCustomPlot *plot = m_replay->plot();
+    resetPlot(plot);
+    if (!replay.present) {
+        m_replay->showNote(tr("Burst replay not measured: not asked for (Run Settings → Burst replay rates is empty)."));
+        return;
+    }
+    const QStringList modes = replay.modes();
+    if (modes.isEmpty()) {
+        QString note = tr("Burst replay not measured: aotstudio-run answered no rate.");
+        for (const Client::ReplayRun &run : replay.runs) {
+            if (!run.error.isEmpty()) {
+                note += QLatin1Char(' ') + tr("At %1 requests/s: %2").arg(formatNumber(run.rate), run.error);
+                break;
+            }
+        }
+        m_replay->showNote(note);
+        return;
+    }
+    // p50 as the line's points, p99 as a whisker above each: both from the scheduled arrival to
+    // the answer. A saturated point is hollow and labelled: its latency grew with the trace.
+    double lowest = qInf(), highest = 0;
+    QList<double> rates;
+    for (const QString &mode : modes) {
+        const QList<Client::ReplayRow> rows = replay.rowsOf(mode);
+        QVector<double> x, p50, below, above;
+        for (const Client::ReplayRow &row : rows) {
+            if (!row.median.isValid())
+                continue;
+            x << row.rate;
+            p50 << row.median.estimate;
+            below << 0.0;
+            above << (row.p99.isValid() ? qMax(0.0, row.p99.estimate - row.median.estimate) : 0.0);
+            lowest = qMin(lowest, row.median.estimate);
+            highest = qMax(highest, row.p99.isValid() ? row.p99.estimate : row.median.estimate);
+            if (!rates.contains(row.rate))
+                rates << row.rate;
+        }
+        const QColor color = replayModeColor(mode);
+        QCPGraph *graph = plot->addGraph(plot->xAxis, plot->yAxis);
+        graph->setName(replayModeLabel(mode));
+        graph->setProperty("mode", mode);
+        graph->setPen(QPen(color, 2, mode == QLatin1String("spawn") ? Qt::DashLine : Qt::SolidLine));
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+        graph->setData(x, p50, true);
+        if (std::any_of(above.cbegin(), above.cend(), [](double v) { return v > 0; })) {
+            auto *whiskers = new QCPErrorBars(plot->xAxis, plot->yAxis);
+            whiskers->setObjectName(QStringLiteral("p99"));
+            whiskers->setName(tr("%1 p99").arg(replayModeLabel(mode)));
+            whiskers->setDataPlottable(graph);
+            whiskers->setErrorType(QCPErrorBars::etValueError);
+            whiskers->setWhiskerWidth(8);
+            whiskers->setPen(QPen(color, 1));
+            whiskers->setData(below, above);
+            whiskers->removeFromLegend();
+        }
+        for (const Client::ReplayRow &row : rows) {
+            if (!row.median.isValid())
+                continue;
+            auto *point = new QCPItemTracer(plot);
+            point->setObjectName(QStringLiteral("replayPoint"));
+            point->setProperty("mode", mode);
+            point->setProperty("rate", row.rate);
+            point->setProperty("saturated", row.saturated);
+            point->setGraph(graph);
+            point->setGraphKey(row.rate);
+            point->setStyle(QCPItemTracer::tsCircle);
+            point->setSize(9);
+            point->setPen(QPen(color, 2));
+            point->setBrush(row.saturated ? QBrush(Qt::white) : QBrush(color));
+            point->setSelectable(false);
+            if (row.saturated) {
+                auto *mark = new QCPItemText(plot);
+                mark->setObjectName(QStringLiteral("saturatedMark"));
+                mark->setProperty("mode", mode);
+                mark->position->setAxes(plot->xAxis, plot->yAxis);
+                mark->position->setCoords(row.rate, row.median.estimate);
+                mark->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+                mark->setPadding(QMargins(3, 1, 6, 3));
+                mark->setText(tr("saturated"));
+                mark->setColor(color.darker(130));
+                mark->setSelectable(false);
+            }
+        }
+    }
+    if (rates.isEmpty() || !(highest > 0)) {
+        m_replay->showNote(tr("Burst replay not measured: no request was answered (see the profile's warnings)."));
+        return;
+    }
+    std::sort(rates.begin(), rates.end());
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (double rate : std::as_const(rates))
+        ticker->addTick(rate, formatNumber(rate));
+    // Rates such as 5, 20, 50 and latencies from a warm worker's milliseconds to a saturated
+    // queue's seconds: logarithmic axes when the spread is wide, so neither end is a smear.
+    const bool logX = rates.size() > 1 && rates.last() / rates.first() >= 5;
+    if (logX) {
+        plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+        plot->xAxis->setRange(rates.first() / 1.4, rates.last() * 1.4);
+    } else {
+        const double pad = rates.size() > 1 ? (rates.last() - rates.first()) * 0.15 : rates.first() * 0.5;
+        plot->xAxis->setRange(rates.first() - pad, rates.last() + pad);
+    }
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setLabel(tr("Offered arrival rate (requests/s, Poisson)"));
+    plot->xAxis->grid()->setVisible(false);
+    const bool logY = lowest > 0 && highest / lowest > 20;
+    if (logY) {
+        plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        plot->yAxis->setTicker(logTicker(lowest / 1.5, highest * 2));
+        plot->yAxis->setRange(lowest / 1.5, highest * 2);
+    } else {
+        plot->yAxis->setRange(0, highest * 1.25);
+    }
+    plot->yAxis->setLabel(logY ? tr("Latency, arrival to answer (ms, log): p50, whisker to p99")
+                               : tr("Latency, arrival to answer (ms): p50, whisker to p99"));
+    setChartTitle(plot,
+        tr("Burst replay: %1 s of arrivals per rate, %n worker(s); hollow: saturated", nullptr, replay.workers)
+            .arg(formatNumber(replay.seconds)));
+    plot->legend->setVisible(true);
+    installPointToolTips(plot, [replay](QCPAbstractPlottable *p, int i) {
+        auto *g = qobject_cast<QCPGraph *>(p);
+        if (!g || i < 0 || i >= g->dataCount())
+            return QString();
+        const QString mode = g->property("mode").toString();
+        const double rate = g->data()->at(i)->key;
+        const auto estimate = [](const Client::EstimateInterval &e) {
+            if (!e.isValid())
+                return QStringLiteral("—");
+            if (!e.hasBounds())
+                return tr("%1 (no interval)").arg(formatMs(e.estimate));
+            return tr("%1 (95% CI %2–%3)").arg(formatMs(e.estimate), formatMs(e.low), formatMs(e.high));
+        };
+        for (const Client::ReplayRow &row : replay.rows) {
+            if (row.mode != mode || row.rate != rate)
+                continue;
+            QString text = tr("%1 (%2) at %3 requests/s (the trace offered %4/s)\np50 %5\np99 %6\n"
+                              "throughput %7 answers/s; CPU busy %8\n%9 of %10 answered")
+                               .arg(replayModeLabel(mode), replayModeWhat(mode), formatNumber(row.rate),
+                                   formatNumber(row.offeredRate),
+                                   estimate(row.median), estimate(row.p99), formatNumber(row.throughput),
+                                   percent(row.cpuBusyShare))
+                               .arg(row.ok)
+                               .arg(row.requests);
+            if (row.saturated)
+                text += QLatin1Char('\n')
+                    + tr("saturated: answered %1/s of the %2/s offered (below %3 of it); its queue grew for the "
+                         "whole run, so its latency measures the trace's length")
+                          .arg(formatNumber(row.throughput), formatNumber(row.offeredRate),
+                              percent(qIsNaN(replay.saturationShare) ? 0.8 : replay.saturationShare));
+            for (const Client::ReplayRatio &ratio : replay.ratios) {
+                if (ratio.rate != rate || !ratio.name.endsWith(QLatin1Char('/') + mode + QLatin1String(" median latency")))
+                    continue;
+                text += QLatin1Char('\n')
+                    + (ratio.comparable ? tr("spawn baseline / this mode, median latency: %1")
+                                              .arg(MeasurementText::ratioWithInterval(
+                                                  ratio.ratio, MeasurementText::Slower::None))
+                                        : tr("spawn baseline / this mode: not comparable (%1)").arg(ratio.whyNot));
+            }
+            if (!row.firstError.isEmpty())
+                text += QLatin1Char('\n') + tr("first error: %1").arg(row.firstError);
+            return text;
+        }
+        return QString();
+    });
+    m_replay->showChart();
     plot->replot();
 }
 

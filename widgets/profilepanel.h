@@ -113,6 +113,7 @@ private:
     void showColdStart(const Client::ColdStart &cold);
     void showColdStartPhases(const Client::ColdStart &cold);
     void showThroughput(const QList<Client::ThroughputRow> &throughput);
+    void showReplay(const Client::ProfileReplay &replay);
     QString summaryText(const Client::ProfileResult &result, const QList<Variant> &variants) const;
 
     QTabWidget *m_tabs;
@@ -126,6 +127,7 @@ private:
     ChartBox *m_kernels;
     QComboBox *m_kernelSourceBox;
     ChartBox *m_coldStart;
+    ChartBox *m_replay;
     ChartBox *m_throughput;
     ThroughputModel *m_throughputModel;
     JobTracker *m_traceJob;

@@ -63,6 +63,16 @@ RunSettings RunSettings::load()
             r.throughputRunners.append(n.toInt());
     }
     r.coldStartRuns = s.value(QStringLiteral("coldStartRuns"), r.coldStartRuns).toInt();
+    r.replayRates.clear();
+    for (const QString &rate : s.value(QStringLiteral("replayRates")).toStringList()) {
+        bool ok = false;
+        const double v = rate.toDouble(&ok);
+        if (ok && v > 0)
+            r.replayRates.append(v);
+    }
+    r.replaySeconds = s.value(QStringLiteral("replaySeconds"), r.replaySeconds).toDouble();
+    if (!(r.replaySeconds > 0))
+        r.replaySeconds = 3;
     r.threads = std::max(0, s.value(QStringLiteral("threads"), r.threads).toInt());
     r.ray = s.value(QStringLiteral("ray")).toString().trimmed();
     if (!isRayAddress(r.ray))
@@ -92,6 +102,11 @@ void RunSettings::save() const
         runners.append(QString::number(n));
     s.setValue(QStringLiteral("throughputRunners"), runners);
     s.setValue(QStringLiteral("coldStartRuns"), coldStartRuns);
+    QStringList rates;
+    for (double v : replayRates)
+        rates.append(QString::number(v));
+    s.setValue(QStringLiteral("replayRates"), rates);
+    s.setValue(QStringLiteral("replaySeconds"), replaySeconds);
     s.setValue(QStringLiteral("threads"), threads);
     s.setValue(QStringLiteral("ray"), ray);
 }
@@ -187,6 +202,8 @@ Client::ProfileRequest RunSettings::profileRequest(const Client::CompileRequest 
     r.maxAutotune = maxAutotune;
     r.throughputRunners = throughputRunners;
     r.coldStartRuns = coldStartRuns;
+    r.replayRates = replayRates;
+    r.replaySeconds = replaySeconds;
     return r;
 }
 
@@ -227,6 +244,8 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     , m_maxError(new QDoubleSpinBox(this))
     , m_runners(new QLineEdit(this))
     , m_coldStart(new QSpinBox(this))
+    , m_replayRates(new QLineEdit(this))
+    , m_replaySeconds(new QDoubleSpinBox(this))
     , m_threads(new QSpinBox(this))
     , m_ray(new QLineEdit(this))
 {
@@ -279,6 +298,22 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     m_coldStart->setRange(0, 100);
     m_coldStart->setValue(settings.coldStartRuns);
     m_coldStart->setSpecialValueText(tr("skip"));
+    m_replayRates->setObjectName(QStringLiteral("replayRates"));
+    QStringList rates;
+    for (double v : settings.replayRates)
+        rates.append(QString::number(v));
+    m_replayRates->setText(rates.join(QStringLiteral(", ")));
+    m_replayRates->setPlaceholderText(tr("empty: skip (e.g. 5, 20, 50)"));
+    m_replayRates->setToolTip(tr("Arrival rates for the burst replay after cold start, comma-separated: at each rate "
+                                 "aotstudio-run serves a Poisson trace with warm workers, with a fresh worker per "
+                                 "request and with a fresh process per request; empty skips it"));
+    m_replaySeconds->setObjectName(QStringLiteral("replaySeconds"));
+    m_replaySeconds->setRange(0.5, 600);
+    m_replaySeconds->setDecimals(1);
+    m_replaySeconds->setSuffix(tr(" s"));
+    m_replaySeconds->setValue(settings.replaySeconds);
+    m_replaySeconds->setToolTip(tr("Seconds of arrivals per rate; every request is answered, so a saturated mode "
+                                   "takes longer"));
     m_threads->setRange(0, 4096);
     m_threads->setSpecialValueText(tr("all usable CPUs"));
     m_threads->setValue(settings.threads);
@@ -323,6 +358,8 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     measureForm->addRow(tr("Threads:"), m_threads);
     measureForm->addRow(tr("Throughput runners:"), m_runners);
     measureForm->addRow(tr("Cold-start runs:"), m_coldStart);
+    measureForm->addRow(tr("Burst replay rates (requests/s):"), m_replayRates);
+    measureForm->addRow(tr("Seconds per replay rate:"), m_replaySeconds);
     auto *quant = new QGroupBox(tr("Quantize"), this);
     auto *quantForm = new QFormLayout(quant);
     quantForm->addRow(tr("Schemes:"), m_schemes);
@@ -393,9 +430,23 @@ RunSettings RunSettingsDialog::settings() const
             r.throughputRunners.append(v);
     }
     r.coldStartRuns = m_coldStart->value();
+    r.replayRates = parseRates(m_replayRates->text());
+    r.replaySeconds = m_replaySeconds->value();
     r.threads = m_threads->value();
     r.ray = m_ray->text().trimmed();
     return r;
+}
+
+QList<double> RunSettingsDialog::parseRates(const QString &text)
+{
+    QList<double> rates;
+    for (const QString &word : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const double v = word.trimmed().toDouble(&ok);
+        if (ok && v > 0 && v <= 10000 && !rates.contains(v))
+            rates.append(v);
+    }
+    return rates;
 }
 
 } // namespace AotStudio::Widgets

@@ -43,6 +43,8 @@ struct RunSettings
     double maxError = 0;                     ///< 0: no "best within" pick
     QList<int> throughputRunners = {1, 2, 4};
     int coldStartRuns = 3;
+    QList<double> replayRates;               ///< burst replay arrival rates, requests/s; empty: no replay
+    double replaySeconds = 3;                ///< of arrivals per replay rate, s
     int threads = 0;                         ///< intra-op threads for eager and compiled; 0: all usable CPUs (the engine's default)
     /// HOST:PORT of a Ray cluster's head (FORMAT.md "Fan-out on a Ray cluster"): quantize schemes,
     /// export buckets, tune trials and sweep shards run there as Ray tasks; empty: everything runs
@@ -89,6 +91,8 @@ public:
     /// `model`: the toolbar's model, whose shapes() the dialog shows (with a button to reset them).
     explicit RunSettingsDialog(const RunSettings &settings, const QString &model = {}, QWidget *parent = nullptr);
     RunSettings settings() const;
+    /// "5, 20, 50" as rates (requests/s); words that are not positive numbers are dropped.
+    static QList<double> parseRates(const QString &text);
 
 private:
     RunSettings m_original; ///< what the dialog opened with (fields it does not edit stay so)
@@ -109,6 +113,8 @@ private:
     QDoubleSpinBox *m_maxError;
     QLineEdit *m_runners;
     QSpinBox *m_coldStart;
+    QLineEdit *m_replayRates;
+    QDoubleSpinBox *m_replaySeconds;
     QSpinBox *m_threads;
     QLineEdit *m_ray;
 };

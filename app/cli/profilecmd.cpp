@@ -39,6 +39,22 @@ void addProfileOptions(CLI::App &app, ProfileOptions &o)
     cmd->add_option("--cold-start-runs", o.coldStartRuns, "Fresh processes timed for cold start (each side); 0 to skip")
         ->capture_default_str()
         ->check(CLI::Range(0, 100));
+    cmd->add_option("--replay-rates", o.replayRates,
+                    "Burst replay after cold start: aotstudio-run --poisson at these arrival rates (requests/s), "
+                    "e.g. 5,20,50, each served by worker and request isolation and by a fresh process per request")
+        ->delimiter(',')
+        ->check(CLI::Range(1e-3, 1e4));
+    cmd->add_option("--replay-seconds", o.replaySeconds, "Seconds of arrivals per replay rate")
+        ->capture_default_str()
+        ->check(CLI::Range(0.1, 600.0));
+    cmd->add_option("--replay-workers", o.replayWorkers, "Workers of the replayed server (and spawn processes at once)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 256));
+    cmd->add_option("--replay-modes", o.replayModes,
+                    "Isolation modes replayed, of worker,request (default both; the spawn "
+                    "baseline always runs)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"worker", "request"}));
     addThreadsOption(cmd, o.threads);
     addShapeOption(cmd, o.shapes);
     cmd->add_option("--variants", o.variants, "Subset of eager,aoti,nativert")->delimiter(',')->check(CLI::IsMember({"eager", "aoti", "nativert"}));
@@ -69,11 +85,18 @@ json profileRequest(const ProfileOptions &o)
         r["package"] = std::filesystem::absolute(o.package).lexically_normal().string();
     if (!o.variants.empty())
         r["variants"] = o.variants;
+    if (!o.replayRates.empty()) {
+        r["replay"] = {{"rates", o.replayRates}, {"seconds", o.replaySeconds}, {"workers", o.replayWorkers}};
+        if (!o.replayModes.empty())
+            r["replay"]["modes"] = o.replayModes;
+    }
     return r;
 }
 
 std::string profileCommandLineProblem(const ProfileOptions &o)
 {
+    if (o.replayRates.empty() && !o.replayModes.empty())
+        return "--replay-modes goes with --replay-rates (the arrival rates to replay, e.g. 5,20,50)";
     if (o.runners.size() > 1 && std::find(o.runners.begin(), o.runners.end(), 0) != o.runners.end())
         return "--runners: 0 skips the throughput table and stands alone; give counts of 1 or more otherwise (e.g. 1,2,4)";
     if (o.minRuns > o.runs && o.minRuns != ProfileOptions{}.minRuns) // the default follows --runs down
@@ -213,10 +236,47 @@ void printProfile(std::FILE *out, const json &r)
                      t.value("consistent", true) ? "" : "  (disagrees with its mean latency: see warnings)");
     }
     printColdStart(out, r.value("cold_start", json::object()));
+    printReplay(out, r.value("replay", json()));
     for (const auto &w : r.value("warnings", json::array())) {
         const std::string text = w.is_string() ? w.get<std::string>() : w.dump();
         if (text.rfind("measurement: ", 0) != 0)
             std::fprintf(out, "warning:        %s\n", text.c_str());
+    }
+}
+
+void printReplay(std::FILE *out, const json &replay)
+{
+    if (!replay.is_object())
+        return;
+    const auto interval = [](const json &i) {
+        char b[96];
+        if (!i.is_object() || !i.value("estimate", json()).is_number())
+            return std::string("-");
+        if (i.value("low", json()).is_number() && i.value("high", json()).is_number())
+            std::snprintf(b, sizeof b, "%.3g [%.3g, %.3g]", i["estimate"].get<double>(), i["low"].get<double>(),
+                          i["high"].get<double>());
+        else
+            std::snprintf(b, sizeof b, "%.3g (no interval)", i["estimate"].get<double>());
+        return std::string(b);
+    };
+    std::fprintf(
+        out,
+        "burst replay:   Poisson arrivals for %g s per rate, %d worker(s), batch %lld; latency arrival to answer, "
+        "ms, 95%% CI\n",
+        replay.value("seconds", 0.0), replay.value("workers", 1), replay.value("batch", 1LL));
+    for (const auto &row : replay.value("rows", json::array())) {
+        std::fprintf(out, "  %5g/s %-8s p50 %-26s p99 %-26s %6.1f answers/s, CPU busy %3.0f%%, %d/%d ok%s\n",
+                     row.value("rate", 0.0), row.value("mode", "").c_str(),
+                     interval(row.value("median_ms", json())).c_str(), interval(row.value("p99_ms", json())).c_str(),
+                     row.value("throughput_per_s", 0.0), 100.0 * row.value("cpu_busy_share", 0.0), row.value("ok", 0),
+                     row.value("requests", 0),
+                     row.value("saturated", false) ? "  SATURATED (queue grew for the whole run)" : "");
+    }
+    for (const auto &r : replay.value("ratios", json::array())) {
+        std::string text = Pipeline::ratioText(Pipeline::ratioFromJson(r), "the spawn baseline was faster");
+        if (!r.value("comparable", true))
+            text += "; not comparable: " + r.value("why_not", std::string());
+        std::fprintf(out, "  %5g/s %s: %s\n", r.value("rate", 0.0), r.value("name", "").c_str(), text.c_str());
     }
 }
 

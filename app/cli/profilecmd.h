@@ -17,6 +17,10 @@ struct ProfileOptions {
     double maxSeconds = 5, throughputSeconds = 1;
     std::vector<int> runners{1, 2, 4};
     std::vector<std::string> variants, shapes;
+    std::vector<double> replayRates; ///< burst replay arrival rates, requests/s; empty: no replay
+    double replaySeconds = 3;
+    int replayWorkers = 1;
+    std::vector<std::string> replayModes; ///< isolation modes (worker, request); empty: both
     bool noTrace = false, json = false, verbose = false;
 };
 
@@ -31,6 +35,9 @@ std::string profileCommandLineProblem(const ProfileOptions &options);
 /// The cold-start lines (profile and export results share the shape, FORMAT.md): both medians,
 /// the ratio with its interval, the runtime's phases. Nothing when there is no ratio.
 void printColdStart(std::FILE *out, const nlohmann::json &coldStart);
+/// The burst replay lines (PROFILE.md "Burst replay"): per rate and mode, p50 and p99 with their
+/// intervals, throughput, CPU busy share, saturated; the spawn ratios. Nothing when not asked.
+void printReplay(std::FILE *out, const nlohmann::json &replay);
 /// Human-readable summary of a profile result (core/profiler/PROFILE.md).
 void printProfile(std::FILE *out, const nlohmann::json &result);
 

@@ -154,16 +154,62 @@ int usage(bool asJson, const std::string &message)
     return kExitUsage;
 }
 
-/// `--package`: one package on the inputs of `inputPath`, checked by its guards sidecar; the
-/// outputs saved for the caller (a sweep's isolated call). Exit 1 with stage "refused" when the
-/// guards refuse the inputs, "failed" when loading or running fails.
+/// The run of an isolated call (`--package`, `--bucket`): `runner` on the tensors of `inputPath`
+/// (a dict arranged by the guards' input names), the outputs saved to `saveTo` for the caller.
+/// `head` starts the --json result; `label` names the package in the text output. Exit 1 with
+/// stage "refused" when the guards refuse the inputs, "failed" when reading or running fails.
+int runOnInputs(Runtime::AotiRunner &runner, const std::string &inputPath, const std::string &saveTo, bool asJson, json head,
+                const std::string &label)
+{
+    std::shared_ptr<const Runtime::InputFile> inputs;
+    try {
+        std::vector<std::string> names; // a dict of named tensors is arranged by the guards' input names
+        if (const auto &guards = runner.guards())
+            for (std::size_t i = 0; i < guards->inputCount(); ++i)
+                names.push_back(guards->inputName(i));
+        inputs = Runtime::InputFile::read(inputPath, names);
+    } catch (const Runtime::RuntimeError &e) {
+        return refuse(asJson, "failed", e.what());
+    }
+    double runMs = 0;
+    try {
+        runner.setInputs(*inputs);
+    } catch (const Runtime::InputRefused &e) {
+        return refuse(asJson, "refused", e.what());
+    } catch (const Runtime::RuntimeError &e) {
+        return refuse(asJson, "failed", e.what());
+    }
+    try {
+        const auto t0 = Clock::now();
+        runner.run();
+        runMs = msSince(t0);
+        if (!saveTo.empty())
+            runner.saveOutputs(saveTo);
+    } catch (const Runtime::RuntimeError &e) {
+        return refuse(asJson, "failed", e.what());
+    }
+    json outs = json::array();
+    for (const auto &o : runner.outputSummary())
+        outs.push_back({{"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"non_finite", o.nonFinite}});
+    head["run_ms"] = runMs;
+    head["outputs"] = outs;
+    head["saved"] = saveTo.empty() ? json() : json(saveTo);
+    if (asJson)
+        Protocol::printEnvelope(stdout, Protocol::okEnvelope(Bundle::validUtf8Json(head)));
+    else
+        std::printf("package:  %s\nrun:      %.3f ms\noutputs:  %zu\n", label.c_str(), runMs, outs.size());
+    std::fflush(nullptr);
+    return 0;
+}
+
+/// `--package`: one package on the inputs of `inputPath`, checked by its guards sidecar (or the
+/// `--guards` file); the outputs saved for the caller (a sweep's isolated call).
 int runPackage(const std::string &package, const std::string &device, const std::string &inputPath, const std::string &saveTo,
                const std::string &guardsPath, bool asJson)
 {
   try {
     if (inputPath.empty())
         return usage(asJson, "--package needs --input FILE (torch.save of the input tensors)");
-    std::shared_ptr<const Runtime::InputFile> inputs;
     std::unique_ptr<Runtime::AotiRunner> runner;
     try {
         Runtime::AotiRunner::LoadOptions options;
@@ -176,45 +222,44 @@ int runPackage(const std::string &package, const std::string &device, const std:
                 return refuse(asJson, "failed", "--guards '" + guardsPath + "' is not JSON");
             runner->setGuards(std::make_shared<Bundle::InputGuards>(Bundle::InputGuards::parse(g, guardsPath)));
         }
-        std::vector<std::string> names; // a dict of named tensors is arranged by the guards' input names
-        if (const auto &guards = runner->guards())
-            for (std::size_t i = 0; i < guards->inputCount(); ++i)
-                names.push_back(guards->inputName(i));
-        inputs = Runtime::InputFile::read(inputPath, names);
     } catch (const Runtime::RuntimeError &e) {
         return refuse(asJson, "failed", e.what());
     } catch (const Bundle::BundleError &e) {
         return refuse(asJson, "failed", e.what());
     }
-    double runMs = 0;
-    try {
-        runner->setInputs(*inputs);
-    } catch (const Runtime::InputRefused &e) {
-        return refuse(asJson, "refused", e.what());
-    } catch (const Runtime::RuntimeError &e) {
-        return refuse(asJson, "failed", e.what());
-    }
-    try {
-        const auto t0 = Clock::now();
-        runner->run();
-        runMs = msSince(t0);
-        if (!saveTo.empty())
-            runner->saveOutputs(saveTo);
-    } catch (const Runtime::RuntimeError &e) {
-        return refuse(asJson, "failed", e.what());
-    }
-    json outs = json::array();
-    for (const auto &o : runner->outputSummary())
-        outs.push_back({{"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"non_finite", o.nonFinite}});
-    const json r{{"package", package}, {"device", device}, {"run_ms", runMs}, {"outputs", outs},
-                 {"saved", saveTo.empty() ? json() : json(saveTo)}};
-    if (asJson)
-        Protocol::printEnvelope(stdout, Protocol::okEnvelope(Bundle::validUtf8Json(r)));
-    else
-        std::printf("package:  %s\nrun:      %.3f ms\noutputs:  %zu\n", package.c_str(), runMs, outs.size());
-    std::fflush(nullptr);
-    return 0;
+    return runOnInputs(*runner, inputPath, saveTo, asJson, {{"package", package}, {"device", device}}, package);
   } catch (const std::exception &e) { // a c10::Error from LibTorch outside the runner's own wrapping
+    return refuse(asJson, "failed", e.what());
+  }
+}
+
+/// `BUNDLE --bucket NAME`: that bucket's package loaded as a deployed run loads it (the weights
+/// the buckets share bound from the bundle's weights/, the manifest's guards checking every input
+/// set), on the inputs of `inputPath`; the outputs saved for the caller (a sweep's isolated call
+/// of a bundle). No bucket choice and no padding: the caller names the bucket and gives inputs of
+/// the shapes it is to run.
+int runBucket(const RunApp::VerifiedBundle &verified, const std::string &bucketName, const std::string &inputPath,
+              const std::string &saveTo, bool asJson)
+{
+  try {
+    const Bundle::Manifest &m = verified.bundle.manifest;
+    const auto it = std::find_if(m.buckets.begin(), m.buckets.end(), [&](const Bundle::Bucket &b) { return b.name == bucketName; });
+    if (it == m.buckets.end()) {
+        std::string names;
+        for (const auto &b : m.buckets)
+            names += (names.empty() ? "" : ", ") + b.name;
+        return refuse(asJson, "refused", "bundle '" + verified.path + "' has no bucket '" + bucketName + "' (its buckets: " + names + ")");
+    }
+    std::unique_ptr<Runtime::AotiRunner> runner;
+    try {
+        runner = RunApp::loadBucket(verified, *it);
+    } catch (const RunApp::Refusal &e) {
+        return refuse(asJson, e.stage(), e.what(), e.code());
+    }
+    return runOnInputs(*runner, inputPath, saveTo, asJson,
+                       {{"bundle", verified.bundle.source.string()}, {"bucket", it->name}, {"package", it->package}, {"device", m.device}},
+                       it->package);
+  } catch (const std::exception &e) {
     return refuse(asJson, "failed", e.what());
   }
 }
@@ -274,7 +319,12 @@ int main(int argc, char **argv)
                            ->check(CLI::ExistingFile);
     bundleOpt->excludes(packageOpt);
     app.add_option("--device", packageDevice, "With --package: cpu or cuda")->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
-    app.add_option("--save-outputs", saveOutputsPath, "With --package: write the outputs with torch.save's format (a list of tensors)");
+    app.add_option("--save-outputs", saveOutputsPath, "With --package or --bucket: write the outputs with torch.save's format (a list of tensors)");
+    std::string bucketName;
+    auto *bucketOpt = app.add_option("--bucket", bucketName, "With a bundle: run this bucket's package on --input (no bucket choice, no "
+                                                             "padding; its shared weights bound and its guards checked as in "
+                                                             "deployment). For sweeps (aotstudio-cli sweep --bundle --isolate): no timing");
+    bucketOpt->excludes(packageOpt);
     app.add_option("--guards", guardsPath, "With --package: check the inputs against this guards file (FORMAT.md \"guards\") "
                                            "instead of the package's model.guards.json")
         ->check(CLI::ExistingFile);
@@ -340,8 +390,10 @@ int main(int argc, char **argv)
     auto *secondsOpt = app.add_option("--seconds", seconds, "Length of the --poisson trace, s")->capture_default_str()->check(CLI::PositiveNumber);
     replayOpt->excludes(poissonOpt);
     serveOpt->excludes(replayOpt)->excludes(poissonOpt);
-    for (auto *o : {serveOpt, replayOpt, poissonOpt})
+    for (auto *o : {serveOpt, replayOpt, poissonOpt}) {
         o->excludes(packageOpt);
+        o->excludes(bucketOpt);
+    }
     socketOpt->needs(serveOpt);
     secondsOpt->needs(poissonOpt);
     try {
@@ -367,9 +419,11 @@ int main(int argc, char **argv)
         return usage(asJson, "with --serve each request names its batch or input file (--replay and --poisson take "
                              "--batch only); see --help");
 
-    if (packagePath.empty() && (!saveOutputsPath.empty() || !guardsPath.empty() || app.count("--device") > 0))
-        return usage(asJson, "--save-outputs, --guards and --device go with --package (a bundle's outputs are "
-                             "summarised; its device and guards come from its manifest); see --help");
+    if (packagePath.empty() && ((!saveOutputsPath.empty() && bucketName.empty()) || !guardsPath.empty() || app.count("--device") > 0))
+        return usage(asJson, "--guards and --device go with --package, --save-outputs with --package or --bucket (a "
+                             "bundle's outputs are summarised; its device and guards come from its manifest); see --help");
+    if (!bucketName.empty() && inputPath.empty())
+        return usage(asJson, "--bucket needs --input FILE (torch.save of the input tensors of the bucket's shapes)");
     if (threads > 0)
         Runtime::setIntraOpThreads(threads); // before any package loads: its kernels use this count
 
@@ -436,6 +490,8 @@ int main(int argc, char **argv)
     RunApp::RequestPlan plan;
     try {
         RunApp::checkRunsHere(verified, cuda, capability);
+        if (!bucketName.empty())
+            return runBucket(verified, bucketName, inputPath, saveOutputsPath, asJson);
         plan = RunApp::planRequest(verified, batchOpt, inputPath);
     } catch (const RunApp::Refusal &e) {
         return refuse(asJson, e.stage(), e.what(), e.code());

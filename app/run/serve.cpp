@@ -534,8 +534,11 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
     // A mode that answered clearly fewer requests per second than arrived had a queue that grew for
     // the whole run: its latencies measure the trace's length, not the mode, and no ratio with it
     // means anything (spawn baselines at 20 requests/s on 2 CPUs).
+    constexpr double kSaturatedBelow = 0.8; // answers/s under this share of the offered rate
+    constexpr std::size_t kSaturatedMinRequests = 10; // fewer: too few to tell a queue from a gap
     const auto saturated = [&](const ModeResult &r) {
-        return offered > 0 && r.wallS > 0 && trace.size() >= 10 && r.ok / r.wallS < 0.8 * offered;
+        return offered > 0 && r.wallS > 0 && trace.size() >= kSaturatedMinRequests
+            && r.ok / r.wallS < kSaturatedBelow * offered;
     };
     std::vector<Profiler::VariantSpread> spreads;
     json modesJson = json::array();
@@ -619,6 +622,11 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
             {"trace",
                 {{"source", source}, {"requests", trace.size()}, {"span_s", spanS},
                     {"offered_rate_per_s", spanS > 0 ? static_cast<double>(trace.size() - 1) / spanS : 0.0}}},
+            {"saturation",
+                {{"below_share", kSaturatedBelow}, {"min_requests", kSaturatedMinRequests},
+                    {"rule", "a mode is saturated when it answered fewer than below_share x the offered arrivals "
+                             "per second (throughput_per_s < below_share x trace.offered_rate_per_s), with at "
+                             "least min_requests requests: its queue grew for the whole run"}}},
             {"usable_cpus", cpus.usable}, {"modes", modesJson}, {"ratios", ratios}, {"measurement", measurement}};
         Protocol::printEnvelope(stdout,
             exitCode == 0 ? Protocol::okEnvelope(Bundle::validUtf8Json(out))

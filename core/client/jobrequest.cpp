@@ -28,6 +28,13 @@ QJsonObject ProfileRequest::toJson(qint64 id) const
         runners.append(n);
     o.insert(QLatin1String("throughput"), runners);
     o.insert(QLatin1String("cold_start_runs"), coldStartRuns);
+    if (!replayRates.isEmpty()) {
+        QJsonArray rates;
+        for (double r : replayRates)
+            rates.append(r);
+        o.insert(QLatin1String("replay"),
+            QJsonObject{{QLatin1String("rates"), rates}, {QLatin1String("seconds"), replaySeconds}});
+    }
     if (!package.isEmpty())
         o.insert(QLatin1String("package"), package);
     return o;

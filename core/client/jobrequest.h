@@ -20,6 +20,9 @@ struct ProfileRequest {
     bool maxAutotune = false;
     QList<int> throughputRunners; ///< runner counts of the throughput sweep
     int coldStartRuns = 3;
+    /// Burst replay arrival rates, requests/s (the request's `replay.rates`); empty: no replay, not sent.
+    QList<double> replayRates;
+    double replaySeconds = 3; ///< of arrivals per rate (`replay.seconds`)
     QString package; ///< profile this package instead of compiling the model again (empty: compile)
 
     /// The request line's object, with the given request id.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profileresult.h"
 
+#include <algorithm>
 #include <string_view>
 
 namespace AotStudio::Client {
@@ -33,6 +34,114 @@ QList<int> readInts(ResultReader &r, const QJsonObject &o, QLatin1String key, co
         out << r.integer(wrapped, QLatin1String("v"), QStringLiteral("%1[%2]").arg(fieldPath(at, key)).arg(i));
     }
     return out;
+}
+
+EstimateInterval readEstimate(ResultReader &r, const QJsonObject &o, QLatin1String key, const QString &at)
+{
+    const QString where = fieldPath(at, key);
+    const QJsonObject i = r.object(o, key, at);
+    EstimateInterval e;
+    e.estimate = r.number(i, QLatin1String("estimate"), where);
+    e.low = r.number(i, QLatin1String("low"), where);
+    e.high = r.number(i, QLatin1String("high"), where);
+    if (!e.hasBounds()) // one bound alone is no interval
+        e.low = e.high = qQNaN();
+    const double level = r.number(i, QLatin1String("level"), where);
+    if (level > 0 && level < 1)
+        e.level = level;
+    return e;
+}
+
+QList<double> readNumbers(ResultReader &r, const QJsonObject &o, QLatin1String key, const QString &at)
+{
+    QList<double> out;
+    const QJsonArray a = r.array(o, key, at);
+    for (qsizetype i = 0; i < a.size() && !r.failed(); ++i) {
+        if (!a.at(i).isDouble()) {
+            r.fail(QStringLiteral("%1[%2]").arg(fieldPath(at, key)).arg(i), QStringLiteral("expected a number"));
+            break;
+        }
+        out << a.at(i).toDouble();
+    }
+    return out;
+}
+
+ProfileReplay readReplay(ResultReader &r, const QJsonObject &o)
+{
+    ProfileReplay p;
+    const QString at = QStringLiteral("replay");
+    const QJsonObject replay = r.object(o, QLatin1String("replay"));
+    p.present = !replay.isEmpty();
+    if (!p.present)
+        return p;
+    p.seconds = r.number(replay, QLatin1String("seconds"), at);
+    p.workers = r.count(replay, QLatin1String("workers"), at);
+    p.batch = r.count(replay, QLatin1String("batch"), at);
+    p.rates = readNumbers(r, replay, QLatin1String("rates"), at);
+    r.strings(replay, QLatin1String("modes"), at);
+    const QString satAt = QStringLiteral("replay.saturation");
+    const QJsonObject saturation = r.object(replay, QLatin1String("saturation"), at);
+    p.saturationShare = r.number(saturation, QLatin1String("below_share"), satAt);
+    p.saturationMinRequests = r.count(saturation, QLatin1String("min_requests"), satAt);
+
+    const QJsonArray rows = r.array(replay, QLatin1String("rows"), at);
+    for (qsizetype i = 0; i < rows.size() && !r.failed(); ++i) {
+        const QString rowAt = QStringLiteral("replay.rows[%1]").arg(i);
+        const QJsonObject j = r.element(rows, i, QStringLiteral("replay.rows"));
+        ReplayRow row;
+        row.mode = r.string(j, QLatin1String("mode"), rowAt);
+        row.baseline = r.boolean(j, QLatin1String("baseline"), row.mode == QLatin1String("spawn"), rowAt);
+        row.rate = r.number(j, QLatin1String("rate"), rowAt);
+        row.offeredRate = r.number(j, QLatin1String("offered_rate_per_s"), rowAt);
+        row.achievedRate = r.number(j, QLatin1String("achieved_rate_per_s"), rowAt);
+        row.throughput = r.number(j, QLatin1String("throughput_per_s"), rowAt);
+        row.cpuBusyShare = r.number(j, QLatin1String("cpu_busy_share"), rowAt);
+        row.wallSeconds = r.number(j, QLatin1String("wall_s"), rowAt);
+        r.number(j, QLatin1String("cpu_s"), rowAt);
+        row.median = readEstimate(r, j, QLatin1String("median_ms"), rowAt);
+        row.p99 = readEstimate(r, j, QLatin1String("p99_ms"), rowAt);
+        row.serviceMedian = readEstimate(r, j, QLatin1String("service_median_ms"), rowAt);
+        row.workers = r.count(j, QLatin1String("workers"), rowAt);
+        row.requests = r.count(j, QLatin1String("requests"), rowAt);
+        row.ok = r.count(j, QLatin1String("ok"), rowAt);
+        row.errors = r.count(j, QLatin1String("errors"), rowAt);
+        row.firstError = r.string(j, QLatin1String("first_error"), rowAt);
+        row.saturated = r.boolean(j, QLatin1String("saturated"), false, rowAt);
+        if (!row.mode.isEmpty() && !qIsNaN(row.rate))
+            p.rows << row;
+    }
+    const QJsonArray ratios = r.array(replay, QLatin1String("ratios"), at);
+    for (qsizetype i = 0; i < ratios.size() && !r.failed(); ++i) {
+        const QString ratioAt = QStringLiteral("replay.ratios[%1]").arg(i);
+        const QJsonObject j = r.element(ratios, i, QStringLiteral("replay.ratios"));
+        ReplayRatio ratio;
+        ratio.rate = r.number(j, QLatin1String("rate"), ratioAt);
+        ratio.name = r.string(j, QLatin1String("name"), ratioAt);
+        r.number(j, QLatin1String("estimate"), ratioAt);
+        r.number(j, QLatin1String("low"), ratioAt);
+        r.number(j, QLatin1String("high"), ratioAt);
+        ratio.ratio = RatioInterval::fromJson(j);
+        ratio.pairs = r.count(j, QLatin1String("pairs"), ratioAt);
+        ratio.comparable = r.boolean(j, QLatin1String("comparable"), true, ratioAt);
+        ratio.whyNot = r.string(j, QLatin1String("why_not"), ratioAt);
+        p.ratios << ratio;
+    }
+    const QJsonArray runs = r.array(replay, QLatin1String("runs"), at);
+    for (qsizetype i = 0; i < runs.size() && !r.failed(); ++i) {
+        const QString runAt = QStringLiteral("replay.runs[%1]").arg(i);
+        const QJsonObject j = r.element(runs, i, QStringLiteral("replay.runs"));
+        ReplayRun run;
+        run.rate = r.number(j, QLatin1String("rate"), runAt);
+        run.exit = r.string(j, QLatin1String("exit"), runAt);
+        run.error = r.string(j, QLatin1String("error"), runAt);
+        run.requests = r.count(r.object(j, QLatin1String("trace"), runAt), QLatin1String("requests"),
+            fieldPath(runAt, QLatin1String("trace")));
+        run.usableCpus = r.count(j, QLatin1String("usable_cpus"), runAt);
+        r.object(j, QLatin1String("measurement"), runAt);
+        run.measurement = Measurement::fromJson(j.value(QLatin1String("measurement")));
+        p.runs << run;
+    }
+    return p;
 }
 
 void readKernels(ResultReader &r, const QJsonObject &o, QLatin1String key, ProfileResult &p)
@@ -125,6 +234,7 @@ void readProfile(ResultReader &r, const QJsonObject &o, ProfileResult &p)
 
     r.object(o, QLatin1String("cold_start"));
     p.coldStart = ColdStart::fromJson(o.value(QLatin1String("cold_start")));
+    p.replay = readReplay(r, o);
 
     const QJsonArray throughput = r.array(o, QLatin1String("throughput"));
     for (qsizetype i = 0; i < throughput.size() && !r.failed(); ++i) {
@@ -178,6 +288,31 @@ void readCompile(ResultReader &r, const QJsonObject &o, ProfileResult &p)
 }
 
 } // namespace
+
+QStringList ProfileReplay::modes() const
+{
+    QStringList out;
+    for (const ReplayRow &row : rows) {
+        if (!out.contains(row.mode) && !row.baseline)
+            out << row.mode;
+    }
+    for (const ReplayRow &row : rows) {
+        if (!out.contains(row.mode) && row.baseline)
+            out << row.mode;
+    }
+    return out;
+}
+
+QList<ReplayRow> ProfileReplay::rowsOf(const QString &mode) const
+{
+    QList<ReplayRow> out;
+    for (const ReplayRow &row : rows) {
+        if (row.mode == mode)
+            out << row;
+    }
+    std::stable_sort(out.begin(), out.end(), [](const ReplayRow &a, const ReplayRow &b) { return a.rate < b.rate; });
+    return out;
+}
 
 QList<ProfileKernel> ProfileResult::kernelsOf(const QString &variant) const
 {

@@ -90,6 +90,77 @@ struct ThroughputRow {
     int consistent = -1; ///< 1 true, 0 false, -1 not stated (several runners, older results)
 };
 
+/// An estimate with its 95% interval (a replay's latency percentiles, ms); NaN when absent.
+struct EstimateInterval {
+    double estimate = qQNaN();
+    double low = qQNaN(); ///< NaN when there were too few samples for an interval
+    double high = qQNaN();
+    double level = 0.95;
+
+    bool isValid() const { return !qIsNaN(estimate); }
+    bool hasBounds() const { return !qIsNaN(low) && !qIsNaN(high); }
+};
+
+/// One arrival rate and mode of a profile's burst replay (PROFILE.md "Burst replay").
+struct ReplayRow {
+    QString mode; ///< "worker", "request" or "spawn"
+    bool baseline = false; ///< spawn: a fresh aotstudio-run process per request
+    double rate = qQNaN(); ///< the arrival rate asked for, requests/s
+    double offeredRate = qQNaN(); ///< what the seeded trace offered, requests/s
+    double achievedRate = qQNaN(); ///< the rate requests were submitted at, requests/s
+    double throughput = qQNaN(); ///< answers per second of the run
+    double cpuBusyShare = qQNaN(); ///< CPU time of server and children / (wall × usable CPUs)
+    double wallSeconds = qQNaN();
+    EstimateInterval median; ///< arrival to answer, ms
+    EstimateInterval p99; ///< ms
+    EstimateInterval serviceMedian; ///< dispatch to answer, ms
+    int workers = 0;
+    int requests = 0;
+    int ok = 0;
+    int errors = 0;
+    QString firstError;
+    bool saturated = false; ///< aotstudio-run's flag: its queue grew for the whole run
+};
+
+/// The spawn baseline's median latency over a mode's, at one rate.
+struct ReplayRatio {
+    double rate = qQNaN();
+    QString name; ///< "spawn/worker median latency"
+    RatioInterval ratio;
+    int pairs = 0;
+    bool comparable = true; ///< false when either side was saturated
+    QString whyNot;
+};
+
+/// One rate's aotstudio-run process: how it ended and the machine's verdict around it.
+struct ReplayRun {
+    double rate = qQNaN();
+    QString exit; ///< "exit status 0", "timed out", ...
+    QString error; ///< why it gave no rows (or fewer); empty when it ran
+    int requests = 0;
+    int usableCpus = 0;
+    Measurement measurement;
+};
+
+/// A profile's burst replay (PROFILE.md "Burst replay"); `present` false when it was not asked.
+struct ProfileReplay {
+    bool present = false;
+    double seconds = qQNaN(); ///< of arrivals per rate
+    int workers = 0;
+    int batch = 0;
+    QList<double> rates; ///< asked, in the order run
+    double saturationShare = qQNaN(); ///< saturated below this share of the offered rate
+    int saturationMinRequests = 0;
+    QList<ReplayRow> rows;
+    QList<ReplayRatio> ratios;
+    QList<ReplayRun> runs;
+
+    /// The modes among the rows, in the order they first appear (spawn last when present).
+    QStringList modes() const;
+    /// The rows of `mode`, by rate.
+    QList<ReplayRow> rowsOf(const QString &mode) const;
+};
+
 /**
  * A `profile` result (core/profiler/PROFILE.md), or the latency part of a `compile` result (kind
  * Compile: variants eager and aoti only), parsed once by the Session and shared by the profile
@@ -109,6 +180,7 @@ struct ProfileResult {
     QList<ProfileKernel> kernels; ///< `kernels` then `ops` (source "ops:<variant>")
     ProfileGpu gpu;
     ColdStart coldStart;
+    ProfileReplay replay;
     QList<ThroughputRow> throughput; ///< rows with runners > 0
     bool collectorPresent = false;
     QString collectorName;

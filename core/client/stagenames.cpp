@@ -22,6 +22,9 @@ QString StageNames::displayName(const QString &stage)
     // Stages of an `export` job after its buckets' compiles.
     if (stage == QLatin1String("cold_start"))
         return tr("Measuring cold start");
+    // A `profile` job's burst replay (after its cold start).
+    if (stage == QLatin1String("replay"))
+        return tr("Replaying a burst of requests");
     if (stage == QLatin1String("package"))
         return tr("Writing the bundle");
     // Stages of a `numerics` job (the graph op by op, then the exposed compile).

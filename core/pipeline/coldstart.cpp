@@ -3,6 +3,7 @@
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
 
+#include <cstdio>
 #include <map>
 
 #include "profiler/paired.h"
@@ -119,6 +120,105 @@ Json measureColdStart(const ColdStartSpec &spec, std::stop_token stop, const std
             {"ratio_interval", ratio.estimate > 0 ? ratioJson(ratio) : Json()},
             {"phases", phaseJsonAll},
             {"samples", samples}};
+}
+
+Json measureBurstReplay(const ReplaySpec &spec, const fs::path &bundle, long long batch, std::stop_token stop,
+                        const std::function<void(const std::string &)> &warn,
+                        const std::function<void(double, const std::string &)> &progress)
+{
+    const auto number = [](double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", v);
+        return std::string(buf);
+    };
+    std::vector<std::string> modesRun = spec.modes;
+    modesRun.push_back("spawn"); // aotstudio-run's baseline, always run beside the modes
+    Json result{{"method",
+                 "aotstudio-run BUNDLE --poisson RATE --seconds S --workers N --json per rate, on the profile's "
+                 "one-bucket bundle (coldstart/): each isolation mode serves the same seeded Poisson trace "
+                 "from a resident parent, then the spawn baseline serves it with a fresh aotstudio-run per "
+                 "request (app/run/SERVING.md \"The burst replay\"); latency from the scheduled arrival to "
+                 "the answer"},
+                {"bundle", bundle.string()},
+                {"batch", batch},
+                {"seconds", spec.seconds},
+                {"workers", spec.workers},
+                {"seed", spec.seed},
+                {"rates", spec.rates},
+                {"modes", modesRun},
+                {"saturation", Json()},
+                {"rows", Json::array()},
+                {"ratios", Json::array()},
+                {"runs", Json::array()}};
+    const fs::path runExe = selfDir() / "aotstudio-run";
+    std::error_code ec;
+    if (!fs::exists(runExe, ec)) {
+        warn("aotstudio-run not found next to the engine (" + runExe.string() + "): burst replay not measured");
+        return result;
+    }
+    const bool allModes = spec.modes.size() != 1;
+    for (std::size_t i = 0; i < spec.rates.size() && !stop.stop_requested(); ++i) {
+        const double rate = spec.rates[i];
+        progress(static_cast<double>(i) / static_cast<double>(spec.rates.size()),
+                 "burst replay: " + number(rate) + " requests/s for " + number(spec.seconds) + " s");
+        std::vector<std::string> argv{runExe.string(), bundle.string(),       "--poisson", number(rate),
+                                      "--seconds",     number(spec.seconds),  "--workers", std::to_string(spec.workers),
+                                      "--batch",       std::to_string(batch), "--seed",    std::to_string(spec.seed),
+                                      "--json",        "--allow-unsigned"}; // our own bundle, as for the cold start
+        if (!allModes)
+            argv.insert(argv.end(), {"--isolation", spec.modes.front()});
+        // Every request is answered before aotstudio-run exits, however long a saturated mode's
+        // queue is: allow two seconds per request and mode beyond the trace itself.
+        ProcessOptions po;
+        po.timeoutSeconds = 120 + 2.0 * rate * spec.seconds * static_cast<double>(modesRun.size());
+        po.stop = stop;
+        const ProcessResult p = runProcess(argv, {}, po);
+        if (p.stopped)
+            break;
+        const Json envelope = Json::parse(p.out, nullptr, false);
+        const Json out = envelope.is_object() ? envelope.value("result", Json()) : Json();
+        Json run{{"rate", rate}, {"exit", p.timedOut ? Json("timed out") : Json(p.describe())}};
+        if (!p.ok()) {
+            const Json error = envelope.is_object() ? envelope.value("error", Json()) : Json();
+            const std::string why = p.timedOut ? "killed after " + number(po.timeoutSeconds) + " s"
+                : error.is_object()            ? error.value("message", p.describe())
+                                               : p.describe() + (p.err.empty() ? "" : ": " + p.err);
+            warn("burst replay at " + number(rate) + " requests/s: " + why + " (" + commandLine(argv) + ")");
+            run["error"] = why;
+        }
+        if (!out.is_object()) {
+            result["runs"].push_back(run);
+            continue;
+        }
+        const Json trace = out.value("trace", Json::object());
+        run["trace"] = trace;
+        run["usable_cpus"] = out.value("usable_cpus", Json());
+        run["measurement"] = out.value("measurement", Json());
+        if (result["saturation"].is_null())
+            result["saturation"] = out.value("saturation", Json());
+        for (const auto &m : out.value("modes", Json::array())) {
+            if (!m.is_object())
+                continue;
+            const std::string mode = m.value("mode", std::string());
+            Json row{{"rate", rate},
+                     {"mode", mode},
+                     {"baseline", mode == "spawn"},
+                     {"offered_rate_per_s", trace.value("offered_rate_per_s", Json())}};
+            for (const char *k :
+                 {"workers", "requests", "ok", "errors", "first_error", "median_ms", "p99_ms", "service_median_ms",
+                  "throughput_per_s", "achieved_rate_per_s", "wall_s", "cpu_s", "cpu_busy_share", "saturated"})
+                row[k] = m.value(k, Json());
+            result["rows"].push_back(std::move(row));
+        }
+        for (auto r : out.value("ratios", Json::array())) {
+            if (!r.is_object())
+                continue;
+            r["rate"] = rate;
+            result["ratios"].push_back(std::move(r));
+        }
+        result["runs"].push_back(std::move(run));
+    }
+    return result;
 }
 
 } // namespace AotStudio::Pipeline

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Cold start, measured one way for export and profile: fresh `aotstudio-run` processes on a bundle
-// against fresh Python eager processes, alternating, with the runtime's phases.
+// against fresh Python eager processes, alternating, with the runtime's phases. And the burst
+// replay of a profile: the same bundle served by `aotstudio-run --poisson` at several arrival rates.
 
 #include "protocol/messages.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 namespace AotStudio::Pipeline {
 
@@ -31,5 +34,27 @@ struct ColdStartSpec {
 /// executable (`warn` says so). Failures of single processes are counted, never thrown; `warn`
 /// names the command that failed. Stops between processes when `stop` is requested.
 Protocol::Json measureColdStart(const ColdStartSpec &spec, std::stop_token stop, const std::function<void(const std::string &)> &warn);
+
+/// A profile's burst replay (PROFILE.md "Burst replay"; the request's `replay`).
+struct ReplaySpec {
+    std::vector<double> rates; ///< offered arrival rates, requests/s, run in this order
+    double seconds = 3; ///< length of each rate's Poisson trace, s
+    int workers = 1; ///< --workers: warm workers, or requests at once (request, spawn)
+    std::vector<std::string> modes{"worker", "request"}; ///< isolation modes served ("worker", "request")
+    std::uint64_t seed = 0; ///< of the arrivals and the generated inputs
+};
+
+/// Run `aotstudio-run BUNDLE --poisson RATE --seconds S --workers N --batch B --json` once per rate
+/// (with `--isolation MODE` when one mode is asked; aotstudio-run serves the trace by each mode,
+/// then by its spawn baseline: a fresh aotstudio-run per request) through runProcess, which
+/// interrupts it on `stop`. `progress(f, message)` before each rate. Returns PROFILE.md's "replay"
+/// object: `rows` (one per rate and mode, spawn among them with baseline true: offered and achieved
+/// rate, throughput, p50 and p99 latency with their 95% intervals, CPU busy share, counts,
+/// saturated), `ratios` (spawn over each mode, per rate, with `comparable`), `runs` (per rate: the
+/// trace, aotstudio-run's machine verdict, exit). A rate whose process fails is a line in `warn`
+/// and no rows; never throws.
+Protocol::Json measureBurstReplay(const ReplaySpec &spec, const std::filesystem::path &bundle, long long batch,
+                                  std::stop_token stop, const std::function<void(const std::string &)> &warn,
+                                  const std::function<void(double, const std::string &)> &progress);
 
 } // namespace AotStudio::Pipeline

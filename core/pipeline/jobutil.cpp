@@ -136,6 +136,7 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
     const nfds_t nfds = errFd[0] >= 0 ? 2 : 1;
     int open = static_cast<int>(nfds);
     char buf[4096];
+    std::chrono::steady_clock::time_point interrupted;
     while (open > 0) {
         int wait = -1;
         if (options.timeoutSeconds > 0) {
@@ -147,6 +148,18 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
                 break;
             }
             wait = static_cast<int>(std::min(left, 1000.0)) + 1;
+        }
+        if (options.stop.stop_possible()) {
+            if (options.stop.stop_requested() && !r.stopped) {
+                ::kill(pid, SIGINT); // the tool's own cancel: it cleans up its children and exits 130
+                r.stopped = true;
+                interrupted = std::chrono::steady_clock::now();
+            }
+            if (r.stopped && std::chrono::steady_clock::now() - interrupted > std::chrono::seconds(5)) {
+                ::kill(pid, SIGKILL);
+                break;
+            }
+            wait = wait < 0 ? 200 : std::min(wait, 200);
         }
         const int n = ::poll(fds, nfds, wait);
         if (n < 0 && errno == EINTR)

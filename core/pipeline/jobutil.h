@@ -6,6 +6,7 @@
 #include "protocol/messages.h"
 
 #include <filesystem>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@ struct ProcessResult {
     double wallMs = 0;   ///< spawn to exit (std::chrono::steady_clock), ms
     std::string error;   ///< why it could not be started, or empty
     bool timedOut = false; ///< killed (SIGKILL) after ProcessOptions::timeoutSeconds
+    bool stopped = false; ///< interrupted (SIGINT) because ProcessOptions::stop was requested
     bool ok() const { return error.empty() && signal == 0 && exitCode == 0; }
     /// "exit status 1", "killed by signal 9", "could not start: ..."
     std::string describe() const;
@@ -41,12 +43,15 @@ struct ProcessResult {
 struct ProcessOptions {
     double timeoutSeconds = 0;  ///< > 0: SIGKILL the child after this long (ProcessResult::timedOut)
     bool captureStderr = true;  ///< keep the last line of stderr (ProcessResult::err); else /dev/null
+    /// A job's cancel: when requested, the child gets SIGINT (a tool's cancel, exit 130) and, if it
+    /// is still there 5 s later, SIGKILL; ProcessResult::stopped says so. Checked every 0.2 s.
+    std::stop_token stop;
 };
 
 /// The one way the engine runs a child process: posix_spawnp with `argv` (no shell, no quoting),
 /// this process's environment plus `extraEnv` ("NAME=value", replacing NAME), stdin on /dev/null,
 /// stdout captured, stderr's last line kept (a crash's message). Waits for it to exit, or kills it
-/// after `options.timeoutSeconds`. Never throws.
+/// after `options.timeoutSeconds`, or interrupts it on `options.stop`. Never throws.
 ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector<std::string> &extraEnv = {},
                          const ProcessOptions &options = {});
 /// `argv` as one shell-quoted line, for messages and logs.

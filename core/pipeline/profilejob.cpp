@@ -130,8 +130,9 @@ struct Variant {
 
 /// Profile's stages and their share of the bar; a compile for the profile fills "compile".
 constexpr StageSpan kProfileStages[] = {
-    {"compile", 0.00, 0.50},    {"load", 0.50, 0.52},       {"load_package", 0.52, 0.55}, {"measure", 0.55, 0.75},
-    {"memory", 0.75, 0.78},     {"throughput", 0.78, 0.87}, {"cold_start", 0.87, 0.97},   {"write", 0.97, 1.00},
+    {"compile", 0.00, 0.50},    {"load", 0.50, 0.52},   {"load_package", 0.52, 0.55},
+    {"measure", 0.55, 0.75},    {"memory", 0.75, 0.78}, {"throughput", 0.78, 0.87},
+    {"cold_start", 0.87, 0.92}, {"replay", 0.92, 0.97}, {"write", 0.97, 1.00},
 };
 
 /// The RecordFunction collector traces the first call of every traced block and every
@@ -160,8 +161,74 @@ struct ProfileRequest {
     bool trace = true;
     double throughputSeconds = 1.0; ///< s per runner count
     int coldRuns = 3;
+    std::optional<ReplaySpec> replay; ///< the burst replay; absent: none (the default)
     std::optional<std::string> package; ///< a given package (absolute); absent: compile here
 };
+
+/// The request's `replay` (FORMAT.md "profile"): absent, null or false: none; true: the defaults
+/// (rates 5, 20, 50 requests/s, 3 s each, 1 worker, worker and request isolation); an object: those
+/// fields overridden. Throws JobFailed(bad_request) naming the field.
+std::optional<ReplaySpec> parseReplay(const Json &request)
+{
+    const Json &j = request.contains("replay") ? request["replay"] : Json();
+    const auto bad = [](const std::string &message, const std::string &hint) {
+        return JobFailed({"load", Protocol::Code::BadRequest, message, hint});
+    };
+    if (j.is_null() || (j.is_boolean() && !j.get<bool>()))
+        return std::nullopt;
+    ReplaySpec spec;
+    spec.rates = {5, 20, 50};
+    if (j.is_boolean())
+        return spec;
+    if (!j.is_object())
+        throw bad("'replay' must be an object, true or false", "e.g. {\"rates\": [5, 20, 50], \"seconds\": 3}");
+    for (const auto &[key, value] : j.items())
+        if (key != "rates" && key != "seconds" && key != "workers" && key != "modes" && key != "seed")
+            throw bad("'replay." + key + "' is not a field of replay",
+                      "replay has rates, seconds, workers, modes and seed");
+    if (j.contains("rates")) {
+        if (!j["rates"].is_array() || j["rates"].empty())
+            throw bad("'replay.rates' must be a non-empty list of arrival rates (requests/s)", "e.g. [5, 20, 50]");
+        spec.rates.clear();
+        for (const auto &r : j["rates"]) {
+            if (!r.is_number() || !(r.get<double>() > 0) || r.get<double>() > 10000)
+                throw bad("'replay.rates' holds " + r.dump()
+                              + ": each rate must be a number of requests/s in (0, 10000]",
+                          "e.g. [5, 20, 50]");
+            spec.rates.push_back(r.get<double>());
+        }
+    }
+    if (j.contains("seconds")) {
+        if (!j["seconds"].is_number() || !(j["seconds"].get<double>() > 0) || j["seconds"].get<double>() > 600)
+            throw bad("'replay.seconds' must be a number of seconds in (0, 600]", "e.g. 3");
+        spec.seconds = j["seconds"].get<double>();
+    }
+    if (j.contains("workers")) {
+        if (!j["workers"].is_number_integer() || j["workers"].get<int>() < 1 || j["workers"].get<int>() > 256)
+            throw bad("'replay.workers' must be an integer in 1..256", "e.g. 1");
+        spec.workers = j["workers"].get<int>();
+    }
+    if (j.contains("seed")) {
+        if (!j["seed"].is_number_unsigned())
+            throw bad("'replay.seed' must be a non-negative integer", "e.g. 0");
+        spec.seed = j["seed"].get<std::uint64_t>();
+    }
+    if (j.contains("modes")) {
+        if (!j["modes"].is_array() || j["modes"].empty())
+            throw bad("'replay.modes' must be a non-empty list of isolation modes", "e.g. [\"worker\", \"request\"]");
+        spec.modes.clear();
+        for (const auto &m : j["modes"]) {
+            if (!m.is_string() || (m != "worker" && m != "request"))
+                throw bad("'replay.modes' holds " + m.dump()
+                              + ": the modes are worker and request (the spawn "
+                                "baseline is always run)",
+                          "e.g. [\"worker\", \"request\"]");
+            if (std::find(spec.modes.begin(), spec.modes.end(), m.get<std::string>()) == spec.modes.end())
+                spec.modes.push_back(m.get<std::string>());
+        }
+    }
+    return spec;
+}
 
 /// Validate `request` (every field before any work), apply its thread count and create `out`.
 /// Throws JobFailed: bad_request naming the field, no_device for cuda without a usable GPU (an
@@ -208,6 +275,7 @@ ProfileRequest parseRequest(const Json &request)
     r.trace = request.value("trace", true);
     r.throughputSeconds = std::max(0.05, request.value("throughput_seconds", 1.0));
     r.coldRuns = std::max(0, request.value("cold_start_runs", 3));
+    r.replay = parseReplay(request);
     if (request.contains("package"))
         r.package = fs::absolute(request["package"].get<std::string>()).lexically_normal().string();
 
@@ -247,7 +315,8 @@ PackageSource obtainPackage(const Job &ctx, const Json &request, const ProfileRe
         p.kernelsJson = fs::path(p.package).parent_path() / "kernels.json";
     } else {
         Json r = request;
-        for (const char *k : {"variants", "trace", "throughput", "throughput_seconds", "cold_start_runs", "package"})
+        for (const char *k :
+             {"variants", "trace", "throughput", "throughput_seconds", "cold_start_runs", "replay", "package"})
             r.erase(k);
         r["out"] = req.out.string();
         r["measure"] = false;
@@ -531,30 +600,32 @@ void measureMemory(const Job &ctx, std::vector<Variant> &variants, const std::st
     }
 }
 
-/// Step 7: cold start (coldstart.h) of aotstudio-run on a one-package bundle in `out/coldstart`
-/// (the package hard-linked, the manifest built as export builds it: Bundle::newManifest) against
-/// Python eager. Returns FORMAT.md's "cold start" object, empty when not measured (`warn` says why).
-Json measureProfileColdStart(const Job &ctx, const ProfileRequest &req, const std::string &package, const Json &loaded,
-                             const Json &verified, const WarnFn &warn)
+/// The one-bucket bundle that cold start and the burst replay run: the package hard-linked into
+/// `out/coldstart`, the manifest built as export builds it (Bundle::newManifest).
+struct ProfileBundle {
+    fs::path dir;
+    long long batch = 1; ///< the example inputs' batch: the bucket's
+};
+
+/// Step 7a: write `out/coldstart` for the package. Empty when it cannot be written (`warn` says why).
+std::optional<ProfileBundle> writeProfileBundle(const ProfileRequest &req, const std::string &package,
+                                                const Json &loaded, const Json &verified, const WarnFn &warn)
 {
-    if (req.coldRuns <= 0)
-        return Json::object();
-    ctx.progress("cold_start", 0, "timing cold start (fresh processes)");
     const Json inputs = loaded.value("inputs", Json::array());
-    long batch = 1;
+    ProfileBundle b;
     for (const auto &t : inputs)
         if (t.value("batched", true) && !t.value("shape", Json::array()).empty()) {
-            batch = t["shape"][0].get<long>();
+            b.batch = t["shape"][0].get<long long>();
             break;
         }
     std::error_code ec;
-    const fs::path bundle = req.out / "coldstart";
-    fs::remove_all(bundle, ec);
+    b.dir = req.out / "coldstart";
+    fs::remove_all(b.dir, ec);
     const std::string rel = std::string(Bundle::kPackagesDir) + "/model.pt2";
-    fs::create_directories(bundle / Bundle::kPackagesDir, ec);
-    fs::create_hard_link(package, bundle / rel, ec);
+    fs::create_directories(b.dir / Bundle::kPackagesDir, ec);
+    fs::create_hard_link(package, b.dir / rel, ec);
     if (ec)
-        fs::copy_file(package, bundle / rel, fs::copy_options::overwrite_existing, ec);
+        fs::copy_file(package, b.dir / rel, fs::copy_options::overwrite_existing, ec);
     Bundle::ManifestDraft draft;
     draft.created = isoNow();
     draft.producer = std::string("aotstudio ") + std::string(Protocol::kEngineVersion) + " profile";
@@ -565,15 +636,46 @@ Json measureProfileColdStart(const Job &ctx, const ProfileRequest &req, const st
     draft.computeCapability = loaded.value("compute_capability", Json());
     draft.inputs = inputs;
     draft.outputs = verified.value("outputs", Json::array());
-    draft.buckets = Json::array({Json{{"name", "default"}, {"batch", batch}, {"package", rel}}});
+    draft.buckets = Json::array({Json{{"name", "default"}, {"batch", b.batch}, {"package", rel}}});
     try {
-        Bundle::writeManifest(bundle, Bundle::newManifest(draft));
-        return measureColdStart({bundle, batch, req.model, req.device, req.coldRuns, req.shapes}, ctx.stopToken(),
-                                warn);
+        Bundle::writeManifest(b.dir, Bundle::newManifest(draft));
+        return b;
     } catch (const Bundle::BundleError &e) {
-        warn(std::string("cold start not measured: ") + e.what());
+        warn(std::string("no bundle for cold start and replay: ") + e.what());
+        return std::nullopt;
+    }
+}
+
+/// Step 7b: cold start (coldstart.h) of aotstudio-run on the profile's bundle against Python
+/// eager. Returns FORMAT.md's "cold start" object, empty when not measured (`warn` says why).
+Json measureProfileColdStart(const Job &ctx, const ProfileRequest &req, const std::optional<ProfileBundle> &bundle,
+                             const WarnFn &warn)
+{
+    if (req.coldRuns <= 0)
+        return Json::object();
+    ctx.progress("cold_start", 0, "timing cold start (fresh processes)");
+    if (!bundle) {
+        warn("cold start not measured: the profile's bundle could not be written");
         return Json::object();
     }
+    return measureColdStart({bundle->dir, bundle->batch, req.model, req.device, req.coldRuns, req.shapes}, ctx.stopToken(),
+                            warn);
+}
+
+/// Step 7c: the burst replay (coldstart.h) on the same bundle, when the request asks for it.
+/// Returns PROFILE.md's "replay" object, null when not asked; its failures are warnings.
+Json measureProfileReplay(const Job &ctx, const ProfileRequest &req, const std::optional<ProfileBundle> &bundle,
+                          const WarnFn &warn)
+{
+    if (!req.replay)
+        return Json();
+    ctx.progress("replay", 0, "burst replay (aotstudio-run --poisson)");
+    if (!bundle) {
+        warn("burst replay not measured: the profile's bundle could not be written");
+        return Json();
+    }
+    return measureBurstReplay(*req.replay, bundle->dir, bundle->batch, ctx.stopToken(), warn,
+                              [&](double f, const std::string &message) { ctx.progress("replay", f, message); });
 }
 
 /// Step 8a: the variants as PROFILE.md's "variants" rows, the speedups against eager with their
@@ -860,8 +962,13 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
                 [&](double f) { ctx.progress("throughput", f, "throughput windows"); });
             ctx.checkStop("throughput");
         }
-        const Json cold = measureProfileColdStart(ctx, req, src.package, loaded, verified, warn);
+        std::optional<ProfileBundle> bundle;
+        if (req.coldRuns > 0 || req.replay)
+            bundle = writeProfileBundle(req, src.package, loaded, verified, warn);
+        const Json cold = measureProfileColdStart(ctx, req, bundle, warn);
         ctx.checkStop("cold_start");
+        const Json replay = measureProfileReplay(ctx, req, bundle, warn);
+        ctx.checkStop("replay");
 
         // 8. Report.
         ctx.progress("write", 0, "writing profile.json, CSV and trace.json");
@@ -912,6 +1019,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"ops", kr.ops},
             {"gpu", kr.gpu},
             {"cold_start", cold},
+            {"replay", replay},
             {"throughput", throughput},
             {"files",
              {{"profile_json", files.json.string()},

@@ -57,7 +57,8 @@ std::string valuesText(const Json &values)
     return s;
 }
 
-/// The package call of an isolated point: `aotstudio-run --package` in a child process.
+/// The package call of an isolated point in a child process: `aotstudio-run --package`, or for a
+/// bundle's bucket `aotstudio-run BUNDLE --bucket NAME` (its shared weights bound as deployed).
 Json runIsolated(Python::CompileJob &job, int index, const PointOptions &options, const Runtime::AotiRunner &runner, Json &r)
 {
     const std::string package = runner.packagePath();
@@ -71,9 +72,15 @@ Json runIsolated(Python::CompileJob &job, int index, const PointOptions &options
     po.timeoutSeconds = options.timeoutSeconds;
     std::vector<std::string> argv{runtime.string(), "--package", package, "--device", options.device, "--input",
                                   in.string(), "--save-outputs", out.string(), "--iters", "0", "--json"};
-    // The child checks what the runner here checks: a bundle's manifest guards are not beside
-    // the package, so they travel in a file.
-    if (runner.guards()) {
+    if (!options.bucket.empty()) {
+        // The bundle as deployed: verified, the bucket's package with its shared weights and the
+        // manifest's guards (the child applies the engine's $AOTSTUDIO_TRUST as the sweep did).
+        argv = {runtime.string(), options.bundle.string(), "--bucket",   options.bucket, "--input",
+                in.string(),      "--save-outputs",        out.string(), "--json"};
+        if (options.allowUnsigned)
+            argv.push_back("--allow-unsigned");
+    } else if (runner.guards()) {
+        // The child checks what the runner here checks: guards not beside the package travel in a file.
         const fs::path guardsFile = options.scratch / "target.guards.json";
         if (!fs::exists(guardsFile, ec))
             writeJsonAtomic(guardsFile, runner.guards()->raw());
@@ -548,12 +555,6 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         throw JobFailed(
             { "load", Protocol::Code::NoDevice, "the package is for CUDA and LibTorch sees no usable GPU here",
                 "sweep it on a machine with an NVIDIA GPU" });
-    if (pointOptions.isolate
-        && std::any_of(targets.begin(), targets.end(), [](const Target &t) { return !t.weights.empty(); }))
-        throw JobFailed({"load", Protocol::Code::BadRequest,
-                         "--isolate runs each call as aotstudio-run --package, which cannot bind the weights this "
-                         "bundle's buckets share",
-                         "sweep the bundle without --isolate, or export it with --no-shared-weights"});
     if (pointOptions.isolate && !fs::exists(selfDir() / "aotstudio-run", ec))
         throw JobFailed(
             { "load", Protocol::Code::BadRequest, "--isolate needs aotstudio-run next to " + selfDir().string(),
@@ -748,6 +749,12 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                     + std::to_string(plan.pairs) + " pairwise, " + std::to_string(plan.leftOut) + " left out)");
             for (const auto &note : plan.notes)
                 log("info", "sweep " + t->name + ": " + note);
+            PointOptions targetOptions = pointOptions;
+            if (kind == "bundle") { // isolated calls run the bucket from the bundle, as deployed
+                targetOptions.bundle = bundle.root;
+                targetOptions.bucket = t->name;
+                targetOptions.allowUnsigned = request.value("allow_unsigned", false);
+            }
             Json points = Json::array();
             for (std::size_t i = 0; i < plan.points.size(); ++i) {
                 if (!mine(g++))
@@ -756,7 +763,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                 const auto &p = plan.points[i];
                 progress(static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(myPoints, 1)),
                          t->name + ": " + shapesText(p.shapes));
-                Json r = runPoint(job, *runner, static_cast<int>(i), p, plan, *t->guards, pointOptions);
+                Json r = runPoint(job, *runner, static_cast<int>(i), p, plan, *t->guards, targetOptions);
                 label(r, here);
                 ++done;
                 const std::string outcome = r["outcome"].get<std::string>();

@@ -19,9 +19,15 @@ namespace AotStudio::Pipeline {
 
 /// How a point's package call runs.
 struct PointOptions {
-    bool isolate = false; ///< in a child `aotstudio-run --package` (a crash or hang cannot take the engine down)
+    bool isolate = false; ///< in a child aotstudio-run (a crash or hang cannot take the engine down)
     double timeoutSeconds = 60; ///< isolated calls only: a call running longer is killed and recorded as hung
     std::filesystem::path scratch; ///< isolated calls: where input and output files go
+    /// Isolated calls of a bundle's bucket: `aotstudio-run BUNDLE --bucket NAME`, which verifies the
+    /// bundle and binds the bucket's shared weights as a deployed run does. Empty: the package
+    /// alone (`aotstudio-run --package`).
+    std::filesystem::path bundle;
+    std::string bucket;
+    bool allowUnsigned = false; ///< passed on with `bundle` (the sweep's own allow_unsigned)
     std::string device = "cpu";
 };
 

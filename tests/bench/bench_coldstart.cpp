@@ -3,10 +3,15 @@
 // runtime against the whole torch stack (the same binary with LD_PRELOAD of the wheel's
 // libtorch.so, which maps libtorch_cuda, cuDNN, cuBLAS, NCCL, ... as the runtime did before it
 // was split), with a warm and an evicted page cache; the package cache's first (extracting) run
-// against later ones; bundle size and load time with shared weights against weights per package.
+// against later ones; bundle size and load time with shared weights against weights per package;
+// then the serving mode's burst replay (app/run/SERVING.md "The burst replay") at three arrival
+// rates: a fresh forked worker per request and a warm worker against a fresh process per request,
+// whose request isolation row at the lowest rate is the request -> first output of a forked worker.
 //
 //   bench_coldstart [MODEL ...]            default: sample:mlp sample:resnet18 sample:minilm
-//   env: BENCH_ROUNDS (default 10), BENCH_DIR (default /tmp/aotstudio-bench-coldstart)
+//   env: BENCH_ROUNDS (default 10), BENCH_DIR (default /tmp/aotstudio-bench-coldstart),
+//        BENCH_REPLAY_RATES (requests/s, default "5,20,50"; "" skips the replay),
+//        BENCH_REPLAY_SECONDS (per rate and mode, default 4)
 //
 // Each round runs every variant once as a fresh process, in a shuffled order (seeded), so load
 // drifts hit all alike; ratios are of medians with a paired percentile-bootstrap interval
@@ -130,6 +135,71 @@ std::string ratioText(const Profiler::RatioInterval &r)
     return buf;
 }
 
+/// "12.3 (11.9-12.8)" of a replay interval object ({estimate, low, high}); "n/a" when absent.
+std::string intervalText(const json &j)
+{
+    if (!j.is_object() || !j.value("estimate", json()).is_number())
+        return "n/a";
+    char buf[96];
+    if (j.value("low", json()).is_number() && j.value("high", json()).is_number())
+        std::snprintf(buf, sizeof buf, "%.2f (%.2f-%.2f)", j["estimate"].get<double>(), j["low"].get<double>(), j["high"].get<double>());
+    else
+        std::snprintf(buf, sizeof buf, "%.2f (no interval)", j["estimate"].get<double>());
+    return buf;
+}
+
+/// BENCH_REPLAY_RATES as numbers (comma separated requests/s); {5, 20, 50} when unset.
+std::vector<double> replayRates()
+{
+    const char *env = std::getenv("BENCH_REPLAY_RATES");
+    if (!env)
+        return {5, 20, 50};
+    std::vector<double> rates;
+    std::string text(env);
+    for (std::size_t from = 0; from < text.size();) {
+        const std::size_t comma = std::min(text.find(',', from), text.size());
+        const double r = std::atof(text.substr(from, comma - from).c_str());
+        if (r > 0)
+            rates.push_back(r);
+        from = comma + 1;
+    }
+    return rates;
+}
+
+/// The burst replay of `bundle` at every rate: `aotstudio-run BUNDLE --poisson RATE --seconds S
+/// --json` (both isolation modes with one worker, then the spawn baseline, on one seeded trace),
+/// printed as one row per mode with the 95% intervals the run computed, and the spawn/server ratios.
+void replayTable(const fs::path &bundle, const std::string &cacheEnv, const fs::path &log)
+{
+    const auto rates = replayRates();
+    if (rates.empty())
+        return;
+    const double seconds = std::max(1.0, std::atof(std::getenv("BENCH_REPLAY_SECONDS") ? std::getenv("BENCH_REPLAY_SECONDS") : "4"));
+    std::printf("burst replay (aotstudio-run --poisson RATE --seconds %g, 1 worker; ms: median with 95%% CI):\n", seconds);
+    std::printf("  %-7s %-8s %-26s %-26s %-26s %8s %7s\n", "rate/s", "mode", "latency p50", "latency p99", "service p50", "answers/s", "CPU");
+    for (const double rate : rates) {
+        char cmd[1024];
+        std::snprintf(cmd, sizeof cmd, "%s '%s' '%s' --poisson %g --seconds %g --seed 1 --json 2>>'%s'", cacheEnv.c_str(), AOTSTUDIO_RUN_PATH,
+                      bundle.c_str(), rate, seconds, log.c_str());
+        const json r = Bench::result(json::parse(Bench::lastLine(Bench::run(cmd)), nullptr, false));
+        if (!r.is_object() || !r.contains("modes")) {
+            std::printf("  %-7g replay failed (see %s)\n", rate, log.c_str());
+            continue;
+        }
+        for (const auto &m : r["modes"])
+            std::printf("  %-7g %-8s %-26s %-26s %-26s %8.1f %6.0f%%%s\n", rate, m.value("mode", "?").c_str(),
+                        intervalText(m.value("median_ms", json())).c_str(), intervalText(m.value("p99_ms", json())).c_str(),
+                        intervalText(m.value("service_median_ms", json())).c_str(), m.value("throughput_per_s", 0.0),
+                        100.0 * m.value("cpu_busy_share", 0.0), m.value("saturated", false) ? "  saturated" : "");
+        for (const auto &q : r.value("ratios", json::array()))
+            std::printf("  %-7g %s: %sx%s\n", rate, q.value("name", "?").c_str(), intervalText(q).c_str(),
+                        q.value("comparable", true) ? "" : "  (not comparable: a mode was saturated)");
+        const std::string verdict = r.value("/measurement/verdict"_json_pointer, std::string("?"));
+        if (verdict != "ok")
+            std::printf("  %-7g machine verdict: %s (figures at this rate are not a fair measurement)\n", rate, verdict.c_str());
+    }
+}
+
 double median(std::vector<double> v)
 {
     v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
@@ -218,6 +288,7 @@ int main(int argc, char **argv)
         std::printf("load, shared weights / weights per package: %s\n", ratioText(Profiler::ratioInterval(load[Lean], load[PerPackage])).c_str());
         std::printf("first output, shared weights / weights per package: %s\n",
                     ratioText(Profiler::ratioInterval(ms[Lean], ms[PerPackage])).c_str());
+        replayTable(shared, cache, root / (slug + "-replay.log"));
     }
     std::printf("\n'evicted': posix_fadvise(DONTNEED) on torch/lib, the bundle and the package cache before the run (no root needed;\n"
                 "pages that another process has mapped stay cached, so this is an upper bound of a truly cold worker's speed).\n");

@@ -39,7 +39,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("isProfile");
-        for (const char *name : {"profile_cpu.json", "profile_cuda.json", "profile_paired_cpu.json"})
+        for (const char *name :
+             {"profile_cpu.json", "profile_cuda.json", "profile_paired_cpu.json", "profile_replay_cpu.json"})
             QTest::newRow(name) << QString::fromLatin1(name) << true;
         for (const char *name :
              {"compile_cpu.json", "compile_bf16_cpu.json", "compile_unreliable_cpu.json", "compile_verify_cpu.json"})
@@ -75,6 +76,40 @@ private Q_SLOTS:
         QVERIFY(cuda.value->gpu.present);
         QVERIFY(std::any_of(cuda.value->kernels.cbegin(), cuda.value->kernels.cend(),
                             [](const ProfileKernel &k) { return k.hasCuda && !k.grid.isEmpty(); }));
+    }
+
+    // The burst replay (PROFILE.md "Burst replay"): rows per rate and mode, spawn last, the
+    // saturated flag and the spawn ratios with their intervals.
+    void replayFields()
+    {
+        const auto parsed = parseProfileResult(fixture(QStringLiteral("profile_replay_cpu.json")));
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        const ProfileReplay &r = parsed.value->replay;
+        QVERIFY(r.present);
+        QCOMPARE(r.rates, (QList<double>{5, 20, 50}));
+        QCOMPARE(r.modes(),
+                 (QStringList{QStringLiteral("request"), QStringLiteral("worker"), QStringLiteral("spawn")}));
+        QCOMPARE(r.saturationShare, 0.8);
+        QCOMPARE(r.rows.size(), 9);
+        for (const QString &mode : r.modes()) {
+            const QList<ReplayRow> rows = r.rowsOf(mode);
+            QCOMPARE(rows.size(), 3);
+            QCOMPARE(rows.first().rate, 5.0);
+            QCOMPARE(rows.last().rate, 50.0);
+            for (const ReplayRow &row : rows) {
+                QVERIFY(row.median.isValid() && row.median.estimate > 0);
+                QVERIFY(row.p99.estimate >= row.median.estimate);
+                QCOMPARE(row.baseline, mode == QLatin1String("spawn"));
+                QVERIFY(!qIsNaN(row.throughput) && !qIsNaN(row.cpuBusyShare) && row.requests > 0);
+            }
+        }
+        QVERIFY(std::any_of(r.rows.cbegin(), r.rows.cend(), [](const ReplayRow &row) { return row.saturated; }));
+        QCOMPARE(r.ratios.size(), 6);
+        QVERIFY(std::any_of(r.ratios.cbegin(), r.ratios.cend(), [](const ReplayRatio &x) { return !x.comparable; }));
+        QCOMPARE(r.runs.size(), 3);
+        QVERIFY(r.runs.first().measurement.isPresent());
+        // A profile without it: not present.
+        QVERIFY(!parseProfileResult(fixture(QStringLiteral("profile_paired_cpu.json"))).value->replay.present);
     }
 
     void quantizeFixtures_data()
@@ -129,6 +164,22 @@ private Q_SLOTS:
                                         << QStringLiteral("throughput[0].runners");
         QTest::newRow("warnings numbers")
             << QByteArray("{\"variants\": [], \"warnings\": [1]}") << QStringLiteral("warnings[0]");
+        QTest::newRow("replay not object")
+            << QByteArray("{\"variants\": [], \"replay\": [1]}") << QStringLiteral("replay: expected an object");
+        QTest::newRow("replay rows object") << QByteArray("{\"variants\": [], \"replay\": {\"rows\": {}}}")
+                                            << QStringLiteral("replay.rows: expected an array");
+        QTest::newRow("replay rate string") << QByteArray("{\"variants\": [], \"replay\": {\"rates\": [5, \"20\"]}}")
+                                            << QStringLiteral("replay.rates[1]: expected a number");
+        QTest::newRow("replay median string")
+            << QByteArray("{\"variants\": [], \"replay\": {\"rows\": [{\"mode\": \"worker\", \"rate\": 5,"
+                          " \"median_ms\": {\"estimate\": \"1.2\"}}]}}")
+            << QStringLiteral("replay.rows[0].median_ms.estimate: expected a number");
+        QTest::newRow("replay saturated string")
+            << QByteArray("{\"variants\": [], \"replay\": {\"rows\": [{\"mode\": \"spawn\", \"saturated\": \"yes\"}]}}")
+            << QStringLiteral("replay.rows[0].saturated");
+        QTest::newRow("replay ratio comparable")
+            << QByteArray("{\"variants\": [], \"replay\": {\"ratios\": [{\"comparable\": 1}]}}")
+            << QStringLiteral("replay.ratios[0].comparable");
         QTest::newRow("compile speedup object")
             << QByteArray("{\"eager\": {\"median_ms\": 1}, \"compiled\": {\"median_ms\": 1}, \"speedup\": {}}")
             << QStringLiteral("speedup: expected a number");
@@ -178,8 +229,9 @@ private Q_SLOTS:
         // Older engines send null (or nothing) for figures they did not measure: not an error.
         const auto p = parseProfileResult(QByteArray(
             "{\"variants\": [{\"name\": \"aoti\", \"available\": null, \"statistics\": null, \"memory\": null}],"
-            " \"gpu\": null, \"cold_start\": null, \"throughput\": null, \"collector\": null}"));
+            " \"gpu\": null, \"cold_start\": null, \"replay\": null, \"throughput\": null, \"collector\": null}"));
         QVERIFY2(p.ok(), qPrintable(p.error));
+        QVERIFY(!p.value->replay.present);
         QVERIFY(!p.value->variants.first().available);
         QVERIFY(qIsNaN(p.value->variants.first().peakBytes));
         const auto q
@@ -208,6 +260,12 @@ private Q_SLOTS:
         profile.threads = 2;
         QCOMPARE(profile.toJson(7).value(QLatin1String("package")).toString(), QStringLiteral("/out/model.pt2"));
         QCOMPARE(profile.toJson(7).value(QLatin1String("threads")).toInt(), 2);
+        QVERIFY(!p.contains(QLatin1String("replay"))); // no rates: no replay, the engine's default
+        profile.replayRates = {5, 20};
+        profile.replaySeconds = 2;
+        const QJsonObject replay = profile.toJson(7).value(QLatin1String("replay")).toObject();
+        QCOMPARE(replay.value(QLatin1String("rates")).toArray(), (QJsonArray{5.0, 20.0}));
+        QCOMPARE(replay.value(QLatin1String("seconds")).toDouble(), 2.0);
 
         QuantizeRequest quantize;
         quantize.compile = compile;

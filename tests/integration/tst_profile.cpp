@@ -40,6 +40,14 @@ QStringList quick()
             QStringLiteral("--cold-start-runs"), QStringLiteral("1")};
 }
 
+/// A short burst replay (one rate, one second, warm workers and the spawn baseline).
+QStringList quickReplay()
+{
+    return {QStringLiteral("--replay-rates"),   QStringLiteral("10"),
+            QStringLiteral("--replay-seconds"), QStringLiteral("1"),
+            QStringLiteral("--replay-modes"),   QStringLiteral("worker")};
+}
+
 } // namespace
 
 class TstProfile : public QObject {
@@ -51,8 +59,8 @@ private slots:
         QVERIFY(m_dir.isValid());
         m_out = m_dir.filePath(QStringLiteral("mlp"));
         m_run = runCli(QStringList{QStringLiteral("profile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
-                                   QStringLiteral("--out"), m_out, QStringLiteral("--json")} +
-                       quick());
+                                   QStringLiteral("--out"), m_out, QStringLiteral("--json")}
+                       + quick() + quickReplay());
         QVERIFY2(m_run.exitCode == 0, m_run.err.right(3000).constData());
         m_result = TestSupport::result(m_run.out);
         QVERIFY2(!m_result.isEmpty(), m_run.out.right(2000).constData());
@@ -262,6 +270,37 @@ private slots:
         QCOMPARE(cold.value(QLatin1String("samples")).toArray().size(), cold.value(QLatin1String("runs")).toInt());
         // One runner: calls counted in the window, checked against its own latency.
         QVERIFY(rows[0].toObject().contains(QLatin1String("consistent")));
+    }
+
+    // The burst replay (PROFILE.md "Burst replay"): worker isolation and the spawn baseline at the
+    // one rate asked, each with its latency percentiles; no timing threshold beyond "answered".
+    void burstReplay()
+    {
+        const auto replay = m_result.value(QLatin1String("replay")).toObject();
+        QVERIFY2(!replay.isEmpty(), m_run.err.right(2000).constData());
+        QCOMPARE(replay.value(QLatin1String("rates")).toArray().size(), 1);
+        QCOMPARE(replay.value(QLatin1String("rates")).toArray().first().toDouble(), 10.0);
+        QSet<QString> modes;
+        for (const auto &row : replay.value(QLatin1String("rows")).toArray()) {
+            const auto o = row.toObject();
+            const QString mode = o.value(QLatin1String("mode")).toString();
+            modes << mode;
+            QCOMPARE(o.value(QLatin1String("rate")).toDouble(), 10.0);
+            QCOMPARE(o.value(QLatin1String("baseline")).toBool(), mode == QLatin1String("spawn"));
+            QVERIFY2(o.value(QLatin1String("ok")).toInt() > 0, QJsonDocument(o).toJson().constData());
+            QVERIFY2(o.value(QLatin1String("median_ms")).toObject().value(QLatin1String("estimate")).toDouble() > 0,
+                     QJsonDocument(o).toJson().constData());
+            QVERIFY(o.value(QLatin1String("p99_ms")).toObject().value(QLatin1String("estimate")).toDouble()
+                    >= o.value(QLatin1String("median_ms")).toObject().value(QLatin1String("estimate")).toDouble());
+            QVERIFY(o.value(QLatin1String("saturated")).isBool());
+            QVERIFY(o.value(QLatin1String("cpu_busy_share")).isDouble());
+        }
+        QCOMPARE(modes, (QSet<QString>{QStringLiteral("worker"), QStringLiteral("spawn")}));
+        QCOMPARE(replay.value(QLatin1String("ratios")).toArray().size(), 1);
+        QCOMPARE(replay.value(QLatin1String("saturation")).toObject().value(QLatin1String("below_share")).toDouble(),
+                 0.8);
+        QVERIFY(m_run.out.contains("\"replay\"")); // and the profile.json beside it
+        QCOMPARE(readJson(m_out + QStringLiteral("/profile.json")).value(QLatin1String("replay")).toObject(), replay);
     }
 
     void refusals_data()

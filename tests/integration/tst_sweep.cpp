@@ -4,7 +4,8 @@
 // (matched), outside it and at odd lengths (refused); a batch-1 example compiled with a dynamic
 // batch matches at 2, 7 and the range end; two inputs tied by one name refuse a mismatched batch;
 // a package whose guards record was removed runs shapes it must not (AOTInductor checks nothing)
-// and the sweep fails saying so; --isolate runs each call in aotstudio-run; compile's own verify
+// and the sweep fails saying so; --isolate runs each call in aotstudio-run (a shared-weights
+// bundle's bucket through aotstudio-run BUNDLE --bucket); compile's own verify
 // checks the range ends; bad requests exit 2.
 #include <QDir>
 #include <QFile>
@@ -71,6 +72,7 @@ private Q_SLOTS:
     void sharedBatch();
     void packageWithoutGuards();
     void bundleBucketsAndPolicy();
+    void isolatedSharedWeightsBundle();
     void badRequests();
 
 private:
@@ -311,6 +313,39 @@ void TestSweep::bundleBucketsAndPolicy()
     QVERIFY(none);
     QVERIFY2(j.value(QLatin1String("verdict")).toString().contains(QLatin1String("bucket policy")),
              qPrintable(j.value(QLatin1String("verdict")).toString()));
+}
+
+// A bundle whose buckets share their weights (BUNDLE.md "Shared weights": weights/ beside packages
+// that hold none): --isolate runs each call as aotstudio-run BUNDLE --bucket NAME, which binds
+// them as a deployed run does (aotstudio-run --package alone could not).
+void TestSweep::isolatedSharedWeightsBundle()
+{
+    const QString bundle = m_dir.filePath(QStringLiteral("mlp-bundle"));
+    const Run e = cli({QStringLiteral("export"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                       QStringLiteral("--buckets"), QStringLiteral("batch=1,2"), QStringLiteral("--no-zip"),
+                       QStringLiteral("--cold-start-runs"), QStringLiteral("0"), QStringLiteral("--out"), bundle});
+    QVERIFY2(e.exitCode == 0, e.err.right(3000).constData());
+    const QJsonArray buckets
+        = readJson(bundle + QLatin1String("/manifest.json")).value(QLatin1String("buckets")).toArray();
+    QCOMPARE(buckets.size(), 2);
+    for (const auto &b : buckets)
+        QVERIFY2(!b.toObject().value(QLatin1String("weights")).toObject().isEmpty(), "the buckets share their weights");
+    const Run r = cli({QStringLiteral("sweep"), QStringLiteral("--bundle"), bundle, QStringLiteral("--out"),
+                       m_dir.filePath(QStringLiteral("mlp-sweep-isolated")), QStringLiteral("--json"),
+                       QStringLiteral("--isolate"), QStringLiteral("--timeout"), QStringLiteral("120"),
+                       QStringLiteral("--budget"), QStringLiteral("4")});
+    QVERIFY2(r.exitCode == 0, (r.out.right(3000) + r.err.right(3000)).constData());
+    const QJsonObject j = TestSupport::result(r.out);
+    QCOMPARE(j.value(QLatin1String("isolate")).toBool(), true);
+    QCOMPARE(j.value(QLatin1String("targets")).toArray().size(), 2);
+    int matched = 0;
+    for (const auto &t : j.value(QLatin1String("targets")).toArray())
+        for (const auto &p : t.toObject().value(QLatin1String("points")).toArray()) {
+            const QJsonObject o = p.toObject();
+            QVERIFY2(o.value(QLatin1String("ok")).toBool(), QJsonDocument(o).toJson().constData());
+            matched += o.value(QLatin1String("outcome")).toString() == QLatin1String("match");
+        }
+    QCOMPARE(matched, 2); // each bucket's example batch, its outputs against eager
 }
 
 void TestSweep::badRequests()

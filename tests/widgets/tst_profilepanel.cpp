@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ProfilePanel and TimelineChart fed from tests/fixtures/results: a CPU profile (no NativeRT, no
 // cold start), a CUDA profile (three variants, kernels on two streams, memcpy, GPU busy share,
-// throughput), a plain compile result, and profiles with sections missing.
+// throughput), a profile with a burst replay, a plain compile result, and profiles with sections
+// missing.
 #include "widgets/charthelpers.h"
 #include "widgets/profilepanel.h"
 #include "widgets/throughputmodel.h"
@@ -340,6 +341,76 @@ private Q_SLOTS:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         saveTabs(panel, QStringLiteral("profile_cuda"));
+    }
+
+    // The burst replay beside cold start: one line per mode (worker and request isolation, the
+    // spawn baseline) over the rates asked, p99 as whiskers, a saturated point hollow and labelled.
+    void burstReplayChart()
+    {
+        ProfilePanel panel;
+        panel.resize(1280, 800);
+        const auto result = profile(fixture(QStringLiteral("profile_replay_cpu.json")));
+        QVERIFY(result && result->replay.present);
+        panel.setProfile(result, resolve);
+        QVERIFY(panel.waitForTrace()); // read off the UI thread
+        QCustomPlot *plot = chart(panel, "profileReplayChart");
+        QVERIFY(chartNames(panel.charts()).contains(QStringLiteral("profileReplayChart")));
+        const QStringList modes = result->replay.modes();
+        QCOMPARE(plot->graphCount(), modes.size());
+        QCOMPARE(modes.size(), 3);
+        int saturatedRows = 0;
+        for (int g = 0; g < plot->graphCount(); ++g) {
+            QCPGraph *graph = plot->graph(g);
+            const QString mode = graph->property("mode").toString();
+            QCOMPARE(mode, modes.at(g));
+            QList<double> keys;
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+                keys << it->key;
+            QCOMPARE(keys, (QList<double>{5, 20, 50})); // x: the offered rates
+            for (const auto &row : result->replay.rowsOf(mode))
+                saturatedRows += row.saturated;
+        }
+        QVERIFY(saturatedRows > 0);
+        // p99 whiskers on each line's points.
+        QCOMPARE(plottables<QCPErrorBars>(plot).size(), modes.size());
+        // Every point drawn; the saturated ones hollow (white inside) and labelled.
+        int points = 0, hollow = 0, marks = 0;
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            QCPAbstractItem *item = plot->item(i);
+            if (item->objectName() == QLatin1String("replayPoint")) {
+                ++points;
+                auto *tracer = static_cast<QCPItemTracer *>(item);
+                const bool saturated = tracer->property("saturated").toBool();
+                QCOMPARE(tracer->brush().color() == Qt::white, saturated);
+                hollow += saturated;
+            } else if (item->objectName() == QLatin1String("saturatedMark")) {
+                ++marks;
+                QCOMPARE(static_cast<QCPItemText *>(item)->text(), QStringLiteral("saturated"));
+            }
+        }
+        QCOMPARE(points, 9);
+        QCOMPARE(hollow, saturatedRows);
+        QCOMPARE(marks, saturatedRows);
+
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("profileTabs"));
+        tabs->setCurrentIndex(tabs->count() - 1);
+        plot->replot();
+        QCPGraph *worker = plot->graph(modes.indexOf(QStringLiteral("worker")));
+        const auto first = worker->data()->constBegin();
+        const QString tip = pointToolTipAt(
+            plot, QPointF(plot->xAxis->coordToPixel(first->key), plot->yAxis->coordToPixel(first->value)));
+        QVERIFY2(tip.contains(QLatin1String("worker isolation")) && tip.contains(QLatin1String("answers/s"))
+                     && tip.contains(QLatin1String("95% CI")),
+                 qPrintable(tip));
+        saveTabs(panel, QStringLiteral("profile_replay"));
+
+        // Not asked: a note says how to ask.
+        panel.setProfile(profile(fixture(QStringLiteral("profile_paired_cpu.json"))), resolve);
+        QVERIFY(panel.waitForTrace());
+        QVERIFY2(noteOf(panel, "profileReplayChart").contains(QLatin1String("Burst replay rates")),
+                 qPrintable(noteOf(panel, "profileReplayChart")));
     }
 
     void missingSectionsShowNotes()
