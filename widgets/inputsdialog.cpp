@@ -394,7 +394,7 @@ void InputsDialog::applySettings(const RunSettings &settings)
                 static_cast<QSpinBox *>(m_table->cellWidget(row, SizeColumn))->setValue(sizes.at(d).toInt());
         }
     }
-    for (const QString &spec : settings.dynamic) {
+    for (const QString &spec : settings.dynamic(m_model)) {
         QString input, tie;
         int dim = 0, lo = -1, hi = -1;
         if (!parseDynamic(spec, input, dim, lo, hi, tie))

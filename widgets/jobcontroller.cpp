@@ -409,7 +409,7 @@ void JobController::showInputsDialog()
 void JobController::setInputShapes(const QString &model, const QJsonObject &shapes, const QStringList &dynamic)
 {
     m_runSettings.setShapes(model, shapes);
-    m_runSettings.dynamic = dynamic;
+    m_runSettings.setDynamic(model, dynamic);
     m_runSettings.save();
     Q_EMIT statusMessage(shapes.isEmpty() ? tr("Jobs of %1 use its own example shapes.").arg(model)
                                           : tr("Jobs of %1 use the shapes %2.").arg(model, RunSettings::shapesText(shapes)),

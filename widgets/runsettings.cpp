@@ -46,9 +46,11 @@ RunSettings RunSettings::load()
     r.freezing = s.value(QStringLiteral("freezing"), r.freezing).toBool();
     r.maxAutotune = s.value(QStringLiteral("maxAutotune"), r.maxAutotune).toBool();
     r.inductor = QJsonDocument::fromJson(s.value(QStringLiteral("inductor")).toByteArray()).object();
-    r.dynamic = s.value(QStringLiteral("dynamic"), r.dynamic).toStringList();
-    // One JSON object: model specs hold ':' and '/', which QSettings keys do not keep.
+    // One JSON object each: model specs hold ':' and '/', which QSettings keys do not keep. (The
+    // former "dynamic" key, one list for every model, is not read: its input names belonged to
+    // whichever model was open then.)
     r.shapesByModel = QJsonDocument::fromJson(s.value(QStringLiteral("shapes")).toByteArray()).object();
+    r.dynamicByModel = QJsonDocument::fromJson(s.value(QStringLiteral("dynamicByModel")).toByteArray()).object();
     r.warmup = s.value(QStringLiteral("warmup"), r.warmup).toInt();
     r.runs = s.value(QStringLiteral("runs"), r.runs).toInt();
     r.maxSeconds = s.value(QStringLiteral("maxSeconds"), r.maxSeconds).toDouble();
@@ -88,7 +90,8 @@ void RunSettings::save() const
     s.setValue(QStringLiteral("freezing"), freezing);
     s.setValue(QStringLiteral("maxAutotune"), maxAutotune);
     s.setValue(QStringLiteral("inductor"), QJsonDocument(inductor).toJson(QJsonDocument::Compact));
-    s.setValue(QStringLiteral("dynamic"), dynamic);
+    s.remove(QStringLiteral("dynamic"));
+    s.setValue(QStringLiteral("dynamicByModel"), QJsonDocument(dynamicByModel).toJson(QJsonDocument::Compact));
     s.setValue(QStringLiteral("shapes"), QJsonDocument(shapesByModel).toJson(QJsonDocument::Compact));
     s.setValue(QStringLiteral("warmup"), warmup);
     s.setValue(QStringLiteral("runs"), runs);
@@ -135,6 +138,22 @@ void RunSettings::setShapes(const QString &model, const QJsonObject &shapes)
         shapesByModel.insert(model, shapes);
 }
 
+QStringList RunSettings::dynamic(const QString &model) const
+{
+    QStringList specs;
+    for (const QJsonValue &v : dynamicByModel.value(model).toArray())
+        specs.append(v.toString());
+    return specs;
+}
+
+void RunSettings::setDynamic(const QString &model, const QStringList &dynamic)
+{
+    if (dynamic.isEmpty())
+        dynamicByModel.remove(model);
+    else
+        dynamicByModel.insert(model, QJsonArray::fromStringList(dynamic));
+}
+
 QString RunSettings::shapesText(const QJsonObject &shapes)
 {
     QStringList parts;
@@ -167,8 +186,8 @@ QJsonObject RunSettings::requestFields(const QString &type, const QString &model
         o.insert(QLatin1String("freezing"), freezing);
         o.insert(QLatin1String("max_autotune"), maxAutotune);
     }
-    if ((compile || tune) && !dynamic.isEmpty())
-        o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(dynamic));
+    if (const QStringList d = dynamic(model); (compile || tune) && !d.isEmpty())
+        o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(d));
     if ((compile || numerics) && !inductor.isEmpty())
         o.insert(QLatin1String("inductor"), inductor);
     if ((tune || type == QLatin1String("sweep")) && !ray.isEmpty())
@@ -257,7 +276,9 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(settings.dtype)));
     m_freezing->setChecked(settings.freezing);
     m_maxAutotune->setChecked(settings.maxAutotune);
-    m_dynamic->setText(settings.dynamic.join(QStringLiteral(", ")));
+    m_dynamic->setText(settings.dynamic(model).join(QStringLiteral(", ")));
+    m_dynamic->setObjectName(QStringLiteral("dynamicDimensions"));
+    m_dynamic->setEnabled(!model.isEmpty()); // the dimensions name one model's inputs
     m_inductor->setObjectName(QStringLiteral("inductorOptions"));
     m_inductor->setText(settings.inductor.isEmpty() ? QString()
                                                     : QString::fromUtf8(QJsonDocument(settings.inductor).toJson(QJsonDocument::Compact)));
@@ -265,8 +286,11 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     m_inductor->setToolTip(tr("Further Inductor options of a compile as a JSON object (torch._inductor.config keys, "
                               "dotted, to values); a tune's “Use this recipe” fills it"));
     m_dynamic->setPlaceholderText(tr("e.g. 0:0:1:64 (input 0, dimension 0, from 1 to 64)"));
-    m_dynamic->setToolTip(tr("Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, "
-                             "each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)"));
+    m_dynamic->setToolTip(model.isEmpty() ? tr("Pick a model first: dynamic dimensions are kept per model")
+                                          : tr("Dynamic dimensions of %1 for torch.export, comma-separated: INPUT:DIM or "
+                                               "INPUT:DIM:MIN:MAX, each optionally =NAME; one name ties dimensions of "
+                                               "several inputs (0:0=batch, 1:0=batch)")
+                                                .arg(model));
     m_warmup->setRange(0, 1000);
     m_warmup->setValue(settings.warmup);
     m_runs->setRange(1, 100000);
@@ -408,9 +432,12 @@ RunSettings RunSettingsDialog::settings() const
     r.freezing = m_freezing->isChecked();
     r.maxAutotune = m_maxAutotune->isChecked();
     r.inductor = QJsonDocument::fromJson(m_inductor->text().trimmed().toUtf8()).object(); // not an object: none
-    r.dynamic.clear();
-    for (const QString &d : m_dynamic->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
-        r.dynamic.append(d.trimmed());
+    if (!m_model.isEmpty()) {
+        QStringList dynamic;
+        for (const QString &d : m_dynamic->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+            dynamic.append(d.trimmed());
+        r.setDynamic(m_model, dynamic);
+    }
     r.warmup = m_warmup->value();
     r.runs = m_runs->value();
     r.maxSeconds = m_maxSeconds->value();

@@ -30,7 +30,10 @@ struct RunSettings
     /// Further Inductor options of a compile (the request's `inductor`: dotted config keys to JSON
     /// scalars, e.g. from a tune's recipe); empty: none.
     QJsonObject inductor;
-    QStringList dynamic;                     ///< "INPUT:DIM[:MIN:MAX][=NAME]"
+    /// Dynamic dimensions per model spec (model -> ["INPUT:DIM[:MIN:MAX][=NAME]", ...]): INPUT names
+    /// or numbers one model's inputs, so each model keeps its own; a compile or tune of a model
+    /// carries its entry as `dynamic`.
+    QJsonObject dynamicByModel;
     /// Example inputs at other shapes per model spec (model -> {input name: [d0, d1, ...]}), as the
     /// Inputs dialog leaves them; a request of a model carries its entry as `shapes`.
     QJsonObject shapesByModel;
@@ -71,11 +74,16 @@ struct RunSettings
     QJsonObject shapes(const QString &model) const;
     /// Sets (empty: removes) the shapes of `model`'s example inputs.
     void setShapes(const QString &model, const QJsonObject &shapes);
+    /// The dynamic dimensions of `model` ("INPUT:DIM[:MIN:MAX][=NAME]"); empty: all static.
+    QStringList dynamic(const QString &model) const;
+    /// Sets (empty: removes) the dynamic dimensions of `model`.
+    void setDynamic(const QString &model, const QStringList &dynamic);
     /// `shapes` as "input_ids 2×128, attention_mask 2×128" for people; empty for none.
     static QString shapesText(const QJsonObject &shapes);
     /// Fields of a `compile`, `sweep`, `numerics` or `tune` request built from these settings (each
     /// type gets the fields FORMAT.md gives it); the caller adds model, device, out. With `model`,
-    /// its shapes() go along as `shapes` (not for a sweep, which takes them from its package).
+    /// its shapes() go along as `shapes` (not for a sweep, which takes them from its package) and,
+    /// for a compile or tune, its dynamic() as `dynamic`.
     QJsonObject requestFields(const QString &type, const QString &model = {}) const;
     /// A `profile` request of `compile`'s model, device and folder with these settings.
     Client::ProfileRequest profileRequest(const Client::CompileRequest &compile) const;

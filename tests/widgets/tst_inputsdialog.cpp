@@ -189,9 +189,11 @@ private Q_SLOTS:
         const RunSettings &settings = f.jobs.runSettings();
         QCOMPARE(settings.shapes(QStringLiteral("sample:minilm")), expected);
         QCOMPARE(
-            settings.dynamic,
+            settings.dynamic(QStringLiteral("sample:minilm")),
             QStringList({QStringLiteral("input_ids:0:1:32=batch"), QStringLiteral("attention_mask:0:1:32=batch")}));
         QVERIFY(settings.shapes(QStringLiteral("sample:mlp")).isEmpty()); // per model
+        QVERIFY(settings.dynamic(QStringLiteral("sample:mlp")).isEmpty());
+        QCOMPARE(RunSettings::load().dynamic(QStringLiteral("sample:minilm")).size(), 2); // saved
         QCOMPARE(RunSettings::load().shapes(QStringLiteral("sample:minilm")), expected); // saved
 
         // The next compile and profile of that model carry them.

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Run Settings' Ray cluster field (issue 17): which addresses it takes, which requests carry
 // `ray` (quantize, export, tune, sweep; never compile, profile or numerics), and the dialog's
-// refusal of an address the engine would refuse.
+// refusal of an address the engine would refuse. Dynamic dimensions kept per model (issue 14):
+// they name one model's inputs.
 #include "widgets/runsettings.h"
 
 #include "client/exportrequest.h"
 
 #include <QDialogButtonBox>
+#include <QJsonArray>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -100,6 +102,47 @@ private Q_SLOTS:
         QCOMPARE(dialog.settings().ray, QStringLiteral("10.1.2.3:6379"));
         field->clear();
         QVERIFY(dialog.settings().ray.isEmpty()); // empty: everything runs in the engine
+    }
+
+    void dynamicDimensionsPerModel()
+    {
+        RunSettings s;
+        s.setDynamic(QStringLiteral("sample:minilm"), {QStringLiteral("input_ids:0:1:32=batch")});
+        QCOMPARE(s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:minilm")).value(QLatin1String("dynamic")).toArray(),
+                 QJsonArray({QStringLiteral("input_ids:0:1:32=batch")}));
+        QCOMPARE(s.requestFields(QStringLiteral("tune"), QStringLiteral("sample:minilm")).value(QLatin1String("dynamic")).toArray().size(), 1);
+        // Another model's compile does not get them; a numerics request never does.
+        QVERIFY(!s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:mlp")).contains(QLatin1String("dynamic")));
+        QVERIFY(!s.requestFields(QStringLiteral("numerics"), QStringLiteral("sample:minilm")).contains(QLatin1String("dynamic")));
+
+        // The dialog edits the open model's list and leaves the others'.
+        s.setDynamic(QStringLiteral("sample:mlp"), {QStringLiteral("0:0:1:64")});
+        RunSettingsDialog dialog(s, QStringLiteral("sample:mlp"));
+        auto *field = dialog.findChild<QLineEdit *>(QStringLiteral("dynamicDimensions"));
+        QVERIFY(field);
+        QVERIFY(field->isEnabled());
+        QCOMPARE(field->text(), QStringLiteral("0:0:1:64"));
+        field->setText(QStringLiteral("0:0:2:16, 0:1"));
+        const RunSettings edited = dialog.settings();
+        QCOMPARE(edited.dynamic(QStringLiteral("sample:mlp")), QStringList({QStringLiteral("0:0:2:16"), QStringLiteral("0:1")}));
+        QCOMPARE(edited.dynamic(QStringLiteral("sample:minilm")), QStringList({QStringLiteral("input_ids:0:1:32=batch")}));
+        field->clear();
+        QVERIFY(dialog.settings().dynamic(QStringLiteral("sample:mlp")).isEmpty()); // cleared: static again
+        QVERIFY(!dialog.settings().dynamicByModel.contains(QStringLiteral("sample:mlp")));
+
+        // Without a model the field cannot be edited, and nothing changes.
+        RunSettingsDialog none(s);
+        QVERIFY(!none.findChild<QLineEdit *>(QStringLiteral("dynamicDimensions"))->isEnabled());
+        QCOMPARE(none.settings().dynamicByModel, s.dynamicByModel);
+
+        // Saved per model; the former one-list key is dropped, not applied to every model.
+        QSettings().setValue(QStringLiteral("run/dynamic"), QStringList{QStringLiteral("0:0")});
+        edited.save();
+        const RunSettings loaded = RunSettings::load();
+        QCOMPARE(loaded.dynamic(QStringLiteral("sample:mlp")), edited.dynamic(QStringLiteral("sample:mlp")));
+        QCOMPARE(loaded.dynamic(QStringLiteral("sample:minilm")).size(), 1);
+        QVERIFY(loaded.dynamic(QStringLiteral("other:model")).isEmpty());
+        QVERIFY(!QSettings().contains(QStringLiteral("run/dynamic")));
     }
 };
 
