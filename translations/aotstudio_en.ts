@@ -4067,10 +4067,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>all usable CPUs</source>
         <translation type="unfinished"></translation>
     </message>
@@ -4152,6 +4148,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>Seconds per replay rate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pick a model first: dynamic dimensions are kept per model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions of %1 for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -4078,10 +4078,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation>例如 0:0:1:64（输入 0，维度 0，从 1 到 64）</translation>
     </message>
     <message>
-        <source>Dynamic dimensions for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)</source>
-        <translation>torch.export 的动态维度，以逗号分隔：INPUT:DIM 或 INPUT:DIM:MIN:MAX，每项可加 =NAME；同一名称把多个输入的维度绑定为同一维度（0:0=batch, 1:0=batch）</translation>
-    </message>
-    <message>
         <source>all usable CPUs</source>
         <translation>全部可用 CPU</translation>
     </message>
@@ -4164,6 +4160,14 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>Seconds per replay rate:</source>
         <translation>每个回放速率的秒数：</translation>
+    </message>
+    <message>
+        <source>Pick a model first: dynamic dimensions are kept per model</source>
+        <translation>请先选择模型：动态维度按模型分别保存</translation>
+    </message>
+    <message>
+        <source>Dynamic dimensions of %1 for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)</source>
+        <translation>%1 的 torch.export 动态维度，以逗号分隔：INPUT:DIM 或 INPUT:DIM:MIN:MAX，均可附加 =NAME；同一名称将多个输入的维度绑定为一个维度（0:0=batch, 1:0=batch）</translation>
     </message>
 </context>
 <context>

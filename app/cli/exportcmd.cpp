@@ -136,7 +136,7 @@ std::string checkExport(ExportOptions &o)
                                                                       {!o.dynamicBatch.empty(), "--dynamic-batch"},
                                                                       {!o.signKey.empty(), "--sign"},
                                                                       {!o.dynamic.empty(), "--dynamic"},
-                                          {!o.ray.empty(), "--ray"}})
+                                                                      {!o.ray.empty(), "--ray"}})
             if (given)
                 return std::string(flag)
                     + " does not apply to --layout blocks (one package per block class at the "

@@ -658,8 +658,8 @@ Json measureProfileColdStart(const Job &ctx, const ProfileRequest &req, const st
         warn("cold start not measured: the profile's bundle could not be written");
         return Json::object();
     }
-    return measureColdStart({bundle->dir, bundle->batch, req.model, req.device, req.coldRuns, req.shapes}, ctx.stopToken(),
-                            warn);
+    return measureColdStart({bundle->dir, bundle->batch, req.model, req.device, req.coldRuns, req.shapes},
+                            ctx.stopToken(), warn);
 }
 
 /// Step 7c: the burst replay (coldstart.h) on the same bundle, when the request asks for it.

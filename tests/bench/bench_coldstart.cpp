@@ -142,7 +142,8 @@ std::string intervalText(const json &j)
         return "n/a";
     char buf[96];
     if (j.value("low", json()).is_number() && j.value("high", json()).is_number())
-        std::snprintf(buf, sizeof buf, "%.2f (%.2f-%.2f)", j["estimate"].get<double>(), j["low"].get<double>(), j["high"].get<double>());
+        std::snprintf(buf, sizeof buf, "%.2f (%.2f-%.2f)", j["estimate"].get<double>(), j["low"].get<double>(),
+                      j["high"].get<double>());
     else
         std::snprintf(buf, sizeof buf, "%.2f (no interval)", j["estimate"].get<double>());
     return buf;
@@ -174,13 +175,16 @@ void replayTable(const fs::path &bundle, const std::string &cacheEnv, const fs::
     const auto rates = replayRates();
     if (rates.empty())
         return;
-    const double seconds = std::max(1.0, std::atof(std::getenv("BENCH_REPLAY_SECONDS") ? std::getenv("BENCH_REPLAY_SECONDS") : "4"));
-    std::printf("burst replay (aotstudio-run --poisson RATE --seconds %g, 1 worker; ms: median with 95%% CI):\n", seconds);
-    std::printf("  %-7s %-8s %-26s %-26s %-26s %8s %7s\n", "rate/s", "mode", "latency p50", "latency p99", "service p50", "answers/s", "CPU");
+    const double seconds
+        = std::max(1.0, std::atof(std::getenv("BENCH_REPLAY_SECONDS") ? std::getenv("BENCH_REPLAY_SECONDS") : "4"));
+    std::printf("burst replay (aotstudio-run --poisson RATE --seconds %g, 1 worker; ms: median with 95%% CI):\n",
+                seconds);
+    std::printf("  %-7s %-8s %-26s %-26s %-26s %8s %7s\n", "rate/s", "mode", "latency p50", "latency p99",
+                "service p50", "answers/s", "CPU");
     for (const double rate : rates) {
         char cmd[1024];
-        std::snprintf(cmd, sizeof cmd, "%s '%s' '%s' --poisson %g --seconds %g --seed 1 --json 2>>'%s'", cacheEnv.c_str(), AOTSTUDIO_RUN_PATH,
-                      bundle.c_str(), rate, seconds, log.c_str());
+        std::snprintf(cmd, sizeof cmd, "%s '%s' '%s' --poisson %g --seconds %g --seed 1 --json 2>>'%s'",
+                      cacheEnv.c_str(), AOTSTUDIO_RUN_PATH, bundle.c_str(), rate, seconds, log.c_str());
         const json r = Bench::result(json::parse(Bench::lastLine(Bench::run(cmd)), nullptr, false));
         if (!r.is_object() || !r.contains("modes")) {
             std::printf("  %-7g replay failed (see %s)\n", rate, log.c_str());
@@ -188,7 +192,8 @@ void replayTable(const fs::path &bundle, const std::string &cacheEnv, const fs::
         }
         for (const auto &m : r["modes"])
             std::printf("  %-7g %-8s %-26s %-26s %-26s %8.1f %6.0f%%%s\n", rate, m.value("mode", "?").c_str(),
-                        intervalText(m.value("median_ms", json())).c_str(), intervalText(m.value("p99_ms", json())).c_str(),
+                        intervalText(m.value("median_ms", json())).c_str(),
+                        intervalText(m.value("p99_ms", json())).c_str(),
                         intervalText(m.value("service_median_ms", json())).c_str(), m.value("throughput_per_s", 0.0),
                         100.0 * m.value("cpu_busy_share", 0.0), m.value("saturated", false) ? "  saturated" : "");
         for (const auto &q : r.value("ratios", json::array()))
@@ -196,7 +201,8 @@ void replayTable(const fs::path &bundle, const std::string &cacheEnv, const fs::
                         q.value("comparable", true) ? "" : "  (not comparable: a mode was saturated)");
         const std::string verdict = r.value("/measurement/verdict"_json_pointer, std::string("?"));
         if (verdict != "ok")
-            std::printf("  %-7g machine verdict: %s (figures at this rate are not a fair measurement)\n", rate, verdict.c_str());
+            std::printf("  %-7g machine verdict: %s (figures at this rate are not a fair measurement)\n", rate,
+                        verdict.c_str());
     }
 }
 

@@ -108,12 +108,20 @@ private Q_SLOTS:
     {
         RunSettings s;
         s.setDynamic(QStringLiteral("sample:minilm"), {QStringLiteral("input_ids:0:1:32=batch")});
-        QCOMPARE(s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:minilm")).value(QLatin1String("dynamic")).toArray(),
+        QCOMPARE(s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:minilm"))
+                     .value(QLatin1String("dynamic"))
+                     .toArray(),
                  QJsonArray({QStringLiteral("input_ids:0:1:32=batch")}));
-        QCOMPARE(s.requestFields(QStringLiteral("tune"), QStringLiteral("sample:minilm")).value(QLatin1String("dynamic")).toArray().size(), 1);
+        QCOMPARE(s.requestFields(QStringLiteral("tune"), QStringLiteral("sample:minilm"))
+                     .value(QLatin1String("dynamic"))
+                     .toArray()
+                     .size(),
+                 1);
         // Another model's compile does not get them; a numerics request never does.
-        QVERIFY(!s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:mlp")).contains(QLatin1String("dynamic")));
-        QVERIFY(!s.requestFields(QStringLiteral("numerics"), QStringLiteral("sample:minilm")).contains(QLatin1String("dynamic")));
+        QVERIFY(!s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:mlp"))
+                     .contains(QLatin1String("dynamic")));
+        QVERIFY(!s.requestFields(QStringLiteral("numerics"), QStringLiteral("sample:minilm"))
+                     .contains(QLatin1String("dynamic")));
 
         // The dialog edits the open model's list and leaves the others'.
         s.setDynamic(QStringLiteral("sample:mlp"), {QStringLiteral("0:0:1:64")});
@@ -124,8 +132,10 @@ private Q_SLOTS:
         QCOMPARE(field->text(), QStringLiteral("0:0:1:64"));
         field->setText(QStringLiteral("0:0:2:16, 0:1"));
         const RunSettings edited = dialog.settings();
-        QCOMPARE(edited.dynamic(QStringLiteral("sample:mlp")), QStringList({QStringLiteral("0:0:2:16"), QStringLiteral("0:1")}));
-        QCOMPARE(edited.dynamic(QStringLiteral("sample:minilm")), QStringList({QStringLiteral("input_ids:0:1:32=batch")}));
+        QCOMPARE(edited.dynamic(QStringLiteral("sample:mlp")),
+                 QStringList({QStringLiteral("0:0:2:16"), QStringLiteral("0:1")}));
+        QCOMPARE(edited.dynamic(QStringLiteral("sample:minilm")),
+                 QStringList({QStringLiteral("input_ids:0:1:32=batch")}));
         field->clear();
         QVERIFY(dialog.settings().dynamic(QStringLiteral("sample:mlp")).isEmpty()); // cleared: static again
         QVERIFY(!dialog.settings().dynamicByModel.contains(QStringLiteral("sample:mlp")));
