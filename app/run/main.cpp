@@ -292,7 +292,7 @@ int main(int argc, char **argv)
                "SERVING (--serve): the parent verifies the bundle once (and extracts a zip), then answers JSON lines:\n"
                "  {\"id\": 1, \"batch\": 4, \"seed\": 0}   {\"id\": 2, \"input\": \"/path/x.pt\"}   {\"id\": 3, \"shutdown\": true}\n"
                "with one line each, in completion order: {\"id\", \"ok\": true, \"bucket\", \"outputs\" (as --json prints them),\n"
-               "\"timing\": {\"queue_ms\", \"worker_start_ms\", \"load_ms\", \"run_ms\", \"total_ms\"}, \"worker_pid\"} or\n"
+               "\"timing\": {\"queue_ms\", \"worker_start_ms\", \"setup_ms\", \"load_ms\", \"inputs_ms\", \"run_ms\", \"total_ms\"}, \"worker_pid\"} or\n"
                "{\"id\", \"ok\": false, \"error\": {\"stage\", \"code\", \"message\", \"hint\"}}. Workers are fork()ed from the parent, which never\n"
                "runs a forward or initialises CUDA (a forked child could not use them); a crashed worker's request\n"
                "gets an error naming the signal and the pool replaces it. End of input or a shutdown request\n"

@@ -100,12 +100,15 @@ std::string describeStatus(int status)
 using RunnerCache = std::map<std::string, std::unique_ptr<Runtime::AotiRunner>>;
 
 /// One request in a worker: the same plan, load, input checks and output summary as a one-shot
-/// aotstudio-run. Returns {"ok", "bucket", "outputs", "load_ms", "run_ms"} or {"ok": false,
-/// "error": {"stage", "message"}}; `cache` keeps loaded packages (worker isolation).
-json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, RunnerCache *cache)
+/// aotstudio-run. Returns {"ok", "bucket", "outputs", "setup_ms", "load_ms", "inputs_ms", "run_ms"}
+/// or {"ok": false, "error": {"stage", "message"}}; `cache` keeps loaded packages (worker
+/// isolation). `begin`: when the worker took the request (after fork() for request isolation), so
+/// that `setup_ms` (begin to the load: a forked child's set-up and the bucket plan) is its own share.
+json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, RunnerCache *cache, Clock::time_point begin)
 {
     try {
         const RequestPlan plan = planRequest(vb, request.batch, request.input);
+        const double setupMs = msBetween(begin, Clock::now());
         double loadMs = 0;
         std::unique_ptr<Runtime::AotiRunner> own;
         Runtime::AotiRunner *runner = nullptr;
@@ -123,21 +126,23 @@ json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, Runner
             loadMs = msBetween(t0, Clock::now());
             runner = own.get();
         }
-        double runMs = 0;
+        double runMs = 0, inputsMs = 0;
         json outputs;
         try {
-            setRequestInputs(*runner, vb, plan, request.seed);
             const auto t0 = Clock::now();
+            setRequestInputs(*runner, vb, plan, request.seed); // generated (seeded) or read from the file
+            const auto t1 = Clock::now();
             runner->run();
-            runMs = msBetween(t0, Clock::now());
+            inputsMs = msBetween(t0, t1);
+            runMs = msBetween(t1, Clock::now());
             outputs = outputsJson(vb.bundle.manifest, runner->outputSummary(plan.batch));
         } catch (const Runtime::InputRefused &e) {
             throw Refusal("refused", e.what());
         } catch (const Runtime::RuntimeError &e) {
             throw Refusal("failed", e.what());
         }
-        return {{"ok", true}, {"bucket", plan.choice.bucket.name}, {"outputs", outputs}, {"load_ms", loadMs},
-            {"run_ms", runMs}};
+        return {{"ok", true}, {"bucket", plan.choice.bucket.name}, {"outputs", outputs}, {"setup_ms", setupMs},
+            {"load_ms", loadMs}, {"inputs_ms", inputsMs}, {"run_ms", runMs}};
     } catch (const Refusal &e) {
         return {{"ok", false}, {"error", errorJson(e.stage(), e.what(), "", e.code())}};
     } catch (const std::exception &e) { // a c10::Error outside the runner's own wrapping
@@ -300,7 +305,7 @@ void WorkerPool::warmWorkerLoop(int fd)
         const auto begin = Clock::now();
         const json j = json::parse(buf.substr(0, nl), nullptr, false);
         buf.erase(0, nl + 1);
-        json answer = handleInWorker(m_vb, WorkRequest::fromJson(j), &cache);
+        json answer = handleInWorker(m_vb, WorkRequest::fromJson(j), &cache, begin);
         answer["begin_ns"] = steadyNs(begin);
         if (!writeAll(fd, Bundle::dumpJson(answer) + "\n", true))
             break;
@@ -336,8 +341,12 @@ void WorkerPool::dispatch(std::vector<Completion> &done)
         }
         return;
     }
-    // One process per job, at most `workers` at once.
-    while (!m_queue.empty() && static_cast<int>(m_slots.size()) < m_options.workers) {
+    // One process per job, at most `workers` running a job at once (one that has answered and is
+    // exiting does not count: its slot stays until it is reaped).
+    const auto running = [this] {
+        return static_cast<int>(std::count_if(m_slots.begin(), m_slots.end(), [](const Slot &s) { return s.job.has_value(); }));
+    };
+    while (!m_queue.empty() && running() < m_options.workers) {
         Job job = std::move(m_queue.front());
         m_queue.pop_front();
         Slot s;
@@ -369,7 +378,7 @@ std::string WorkerPool::forkForRequest(Slot &s)
         auto close = childCloseFds(-1);
         close.push_back(p[0]);
         becomeWorker(m_parent, close, m_threads);
-        json answer = handleInWorker(m_vb, s.job->request, nullptr);
+        json answer = handleInWorker(m_vb, s.job->request, nullptr, begin);
         answer["begin_ns"] = steadyNs(begin);
         writeAll(p[1], Bundle::dumpJson(answer) + "\n", false);
         ::_exit(0); // no destructors, no atexit: the parent's bundle folder is not ours to remove
@@ -441,6 +450,19 @@ void WorkerPool::readSlot(std::size_t i, std::vector<Completion> &done)
                 done.push_back({*s.job, response(*s.job, answer, s, Clock::now())});
                 s.job.reset();
             }
+            return;
+        }
+        // A request worker or a spawned aotstudio-run answers with one JSON line and then exits:
+        // the answer is taken when its line arrives, not when the process has torn down its
+        // address space (a few ms to tens of ms for one that mapped LibTorch), which is not the
+        // client's wait. Other lines (a package printing to stdout in a spawned run) are skipped.
+        for (auto nl = s.buf.find('\n'); s.job && nl != std::string::npos; nl = s.buf.find('\n')) {
+            const json answer = json::parse(s.buf.substr(0, nl), nullptr, false);
+            s.buf.erase(0, nl + 1);
+            if (answer.is_object() && (m_options.isolation == Isolation::Request || answer.contains("ok"))) {
+                done.push_back({*s.job, response(*s.job, answer, s, Clock::now())});
+                s.job.reset();
+            }
         }
         return;
     }
@@ -460,10 +482,8 @@ void WorkerPool::readSlot(std::size_t i, std::vector<Completion> &done)
         s.buf.clear();
         return; // dispatch() forks a replacement
     }
-    if (s.job) {
-        const std::string line = s.buf.substr(0, s.buf.find_last_not_of('\n') + 1);
-        const json answer = json::parse(
-            line.substr(line.rfind('\n') == std::string::npos ? 0 : line.rfind('\n') + 1), nullptr, false);
+    if (s.job) { // it ended without an answer line (a last line without its newline counts)
+        const json answer = json::parse(s.buf, nullptr, false);
         if (answer.is_object() && (m_options.isolation == Isolation::Request || answer.contains("ok")))
             done.push_back({*s.job, response(*s.job, answer, s, now)});
         else
@@ -503,7 +523,7 @@ json WorkerPool::response(const Job &job, const json &answer, const Slot &s, Clo
             r["error"] = answer["error"]; // a worker's answer, or aotstudio-run's envelope (spawn)
         return r;
     }
-    double startMs = 0, loadMs = 0, runMs = 0;
+    double startMs = 0, setupMs = 0, loadMs = 0, inputsMs = 0, runMs = 0;
     // aotstudio-run --json (spawn) answers in the envelope: {"ok": true, "result": {...}}.
     const json &body = m_options.isolation == Isolation::Spawn && answer.contains("result") ? answer["result"] : answer;
     if (m_options.isolation == Isolation::Spawn) {
@@ -514,14 +534,16 @@ json WorkerPool::response(const Job &job, const json &answer, const Slot &s, Clo
     } else {
         const auto begin = Clock::time_point(std::chrono::nanoseconds(answer.value("begin_ns", std::int64_t{0})));
         startMs = std::max(0.0, msBetween(s.dispatched, begin));
+        setupMs = answer.value("setup_ms", 0.0);
         loadMs = answer.value("load_ms", 0.0);
+        inputsMs = answer.value("inputs_ms", 0.0);
         runMs = answer.value("run_ms", 0.0);
     }
     return {{"id", job.id}, {"ok", true}, {"bucket", body.value("bucket", "")},
         {"outputs", body.value("outputs", json::array())},
         {"timing",
-            {{"queue_ms", queueMs}, {"worker_start_ms", startMs}, {"load_ms", loadMs}, {"run_ms", runMs},
-                {"total_ms", totalMs}}},
+            {{"queue_ms", queueMs}, {"worker_start_ms", startMs}, {"setup_ms", setupMs}, {"load_ms", loadMs},
+                {"inputs_ms", inputsMs}, {"run_ms", runMs}, {"total_ms", totalMs}}},
         {"worker_pid", s.pid}};
 }
 

@@ -186,8 +186,15 @@ void TestServe::threeRequestsMatchOneShotRuns()
         answers["3"].value(QLatin1String("bucket")).toString(), QStringLiteral("batch4")); // 3 rows padded into batch4
     for (const auto &a : answers) {
         const QJsonObject t = a.value(QLatin1String("timing")).toObject();
-        for (const char *k : {"queue_ms", "worker_start_ms", "load_ms", "run_ms", "total_ms"})
+        for (const char *k : {"queue_ms", "worker_start_ms", "setup_ms", "load_ms", "inputs_ms", "run_ms", "total_ms"})
             QVERIFY2(t.value(QLatin1String(k)).toDouble(-1) >= 0, k);
+        // The parts are consecutive spans of one clock (CLOCK_MONOTONIC in parent and worker): their
+        // sum cannot exceed the arrival-to-answer total.
+        double parts = 0;
+        for (const char *k : {"queue_ms", "worker_start_ms", "setup_ms", "load_ms", "inputs_ms", "run_ms"})
+            parts += t.value(QLatin1String(k)).toDouble();
+        QVERIFY2(parts <= t.value(QLatin1String("total_ms")).toDouble() + 1e-3,
+                 qPrintable(QJsonDocument(t).toJson(QJsonDocument::Compact)));
         QVERIFY(pidOf(a) > 0);
     }
 }
