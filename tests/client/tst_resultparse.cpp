@@ -128,8 +128,9 @@ private Q_SLOTS:
         const RegionalBlock &b = g.blocks.first();
         QCOMPARE(b.className, QStringLiteral("Block"));
         QCOMPARE(b.module, QStringLiteral("tests/fixtures/repeated_blocks_factory.py"));
-        QCOMPARE(b.instances, (QStringList{QStringLiteral("blocks.0"), QStringLiteral("blocks.1"),
-                                           QStringLiteral("blocks.2"), QStringLiteral("blocks.3")}));
+        QCOMPARE(b.instances,
+                 (QStringList{QStringLiteral("blocks.0"), QStringLiteral("blocks.1"), QStringLiteral("blocks.2"),
+                              QStringLiteral("blocks.3")}));
         QCOMPARE(b.parametersPerInstance, qint64(1120));
         QCOMPARE(b.package, QStringLiteral("/OUT/blocks/Block/package.pt2"));
         QCOMPARE(b.packageBytes, 1599299.0);
@@ -144,7 +145,8 @@ private Q_SLOTS:
         QVERIFY(g.eagerMs > 0 && g.medianMs > 0);
         QCOMPARE(g.medianMs, o.value(QLatin1String("compiled_ms")).toDouble());
         QVERIFY(g.speedupVsEager.hasBounds());
-        QVERIFY(g.speedupVsEager.low <= g.speedupVsEager.estimate && g.speedupVsEager.estimate <= g.speedupVsEager.high);
+        QVERIFY(g.speedupVsEager.low <= g.speedupVsEager.estimate
+                && g.speedupVsEager.estimate <= g.speedupVsEager.high);
         QCOMPARE(g.speedupVsEager.blocks, 25);
         QVERIFY(g.hasWhole);
         QCOMPARE(g.wholePackage, QStringLiteral("/OUT/model.pt2"));
@@ -177,9 +179,10 @@ private Q_SLOTS:
         // Without compare_whole `whole` is null and there is no compile time ratio; without
         // measuring, the medians and the ratio are null: all missing, none an error.
         const auto parsed = parseRegionalResult(QJsonDocument::fromJson(
-            R"({"mode": "regional", "eager_ms": null, "whole": null,
+                                                    R"({"mode": "regional", "eager_ms": null, "whole": null,
                 "regional": {"blocks": [{"class": "Layer", "instances": ["l.0", "l.1"]}], "median_ms": null,
-                             "speedup_vs_eager": null, "compile_seconds": 3.5, "layout": null}})").object());
+                             "speedup_vs_eager": null, "compile_seconds": 3.5, "layout": null}})")
+                                                    .object());
         QVERIFY2(parsed.ok(), qPrintable(parsed.error));
         QVERIFY(!parsed.value->hasWhole);
         QVERIFY(qIsNaN(parsed.value->compileTimeRatio));
@@ -204,9 +207,8 @@ private Q_SLOTS:
         QTest::newRow("instances string")
             << QByteArray("{\"regional\": {\"blocks\": [{\"class\": \"B\", \"instances\": \"b.0\"}]}}")
             << QStringLiteral("regional.blocks[0].instances: expected an array");
-        QTest::newRow("instance number")
-            << QByteArray("{\"regional\": {\"blocks\": [{\"instances\": [\"b.0\", 1]}]}}")
-            << QStringLiteral("regional.blocks[0].instances[1]: expected a string");
+        QTest::newRow("instance number") << QByteArray("{\"regional\": {\"blocks\": [{\"instances\": [\"b.0\", 1]}]}}")
+                                         << QStringLiteral("regional.blocks[0].instances[1]: expected a string");
         QTest::newRow("parameters fraction")
             << QByteArray("{\"regional\": {\"blocks\": [{\"parameters_per_instance\": 2.5}]}}")
             << QStringLiteral("regional.blocks[0].parameters_per_instance: expected a count");
