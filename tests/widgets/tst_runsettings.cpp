@@ -10,6 +10,7 @@
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QJsonArray>
 #include <QLineEdit>
 #include <QPushButton>
@@ -197,6 +198,10 @@ private Q_SLOTS:
         regional->setChecked(true);
         QVERIFY(whole->isEnabled());
         whole->setChecked(true);
+        dialog.show();
+        QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
+        const QString shot = QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/runsettings_regional.png");
+        QVERIFY2(dialog.grab().save(shot), qPrintable(shot));
         const RunSettings edited = dialog.settings();
         QVERIFY(edited.regional);
         QVERIFY(edited.compareWhole);
