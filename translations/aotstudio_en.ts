@@ -2019,6 +2019,14 @@ Time budget (no trial starts after it):</source>
         <source>on the Ray cluster %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The last compile was regional: it has no package of the whole model to sweep.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last compile was regional: export a bundle from a compile of the whole model.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2668,6 +2676,14 @@ Time budget (no trial starts after it):</source>
         <source>Stop using the venv chosen with Choose Local Engine…: the engine is then looked for in AOTSTUDIO_ENGINE, next to the studio, on PATH and in ~/.local/share/aotstudio/engine-venv</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The last compile was regional: it has no package of the whole model to sweep. Compile without “Regional compile” (Run Settings) first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last compile was regional: a bundle is exported from a compile of the whole model. Compile without “Regional compile” (Run Settings) first.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -2787,6 +2803,10 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>%1 (%2% CI %3–%4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the regional model is slower than the whole one</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3959,6 +3979,152 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>The package&apos;s inputs in its order: names from forward&apos;s parameters and their place in nested arguments (--dynamic takes these names)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Regional compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blocks:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile time:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export and compile, in seconds; one compile each, so no interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Latency (median):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regional vs eager:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager median over the regional model&apos;s median, paired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regional vs whole:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole package&apos;s median over the regional model&apos;s, paired: above 1 the regional model is faster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Block class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instances</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile time (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Package size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export and compile of the block&apos;s first instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The block&apos;s package, without weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiled %1 regionally</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none of the whole model: one per block class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none of the whole model: one per block class in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be shown: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export %1 s, compile %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n block class(es)</source>
+        <translation>
+            <numerusform>%n block class</numerusform>
+            <numerusform>%n block classes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n instance(s)</source>
+        <translation>
+            <numerusform>%n instance</numerusform>
+            <numerusform>%n instances</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2, holding %3% of the parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Block packages in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>regional %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>regional %1 s, whole %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>regional / whole %1× (one compile each: no interval)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>eager %1, regional %2, whole %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>eager %1, regional %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>blocks %1 (no weights), whole %2 (with weights)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>blocks %1 (no weights)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>
@@ -4156,6 +4322,22 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>Dynamic dimensions of %1 for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regional compile (each repeated block compiled once, weights bound at run time)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also compile the whole model to compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile finds the model&apos;s repeated blocks (e.g. transformer layers), compiles one package without weights per block class and runs every instance on it with its own weights: a shorter compile than the whole model&apos;s. Profile, Quantize, Export and Tune always compile the whole model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compiles the whole model too and times it against the model with compiled blocks: compile time and latency of both</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2016,6 +2016,14 @@ Time budget (no trial starts after it):</source>
         <source>on the Ray cluster %1</source>
         <translation>在 Ray 集群 %1 上</translation>
     </message>
+    <message>
+        <source>The last compile was regional: it has no package of the whole model to sweep.</source>
+        <translation>最近一次编译是分区域编译：没有整个模型的编译包可供扫描。</translation>
+    </message>
+    <message>
+        <source>The last compile was regional: export a bundle from a compile of the whole model.</source>
+        <translation>最近一次编译是分区域编译：请从整个模型的编译结果导出部署包。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>
@@ -2664,6 +2672,14 @@ Time budget (no trial starts after it):</source>
         <source>Stop using the venv chosen with Choose Local Engine…: the engine is then looked for in AOTSTUDIO_ENGINE, next to the studio, on PATH and in ~/.local/share/aotstudio/engine-venv</source>
         <translation>不再使用通过“选择本地引擎…”选定的 venv：之后依次在 AOTSTUDIO_ENGINE、工作室程序旁、PATH 和 ~/.local/share/aotstudio/engine-venv 中查找引擎</translation>
     </message>
+    <message>
+        <source>The last compile was regional: it has no package of the whole model to sweep. Compile without “Regional compile” (Run Settings) first.</source>
+        <translation>最近一次编译是分区域编译：没有整个模型的编译包可供扫描。请先在不勾选“分区域编译”（运行设置）的情况下编译。</translation>
+    </message>
+    <message>
+        <source>The last compile was regional: a bundle is exported from a compile of the whole model. Compile without “Regional compile” (Run Settings) first.</source>
+        <translation>最近一次编译是分区域编译：部署包需从整个模型的编译结果导出。请先在不勾选“分区域编译”（运行设置）的情况下编译。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -2782,6 +2798,10 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>%1 (%2% CI %3–%4)</source>
         <translation>%1（%2% 置信区间 %3–%4）</translation>
+    </message>
+    <message>
+        <source>%1: the regional model is slower than the whole one</source>
+        <translation>%1：分区域编译的模型比整体编译的慢</translation>
     </message>
 </context>
 <context>
@@ -3970,6 +3990,150 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>The package&apos;s inputs in its order: names from forward&apos;s parameters and their place in nested arguments (--dynamic takes these names)</source>
         <translation>包的输入（按其顺序）：名称来自 forward 的参数及其在嵌套参数中的位置（--dynamic 接受这些名称）</translation>
     </message>
+    <message>
+        <source>Regional compile</source>
+        <translation>分区域编译</translation>
+    </message>
+    <message>
+        <source>Blocks:</source>
+        <translation>重复块：</translation>
+    </message>
+    <message>
+        <source>Compile time:</source>
+        <translation>编译时间：</translation>
+    </message>
+    <message>
+        <source>Export and compile, in seconds; one compile each, so no interval</source>
+        <translation>导出加编译，单位为秒；各只编译一次，因此没有置信区间</translation>
+    </message>
+    <message>
+        <source>Latency (median):</source>
+        <translation>延迟（中位数）：</translation>
+    </message>
+    <message>
+        <source>Regional vs eager:</source>
+        <translation>分区域 vs eager：</translation>
+    </message>
+    <message>
+        <source>Eager median over the regional model&apos;s median, paired</source>
+        <translation>eager 中位数与分区域编译模型中位数之比，配对测量</translation>
+    </message>
+    <message>
+        <source>Regional vs whole:</source>
+        <translation>分区域 vs 整体：</translation>
+    </message>
+    <message>
+        <source>The whole package&apos;s median over the regional model&apos;s, paired: above 1 the regional model is faster</source>
+        <translation>整体编译包的中位数与分区域编译模型中位数之比，配对测量：大于 1 表示分区域编译的模型更快</translation>
+    </message>
+    <message>
+        <source>Package size:</source>
+        <translation>编译包大小：</translation>
+    </message>
+    <message>
+        <source>Block class</source>
+        <translation>块类</translation>
+    </message>
+    <message>
+        <source>Instances</source>
+        <translation>实例数</translation>
+    </message>
+    <message>
+        <source>Parameters each</source>
+        <translation>每个实例的参数量</translation>
+    </message>
+    <message>
+        <source>Compile time (s)</source>
+        <translation>编译时间（秒）</translation>
+    </message>
+    <message>
+        <source>Package size</source>
+        <translation>包大小</translation>
+    </message>
+    <message>
+        <source>Export and compile of the block&apos;s first instance</source>
+        <translation>该块第一个实例的导出与编译</translation>
+    </message>
+    <message>
+        <source>The block&apos;s package, without weights</source>
+        <translation>该块的编译包，不含权重</translation>
+    </message>
+    <message>
+        <source>Compiled %1 regionally</source>
+        <translation>已分区域编译 %1</translation>
+    </message>
+    <message>
+        <source>none of the whole model: one per block class</source>
+        <translation>无整个模型的编译包：每个块类一个</translation>
+    </message>
+    <message>
+        <source>none of the whole model: one per block class in %1</source>
+        <translation>无整个模型的编译包：每个块类一个，位于 %1</translation>
+    </message>
+    <message>
+        <source>cannot be shown: %1</source>
+        <translation>无法显示：%1</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%2 中的 %1</translation>
+    </message>
+    <message>
+        <source>export %1 s, compile %2 s</source>
+        <translation>导出 %1 秒，编译 %2 秒</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n block class(es)</source>
+        <translation>
+            <numerusform>%n 个块类</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n instance(s)</source>
+        <translation>
+            <numerusform>%n 个实例</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>%1, %2, holding %3% of the parameters</source>
+        <translation>%1，%2，占参数量的 %3%</translation>
+    </message>
+    <message>
+        <source>Block packages in %1</source>
+        <translation>块的编译包位于 %1</translation>
+    </message>
+    <message>
+        <source>regional %1 s</source>
+        <translation>分区域 %1 秒</translation>
+    </message>
+    <message>
+        <source>regional %1 s, whole %2 s</source>
+        <translation>分区域 %1 秒，整体 %2 秒</translation>
+    </message>
+    <message>
+        <source>regional / whole %1× (one compile each: no interval)</source>
+        <translation>分区域 / 整体 %1×（各只编译一次：无置信区间）</translation>
+    </message>
+    <message>
+        <source>eager %1, regional %2, whole %3</source>
+        <translation>eager %1，分区域 %2，整体 %3</translation>
+    </message>
+    <message>
+        <source>eager %1, regional %2</source>
+        <translation>eager %1，分区域 %2</translation>
+    </message>
+    <message>
+        <source>blocks %1 (no weights), whole %2 (with weights)</source>
+        <translation>各块 %1（不含权重），整体 %2（含权重）</translation>
+    </message>
+    <message>
+        <source>blocks %1 (no weights)</source>
+        <translation>各块 %1（不含权重）</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>
@@ -4168,6 +4332,22 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>Dynamic dimensions of %1 for torch.export, comma-separated: INPUT:DIM or INPUT:DIM:MIN:MAX, each optionally =NAME; one name ties dimensions of several inputs (0:0=batch, 1:0=batch)</source>
         <translation>%1 的 torch.export 动态维度，以逗号分隔：INPUT:DIM 或 INPUT:DIM:MIN:MAX，均可附加 =NAME；同一名称将多个输入的维度绑定为一个维度（0:0=batch, 1:0=batch）</translation>
+    </message>
+    <message>
+        <source>Regional compile (each repeated block compiled once, weights bound at run time)</source>
+        <translation>分区域编译（每个重复块只编译一次，权重在运行时绑定）</translation>
+    </message>
+    <message>
+        <source>Also compile the whole model to compare</source>
+        <translation>同时编译整个模型以作比较</translation>
+    </message>
+    <message>
+        <source>Compile finds the model&apos;s repeated blocks (e.g. transformer layers), compiles one package without weights per block class and runs every instance on it with its own weights: a shorter compile than the whole model&apos;s. Profile, Quantize, Export and Tune always compile the whole model.</source>
+        <translation>编译时找出模型中的重复块（例如 Transformer 层），为每个块类编译一个不含权重的编译包，每个实例都用自己的权重在该包上运行：编译时间比整个模型短。性能分析、量化、导出和调优始终编译整个模型。</translation>
+    </message>
+    <message>
+        <source>Compiles the whole model too and times it against the model with compiled blocks: compile time and latency of both</source>
+        <translation>同时编译整个模型，并与使用已编译块的模型对比计时：比较两者的编译时间和延迟</translation>
     </message>
 </context>
 <context>

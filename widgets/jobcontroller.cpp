@@ -300,6 +300,10 @@ bool JobController::sweep()
 {
     if (!canStart())
         return false;
+    if (m_lastResult && m_lastResult->isRegional()) {
+        Q_EMIT statusMessage(tr("The last compile was regional: it has no package of the whole model to sweep."), 8000);
+        return false;
+    }
     if (!m_lastResult || m_lastResult->package.isEmpty() || m_lastCompileDirectory.isEmpty()) {
         Q_EMIT statusMessage(tr("Compile a model first: Sweep Shapes verifies the last compiled package."), 8000);
         return false;
@@ -539,6 +543,11 @@ void JobController::showExportDialog()
 {
     if (!canStart() || m_lastCompileDirectory.isEmpty())
         return;
+    if (m_lastResult && m_lastResult->isRegional()) { // the action is off then; a shortcut may still come here
+        Q_EMIT statusMessage(tr("The last compile was regional: export a bundle from a compile of the whole model."),
+                             8000);
+        return;
+    }
     auto *dialog = new ExportDialog(m_lastCompileDirectory, m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { exportBundle(dialog->request()); });

@@ -193,8 +193,8 @@ void MainWindow::createActions()
                                  tr("&Export Bundle…"), this);
     m_exportAction->setObjectName(QStringLiteral("exportAction"));
     m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportAction->setToolTip(
-        tr("Package the last compile's model as a bundle of batch-size packages (Ctrl+E)"));
+    m_exportToolTip = tr("Package the last compile's model as a bundle of batch-size packages (Ctrl+E)");
+    m_exportAction->setToolTip(m_exportToolTip);
     connect(m_exportAction, &QAction::triggered, m_jobs, &JobController::showExportDialog);
 
     m_openFactoryAction = new QAction(QIcon::fromTheme(QStringLiteral("document-open")),
@@ -260,8 +260,9 @@ void MainWindow::createActions()
 
     m_sweepAction = new QAction(QIcon::fromTheme(QStringLiteral("view-grid")), tr("S&weep Shapes"), this);
     m_sweepAction->setObjectName(QStringLiteral("sweepAction"));
-    m_sweepAction->setToolTip(tr("Verify the last compiled package across the shapes it accepts: every dynamic dimension's "
-                                 "range ends, guards and interior sizes must match eager, sizes outside must be refused"));
+    m_sweepToolTip = tr("Verify the last compiled package across the shapes it accepts: every dynamic dimension's "
+                        "range ends, guards and interior sizes must match eager, sizes outside must be refused");
+    m_sweepAction->setToolTip(m_sweepToolTip);
     connect(m_sweepAction, &QAction::triggered, m_jobs, &JobController::sweep);
 
     m_sweepBundleAction = new QAction(tr("Sweep a &Bundle…"), this);
@@ -795,12 +796,21 @@ void MainWindow::updateActions()
     m_compileAction->setEnabled(canStart);
     m_profileAction->setEnabled(canStart);
     m_quantizeAction->setEnabled(canStart);
+    // A regional compile leaves one package per block class, no package of the whole model: the
+    // sweep and the bundle export need one, so they say so instead of starting a job that fails.
+    const bool regional = lastResult.has_value() && lastResult->isRegional();
     m_sweepAction->setEnabled(canStart && lastResult.has_value() && !lastResult->package.isEmpty());
+    m_sweepAction->setToolTip(regional ? tr("The last compile was regional: it has no package of the whole model to "
+                                            "sweep. Compile without “Regional compile” (Run Settings) first.")
+                                       : m_sweepToolTip);
     m_sweepBundleAction->setEnabled(canStart);
     m_numericsAction->setEnabled(canStart);
     m_inputsAction->setEnabled(canStart);
     m_tuneAction->setEnabled(canStart);
-    m_exportAction->setEnabled(canStart && !m_jobs->lastCompileDirectory().isEmpty());
+    m_exportAction->setEnabled(canStart && !m_jobs->lastCompileDirectory().isEmpty() && !regional);
+    m_exportAction->setToolTip(regional ? tr("The last compile was regional: a bundle is exported from a compile of "
+                                             "the whole model. Compile without “Regional compile” (Run Settings) first.")
+                                        : m_exportToolTip);
     m_cancelAction->setEnabled(m_jobs->isBusy());
 }
 

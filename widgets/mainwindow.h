@@ -179,6 +179,8 @@ private:
     QAction *m_profileAction = nullptr;
     QAction *m_quantizeAction = nullptr;
     QAction *m_sweepAction = nullptr;
+    QString m_sweepToolTip;  ///< the sweep's own tooltip (a regional compile replaces it with why it is off)
+    QString m_exportToolTip; ///< the same for Export Bundle
     QAction *m_sweepBundleAction = nullptr;
     QAction *m_numericsAction = nullptr;
     QAction *m_tuneAction = nullptr;

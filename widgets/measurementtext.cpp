@@ -49,6 +49,8 @@ QString MeasurementText::ratioWithInterval(const Client::RatioInterval &r, Slowe
             return tr("%1: slower than fp32 eager").arg(text);
         case Slower::Bundle:
             return tr("%1: the bundle starts slower than eager").arg(text);
+        case Slower::RegionalThanWhole:
+            return tr("%1: the regional model is slower than the whole one").arg(text);
         case Slower::None:
             break;
         }

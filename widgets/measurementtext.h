@@ -17,7 +17,9 @@ namespace AotStudio::Widgets {
 class MeasurementText
 {
 public:
-    enum class Slower { Compiled, ThanFp32Eager, Bundle, None };
+    /// Who is slower when the ratio is under 1: the words ratioWithInterval() adds. RegionalThanWhole:
+    /// a whole package's median over a regional compile's.
+    enum class Slower { Compiled, ThanFp32Eager, Bundle, RegionalThanWhole, None };
 
     /// "2.38×" alone (for chart labels that have the interval beside them); "—" when invalid.
     static QString ratio(const Client::RatioInterval &r);

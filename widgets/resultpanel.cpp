@@ -19,6 +19,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QStackedWidget>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QTextDocumentFragment>
 #include <QVBoxLayout>
@@ -84,6 +85,7 @@ ResultPanel::ResultPanel(QWidget *parent)
     , m_stack(new QStackedWidget(this))
     , m_verifyModel(new VerifyOutputModel(this))
     , m_errorVerifyModel(new VerifyOutputModel(this))
+    , m_regionalModel(new QStandardItemModel(this))
 {
     auto *empty = new QLabel(tr("No result yet.\n\nPick a model and a device in the toolbar, "
                                 "then press Compile (Ctrl+R).\nThe package path, accuracy and "
@@ -147,6 +149,46 @@ ResultPanel::ResultPanel(QWidget *parent)
     connect(m_verifyTable->horizontalScrollBar(), &QScrollBar::rangeChanged, this,
             [view = m_verifyTable] { fitTableHeight(view); });
 
+    // A regional compile: its blocks and how it compares with eager and the whole model, framed
+    // as the bundle below so the section reads as one thing.
+    m_regionalFrame = new QFrame(page);
+    m_regionalFrame->setObjectName(QStringLiteral("resultRegional"));
+    m_regionalFrame->setFrameShape(QFrame::StyledPanel);
+    m_regionalFrame->setStyleSheet(QStringLiteral(
+        "#resultRegional { background: #eef3fb; border: 1px solid #9db6d9; border-radius: 4px; }"));
+    auto *regionalTitle = new QLabel(tr("Regional compile"), m_regionalFrame);
+    regionalTitle->setObjectName(QStringLiteral("resultRegionalTitle"));
+    QFont regionalFont = regionalTitle->font();
+    regionalFont.setBold(true);
+    regionalTitle->setFont(regionalFont);
+    m_regionalForm = new QFormLayout;
+    m_regionalForm->setLabelAlignment(Qt::AlignRight);
+    m_regionalBlocks = addRow(m_regionalForm, tr("Blocks:"), "resultRegionalBlocks");
+    m_regionalCompileTime = addRow(m_regionalForm, tr("Compile time:"), "resultRegionalCompileTime");
+    m_regionalCompileTime->setToolTip(tr("Export and compile, in seconds; one compile each, so no interval"));
+    m_regionalLatency = addRow(m_regionalForm, tr("Latency (median):"), "resultRegionalLatency");
+    m_regionalVsEager = addRow(m_regionalForm, tr("Regional vs eager:"), "resultRegionalVsEager");
+    m_regionalVsEager->setToolTip(tr("Eager median over the regional model's median, paired"));
+    m_regionalVsWhole = addRow(m_regionalForm, tr("Regional vs whole:"), "resultRegionalVsWhole");
+    m_regionalVsWhole->setToolTip(
+        tr("The whole package's median over the regional model's, paired: above 1 the regional model is faster"));
+    m_regionalSize = addRow(m_regionalForm, tr("Package size:"), "resultRegionalSize");
+    m_regionalModel->setHorizontalHeaderLabels(
+        {tr("Block class"), tr("Instances"), tr("Parameters each"), tr("Compile time (s)"), tr("Package size")});
+    m_regionalModel->horizontalHeaderItem(3)->setToolTip(tr("Export and compile of the block's first instance"));
+    m_regionalModel->horizontalHeaderItem(4)->setToolTip(tr("The block's package, without weights"));
+    m_regionalTable = new QTableView(m_regionalFrame);
+    m_regionalTable->setObjectName(QStringLiteral("resultRegionalTable"));
+    setUpTableView(m_regionalTable, m_regionalModel);
+    m_regionalTable->setSortingEnabled(false); // the engine's order: largest block class first
+    connect(m_regionalTable->horizontalScrollBar(), &QScrollBar::rangeChanged, this,
+            [view = m_regionalTable] { fitTableHeight(view); });
+    auto *regionalLayout = new QVBoxLayout(m_regionalFrame);
+    regionalLayout->addWidget(regionalTitle);
+    regionalLayout->addWidget(m_regionalTable);
+    regionalLayout->addLayout(m_regionalForm);
+    m_regionalFrame->hide();
+
     // The bundle exported from this result: its own framed section, so it reads as a second
     // step on the same model rather than more compile numbers.
     m_bundleFrame = new QFrame(page);
@@ -197,6 +239,7 @@ ResultPanel::ResultPanel(QWidget *parent)
     pageLayout->addLayout(header);
     pageLayout->addLayout(m_form);
     pageLayout->addWidget(m_verifyTable);
+    pageLayout->addWidget(m_regionalFrame);
     pageLayout->addWidget(m_bundleFrame);
     pageLayout->addWidget(m_warningFrame);
     pageLayout->addWidget(m_chart, 1);
@@ -244,9 +287,17 @@ QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char 
 
 void ResultPanel::showResult(const Client::CompileResult &r)
 {
-    m_title->setText(tr("Compiled %1").arg(r.model));
-    m_package->setText(r.package);
-    m_package->setToolTip(r.package);
+    if (r.isRegional()) {
+        m_title->setText(tr("Compiled %1 regionally").arg(r.model));
+        const QString layout = r.regional ? r.regional->layout : QString();
+        m_package->setText(layout.isEmpty() ? tr("none of the whole model: one per block class")
+                                            : tr("none of the whole model: one per block class in %1").arg(layout));
+        m_package->setToolTip(layout);
+    } else {
+        m_title->setText(tr("Compiled %1").arg(r.model));
+        m_package->setText(r.package);
+        m_package->setToolTip(r.package);
+    }
     m_device->setText(r.device);
     m_torch->setText(r.torchVersion);
     QStringList inputs;
@@ -262,6 +313,7 @@ void ResultPanel::showResult(const Client::CompileResult &r)
                                         .arg(formatNumber(r.maxAbsError, 'g', 3),
                                              formatNumber(r.tolerance, 'g', 3))));
     showVerify(r.verify);
+    showRegional(r);
     // Medians, speedup, verdict and run counts (each variant stops once its median is stable, so
     // the counts differ: both are shown) come from showFigure() below.
     const QStringList warnings = r.otherWarnings(); // the verdict has its own line
@@ -306,6 +358,101 @@ void ResultPanel::showVerify(const Client::VerifyResult &v)
     m_verifyModel->setOutputs(v.outputs, v.tolerance, v.referenceDtype);
     m_verifyTable->resizeColumnsToContents();
     fitTableHeight(m_verifyTable);
+}
+
+void ResultPanel::showRegional(const Client::CompileResult &r)
+{
+    m_regionalModel->removeRows(0, m_regionalModel->rowCount());
+    m_regionalFrame->setVisible(r.isRegional());
+    if (!r.isRegional())
+        return;
+    const QLocale locale;
+    const auto seconds = [](double s) { return qIsNaN(s) ? QStringLiteral("—") : formatNumber(s, 'f', 1); };
+    const auto bytes = [&locale](double b) {
+        return qIsNaN(b) ? QStringLiteral("—") : locale.formattedDataSize(qint64(b));
+    };
+    const auto cell = [](const QString &text, const QVariant &sort = {}) {
+        auto *item = new QStandardItem(text);
+        item->setEditable(false);
+        item->setData(sort.isValid() ? sort : QVariant(text), Qt::UserRole + 1);
+        if (sort.isValid())
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        return item;
+    };
+    if (!r.regional) {
+        // The engine wrote fields this studio cannot read: say so rather than show made-up numbers.
+        m_regionalBlocks->setText(tr("cannot be shown: %1").arg(r.regionalError));
+        for (QLabel *label : {m_regionalCompileTime, m_regionalLatency, m_regionalVsEager, m_regionalVsWhole,
+                              m_regionalSize})
+            m_regionalForm->setRowVisible(label, false);
+        m_regionalTable->hide();
+        return;
+    }
+    const Client::RegionalResult &g = *r.regional;
+    for (QLabel *label : {m_regionalCompileTime, m_regionalLatency, m_regionalVsEager, m_regionalSize})
+        m_regionalForm->setRowVisible(label, true);
+    m_regionalForm->setRowVisible(m_regionalVsWhole, g.hasWhole);
+    m_regionalTable->setVisible(!g.blocks.isEmpty());
+    for (const Client::RegionalBlock &b : g.blocks) {
+        QList<QStandardItem *> row{cell(b.className),
+                                   cell(locale.toString(b.instances.size()), qlonglong(b.instances.size())),
+                                   cell(locale.toString(b.parametersPerInstance), b.parametersPerInstance),
+                                   cell(seconds(b.totalSeconds()), b.totalSeconds()),
+                                   cell(bytes(b.packageBytes), b.packageBytes)};
+        row[0]->setToolTip(b.module.isEmpty() ? QString() : tr("%1 in %2").arg(b.className, b.module));
+        row[1]->setToolTip(b.instances.join(QStringLiteral(", ")));
+        row[3]->setToolTip(tr("export %1 s, compile %2 s").arg(seconds(b.exportSeconds), seconds(b.compileSeconds)));
+        m_regionalModel->appendRow(row);
+    }
+    m_regionalTable->resizeColumnsToContents();
+    fitTableHeight(m_regionalTable);
+
+    const QString classes = tr("%n block class(es)", nullptr, int(g.blocks.size()));
+    const QString instances = tr("%n instance(s)", nullptr, g.instanceCount());
+    m_regionalBlocks->setText(qIsNaN(g.parameterShare)
+                                  ? tr("%1, %2").arg(classes, instances)
+                                  : tr("%1, %2, holding %3% of the parameters")
+                                        .arg(classes, instances, formatNumber(g.parameterShare * 100, 'f', 0)));
+    m_regionalBlocks->setToolTip(g.layout.isEmpty() ? QString() : tr("Block packages in %1").arg(g.layout));
+
+    QString compileTime = tr("regional %1 s").arg(seconds(g.compileSeconds));
+    if (g.hasWhole) {
+        compileTime = tr("regional %1 s, whole %2 s").arg(seconds(g.compileSeconds), seconds(g.wholeCompileSeconds));
+        if (!qIsNaN(g.compileTimeRatio))
+            compileTime += QStringLiteral(": ")
+                           + tr("regional / whole %1× (one compile each: no interval)")
+                                 .arg(formatNumber(g.compileTimeRatio, 'f', 2));
+    }
+    m_regionalCompileTime->setText(compileTime);
+
+    const auto ms = [](double v) {
+        return qIsNaN(v) ? QStringLiteral("—") : ResultPanel::tr("%1 ms").arg(formatNumber(v, 'f', 3));
+    };
+    m_regionalLatency->setText(g.hasWhole ? tr("eager %1, regional %2, whole %3")
+                                                .arg(ms(g.eagerMs), ms(g.medianMs), ms(g.wholeMedianMs))
+                                          : tr("eager %1, regional %2").arg(ms(g.eagerMs), ms(g.medianMs)));
+    m_regionalVsEager->setText(g.speedupVsEager.isValid()
+                                   ? MeasurementText::ratioWithInterval(g.speedupVsEager)
+                                   : tr("not measured"));
+    m_regionalVsWhole->setText(g.speedupVsWhole.isValid()
+                                   ? MeasurementText::ratioWithInterval(g.speedupVsWhole,
+                                                                        MeasurementText::Slower::RegionalThanWhole)
+                                   : tr("not measured"));
+    // As the compile's own figures: an unreliable measurement stays readable but greyed.
+    const bool greyed = r.measurement.isUnreliable();
+    for (QLabel *label : {m_regionalLatency, m_regionalVsEager, m_regionalVsWhole}) {
+        label->setStyleSheet(greyed ? QStringLiteral("QLabel { color: %1; }").arg(MeasurementText::greyedText().name())
+                                    : QString());
+        label->setProperty("greyed", greyed);
+    }
+    m_regionalSize->setText(g.hasWhole ? tr("blocks %1 (no weights), whole %2 (with weights)")
+                                             .arg(bytes(g.packageBytes), bytes(g.wholePackageBytes))
+                                       : tr("blocks %1 (no weights)").arg(bytes(g.packageBytes)));
+}
+
+bool ResultPanel::showsRegional() const
+{
+    return hasResult() && m_regionalFrame->isVisibleTo(this);
 }
 
 void ResultPanel::fitTableHeight(QTableView *view)
@@ -514,6 +661,17 @@ QString ResultPanel::summaryText() const
         }
         if (m_verifyTable->isVisibleTo(this))
             lines << tableText(m_verifyModel);
+        if (m_regionalFrame->isVisibleTo(this)) {
+            lines << tr("Regional compile");
+            if (m_regionalTable->isVisibleTo(this))
+                lines << tableText(m_regionalModel);
+            for (int row = 0; row < m_regionalForm->rowCount(); ++row) {
+                auto *label = qobject_cast<QLabel *>(m_regionalForm->itemAt(row, QFormLayout::LabelRole)->widget());
+                auto *value = qobject_cast<QLabel *>(m_regionalForm->itemAt(row, QFormLayout::FieldRole)->widget());
+                if (label && value && m_regionalForm->isRowVisible(row))
+                    lines << label->text() + QLatin1Char(' ') + value->text();
+            }
+        }
         if (m_bundleFrame->isVisibleTo(this)) {
             lines << tr("Bundle exported");
             for (int row = 0; row < m_bundleForm->rowCount(); ++row) {

@@ -14,6 +14,7 @@ class QFrame;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
+class QStandardItemModel;
 class QTableView;
 
 namespace AotStudio::Widgets {
@@ -61,6 +62,11 @@ public:
     /// The per-output table of the shown result, and of a failed verification in the error box.
     VerifyOutputModel *verifyModel() const { return m_verifyModel; }
     VerifyOutputModel *failedVerifyModel() const { return m_errorVerifyModel; }
+    /// True while a regional compile's section (blocks, compile times, latencies) is shown.
+    bool showsRegional() const;
+    /// The shown regional compile's blocks: class, instances, parameters each, compile time (s),
+    /// package size; one row per block class in the engine's order.
+    QStandardItemModel *regionalBlocksModel() const { return m_regionalModel; }
     /// Everything shown, as "Label: value" lines (what the Copy button puts on the clipboard).
     QString summaryText() const;
 
@@ -69,6 +75,8 @@ private:
     void setErrorText(QString headline, const QString &stageName, const Client::EngineError &e);
     void copyToClipboard();
     void showVerify(const Client::VerifyResult &verify);
+    /// The regional section of @p r (hidden for a whole compile).
+    void showRegional(const Client::CompileResult &r);
     static void fitTableHeight(QTableView *view);
 
     QStackedWidget *m_stack;
@@ -94,6 +102,16 @@ private:
     QLabel *m_source;
     QLabel *m_runs;
     LatencyChart *m_chart;
+    QFrame *m_regionalFrame;
+    QFormLayout *m_regionalForm;
+    QLabel *m_regionalBlocks;
+    QStandardItemModel *m_regionalModel;
+    QTableView *m_regionalTable;
+    QLabel *m_regionalCompileTime;
+    QLabel *m_regionalLatency;
+    QLabel *m_regionalVsEager;
+    QLabel *m_regionalVsWhole;
+    QLabel *m_regionalSize;
     QFrame *m_bundleFrame;
     QFormLayout *m_bundleForm;
     QLabel *m_bundlePath;

@@ -45,6 +45,8 @@ RunSettings RunSettings::load()
     r.dtype = s.value(QStringLiteral("dtype"), r.dtype).toString();
     r.freezing = s.value(QStringLiteral("freezing"), r.freezing).toBool();
     r.maxAutotune = s.value(QStringLiteral("maxAutotune"), r.maxAutotune).toBool();
+    r.regional = s.value(QStringLiteral("regional"), r.regional).toBool();
+    r.compareWhole = s.value(QStringLiteral("compareWhole"), r.compareWhole).toBool();
     r.inductor = QJsonDocument::fromJson(s.value(QStringLiteral("inductor")).toByteArray()).object();
     // One JSON object each: model specs hold ':' and '/', which QSettings keys do not keep. (The
     // former "dynamic" key, one list for every model, is not read: its input names belonged to
@@ -89,6 +91,8 @@ void RunSettings::save() const
     s.setValue(QStringLiteral("dtype"), dtype);
     s.setValue(QStringLiteral("freezing"), freezing);
     s.setValue(QStringLiteral("maxAutotune"), maxAutotune);
+    s.setValue(QStringLiteral("regional"), regional);
+    s.setValue(QStringLiteral("compareWhole"), compareWhole);
     s.setValue(QStringLiteral("inductor"), QJsonDocument(inductor).toJson(QJsonDocument::Compact));
     s.remove(QStringLiteral("dynamic"));
     s.setValue(QStringLiteral("dynamicByModel"), QJsonDocument(dynamicByModel).toJson(QJsonDocument::Compact));
@@ -188,6 +192,12 @@ QJsonObject RunSettings::requestFields(const QString &type, const QString &model
     }
     if (const QStringList d = dynamic(model); (compile || tune) && !d.isEmpty())
         o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(d));
+    // Only the compile job knows regional compiles (profile, quantize, export and tune do not).
+    if (compile && regional) {
+        o.insert(QLatin1String("regional"), true);
+        if (compareWhole)
+            o.insert(QLatin1String("compare_whole"), true);
+    }
     if ((compile || numerics) && !inductor.isEmpty())
         o.insert(QLatin1String("inductor"), inductor);
     if ((tune || type == QLatin1String("sweep")) && !ray.isEmpty())
@@ -252,6 +262,8 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     , m_dtype(new QComboBox(this))
     , m_freezing(new QCheckBox(tr("Freezing (fold weights into constants)"), this))
     , m_maxAutotune(new QCheckBox(tr("Max-autotune (benchmark kernel choices; slow compile)"), this))
+    , m_regional(new QCheckBox(tr("Regional compile (each repeated block compiled once, weights bound at run time)"), this))
+    , m_compareWhole(new QCheckBox(tr("Also compile the whole model to compare"), this))
     , m_inductor(new QLineEdit(this))
     , m_dynamic(new QLineEdit(this))
     , m_warmup(new QSpinBox(this))
@@ -276,6 +288,18 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(settings.dtype)));
     m_freezing->setChecked(settings.freezing);
     m_maxAutotune->setChecked(settings.maxAutotune);
+    m_regional->setObjectName(QStringLiteral("regionalCompile"));
+    m_regional->setChecked(settings.regional);
+    m_regional->setToolTip(tr("Compile finds the model's repeated blocks (e.g. transformer layers), compiles one "
+                              "package without weights per block class and runs every instance on it with its own "
+                              "weights: a shorter compile than the whole model's. Profile, Quantize, Export and Tune "
+                              "always compile the whole model."));
+    m_compareWhole->setObjectName(QStringLiteral("compareWhole"));
+    m_compareWhole->setChecked(settings.compareWhole);
+    m_compareWhole->setToolTip(tr("Compiles the whole model too and times it against the model with compiled "
+                                  "blocks: compile time and latency of both"));
+    m_compareWhole->setEnabled(settings.regional);
+    connect(m_regional, &QCheckBox::toggled, m_compareWhole, &QWidget::setEnabled);
     m_dynamic->setText(settings.dynamic(model).join(QStringLiteral(", ")));
     m_dynamic->setObjectName(QStringLiteral("dynamicDimensions"));
     m_dynamic->setEnabled(!model.isEmpty()); // the dimensions name one model's inputs
@@ -371,6 +395,8 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     compileForm->addRow(tr("Data type:"), m_dtype);
     compileForm->addRow(m_freezing);
     compileForm->addRow(m_maxAutotune);
+    compileForm->addRow(m_regional);
+    compileForm->addRow(m_compareWhole);
     compileForm->addRow(tr("Input shapes:"), shapesRow);
     compileForm->addRow(tr("Dynamic dimensions:"), m_dynamic);
     compileForm->addRow(tr("Inductor options:"), m_inductor);
@@ -431,6 +457,8 @@ RunSettings RunSettingsDialog::settings() const
     r.dtype = m_dtype->currentData().toString();
     r.freezing = m_freezing->isChecked();
     r.maxAutotune = m_maxAutotune->isChecked();
+    r.regional = m_regional->isChecked();
+    r.compareWhole = m_compareWhole->isChecked();
     r.inductor = QJsonDocument::fromJson(m_inductor->text().trimmed().toUtf8()).object(); // not an object: none
     if (!m_model.isEmpty()) {
         QStringList dynamic;

@@ -27,6 +27,12 @@ struct RunSettings
     QString dtype = QStringLiteral("fp32");  ///< fp32, bf16, fp16
     bool freezing = false;                   ///< Inductor freezing (constant-folds weights)
     bool maxAutotune = false;                ///< Inductor max-autotune (slow compile)
+    /// A compile finds the model's repeated blocks and compiles each class once (FORMAT.md
+    /// "Regional compile": `regional`); profile, quantize, export, tune, numerics and sweep
+    /// requests never carry it.
+    bool regional = false;
+    /// With `regional`: also compile the whole model and time it against the blocks (`compare_whole`).
+    bool compareWhole = false;
     /// Further Inductor options of a compile (the request's `inductor`: dotted config keys to JSON
     /// scalars, e.g. from a tune's recipe); empty: none.
     QJsonObject inductor;
@@ -83,7 +89,8 @@ struct RunSettings
     /// Fields of a `compile`, `sweep`, `numerics` or `tune` request built from these settings (each
     /// type gets the fields FORMAT.md gives it); the caller adds model, device, out. With `model`,
     /// its shapes() go along as `shapes` (not for a sweep, which takes them from its package) and,
-    /// for a compile or tune, its dynamic() as `dynamic`.
+    /// for a compile or tune, its dynamic() as `dynamic`. Only a compile gets `regional` and
+    /// `compare_whole`.
     QJsonObject requestFields(const QString &type, const QString &model = {}) const;
     /// A `profile` request of `compile`'s model, device and folder with these settings.
     Client::ProfileRequest profileRequest(const Client::CompileRequest &compile) const;
@@ -110,6 +117,8 @@ private:
     QComboBox *m_dtype;
     QCheckBox *m_freezing;
     QCheckBox *m_maxAutotune;
+    QCheckBox *m_regional;
+    QCheckBox *m_compareWhole;
     QLineEdit *m_inductor;
     QLineEdit *m_dynamic;
     QSpinBox *m_warmup;

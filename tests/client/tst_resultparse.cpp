@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The typed profile and quantize results (issue 20 item 3): every recorded fixture parses, fields
 // of the wrong JSON type are refused with the field named, and damaged bytes never crash a
-// reader (issue 19 fuzzes the same functions).
+// reader (issue 19 fuzzes the same functions). The regional part of a compile result (issue 14
+// item 6).
+#include "client/compileresult.h"
 #include "client/jobrequest.h"
 #include "client/profileresult.h"
 #include "client/quantizeresult.h"
@@ -110,6 +112,143 @@ private Q_SLOTS:
         QVERIFY(r.runs.first().measurement.isPresent());
         // A profile without it: not present.
         QVERIFY(!parseProfileResult(fixture(QStringLiteral("profile_paired_cpu.json"))).value->replay.present);
+    }
+
+    // A recorded regional compile (FORMAT.md "Regional compile", --regional --compare-whole): the
+    // blocks, both compile times, the three medians and the two ratios with their intervals. It
+    // has no package of its own; the whole-compile fields it lacks are not an error.
+    void regionalFields()
+    {
+        const QJsonObject o = fixture(QStringLiteral("compile_regional_cpu.json"));
+        QVERIFY(!o.contains(QLatin1String("package")));
+        const auto parsed = parseRegionalResult(o);
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        const RegionalResult &g = *parsed.value;
+        QCOMPARE(g.blocks.size(), 1);
+        const RegionalBlock &b = g.blocks.first();
+        QCOMPARE(b.className, QStringLiteral("Block"));
+        QCOMPARE(b.module, QStringLiteral("tests/fixtures/repeated_blocks_factory.py"));
+        QCOMPARE(b.instances,
+                 (QStringList{QStringLiteral("blocks.0"), QStringLiteral("blocks.1"), QStringLiteral("blocks.2"),
+                              QStringLiteral("blocks.3")}));
+        QCOMPARE(b.parametersPerInstance, qint64(1120));
+        QCOMPARE(b.package, QStringLiteral("/OUT/blocks/Block/package.pt2"));
+        QCOMPARE(b.packageBytes, 1599299.0);
+        QVERIFY(b.exportSeconds > 0 && b.compileSeconds > 0);
+        QCOMPARE(b.totalSeconds(), b.exportSeconds + b.compileSeconds);
+        QCOMPARE(g.instanceCount(), 4);
+        QCOMPARE(g.layout, QStringLiteral("/OUT/blocks"));
+        QVERIFY(g.parameterShare > 0.9 && g.parameterShare < 1);
+        QCOMPARE(g.packageBytes, 1599299.0);
+        // The total is the blocks' export + compile.
+        QVERIFY(qAbs(g.compileSeconds - b.totalSeconds()) < 1e-9);
+        QVERIFY(g.eagerMs > 0 && g.medianMs > 0);
+        QCOMPARE(g.medianMs, o.value(QLatin1String("compiled_ms")).toDouble());
+        QVERIFY(g.speedupVsEager.hasBounds());
+        QVERIFY(g.speedupVsEager.low <= g.speedupVsEager.estimate
+                && g.speedupVsEager.estimate <= g.speedupVsEager.high);
+        QCOMPARE(g.speedupVsEager.blocks, 25);
+        QVERIFY(g.hasWhole);
+        QCOMPARE(g.wholePackage, QStringLiteral("/OUT/model.pt2"));
+        QCOMPARE(g.wholePackageBytes, 1796113.0);
+        QVERIFY(g.wholeCompileSeconds > g.compileSeconds);
+        QVERIFY(g.wholeMedianMs > 0);
+        QVERIFY(g.speedupVsWhole.hasBounds());
+        QVERIFY(qAbs(g.compileTimeRatio - g.compileSeconds / g.wholeCompileSeconds) < 1e-9);
+
+        // Through the compile result: regional, no package, the blocks parsed.
+        const CompileResult r = CompileResult::fromJson(o);
+        QVERIFY(r.isRegional());
+        QVERIFY(r.package.isEmpty());
+        QVERIFY(r.regional);
+        QVERIFY(r.regionalError.isEmpty());
+        QCOMPARE(r.regional->blocks.size(), 1);
+        QCOMPARE(r.compiledMs, g.medianMs);
+        // A whole compile is not regional and carries no regional part.
+        const CompileResult whole = CompileResult::fromJson(fixture(QStringLiteral("compile_cpu.json")));
+        QVERIFY(!whole.isRegional());
+        QVERIFY(!whole.regional);
+        // The compile result's latency view reads it too (the Session's parse of a compile job).
+        const auto latency = parseProfileResult(o);
+        QVERIFY2(latency.ok(), qPrintable(latency.error));
+        QCOMPARE(latency.value->kind, ProfileResult::Kind::Compile);
+    }
+
+    void regionalWithoutWhole()
+    {
+        // Without compare_whole `whole` is null and there is no compile time ratio; without
+        // measuring, the medians and the ratio are null: all missing, none an error.
+        const auto parsed = parseRegionalResult(QJsonDocument::fromJson(
+                                                    R"({"mode": "regional", "eager_ms": null, "whole": null,
+                "regional": {"blocks": [{"class": "Layer", "instances": ["l.0", "l.1"]}], "median_ms": null,
+                             "speedup_vs_eager": null, "compile_seconds": 3.5, "layout": null}})")
+                                                    .object());
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        QVERIFY(!parsed.value->hasWhole);
+        QVERIFY(qIsNaN(parsed.value->compileTimeRatio));
+        QVERIFY(qIsNaN(parsed.value->medianMs));
+        QVERIFY(!parsed.value->speedupVsEager.isValid());
+        QVERIFY(!parsed.value->speedupVsWhole.isValid());
+        QCOMPARE(parsed.value->compileSeconds, 3.5);
+        QCOMPARE(parsed.value->blocks.first().instances.size(), 2);
+        QVERIFY(qIsNaN(parsed.value->blocks.first().totalSeconds()));
+    }
+
+    void refusesBadRegional_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("regional array") << QByteArray("{\"regional\": []}")
+                                        << QStringLiteral("regional: expected an object");
+        QTest::newRow("blocks object") << QByteArray("{\"regional\": {\"blocks\": {}}}")
+                                       << QStringLiteral("regional.blocks: expected an array");
+        QTest::newRow("block string") << QByteArray("{\"regional\": {\"blocks\": [\"Block\"]}}")
+                                      << QStringLiteral("regional.blocks[0]: expected an object");
+        QTest::newRow("instances string")
+            << QByteArray("{\"regional\": {\"blocks\": [{\"class\": \"B\", \"instances\": \"b.0\"}]}}")
+            << QStringLiteral("regional.blocks[0].instances: expected an array");
+        QTest::newRow("instance number") << QByteArray("{\"regional\": {\"blocks\": [{\"instances\": [\"b.0\", 1]}]}}")
+                                         << QStringLiteral("regional.blocks[0].instances[1]: expected a string");
+        QTest::newRow("parameters fraction")
+            << QByteArray("{\"regional\": {\"blocks\": [{\"parameters_per_instance\": 2.5}]}}")
+            << QStringLiteral("regional.blocks[0].parameters_per_instance: expected a count");
+        QTest::newRow("block seconds string")
+            << QByteArray("{\"regional\": {\"blocks\": [{\"compile_seconds\": \"18\"}]}}")
+            << QStringLiteral("regional.blocks[0].compile_seconds: expected a number");
+        QTest::newRow("share string") << QByteArray("{\"regional\": {\"parameter_share\": \"91%\"}}")
+                                      << QStringLiteral("regional.parameter_share: expected a number");
+        QTest::newRow("speedup number") << QByteArray("{\"regional\": {\"speedup_vs_eager\": 2.4}}")
+                                        << QStringLiteral("regional.speedup_vs_eager: expected an object");
+        QTest::newRow("speedup low string")
+            << QByteArray("{\"regional\": {\"speedup_vs_eager\": {\"estimate\": 2.4, \"low\": \"2\"}}}")
+            << QStringLiteral("regional.speedup_vs_eager.low: expected a number");
+        QTest::newRow("whole string") << QByteArray("{\"regional\": {}, \"whole\": \"model.pt2\"}")
+                                      << QStringLiteral("whole: expected an object");
+        QTest::newRow("whole median string") << QByteArray("{\"whole\": {\"median_ms\": \"71\"}}")
+                                             << QStringLiteral("whole.median_ms: expected a number");
+        QTest::newRow("vs whole high string")
+            << QByteArray("{\"whole\": {\"regional_speedup_vs_whole\": {\"estimate\": 1, \"high\": true}}}")
+            << QStringLiteral("whole.regional_speedup_vs_whole.high: expected a number");
+        QTest::newRow("eager_ms string") << QByteArray("{\"eager_ms\": \"168\"}")
+                                         << QStringLiteral("eager_ms: expected a number");
+    }
+    void refusesBadRegional()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, field);
+        const QJsonObject o = QJsonDocument::fromJson(json).object();
+        QVERIFY(!o.isEmpty());
+        const auto parsed = parseRegionalResult(o);
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.error.contains(field), qPrintable(parsed.error));
+        QVERIFY2(parsed.error.startsWith(QStringLiteral("regional compile result")), qPrintable(parsed.error));
+        // The compile result keeps the rest and says why its regional part is missing.
+        QJsonObject regional = o;
+        regional.insert(QLatin1String("mode"), QStringLiteral("regional"));
+        const CompileResult r = CompileResult::fromJson(regional);
+        QVERIFY(r.isRegional());
+        QVERIFY(!r.regional);
+        QCOMPARE(r.regionalError, parsed.error);
     }
 
     void quantizeFixtures_data()

@@ -7,6 +7,7 @@
 #include "widgets/logview.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultpanel.h"
+#include "widgets/runsettings.h"
 #include "widgets/selectionhub.h"
 #include "widgets/sweeppanel.h"
 #include "widgets/sweeppointmodel.h"
@@ -49,6 +50,7 @@
 using AotStudio::Widgets::ExportDialog;
 using AotStudio::Widgets::MainWindow;
 using AotStudio::Widgets::ResultPanel;
+using AotStudio::Widgets::RunSettings;
 using AotStudio::Widgets::VerifyOutputModel;
 
 class TestMainWindow : public QObject
@@ -237,6 +239,58 @@ private Q_SLOTS:
         QCOMPARE(sent[2].value(QLatin1String("package")).toString(), w->lastResult()->package);
         QCOMPARE(sent[2].value(QLatin1String("out")).toString(), QDir(dir.filePath(QStringLiteral("out"))).filePath(QStringLiteral("sweep")));
         QVERIFY(!sent[3].contains(QLatin1String("package")));
+    }
+
+    // Regional compile (issue 14 item 6): Run Settings' choice goes on the compile request only,
+    // the result panel shows the blocks, and Sweep Shapes and Export Bundle, which need a package
+    // of the whole model, are off with a tooltip that says why.
+    void regionalCompileInTheStudio()
+    {
+        QTemporaryDir dir;
+        const QString requests = dir.filePath(QStringLiteral("requests.jsonl"));
+        qputenv("FAKE_REQUEST_LOG", requests.toLocal8Bit());
+        RunSettings settings = RunSettings::load();
+        settings.regional = true;
+        settings.compareWhole = true;
+        settings.save();
+        const auto restore = qScopeGuard([] {
+            qunsetenv("FAKE_REQUEST_LOG");
+            RunSettings s = RunSettings::load();
+            s.regional = s.compareWhole = false;
+            s.save();
+        });
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("sample:mlp"));
+        w->setOutputDirectory(dir.filePath(QStringLiteral("out")));
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        const QList<QJsonObject> compiles = sentRequests(requests, QStringLiteral("compile"));
+        QCOMPARE(compiles.size(), 1);
+        QCOMPARE(compiles.first().value(QLatin1String("regional")), QJsonValue(true));
+        QCOMPARE(compiles.first().value(QLatin1String("compare_whole")), QJsonValue(true));
+        QVERIFY(w->lastResult() && w->lastResult()->isRegional());
+        auto *panel = w->findChild<ResultPanel *>();
+        QVERIFY(panel->showsRegional());
+        QCOMPARE(panel->regionalBlocksModel()->rowCount(), 1);
+        auto *sweep = w->findChild<QAction *>(QStringLiteral("sweepAction"));
+        auto *exportBundle = w->findChild<QAction *>(QStringLiteral("exportAction"));
+        QVERIFY(!sweep->isEnabled());
+        QVERIFY(!exportBundle->isEnabled());
+        QVERIFY2(sweep->toolTip().contains(QLatin1String("regional")), qPrintable(sweep->toolTip()));
+        QVERIFY2(exportBundle->toolTip().contains(QLatin1String("regional")), qPrintable(exportBundle->toolTip()));
+        QVERIFY(!w->sweep()); // refused with a message, nothing sent
+        QVERIFY(sentRequests(requests, QStringLiteral("sweep")).isEmpty());
+
+        // A profile compiles the whole model: it never carries regional.
+        QVERIFY(w->profile());
+        QVERIFY(finished.wait(10000));
+        const QList<QJsonObject> profiles = sentRequests(requests, QStringLiteral("profile"));
+        QCOMPARE(profiles.size(), 1);
+        QVERIFY(!profiles.first().contains(QLatin1String("regional")));
+        QVERIFY(!profiles.first().contains(QLatin1String("compare_whole")));
+        QVERIFY(!profiles.first().contains(QLatin1String("package"))); // no whole package to reuse
     }
 
     // Who may load a bundle (issue 19): the engine refuses an unsigned bundle with `untrusted`; the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ResultPanel on hand-made results: run counts, warnings, number format, stage names.
+// ResultPanel on hand-made results: run counts, warnings, number format, stage names; a recorded
+// regional compile (issue 14 item 6): its blocks table, compile times and ratios with intervals.
 #include "widgets/latencychart.h"
 #include "widgets/resultpanel.h"
 #include "widgets/verifyoutputmodel.h"
@@ -11,6 +12,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLocale>
+#include <QStandardItemModel>
 #include <QTest>
 #include <QTranslator>
 
@@ -336,6 +338,91 @@ private Q_SLOTS:
         const QString error = text(panel, "resultMaxAbsError");
         QVERIFY2(error.startsWith(QLatin1String("5.96e-08")), qPrintable(error));
         QVERIFY2(!error.contains(QLatin1Char('E')), qPrintable(error));
+    }
+
+    void regionalCompile()
+    {
+        // Recorded: repeated_blocks_factory.py (4 × Block) with --regional --compare-whole.
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); // "1,120"
+        ResultPanel panel;
+        panel.resize(760, 900);
+        panel.show();
+        const CompileResult r = CompileResult::fromJson(fixture(QStringLiteral("compile_regional_cpu.json")));
+        QVERIFY(r.isRegional());
+        panel.showResult(r);
+        QVERIFY(panel.showsRegional());
+        QVERIFY(panel.findChild<QWidget *>(QStringLiteral("resultRegionalTable"))->isVisible());
+        QCOMPARE(text(panel, "resultTitle"),
+                 QStringLiteral("Compiled tests/fixtures/repeated_blocks_factory.py:make regionally"));
+        QCOMPARE(text(panel, "resultPackage"),
+                 QStringLiteral("none of the whole model: one per block class in /OUT/blocks"));
+
+        QStandardItemModel *blocks = panel.regionalBlocksModel();
+        QAbstractItemModelTester tester(blocks, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QCOMPARE(blocks->rowCount(), 1);
+        QCOMPARE(blocks->columnCount(), 5);
+        QCOMPARE(blocks->index(0, 0).data().toString(), QStringLiteral("Block"));
+        QCOMPARE(blocks->index(0, 1).data().toString(), QStringLiteral("4"));
+        QCOMPARE(blocks->index(0, 1).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("blocks.0, blocks.1, blocks.2, blocks.3"));
+        QCOMPARE(blocks->index(0, 2).data().toString(), QStringLiteral("1,120"));
+        QCOMPARE(blocks->index(0, 3).data().toString(), QStringLiteral("18.5")); // export 0.06 s + compile 18.41 s
+        QCOMPARE(blocks->index(0, 4).data().toString(), QLocale().formattedDataSize(1599299));
+
+        QCOMPARE(text(panel, "resultRegionalBlocks"),
+                 QStringLiteral("1 block class, 4 instances, holding 91% of the parameters"));
+        QCOMPARE(
+            text(panel, "resultRegionalCompileTime"),
+            QStringLiteral("regional 18.5 s, whole 68.8 s: regional / whole 0.27× (one compile each: no interval)"));
+        QCOMPARE(text(panel, "resultRegionalLatency"),
+                 QStringLiteral("eager 168.076 ms, regional 68.886 ms, whole 71.894 ms"));
+        QCOMPARE(text(panel, "resultRegionalVsEager"), QStringLiteral("2.44× (95% CI 2.33–2.59)"));
+        // 0.997–1.12 holds 1: said in words, not left to be read as "faster".
+        QCOMPARE(text(panel, "resultRegionalVsWhole"),
+                 QStringLiteral("1.04× (95% CI 0.997–1.12): no clear difference (the interval holds 1)"));
+        // Recorded on a busy machine: the verdict is unreliable, so the timings are greyed, the
+        // compile times and sizes are not.
+        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("resultRegionalVsEager"))->property("greyed").toBool());
+        QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("resultRegionalCompileTime"))->property("greyed").toBool());
+        QVERIFY(text(panel, "resultRegionalSize").startsWith(QLatin1String("blocks ")));
+        QVERIFY(text(panel, "resultRegionalSize").contains(QLatin1String("(no weights), whole")));
+        // The compile's own rows show the regional model against eager.
+        QCOMPARE(text(panel, "resultSpeedup"), QStringLiteral("2.44× (95% CI 2.33–2.59)"));
+        const QString summary = panel.summaryText();
+        QVERIFY2(summary.contains(QLatin1String("Regional compile")), qPrintable(summary));
+        QVERIFY2(summary.contains(QLatin1String("Block\t4\t1,120\t18.5")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Regional vs whole: 1.04×")), qPrintable(summary));
+        screenshot(panel, QStringLiteral("resultpanel_regional"));
+
+        // Without the whole model: no "vs whole" row, compile time of the blocks alone.
+        QJsonObject blocksOnly = fixture(QStringLiteral("compile_regional_cpu.json"));
+        blocksOnly.insert(QLatin1String("whole"), QJsonValue::Null);
+        QJsonObject regional = blocksOnly.value(QLatin1String("regional")).toObject();
+        regional.remove(QLatin1String("compile_time_ratio"));
+        blocksOnly.insert(QLatin1String("regional"), regional);
+        panel.showResult(CompileResult::fromJson(blocksOnly));
+        QVERIFY(panel.showsRegional());
+        QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("resultRegionalVsWhole"))->isVisibleTo(&panel));
+        QCOMPARE(text(panel, "resultRegionalCompileTime"), QStringLiteral("regional 18.5 s"));
+        QCOMPARE(text(panel, "resultRegionalLatency"), QStringLiteral("eager 168.076 ms, regional 68.886 ms"));
+        QVERIFY(!panel.summaryText().contains(QLatin1String("Regional vs whole")));
+
+        // A field of the wrong type: the section says why instead of showing made-up numbers.
+        regional.insert(QLatin1String("compile_seconds"), QStringLiteral("18"));
+        blocksOnly.insert(QLatin1String("regional"), regional);
+        panel.showResult(CompileResult::fromJson(blocksOnly));
+        QVERIFY(panel.showsRegional());
+        QVERIFY2(
+            text(panel, "resultRegionalBlocks").contains(QLatin1String("regional.compile_seconds: expected a number")),
+            qPrintable(text(panel, "resultRegionalBlocks")));
+        QVERIFY(!panel.findChild<QWidget *>(QStringLiteral("resultRegionalTable"))->isVisibleTo(&panel));
+
+        // A whole compile hides the section again.
+        panel.showResult(CompileResult::fromJson(fixture(QStringLiteral("compile_cpu.json"))));
+        QVERIFY(!panel.showsRegional());
+        QCOMPARE(blocks->rowCount(), 0);
+        QVERIFY(!panel.summaryText().contains(QLatin1String("Regional compile")));
+        QVERIFY(text(panel, "resultPackage").endsWith(QLatin1String("model.pt2")));
     }
 
     void errorNamesTheStage()

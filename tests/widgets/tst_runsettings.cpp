@@ -2,12 +2,15 @@
 // Run Settings' Ray cluster field (issue 17): which addresses it takes, which requests carry
 // `ray` (quantize, export, tune, sweep; never compile, profile or numerics), and the dialog's
 // refusal of an address the engine would refuse. Dynamic dimensions kept per model (issue 14):
-// they name one model's inputs.
+// they name one model's inputs. Regional compile (issue 14 item 6): only a compile request carries
+// `regional` and `compare_whole`.
 #include "widgets/runsettings.h"
 
 #include "client/exportrequest.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QJsonArray>
 #include <QLineEdit>
 #include <QPushButton>
@@ -153,6 +156,69 @@ private Q_SLOTS:
         QCOMPARE(loaded.dynamic(QStringLiteral("sample:minilm")).size(), 1);
         QVERIFY(loaded.dynamic(QStringLiteral("other:model")).isEmpty());
         QVERIFY(!QSettings().contains(QStringLiteral("run/dynamic")));
+    }
+
+    void regionalGoesToCompileOnly()
+    {
+        RunSettings s;
+        const QJsonObject plain = s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:mlp"));
+        QVERIFY(!plain.contains(QLatin1String("regional"))); // off: the engine's default, not sent
+        QVERIFY(!plain.contains(QLatin1String("compare_whole")));
+        s.compareWhole = true; // without regional it means nothing: not sent
+        QVERIFY(!s.requestFields(QStringLiteral("compile")).contains(QLatin1String("compare_whole")));
+        s.regional = true;
+        const QJsonObject compile = s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:mlp"));
+        QCOMPARE(compile.value(QLatin1String("regional")), QJsonValue(true));
+        QCOMPARE(compile.value(QLatin1String("compare_whole")), QJsonValue(true));
+        s.compareWhole = false;
+        QVERIFY(!s.requestFields(QStringLiteral("compile")).contains(QLatin1String("compare_whole")));
+        QCOMPARE(s.requestFields(QStringLiteral("compile")).value(QLatin1String("regional")), QJsonValue(true));
+        // The jobs that do not support it never get it.
+        s.compareWhole = true;
+        for (const char *type : {"tune", "numerics", "sweep", "profile", "quantize", "export"}) {
+            const QJsonObject o = s.requestFields(QLatin1String(type), QStringLiteral("sample:mlp"));
+            QVERIFY2(!o.contains(QLatin1String("regional")), type);
+            QVERIFY2(!o.contains(QLatin1String("compare_whole")), type);
+        }
+        for (const QJsonObject &o : {s.profileRequest({}).toJson(1), s.quantizeRequest({}).toJson(1)}) {
+            QVERIFY(!o.contains(QLatin1String("regional")));
+            QVERIFY(!o.contains(QLatin1String("compare_whole")));
+        }
+    }
+
+    void regionalSavedAndInTheDialog()
+    {
+        RunSettings s;
+        RunSettingsDialog dialog(s);
+        auto *regional = dialog.findChild<QCheckBox *>(QStringLiteral("regionalCompile"));
+        auto *whole = dialog.findChild<QCheckBox *>(QStringLiteral("compareWhole"));
+        QVERIFY(regional && whole);
+        QVERIFY(!regional->isChecked());
+        QVERIFY(!whole->isEnabled()); // only with a regional compile
+        regional->setChecked(true);
+        QVERIFY(whole->isEnabled());
+        whole->setChecked(true);
+        dialog.show();
+        QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
+        const QString shot = QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/runsettings_regional.png");
+        QVERIFY2(dialog.grab().save(shot), qPrintable(shot));
+        const RunSettings edited = dialog.settings();
+        QVERIFY(edited.regional);
+        QVERIFY(edited.compareWhole);
+        regional->setChecked(false);
+        QVERIFY(!whole->isEnabled());
+        QVERIFY(!dialog.settings().regional);
+
+        edited.save();
+        const RunSettings loaded = RunSettings::load();
+        QVERIFY(loaded.regional);
+        QVERIFY(loaded.compareWhole);
+        RunSettingsDialog reopened(loaded);
+        QVERIFY(reopened.findChild<QCheckBox *>(QStringLiteral("regionalCompile"))->isChecked());
+        QVERIFY(reopened.findChild<QCheckBox *>(QStringLiteral("compareWhole"))->isEnabled());
+        RunSettings off;
+        off.save();
+        QVERIFY(!RunSettings::load().regional);
     }
 };
 
