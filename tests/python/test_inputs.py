@@ -208,14 +208,31 @@ class RepeatedBlocks(unittest.TestCase):
         model._repeated_blocks = ["Sequential"]
         self.assertEqual([g.paths for g in regional.find_repeated_blocks(model)], [["2", "3"]])
 
+    def test_verify_marks_each_output_passed(self):
+        # The regional verify without a compile: the "compiled" forward is eager itself, then eager
+        # with one output nudged past the tolerance.
+        import types
+        from aotstudio_frontend import regional
+        model = nn.Linear(4, 3).eval()
+        r = regional.Regional.__new__(regional.Regional)
+        r.job = types.SimpleNamespace(model=model, inputs=(torch.randn(2, 4),), tolerance=1e-3)
+        r._patch = lambda on: None
+        result = r.verify()
+        self.assertEqual([o["passed"] for o in result["outputs"]], [True])
+        self.assertEqual(result["outputs"][0]["name"], "output")
+
+        def nudge(on):
+            model.bias.data += 0.5 if on else -0.5
+        r._patch = nudge
+        with self.assertRaises(FrontendError) as ctx:
+            r.verify()
+        self.assertEqual(ctx.exception.code, "mismatch")
+
     def test_different_shapes_are_different_blocks(self):
         from aotstudio_frontend import regional
         model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 8), nn.Linear(8, 8))
         self.assertEqual(regional.find_repeated_blocks(model), [])
 
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 class Cancel(unittest.TestCase):
@@ -285,3 +302,6 @@ class BatchedInputs(unittest.TestCase):
         self.assertEqual([i["shape"] for i in r["inputs"]], [[4, 3], [3], [3]])
         self.assertEqual([i["batched"] for i in r["inputs"]], [True, False, False])
         j.close()
+
+if __name__ == "__main__":
+    unittest.main()

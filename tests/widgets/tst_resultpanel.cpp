@@ -356,6 +356,11 @@ private Q_SLOTS:
                  QStringLiteral("Compiled tests/fixtures/repeated_blocks_factory.py:make regionally"));
         QCOMPARE(text(panel, "resultPackage"),
                  QStringLiteral("none of the whole model: one per block class in /OUT/blocks"));
+        // The regional verify's outputs carry `passed` as a whole compile's do.
+        VerifyOutputModel *outputs = panel.verifyModel();
+        QCOMPARE(outputs->rowCount(), 1);
+        QCOMPARE(outputs->index(0, outputs->columnOf(VerifyOutputModel::PassedColumn)).data().toString(),
+                 QStringLiteral("passed"));
 
         QStandardItemModel *blocks = panel.regionalBlocksModel();
         QAbstractItemModelTester tester(blocks, QAbstractItemModelTester::FailureReportingMode::Fatal);

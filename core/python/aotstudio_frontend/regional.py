@@ -260,7 +260,8 @@ class Regional:
         outputs, worst = [], 0.0
         for (name, e), (_, c) in zip(ref, got):
             m = verify.compare(c, e)
-            outputs.append(dict(m, name=name, shape=list(e.shape), dtype=str(e.dtype).replace("torch.", "")))
+            outputs.append(dict(m, name=name, shape=list(e.shape), dtype=str(e.dtype).replace("torch.", ""),
+                                passed=bool(m["max_abs_error"] <= job.tolerance)))  # NaN fails, as verify.py
             worst = verify.nan_max(worst, m["max_abs_error"])
         if not worst <= job.tolerance:
             bad = max(outputs, key=lambda o: o["max_abs_error"] if o["max_abs_error"] == o["max_abs_error"] else 1e300)
