@@ -10,7 +10,8 @@
 //
 //   bench_coldstart [MODEL ...]            default: sample:mlp sample:resnet18 sample:minilm
 //   env: BENCH_ROUNDS (default 10), BENCH_DIR (default /tmp/aotstudio-bench-coldstart),
-//        BENCH_REPLAY_RATES (requests/s, default "5,20,50"; "" skips the replay),
+//        BENCH_REPLAY_RATES (requests/s, default "2,10,50": the spawn baseline, about 200 ms a
+//        request here, is unsaturated only at the first; "" skips the replay),
 //        BENCH_REPLAY_SECONDS (per rate and mode, default 4)
 //
 // Each round runs every variant once as a fresh process, in a shuffled order (seeded), so load
@@ -149,12 +150,12 @@ std::string intervalText(const json &j)
     return buf;
 }
 
-/// BENCH_REPLAY_RATES as numbers (comma separated requests/s); {5, 20, 50} when unset.
+/// BENCH_REPLAY_RATES as numbers (comma separated requests/s); {2, 10, 50} when unset.
 std::vector<double> replayRates()
 {
     const char *env = std::getenv("BENCH_REPLAY_RATES");
     if (!env)
-        return {5, 20, 50};
+        return {2, 10, 50};
     std::vector<double> rates;
     std::string text(env);
     for (std::size_t from = 0; from < text.size();) {
