@@ -2139,6 +2139,10 @@ Time budget (no trial starts after it):</source>
         <source>Median latency per call (ms); whiskers p10–p90 — unreliable measurement: greyed</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Regional</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::LayerErrorModel</name>
@@ -4123,6 +4127,10 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>blocks %1 (no weights)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regional median:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

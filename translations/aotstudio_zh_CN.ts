@@ -2135,6 +2135,10 @@ Time budget (no trial starts after it):</source>
         <source>Median latency per call (ms); whiskers p10–p90 — unreliable measurement: greyed</source>
         <translation>每次调用的延迟中位数（毫秒）；误差线为 p10–p90 — 测量不可靠：已置灰</translation>
     </message>
+    <message>
+        <source>Regional</source>
+        <translation>区域编译</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::LayerErrorModel</name>
@@ -4133,6 +4137,10 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>blocks %1 (no weights)</source>
         <translation>各块 %1（不含权重）</translation>
+    </message>
+    <message>
+        <source>Regional median:</source>
+        <translation>区域编译中位数：</translation>
     </message>
 </context>
 <context>

@@ -45,7 +45,7 @@ void LatencyChart::setResult(const Client::CompileResult &result, bool greyed)
     QCPAxis *keyAxis = m_plot->yAxis;
     QCPAxis *valueAxis = m_plot->xAxis;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    ticker->addTick(1, tr("Compiled"));
+    ticker->addTick(1, result.isRegional() ? tr("Regional") : tr("Compiled"));
     ticker->addTick(2, tr("Eager"));
     keyAxis->setTicker(ticker);
     keyAxis->setRange(0.4, 2.6);

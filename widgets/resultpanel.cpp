@@ -287,6 +287,9 @@ QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char 
 
 void ResultPanel::showResult(const Client::CompileResult &r)
 {
+    // A regional result's compiled side is the model with its blocks' packages bound in.
+    if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_compiled)))
+        label->setText(r.isRegional() ? tr("Regional median:") : tr("Compiled median:"));
     if (r.isRegional()) {
         m_title->setText(tr("Compiled %1 regionally").arg(r.model));
         const QString layout = r.regional ? r.regional->layout : QString();

@@ -356,6 +356,15 @@ private Q_SLOTS:
                  QStringLiteral("Compiled tests/fixtures/repeated_blocks_factory.py:make regionally"));
         QCOMPARE(text(panel, "resultPackage"),
                  QStringLiteral("none of the whole model: one per block class in /OUT/blocks"));
+        // The compiled side is named for what it is.
+        const auto labelTexts = [&panel] {
+            QStringList texts;
+            for (const QLabel *l : panel.findChildren<QLabel *>())
+                texts << l->text();
+            return texts;
+        };
+        QVERIFY(labelTexts().contains(QStringLiteral("Regional median:")));
+        QVERIFY(!labelTexts().contains(QStringLiteral("Compiled median:")));
         // The regional verify's outputs carry `passed` as a whole compile's do.
         VerifyOutputModel *outputs = panel.verifyModel();
         QCOMPARE(outputs->rowCount(), 1);
@@ -428,6 +437,8 @@ private Q_SLOTS:
         QCOMPARE(blocks->rowCount(), 0);
         QVERIFY(!panel.summaryText().contains(QLatin1String("Regional compile")));
         QVERIFY(text(panel, "resultPackage").endsWith(QLatin1String("model.pt2")));
+        QVERIFY(labelTexts().contains(QStringLiteral("Compiled median:")));
+        QVERIFY(!labelTexts().contains(QStringLiteral("Regional median:")));
     }
 
     void errorNamesTheStage()
