@@ -70,6 +70,34 @@ struct StagingCleanup {
     }
 };
 
+/// The last step of both layouts: `staging` renamed to `out` in one step (a reader never sees a
+/// half-written bundle; `cleanup` then lets it be), then `OUT.zip` when `zip` (through a temporary
+/// name: Bundle::zipDirectory). `what` names it in messages ("bundle", "block layout"). Returns the
+/// zip's path, "" when not asked for or not written (a warning says why). Throws JobFailed
+/// (internal) when the rename fails; `cleanup` then removes the staging folder.
+std::string putInPlace(const Job &ctx, const fs::path &staging, const fs::path &out, StagingCleanup &cleanup, bool zip,
+                       const std::string &what)
+{
+    ctx.progress("package", 0, "writing the " + what + " and its zip");
+    std::error_code ec;
+    fs::rename(staging, out, ec);
+    if (ec)
+        throw JobFailed({"export", Protocol::Code::Internal,
+                         "cannot move the " + what + " into '" + out.string() + "': " + ec.message(), ""});
+    cleanup.dir.clear();
+    std::string zipPath;
+    if (zip) {
+        try {
+            Bundle::zipDirectory(out, out.string() + ".zip");
+            zipPath = out.string() + ".zip";
+        } catch (const Bundle::BundleError &e) {
+            ctx.log("warning", std::string("zip not written: ") + e.what());
+        }
+    }
+    ctx.progress("package", 1, what + " written");
+    return zipPath;
+}
+
 /// `layout: "blocks"` (BUNDLE.md "Block layout"): a regional compile of `base` (one weightless
 /// package per repeated block class, verified against eager with every instance on its package,
 /// not timed), laid out as `spaces.aoti_blocks_load` reads it: `OUT/<BlockClass>/package.pt2` and
@@ -163,22 +191,7 @@ Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, co
     if (ctx.stopRequested())
         throw JobFailed(
             {"export", Protocol::Code::Cancelled, "cancelled before the block layout was put in place", ""});
-    ctx.progress("package", 0, "writing the block layout and its zip");
-    fs::rename(staging, out, ec);
-    if (ec)
-        throw JobFailed({"export", Protocol::Code::Internal,
-                         "cannot move the block layout into '" + out.string() + "': " + ec.message(), ""});
-    cleanup.dir.clear();
-    std::string zipPath;
-    if (request.value("zip", true)) {
-        try {
-            Bundle::zipDirectory(out, out.string() + ".zip");
-            zipPath = out.string() + ".zip";
-        } catch (const Bundle::BundleError &e) {
-            ctx.log("warning", std::string("zip not written: ") + e.what());
-        }
-    }
-    ctx.progress("package", 1, "block layout written");
+    const std::string zipPath = putInPlace(ctx, staging, out, cleanup, request.value("zip", true), "block layout");
     return Json{{"bundle", out.string()},
                 {"zip", zipPath},
                 {"layout", "blocks"},
@@ -494,21 +507,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         throw fail("export", Protocol::Code::Cancelled, "cancelled before the bundle was put in place", "");
 
     // 6. Into place, then the zip (both through temporary names).
-    ctx.progress("package", 0, "writing the bundle and its zip");
-    fs::rename(staging, out, ec);
-    if (ec)
-        throw fail("export", Protocol::Code::Internal, "cannot move the bundle into '" + out.string() + "': " + ec.message(), "");
-    cleanup.dir.clear();
-    std::string zipPath;
-    if (request.value("zip", true)) {
-        try {
-            Bundle::zipDirectory(out, out.string() + ".zip");
-            zipPath = out.string() + ".zip";
-        } catch (const Bundle::BundleError &e) {
-            ctx.log("warning", std::string("zip not written: ") + e.what());
-        }
-    }
-    ctx.progress("package", 1, "bundle written");
+    const std::string zipPath = putInPlace(ctx, staging, out, cleanup, request.value("zip", true), "bundle");
     Json labelled = bucketsJson;
     for (std::size_t i = 0; i < labelled.size(); ++i)
         for (const char *key : {"host", "device_name", "node"})

@@ -13,15 +13,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "processrun.h"
+#include "raycluster.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 namespace {
@@ -29,12 +26,6 @@ namespace {
 using TestSupport::Run;
 
 const QString kPython = QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE);
-
-/// The `ray` program of the engine's venv (beside its python).
-QString rayProgram()
-{
-    return QFileInfo(kPython).absolutePath() + QStringLiteral("/ray");
-}
 
 QString hostName()
 {
@@ -95,69 +86,30 @@ private Q_SLOTS:
     void sweepShardsMatchLocal();
 
 private:
-    bool ray(const QStringList &args, QByteArray *err = nullptr);
     QString m_skip;
     QString m_address;
     QTemporaryDir m_dir;
-    /// Ray's session folder holds Unix sockets, whose paths must stay short: not the build tree.
-    QTemporaryDir m_rayDir{QStringLiteral("/tmp/rayXXXXXX")};
-    bool m_started = false;
+    AotStudio::Tests::RayCluster m_cluster{kPython}; ///< a head and one worker node (raycluster.h)
     QString m_bundle; ///< exportBucketsOnRay's bundle, swept by sweepShardsMatchLocal
 };
-
-bool TestRay::ray(const QStringList &args, QByteArray *err)
-{
-    QProcess p;
-    p.setProgram(rayProgram());
-    p.setArguments(args);
-    p.start();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    if (err)
-        *err = p.readAllStandardError() + p.readAllStandardOutput();
-    return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-}
 
 void TestRay::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    const Run probe = TestSupport::run(kPython, {QStringLiteral("-c"), QStringLiteral("import ray")}, 120000);
-    if (probe.exitCode != 0 || !QFileInfo(rayProgram()).isExecutable()) {
-        m_skip = QStringLiteral("Ray is not installed in the engine's venv (pip install ray, tools/requirements.txt)");
+    // A second node on the same host: its own raylet and object store, joined to the head.
+    const QString why = m_cluster.start(1, 1);
+    if (why.startsWith(QLatin1String("skip:"))) {
+        m_skip = why.mid(5).trimmed();
         return;
     }
-    QVERIFY(m_rayDir.isValid());
-    const int port = TestSupport::freePort();
-    m_address = QStringLiteral("127.0.0.1:%1").arg(port);
-    const QStringList common{QStringLiteral("--num-cpus"),
-                             QStringLiteral("1"),
-                             QStringLiteral("--node-ip-address"),
-                             QStringLiteral("127.0.0.1"),
-                             QStringLiteral("--object-store-memory"),
-                             QStringLiteral("200000000"),
-                             QStringLiteral("--disable-usage-stats")};
-    QElapsedTimer t;
-    t.start();
-    QByteArray err;
-    m_started = true;
-    QVERIFY2(ray(QStringList{QStringLiteral("start"), QStringLiteral("--head"), QStringLiteral("--port"),
-                             QString::number(port), QStringLiteral("--include-dashboard=false"),
-                             QStringLiteral("--temp-dir"), m_rayDir.path()}
-                     + common,
-                 &err),
-             err.constData());
-    // A second node on the same host: its own raylet and object store, joined to the head.
-    QVERIFY2(ray(QStringList{QStringLiteral("start"), QStringLiteral("--address"), m_address} + common, &err),
-             err.constData());
-    qInfo("Ray cluster of two nodes at %s started in %.1f s", qPrintable(m_address), t.elapsed() / 1000.0);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    m_address = m_cluster.address();
+    qInfo("Ray cluster of two nodes at %s started in %.1f s", qPrintable(m_address), m_cluster.startSeconds());
 }
 
 void TestRay::cleanupTestCase()
 {
-    if (m_started)
-        ray({QStringLiteral("stop")});
+    m_cluster.stop();
 }
 
 void TestRay::unansweredAddressFailsFirst()
