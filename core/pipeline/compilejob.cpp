@@ -417,6 +417,10 @@ Json runCompile(const Job &ctx, const Json &request)
         Json warnings = Json::array();
         for (const auto &w : shapeWarnings)
             warnings.push_back(w);
+        if (const Json skipped = decomposed.value("skipped", Json()); skipped.is_string())
+            warnings.push_back(skipped.get<std::string>()
+                               + "; the core ATen snapshot is left out (Inductor "
+                                 "decomposes the exported program itself)");
         // The front end's findings about the compiled code (e.g. quantized weights computed in fp32).
         for (const auto &w : compiled.value("warnings", Json::array()))
             if (w.is_object())
@@ -468,6 +472,7 @@ Json runCompile(const Job &ctx, const Json &request)
             {"compile_seconds", ctx.seconds("compile")},
             {"decomposed_nodes", decomposed.value("nodes", 0)},
             {"non_core_ops", decomposed.value("non_core_ops", Json::array())},
+            {"decompose_skipped", decomposed.value("skipped", Json())},
             {"stages", compiled.value("stages", Json::array())},
             {"kernels", compiled.value("kernels", Json::object())},
             {"inductor_cache", compiled.value("inductor_cache", "disabled")},

@@ -235,6 +235,27 @@ class RepeatedBlocks(unittest.TestCase):
 
 
 
+class Decompose(unittest.TestCase):
+    def test_a_program_torch_cannot_decompose_is_compiled_anyway(self):
+        # The core ATen stage is for inspection: its failure (HF GPT-2 in the pinned torch) is a
+        # warning and a "skipped" reason, never a failed compile.
+        class Program:
+            def run_decompositions(self):
+                raise ValueError("Cannot view a tensor with shape torch.Size([2, 16, 32]) as (32, 32)!")
+
+        logged = []
+        j = job.CompileJob.__new__(job.CompileJob)
+        j.program, j.spec = Program(), "hf:/models/gpt2"
+        j.log = lambda level, message: logged.append((level, message))
+        result = j.decompose()
+        self.assertIn("Cannot view a tensor", result["skipped"])
+        self.assertIn("hf:/models/gpt2", result["skipped"])
+        self.assertEqual(result["non_core_ops"], [])
+        self.assertNotIn("nodes", result)
+        self.assertEqual([level for level, _ in logged], ["warning"])
+        self.assertIn("the compile goes on", logged[0][1])
+
+
 class Cancel(unittest.TestCase):
     def test_a_stop_request_ends_the_compile_at_the_next_pass(self):
         polled = []

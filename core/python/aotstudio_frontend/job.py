@@ -338,14 +338,21 @@ class CompileJob:
     def decompose(self) -> dict:
         """Core ATen decomposition (``run_decompositions()``), kept as a snapshot of what the
         portable op set looks like. Inductor compiles the exported program with its own
-        decomposition table; this stage is for inspection and costs one extra pass."""
+        decomposition table; this stage is for inspection and costs one extra pass. Returns
+        ``{"nodes", "non_core_ops"}``, or ``{"non_core_ops": [], "skipped": why}`` (and a warning)
+        when the pinned torch cannot decompose the program: the compile goes on without it."""
         self._mark()
         try:
             decomposed = self.program.run_decompositions()
         except Exception as exc:
-            raise FrontendError("export_failed", "decompose",
-                                f"decomposing '{self.spec}' to core ATen failed: {one_line(exc)}",
-                                "an op has no decomposition; see the log") from exc
+            # Inspection only: Inductor does not compile this graph, so a failure here (e.g. HF
+            # GPT-2's "Cannot view a tensor with shape ... and strides ..." in the pinned torch's
+            # run_decompositions) must not fail a compile that Inductor can do. No snapshot, a
+            # warning, and the result says why the stage is missing.
+            why = f"decomposing '{self.spec}' to core ATen failed: {one_line(exc)}"
+            self.log("warning", f"{why}; the core ATen snapshot is left out, the compile goes on "
+                                f"(Inductor decomposes the exported program itself)")
+            return {"non_core_ops": [], "skipped": why}
         self.snapshot("decompose", "", decomposed.graph)
         non_core = sorted({str(n.target) for n in decomposed.graph.nodes
                            if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
