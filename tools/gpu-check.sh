@@ -9,7 +9,8 @@
 #                 registers, shared memory, stream), CUDA-event latency, caching-allocator peak,
 #                 GPU busy share, cold start, throughput with 1, 2, 4 runners
 #   quantize      sample:minilm with fp8-dynamic, int8-weight-only, int4-weight-only and bf16
-#   export        a CUDA bundle of sample:mlp (with its cold start), run by aotstudio-run
+#   export        a CUDA bundle of sample:mlp (with its cold start), run by aotstudio-run, and
+#                 its burst replay (--poisson 10, 2 warm workers: each its own CUDA context; GPU busy share)
 # The kernel list (Triton sources, launch configurations) comes from the resnet18 profile.
 # Designed for about 6 minutes of device time on 16 cores (build about 2, each step 1 to 2); a
 # step still running when the budget is spent is stopped, and the steps after it are skipped (each
@@ -269,6 +270,13 @@ if want export; then
     else
       record bundle-run failed "${STEP_SECONDS:-0}" "$(tail -1 "$WORK/logs/bundle-run.log")"; status=1
     fi
+    # The serving pool on the device: each worker its own CUDA context, the GPU busy share (NVML).
+    if run_step bundle-replay 60 "$RUN" "$WORK/jobs/bundle.zip" --poisson 10 --seconds 2 --workers 2 --batch 4 \
+         --isolation worker --json; then
+      record bundle-replay ok "$STEP_SECONDS"
+    else
+      record bundle-replay failed "${STEP_SECONDS:-0}" "$(tail -1 "$WORK/logs/bundle-replay.log")"; status=1
+    fi
   fi
   "$PY" - "$WORK" <<'PY'
 import json, os, sys
@@ -283,6 +291,7 @@ def result(envelope):  # --json prints {"ok": true, "result": {...}} or {"ok": f
     return envelope.get("result", envelope.get("error")) if isinstance(envelope, dict) else envelope
 out = {"export": result(load(os.path.join(work, "logs", "export.out"))),
        "run": result(load(os.path.join(work, "logs", "bundle-run.out"))),
+       "replay": result(load(os.path.join(work, "logs", "bundle-replay.out"))),
        "manifest": load(os.path.join(work, "jobs", "bundle", "manifest.json")),
        "cold_start": load(os.path.join(work, "jobs", "bundle", "report", "cold_start.json"))}
 with open(os.path.join(work, "bundle.json"), "w") as f:

@@ -3454,15 +3454,31 @@ throughput %7 answers/s; CPU busy %8
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>spawn baseline / this mode, median latency: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>spawn baseline / this mode: not comparable (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>first error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Python eager server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resident Python processes running the eager model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / this mode, median latency: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / this mode: not comparable (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU busy %1 (NVML)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU busy not measured: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

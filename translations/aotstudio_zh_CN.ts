@@ -3456,16 +3456,32 @@ p99 %6
         <translation>已饱和：到达 %2/秒，仅应答 %1/秒（低于其 %3）；队列在整个运行期间持续增长，因此其延迟反映的是轨迹长度</translation>
     </message>
     <message>
-        <source>spawn baseline / this mode, median latency: %1</source>
-        <translation>新进程基线 / 此模式，延迟中位数：%1</translation>
-    </message>
-    <message>
-        <source>spawn baseline / this mode: not comparable (%1)</source>
-        <translation>新进程基线 / 此模式：不可比较（%1）</translation>
-    </message>
-    <message>
         <source>first error: %1</source>
         <translation>首个错误：%1</translation>
+    </message>
+    <message>
+        <source>Python eager server</source>
+        <translation>Python eager 服务进程</translation>
+    </message>
+    <message>
+        <source>resident Python processes running the eager model</source>
+        <translation>常驻的 Python 进程，以 eager 模式运行模型</translation>
+    </message>
+    <message>
+        <source>%1 / this mode, median latency: %2</source>
+        <translation>%1 / 此模式，延迟中位数：%2</translation>
+    </message>
+    <message>
+        <source>%1 / this mode: not comparable (%2)</source>
+        <translation>%1 / 此模式：不可比较（%2）</translation>
+    </message>
+    <message>
+        <source>GPU busy %1 (NVML)</source>
+        <translation>GPU 忙碌 %1（NVML）</translation>
+    </message>
+    <message>
+        <source>GPU busy not measured: %1</source>
+        <translation>未测得 GPU 忙碌比例：%1</translation>
     </message>
 </context>
 <context>

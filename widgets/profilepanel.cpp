@@ -52,6 +52,8 @@ QString replayModeLabel(const QString &mode)
         return ProfilePanel::tr("request isolation");
     if (mode == QLatin1String("spawn"))
         return ProfilePanel::tr("spawn baseline");
+    if (mode == QLatin1String("eager"))
+        return ProfilePanel::tr("Python eager server");
     return mode;
 }
 
@@ -64,6 +66,8 @@ QString replayModeWhat(const QString &mode)
         return ProfilePanel::tr("a worker forked per request from the prepared server");
     if (mode == QLatin1String("spawn"))
         return ProfilePanel::tr("a fresh aotstudio-run process per request");
+    if (mode == QLatin1String("eager"))
+        return ProfilePanel::tr("resident Python processes running the eager model");
     return QString();
 }
 
@@ -73,7 +77,19 @@ QColor replayModeColor(const QString &mode)
         return QColor(0x2e, 0x7d, 0x32);
     if (mode == QLatin1String("request"))
         return QColor(0x15, 0x65, 0xc0);
+    if (mode == QLatin1String("eager"))
+        return QColor(0xe6, 0x51, 0x00);
     return QColor(0x75, 0x75, 0x75);
+}
+
+/// Baselines are dashed (spawn) or dash-dotted (eager); the modes under test are solid.
+Qt::PenStyle replayModePen(const QString &mode)
+{
+    if (mode == QLatin1String("spawn"))
+        return Qt::DashLine;
+    if (mode == QLatin1String("eager"))
+        return Qt::DashDotLine;
+    return Qt::SolidLine;
 }
 
 QString variantLabel(const QString &name)
@@ -1214,7 +1230,7 @@ void ProfilePanel::showReplay(const Client::ProfileReplay &replay)
         QCPGraph *graph = plot->addGraph(plot->xAxis, plot->yAxis);
         graph->setName(replayModeLabel(mode));
         graph->setProperty("mode", mode);
-        graph->setPen(QPen(color, 2, mode == QLatin1String("spawn") ? Qt::DashLine : Qt::SolidLine));
+        graph->setPen(QPen(color, 2, replayModePen(mode)));
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
         graph->setData(x, p50, true);
         if (std::any_of(above.cbegin(), above.cend(), [](double v) { return v > 0; })) {
@@ -1323,14 +1339,21 @@ void ProfilePanel::showReplay(const Client::ProfileReplay &replay)
                           .arg(formatNumber(row.throughput), formatNumber(row.offeredRate),
                               percent(qIsNaN(replay.saturationShare) ? 0.8 : replay.saturationShare));
             for (const Client::ReplayRatio &ratio : replay.ratios) {
+                // "spawn/worker median latency": the baseline before the slash, the mode after it.
                 if (ratio.rate != rate || !ratio.name.endsWith(QLatin1Char('/') + mode + QLatin1String(" median latency")))
                     continue;
+                const QString baseline = replayModeLabel(ratio.name.section(QLatin1Char('/'), 0, 0));
                 text += QLatin1Char('\n')
-                    + (ratio.comparable ? tr("spawn baseline / this mode, median latency: %1")
-                                              .arg(MeasurementText::ratioWithInterval(
-                                                  ratio.ratio, MeasurementText::Slower::None))
-                                        : tr("spawn baseline / this mode: not comparable (%1)").arg(ratio.whyNot));
+                    + (ratio.comparable ? tr("%1 / this mode, median latency: %2")
+                                              .arg(baseline,
+                                                  MeasurementText::ratioWithInterval(
+                                                      ratio.ratio, MeasurementText::Slower::None))
+                                        : tr("%1 / this mode: not comparable (%2)").arg(baseline, ratio.whyNot));
             }
+            if (!qIsNaN(row.gpuBusyShare))
+                text += QLatin1Char('\n') + tr("GPU busy %1 (NVML)").arg(percent(row.gpuBusyShare));
+            else if (!row.gpuBusyWhy.isEmpty())
+                text += QLatin1Char('\n') + tr("GPU busy not measured: %1").arg(row.gpuBusyWhy);
             if (!row.firstError.isEmpty())
                 text += QLatin1Char('\n') + tr("first error: %1").arg(row.firstError);
             return text;

@@ -41,7 +41,8 @@ void addProfileOptions(CLI::App &app, ProfileOptions &o)
         ->check(CLI::Range(0, 100));
     cmd->add_option("--replay-rates", o.replayRates,
                     "Burst replay after cold start: aotstudio-run --poisson at these arrival rates (requests/s), "
-                    "e.g. 5,20,50, each served by worker and request isolation and by a fresh process per request")
+                    "e.g. 5,20,50, each served by worker and request isolation and by the baselines: a fresh "
+                    "process per request and a Python eager server")
         ->delimiter(',')
         ->check(CLI::Range(1e-3, 1e4));
     cmd->add_option("--replay-seconds", o.replaySeconds, "Seconds of arrivals per replay rate")
@@ -55,6 +56,9 @@ void addProfileOptions(CLI::App &app, ProfileOptions &o)
                     "baseline always runs)")
         ->delimiter(',')
         ->check(CLI::IsMember({"worker", "request"}));
+    cmd->add_flag("--no-replay-eager", o.noReplayEager,
+                  "Leave the Python eager server baseline out of the burst replay (its processes import torch and "
+                  "build the model once per rate)");
     addThreadsOption(cmd, o.threads);
     addShapeOption(cmd, o.shapes);
     cmd->add_option("--variants", o.variants, "Subset of eager,aoti,nativert")->delimiter(',')->check(CLI::IsMember({"eager", "aoti", "nativert"}));
@@ -89,6 +93,8 @@ json profileRequest(const ProfileOptions &o)
         r["replay"] = {{"rates", o.replayRates}, {"seconds", o.replaySeconds}, {"workers", o.replayWorkers}};
         if (!o.replayModes.empty())
             r["replay"]["modes"] = o.replayModes;
+        if (o.noReplayEager)
+            r["replay"]["eager"] = false;
     }
     return r;
 }
@@ -97,6 +103,8 @@ std::string profileCommandLineProblem(const ProfileOptions &o)
 {
     if (o.replayRates.empty() && !o.replayModes.empty())
         return "--replay-modes goes with --replay-rates (the arrival rates to replay, e.g. 5,20,50)";
+    if (o.replayRates.empty() && o.noReplayEager)
+        return "--no-replay-eager goes with --replay-rates (the arrival rates to replay, e.g. 5,20,50)";
     if (o.runners.size() > 1 && std::find(o.runners.begin(), o.runners.end(), 0) != o.runners.end())
         return "--runners: 0 skips the throughput table and stands alone; give counts of 1 or more otherwise (e.g. 1,2,4)";
     if (o.minRuns > o.runs && o.minRuns != ProfileOptions{}.minRuns) // the default follows --runs down
@@ -273,7 +281,8 @@ void printReplay(std::FILE *out, const json &replay)
                      row.value("saturated", false) ? "  SATURATED (queue grew for the whole run)" : "");
     }
     for (const auto &r : replay.value("ratios", json::array())) {
-        std::string text = Pipeline::ratioText(Pipeline::ratioFromJson(r), "the spawn baseline was faster");
+        const std::string slower = "the " + r.value("baseline", std::string("spawn")) + " baseline was faster";
+        std::string text = Pipeline::ratioText(Pipeline::ratioFromJson(r), slower.c_str());
         if (!r.value("comparable", true))
             text += "; not comparable: " + r.value("why_not", std::string());
         std::fprintf(out, "  %5g/s %s: %s\n", r.value("rate", 0.0), r.value("name", "").c_str(), text.c_str());

@@ -21,6 +21,7 @@ struct ProfileOptions {
     double replaySeconds = 3;
     int replayWorkers = 1;
     std::vector<std::string> replayModes; ///< isolation modes (worker, request); empty: both
+    bool noReplayEager = false; ///< the request's replay.eager false: no Python eager server baseline
     bool noTrace = false, json = false, verbose = false;
 };
 

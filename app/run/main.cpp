@@ -297,7 +297,8 @@ int main(int argc, char **argv)
                "runs a forward or initialises CUDA (a forked child could not use them); a crashed worker's request\n"
                "gets an error naming the signal and the pool replaces it. End of input or a shutdown request\n"
                "finishes the requests in flight and exits. --replay/--poisson drive the same pool in process and\n"
-               "compare it with a fresh aotstudio-run per request (median/p99 latency with 95% intervals).\n"
+               "compare it with a fresh aotstudio-run per request and, with --eager-server, with resident eager\n"
+               "server processes (median/p99 latency with 95% intervals).\n"
                "Examples:\n"
                "  aotstudio-run build/convnet-bundle\n"
                "  aotstudio-run build/convnet-bundle.zip --batch 3 --iters 200 --json\n"
@@ -305,7 +306,9 @@ int main(int argc, char **argv)
                "  aotstudio-run build/convnet-bundle.zip --trust ~/.config/aotstudio/trusted-keys/\n"
                "  aotstudio-run --serve build/mlp-bundle --isolation request --workers 2 < requests.jsonl\n"
                "  aotstudio-run --serve build/mlp-bundle --socket /run/user/1000/aotstudio-mlp/serve.sock\n"
-               "  aotstudio-run --poisson 20 --seconds 10 build/mlp-bundle --batch 1");
+               "  aotstudio-run --poisson 20 --seconds 10 build/mlp-bundle --batch 1\n"
+               "  PYTHONPATH=core/python aotstudio-run --poisson 5 --seconds 4 build/mlp-bundle --batch 1 \\\n"
+               "      --eager-server \"python3 -m aotstudio_frontend.eager_serve sample:mlp cpu\"");
     std::string bundlePath;
     std::optional<long long> batchOpt;
     int runners = 1, iters = 100, warmup = 10;
@@ -360,7 +363,7 @@ int main(int argc, char **argv)
 
     // Serving (app/run/SERVING.md): a resident parent with the bundle verified, a pool of forked workers.
     bool serve = false;
-    std::string replayPath, socketPath;
+    std::string replayPath, socketPath, eagerServerLine;
     double poissonRate = 0, seconds = 10;
     RunApp::Isolation isolation = RunApp::Isolation::Worker;
     int workers = 1;
@@ -388,6 +391,11 @@ int main(int argc, char **argv)
                                                                 "--seed) for --seconds, as --replay does")
                            ->check(CLI::PositiveNumber);
     auto *secondsOpt = app.add_option("--seconds", seconds, "Length of the --poisson trace, s")->capture_default_str()->check(CLI::PositiveNumber);
+    auto *eagerOpt = app.add_option("--eager-server", eagerServerLine,
+                                    "With --replay/--poisson: also serve the trace by --workers resident processes of "
+                                    "this command (split as sh does, nothing substituted), which answer the request "
+                                    "lines on stdin after a first {\"ready\": true} line: the Python eager baseline, "
+                                    "e.g. \"python -m aotstudio_frontend.eager_serve sample:mlp cpu\" (SERVING.md)");
     replayOpt->excludes(poissonOpt);
     serveOpt->excludes(replayOpt)->excludes(poissonOpt);
     for (auto *o : {serveOpt, replayOpt, poissonOpt}) {
@@ -395,6 +403,7 @@ int main(int argc, char **argv)
         o->excludes(bucketOpt);
     }
     socketOpt->needs(serveOpt);
+    eagerOpt->excludes(serveOpt);
     secondsOpt->needs(poissonOpt);
     try {
         app.parse(argc, argv);
@@ -413,6 +422,8 @@ int main(int argc, char **argv)
     std::signal(SIGINT, onInterrupt);
 
     const bool serving = serve || !replayPath.empty() || poissonRate > 0;
+    if (eagerOpt->count() > 0 && replayPath.empty() && !(poissonRate > 0))
+        return usage(asJson, "--eager-server goes with --replay or --poisson; see --help");
     if (!serving && (isolationOpt->count() > 0 || workersOpt->count() > 0))
         return usage(asJson, "--isolation and --workers go with --serve, --replay or --poisson; see --help");
     if ((serve && batchOpt) || (serving && !inputPath.empty()))
@@ -462,6 +473,8 @@ int main(int argc, char **argv)
         options.trustArgs = trustPaths;
         options.allowUnsigned = allowUnsigned;
         try {
+            if (eagerOpt->count() > 0)
+                options.eagerServer = RunApp::splitCommandLine(eagerServerLine);
             RunApp::checkRunsHereWithoutCuda(verified);
             if (!replayPath.empty() || poissonRate > 0) {
                 RunApp::ReplayOptions replay;

@@ -7,6 +7,7 @@
 #include "workerpool.h"
 
 #include "bundle/text.h"
+#include "profiler/gpubusy.h"
 #include "profiler/machine.h"
 #include "profiler/paired.h"
 #include "profiler/statistics.h"
@@ -34,6 +35,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 namespace AotStudio::RunApp {
 
@@ -49,8 +51,34 @@ const char *isolationName(Isolation isolation)
         return "worker";
     case Isolation::Spawn:
         return "spawn";
+    case Isolation::Eager:
+        return "eager";
     }
     return "?";
+}
+
+std::vector<std::string> splitCommandLine(const std::string &line)
+{
+    wordexp_t w {};
+    // WRDE_NOCMD: $(...) and backquotes are an error, never run; WRDE_UNDEF: so is an unset $VAR.
+    const int rc = ::wordexp(line.c_str(), &w, WRDE_NOCMD | WRDE_UNDEF);
+    std::vector<std::string> words;
+    if (rc == 0) {
+        for (std::size_t i = 0; i < w.we_wordc; ++i)
+            words.emplace_back(w.we_wordv[i]);
+    }
+    if (rc == 0 || rc == WRDE_NOSPACE)
+        ::wordfree(&w);
+    const char *why = rc == WRDE_BADCHAR ? "an unquoted |, &, ;, <, >, (, ), { or }"
+        : rc == WRDE_CMDSUB              ? "a command substitution ($(...) or backquotes), which is not run"
+        : rc == WRDE_BADVAL              ? "an unset variable"
+        : rc == WRDE_SYNTAX              ? "a syntax error (an unmatched quote?)"
+        : rc != 0                        ? "out of memory"
+        : words.empty()                  ? "no command"
+                                         : nullptr;
+    if (why)
+        throw UsageError("--eager-server '" + Bundle::validUtf8(line) + "': " + why);
+    return words;
 }
 
 namespace {
@@ -420,6 +448,7 @@ struct ModeResult {
     int ok = 0, errors = 0;
     std::string firstError;
     double wallS = 0, cpuS = 0, submitSpanS = 0;
+    json gpuBusy; ///< a CUDA bundle's GpuBusyMeter::Result over the trace; null for a CPU bundle
 };
 
 ModeResult replayOnce(const VerifiedBundle &vb, ServeOptions options, Isolation isolation,
@@ -431,9 +460,34 @@ ModeResult replayOnce(const VerifiedBundle &vb, ServeOptions options, Isolation 
     r.workers = options.workers;
     r.latencyMs.assign(trace.size(), std::nan(""));
     const double cpu0 = cpuSeconds();
+    double startupCpuS = 0; // the workers' start (an eager server's import of torch): not serving
     {
         WorkerPool pool(vb, options);
-        pool.start();
+        // An eager server that does not start fails its own mode, not the replay: every request of
+        // the mode is an error carrying why.
+        std::string notReady;
+        try {
+            pool.start();
+            notReady = pool.waitReady(WorkerPool::kEagerReadyTimeoutMs, waitMask);
+        } catch (const Refusal &e) {
+            if (isolation != Isolation::Eager)
+                throw;
+            notReady = e.what();
+        }
+        if (!notReady.empty()) {
+            pool.stop();
+            r.errors = static_cast<int>(trace.size());
+            r.firstError = notReady;
+            r.cpuS = cpuSeconds() - cpu0;
+            return r;
+        }
+        startupCpuS = pool.liveWorkersCpuSeconds();
+        // The GPU's busy share over the trace, every worker's kernels together (NVML, no CUDA here).
+        std::optional<Profiler::GpuBusyMeter> gpu;
+        if (vb.bundle.manifest.device.rfind("cuda", 0) == 0) {
+            gpu.emplace(0);
+            gpu->begin();
+        }
         const auto t0 = Clock::now();
         Clock::time_point firstSubmit, lastSubmit, lastDone = t0;
         std::size_t next = 0, done = 0;
@@ -472,10 +526,12 @@ ModeResult replayOnce(const VerifiedBundle &vb, ServeOptions options, Isolation 
             }
         }
         r.wallS = msBetween(t0, lastDone) / 1000.0;
+        if (gpu)
+            r.gpuBusy = gpu->end().toJson();
         r.submitSpanS = trace.size() > 1 ? msBetween(firstSubmit, lastSubmit) / 1000.0 : 0.0;
         pool.stop(); // reaps the warm workers, so their CPU time is counted
     }
-    r.cpuS = cpuSeconds() - cpu0;
+    r.cpuS = std::max(0.0, cpuSeconds() - cpu0 - startupCpuS);
     return r;
 }
 
@@ -518,6 +574,9 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
     else
         modes = {Isolation::Request, Isolation::Worker};
     modes.push_back(Isolation::Spawn);
+    if (!options.eagerServer.empty())
+        modes.push_back(Isolation::Eager);
+    const auto isBaseline = [](Isolation i) { return i == Isolation::Spawn || i == Isolation::Eager; };
 
     const auto cpus = Profiler::usableCpus();
     Profiler::MachineMonitor monitor(cpus.usable);
@@ -563,12 +622,14 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
             failedModes += (failedModes.empty() ? "" : ", ") + std::string(isolationName(r.isolation)) +
                            (r.firstError.empty() ? std::string() : " (" + r.firstError + ")");
         }
-        modesJson.push_back({{"mode", isolationName(r.isolation)}, {"workers", r.workers},
+        modesJson.push_back({{"mode", isolationName(r.isolation)}, {"baseline", isBaseline(r.isolation)},
+            {"workers", r.workers},
             {"requests", r.latencyMs.size()}, {"ok", r.ok}, {"errors", r.errors},
             {"first_error", r.firstError.empty() ? json() : json(r.firstError)}, {"median_ms", intervalJson(p50)},
             {"p99_ms", intervalJson(p99)}, {"service_median_ms", intervalJson(service)}, {"throughput_per_s", throughput},
             {"achieved_rate_per_s", achieved}, {"wall_s", r.wallS}, {"cpu_s", r.cpuS}, {"cpu_busy_share", busy},
-            {"saturated", saturated(r)}});
+            {"gpu_busy_share", r.gpuBusy.is_object() ? r.gpuBusy.value("share", json()) : json()},
+            {"gpu_busy", r.gpuBusy}, {"saturated", saturated(r)}});
         char line[512];
         std::snprintf(line, sizeof line, "%-9s %3d  %-30s %-30s %-30s %8.1f %8.1f %8.0f%%  %d/%zu",
             isolationName(r.isolation), r.workers, intervalText(p50, "%.2f").c_str(), intervalText(p99, "%.2f").c_str(),
@@ -576,39 +637,59 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         lines.push_back(line);
         if (!r.firstError.empty())
             lines.push_back("          first error: " + oneLine(r.firstError));
+        if (r.gpuBusy.is_object()) {
+            char gpuLine[400];
+            if (r.gpuBusy["share"].is_number())
+                std::snprintf(gpuLine, sizeof gpuLine, "          gpu busy: %.0f%% (%s, %d NVML samples)",
+                    100.0 * r.gpuBusy["share"].get<double>(), r.gpuBusy.value("device", "").c_str(),
+                    r.gpuBusy.value("samples", 0));
+            else
+                std::snprintf(gpuLine, sizeof gpuLine, "          gpu busy: not measured (%s)",
+                    r.gpuBusy.value("why", "").c_str());
+            lines.push_back(gpuLine);
+        }
         if (saturated(r)) {
             char note[200];
             std::snprintf(note, sizeof note, "          saturated: answered %.1f/s of the %.1f/s offered; its queue grew for the whole run", throughput, offered);
             lines.push_back(note);
         }
     }
-    // What the resident server buys: the spawn baseline's latency over the server's, paired by
-    // request (request i arrived at the same offset in both runs).
+    // What the resident server buys: each baseline's latency (spawn, eager) over each pool mode's,
+    // paired by request (request i arrived at the same offset in both runs).
     json ratios = json::array();
     std::vector<double> widths;
-    const ModeResult &spawn = results.back();
-    for (std::size_t k = 0; k + 1 < results.size(); ++k) {
-        std::vector<double> num, den;
-        for (std::size_t i = 0; i < trace.size(); ++i)
-            if (!std::isnan(spawn.latencyMs[i]) && !std::isnan(results[k].latencyMs[i])) {
-                num.push_back(spawn.latencyMs[i]);
-                den.push_back(results[k].latencyMs[i]);
-            }
-        const auto ratio = Profiler::ratioInterval(num, den);
-        if (ratio.low && ratio.high && ratio.estimate > 0)
-            widths.push_back((*ratio.high - *ratio.low) / ratio.estimate);
-        json j = intervalJson(ratio);
-        j["name"] = std::string("spawn/") + isolationName(results[k].isolation) + " median latency";
-        j["pairs"] = num.size();
-        j["method"] = "ratio of medians; percentile bootstrap over requests paired by arrival";
-        const bool comparable = !saturated(spawn) && !saturated(results[k]);
-        j["comparable"] = comparable;
-        if (!comparable)
-            j["why_not"] = "a saturated mode's latency grows with the trace's length; replay a lower rate";
-        ratios.push_back(j);
-        lines.push_back(std::string("spawn/") + isolationName(results[k].isolation) + " median latency: "
-            + intervalText(ratio, "%.2fx") + " (" + std::to_string(num.size()) + " paired requests)"
-            + (comparable ? "" : "; NOT comparable: a mode was saturated (its queue grew), replay a lower rate"));
+    for (const ModeResult &base : results) {
+        if (!isBaseline(base.isolation))
+            continue;
+        for (const ModeResult &mode : results) {
+            if (isBaseline(mode.isolation))
+                continue;
+            std::vector<double> num, den;
+            for (std::size_t i = 0; i < trace.size(); ++i)
+                if (!std::isnan(base.latencyMs[i]) && !std::isnan(mode.latencyMs[i])) {
+                    num.push_back(base.latencyMs[i]);
+                    den.push_back(mode.latencyMs[i]);
+                }
+            const auto ratio = Profiler::ratioInterval(num, den);
+            if (ratio.low && ratio.high && ratio.estimate > 0)
+                widths.push_back((*ratio.high - *ratio.low) / ratio.estimate);
+            const std::string name
+                = std::string(isolationName(base.isolation)) + "/" + isolationName(mode.isolation) + " median latency";
+            json j = intervalJson(ratio);
+            j["name"] = name;
+            j["baseline"] = isolationName(base.isolation);
+            j["mode"] = isolationName(mode.isolation);
+            j["pairs"] = num.size();
+            j["method"] = "ratio of medians; percentile bootstrap over requests paired by arrival";
+            const bool comparable = !saturated(base) && !saturated(mode);
+            j["comparable"] = comparable;
+            if (!comparable)
+                j["why_not"] = "a saturated mode's latency grows with the trace's length; replay a lower rate";
+            ratios.push_back(j);
+            lines.push_back(name + ": " + intervalText(ratio, "%.2fx") + " (" + std::to_string(num.size())
+                + " paired requests)"
+                + (comparable ? "" : "; NOT comparable: a mode was saturated (its queue grew), replay a lower rate"));
+        }
     }
     const json measurement = monitor.json(spreads, widths);
 
@@ -639,7 +720,9 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
         std::printf(
             "latency:     arrival to response (p50, p99) and dispatch to response (service: worker start, load,\n"
             "             run), ms, with 95%% bootstrap intervals; done/s: answers per second of the run; rate/s:\n"
-            "             arrivals per second achieved; cpu busy: CPU time of server and workers / (wall x CPUs)\n");
+            "             arrivals per second achieved; cpu busy: CPU time of server and workers / (wall x CPUs)\n"
+            "baselines:   spawn: a fresh aotstudio-run per request; eager (--eager-server): N resident eager\n"
+            "             server processes\n");
         std::printf("%-9s %3s  %-30s %-30s %-30s %8s %8s %9s  %s\n", "mode", "N", "p50 ms", "p99 ms", "service p50 ms",
             "done/s", "rate/s", "cpu busy", "errors");
         for (const auto &l : lines)

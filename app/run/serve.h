@@ -23,9 +23,10 @@ enum class Isolation {
     Request, ///< a fresh worker forked per request: load, run once, answer, exit
     Worker, ///< N warm workers forked at start, each keeping the packages it loaded (per bucket)
     Spawn, ///< the replay's baseline: a fresh `aotstudio-run` process (posix_spawn) per request
+    Eager, ///< the replay's second baseline: N resident --eager-server processes (a Python eager server)
 };
 
-/// "request", "worker" or "spawn".
+/// "request", "worker", "spawn" or "eager".
 const char *isolationName(Isolation isolation);
 
 /// A bad command line found after parsing (exit 2): a --socket folder that exists, a trace that
@@ -42,7 +43,17 @@ struct ServeOptions {
     std::string socketPath; ///< empty: JSON lines on stdin and stdout
     std::vector<std::string> trustArgs; ///< --trust paths, passed on to the spawn baseline
     bool allowUnsigned = false; ///< likewise
+    /// The replay's eager baseline: the argv of a server that speaks the request and answer lines
+    /// on stdin and stdout after a first `{"ready": true}` line (the engine's
+    /// `python -m aotstudio_frontend.eager_serve MODEL DEVICE`); empty: no eager baseline.
+    std::vector<std::string> eagerServer;
 };
+
+/// The words of a command line as a POSIX shell splits them (wordexp(3) without command
+/// substitution: quotes and backslashes as in sh, `$VAR` expanded, `$(...)` and backquotes
+/// refused). Throws UsageError naming what is wrong (an empty command, an unmatched quote, a
+/// command substitution).
+std::vector<std::string> splitCommandLine(const std::string &line);
 
 /// checkRunsHere() without initialising CUDA in this process: a CPU bundle does not ask about
 /// CUDA at all; for a CUDA bundle a forked child asks LibTorch for the device and its capability
@@ -66,10 +77,11 @@ struct ReplayOptions {
 };
 
 /// The burst replay: the trace served by the pool in this process (each isolation mode, or the one
-/// asked for, with options.workers) and by a fresh aotstudio-run process per request, with p50/p99
-/// latency (arrival to response) and their 95% intervals, throughput, achieved arrival rate and
-/// CPU busy share per configuration, the spawn/server ratio of median latencies with its interval,
-/// and the machine's verdict. Prints a table (or one JSON object). Returns the exit status (0; 1
+/// asked for, with options.workers), then by the baselines: a fresh aotstudio-run process per
+/// request (spawn) and, with options.eagerServer, N resident eager server processes (eager). Per
+/// configuration p50/p99 latency (arrival to response) and their 95% intervals, throughput,
+/// achieved arrival rate and CPU busy share; per baseline and mode the baseline/mode ratio of
+/// median latencies with its interval; the machine's verdict. Prints a table (or one JSON object). Returns the exit status (0; 1
 /// when every request of a configuration failed). Throws UsageError for a trace that does not read.
 int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOptions &replay);
 

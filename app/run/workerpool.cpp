@@ -80,6 +80,12 @@ std::int64_t steadyNs(Clock::time_point t)
     return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
+/// An eager server's first line: {"ready": true, ...} (any other line before it is skipped).
+bool isReadyLine(const json &line)
+{
+    return line.is_object() && line.contains("ready") && line["ready"].is_boolean() && line["ready"].get<bool>();
+}
+
 /// "SIGKILL" for 9 (sigabbrev_np is glibc's; its names lack the prefix).
 std::string signalName(int sig)
 {
@@ -96,6 +102,33 @@ std::string describeStatus(int status)
         return "exited with status " + std::to_string(WEXITSTATUS(status)) + " before answering";
     return "stopped";
 }
+
+/// posix_spawn attributes of a process the server starts (the spawn baseline, an eager server):
+/// an empty signal mask and the default action for the signals the server blocks or ignores, as
+/// becomeWorker() sets them after fork(), so `kill -TERM` ends an orphaned one.
+class SpawnAttributes
+{
+public:
+    SpawnAttributes()
+    {
+        ::posix_spawnattr_init(&m_attr);
+        sigset_t none, defaults;
+        sigemptyset(&none);
+        sigemptyset(&defaults);
+        for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP})
+            sigaddset(&defaults, sig);
+        ::posix_spawnattr_setsigmask(&m_attr, &none);
+        ::posix_spawnattr_setsigdefault(&m_attr, &defaults);
+        ::posix_spawnattr_setflags(&m_attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    }
+    ~SpawnAttributes() { ::posix_spawnattr_destroy(&m_attr); }
+    SpawnAttributes(const SpawnAttributes &) = delete;
+    SpawnAttributes &operator=(const SpawnAttributes &) = delete;
+    const posix_spawnattr_t *get() const { return &m_attr; }
+
+private:
+    posix_spawnattr_t m_attr;
+};
 
 using RunnerCache = std::map<std::string, std::unique_ptr<Runtime::AotiRunner>>;
 
@@ -180,10 +213,90 @@ void WorkerPool::start()
         } catch (const Runtime::RuntimeError &) {
         }
     }
-    if (m_options.isolation == Isolation::Worker) {
+    if (warmSlots()) {
         m_slots.resize(static_cast<std::size_t>(m_options.workers));
-        for (auto &s : m_slots)
-            forkWarm(s);
+        for (auto &s : m_slots) {
+            if (m_options.isolation == Isolation::Worker)
+                forkWarm(s);
+            else
+                spawnServer(s);
+        }
+    }
+}
+
+double WorkerPool::liveWorkersCpuSeconds() const
+{
+    const double tick = static_cast<double>(::sysconf(_SC_CLK_TCK));
+    double s = 0;
+    for (const Slot &slot : m_slots) {
+        if (slot.pid <= 0)
+            continue;
+        std::FILE *f = std::fopen(("/proc/" + std::to_string(slot.pid) + "/stat").c_str(), "r");
+        if (!f)
+            continue;
+        char buf[1024];
+        const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+        std::fclose(f);
+        buf[n] = '\0';
+        // proc(5): "pid (comm) state ppid ..."; comm may hold spaces and parentheses, so the fields
+        // are counted from the last ')': utime and stime are fields 14 and 15.
+        const char *p = std::strrchr(buf, ')');
+        unsigned long long utime = 0, stime = 0;
+        if (p && std::sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) == 2)
+            s += static_cast<double>(utime + stime) / tick;
+    }
+    return s;
+}
+
+std::string WorkerPool::waitReady(int timeoutMs, const sigset_t *mask)
+{
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
+    for (;;) {
+        std::vector<pollfd> fds;
+        std::vector<std::size_t> slotOf;
+        for (std::size_t i = 0; i < m_slots.size(); ++i) {
+            const Slot &s = m_slots[i];
+            if (s.ready)
+                continue;
+            if (s.fd < 0)
+                return "eager server " + std::to_string(s.pid) + " is gone";
+            fds.push_back({s.fd, POLLIN, 0});
+            slotOf.push_back(i);
+        }
+        if (fds.empty())
+            return {};
+        const double leftMs = msBetween(Clock::now(), deadline);
+        if (leftMs <= 0)
+            return "an eager server was not ready after " + std::to_string(timeoutMs / 1000) + " s: " + commandLine();
+        const int waitMs = static_cast<int>(leftMs) + 1;
+        timespec ts {waitMs / 1000, static_cast<long>(waitMs % 1000) * 1000000L};
+        const int n = ::ppoll(fds.data(), fds.size(), &ts, mask);
+        if (n < 0 && errno == EINTR)
+            return "stopped by a signal while the eager servers started";
+        for (std::size_t k = 0; n > 0 && k < fds.size(); ++k) {
+            if (!fds[k].revents)
+                continue;
+            Slot &s = m_slots[slotOf[k]];
+            char chunk[4096];
+            const ssize_t got = ::read(s.fd, chunk, sizeof chunk);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                int status = 0;
+                while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) { }
+                const std::string why = whoDied(s, status);
+                ::close(s.fd);
+                s.fd = -1;
+                s.pid = -1;
+                return why;
+            }
+            s.buf.append(chunk, static_cast<std::size_t>(got));
+            for (auto nl = s.buf.find('\n'); !s.ready && nl != std::string::npos; nl = s.buf.find('\n')) {
+                const json line = json::parse(s.buf.substr(0, nl), nullptr, false);
+                s.buf.erase(0, nl + 1);
+                s.ready = isReadyLine(line);
+            }
+        }
     }
 }
 
@@ -236,6 +349,9 @@ void WorkerPool::stop()
         if (s.fd >= 0)
             ::close(s.fd);
         s.fd = -1;
+        if (s.errFd >= 0)
+            ::close(s.errFd);
+        s.errFd = -1;
         if (s.pid > 0) {
             if (m_options.isolation != Isolation::Worker || s.job)
                 ::kill(s.pid, SIGKILL);
@@ -316,16 +432,32 @@ void WorkerPool::warmWorkerLoop(int fd)
 
 void WorkerPool::dispatch(std::vector<Completion> &done)
 {
-    if (m_options.isolation == Isolation::Worker) {
+    if (warmSlots()) {
+        const bool eager = m_options.isolation == Isolation::Eager;
         for (auto &s : m_slots) {
             if (s.pid < 0) {
+                if (eager && m_restarts >= kMaxEagerRestarts)
+                    continue; // it stays dead; see below
                 try {
-                    forkWarm(s);
-                } catch (const Refusal &) {
+                    if (eager) {
+                        ++m_restarts;
+                        spawnServer(s); // not ready until its ready line: the queue waits for it
+                    } else {
+                        forkWarm(s);
+                    }
+                } catch (const Refusal &e) {
+                    if (eager)
+                        m_lastDeath = e.what();
                     continue; // tried again on the next poll
                 }
             }
-            if (s.job || m_queue.empty())
+            if (eager && !s.ready && msBetween(s.started, Clock::now()) > kEagerReadyTimeoutMs) {
+                m_lastDeath = "eager server " + std::to_string(s.pid) + " was not ready after "
+                    + std::to_string(kEagerReadyTimeoutMs / 1000) + " s";
+                workerGone(s);
+                continue;
+            }
+            if (!s.ready || s.job || m_queue.empty())
                 continue;
             Job job = std::move(m_queue.front());
             m_queue.pop_front();
@@ -338,6 +470,19 @@ void WorkerPool::dispatch(std::vector<Completion> &done)
                 continue;
             }
             s.job = std::move(job);
+        }
+        // Eager servers that keep dying (a model that fails on its first forward and takes the
+        // process with it): with none alive and no restart left, the queue fails now, each
+        // request with the last server's last words, instead of waiting for a server forever.
+        if (eager && m_restarts >= kMaxEagerRestarts
+            && std::none_of(m_slots.begin(), m_slots.end(), [](const Slot &s) { return s.pid > 0; })) {
+            while (!m_queue.empty()) {
+                Job job = std::move(m_queue.front());
+                m_queue.pop_front();
+                const std::string why = "no eager server left: started again " + std::to_string(m_restarts)
+                    + " times" + (m_lastDeath.empty() ? std::string() : "; the last: " + m_lastDeath);
+                done.push_back({job, failure(job, "worker", why, -1)});
+            }
         }
         return;
     }
@@ -421,7 +566,8 @@ std::string WorkerPool::spawnForRequest(Slot &s)
     posix_spawn_file_actions_adddup2(&actions, p[1], 1);
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    const SpawnAttributes attributes;
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, attributes.get(), argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     ::close(p[1]);
     if (rc != 0) {
@@ -442,13 +588,17 @@ void WorkerPool::readSlot(std::size_t i, std::vector<Completion> &done)
         return;
     if (n > 0) {
         s.buf.append(chunk, static_cast<std::size_t>(n));
-        if (m_options.isolation == Isolation::Worker) {
-            const auto nl = s.buf.find('\n');
-            if (nl != std::string::npos && s.job) {
+        if (warmSlots()) {
+            // One answer line per job; a replacement eager server's ready line comes first.
+            for (auto nl = s.buf.find('\n'); nl != std::string::npos; nl = s.buf.find('\n')) {
                 const json answer = json::parse(s.buf.substr(0, nl), nullptr, false);
                 s.buf.erase(0, nl + 1);
-                done.push_back({*s.job, response(*s.job, answer, s, Clock::now())});
-                s.job.reset();
+                if (!s.ready) {
+                    s.ready = isReadyLine(answer);
+                } else if (s.job) {
+                    done.push_back({*s.job, response(*s.job, answer, s, Clock::now())});
+                    s.job.reset();
+                }
             }
             return;
         }
@@ -472,15 +622,19 @@ void WorkerPool::readSlot(std::size_t i, std::vector<Completion> &done)
     while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) { }
     ::close(s.fd);
     s.fd = -1;
-    if (m_options.isolation == Isolation::Worker) {
+    if (warmSlots()) {
         const pid_t pid = s.pid;
+        const std::string why = whoDied(s, status);
+        m_lastDeath = why;
+        if (s.errFd >= 0)
+            ::close(s.errFd);
+        s.errFd = -1;
         s.pid = -1;
         if (s.job)
-            done.push_back({*s.job,
-                failure(*s.job, "worker", "worker " + std::to_string(pid) + " " + describeStatus(status), pid)});
+            done.push_back({*s.job, failure(*s.job, "worker", why, pid)});
         s.job.reset();
         s.buf.clear();
-        return; // dispatch() forks a replacement
+        return; // dispatch() starts a replacement
     }
     if (s.job) { // it ended without an answer line (a last line without its newline counts)
         const json answer = json::parse(s.buf, nullptr, false);
@@ -498,7 +652,96 @@ void WorkerPool::workerGone(Slot &s)
     ::kill(s.pid, SIGKILL);
     while (::waitpid(s.pid, nullptr, 0) < 0 && errno == EINTR) { }
     ::close(s.fd);
+    if (s.errFd >= 0)
+        ::close(s.errFd);
     s = Slot{};
+}
+
+std::string WorkerPool::commandLine() const
+{
+    std::string line;
+    for (const auto &a : m_options.eagerServer)
+        line += (line.empty() ? "" : " ") + a;
+    return line;
+}
+
+void WorkerPool::spawnServer(Slot &s)
+{
+    if (m_options.eagerServer.empty())
+        throw Refusal("failed", "no eager server command (--eager-server)");
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        throw Refusal("failed", std::string("cannot make an eager server's channel: ") + std::strerror(errno));
+    // Its stderr: an unlinked temporary file, read back for the last words of one that dies.
+    FILE *err = std::tmpfile();
+    const int errFd = err ? ::fcntl(::fileno(err), F_DUPFD_CLOEXEC, 0) : -1;
+    if (err)
+        std::fclose(err);
+    std::vector<std::string> env;
+    const std::string threads = "OMP_NUM_THREADS=" + std::to_string(m_threads);
+    for (char **e = environ; *e; ++e)
+        if (std::strncmp(*e, "OMP_NUM_THREADS=", 16) != 0)
+            env.emplace_back(*e);
+    env.push_back(threads);
+    std::vector<char *> envp, argv;
+    for (auto &e : env)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+    std::vector<std::string> args = m_options.eagerServer;
+    for (auto &a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, sv[1], 0);
+    posix_spawn_file_actions_adddup2(&actions, sv[1], 1);
+    if (errFd >= 0)
+        posix_spawn_file_actions_adddup2(&actions, errFd, 2);
+    else
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    const SpawnAttributes attributes;
+    const int rc = ::posix_spawnp(&pid, argv[0], &actions, attributes.get(), argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(sv[1]);
+    if (rc != 0) {
+        ::close(sv[0]);
+        if (errFd >= 0)
+            ::close(errFd);
+        throw Refusal("failed", "cannot start the eager server '" + commandLine() + "': " + std::strerror(rc));
+    }
+    s = Slot{};
+    s.pid = pid;
+    s.fd = sv[0];
+    s.errFd = errFd;
+    s.ready = false;
+    s.started = Clock::now();
+}
+
+std::string WorkerPool::whoDied(const Slot &s, int status) const
+{
+    if (m_options.isolation != Isolation::Eager)
+        return "worker " + std::to_string(s.pid) + " " + describeStatus(status);
+    std::string what = describeStatus(status);
+    if (!s.ready)
+        what = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status)) + " before it was ready"
+                                 : what + " before it was ready";
+    std::string why = "eager server " + std::to_string(s.pid) + " " + what;
+    // Its last non-empty line on stderr (at most the last 4 KiB are read).
+    if (s.errFd >= 0) {
+        const off_t size = std::max<off_t>(0, ::lseek(s.errFd, 0, SEEK_END));
+        const off_t from = std::max<off_t>(0, size - 4096);
+        std::string tail(static_cast<std::size_t>(size - from), '\0');
+        const ssize_t n = ::pread(s.errFd, tail.data(), tail.size(), from);
+        tail.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+        while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' '))
+            tail.pop_back();
+        const auto nl = tail.rfind('\n');
+        const std::string last = nl == std::string::npos ? tail : tail.substr(nl + 1);
+        if (!last.empty())
+            why += ": " + Bundle::validUtf8(last);
+    }
+    return why;
 }
 
 json WorkerPool::failure(const Job &job, const std::string &stage, const std::string &message, pid_t pid)
@@ -515,36 +758,45 @@ json WorkerPool::response(const Job &job, const json &answer, const Slot &s, Clo
     if (!answer.is_object())
         return failure(
             job, "worker", "worker " + std::to_string(s.pid) + " answered something that is not JSON", s.pid);
-    const double queueMs = msBetween(job.arrival, s.dispatched);
-    const double totalMs = msBetween(job.arrival, now);
-    if (!answer.value("ok", false)) {
-        json r = failure(job, "failed", "", s.pid);
-        if (answer.contains("error") && answer["error"].is_object())
-            r["error"] = answer["error"]; // a worker's answer, or aotstudio-run's envelope (spawn)
-        return r;
+    // A worker's lines are ours, but an eager server may be any program (SERVING.md): a field of
+    // the wrong type fails that request, never the server.
+    try {
+        const double queueMs = msBetween(job.arrival, s.dispatched);
+        const double totalMs = msBetween(job.arrival, now);
+        if (!answer.value("ok", false)) {
+            json r = failure(job, "failed", "", s.pid);
+            if (answer.contains("error") && answer["error"].is_object())
+                r["error"] = answer["error"]; // a worker's answer, or aotstudio-run's envelope (spawn)
+            return r;
+        }
+        double startMs = 0, setupMs = 0, loadMs = 0, inputsMs = 0, runMs = 0;
+        // aotstudio-run --json (spawn) answers in the envelope: {"ok": true, "result": {...}}.
+        const json &body = m_options.isolation == Isolation::Spawn && answer.contains("result") ? answer["result"] : answer;
+        if (m_options.isolation == Isolation::Spawn) {
+            const json cold = body.value("cold_start", json::object());
+            loadMs = cold.value("load_ms", 0.0);
+            runMs = cold.value("first_run_ms", 0.0);
+            startMs = std::max(0.0, cold.value("to_loaded_ms", 0.0) - loadMs); // exec, linking, verify
+        } else {
+            const auto begin = Clock::time_point(std::chrono::nanoseconds(answer.value("begin_ns", std::int64_t{0})));
+            startMs = std::max(0.0, msBetween(s.dispatched, begin));
+            setupMs = answer.value("setup_ms", 0.0);
+            loadMs = answer.value("load_ms", 0.0);
+            inputsMs = answer.value("inputs_ms", 0.0);
+            runMs = answer.value("run_ms", 0.0);
+        }
+        return {{"id", job.id}, {"ok", true}, {"bucket", body.value("bucket", "")},
+            {"outputs", body.value("outputs", json::array())},
+            {"timing",
+                {{"queue_ms", queueMs}, {"worker_start_ms", startMs}, {"setup_ms", setupMs}, {"load_ms", loadMs},
+                    {"inputs_ms", inputsMs}, {"run_ms", runMs}, {"total_ms", totalMs}}},
+            {"worker_pid", s.pid}};
+    } catch (const json::exception &e) {
+        return failure(job, "worker",
+            (m_options.isolation == Isolation::Eager ? "eager server " : "worker ") + std::to_string(s.pid)
+                + " answered a line of the wrong shape: " + e.what(),
+            s.pid);
     }
-    double startMs = 0, setupMs = 0, loadMs = 0, inputsMs = 0, runMs = 0;
-    // aotstudio-run --json (spawn) answers in the envelope: {"ok": true, "result": {...}}.
-    const json &body = m_options.isolation == Isolation::Spawn && answer.contains("result") ? answer["result"] : answer;
-    if (m_options.isolation == Isolation::Spawn) {
-        const json cold = body.value("cold_start", json::object());
-        loadMs = cold.value("load_ms", 0.0);
-        runMs = cold.value("first_run_ms", 0.0);
-        startMs = std::max(0.0, cold.value("to_loaded_ms", 0.0) - loadMs); // exec, linking, verify
-    } else {
-        const auto begin = Clock::time_point(std::chrono::nanoseconds(answer.value("begin_ns", std::int64_t{0})));
-        startMs = std::max(0.0, msBetween(s.dispatched, begin));
-        setupMs = answer.value("setup_ms", 0.0);
-        loadMs = answer.value("load_ms", 0.0);
-        inputsMs = answer.value("inputs_ms", 0.0);
-        runMs = answer.value("run_ms", 0.0);
-    }
-    return {{"id", job.id}, {"ok", true}, {"bucket", body.value("bucket", "")},
-        {"outputs", body.value("outputs", json::array())},
-        {"timing",
-            {{"queue_ms", queueMs}, {"worker_start_ms", startMs}, {"setup_ms", setupMs}, {"load_ms", loadMs},
-                {"inputs_ms", inputsMs}, {"run_ms", runMs}, {"total_ms", totalMs}}},
-        {"worker_pid", s.pid}};
 }
 
 } // namespace AotStudio::RunApp

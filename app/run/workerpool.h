@@ -76,6 +76,13 @@ struct Completion {
 class WorkerPool
 {
 public:
+    /// How long an eager server may take to write its ready line (importing torch, building a
+    /// large model), ms.
+    static constexpr int kEagerReadyTimeoutMs = 300000;
+    /// Eager servers started again after dying mid-trace, in all; past this, with none alive, the
+    /// queued requests fail with the last server's last words instead of waiting forever.
+    static constexpr int kMaxEagerRestarts = 3;
+
     WorkerPool(const VerifiedBundle &vb, const ServeOptions &options);
     ~WorkerPool() { stop(); }
     WorkerPool(const WorkerPool &) = delete;
@@ -84,7 +91,20 @@ public:
     /// Descriptors of the server (its socket, its clients) that children must not keep.
     std::vector<int> *serverFds = nullptr;
 
+    /// Ready the packages and start the warm workers (worker isolation) or the eager servers
+    /// (eager). Throws Refusal("failed") when a worker cannot be forked or a server not started.
     void start();
+
+    /// Wait until every eager server has written its ready line (other modes are ready at once),
+    /// at most `timeoutMs`; `mask` as in poll(). Returns "" when all are ready, else what went
+    /// wrong: "eager server 1234 exited with status 1 before it was ready: <its last stderr
+    /// line>", a timeout, or a stop signal.
+    std::string waitReady(int timeoutMs, const sigset_t *mask);
+
+    /// CPU time (user + system, s) the live workers have used so far, from /proc/PID/stat: what
+    /// the replay leaves out of a mode's CPU busy share after waitReady() (an eager server's import
+    /// of torch and its model build are not serving).
+    double liveWorkersCpuSeconds() const;
 
     void submit(Job job) { m_queue.push_back(std::move(job)); }
     bool idle() const;
@@ -105,7 +125,14 @@ private:
         std::string buf; ///< what the worker wrote so far
         std::optional<Job> job; ///< the job it is running
         Clock::time_point dispatched;
+        bool ready = true; ///< an eager server: false until its ready line
+        Clock::time_point started; ///< when an eager server was started
+        int errFd = -1; ///< an eager server's stderr (an unlinked temporary file), for its last words
     };
+
+    /// Warm slots (worker isolation and eager servers) stay for many jobs and are replaced when
+    /// they die; the others are one process per job.
+    bool warmSlots() const { return m_options.isolation == Isolation::Worker || m_options.isolation == Isolation::Eager; }
 
     std::vector<int> childCloseFds(int keep) const;
 
@@ -124,6 +151,18 @@ private:
     /// the server's trust options), stdout to a pipe, posix_spawn with an argv (no shell).
     std::string spawnForRequest(Slot &s);
 
+    /// An eager server: options.eagerServer posix_spawn()ed with a socket pair as stdin and stdout,
+    /// stderr to an unlinked temporary file, OMP_NUM_THREADS set to its share of the CPUs. Not
+    /// ready until its first line. Throws Refusal("failed") when it cannot be started.
+    void spawnServer(Slot &s);
+
+    /// "eager server 1234 exited with status 1 before answering (before it was ready): <its last
+    /// line on stderr>", or "worker 1234 killed by SIGKILL".
+    std::string whoDied(const Slot &s, int status) const;
+
+    /// options.eagerServer as one line, for messages.
+    std::string commandLine() const;
+
     void readSlot(std::size_t i, std::vector<Completion> &done);
 
     void workerGone(Slot &s);
@@ -137,6 +176,8 @@ private:
     ServeOptions m_options;
     pid_t m_parent;
     int m_threads = 1;
+    int m_restarts = 0; ///< eager servers started again (kMaxEagerRestarts)
+    std::string m_lastDeath; ///< how the last eager server that died ended
     std::vector<Slot> m_slots;
     std::deque<Job> m_queue;
 };

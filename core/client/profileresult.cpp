@@ -96,6 +96,9 @@ ProfileReplay readReplay(ResultReader &r, const QJsonObject &o)
         row.achievedRate = r.number(j, QLatin1String("achieved_rate_per_s"), rowAt);
         row.throughput = r.number(j, QLatin1String("throughput_per_s"), rowAt);
         row.cpuBusyShare = r.number(j, QLatin1String("cpu_busy_share"), rowAt);
+        row.gpuBusyShare = r.number(j, QLatin1String("gpu_busy_share"), rowAt);
+        row.gpuBusyWhy = r.string(r.object(j, QLatin1String("gpu_busy"), rowAt), QLatin1String("why"),
+            fieldPath(rowAt, QLatin1String("gpu_busy")));
         row.wallSeconds = r.number(j, QLatin1String("wall_s"), rowAt);
         r.number(j, QLatin1String("cpu_s"), rowAt);
         row.median = readEstimate(r, j, QLatin1String("median_ms"), rowAt);

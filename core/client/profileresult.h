@@ -103,13 +103,15 @@ struct EstimateInterval {
 
 /// One arrival rate and mode of a profile's burst replay (PROFILE.md "Burst replay").
 struct ReplayRow {
-    QString mode; ///< "worker", "request" or "spawn"
-    bool baseline = false; ///< spawn: a fresh aotstudio-run process per request
+    QString mode; ///< "worker", "request", "spawn" or "eager"
+    bool baseline = false; ///< spawn (a fresh aotstudio-run per request) or eager (a Python eager server)
     double rate = qQNaN(); ///< the arrival rate asked for, requests/s
     double offeredRate = qQNaN(); ///< what the seeded trace offered, requests/s
     double achievedRate = qQNaN(); ///< the rate requests were submitted at, requests/s
     double throughput = qQNaN(); ///< answers per second of the run
     double cpuBusyShare = qQNaN(); ///< CPU time of server and children / (wall × usable CPUs)
+    double gpuBusyShare = qQNaN(); ///< CUDA: share of the run with a kernel on the GPU (NVML); NaN otherwise
+    QString gpuBusyWhy; ///< CUDA: why there is no GPU busy share
     double wallSeconds = qQNaN();
     EstimateInterval median; ///< arrival to answer, ms
     EstimateInterval p99; ///< ms
@@ -125,7 +127,7 @@ struct ReplayRow {
 /// The spawn baseline's median latency over a mode's, at one rate.
 struct ReplayRatio {
     double rate = qQNaN();
-    QString name; ///< "spawn/worker median latency"
+    QString name; ///< "spawn/worker median latency", "eager/request median latency"
     RatioInterval ratio;
     int pairs = 0;
     bool comparable = true; ///< false when either side was saturated

@@ -133,12 +133,19 @@ Json measureBurstReplay(const ReplaySpec &spec, const fs::path &bundle, long lon
     };
     std::vector<std::string> modesRun = spec.modes;
     modesRun.push_back("spawn"); // aotstudio-run's baseline, always run beside the modes
+    std::vector<std::string> eagerArgv;
+    if (spec.eager && !spec.model.empty()) {
+        eagerArgv = {Python::interpreterPath(), "-m", "aotstudio_frontend.eager_serve", spec.model, spec.device};
+        if (!spec.shapes.empty())
+            eagerArgv.push_back(spec.shapes);
+        modesRun.push_back("eager");
+    }
     Json result{{"method",
                  "aotstudio-run BUNDLE --poisson RATE --seconds S --workers N --json per rate, on the profile's "
                  "one-bucket bundle (coldstart/): each isolation mode serves the same seeded Poisson trace "
                  "from a resident parent, then the spawn baseline serves it with a fresh aotstudio-run per "
-                 "request (app/run/SERVING.md \"The burst replay\"); latency from the scheduled arrival to "
-                 "the answer"},
+                 "request and the eager baseline with N resident Python processes running the eager model "
+                 "(app/run/SERVING.md \"The burst replay\"); latency from the scheduled arrival to the answer"},
                 {"bundle", bundle.string()},
                 {"batch", batch},
                 {"seconds", spec.seconds},
@@ -167,12 +174,16 @@ Json measureBurstReplay(const ReplaySpec &spec, const fs::path &bundle, long lon
                                       "--json",        "--allow-unsigned"}; // our own bundle, as for the cold start
         if (!allModes)
             argv.insert(argv.end(), {"--isolation", spec.modes.front()});
+        if (!eagerArgv.empty())
+            argv.insert(argv.end(), {"--eager-server", commandLine(eagerArgv)});
         // Every request is answered before aotstudio-run exits, however long a saturated mode's
         // queue is: allow two seconds per request and mode beyond the trace itself.
         ProcessOptions po;
-        po.timeoutSeconds = 120 + 2.0 * rate * spec.seconds * static_cast<double>(modesRun.size());
+        po.timeoutSeconds = 120 + 2.0 * rate * spec.seconds * static_cast<double>(modesRun.size())
+            + (eagerArgv.empty() ? 0.0 : 300.0); // the eager servers' start: import torch, build the model
         po.stop = stop;
-        const ProcessResult p = runProcess(argv, {}, po);
+        // The eager server finds the frontend package as the engine's own Python does.
+        const ProcessResult p = runProcess(argv, {"PYTHONPATH=" + Python::frontendDirectory()}, po);
         if (p.stopped)
             break;
         const Json envelope = Json::parse(p.out, nullptr, false);
@@ -202,11 +213,11 @@ Json measureBurstReplay(const ReplaySpec &spec, const fs::path &bundle, long lon
             const std::string mode = m.value("mode", std::string());
             Json row{{"rate", rate},
                      {"mode", mode},
-                     {"baseline", mode == "spawn"},
+                     {"baseline", m.value("baseline", mode == "spawn")},
                      {"offered_rate_per_s", trace.value("offered_rate_per_s", Json())}};
-            for (const char *k :
-                 {"workers", "requests", "ok", "errors", "first_error", "median_ms", "p99_ms", "service_median_ms",
-                  "throughput_per_s", "achieved_rate_per_s", "wall_s", "cpu_s", "cpu_busy_share", "saturated"})
+            for (const char *k : {"workers", "requests", "ok", "errors", "first_error", "median_ms", "p99_ms",
+                                  "service_median_ms", "throughput_per_s", "achieved_rate_per_s", "wall_s", "cpu_s",
+                                  "cpu_busy_share", "gpu_busy_share", "gpu_busy", "saturated"})
                 row[k] = m.value(k, Json());
             result["rows"].push_back(std::move(row));
         }

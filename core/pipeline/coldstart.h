@@ -42,15 +42,21 @@ struct ReplaySpec {
     int workers = 1; ///< --workers: warm workers, or requests at once (request, spawn)
     std::vector<std::string> modes{"worker", "request"}; ///< isolation modes served ("worker", "request")
     std::uint64_t seed = 0; ///< of the arrivals and the generated inputs
+    bool eager = true; ///< also serve each trace by a Python eager server (the `eager` baseline)
+    std::string model; ///< the eager server's model spec (python -m aotstudio_frontend.eager_serve)
+    std::string device = "cpu"; ///< the eager server's device
+    std::string shapes; ///< the request's `shapes` as JSON text ("" none), as ColdStartSpec::shapes
 };
 
 /// Run `aotstudio-run BUNDLE --poisson RATE --seconds S --workers N --batch B --json` once per rate
 /// (with `--isolation MODE` when one mode is asked; aotstudio-run serves the trace by each mode,
-/// then by its spawn baseline: a fresh aotstudio-run per request) through runProcess, which
+/// then by its spawn baseline: a fresh aotstudio-run per request, and with `spec.eager` and a
+/// model by `--eager-server "python -m aotstudio_frontend.eager_serve MODEL DEVICE"`, N resident
+/// Python eager processes) through runProcess, which
 /// interrupts it on `stop`. `progress(f, message)` before each rate. Returns PROFILE.md's "replay"
-/// object: `rows` (one per rate and mode, spawn among them with baseline true: offered and achieved
-/// rate, throughput, p50 and p99 latency with their 95% intervals, CPU busy share, counts,
-/// saturated), `ratios` (spawn over each mode, per rate, with `comparable`), `runs` (per rate: the
+/// object: `rows` (one per rate and mode, spawn and eager among them with baseline true: offered
+/// and achieved rate, throughput, p50 and p99 latency with their 95% intervals, CPU busy share,
+/// counts, saturated), `ratios` (each baseline over each mode, per rate, with `comparable`), `runs` (per rate: the
 /// trace, aotstudio-run's machine verdict, exit). A rate whose process fails is a line in `warn`
 /// and no rows; never throws.
 Protocol::Json measureBurstReplay(const ReplaySpec &spec, const std::filesystem::path &bundle, long long batch,

@@ -183,9 +183,9 @@ std::optional<ReplaySpec> parseReplay(const Json &request)
     if (!j.is_object())
         throw bad("'replay' must be an object, true or false", "e.g. {\"rates\": [5, 20, 50], \"seconds\": 3}");
     for (const auto &[key, value] : j.items())
-        if (key != "rates" && key != "seconds" && key != "workers" && key != "modes" && key != "seed")
+        if (key != "rates" && key != "seconds" && key != "workers" && key != "modes" && key != "seed" && key != "eager")
             throw bad("'replay." + key + "' is not a field of replay",
-                      "replay has rates, seconds, workers, modes and seed");
+                      "replay has rates, seconds, workers, modes, seed and eager");
     if (j.contains("rates")) {
         if (!j["rates"].is_array() || j["rates"].empty())
             throw bad("'replay.rates' must be a non-empty list of arrival rates (requests/s)", "e.g. [5, 20, 50]");
@@ -212,6 +212,11 @@ std::optional<ReplaySpec> parseReplay(const Json &request)
         if (!j["seed"].is_number_unsigned())
             throw bad("'replay.seed' must be a non-negative integer", "e.g. 0");
         spec.seed = j["seed"].get<std::uint64_t>();
+    }
+    if (j.contains("eager")) {
+        if (!j["eager"].is_boolean())
+            throw bad("'replay.eager' must be true or false", "false leaves out the Python eager server baseline");
+        spec.eager = j["eager"].get<bool>();
     }
     if (j.contains("modes")) {
         if (!j["modes"].is_array() || j["modes"].empty())
@@ -674,7 +679,11 @@ Json measureProfileReplay(const Job &ctx, const ProfileRequest &req, const std::
         warn("burst replay not measured: the profile's bundle could not be written");
         return Json();
     }
-    return measureBurstReplay(*req.replay, bundle->dir, bundle->batch, ctx.stopToken(), warn,
+    ReplaySpec spec = *req.replay;
+    spec.model = req.model;
+    spec.device = req.device;
+    spec.shapes = req.shapes;
+    return measureBurstReplay(spec, bundle->dir, bundle->batch, ctx.stopToken(), warn,
                               [&](double f, const std::string &message) { ctx.progress("replay", f, message); });
 }
 

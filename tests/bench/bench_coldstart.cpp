@@ -5,8 +5,9 @@
 // was split), with a warm and an evicted page cache; the package cache's first (extracting) run
 // against later ones; bundle size and load time with shared weights against weights per package;
 // then the serving mode's burst replay (app/run/SERVING.md "The burst replay") at three arrival
-// rates: a fresh forked worker per request and a warm worker against a fresh process per request,
-// whose request isolation row at the lowest rate is the request -> first output of a forked worker.
+// rates: a fresh forked worker per request and a warm worker against a fresh process per request
+// and a Python eager server (python -m aotstudio_frontend.eager_serve MODEL cpu), whose request
+// isolation row at the lowest rate is the request -> first output of a forked worker.
 //
 //   bench_coldstart [MODEL ...]            default: sample:mlp sample:resnet18 sample:minilm
 //   env: BENCH_ROUNDS (default 10), BENCH_DIR (default /tmp/aotstudio-bench-coldstart),
@@ -169,9 +170,10 @@ std::vector<double> replayRates()
 }
 
 /// The burst replay of `bundle` at every rate: `aotstudio-run BUNDLE --poisson RATE --seconds S
-/// --json` (both isolation modes with one worker, then the spawn baseline, on one seeded trace),
-/// printed as one row per mode with the 95% intervals the run computed, and the spawn/server ratios.
-void replayTable(const fs::path &bundle, const std::string &cacheEnv, const fs::path &log)
+/// --json --eager-server "PYTHON -m aotstudio_frontend.eager_serve MODEL cpu"` (both isolation
+/// modes with one worker, then the spawn and eager baselines, on one seeded trace), printed as one
+/// row per mode with the 95% intervals the run computed, and the baseline/server ratios.
+void replayTable(const fs::path &bundle, const std::string &model, const std::string &cacheEnv, const fs::path &log)
 {
     const auto rates = replayRates();
     if (rates.empty())
@@ -183,9 +185,12 @@ void replayTable(const fs::path &bundle, const std::string &cacheEnv, const fs::
     std::printf("  %-7s %-8s %-26s %-26s %-26s %8s %7s\n", "rate/s", "mode", "latency p50", "latency p99",
                 "service p50", "answers/s", "CPU");
     for (const double rate : rates) {
-        char cmd[1024];
-        std::snprintf(cmd, sizeof cmd, "%s '%s' '%s' --poisson %g --seconds %g --seed 1 --json 2>>'%s'",
-                      cacheEnv.c_str(), AOTSTUDIO_RUN_PATH, bundle.c_str(), rate, seconds, log.c_str());
+        char cmd[2048];
+        std::snprintf(cmd, sizeof cmd,
+                      "%s PYTHONPATH='%s' '%s' '%s' --poisson %g --seconds %g --seed 1 --json "
+                      "--eager-server \"'%s' -m aotstudio_frontend.eager_serve '%s' cpu\" 2>>'%s'",
+                      cacheEnv.c_str(), AOTSTUDIO_FRONTEND_DIR, AOTSTUDIO_RUN_PATH, bundle.c_str(), rate, seconds,
+                      AOTSTUDIO_PYTHON_EXECUTABLE, model.c_str(), log.c_str());
         const json r = Bench::result(json::parse(Bench::lastLine(Bench::run(cmd)), nullptr, false));
         if (!r.is_object() || !r.contains("modes")) {
             std::printf("  %-7g replay failed (see %s)\n", rate, log.c_str());
@@ -295,7 +300,7 @@ int main(int argc, char **argv)
         std::printf("load, shared weights / weights per package: %s\n", ratioText(Profiler::ratioInterval(load[Lean], load[PerPackage])).c_str());
         std::printf("first output, shared weights / weights per package: %s\n",
                     ratioText(Profiler::ratioInterval(ms[Lean], ms[PerPackage])).c_str());
-        replayTable(shared, cache, root / (slug + "-replay.log"));
+        replayTable(shared, model, cache, root / (slug + "-replay.log"));
     }
     std::printf("\n'evicted': posix_fadvise(DONTNEED) on torch/lib, the bundle and the package cache before the run (no root needed;\n"
                 "pages that another process has mapped stay cached, so this is an upper bound of a truly cold worker's speed).\n");

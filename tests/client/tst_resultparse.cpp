@@ -90,9 +90,10 @@ private Q_SLOTS:
         QVERIFY(r.present);
         QCOMPARE(r.rates, (QList<double>{5, 20, 50}));
         QCOMPARE(r.modes(),
-                 (QStringList{QStringLiteral("request"), QStringLiteral("worker"), QStringLiteral("spawn")}));
+                 (QStringList{QStringLiteral("request"), QStringLiteral("worker"), QStringLiteral("spawn"),
+                              QStringLiteral("eager")}));
         QCOMPARE(r.saturationShare, 0.8);
-        QCOMPARE(r.rows.size(), 9);
+        QCOMPARE(r.rows.size(), 12);
         for (const QString &mode : r.modes()) {
             const QList<ReplayRow> rows = r.rowsOf(mode);
             QCOMPARE(rows.size(), 3);
@@ -101,12 +102,14 @@ private Q_SLOTS:
             for (const ReplayRow &row : rows) {
                 QVERIFY(row.median.isValid() && row.median.estimate > 0);
                 QVERIFY(row.p99.estimate >= row.median.estimate);
-                QCOMPARE(row.baseline, mode == QLatin1String("spawn"));
+                QCOMPARE(row.baseline, mode == QLatin1String("spawn") || mode == QLatin1String("eager"));
                 QVERIFY(!qIsNaN(row.throughput) && !qIsNaN(row.cpuBusyShare) && row.requests > 0);
+                QVERIFY(qIsNaN(row.gpuBusyShare)); // a CPU bundle: no GPU figure, and no reason either
+                QVERIFY(row.gpuBusyWhy.isEmpty());
             }
         }
         QVERIFY(std::any_of(r.rows.cbegin(), r.rows.cend(), [](const ReplayRow &row) { return row.saturated; }));
-        QCOMPARE(r.ratios.size(), 6);
+        QCOMPARE(r.ratios.size(), 12); // spawn and eager over request and worker, per rate
         QVERIFY(std::any_of(r.ratios.cbegin(), r.ratios.cend(), [](const ReplayRatio &x) { return !x.comparable; }));
         QCOMPARE(r.runs.size(), 3);
         QVERIFY(r.runs.first().measurement.isPresent());

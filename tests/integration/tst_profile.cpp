@@ -40,7 +40,7 @@ QStringList quick()
             QStringLiteral("--cold-start-runs"), QStringLiteral("1")};
 }
 
-/// A short burst replay (one rate, one second, warm workers and the spawn baseline).
+/// A short burst replay (one rate, one second, warm workers and the baselines: spawn, the Python eager server).
 QStringList quickReplay()
 {
     return {QStringLiteral("--replay-rates"),   QStringLiteral("10"),
@@ -272,8 +272,9 @@ private slots:
         QVERIFY(rows[0].toObject().contains(QLatin1String("consistent")));
     }
 
-    // The burst replay (PROFILE.md "Burst replay"): worker isolation and the spawn baseline at the
-    // one rate asked, each with its latency percentiles; no timing threshold beyond "answered".
+    // The burst replay (PROFILE.md "Burst replay"): worker isolation and the two baselines (spawn,
+    // the Python eager server) at the one rate asked, each with its latency percentiles; no timing
+    // threshold beyond "answered".
     void burstReplay()
     {
         const auto replay = m_result.value(QLatin1String("replay")).toObject();
@@ -286,7 +287,7 @@ private slots:
             const QString mode = o.value(QLatin1String("mode")).toString();
             modes << mode;
             QCOMPARE(o.value(QLatin1String("rate")).toDouble(), 10.0);
-            QCOMPARE(o.value(QLatin1String("baseline")).toBool(), mode == QLatin1String("spawn"));
+            QCOMPARE(o.value(QLatin1String("baseline")).toBool(), mode != QLatin1String("worker"));
             QVERIFY2(o.value(QLatin1String("ok")).toInt() > 0, QJsonDocument(o).toJson().constData());
             QVERIFY2(o.value(QLatin1String("median_ms")).toObject().value(QLatin1String("estimate")).toDouble() > 0,
                      QJsonDocument(o).toJson().constData());
@@ -294,9 +295,15 @@ private slots:
                     >= o.value(QLatin1String("median_ms")).toObject().value(QLatin1String("estimate")).toDouble());
             QVERIFY(o.value(QLatin1String("saturated")).isBool());
             QVERIFY(o.value(QLatin1String("cpu_busy_share")).isDouble());
+            QVERIFY(o.value(QLatin1String("gpu_busy_share")).isNull()); // a CPU bundle
         }
-        QCOMPARE(modes, (QSet<QString>{QStringLiteral("worker"), QStringLiteral("spawn")}));
-        QCOMPARE(replay.value(QLatin1String("ratios")).toArray().size(), 1);
+        QCOMPARE(modes, (QSet<QString>{QStringLiteral("worker"), QStringLiteral("spawn"), QStringLiteral("eager")}));
+        QStringList ratios;
+        for (const auto &q : replay.value(QLatin1String("ratios")).toArray())
+            ratios << q.toObject().value(QLatin1String("name")).toString();
+        QCOMPARE(ratios,
+                 (QStringList{QStringLiteral("spawn/worker median latency"),
+                              QStringLiteral("eager/worker median latency")}));
         QCOMPARE(replay.value(QLatin1String("saturation")).toObject().value(QLatin1String("below_share")).toDouble(),
                  0.8);
         QVERIFY(m_run.out.contains("\"replay\"")); // and the profile.json beside it
@@ -361,6 +368,9 @@ private slots:
         QTest::newRow("missing package") << QStringList{QStringLiteral("--package"),
                                                         QStringLiteral("/nonexistent/model.pt2")}
                                          << QStringLiteral("--package");
+        QTest::newRow("eager baseline without a replay")
+            << QStringList{QStringLiteral("--no-replay-eager")}
+            << QStringLiteral("--no-replay-eager goes with --replay-rates");
     }
 
     void badCommandLine()

@@ -2,19 +2,23 @@
 // aotstudio-run --serve and --replay on a real sample:mlp CPU bundle (exported once for the whole
 // binary): answers equal to one-shot runs, bad requests refused while the server stays up, a
 // killed worker replaced, request isolation serving request after request (the fork rules: a
-// parent that ran OpenMP would hang its children), the private socket folder, the replay's table.
+// parent that ran OpenMP would hang its children), the private socket folder, the replay's table
+// with its Python eager server baseline (and eager servers that fail to start or die).
 // No test here looks at how fast anything is.
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "processrun.h"
 
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -104,6 +108,8 @@ private Q_SLOTS:
     void requestIsolationServesOneAfterAnother();
     void socketInAPrivateFolder();
     void replayReportsServerAndSpawnBaseline();
+    void replayWithEagerServerBaseline();
+    void eagerServerThatFailsFailsItsModeOnly();
     void usageErrors();
     void trustRulesApplyBeforeServing();
 
@@ -120,6 +126,7 @@ private:
 void TestServe::initTestCase()
 {
     QVERIFY(m_dir.isValid());
+    qputenv("PYTHONPATH", AOTSTUDIO_FRONTEND_DIR); // the eager servers' package, inherited through aotstudio-run
     m_bundle = m_dir.filePath(QStringLiteral("mlp-bundle"));
     const Run e = TestSupport::run(QStringLiteral(AOTSTUDIO_CLI_PATH),
         {QStringLiteral("export"), QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--buckets"),
@@ -405,12 +412,144 @@ void TestServe::replayReportsServerAndSpawnBaseline()
         text.out.constData());
 }
 
+namespace {
+
+/// The replay's JSON modes by name.
+QMap<QString, QJsonObject> modesOf(const QJsonObject &replay)
+{
+    QMap<QString, QJsonObject> modes;
+    for (const auto &m : replay.value(QLatin1String("modes")).toArray())
+        modes.insert(m.toObject().value(QLatin1String("mode")).toString(), m.toObject());
+    return modes;
+}
+
+QString pythonCommand(const QString &code)
+{
+    return QStringLiteral("'%1' -c \"%2\"").arg(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE), code);
+}
+
+} // namespace
+
+void TestServe::replayWithEagerServerBaseline()
+{
+    // The engine's Python eager server serves the same trace after the pool modes and spawn: one
+    // more mode, a baseline, every request answered, and a ratio of it over each pool mode.
+    const QString trace = m_dir.filePath(QStringLiteral("eager-trace.jsonl"));
+    {
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"t_ms\": 0, \"batch\": 1}\n{\"t_ms\": 10, \"batch\": 4}\n{\"t_ms\": 20, \"batch\": 2}\n");
+    }
+    const QString eager = QStringLiteral("'%1' -m aotstudio_frontend.eager_serve sample:mlp cpu")
+                              .arg(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE));
+    const Run j
+        = runTool({QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker"),
+                   QStringLiteral("--eager-server"), eager, QStringLiteral("--json")});
+    QVERIFY2(j.exitCode == 0, j.err.right(3000).constData());
+    const QJsonObject r = TestSupport::result(j.out);
+    QStringList names;
+    for (const auto &m : r.value(QLatin1String("modes")).toArray())
+        names << m.toObject().value(QLatin1String("mode")).toString();
+    QCOMPARE(names, (QStringList{QStringLiteral("worker"), QStringLiteral("spawn"), QStringLiteral("eager")}));
+    const auto modes = modesOf(r);
+    QCOMPARE(modes[QStringLiteral("eager")].value(QLatin1String("ok")).toInt(), 3);
+    QCOMPARE(modes[QStringLiteral("eager")].value(QLatin1String("baseline")).toBool(), true);
+    QCOMPARE(modes[QStringLiteral("worker")].value(QLatin1String("baseline")).toBool(true), false);
+    QVERIFY(modes[QStringLiteral("eager")]
+                .value(QLatin1String("median_ms"))
+                .toObject()
+                .value(QLatin1String("estimate"))
+                .toDouble()
+            > 0);
+    QStringList ratios;
+    for (const auto &q : r.value(QLatin1String("ratios")).toArray())
+        ratios << q.toObject().value(QLatin1String("name")).toString();
+    QCOMPARE(
+        ratios,
+        (QStringList{QStringLiteral("spawn/worker median latency"), QStringLiteral("eager/worker median latency")}));
+
+    // Its inputs are the runtime's: the same batch and seed give the eager model the same tensors
+    // as the bundle, so the output sums agree within the compiled kernels' rounding.
+    QProcess server;
+    server.start(QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
+                 {QStringLiteral("-m"), QStringLiteral("aotstudio_frontend.eager_serve"), QStringLiteral("sample:mlp"),
+                  QStringLiteral("cpu")});
+    QVERIFY(server.waitForStarted());
+    server.write("{\"batch\": 4, \"seed\": 3, \"input\": \"\"}\n");
+    server.closeWriteChannel();
+    QVERIFY(server.waitForFinished(kTimeoutMs));
+    const QList<QByteArray> lines = server.readAllStandardOutput().trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    QVERIFY(QJsonDocument::fromJson(lines[0]).object().value(QLatin1String("ready")).toBool());
+    const QJsonObject answer = QJsonDocument::fromJson(lines[1]).object();
+    QVERIFY2(answer.value(QLatin1String("ok")).toBool(), lines[1].constData());
+    const QJsonObject bundle
+        = oneShot({QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--seed"), QStringLiteral("3")});
+    const double eagerSum = outputsOf(answer).first().toObject().value(QLatin1String("sum")).toDouble();
+    const double bundleSum = outputsOf(bundle).first().toObject().value(QLatin1String("sum")).toDouble();
+    QVERIFY2(std::abs(eagerSum - bundleSum) <= 1e-3 * std::max(1.0, std::abs(bundleSum)),
+             qPrintable(QStringLiteral("eager %1, bundle %2").arg(eagerSum).arg(bundleSum)));
+}
+
+void TestServe::eagerServerThatFailsFailsItsModeOnly()
+{
+    const QString trace = m_dir.filePath(QStringLiteral("fail-trace.jsonl"));
+    {
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"t_ms\": 0}\n{\"t_ms\": 5}\n{\"t_ms\": 10}\n");
+    }
+    const auto replay = [&](const QString &eager) {
+        return runTool({QStringLiteral("--replay"), trace, m_bundle, QStringLiteral("--isolation"),
+                        QStringLiteral("worker"), QStringLiteral("--eager-server"), eager, QStringLiteral("--json")});
+    };
+    // One that cannot build its model: exit 1 (a mode answered nothing), its last stderr line named,
+    // the other modes measured in full.
+    const Run notReady
+        = replay(pythonCommand(QStringLiteral("import sys; sys.stderr.write('no such model\\n'); sys.exit(3)")));
+    QCOMPARE(notReady.exitCode, 1);
+    QCOMPARE(TestSupport::error(notReady.out).value(QLatin1String("stage")).toString(), QStringLiteral("replay"));
+    auto modes = modesOf(TestSupport::result(notReady.out));
+    QCOMPARE(modes[QStringLiteral("worker")].value(QLatin1String("ok")).toInt(), 3);
+    QCOMPARE(modes[QStringLiteral("spawn")].value(QLatin1String("ok")).toInt(), 3);
+    QCOMPARE(modes[QStringLiteral("eager")].value(QLatin1String("errors")).toInt(), 3);
+    const QString why = modes[QStringLiteral("eager")].value(QLatin1String("first_error")).toString();
+    QVERIFY2(why.contains(QLatin1String("exited with status 3 before it was ready: no such model")), qPrintable(why));
+
+    // One that dies on its first request: that request fails naming it, the server is started again
+    // for the next (which dies likewise), and the replay still ends.
+    const Run dies = replay(pythonCommand(
+        QStringLiteral("import sys; print('{\\\"ready\\\": true}', flush=True); sys.stdin.readline(); sys.exit(4)")));
+    QCOMPARE(dies.exitCode, 1);
+    modes = modesOf(TestSupport::result(dies.out));
+    QCOMPARE(modes[QStringLiteral("eager")].value(QLatin1String("errors")).toInt(), 3);
+    const QString died = modes[QStringLiteral("eager")].value(QLatin1String("first_error")).toString();
+    QVERIFY2(died.startsWith(QLatin1String("eager server "))
+                 && died.contains(QLatin1String("exited with status 4 before answering")),
+             qPrintable(died));
+
+    // A command that is not there: named, exit 1.
+    const Run missing = replay(QStringLiteral("/nonexistent/python -m x"));
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(modesOf(TestSupport::result(missing.out))[QStringLiteral("eager")]
+                 .value(QLatin1String("first_error"))
+                 .toString()
+                 .contains(QLatin1String("/nonexistent/python")),
+             missing.out.constData());
+}
+
 void TestServe::usageErrors()
 {
-    for (const QStringList &args : {QStringList{QStringLiteral("--workers"), QStringLiteral("2"), m_bundle},
-             QStringList{QStringLiteral("--serve"), m_bundle, QStringLiteral("--batch"), QStringLiteral("2")},
-             QStringList{QStringLiteral("--serve"), m_bundle, QStringLiteral("--isolation"), QStringLiteral("thread")},
-             QStringList{QStringLiteral("--seconds"), QStringLiteral("3"), m_bundle}}) {
+    for (const QStringList &args :
+         {QStringList{QStringLiteral("--workers"), QStringLiteral("2"), m_bundle},
+          QStringList{QStringLiteral("--serve"), m_bundle, QStringLiteral("--batch"), QStringLiteral("2")},
+          QStringList{QStringLiteral("--serve"), m_bundle, QStringLiteral("--isolation"), QStringLiteral("thread")},
+          QStringList{QStringLiteral("--seconds"), QStringLiteral("3"), m_bundle},
+          QStringList{QStringLiteral("--eager-server"), QStringLiteral("python3"), m_bundle},
+          QStringList{QStringLiteral("--poisson"), QStringLiteral("2"), m_bundle, QStringLiteral("--eager-server"),
+                      QStringLiteral("python3 $(touch /tmp/aotstudio-not-run)")},
+          QStringList{QStringLiteral("--poisson"), QStringLiteral("2"), m_bundle, QStringLiteral("--eager-server"),
+                      QStringLiteral("python3 'unclosed")}}) {
         const Run r = runTool(args);
         QVERIFY2(r.exitCode == 2, qPrintable(args.join(' ') + ": " + QString::fromUtf8(r.err)));
         const Run j = runTool(args + QStringList{QStringLiteral("--json")});

@@ -344,7 +344,8 @@ private Q_SLOTS:
     }
 
     // The burst replay beside cold start: one line per mode (worker and request isolation, the
-    // spawn baseline) over the rates asked, p99 as whiskers, a saturated point hollow and labelled.
+    // baselines: spawn dashed, the Python eager server dash-dotted) over the rates asked, p99 as
+    // whiskers, a saturated point hollow and labelled.
     void burstReplayChart()
     {
         ProfilePanel panel;
@@ -357,12 +358,17 @@ private Q_SLOTS:
         QVERIFY(chartNames(panel.charts()).contains(QStringLiteral("profileReplayChart")));
         const QStringList modes = result->replay.modes();
         QCOMPARE(plot->graphCount(), modes.size());
-        QCOMPARE(modes.size(), 3);
+        QCOMPARE(modes.size(), 4);
+        QVERIFY(modes.contains(QStringLiteral("eager")));
         int saturatedRows = 0;
         for (int g = 0; g < plot->graphCount(); ++g) {
             QCPGraph *graph = plot->graph(g);
             const QString mode = graph->property("mode").toString();
             QCOMPARE(mode, modes.at(g));
+            const Qt::PenStyle pen = mode == QLatin1String("spawn") ? Qt::DashLine
+                : mode == QLatin1String("eager")                    ? Qt::DashDotLine
+                                                                    : Qt::SolidLine;
+            QCOMPARE(graph->pen().style(), pen);
             QList<double> keys;
             for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
                 keys << it->key;
@@ -388,7 +394,7 @@ private Q_SLOTS:
                 QCOMPARE(static_cast<QCPItemText *>(item)->text(), QStringLiteral("saturated"));
             }
         }
-        QCOMPARE(points, 9);
+        QCOMPARE(points, 12);
         QCOMPARE(hollow, saturatedRows);
         QCOMPARE(marks, saturatedRows);
 
@@ -404,6 +410,12 @@ private Q_SLOTS:
         QVERIFY2(tip.contains(QLatin1String("worker isolation")) && tip.contains(QLatin1String("answers/s"))
                      && tip.contains(QLatin1String("95% CI")),
                  qPrintable(tip));
+        // Both baselines' ratios over this mode, each named by its baseline.
+        QVERIFY2(tip.contains(QLatin1String("spawn baseline / this mode"))
+                     && tip.contains(QLatin1String("Python eager server / this mode")),
+                 qPrintable(tip));
+        QCPGraph *eager = plot->graph(modes.indexOf(QStringLiteral("eager")));
+        QCOMPARE(eager->name(), QStringLiteral("Python eager server"));
         saveTabs(panel, QStringLiteral("profile_replay"));
 
         // Not asked: a note says how to ask.
