@@ -114,7 +114,7 @@ OpenedBundle openBundleUnverified(const fs::path &path, std::vector<Problem> &pr
     if (b.manifest.formatVersion > kFormatVersion)
         throw BundleError("bundle " + quoted(path) + ": format_version " + std::to_string(b.manifest.formatVersion) +
                           " is newer than this program reads (" + std::to_string(kFormatVersion) + "); use a newer AOT Studio");
-    problems = verify(b.root, b.manifest);
+    problems = verify(b.root, b.manifest, /*hashCache=*/!b.extracted); // a zip's folder is new every time
     return b;
 }
 

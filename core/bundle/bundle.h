@@ -160,9 +160,10 @@ struct Problem {
 /// size and SHA-256, no other file is present (manifest.json and manifest.sig aside; empty
 /// directories are ignored),
 /// no symbolic links, and every bucket's package is listed. Returns the problems in path order
-/// (empty: the bundle is intact). Hashes only files whose size matches. Does not throw for problems
-/// in the bundle; throws BundleError only when `bundleDir` cannot be listed.
-std::vector<Problem> verify(const std::filesystem::path &bundleDir, const Manifest &manifest);
+/// (empty: the bundle is intact). Hashes only files whose size matches; with `hashCache`, a file
+/// unchanged since it was last hashed is not read again (HashCache, packagecache.h). Does not throw
+/// for problems in the bundle; throws BundleError only when `bundleDir` cannot be listed.
+std::vector<Problem> verify(const std::filesystem::path &bundleDir, const Manifest &manifest, bool hashCache = true);
 
 /// The bucket to run a request of `batch` rows in, and the batch to run it at.
 struct BucketChoice {

@@ -2,6 +2,7 @@
 // SHA-256 of files and a bundle checked against its manifest's list.
 #include "bundle/bundle_p.h"
 #include "bundle/guards.h"
+#include "bundle/packagecache.h"
 #include "bundle/signing.h"
 
 #include <openssl/evp.h>
@@ -85,10 +86,11 @@ std::string sha256File(const fs::path &path)
     return out;
 }
 
-std::vector<Problem> verify(const fs::path &bundleDir, const Manifest &manifest)
+std::vector<Problem> verify(const fs::path &bundleDir, const Manifest &manifest, bool hashCache)
 {
     std::vector<Problem> problems;
     const std::vector<std::string> present = listFiles(bundleDir, &problems);
+    HashCache hashes(bundleDir, hashCache); // files unchanged since they were last hashed are not read again
     for (const auto &rel : present) {
         if (rel != kManifestName && rel != kSignatureName && !manifest.files.count(rel))
             problems.push_back({rel, rel + ": present but not listed in manifest.json (added or renamed after export?)"});
@@ -114,7 +116,7 @@ std::vector<Problem> verify(const fs::path &bundleDir, const Manifest &manifest)
             continue;
         }
         try {
-            if (sha256File(file) != entry.sha256)
+            if (hashes.sha256(rel) != entry.sha256)
                 problems.push_back({rel, rel + ": SHA-256 differs (tampered or corrupt)"});
         } catch (const BundleError &e) {
             problems.push_back({rel, rel + ": " + e.what()});

@@ -8,8 +8,10 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -24,19 +26,6 @@ namespace {
 
 constexpr const char *kContents = ".contents.json";
 constexpr const char *kPartialPrefix = ".partial-";
-
-/// What a file looked like when the cache wrote it: size, inode and status-change time (ns). Any
-/// write, truncation, chmod or replacement changes st_ctime, which user space cannot set back, so
-/// matching stat() figures mean the file is the one extracted (git's index makes the same check).
-json fileStamp(const fs::path &p)
-{
-    struct stat st {};
-    if (::stat(p.c_str(), &st) != 0)
-        return nullptr;
-    return {{"bytes", static_cast<std::int64_t>(st.st_size)},
-            {"inode", static_cast<std::uint64_t>(st.st_ino)},
-            {"ctime_ns", static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec}};
-}
 
 /// Write the list of files under `dir` with their stamps.
 void writeContents(const fs::path &dir)
@@ -144,6 +133,104 @@ fs::path cachedPackageDir(const fs::path &package, std::string sha256)
         throw BundleError("cannot move the extracted package " + quoted(package) + " into " + quoted(dir) + ": " + std::strerror(errno));
     }
     return dir;
+}
+
+json fileStamp(const fs::path &p)
+{
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0)
+        return nullptr;
+    return {{"bytes", static_cast<std::int64_t>(st.st_size)},
+            {"inode", static_cast<std::uint64_t>(st.st_ino)},
+            {"ctime_ns", static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec}};
+}
+
+namespace {
+
+std::int64_t wallNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+HashCache::HashCache(const fs::path &bundleDir, bool enabled)
+    : m_dir(bundleDir)
+{
+    if (const char *full = std::getenv("AOTSTUDIO_VERIFY_FULL"); !enabled || (full && *full && std::string(full) != "0"))
+        return;
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(fs::absolute(bundleDir), ec);
+    if (ec)
+        return;
+    m_dir = canonical;
+    try {
+        const fs::path root = packageCacheRoot().parent_path() / "hashes";
+        fs::create_directories(root, ec);
+        if (ec || !fs::is_directory(root))
+            return;
+        ::chmod(root.c_str(), 0700);
+        char name[32];
+        std::snprintf(name, sizeof name, "%016zx.json", std::hash<std::string>{}(m_dir.string()));
+        m_file = root / name;
+        m_enabled = true;
+        std::ifstream in(m_file);
+        if (!in) {
+            // A folder seen for the first time: drop the files of folders unused for a month.
+            const auto now = fs::file_time_type::clock::now();
+            for (const auto &e : fs::directory_iterator(root, ec))
+                if (e.path().extension() == ".json"
+                    && now - fs::last_write_time(e.path(), ec) > std::chrono::hours(24 * kPackageCacheMaxAgeDays))
+                    fs::remove(e.path(), ec);
+            return;
+        }
+        const json j = json::parse(in, nullptr, false);
+        // Another folder whose path hashes alike: its entries are not ours.
+        if (j.is_object() && j.value("dir", std::string()) == m_dir.string() && j.contains("files")
+            && j["files"].is_object())
+            m_entries = j["files"];
+    } catch (...) {
+        m_enabled = false;
+    }
+}
+
+HashCache::~HashCache()
+{
+    if (!m_enabled || !m_changed)
+        return;
+    try {
+        writeFileAtomic(m_file, json{{"dir", m_dir.string()}, {"files", m_entries}}.dump());
+    } catch (...) {
+    }
+}
+
+std::string HashCache::sha256(const std::string &rel)
+{
+    const fs::path file = m_dir / rel;
+    if (m_enabled) {
+        const json stamp = fileStamp(file);
+        const auto it = m_entries.find(rel);
+        if (!stamp.is_null() && it != m_entries.end() && it->is_object() && it->value("stamp", json()) == stamp
+            && it->value("sha256", std::string()).size() == 64) {
+            const std::int64_t recorded = it->value("recorded_ns", std::int64_t{0});
+            const std::int64_t ctime = stamp.value("ctime_ns", std::int64_t{0});
+            if (ctime + std::int64_t{kHashCacheSettleSeconds} * 1000000000 < recorded) {
+                ++m_cached;
+                return (*it)["sha256"].get<std::string>();
+            }
+        }
+    }
+    // Stamp before reading: a write during the hash changes the ctime, so the entry cannot match.
+    const json stamp = m_enabled ? fileStamp(file) : json();
+    const std::int64_t before = wallNs();
+    std::string sha = sha256File(file);
+    ++m_hashed;
+    if (m_enabled && !stamp.is_null()) {
+        m_entries[rel] = {{"stamp", stamp}, {"sha256", sha}, {"recorded_ns", before}};
+        m_changed = true;
+    }
+    return sha;
 }
 
 } // namespace AotStudio::Bundle

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <string>
 
@@ -33,5 +35,42 @@ std::filesystem::path packageCacheRoot();
 /// verified it (a bundle's manifest); empty: computed here. Throws BundleError naming the package
 /// or the cache folder when the package is not a readable zip, or the cache cannot be written.
 std::filesystem::path cachedPackageDir(const std::filesystem::path &package, std::string sha256 = {});
+
+/// What a file looks like now: {"bytes", "inode", "ctime_ns"} from stat(), null when it cannot be
+/// stat()ed. Any write, truncation, chmod or replacement changes st_ctime, which user space cannot
+/// set back, so equal stamps mean the same, unchanged file (git's index makes the same check).
+nlohmann::json fileStamp(const std::filesystem::path &path);
+
+/// The hex SHA-256 of `file` (a bundle's file being verified), from the hash cache when the file
+/// is unchanged since it was hashed, else computed (sha256File) and recorded (BUNDLE.md "Hash
+/// cache"). The cache: one JSON file per bundle folder under `<cache>/hashes/` (the package
+/// cache's parent, mode 0700), written atomically, entries keyed by path with the file's stamp and
+/// the time they were recorded; files of folders not verified for kPackageCacheMaxAgeDays are
+/// removed when a new one is written. An entry is used only when the file's stamp is equal and its
+/// ctime is at least kHashCacheSettleSeconds older than the entry (a file written within the
+/// timestamp granularity of the hash could otherwise change unseen: git's "racy" rule).
+/// AOTSTUDIO_VERIFY_FULL=1 hashes every file. A cache that cannot be read or written is ignored.
+/// Throws BundleError as sha256File does.
+class HashCache
+{
+public:
+    /// `enabled` false: every file is hashed, nothing is recorded (an extracted zip's folder).
+    explicit HashCache(const std::filesystem::path &bundleDir, bool enabled = true);
+    ~HashCache(); ///< writes the entries recorded (never throws)
+    HashCache(const HashCache &) = delete;
+    HashCache &operator=(const HashCache &) = delete;
+
+    std::string sha256(const std::string &rel);
+
+    int hashed() const { return m_hashed; } ///< files read and hashed
+    int cached() const { return m_cached; } ///< files taken from the cache
+
+private:
+    std::filesystem::path m_dir, m_file;
+    nlohmann::json m_entries = nlohmann::json::object();
+    bool m_enabled = false, m_changed = false;
+    int m_hashed = 0, m_cached = 0;
+};
+inline constexpr int kHashCacheSettleSeconds = 2;
 
 } // namespace AotStudio::Bundle

@@ -15,6 +15,8 @@
 //        request here, is unsaturated only at the first; "" skips the replay),
 //        BENCH_REPLAY_SECONDS (per rate and mode, default 4)
 //
+// Beside them: the same run with every file hashed (AOTSTUDIO_VERIFY_FULL=1, no hash cache), and the
+// floor, bench_libtorch_floor: libtorch_cpu and c10 linked, main() leaves at once.
 // Each round runs every variant once as a fresh process, in a shuffled order (seeded), so load
 // drifts hit all alike; ratios are of medians with a paired percentile-bootstrap interval
 // (Profiler::ratioInterval). Figures are printed, never asserted.
@@ -23,6 +25,7 @@
 #include "profiler/statistics.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -96,6 +99,19 @@ Run spawnRun(const std::vector<std::string> &args, const std::vector<std::string
     r.loadMs = Bench::num(j, "/cold_start/load_ms"_json_pointer);
     r.cudaStack = j.contains("/cold_start/libraries/cuda_stack"_json_pointer) && j.at("/cold_start/libraries/cuda_stack"_json_pointer).get<bool>();
     return r;
+}
+
+/// Spawn to exit of bench_libtorch_floor (libtorch_cpu and c10 linked, main() leaves at once), ms.
+double floorRunMs()
+{
+    char *argv[] = {const_cast<char *>(AOTSTUDIO_FLOOR_PATH), nullptr};
+    const auto t0 = std::chrono::steady_clock::now();
+    pid_t pid = 0;
+    if (posix_spawn(&pid, AOTSTUDIO_FLOOR_PATH, nullptr, nullptr, argv, environ) != 0)
+        return std::nan("");
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 /// Drop the page cache of `file` where it is not mapped by another process (no root needed).
@@ -265,15 +281,27 @@ int main(int argc, char **argv)
         std::printf("package cache: load %.1f ms on the first run (extracts), %.1f ms once cached\n", first.loadMs, again.loadMs);
         (void)spawnRun(args, {cache}); // warm the shared cache and the page cache
 
-        enum Variant { Lean, Full, LeanCold, FullCold, PerPackage, Count };
-        const char *names[] = {"lean, warm cache", "full stack, warm cache", "lean, evicted", "full stack, evicted", "lean, weights per package"};
+        enum Variant { Lean, Full, LeanCold, FullCold, PerPackage, FullVerify, Floor, Count };
+        const char *names[] = {"lean, warm cache",
+                               "full stack, warm cache",
+                               "lean, evicted",
+                               "full stack, evicted",
+                               "lean, weights per package",
+                               "lean, every file hashed",
+                               "floor: libtorch_cpu, exit at main"};
         std::vector<std::vector<double>> ms(Count), rss(Count), load(Count);
         bool leanMapsCuda = false;
-        std::vector<int> order{Lean, Full, LeanCold, FullCold, PerPackage};
+        std::vector<int> order{Lean, Full, LeanCold, FullCold, PerPackage, FullVerify, Floor};
         for (int r = 0; r < rounds; ++r) {
             std::shuffle(order.begin(), order.end(), rng);
             for (int v : order) {
+                if (v == Floor) {
+                    ms[v].push_back(floorRunMs());
+                    continue;
+                }
                 std::vector<std::string> env{cache};
+                if (v == FullVerify)
+                    env.push_back("AOTSTUDIO_VERIFY_FULL=1"); // no hash cache: every file read and hashed
                 if (v == Full || v == FullCold)
                     env.push_back(preload);
                 if (v == LeanCold || v == FullCold) {
@@ -290,9 +318,14 @@ int main(int argc, char **argv)
                     leanMapsCuda = true;
             }
         }
-        for (int v = 0; v < Count; ++v)
+        for (int v = 0; v < Floor; ++v)
             std::printf("%-28s first output %7.1f ms (median), load %6.1f ms, peak RSS %6.1f MB\n", names[v], median(ms[v]), median(load[v]),
                         median(rss[v]));
+        std::printf("%-28s spawn to exit %7.1f ms (median): what LibTorch costs before main(); lean first output "
+                    "over it: %s\n",
+                    names[Floor], median(ms[Floor]), ratioText(Profiler::ratioInterval(ms[Lean], ms[Floor])).c_str());
+        std::printf("first output, hash cache / every file hashed: %s\n",
+                    ratioText(Profiler::ratioInterval(ms[Lean], ms[FullVerify])).c_str());
         std::printf("lean maps CUDA libraries: %s\n", leanMapsCuda ? "YES (unexpected)" : "no");
         std::printf("first output, lean / full stack, warm: %s\n", ratioText(Profiler::ratioInterval(ms[Lean], ms[Full])).c_str());
         std::printf("first output, lean / full stack, evicted: %s\n", ratioText(Profiler::ratioInterval(ms[LeanCold], ms[FullCold])).c_str());

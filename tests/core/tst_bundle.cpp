@@ -159,6 +159,7 @@ private slots:
     void shareWeightsStoresEachWeightOnce();
     void manifestBucketWeights();
     void packageCacheExtractsOnce();
+    void hashCacheSkipsOnlyUnchangedSettledFiles();
     void packageCacheRebuildsDamagedFolder();
 };
 
@@ -970,6 +971,60 @@ void TestBundle::manifestBucketWeights()
     json v1 = baseManifest();
     v1["buckets"][0]["weights"] = {{"weight_0", w}};
     QVERIFY_THROWS_EXCEPTION(BundleError, manifestFrom(v1));
+}
+
+// The hash cache (BUNDLE.md "Hash cache"): a file is read again unless its stamp is unchanged and
+// its ctime had settled (kHashCacheSettleSeconds) before it was hashed; a file changed in place is
+// hashed again and its new hash given; AOTSTUDIO_VERIFY_FULL and a disabled cache hash every time.
+void TestBundle::hashCacheSkipsOnlyUnchangedSettledFiles()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    qputenv("AOTSTUDIO_CACHE_DIR", (root / "cache").c_str());
+    const fs::path bundle = root / "bundle";
+    fs::create_directories(bundle / "packages");
+    writeText(bundle / "packages/a.pt2", "package bytes");
+    const std::string original = sha256File(bundle / "packages/a.pt2");
+    const auto hashOnce = [&](int &hashed, int &cached, bool enabled = true) {
+        HashCache cache(bundle, enabled);
+        const std::string sha = cache.sha256("packages/a.pt2");
+        hashed = cache.hashed();
+        cached = cache.cached();
+        return sha;
+    };
+    int hashed = 0, cached = 0;
+    QCOMPARE(hashOnce(hashed, cached), original);
+    QCOMPARE(hashed, 1);
+    // Written just now: its ctime is too close to the entry to trust, so it is read again.
+    QCOMPARE(hashOnce(hashed, cached), original);
+    QCOMPARE(cached, 0);
+    QTest::qWait((kHashCacheSettleSeconds + 1) * 1000);
+    QCOMPARE(hashOnce(hashed, cached), original); // recorded again, now after the file settled
+    QCOMPARE(hashOnce(hashed, cached), original);
+    QCOMPARE(hashed, 0);
+    QCOMPARE(cached, 1);
+    // Changed in place with the same size: a new ctime, so it is hashed and the change is seen.
+    writeText(bundle / "packages/a.pt2", "PACKAGE bytes");
+    QCOMPARE(hashOnce(hashed, cached), sha256File(bundle / "packages/a.pt2"));
+    QCOMPARE(hashed, 1);
+    QVERIFY(hashOnce(hashed, cached) != original);
+    // Forced, or disabled (an extracted zip): always read.
+    QTest::qWait((kHashCacheSettleSeconds + 1) * 1000);
+    (void)hashOnce(hashed, cached); // settled entry
+    (void)hashOnce(hashed, cached);
+    QCOMPARE(cached, 1);
+    qputenv("AOTSTUDIO_VERIFY_FULL", "1");
+    (void)hashOnce(hashed, cached);
+    QCOMPARE(hashed, 1);
+    qunsetenv("AOTSTUDIO_VERIFY_FULL");
+    (void)hashOnce(hashed, cached, false);
+    QCOMPARE(hashed, 1);
+    // The cache file lives in the private cache folder.
+    struct stat st {
+    };
+    QCOMPARE(::stat((root / "cache/hashes").c_str(), &st), 0);
+    QCOMPARE(st.st_mode & 0777, 0700u);
+    qunsetenv("AOTSTUDIO_CACHE_DIR");
 }
 
 void TestBundle::packageCacheExtractsOnce()
