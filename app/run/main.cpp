@@ -25,6 +25,7 @@
 #include <csignal>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -308,7 +309,8 @@ int main(int argc, char **argv)
                "  aotstudio-run --serve build/mlp-bundle --socket /run/user/1000/aotstudio-mlp/serve.sock\n"
                "  aotstudio-run --poisson 20 --seconds 10 build/mlp-bundle --batch 1\n"
                "  PYTHONPATH=core/python aotstudio-run --poisson 5 --seconds 4 build/mlp-bundle --batch 1 \\\n"
-               "      --eager-server \"python3 -m aotstudio_frontend.eager_serve sample:mlp cpu\"");
+               "      --eager-server \".venv/bin/python -m aotstudio_frontend.eager_serve sample:mlp cpu\"\n"
+               "  (from the source tree; the eager server needs a Python with torch)");
     std::string bundlePath;
     std::optional<long long> batchOpt;
     int runners = 1, iters = 100, warmup = 10;
@@ -367,6 +369,16 @@ int main(int argc, char **argv)
     double poissonRate = 0, seconds = 10;
     RunApp::Isolation isolation = RunApp::Isolation::Worker;
     int workers = 1;
+    // CLI::PositiveNumber's message prints the whole range of a double; this one says what it wants.
+    const CLI::Validator positive(
+        [](std::string &value) {
+            char *end = nullptr;
+            const double v = std::strtod(value.c_str(), &end);
+            return end != value.c_str() && *end == '\0' && v > 0 && std::isfinite(v)
+                ? std::string()
+                : "'" + value + "' is not a number above 0";
+        },
+        "NUMBER > 0");
     auto *serveOpt = app.add_flag("--serve", serve, "Serve requests (JSON lines on stdin, or on --socket) from a pool of worker "
                                                     "processes forked from this verified, prepared process; see SERVING below");
     auto *isolationOpt =
@@ -375,7 +387,8 @@ int main(int argc, char **argv)
                                                  "their packages loaded (default)")
             ->transform(CLI::CheckedTransformer(std::map<std::string, RunApp::Isolation>{{"request", RunApp::Isolation::Request},
                                                                                           {"worker", RunApp::Isolation::Worker}},
-                                                CLI::ignore_case));
+                                                CLI::ignore_case))
+            ->option_text("request|worker");
     auto *workersOpt = app.add_option("--workers", workers, "Workers: warm workers (worker isolation) or at most this many "
                                                             "requests at once (request isolation); the replay's spawn baseline "
                                                             "runs as many processes at once")
@@ -389,13 +402,14 @@ int main(int argc, char **argv)
                           ->check(CLI::ExistingFile);
     auto *poissonOpt = app.add_option("--poisson", poissonRate, "Replay a Poisson arrival process of RATE requests/s (seeded by "
                                                                 "--seed) for --seconds, as --replay does")
-                           ->check(CLI::PositiveNumber);
-    auto *secondsOpt = app.add_option("--seconds", seconds, "Length of the --poisson trace, s")->capture_default_str()->check(CLI::PositiveNumber);
+                           ->check(positive);
+    auto *secondsOpt = app.add_option("--seconds", seconds, "Length of the --poisson trace, s")->capture_default_str()->check(positive);
     auto *eagerOpt = app.add_option("--eager-server", eagerServerLine,
                                     "With --replay/--poisson: also serve the trace by --workers resident processes of "
                                     "this command (split as sh does, nothing substituted), which answer the request "
                                     "lines on stdin after a first {\"ready\": true} line: the Python eager baseline, "
-                                    "e.g. \"python -m aotstudio_frontend.eager_serve sample:mlp cpu\" (SERVING.md)");
+                                    "e.g. \".venv/bin/python -m aotstudio_frontend.eager_serve sample:mlp cpu\" with "
+                                    "PYTHONPATH=core/python (SERVING.md)");
     replayOpt->excludes(poissonOpt);
     serveOpt->excludes(replayOpt)->excludes(poissonOpt);
     for (auto *o : {serveOpt, replayOpt, poissonOpt}) {

@@ -622,18 +622,21 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
             failedModes += (failedModes.empty() ? "" : ", ") + std::string(isolationName(r.isolation)) +
                            (r.firstError.empty() ? std::string() : " (" + r.firstError + ")");
         }
+        // A mode that answered nothing has no latency: null, never a 0 ms that reads as a figure.
+        const auto latency = [&](const Profiler::RatioInterval &i) { return ok.empty() ? json() : intervalJson(i); };
         modesJson.push_back({{"mode", isolationName(r.isolation)}, {"baseline", isBaseline(r.isolation)},
             {"workers", r.workers},
             {"requests", r.latencyMs.size()}, {"ok", r.ok}, {"errors", r.errors},
-            {"first_error", r.firstError.empty() ? json() : json(r.firstError)}, {"median_ms", intervalJson(p50)},
-            {"p99_ms", intervalJson(p99)}, {"service_median_ms", intervalJson(service)}, {"throughput_per_s", throughput},
+            {"first_error", r.firstError.empty() ? json() : json(r.firstError)}, {"median_ms", latency(p50)},
+            {"p99_ms", latency(p99)}, {"service_median_ms", latency(service)}, {"throughput_per_s", throughput},
             {"achieved_rate_per_s", achieved}, {"wall_s", r.wallS}, {"cpu_s", r.cpuS}, {"cpu_busy_share", busy},
             {"gpu_busy_share", r.gpuBusy.is_object() ? r.gpuBusy.value("share", json()) : json()},
             {"gpu_busy", r.gpuBusy}, {"saturated", saturated(r)}});
         char line[512];
+        const auto text = [&](const Profiler::RatioInterval &i) { return ok.empty() ? std::string("-") : intervalText(i, "%.2f"); };
         std::snprintf(line, sizeof line, "%-9s %3d  %-30s %-30s %-30s %8.1f %8.1f %8.0f%%  %d/%zu",
-            isolationName(r.isolation), r.workers, intervalText(p50, "%.2f").c_str(), intervalText(p99, "%.2f").c_str(),
-            intervalText(service, "%.2f").c_str(), throughput, achieved, busy * 100.0, r.errors, r.latencyMs.size());
+            isolationName(r.isolation), r.workers, text(p50).c_str(), text(p99).c_str(),
+            text(service).c_str(), throughput, achieved, busy * 100.0, r.errors, r.latencyMs.size());
         lines.push_back(line);
         if (!r.firstError.empty())
             lines.push_back("          first error: " + oneLine(r.firstError));
@@ -670,11 +673,15 @@ int replay(const VerifiedBundle &vb, const ServeOptions &options, const ReplayOp
                     num.push_back(base.latencyMs[i]);
                     den.push_back(mode.latencyMs[i]);
                 }
+            const std::string name
+                = std::string(isolationName(base.isolation)) + "/" + isolationName(mode.isolation) + " median latency";
+            if (num.empty()) { // one side answered nothing: no ratio, and no 0.00x that reads as one
+                lines.push_back(name + ": none (no request answered by both)");
+                continue;
+            }
             const auto ratio = Profiler::ratioInterval(num, den);
             if (ratio.low && ratio.high && ratio.estimate > 0)
                 widths.push_back((*ratio.high - *ratio.low) / ratio.estimate);
-            const std::string name
-                = std::string(isolationName(base.isolation)) + "/" + isolationName(mode.isolation) + " median latency";
             json j = intervalJson(ratio);
             j["name"] = name;
             j["baseline"] = isolationName(base.isolation);

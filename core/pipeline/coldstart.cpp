@@ -141,11 +141,14 @@ Json measureBurstReplay(const ReplaySpec &spec, const fs::path &bundle, long lon
         modesRun.push_back("eager");
     }
     Json result{{"method",
-                 "aotstudio-run BUNDLE --poisson RATE --seconds S --workers N --json per rate, on the profile's "
-                 "one-bucket bundle (coldstart/): each isolation mode serves the same seeded Poisson trace "
-                 "from a resident parent, then the spawn baseline serves it with a fresh aotstudio-run per "
-                 "request and the eager baseline with N resident Python processes running the eager model "
-                 "(app/run/SERVING.md \"The burst replay\"); latency from the scheduled arrival to the answer"},
+                 std::string("aotstudio-run BUNDLE --poisson RATE --seconds S --workers N --json per rate, on the "
+                             "profile's one-bucket bundle (coldstart/): each isolation mode serves the same seeded "
+                             "Poisson trace from a resident parent, then the spawn baseline serves it with a fresh "
+                             "aotstudio-run per request")
+                     + (eagerArgv.empty() ? ""
+                                          : " and the eager baseline with N resident Python processes running "
+                                            "the eager model")
+                     + " (app/run/SERVING.md \"The burst replay\"); latency from the scheduled arrival to the answer"},
                 {"bundle", bundle.string()},
                 {"batch", batch},
                 {"seconds", spec.seconds},

@@ -480,7 +480,8 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
             Bundle::writeManifest(staging, manifest);
             if (signingKey)
                 Bundle::signBundle(staging, *signingKey);
-            const auto problems = Bundle::verify(staging, Bundle::loadManifest(staging));
+            // No hash cache: the staging folder is renamed next, so its entries would name a dead path.
+            const auto problems = Bundle::verify(staging, Bundle::loadManifest(staging), /*hashCache=*/false);
             if (!problems.empty())
                 throw fail("export", Protocol::Code::Internal, "the new bundle does not verify: " + problems.front().message, "");
         } catch (const Bundle::BundleError &e) {

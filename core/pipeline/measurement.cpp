@@ -90,7 +90,7 @@ Profiler::RatioInterval ratioFromJson(const Json &j)
     Profiler::RatioInterval r;
     if (!j.is_object())
         return r;
-    r.estimate = j.value("estimate", 0.0);
+    r.estimate = j.contains("estimate") && j["estimate"].is_number() ? j["estimate"].get<double>() : 0.0;
     if (j.contains("low") && j["low"].is_number())
         r.low = j["low"].get<double>();
     if (j.contains("high") && j["high"].is_number())

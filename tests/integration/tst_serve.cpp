@@ -515,6 +515,13 @@ void TestServe::eagerServerThatFailsFailsItsModeOnly()
     QCOMPARE(modes[QStringLiteral("eager")].value(QLatin1String("errors")).toInt(), 3);
     const QString why = modes[QStringLiteral("eager")].value(QLatin1String("first_error")).toString();
     QVERIFY2(why.contains(QLatin1String("exited with status 3 before it was ready: no such model")), qPrintable(why));
+    // No answer, no latency and no ratio: null, never a 0 ms or a 0.00x that reads as a figure.
+    QVERIFY(modes[QStringLiteral("eager")].value(QLatin1String("median_ms")).isNull());
+    QVERIFY(modes[QStringLiteral("worker")].value(QLatin1String("median_ms")).isObject());
+    QStringList ratioNames;
+    for (const auto &q : TestSupport::result(notReady.out).value(QLatin1String("ratios")).toArray())
+        ratioNames << q.toObject().value(QLatin1String("name")).toString();
+    QCOMPARE(ratioNames, QStringList{QStringLiteral("spawn/worker median latency")});
 
     // One that dies on its first request: that request fails naming it, the server is started again
     // for the next (which dies likewise), and the replay still ends.
@@ -546,6 +553,7 @@ void TestServe::usageErrors()
           QStringList{QStringLiteral("--serve"), m_bundle, QStringLiteral("--isolation"), QStringLiteral("thread")},
           QStringList{QStringLiteral("--seconds"), QStringLiteral("3"), m_bundle},
           QStringList{QStringLiteral("--eager-server"), QStringLiteral("python3"), m_bundle},
+          QStringList{QStringLiteral("--poisson"), QStringLiteral("0"), m_bundle},
           QStringList{QStringLiteral("--poisson"), QStringLiteral("2"), m_bundle, QStringLiteral("--eager-server"),
                       QStringLiteral("python3 $(touch /tmp/aotstudio-not-run)")},
           QStringList{QStringLiteral("--poisson"), QStringLiteral("2"), m_bundle, QStringLiteral("--eager-server"),
