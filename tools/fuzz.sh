@@ -11,7 +11,7 @@
 # build's ctest -L fuzz replays it from then on.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TARGETS=(protocol manifest zip graph cupti signature session input)
+TARGETS=(protocol manifest zip graph cupti signature guards session input)
 usage() { echo "usage: $0 TARGET SECONDS [libFuzzer options]   (TARGET: ${TARGETS[*]})" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 if [ "$1" = list ]; then printf '%s\n' "${TARGETS[@]}"; exit 0; fi

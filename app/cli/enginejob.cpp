@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -78,6 +80,12 @@ public:
         // directory's lock, so a second compile refused for a busy directory cannot clobber it.
         const std::string type = event.value("type", "");
         if (!m_log && !m_logPath.empty() && type == "progress") {
+            // The previous run's log is kept for the output folder's commit or move aside
+            // (outdir.py PREVIOUS_LOG: removed with a success, into previous-*/ after a failure).
+            const std::string previous
+                = (std::filesystem::path(m_logPath).parent_path() / ".aotstudio.previous.log").string();
+            if (std::filesystem::exists(m_logPath))
+                std::rename(m_logPath.c_str(), previous.c_str());
             m_log = std::fopen(m_logPath.c_str(), "w");
             for (const auto &line : m_pending)
                 std::fprintf(m_log ? m_log : stderr, "%s\n", line.c_str());

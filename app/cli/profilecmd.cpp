@@ -62,6 +62,10 @@ void addProfileOptions(CLI::App &app, ProfileOptions &o)
     addThreadsOption(cmd, o.threads);
     addShapeOption(cmd, o.shapes);
     cmd->add_option("--variants", o.variants, "Subset of eager,aoti,nativert")->delimiter(',')->check(CLI::IsMember({"eager", "aoti", "nativert"}));
+    cmd->add_flag(
+        "--convert-layout", o.convertLayout,
+        "With --package: copy the model's inputs into the package's memory layout (strides) when they differ, "
+        "instead of refusing them (once per input set, outside the timed calls)");
     cmd->add_flag("--no-trace", o.noTrace, "Skip the traced pass (no kernels, no trace.json, no overhead)");
     cmd->add_flag("--json", o.json, "Print the JSON envelope on stdout, the profile as its result");
     cmd->add_flag("-v,--verbose", o.verbose, "Also print debug logs to stderr");
@@ -87,6 +91,8 @@ json profileRequest(const ProfileOptions &o)
     setShapes(r, o.shapes);
     if (!o.package.empty())
         r["package"] = std::filesystem::absolute(o.package).lexically_normal().string();
+    if (o.convertLayout)
+        r["convert_layout"] = true;
     if (!o.variants.empty())
         r["variants"] = o.variants;
     if (!o.replayRates.empty()) {

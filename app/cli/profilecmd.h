@@ -23,6 +23,7 @@ struct ProfileOptions {
     std::vector<std::string> replayModes; ///< isolation modes (worker, request); empty: both
     bool noReplayEager = false; ///< the request's replay.eager false: no Python eager server baseline
     bool noTrace = false, json = false, verbose = false;
+    bool convertLayout = false; ///< --convert-layout: the request's convert_layout
 };
 
 /// Add the options of `profile` to its subcommand; their values land in `options`.

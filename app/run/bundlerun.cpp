@@ -180,7 +180,7 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
     return plan;
 }
 
-std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners)
+std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners, bool convertLayout)
 {
     try {
         // Extracted once per package hash (the manifest's, verified) into the package cache, and
@@ -191,6 +191,7 @@ std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const 
         if (const auto entry = vb.bundle.manifest.files.find(bucket.package); entry != vb.bundle.manifest.files.end())
             options.sha256 = entry->second.sha256;
         options.weightFiles = bucket.weightsUnder(vb.bundle.root);
+        options.convertLayout = convertLayout;
         auto runner = Runtime::AotiRunner::load((vb.bundle.root / bucket.package).string(), vb.bundle.manifest.device, options);
         runner->setGuards(bucket.guards); // every input set is checked before a call
         return runner;
@@ -214,6 +215,14 @@ void setRequestInputs(
     for (const auto &in : m.inputs)
         specs.push_back({in.withBatch(plan.choice.padTo), in.dtype});
     runner.setGeneratedInputs(specs, plan.batch, seed);
+}
+
+json conversionsJson(const std::vector<Runtime::LayoutConversion> &conversions)
+{
+    json out = json::array();
+    for (const auto &c : conversions)
+        out.push_back({{"input", c.input}, {"name", c.name}, {"from", c.from}, {"to", c.to}, {"message", c.message}});
+    return out;
 }
 
 json outputsJson(const Bundle::Manifest &manifest, const std::vector<Runtime::OutputSummary> &outputs)

@@ -90,10 +90,16 @@ struct RequestPlan {
 RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch, const std::string &inputPath);
 
 /// Load the package of `plan`'s bucket for the bundle's device and set the bucket's guards on it
-/// (every input set is checked before a call). Loading runs the package's native code. Throws
+/// (every input set is checked before a call: shapes, dtypes and strides). `convertLayout`
+/// (--convert-layout): an input in another layout is copied into the package's (and reported by
+/// layoutConversions()) instead of refused. Loading runs the package's native code. Throws
 /// Refusal("failed") naming the package.
 std::unique_ptr<Runtime::AotiRunner> loadBucket(
-    const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners = 1);
+    const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners = 1, bool convertLayout = false);
+
+/// The inputs the runner copied into the package's layout, as --json and --serve print them:
+/// [{input, name, from, to, message}] (strides in elements).
+nlohmann::json conversionsJson(const std::vector<Runtime::LayoutConversion> &conversions);
 
 /// Give `runner` the request's inputs: the file's tensors padded to the bucket's batch, or
 /// generated ones (floating N(0, 1) from `seed`, integers zero; padding rows zero). Throws

@@ -195,10 +195,14 @@ int runOnInputs(Runtime::AotiRunner &runner, const std::string &inputPath, const
     head["run_ms"] = runMs;
     head["outputs"] = outs;
     head["saved"] = saveTo.empty() ? json() : json(saveTo);
-    if (asJson)
+    head["layout_conversions"] = RunApp::conversionsJson(runner.layoutConversions());
+    if (asJson) {
         Protocol::printEnvelope(stdout, Protocol::okEnvelope(Bundle::validUtf8Json(head)));
-    else
+    } else {
         std::printf("package:  %s\nrun:      %.3f ms\noutputs:  %zu\n", label.c_str(), runMs, outs.size());
+        for (const auto &c : runner.layoutConversions())
+            std::printf("layout:   %s\n", Bundle::validUtf8(c.message).c_str());
+    }
     std::fflush(nullptr);
     return 0;
 }
@@ -206,7 +210,7 @@ int runOnInputs(Runtime::AotiRunner &runner, const std::string &inputPath, const
 /// `--package`: one package on the inputs of `inputPath`, checked by its guards sidecar (or the
 /// `--guards` file); the outputs saved for the caller (a sweep's isolated call).
 int runPackage(const std::string &package, const std::string &device, const std::string &inputPath, const std::string &saveTo,
-               const std::string &guardsPath, bool asJson)
+               const std::string &guardsPath, bool convertLayout, bool asJson)
 {
   try {
     if (inputPath.empty())
@@ -215,6 +219,7 @@ int runPackage(const std::string &package, const std::string &device, const std:
     try {
         Runtime::AotiRunner::LoadOptions options;
         options.extractionCache = true;
+        options.convertLayout = convertLayout;
         runner = Runtime::AotiRunner::load(package, device, options);
         if (!guardsPath.empty()) { // a bundle's bucket guards, written out by the caller
             std::ifstream in(guardsPath);
@@ -240,7 +245,7 @@ int runPackage(const std::string &package, const std::string &device, const std:
 /// of a bundle). No bucket choice and no padding: the caller names the bucket and gives inputs of
 /// the shapes it is to run.
 int runBucket(const RunApp::VerifiedBundle &verified, const std::string &bucketName, const std::string &inputPath,
-              const std::string &saveTo, bool asJson)
+              const std::string &saveTo, bool convertLayout, bool asJson)
 {
   try {
     const Bundle::Manifest &m = verified.bundle.manifest;
@@ -253,7 +258,7 @@ int runBucket(const RunApp::VerifiedBundle &verified, const std::string &bucketN
     }
     std::unique_ptr<Runtime::AotiRunner> runner;
     try {
-        runner = RunApp::loadBucket(verified, *it);
+        runner = RunApp::loadBucket(verified, *it, 1, convertLayout);
     } catch (const RunApp::Refusal &e) {
         return refuse(asJson, e.stage(), e.what(), e.code());
     }
@@ -316,6 +321,7 @@ int main(int argc, char **argv)
     int runners = 1, iters = 100, warmup = 10;
     std::uint64_t seed = 0;
     bool asJson = false;
+    bool convertLayout = false;
     std::string packagePath, packageDevice = "cpu", saveOutputsPath, guardsPath;
     auto *bundleOpt = app.add_option("bundle", bundlePath, "Bundle directory or .zip (from aotstudio-cli export)");
     auto *packageOpt = app.add_option("--package", packagePath, "Run one AOTInductor .pt2 instead of a bundle (its model.guards.json "
@@ -324,7 +330,7 @@ int main(int argc, char **argv)
                            ->check(CLI::ExistingFile);
     bundleOpt->excludes(packageOpt);
     app.add_option("--device", packageDevice, "With --package: cpu or cuda")->capture_default_str()->check(CLI::IsMember({"cpu", "cuda"}));
-    app.add_option("--save-outputs", saveOutputsPath, "With --package or --bucket: write the outputs with torch.save's format (a list of tensors)");
+    app.add_option("--save-outputs", saveOutputsPath, "With --package or --bucket: write the outputs with torch.save's format (a tuple of tensors; torch.load(FILE) reads it)");
     std::string bucketName;
     auto *bucketOpt = app.add_option("--bucket", bucketName, "With a bundle: run this bucket's package on --input (no bucket choice, no "
                                                              "padding; its shared weights bound and its guards checked as in "
@@ -362,6 +368,11 @@ int main(int argc, char **argv)
     app.add_flag("--allow-unsigned", allowUnsigned, "Run an unsigned bundle, or one signed by a key outside the trust store "
                                                     "(an invalid signature is refused all the same)");
     app.add_flag("--json", asJson, "Print one JSON object on stdout");
+    app.add_flag("--convert-layout", convertLayout,
+                 "Copy an --input tensor (or a served request's) whose strides are not the ones the package was compiled "
+                 "for (channels-last, a transpose, a slice, an expanded or misaligned view) into the package's layout, "
+                 "and say so in the output; without it such an input is refused (AOTInductor would read the wrong "
+                 "elements and return a wrong result)");
 
     // Serving (app/run/SERVING.md): a resident parent with the bundle verified, a pool of forked workers.
     bool serve = false;
@@ -453,7 +464,7 @@ int main(int argc, char **argv)
         Runtime::setIntraOpThreads(threads); // before any package loads: its kernels use this count
 
     if (!packagePath.empty())
-        return runPackage(packagePath, packageDevice, inputPath, saveOutputsPath, guardsPath, asJson);
+        return runPackage(packagePath, packageDevice, inputPath, saveOutputsPath, guardsPath, convertLayout, asJson);
     if (bundlePath.empty())
         return usage(asJson, "give a bundle (directory or .zip) or --package FILE.pt2; see --help");
 
@@ -486,6 +497,7 @@ int main(int argc, char **argv)
         options.socketPath = socketPath;
         options.trustArgs = trustPaths;
         options.allowUnsigned = allowUnsigned;
+        options.convertLayout = convertLayout;
         try {
             if (eagerOpt->count() > 0)
                 options.eagerServer = RunApp::splitCommandLine(eagerServerLine);
@@ -518,7 +530,7 @@ int main(int argc, char **argv)
     try {
         RunApp::checkRunsHere(verified, cuda, capability);
         if (!bucketName.empty())
-            return runBucket(verified, bucketName, inputPath, saveOutputsPath, asJson);
+            return runBucket(verified, bucketName, inputPath, saveOutputsPath, convertLayout, asJson);
         plan = RunApp::planRequest(verified, batchOpt, inputPath);
     } catch (const RunApp::Refusal &e) {
         return refuse(asJson, e.stage(), e.what(), e.code());
@@ -531,7 +543,7 @@ int main(int argc, char **argv)
     std::unique_ptr<Runtime::AotiRunner> runner;
     const auto tLoad = Clock::now();
     try {
-        runner = RunApp::loadBucket(verified, choice.bucket, runners);
+        runner = RunApp::loadBucket(verified, choice.bucket, runners, convertLayout);
     } catch (const RunApp::Refusal &e) {
         return refuse(asJson, e.stage(), e.what(), e.code());
     }
@@ -660,6 +672,7 @@ int main(int argc, char **argv)
                  {"latency", latency.runs > 0 ? summaryJson(latency) : json()},
                  {"throughput", throughput.is_null() ? json() : throughput},
                  {"cold_start", coldJson},
+                 {"layout_conversions", RunApp::conversionsJson(runner->layoutConversions())},
                  {"outputs", outputsJson}};
         if (measurement.is_object())
             out["measurement"] = measurement;
@@ -697,6 +710,8 @@ int main(int argc, char **argv)
         std::printf("libraries:   %d shared libraries mapped, %.0f MB on disk%s\n", coldJson["libraries"]["count"].get<int>(),
                     coldJson["libraries"]["bytes"].get<double>() / 1e6,
                     coldJson["libraries"]["cuda_stack"].get<bool>() ? ", CUDA stack included" : ", no CUDA stack");
+        for (const auto &c : runner->layoutConversions())
+            std::printf("layout:      %s\n", Bundle::validUtf8(c.message).c_str());
         for (std::size_t i = 0; i < outputs.size(); ++i) {
             const auto &o = outputs[i];
             std::string first;

@@ -47,6 +47,9 @@ struct ServeOptions {
     /// on stdin and stdout after a first `{"ready": true}` line (the engine's
     /// `python -m aotstudio_frontend.eager_serve MODEL DEVICE`); empty: no eager baseline.
     std::vector<std::string> eagerServer;
+    /// --convert-layout: a request's input file in another layout than the package's is copied
+    /// into it (the answer's `layout_conversions` says so) instead of refused.
+    bool convertLayout = false;
 };
 
 /// The words of a command line as a POSIX shell splits them (wordexp(3) without command

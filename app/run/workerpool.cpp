@@ -137,7 +137,8 @@ using RunnerCache = std::map<std::string, std::unique_ptr<Runtime::AotiRunner>>;
 /// or {"ok": false, "error": {"stage", "message"}}; `cache` keeps loaded packages (worker
 /// isolation). `begin`: when the worker took the request (after fork() for request isolation), so
 /// that `setup_ms` (begin to the load: a forked child's set-up and the bucket plan) is its own share.
-json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, RunnerCache *cache, Clock::time_point begin)
+json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, RunnerCache *cache, Clock::time_point begin,
+                    bool convertLayout)
 {
     try {
         const RequestPlan plan = planRequest(vb, request.batch, request.input);
@@ -149,13 +150,13 @@ json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, Runner
             auto &slot = (*cache)[plan.choice.bucket.name];
             if (!slot) {
                 const auto t0 = Clock::now();
-                slot = loadBucket(vb, plan.choice.bucket);
+                slot = loadBucket(vb, plan.choice.bucket, 1, convertLayout);
                 loadMs = msBetween(t0, Clock::now());
             }
             runner = slot.get();
         } else {
             const auto t0 = Clock::now();
-            own = loadBucket(vb, plan.choice.bucket);
+            own = loadBucket(vb, plan.choice.bucket, 1, convertLayout);
             loadMs = msBetween(t0, Clock::now());
             runner = own.get();
         }
@@ -174,8 +175,11 @@ json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, Runner
         } catch (const Runtime::RuntimeError &e) {
             throw Refusal("failed", e.what());
         }
-        return {{"ok", true}, {"bucket", plan.choice.bucket.name}, {"outputs", outputs}, {"setup_ms", setupMs},
+        json answer{{"ok", true}, {"bucket", plan.choice.bucket.name}, {"outputs", outputs}, {"setup_ms", setupMs},
             {"load_ms", loadMs}, {"inputs_ms", inputsMs}, {"run_ms", runMs}};
+        if (!runner->layoutConversions().empty())
+            answer["layout_conversions"] = conversionsJson(runner->layoutConversions());
+        return answer;
     } catch (const Refusal &e) {
         return {{"ok", false}, {"error", errorJson(e.stage(), e.what(), "", e.code())}};
     } catch (const std::exception &e) { // a c10::Error outside the runner's own wrapping
@@ -421,7 +425,7 @@ void WorkerPool::warmWorkerLoop(int fd)
         const auto begin = Clock::now();
         const json j = json::parse(buf.substr(0, nl), nullptr, false);
         buf.erase(0, nl + 1);
-        json answer = handleInWorker(m_vb, WorkRequest::fromJson(j), &cache, begin);
+        json answer = handleInWorker(m_vb, WorkRequest::fromJson(j), &cache, begin, m_options.convertLayout);
         answer["begin_ns"] = steadyNs(begin);
         if (!writeAll(fd, Bundle::dumpJson(answer) + "\n", true))
             break;
@@ -523,7 +527,7 @@ std::string WorkerPool::forkForRequest(Slot &s)
         auto close = childCloseFds(-1);
         close.push_back(p[0]);
         becomeWorker(m_parent, close, m_threads);
-        json answer = handleInWorker(m_vb, s.job->request, nullptr, begin);
+        json answer = handleInWorker(m_vb, s.job->request, nullptr, begin, m_options.convertLayout);
         answer["begin_ns"] = steadyNs(begin);
         writeAll(p[1], Bundle::dumpJson(answer) + "\n", false);
         ::_exit(0); // no destructors, no atexit: the parent's bundle folder is not ours to remove
@@ -785,12 +789,15 @@ json WorkerPool::response(const Job &job, const json &answer, const Slot &s, Clo
             inputsMs = answer.value("inputs_ms", 0.0);
             runMs = answer.value("run_ms", 0.0);
         }
-        return {{"id", job.id}, {"ok", true}, {"bucket", body.value("bucket", "")},
+        json r{{"id", job.id}, {"ok", true}, {"bucket", body.value("bucket", "")},
             {"outputs", body.value("outputs", json::array())},
             {"timing",
                 {{"queue_ms", queueMs}, {"worker_start_ms", startMs}, {"setup_ms", setupMs}, {"load_ms", loadMs},
                     {"inputs_ms", inputsMs}, {"run_ms", runMs}, {"total_ms", totalMs}}},
             {"worker_pid", s.pid}};
+        if (body.contains("layout_conversions")) // an input copied into the package's layout (--convert-layout)
+            r["layout_conversions"] = body["layout_conversions"];
+        return r;
     } catch (const json::exception &e) {
         return failure(job, "worker",
             (m_options.isolation == Isolation::Eager ? "eager server " : "worker ") + std::to_string(s.pid)

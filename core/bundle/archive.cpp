@@ -334,4 +334,45 @@ TempDir::~TempDir()
         ::close(m_lock);
 }
 
+Pt2Kind pt2Kind(const std::vector<std::string> &entries)
+{
+    bool program = false;
+    for (const std::string &e : entries) {
+        // AOTInductor: <name>/data/aotinductor/<model>/...; torch.export.save: <name>/models/<model>.json.
+        if (e.find("/data/aotinductor/") != std::string::npos || e.rfind("data/aotinductor/", 0) == 0)
+            return Pt2Kind::AotiPackage;
+        const auto m = e.find("models/");
+        if (m != std::string::npos && (m == 0 || e[m - 1] == '/') && e.size() > 5 && e.compare(e.size() - 5, 5, ".json") == 0)
+            program = true;
+    }
+    return program ? Pt2Kind::ExportedProgram : Pt2Kind::Unknown;
+}
+
+Pt2Kind pt2Kind(const fs::path &path)
+{
+    std::error_code ec;
+    std::vector<std::string> names;
+    if (fs::is_directory(path, ec)) {
+        for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+            names.push_back(fs::relative(it->path(), path, ec).generic_string() + (it->is_directory(ec) ? "/" : ""));
+        return pt2Kind(names);
+    }
+    try {
+        auto z = openZipChecked(path, quoted(path));
+        for (const auto &e : zipEntries(z.get(), quoted(path), ExtractLimits{}))
+            names.push_back(e.rel + (e.isDir ? "/" : ""));
+    } catch (const BundleError &) {
+        return Pt2Kind::NotAZip;
+    }
+    return pt2Kind(names);
+}
+
+std::string exportedProgramMessage(const fs::path &path)
+{
+    return quoted(path) + " is a torch.export.save program (an ExportedProgram: a graph and its weights, no compiled "
+                          "code), not an AOTInductor package; compile it first: aotstudio-cli compile --model " +
+        path.string() + " --out DIR, then run DIR/model.pt2 (aotstudio-run --package DIR/model.pt2 --input FILE) or "
+                        "make a bundle (aotstudio-cli export --from DIR --out BUNDLE)";
+}
+
 } // namespace AotStudio::Bundle

@@ -103,8 +103,17 @@ OpenedBundle openBundleUnverified(const fs::path &path, std::vector<Problem> &pr
     if (fs::is_directory(st)) {
         b.root = b.source;
     } else if (fs::is_regular_file(st)) {
-        if (b.source.extension() == ".pt2")
-            throw BundleError(quoted(path) + " is a single AOTInductor package, not a bundle (make one with aotstudio-cli export)");
+        if (b.source.extension() == ".pt2") {
+            switch (pt2Kind(b.source)) {
+            case Pt2Kind::ExportedProgram:
+                throw BundleError(exportedProgramMessage(path));
+            case Pt2Kind::AotiPackage:
+                throw BundleError(quoted(path) + " is a single AOTInductor package, not a bundle: run it with aotstudio-run "
+                                                 "--package " + path.string() + " --input FILE, or make a bundle with aotstudio-cli export");
+            default:
+                break; // a zip named .pt2, or not a zip: extractZip() says what it is
+            }
+        }
         b.extracted = std::make_shared<TempDir>();
         b.root = extractZip(b.source, b.extracted->path());
     } else {

@@ -25,7 +25,10 @@ inline constexpr const char *kFormat = "aotstudio.bundle";
 /// The newest format_version this code reads. 2 added `buckets[i].weights` (shared weights): an
 /// export writes 2 only when it uses them, so bundles without stay readable by version-1 runtimes,
 /// and a version-1 runtime refuses a bundle whose packages it would run without their weights.
-inline constexpr int kFormatVersion = 2;
+/// 3 (this round's bundle changes, BUNDLE.md "Format versions"): bucket guards that record each
+/// input's strides (guards version 2), so that a runtime that would not check the layout refuses
+/// the bundle as newer instead of running another layout into its packages.
+inline constexpr int kFormatVersion = 3;
 // The bundle's layout (BUNDLE.md "Layout"): every writer and reader of a bundle uses these names.
 inline constexpr const char *kManifestName = "manifest.json";
 /// The index of an `export --layout blocks` folder (BUNDLE.md "Block layout"): not a runnable
@@ -177,6 +180,35 @@ struct BucketChoice {
 /// BundleError naming B and the available buckets otherwise (or when B < 1).
 BucketChoice chooseBucket(const Manifest &manifest, long long batch);
 
+/// A dynamic bucket's batch_max when the compile's range has no upper end (torch's int_oo): the
+/// bucket's guards still check every call; the manifest needs a number.
+inline constexpr long long kUnboundedBatch = 2147483647;
+
+/// Dimension 0 of the first input as a compile accepted it (its guards, FORMAT.md "Guards"): the
+/// dimension a bundle's buckets are chosen by. Its sizes are coeff * s + offset for the symbol s
+/// in [symbolMin, symbolMax] (symbolMax absent: unbounded); static when !dynamic.
+struct BatchRule {
+    bool dynamic = false;
+    bool plain = true; ///< the symbol itself (coeff 1, offset 0): what a plain --dynamic-batch can stand for
+    long long coeff = 1, offset = 0;
+    long long symbolMin = 0;
+    std::optional<long long> symbolMax;
+    std::string text; ///< "x.shape[0] == 2 * b" for a derived dimension, else the symbol's label
+    long long lo() const { return coeff * symbolMin + offset; }
+    std::optional<long long> hi() const;
+};
+
+/// The rule of a compile's `guards` object; nullopt when absent or unreadable (then nothing is
+/// known about dimension 0).
+std::optional<BatchRule> batchRule(const nlohmann::json &guards);
+
+/// The sizes `rule` accepts that no bucket answers: an exact bucket its size (and, with `padSafe`,
+/// every size below the largest, padded into it), the dynamic bucket its range. "" when every
+/// accepted size is answered; else up to four ranges of accepted sizes ("5..64", "66..inf"), then
+/// "...". For a derived rule only sizes of its form count (2*b: the even ones).
+std::string uncoveredBatchSizes(const BatchRule &rule, const std::vector<long long> &exact,
+                                const std::optional<std::pair<long long, long long>> &dynamicRange, bool padSafe);
+
 /// Why `manifest` cannot run here (empty: it can). Checks an unknown `format`, a format_version
 /// newer than kFormatVersion, a torch_version whose major.minor differs from `runtimeTorchVersion`
 /// ("2.14.1+cu130" and "2.14.1" match), device cuda without `cudaAvailable`, and a
@@ -256,6 +288,18 @@ std::vector<std::string> checkZip(std::string_view bytes, const std::string &nam
 /// The entry `entry` of the zip in `bytes`, whole; BundleError when it is missing, declares more
 /// than `maxBytes`, or does not read back at its declared size and CRC.
 std::string readZipEntry(std::string_view bytes, const std::string &entry, std::uint64_t maxBytes, const std::string &name);
+
+/// What a `.pt2` file (or an extracted one's folder) holds: an AOTInductor package
+/// (`<name>/data/aotinductor/...`, aoti_compile_and_package), a torch.export.save program
+/// (`<name>/models/<model>.json` and weights, no compiled code), something else, or not a zip at
+/// all. Both kinds share the `.pt2` suffix and the PT2 archive layout; only the entries tell them apart.
+enum class Pt2Kind { AotiPackage, ExportedProgram, Unknown, NotAZip };
+Pt2Kind pt2Kind(const std::filesystem::path &path);
+/// The same from an archive's entry names (folders may end in '/').
+Pt2Kind pt2Kind(const std::vector<std::string> &entries);
+/// The one-line refusal for a torch.export.save program given where a compiled package or a
+/// bundle was expected: names the file and the commands that compile it and run the result.
+std::string exportedProgramMessage(const std::filesystem::path &path);
 
 /// Extract `zipPath` into `destDir` (created if needed). Refuses, with BundleError naming the zip, a
 /// truncated or corrupt archive (libzip's consistency check, CRC and size of every entry), any

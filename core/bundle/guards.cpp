@@ -221,6 +221,87 @@ std::string form(std::int64_t coeff, std::int64_t offset, const std::string &sym
     return s;
 }
 
+/// Contiguous (row-major) strides of `sizes`, as torch computes them (a size of 0 counts as 1).
+void contiguousStrides(const std::int64_t *sizes, std::size_t rank, std::int64_t *out)
+{
+    std::int64_t step = 1;
+    for (std::size_t d = rank; d-- > 0;) {
+        out[d] = step;
+        if (__builtin_mul_overflow(step, std::max<std::int64_t>(sizes[d], 1), &step))
+            step = INT64_MAX;
+    }
+}
+
+/// Whether `strides` equal `want` on every dimension that reaches more than one element.
+bool sameLayout(const std::int64_t *sizes, std::size_t rank, const std::int64_t *strides, const std::int64_t *want)
+{
+    for (std::size_t d = 0; d < rank; ++d)
+        if (sizes[d] > 1 && strides[d] != want[d])
+            return false;
+    return true;
+}
+
+std::string intList(const std::int64_t *v, std::size_t n)
+{
+    std::string s = "(";
+    for (std::size_t i = 0; i < n && i < 16; ++i)
+        s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + (n > 16 ? ", ...)" : ")");
+}
+
+/// The strides of a named dense layout ("contiguous", "channels_last" for rank 4,
+/// "channels_last_3d" for rank 5) at `sizes`; false for any other name or rank.
+bool namedLayoutStrides(const std::string &layout, const std::int64_t *sizes, std::size_t rank, std::int64_t *out)
+{
+    if (layout == "contiguous") {
+        contiguousStrides(sizes, rank, out);
+        return true;
+    }
+    std::array<std::size_t, 5> order{}; // outermost first; the channel dimension innermost
+    if (layout == "channels_last" && rank == 4)
+        order = {0, 2, 3, 1, 0};
+    else if (layout == "channels_last_3d" && rank == 5)
+        order = {0, 2, 3, 4, 1};
+    else
+        return false;
+    std::int64_t step = 1;
+    for (std::size_t k = rank; k-- > 0;) {
+        out[order[k]] = step;
+        step *= std::max<std::int64_t>(sizes[order[k]], 1);
+    }
+    return true;
+}
+
+/// A name for the layout of an input's `strides`: contiguous, channels_last(_3d), a permuted dense
+/// layout, expanded (a stride of 0), or a strided view (sliced, overlapping or with gaps).
+std::string layoutName(const std::int64_t *sizes, std::size_t rank, const std::int64_t *strides)
+{
+    std::array<std::int64_t, 64> want{};
+    for (const char *name : {"contiguous", "channels_last", "channels_last_3d"})
+        if (namedLayoutStrides(name, sizes, rank, want.data()) && sameLayout(sizes, rank, strides, want.data()))
+            return name;
+    for (std::size_t d = 0; d < rank; ++d)
+        if (sizes[d] > 1 && strides[d] == 0)
+            return "expanded (a stride of 0)";
+    for (std::size_t d = 0; d < rank; ++d)
+        if (sizes[d] > 1 && strides[d] < 0)
+            return "a negative stride";
+    // Dense in another order: sorted by stride, each stride the product of the sizes inside it.
+    std::array<std::size_t, 64> idx{};
+    std::size_t m = 0;
+    for (std::size_t d = 0; d < rank; ++d)
+        if (sizes[d] > 1)
+            idx[m++] = d;
+    std::sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(m), [&](std::size_t a, std::size_t b) { return strides[a] < strides[b]; });
+    std::int64_t step = 1;
+    bool dense = true;
+    for (std::size_t k = 0; k < m && dense; ++k) {
+        dense = strides[idx[k]] == step;
+        step *= sizes[idx[k]];
+    }
+    return dense ? "a permuted layout (e.g. a transpose)" : "a strided view (sliced, overlapping or with gaps)";
+}
+
 } // namespace
 
 InputGuards InputGuards::parse(const json &j, const std::string &origin)
@@ -257,6 +338,8 @@ InputGuards InputGuards::parse(const json &j, const std::string &origin)
                 fail(origin, where, "symbol '" + sym.id + "' is listed twice");
             sym.min = optionalInt(s, "min", origin, where);
             sym.max = optionalInt(s, "max", origin, where);
+            sym.declaredMin = optionalInt(s, "declared_min", origin, where);
+            sym.declaredMax = optionalInt(s, "declared_max", origin, where);
             if (sym.min && sym.max && *sym.min > *sym.max)
                 fail(origin, where, "min " + std::to_string(*sym.min) + " is above max " + std::to_string(*sym.max));
             const std::string name = optionalText(s, "name");
@@ -338,6 +421,32 @@ InputGuards InputGuards::parse(const json &j, const std::string &origin)
             }
             input.dims.push_back(std::move(dim));
         }
+        input.layout = optionalText(in, "layout");
+        if (in.contains("strides")) {
+            const json &strides = in.at("strides");
+            if (!strides.is_array() || strides.size() != dims.size())
+                fail(origin, where + ".strides", "must be an array with one entry per dimension");
+            for (std::size_t d = 0; d < strides.size(); ++d) {
+                const std::string sw = where + ".strides[" + std::to_string(d) + "]";
+                const json &sj = strides.at(d);
+                Stride stride;
+                if (sj.is_number_integer()) {
+                    if (sj.is_number_unsigned() && sj.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+                        fail(origin, sw, "is out of range");
+                    stride.value = sj.get<std::int64_t>();
+                } else if (sj.is_object() && sj.contains("expr") && sj.value("checkable", false) == true) {
+                    stride.kind = Stride::Expression;
+                    stride.expr = static_cast<int>(g.m_dimExprs.size());
+                    g.m_dimExprs.push_back(compile(sj.at("expr"), sw + ".expr", optionalText(sj, "text"), {}));
+                } else if (sj.is_object()) {
+                    stride.kind = Stride::Unchecked;
+                } else {
+                    fail(origin, sw, "must be an integer or an object {expr, checkable, text}");
+                }
+                input.strides.push_back(stride);
+            }
+            g.m_recordsStrides = true;
+        }
         g.m_inputs.push_back(std::move(input));
     }
 
@@ -401,6 +510,18 @@ std::string InputGuards::symbolRange(int symbol) const
 {
     const auto &s = m_symbols[static_cast<std::size_t>(symbol)];
     return rangeText(s.min, s.max);
+}
+
+bool InputGuards::bound(const Expr &e, std::uint64_t boundMask, const std::int32_t *binder, std::size_t symbolCount)
+{
+    if ((e.symbols & boundMask) != e.symbols)
+        return false;
+    if (symbolCount <= 63)
+        return true;
+    for (const auto &in : e.code) // symbols past 63 share a bit: look at each
+        if (in.op == Sym && binder[in.value] < 0)
+            return false;
+    return true;
 }
 
 std::optional<GuardViolation> InputGuards::check(std::span<const ShapeRef> inputs) const
@@ -500,16 +621,7 @@ std::optional<GuardViolation> InputGuards::check(std::span<const ShapeRef> input
         }
     }
 
-    const auto allBound = [&](const Expr &e) {
-        if ((e.symbols & boundMask) != e.symbols)
-            return false;
-        if (n <= 63)
-            return true;
-        for (const auto &in : e.code) // symbols past 63 share a bit: look at each
-            if (in.op == Sym && binder[in.value] < 0)
-                return false;
-        return true;
-    };
+    const auto allBound = [&](const Expr &e) { return bound(e, boundMask, binder, n); };
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const Input &spec = m_inputs[i];
         for (std::size_t d = 0; d < spec.dims.size(); ++d) {
@@ -561,7 +673,66 @@ std::optional<GuardViolation> InputGuards::check(std::span<const ShapeRef> input
                          sizes + ", which violates the guard " + e.text + (e.source.empty() ? "" : " (" + e.source + ")") +
                              (ok ? "" : " (cannot be evaluated: overflow)"));
     }
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        if (inputs[i].strides && !m_inputs[i].constant)
+            if (auto v = checkStrides(i, inputs[i], values, boundMask, binder))
+                return v;
     return std::nullopt;
+}
+
+std::optional<GuardViolation> InputGuards::checkStrides(std::size_t i, const ShapeRef &shape, const std::int64_t *values,
+                                                        std::uint64_t boundMask, const std::int32_t *binder) const
+{
+    const Input &spec = m_inputs[i];
+    const std::size_t rank = shape.rank; // equal to spec.dims.size(): the shape check passed
+    for (std::size_t d = 0; d < rank; ++d)
+        if (shape.sizes[d] == 0)
+            return std::nullopt; // no elements: nothing is read
+    // What the package indexes with: the recorded strides, evaluated at these sizes; where one
+    // cannot be evaluated, the strides of the recorded layout when it has a name, else the
+    // call's own (not compared). No record: contiguous.
+    std::array<std::int64_t, kMaxRank> want;
+    std::array<std::int64_t, kMaxRank> named;
+    const bool hasNamed = namedLayoutStrides(spec.strides.empty() ? std::string("contiguous") : spec.layout, shape.sizes, rank,
+                                             named.data());
+    for (std::size_t d = 0; d < rank; ++d) {
+        want[d] = hasNamed ? named[d] : shape.strides[d];
+        if (d >= spec.strides.size())
+            continue;
+        const Stride &s = spec.strides[d];
+        std::int64_t r = 0;
+        if (s.kind == Stride::Static)
+            want[d] = s.value;
+        else if (s.kind == Stride::Expression && bound(m_dimExprs[static_cast<std::size_t>(s.expr)], boundMask, binder, m_symbols.size()) &&
+                 evaluate(m_dimExprs[static_cast<std::size_t>(s.expr)].code, values, r))
+            want[d] = r;
+    }
+    for (std::size_t d = 0; d < rank; ++d) {
+        if (shape.sizes[d] <= 1 || shape.strides[d] == want[d])
+            continue;
+        GuardViolation v;
+        v.input = static_cast<int>(i);
+        v.dim = static_cast<int>(d);
+        v.value = shape.strides[d];
+        v.layout = true;
+        v.expected.assign(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(rank));
+        const std::string layout = inputLayout(i);
+        v.rule = "strides " + intList(want.data(), rank) + " (" + layout + ")";
+        v.message = "input " + std::to_string(i) + " (" + spec.name + ") has strides " + intList(shape.strides, rank) + " (" +
+            layoutName(shape.sizes, rank, shape.strides) + "); the package was compiled for strides " +
+            intList(want.data(), rank) + " (" + layout + ") at shape " + intList(shape.sizes, rank) +
+            " and would read the wrong elements";
+        return v;
+    }
+    return std::nullopt;
+}
+
+std::string InputGuards::inputLayout(std::size_t i) const
+{
+    const Input &in = m_inputs.at(i);
+    if (in.strides.empty())
+        return "contiguous (assumed: these guards record no strides)";
+    return in.layout.empty() ? std::string("as exported") : in.layout;
 }
 
 std::optional<GuardViolation> InputGuards::check(const std::vector<std::vector<std::int64_t>> &shapes) const
@@ -610,7 +781,7 @@ std::vector<InputGuards::SymbolInfo> InputGuards::symbols() const
     std::vector<SymbolInfo> out;
     out.reserve(m_symbols.size());
     for (const auto &s : m_symbols)
-        out.push_back({s.id, s.label, s.min, s.max});
+        out.push_back({s.id, s.label, s.min, s.max, s.declaredMin, s.declaredMax});
     return out;
 }
 

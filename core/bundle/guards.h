@@ -8,7 +8,12 @@
 // `model.guards.json` beside `model.pt2`, and each bucket of a bundle manifest.
 //
 // check() tells whether a call's input shapes satisfy them, and if not names the input, the
-// dimension, the value and the range, relation or guard it violates. No torch, no Qt: the engine's
+// dimension, the value and the range, relation or guard it violates. Given strides too, it checks
+// them against the strides each input was exported with (version 2: `inputs[i].strides`, one
+// expression per dimension, and `layout`), because AOTInductor indexes an input with the strides
+// it was compiled for: another layout of the same shape reads the wrong elements and returns a
+// wrong result without an error (pytorch#153992; upstream's AOTI_RUNTIME_CHECK_INPUTS is off by
+// default). Guards without recorded strides (version 1) are checked against contiguous strides. No torch, no Qt: the engine's
 // runner and aotstudio-run both call it before a package runs (AOTInductor itself does not check
 // shapes: a wrong size reads past a buffer or returns a wrong result silently).
 
@@ -24,13 +29,16 @@
 namespace AotStudio::Bundle {
 
 inline constexpr const char *kGuardsFormat = "aotstudio.guards";
-inline constexpr int kGuardsVersion = 1;
+inline constexpr int kGuardsVersion = 2; ///< 2: inputs[i].strides and .layout
 inline constexpr const char *kGuardsSidecarSuffix = ".guards.json"; ///< model.pt2 -> model.guards.json
 
-/// One input's shape as check() reads it, without a copy: `rank` sizes at `sizes`.
+/// One input's shape as check() reads it, without a copy: `rank` sizes at `sizes`, and `rank`
+/// strides (in elements, as torch reports them) at `strides`, or null when the caller checks the
+/// shape only (planners, manifests).
 struct ShapeRef {
     const std::int64_t *sizes = nullptr;
     std::size_t rank = 0;
+    const std::int64_t *strides = nullptr;
 };
 
 /// Why a call's inputs were refused.
@@ -40,6 +48,12 @@ struct GuardViolation {
     std::int64_t value = 0;  ///< the size found (the rank, or the count, when dim is -1)
     std::string rule;        ///< what was violated: "1..64 (batch)", "x.shape[0] == y.shape[0]", a guard's text
     std::string message;     ///< one line naming all of the above
+    /// A layout violation: the shape fits but the strides do not (dim: the first dimension whose
+    /// stride differs, value: that stride). `expected` holds the strides the package indexes the
+    /// input with at this shape, one per dimension: what a copy must have to be accepted
+    /// (at::empty_strided(sizes, expected).copy_(input)).
+    bool layout = false;
+    std::vector<std::int64_t> expected;
 };
 
 /// A package's input guards, parsed and compiled for checking. Copyable and immutable: one
@@ -59,12 +73,21 @@ public:
     static std::filesystem::path sidecarPath(const std::filesystem::path &package);
 
     /// nullopt when `inputs` (flattened in the package's order) satisfy every checkable range,
-    /// relation and guard; else the first violation. Allocates nothing when the inputs pass.
+    /// relation and guard, and, for inputs given with strides, the strides the package was
+    /// compiled for; else the first violation (shape violations before layout ones). Strides of
+    /// dimensions of size 0 or 1 are not compared (no element is reached through them), nor are
+    /// those of an input with no elements. Allocates nothing when the inputs pass.
     std::optional<GuardViolation> check(std::span<const ShapeRef> inputs) const;
     std::optional<GuardViolation> check(const std::vector<std::vector<std::int64_t>> &shapes) const;
 
     std::size_t inputCount() const { return m_inputs.size(); }
     bool isDynamic() const { return !m_symbols.empty(); }
+    /// Whether the guards record each input's strides (version 2); without, check() compares
+    /// strides with contiguous ones.
+    bool recordsStrides() const { return m_recordsStrides; }
+    /// The layout input `i` was exported with: "contiguous", "channels_last", "channels_last_3d",
+    /// "strided" (another layout), or "contiguous (assumed)" when the guards record none.
+    std::string inputLayout(std::size_t i) const;
     /// Guards and assertions recorded as text only (not evaluated by check()).
     std::size_t uncheckedCount() const { return m_unchecked; }
     /// "x[batch 1..64, 16], y[batch, 16]" for logs.
@@ -77,6 +100,11 @@ public:
         std::string label; ///< the user's name, else "x.shape[0]", else the id
         std::optional<std::int64_t> min;
         std::optional<std::int64_t> max; ///< nullopt: no upper bound
+        /// The range the user declared (guards.py declared_ranges(): `declared_min`/`declared_max`),
+        /// when torch.export was asked for one; a value in it that the guards refuse was excluded
+        /// by torch (a narrowed range, a guard), not by the user.
+        std::optional<std::int64_t> declaredMin;
+        std::optional<std::int64_t> declaredMax;
     };
     std::vector<SymbolInfo> symbols() const;
     /// The value of symbol `symbol` in `example` (input shapes, flattened): from the first
@@ -128,6 +156,8 @@ private:
         std::string label; ///< "x.shape[0]", the user's name, or the id
         std::optional<std::int64_t> min;
         std::optional<std::int64_t> max;
+        std::optional<std::int64_t> declaredMin;
+        std::optional<std::int64_t> declaredMax;
     };
     struct Expr {
         std::vector<Instr> code;
@@ -143,14 +173,26 @@ private:
         int expr = -1;         ///< Expression: index into m_dimExprs
         std::string text;      ///< "x.shape[0] == 2 * b"
     };
+    /// One dimension's stride as exported: a constant, an expression of the symbols, or not
+    /// checkable (an expression the checker cannot evaluate).
+    struct Stride {
+        enum Kind : std::uint8_t { Static, Expression, Unchecked } kind = Static;
+        std::int64_t value = 0; ///< Static
+        int expr = -1;          ///< Expression: index into m_dimExprs
+    };
     struct Input {
         std::string name;
         std::string dtype;     ///< as exported, "" when not recorded
+        std::string layout;    ///< as exported ("contiguous", "channels_last", ...), "" when not recorded
         bool constant = false; ///< a non-tensor input (not checked)
         std::vector<Dim> dims;
+        std::vector<Stride> strides; ///< one per dimension; empty when not recorded (contiguous assumed)
     };
 
     std::string where(int input, int dim) const;
+    std::optional<GuardViolation> checkStrides(std::size_t input, const ShapeRef &shape, const std::int64_t *values,
+                                               std::uint64_t boundMask, const std::int32_t *binder) const;
+    static bool bound(const Expr &e, std::uint64_t boundMask, const std::int32_t *binder, std::size_t symbolCount);
     std::string symbolRange(int symbol) const;
 
     std::vector<Input> m_inputs;
@@ -158,6 +200,7 @@ private:
     std::vector<Expr> m_dimExprs;
     std::vector<Expr> m_checks; ///< checkable guards and assertions
     std::size_t m_unchecked = 0;
+    bool m_recordsStrides = false;
     nlohmann::json m_json;
 };
 

@@ -2,11 +2,13 @@
 #include "bundle/inspect.h"
 
 #include "bundle/bundle.h"
+#include "bundle/guards.h"
 #include "bundle/signing.h"
 #include "bundle/text.h"
 
 #include <zip.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -19,16 +21,43 @@ namespace {
 
 constexpr zip_uint64_t kMaxRecordBytes = 64ull << 20;
 
-json specsJson(const std::vector<TensorSpec> &specs)
+/// The manifest's tensor specs as inspect prints them. With `buckets` (inputs): a dimension that a
+/// bucket's guards make dynamic is shown by its symbol's name ("seq", "x.shape[2]"), not by the
+/// example's size the manifest records, and listed in `dynamic` with its range.
+json specsJson(const std::vector<TensorSpec> &specs, const std::vector<Bucket> *buckets = nullptr)
 {
     json out = json::array();
-    for (const auto &s : specs) {
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        const auto &s = specs[i];
         json shape = json::array();
         for (auto d : s.shape)
             shape.push_back(d == kBatchDim ? json("batch") : json(d));
         json spec{{"shape", shape}, {"dtype", s.dtype}};
         if (!s.name.empty())
             spec["name"] = s.name;
+        json dynamic = json::array();
+        for (std::size_t d = 1; buckets && d < s.shape.size(); ++d) {
+            for (const auto &b : *buckets) {
+                if (!b.guards)
+                    continue;
+                const auto bindings = b.guards->bindings();
+                const auto it = std::find_if(bindings.begin(), bindings.end(),
+                                             [&](const InputGuards::Binding &x) { return x.input == i && x.dim == d; });
+                if (it == bindings.end())
+                    continue;
+                const auto sym = b.guards->symbols()[it->symbol];
+                std::string name = sym.label;
+                if (it->coeff != 1 || it->offset != 0)
+                    name = (it->coeff != 1 ? std::to_string(it->coeff) + "*" : std::string()) + name +
+                           (it->offset ? (it->offset > 0 ? "+" : "") + std::to_string(it->offset) : std::string());
+                spec["shape"][d] = name;
+                dynamic.push_back({{"dim", d}, {"name", name}, {"min", sym.min ? json(it->coeff * *sym.min + it->offset) : json()},
+                                   {"max", sym.max ? json(it->coeff * *sym.max + it->offset) : json()}, {"bucket", b.name}});
+                break;
+            }
+        }
+        if (!dynamic.empty())
+            spec["dynamic"] = dynamic;
         out.push_back(std::move(spec));
     }
     return out;
@@ -238,13 +267,19 @@ json describePt2(const fs::path &path)
             epModels[model] = m;
         }
     }
-    if (!aotiModels.empty()) {
+    std::vector<std::string> names; // the kind is decided as the runner decides it (pt2Kind)
+    for (const auto &e : entries)
+        names.push_back(e.name);
+    switch (pt2Kind(names)) {
+    case Pt2Kind::AotiPackage:
         out["kind"] = "aoti_package";
         out["aoti"] = {{"models", aotiModels}};
-    } else if (!epModels.empty()) {
+        break;
+    case Pt2Kind::ExportedProgram:
         out["kind"] = "exported_program";
         out["exported_program"] = {{"models", epModels}};
-    } else {
+        break;
+    default:
         out["kind"] = "unknown";
     }
     return out;
@@ -288,7 +323,7 @@ json describeBundle(const fs::path &path, const std::function<std::vector<std::s
                 {"producer", m.producer},
                 {"created", m.created},
                 {"pad_safe", m.padSafe},
-                {"inputs", specsJson(m.inputs)},
+                {"inputs", specsJson(m.inputs, &m.buckets)},
                 {"outputs", specsJson(m.outputs)},
                 {"buckets", buckets},
                 {"files", m.files.size()},

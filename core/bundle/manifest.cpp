@@ -348,9 +348,12 @@ json batchShapes(const json &tensors)
 json newManifest(const ManifestDraft &d)
 {
     const bool sharedWeights = std::any_of(d.buckets.begin(), d.buckets.end(), [](const json &b) { return b.contains("weights"); });
+    const bool strides = std::any_of(d.buckets.begin(), d.buckets.end(), [](const json &b) {
+        return b.contains("guards") && b["guards"].is_object() && b["guards"].value("version", 1) >= 2;
+    });
     json m{
         {"format", kFormat},
-        {"format_version", sharedWeights ? 2 : 1},
+        {"format_version", strides ? 3 : sharedWeights ? 2 : 1}, // the lowest version that describes it
         {"created", d.created},
         {"producer", d.producer},
         {"model", d.model},

@@ -125,4 +125,87 @@ std::vector<std::string> checkCompatible(const Manifest &manifest, const std::st
     return why;
 }
 
+std::optional<long long> BatchRule::hi() const
+{
+    return symbolMax ? std::optional<long long>(coeff * *symbolMax + offset) : std::nullopt;
+}
+
+std::optional<BatchRule> batchRule(const json &guards)
+{
+    if (!guards.is_object())
+        return std::nullopt;
+    try {
+        const InputGuards g = InputGuards::parse(guards, "the compile's guards");
+        BatchRule r;
+        const auto symbols = g.symbols();
+        for (const auto &b : g.bindings()) {
+            if (b.dim != 0)
+                continue;
+            r.dynamic = true;
+            r.coeff = b.coeff;
+            r.offset = b.offset;
+            r.plain = b.coeff == 1 && b.offset == 0;
+            r.symbolMin = std::max<long long>(symbols[b.symbol].min.value_or(0), 0);
+            r.symbolMax = symbols[b.symbol].max;
+            r.text = symbols[b.symbol].label;
+            for (const auto &in : guards.value("inputs", json::array()))
+                if (in.is_object() && in.value("index", -1) == static_cast<int>(b.input) && in.contains("dims") &&
+                    in["dims"].is_array() && !in["dims"].empty() && in["dims"][0].is_object())
+                    if (const std::string t = in["dims"][0].value("text", ""); !r.plain && !t.empty())
+                        r.text = t;
+            return r;
+        }
+        return r;
+    } catch (const BundleError &) {
+        return std::nullopt;
+    }
+}
+
+std::string uncoveredBatchSizes(const BatchRule &rule, const std::vector<long long> &exact,
+                                const std::optional<std::pair<long long, long long>> &dynamicRange, bool padSafe)
+{
+    if (!rule.dynamic)
+        return {};
+    std::vector<std::pair<long long, long long>> covered;
+    const long long largest = exact.empty() ? 0 : *std::max_element(exact.begin(), exact.end());
+    if (padSafe && largest > 0)
+        covered.push_back({1, largest});
+    for (long long b : exact)
+        covered.push_back({b, b});
+    if (dynamicRange)
+        covered.push_back(*dynamicRange);
+    std::sort(covered.begin(), covered.end());
+    const long long step = std::max<long long>(1, rule.coeff);
+    const long long first = rule.lo();
+    const auto hi = rule.hi();
+    // The first accepted size at or after `n`.
+    const auto nextAccepted = [&](long long n) { return n <= first ? first : first + ((n - first + step - 1) / step) * step; };
+    std::vector<std::string> gaps;
+    const auto say = [&](long long a, std::optional<long long> b) {
+        if (gaps.size() < 4)
+            gaps.push_back(b && *b == a ? std::to_string(a) : std::to_string(a) + ".." + (b ? std::to_string(*b) : "inf"));
+        else if (gaps.size() == 4)
+            gaps.push_back("...");
+    };
+    long long at = first; // the first accepted size not yet known to be covered
+    for (const auto &[a, b] : covered) {
+        if (hi && at > *hi)
+            break;
+        if (b < at)
+            continue;
+        if (a > at) { // accepted sizes in [at, a) have no bucket
+            const long long end = hi ? std::min(*hi, a - 1) : a - 1;
+            if (end >= at)
+                say(at, at + ((end - at) / step) * step);
+        }
+        at = std::max(at, nextAccepted(b + 1));
+    }
+    if (!hi || at <= *hi)
+        say(at, hi ? std::optional<long long>(at + ((*hi - at) / step) * step) : std::nullopt);
+    std::string out;
+    for (const auto &g : gaps)
+        out += (out.empty() ? "" : ", ") + g;
+    return out;
+}
+
 } // namespace AotStudio::Bundle

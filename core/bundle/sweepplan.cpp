@@ -350,10 +350,28 @@ SweepPlan planSweep(
         }
     }
 
+    const auto symbolInfo = guards.symbols();
     for (auto &p : plan.points) {
         if (const auto v = guards.check(p.shapes)) {
             p.inside = false;
             p.refusal = v->message;
+            // A size the user declared but the package refuses: torch narrowed the range or a
+            // guard excludes it; the point says so rather than "outside the range".
+            for (const int s : {p.varied, p.varied2}) {
+                if (s < 0 || static_cast<std::size_t>(s) >= p.values.size())
+                    continue;
+                const auto &info = symbolInfo[static_cast<std::size_t>(s)];
+                const std::int64_t value = p.values[static_cast<std::size_t>(s)];
+                if (!p.relation && info.declaredMin && value >= *info.declaredMin && (!info.declaredMax || value <= *info.declaredMax)) {
+                    p.reasons.push_back("excluded by guard: " + info.label + " = " + std::to_string(value) + " is in the declared range " +
+                                        std::to_string(*info.declaredMin) + ".." +
+                                        (info.declaredMax ? std::to_string(*info.declaredMax) : std::string("inf")) +
+                                        " but the package refuses it");
+                    for (auto &r : p.reasons) // not "outside" the range the user gave
+                        if (const auto at = r.find(" (outside)"); at != std::string::npos)
+                            r.erase(at, 10);
+                }
+            }
         }
         if (p.varied >= 0 && p.varied2 < 0)
             ++plan.single;

@@ -5,8 +5,9 @@
 #include "pipeline/jobutil.h"
 
 #include "bundle/bundle.h"
-#include "bundle/weights.h"
+#include "bundle/guards.h"
 #include "bundle/signing.h"
+#include "bundle/weights.h"
 #include "profiler/statistics.h"
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
@@ -216,6 +217,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     };
     // 1. What to compile: the request, or the compile job directory it names.
     Json base = Json::object();
+    std::optional<Bundle::BatchRule> sourceRule; ///< dimension 0 as the --from compile accepted it
     if (request.contains("from")) {
         const fs::path from = request.value("from", std::string());
         std::error_code unverifiedEc;
@@ -240,6 +242,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
             base["dynamic"] = source["options"]["dynamic"];
         if (source.contains("options") && source["options"].value("shapes", Json()).is_object())
             base["shapes"] = source["options"]["shapes"];
+        sourceRule = Bundle::batchRule(source.value("guards", Json()));
     }
     for (const char *k :
          {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic", "shapes"}) {
@@ -262,8 +265,34 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
                    "use buckets (a bundle aotstudio-run loads) or blocks (one weightless package per repeated block)");
     if (layout == "blocks")
         return exportBlockLayout(ctx, base, out, request);
+    std::vector<long> buckets;
+    for (const auto &b : request.value("buckets", Json::array())) {
+        if (!b.is_number_integer() || b.get<long>() < 1)
+            throw fail("export", Protocol::Code::BadRequest, "buckets must be positive batch sizes",
+                       "e.g. --buckets batch=1,4,16");
+        buckets.push_back(b.get<long>());
+    }
+    const Json dynamicBatch = request.value("dynamic_batch", Json());
+    if (!dynamicBatch.is_null()
+        && !(dynamicBatch.is_array() && dynamicBatch.size() == 2 && dynamicBatch[0].is_number_integer()
+             && dynamicBatch[1].is_number_integer() && dynamicBatch[0].get<long>() >= 1
+             && dynamicBatch[0].get<long>() <= dynamicBatch[1].get<long>()))
+        throw fail("export", Protocol::Code::BadRequest, "dynamic_batch must be [min, max] with 1 <= min <= max",
+                   "e.g. --dynamic-batch 1:64");
+    // The compile's own rule for dimension 0 is kept unless buckets decide the batch: without
+    // --buckets and --dynamic-batch the bundle is one bucket built as the compile was (a dynamic
+    // dimension 0 with its range and relation, e.g. 2*b, stays so). --dynamic-batch makes dimension
+    // 0 of every input one plain batch, so it cannot stand for a derived one (2*b, 3*b+1).
+    const bool bucketsDecide = !buckets.empty() || !dynamicBatch.is_null();
+    if (sourceRule && sourceRule->dynamic && !sourceRule->plain && !dynamicBatch.is_null())
+        throw fail("export", Protocol::Code::BadRequest,
+                   "the compile's dimension 0 is not a plain batch (" + sourceRule->text
+                       + "): --dynamic-batch would make it one and drop that rule, so the bundle would take sizes the "
+                         "compile refused",
+                   "export without --dynamic-batch (one bucket with the compile's rule), with exact --buckets of "
+                   "sizes the rule allows, or both");
     // Dynamic dimensions besides the batch (a sequence length, an image size) stay dynamic in every
-    // bucket; dimension 0 is the batch, which the buckets and --dynamic-batch decide.
+    // bucket; when buckets decide the batch, dimension 0 is theirs.
     if (base.contains("dynamic")) {
         if (!base["dynamic"].is_array())
             throw fail("export", Protocol::Code::BadRequest, "'dynamic' must be a list of \"INPUT:DIM[:MIN:MAX][=NAME]\" strings",
@@ -272,24 +301,29 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         for (const auto &d : base["dynamic"]) {
             const std::string spec = d.is_string() ? d.get<std::string>() : std::string();
             const auto colon = spec.find(':');
-            if (colon != std::string::npos && spec.compare(colon + 1, 2, "0:") != 0 && spec.substr(colon + 1) != "0" &&
-                spec.compare(colon + 1, 2, "0=") != 0)
+            if (!bucketsDecide
+                || (colon != std::string::npos && spec.compare(colon + 1, 2, "0:") != 0 && spec.substr(colon + 1) != "0"
+                    && spec.compare(colon + 1, 2, "0=") != 0))
                 kept.push_back(d);
         }
         base["dynamic"] = kept;
     }
-    std::vector<long> buckets;
-    for (const auto &b : request.value("buckets", Json::array())) {
-        if (!b.is_number_integer() || b.get<long>() < 1)
-            throw fail("export", Protocol::Code::BadRequest, "buckets must be positive batch sizes", "e.g. --buckets batch=1,4,16");
-        buckets.push_back(b.get<long>());
+    // A bucket policy that leaves sizes the compile accepted without a bucket: said, with the sizes.
+    if (sourceRule && sourceRule->dynamic && bucketsDecide) {
+        std::vector<long long> exact(buckets.begin(), buckets.end());
+        std::optional<std::pair<long long, long long>> range;
+        if (dynamicBatch.is_array())
+            range = {dynamicBatch[0].get<long long>(), dynamicBatch[1].get<long long>()};
+        const std::string gaps
+            = Bundle::uncoveredBatchSizes(*sourceRule, exact, range, request.value("pad_safe", false));
+        if (!gaps.empty())
+            ctx.log("warning",
+                    "the compile accepted dimension 0 sizes " + std::to_string(sourceRule->lo()) + ".."
+                        + (sourceRule->hi() ? std::to_string(*sourceRule->hi()) : std::string("inf"))
+                        + (sourceRule->plain ? "" : " (" + sourceRule->text + ")")
+                        + "; these have no bucket in the bundle: " + gaps
+                        + " (aotstudio-run refuses them; add buckets or --dynamic-batch to cover them)");
     }
-    const Json dynamicBatch = request.value("dynamic_batch", Json());
-    if (!dynamicBatch.is_null() && !(dynamicBatch.is_array() && dynamicBatch.size() == 2 && dynamicBatch[0].is_number_integer() &&
-                                     dynamicBatch[1].is_number_integer() && dynamicBatch[0].get<long>() >= 1 &&
-                                     dynamicBatch[0].get<long>() <= dynamicBatch[1].get<long>()))
-        throw fail("export", Protocol::Code::BadRequest, "dynamic_batch must be [min, max] with 1 <= min <= max",
-                   "e.g. --dynamic-batch 1:64");
     // The signing key (BUNDLE.md "Signature"), read before any compile so a bad one fails at once.
     std::optional<Bundle::SigningKey> signingKey;
     if (const Json k = request.value("sign_key", Json()); !k.is_null()) {
@@ -321,6 +355,7 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     for (long b : buckets) {
         Json r = base;
         r["batch"] = b;
+        r["static_batch"] = true; // an exact bucket is a static build, whatever the factory's dynamic_shapes say
         plan.push_back({"batch" + std::to_string(b), r, {{"batch", b}}});
     }
     if (!dynamicBatch.is_null()) {
@@ -393,9 +428,16 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         }
         Json bucket = p.bucket;
         if (p.name == "default") {
+            // The compile's own dimension 0: dynamic (its range; the guards keep the relation) or
+            // the example's size.
+            const auto rule = Bundle::batchRule(result.value("guards", Json()));
             const Json in0 = result.value("inputs", Json::array());
-            if (!in0.empty() && !in0[0].value("shape", Json::array()).empty())
+            if (rule && rule->dynamic) {
+                bucket["batch_min"] = std::max<long long>(1, rule->lo());
+                bucket["batch_max"] = rule->hi().value_or(Bundle::kUnboundedBatch);
+            } else if (!in0.empty() && !in0[0].value("shape", Json::array()).empty()) {
                 bucket["batch"] = in0[0]["shape"][0];
+            }
         }
         bucket["name"] = p.name;
         bucket["package"] = rel;

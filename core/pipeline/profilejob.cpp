@@ -163,6 +163,7 @@ struct ProfileRequest {
     int coldRuns = 3;
     std::optional<ReplaySpec> replay; ///< the burst replay; absent: none (the default)
     std::optional<std::string> package; ///< a given package (absolute); absent: compile here
+    bool convertLayout = false; ///< `convert_layout`: inputs copied into the package's layout, not refused
 };
 
 /// The request's `replay` (FORMAT.md "profile"): absent, null or false: none; true: the defaults
@@ -283,6 +284,10 @@ ProfileRequest parseRequest(const Json &request)
     r.replay = parseReplay(request);
     if (request.contains("package"))
         r.package = fs::absolute(request["package"].get<std::string>()).lexically_normal().string();
+    if (request.contains("convert_layout") && !request["convert_layout"].is_boolean())
+        throw JobFailed(
+            {"load", Protocol::Code::BadRequest, "'convert_layout' must be true or false", "send a JSON boolean"});
+    r.convertLayout = request.value("convert_layout", false);
 
     if (r.device == "cuda" && !Runtime::cudaAvailable())
         throw JobFailed({"load", Protocol::Code::NoDevice, "no CUDA device: LibTorch sees no usable GPU or driver on this machine",
@@ -359,13 +364,18 @@ std::unique_ptr<Runtime::AotiRunner> loadPackage(const ProfileRequest &req, cons
     }
     try {
         auto runner = Runtime::AotiRunner::load(src.package, req.device);
+        runner->setConvertLayout(req.convertLayout);
         runner->setInputs(job.inputs());
         runner->run();
         return runner;
     } catch (const Runtime::InputRefused &e) {
-        throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
-                         "the model's inputs are outside what the package was compiled for (its model.guards.json); "
-                         "give inputs it accepts, or compile the model with the range you need (--dynamic)"});
+        throw JobFailed(
+            {"load_package", Protocol::Code::LoadFailed, e.what(),
+             e.violation().layout
+                 ? "the model's example inputs have another memory layout than the package was compiled for; "
+                   "give inputs in that layout, or profile with --convert-layout (a copy before every call)"
+                 : "the model's inputs are outside what the package was compiled for (its model.guards.json); "
+                   "give inputs it accepts, or compile the model with the range you need (--dynamic)"});
     } catch (const Runtime::RuntimeError &e) {
         throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
                          src.source == "given"
@@ -946,6 +956,9 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         // 2. Load the package and check it computes what eager computes on these inputs.
         ctx.progress("load_package", 0, "loading the package with LibTorch");
         const auto runner = loadPackage(req, src, job, loaded);
+        for (const auto &c : runner->layoutConversions())
+            ctx.log("warning",
+                    "layout: " + c.message + " (convert_layout; the copy is made once, outside the timed calls)");
         const Json verified
             = verifyPackage(job, *runner); // per output, on the example and seeded inputs (compilejob.h)
         ctx.checkStop("load_package");
@@ -966,6 +979,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             topt.seconds = req.throughputSeconds;
             topt.warmup = std::max(3, req.options.warmup);
             topt.threads = req.threads;
+            topt.convertLayout = req.convertLayout;
             throughput = measureThroughput(
                 src.package, req.device, [&] { return job.inputs(); }, topt, stop, warn,
                 [&](double f) { ctx.progress("throughput", f, "throughput windows"); });

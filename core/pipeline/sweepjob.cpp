@@ -210,6 +210,68 @@ Json runPoint(Python::CompileJob &job, Runtime::AotiRunner &runner, int index, c
 
 namespace {
 
+/// The layout rows of one target (issue 34; FORMAT.md "sweep result", `layout`): at the example's
+/// shapes, each tensor input in each other layout the front end can make of it (contiguous,
+/// channels-last, a transpose, a slice of a wider tensor, a misaligned view: sweep.py
+/// layout_variants()), the same values. The runner must refuse each by default, or run it when
+/// its strides happen to be the package's and then match eager; with convert_layout it must copy
+/// it and match eager. A silent run that differs from eager is the failure this guards against.
+/// Rows: {input, variant, strides, refused (outcome by default: "refused" | "match" |
+/// "mismatch" | "error"), converted ("match" | "mismatch" | "error"), message, ok}.
+Json layoutRows(Python::CompileJob &job, Runtime::AotiRunner &runner,
+                const std::vector<std::vector<std::int64_t>> &shapes, int index)
+{
+    Json rows = Json::array();
+    job.call("sweep.prepare", Json::array({index, shapes, true}));
+    const Json variants = job.call("sweep.layout_variants", Json::array({index}));
+    job.call("sweep.drop", Json::array({index}));
+    const bool converting = runner.convertLayout();
+    for (const auto &v : variants) {
+        Json row{{"input", v["input"]},
+                 {"variant", v["variant"]},
+                 {"strides", v["strides"]},
+                 {"storage_offset", v.value("storage_offset", 0)},
+                 {"message", ""}};
+        const Json args = Json::array({index, v["input"], v["variant"]});
+        // 1. As a deployed runner would (no conversion): refused, or accepted and equal to eager.
+        // 2. With conversion: copied into the package's layout, equal to eager.
+        for (const bool convert : {false, true}) {
+            const char *key = convert ? "converted" : "default";
+            const Json prepared = job.call("sweep.prepare", Json::array({index, shapes, true}));
+            if (prepared.value("eager_error", Json()).is_string()) {
+                row[key] = "eager_error";
+                job.call("sweep.drop", Json::array({index}));
+                continue;
+            }
+            runner.setConvertLayout(convert);
+            try {
+                runner.setInputs(job.callTensors("sweep.layout_inputs", args));
+                runner.run();
+                const auto outputs = runner.outputs();
+                const Json compared = job.call("sweep.compare", Json::array({index}), &outputs);
+                row[key] = compared.value("outcome", "error");
+                if (row[key] != "match")
+                    row["message"] = compared.value("message", "");
+            } catch (const Runtime::InputRefused &e) {
+                row[key] = e.violation().layout ? "refused" : "error";
+                if (!convert)
+                    row["message"] = e.what();
+                job.call("sweep.drop", Json::array({index}));
+            } catch (const Runtime::RuntimeError &e) {
+                row[key] = "error";
+                row["message"] = e.what();
+                job.call("sweep.drop", Json::array({index}));
+            }
+        }
+        const std::string plain = row.value("default", ""), copied = row.value("converted", "");
+        row["ok"] = (plain == "refused" || plain == "match" || plain == "eager_error")
+            && (copied == "match" || copied == "eager_error");
+        rows.push_back(std::move(row));
+    }
+    runner.setConvertLayout(converting);
+    return rows;
+}
+
 /// One package swept: its guards, plan and points.
 struct Target {
     std::string name; ///< "package", or the bucket's name
@@ -282,7 +344,12 @@ Json summarize(Json &targets, const Json &policy, bool bundle)
     std::map<std::string, int> counts;
     int failures = 0, total = 0, policyFailures = 0, padded = 0;
     Json firstFailure;
+    int layoutRowsSeen = 0, layoutFailures = 0;
     for (auto &t : targets) {
+        for (const auto &r : t.value("layout", Json::array())) {
+            ++layoutRowsSeen;
+            layoutFailures += r.value("ok", false) ? 0 : 1;
+        }
         Json tcounts = Json::object();
         for (const auto &r : t.value("points", Json::array())) {
             ++total;
@@ -301,15 +368,18 @@ Json summarize(Json &targets, const Json &policy, bool bundle)
         padded += row.value("padded", false) ? 1 : 0;
         policyFailures += row.value("ok", false) ? 0 : 1;
     }
-    failures += policyFailures;
+    failures += policyFailures + layoutFailures;
     std::string verdict;
-    if (failures == policyFailures) { // every shape of every package did what its guards promise
+    if (failures == policyFailures + layoutFailures) { // every shape of every package did what its guards promise
         verdict = "passed: " + std::to_string(total) + " shapes: " + std::to_string(counts["match"])
             + " inside the range matched eager, " + std::to_string(counts["refused"]) + " outside refused";
         if (counts["eager_error"])
             verdict += ", " + std::to_string(counts["eager_error"]) + " where eager itself fails (the model's own)";
         if (policyFailures)
             verdict = "FAILED (bucket policy); shapes " + verdict;
+        else if (layoutFailures)
+            verdict = "FAILED (layouts: " + std::to_string(layoutFailures) + " of " + std::to_string(layoutRowsSeen)
+                + " ran another layout without a refusal or a copy, or differ from eager); shapes " + verdict;
     } else {
         const Json &p = firstFailure["point"];
         verdict = "FAILED: " + std::to_string(failures) + " of " + std::to_string(total)
@@ -324,6 +394,9 @@ Json summarize(Json &targets, const Json &policy, bool bundle)
             + " padded), "
             + (policyFailures ? std::to_string(policyFailures) + " not matching eager"
                               : std::string("every one as eager"));
+    if (layoutRowsSeen)
+        verdict += "; layouts: " + std::to_string(layoutRowsSeen) + " (input, layout) pairs, "
+            + (layoutFailures ? std::to_string(layoutFailures) + " failed" : std::string("each refused or copied"));
     return {
         {"passed", failures == 0}, {"failures", failures}, {"points", total}, {"counts", counts}, {"verdict", verdict}};
 }
@@ -779,6 +852,24 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                 }
                 points.push_back(std::move(r));
             }
+            // The example's shapes in other layouts: refused or copied, never a silent wrong result.
+            // Only where the runner has guards to check (a package without a record checks nothing)
+            // and in the shard that has the example.
+            Json layout = Json::array();
+            if (runner->guards() && !plan.points.empty() && (!shard || shard->first == 0)) {
+                ctx.checkStop("sweep");
+                progress(static_cast<double>(done) / static_cast<double>(std::max<std::size_t>(myPoints, 1)),
+                         t->name + ": layouts");
+                layout = layoutRows(job, *runner, plan.points.front().shapes, 1 << 21);
+                for (auto &row : layout) {
+                    label(row, here);
+                    if (!row["ok"].get<bool>())
+                        log("warning",
+                            "sweep " + t->name + " layout: input " + row["input"].dump() + " "
+                                + row["variant"].get<std::string>() + ": " + row.value("default", "") + " / converted "
+                                + row.value("converted", "") + ": " + row["message"].get<std::string>());
+                }
+            }
             Json symbols = Json::array();
             const auto syms = t->guards->symbols();
             for (std::size_t s = 0; s < syms.size(); ++s)
@@ -799,7 +890,8 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                                      {"pairs", plan.pairs},
                                      {"left_out", plan.leftOut},
                                      {"notes", plan.notes}}},
-                                   {"points", std::move(points)}});
+                                   {"points", std::move(points)},
+                                   {"layout", std::move(layout)}});
         }
         fs::remove_all(pointOptions.scratch, ec);
 

@@ -200,6 +200,7 @@ Json measureThroughput(const std::string &package, const std::string &device, co
         c.intraOpThreads = std::max(1, options.threads / n);
         try {
             c.runner = Runtime::AotiRunner::load(package, device, n);
+            c.runner->setConvertLayout(options.convertLayout);
             c.runner->setInputs(inputs());
             c.runner->run(); // the first call pays lazy initialisation: time the next two, keep the faster
             double callS = 1e30;

@@ -22,6 +22,7 @@ struct ThroughputOptions {
     int warmup = 3;        ///< untimed calls of every runner before its first window
     int threads = 1;       ///< the job's intra-op threads, shared out among the runners
     std::uint64_t seed = 0x5eed; ///< order of the runner counts within each round
+    bool convertLayout = false; ///< the request's convert_layout (AotiRunner::setConvertLayout)
 };
 
 /// Measure calls per second of `package` on `device` (`inputs` makes a fresh set of input tensors

@@ -55,6 +55,19 @@ at::ScalarType scalarTypeOf(const std::string &name)
     return it->second;
 }
 
+constexpr std::uintptr_t kInputAlignment = 16; ///< bytes; Inductor's ALIGNMENT (torch/_inductor/utils.py)
+constexpr const char *kLayoutFix = "pass the input in that layout (e.g. x.contiguous(), or "
+                                   "x.contiguous(memory_format=torch.channels_last)), or let the runner copy it "
+                                   "(aotstudio-run --convert-layout; request field convert_layout)";
+
+std::string strideText(const std::vector<std::int64_t> &v)
+{
+    std::string s = "(";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + ")";
+}
+
 } // namespace
 
 struct AotiRunner::Private {
@@ -67,7 +80,7 @@ struct AotiRunner::Private {
     std::vector<at::Tensor> inputs;
     std::vector<at::Tensor> outputs;
     std::shared_ptr<const Bundle::InputGuards> guards;
-    std::vector<Bundle::ShapeRef> shapes; // reused by checkShapes()
+    std::vector<Bundle::ShapeRef> shapes; // reused by admit()
 
     /// Bind the package's external weights (weights_config.json under `dir`, written by
     /// package_constants_on_disk_format="pickle_weights": FQN -> [file, shape, stride, offset]),
@@ -75,17 +88,60 @@ struct AotiRunner::Private {
     /// data/weights/. No weights_config.json: nothing to do (the weights are in the .so).
     void bindExternalWeights(const std::filesystem::path &dir, const std::map<std::string, Bundle::BucketWeight> &shared);
 
-    /// Throw InputRefused when `tensors` do not fit the guards.
-    void checkShapes(const std::vector<at::Tensor> &tensors)
+    bool convertLayout = false; ///< copy inputs into the package's layout instead of refusing them
+    std::vector<LayoutConversion> conversions; ///< made by the last input setter
+
+    /// Admit `tensors` (on the package's device, in the package's order) or throw InputRefused:
+    /// shapes and dtypes against the guards, then each input's strides and alignment. A layout
+    /// mismatch is copied into the package's layout when `convert` (noted in `conversions` when
+    /// `report`), else refused with the expected strides and the fix. Without guards only the
+    /// alignment is checked.
+    void admit(std::vector<at::Tensor> &tensors, bool convert, bool report)
     {
+        conversions.clear();
+        // Generated code may assume a 16-byte aligned start (Inductor's ALIGNMENT; Triton
+        // specialises pointer arguments on it): a view at an odd storage offset is not passed.
+        for (std::size_t i = 0; i < tensors.size(); ++i) {
+            at::Tensor &t = tensors[i];
+            if (t.numel() == 0 || reinterpret_cast<std::uintptr_t>(t.data_ptr()) % kInputAlignment == 0)
+                continue;
+            const std::string name = guards && i < guards->inputCount() ? guards->inputName(i) : "input" + std::to_string(i);
+            const std::string what = "input " + std::to_string(i) + " (" + name + ") starts " + std::to_string(t.storage_offset()) +
+                " elements into its storage, at an address not aligned to " + std::to_string(kInputAlignment) + " bytes";
+            if (!convert) {
+                Bundle::GuardViolation v{static_cast<int>(i), -1, t.storage_offset(), "aligned", what};
+                v.layout = true;
+                throw InputRefused("the inputs do not fit package '" + path + "': " + what + "; " + kLayoutFix, std::move(v));
+            }
+            std::vector<std::int64_t> from = t.strides().vec();
+            t = at::empty_strided(t.sizes(), t.strides(), t.options()).copy_(t);
+            if (report)
+                conversions.push_back({static_cast<int>(i), name, from, t.strides().vec(), what + ": copied to an aligned tensor"});
+        }
         if (!guards)
             return;
-        shapes.clear();
-        for (const auto &t : tensors)
-            shapes.push_back({t.sizes().data(), t.sizes().size()});
-        if (auto v = guards->check(shapes)) {
-            std::string message = "the inputs do not fit package '" + path + "': " + v->message;
-            throw InputRefused(message, std::move(*v));
+        for (std::size_t round = 0; round <= tensors.size(); ++round) {
+            shapes.clear();
+            for (const auto &t : tensors)
+                shapes.push_back({t.sizes().data(), t.sizes().size(), t.strides().data()});
+            auto v = guards->check(shapes);
+            if (!v)
+                break;
+            if (!v->layout || !convert) {
+                std::string message = "the inputs do not fit package '" + path + "': " + v->message;
+                if (v->layout)
+                    message += "; " + std::string(kLayoutFix);
+                throw InputRefused(message, std::move(*v));
+            }
+            at::Tensor &t = tensors[static_cast<std::size_t>(v->input)];
+            std::vector<std::int64_t> from = t.strides().vec();
+            t = at::empty_strided(t.sizes(), v->expected, t.options()).copy_(t);
+            if (report) {
+                const auto i = static_cast<std::size_t>(v->input);
+                std::string message = "input " + std::to_string(i) + " (" + guards->inputName(i) + ") copied from strides " +
+                    strideText(from) + " to " + strideText(v->expected) + " (" + guards->inputLayout(i) + ")";
+                conversions.push_back({v->input, guards->inputName(i), std::move(from), v->expected, std::move(message)});
+            }
         }
         // The dtypes it was exported with (a bf16 tensor read as float32 is garbage, not an error),
         // compared where both names are ones dtypeName() knows.
@@ -254,6 +310,7 @@ std::unique_ptr<AotiRunner> AotiRunner::load(const std::string &packagePath, con
     try {
         if (auto guards = Bundle::InputGuards::loadSidecar(packagePath))
             runner->d->guards = std::make_shared<const Bundle::InputGuards>(std::move(*guards));
+        runner->d->convertLayout = options.convertLayout;
     } catch (const Bundle::BundleError &e) {
         throw RuntimeError("cannot load AOTInductor package '" + packagePath + "': " + e.what() +
                            " (recompile it, or remove the file to run without input checks)");
@@ -276,6 +333,10 @@ std::unique_ptr<AotiRunner> AotiRunner::load(const std::string &packagePath, con
         runner->d->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(
             source.string(), "model", /*run_single_threaded=*/false, static_cast<size_t>(std::max(1, numRunners)), index);
     } catch (const std::exception &e) {
+        // LibTorch says "Failed to find a generated cpp file or so file" of a torch.export.save
+        // archive (the same suffix and layout, no compiled code): say what it is instead.
+        if (Bundle::pt2Kind(source) == Bundle::Pt2Kind::ExportedProgram)
+            throw RuntimeError(Bundle::exportedProgramMessage(packagePath));
         std::string what = e.what();
         if (const auto nl = what.find('\n'); nl != std::string::npos)
             what.resize(nl); // c10 errors append a C++ backtrace
@@ -291,17 +352,32 @@ void AotiRunner::setInputs(const std::vector<DLManagedTensor *> &inputs)
     tensors.reserve(inputs.size());
     for (DLManagedTensor *t : inputs)
         tensors.push_back(at::fromDLPack(t)); // takes ownership before anything can throw
-    d->checkShapes(tensors);
     for (auto &t : tensors) {
-        if (t.device() != d->device)
+        if (t.device() != d->device) // before the check: a copy to another device may change the strides
             t = t.to(d->device);
     }
+    d->admit(tensors, d->convertLayout, true);
     d->inputs = std::move(tensors);
 }
 
 void AotiRunner::setGuards(std::shared_ptr<const Bundle::InputGuards> guards)
 {
     d->guards = std::move(guards);
+}
+
+void AotiRunner::setConvertLayout(bool convert)
+{
+    d->convertLayout = convert;
+}
+
+bool AotiRunner::convertLayout() const
+{
+    return d->convertLayout;
+}
+
+const std::vector<LayoutConversion> &AotiRunner::layoutConversions() const
+{
+    return d->conversions;
 }
 
 const std::shared_ptr<const Bundle::InputGuards> &AotiRunner::guards() const
@@ -373,7 +449,7 @@ void AotiRunner::setGeneratedInputs(const std::vector<TensorInfo> &specs, long l
     } catch (const std::exception &e) {
         throw RuntimeError("cannot make inputs for '" + d->path + "': " + firstLine(e.what()));
     }
-    d->checkShapes(tensors);
+    d->admit(tensors, true, false); // drawn here: made in the package's layout, the same values
     d->inputs = std::move(tensors);
 }
 
@@ -389,12 +465,16 @@ void AotiRunner::setInputs(const InputFile &file, long long padTo, long long exp
         const bool hasBatch = batched.empty() || (i < batched.size() && batched[i]);
         if (padTo >= 0 && hasBatch && t.dim() > 0 && t.size(0) < padTo) {
             auto shape = t.sizes().vec();
-            shape[0] = padTo - t.size(0);
-            t = at::cat({t, at::zeros(shape, t.options())}, 0);
+            shape[0] = padTo;
+            // The padded copy keeps the file's memory format (a channels-last image stays one),
+            // so padding alone never makes an input the package refuses.
+            at::Tensor padded = at::zeros(shape, t.options().memory_format(t.suggest_memory_format()));
+            padded.narrow(0, 0, t.size(0)).copy_(t);
+            t = padded;
         }
         tensors.push_back(t.to(d->device));
     }
-    d->checkShapes(tensors);
+    d->admit(tensors, d->convertLayout, true);
     d->inputs = std::move(tensors);
 }
 
@@ -402,10 +482,12 @@ void AotiRunner::saveOutputs(const std::string &path) const
 {
     if (d->outputs.empty())
         throw RuntimeError("no outputs to save to '" + path + "': the package has not run");
-    c10::List<at::Tensor> list;
+    // A tuple, not a c10::List: a list is pickled through torch.jit._pickle.build_tensorlist, which
+    // torch.load's default (weights_only=True) refuses; a tuple of tensors it reads as it is.
+    std::vector<c10::IValue> items;
     for (const auto &o : d->outputs)
-        list.push_back(o.detach().to(at::kCPU));
-    const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(list));
+        items.emplace_back(o.detach().to(at::kCPU).contiguous());
+    const std::vector<char> bytes = torch::jit::pickle_save(c10::IValue(c10::ivalue::Tuple::create(std::move(items))));
     try {
         Bundle::writeFileAtomic(path, std::string(bytes.begin(), bytes.end()));
     } catch (const Bundle::BundleError &e) {

@@ -37,6 +37,16 @@ private:
     Bundle::GuardViolation m_violation;
 };
 
+/// An input the runner copied into the package's layout (AotiRunner::setConvertLayout): which,
+/// the strides it came with and those it was given (elements), and one line saying so.
+struct LayoutConversion {
+    int input = -1;
+    std::string name;
+    std::vector<std::int64_t> from;
+    std::vector<std::int64_t> to;
+    std::string message;
+};
+
 /// Shape and dtype of one tensor, for reports ("float32", {8, 10}).
 struct TensorInfo {
     std::vector<long long> shape;
@@ -108,6 +118,8 @@ public:
         /// and shared by every runner that names it. A file not named here is read from the
         /// package's own data/weights/ (torch.save format).
         std::map<std::string, Bundle::BucketWeight> weightFiles;
+        /// setConvertLayout(): copy inputs into the package's layout instead of refusing them.
+        bool convertLayout = false;
     };
     /// As above. A package with external weights (weights_config.json, compiled with
     /// `package_constants_in_so=False`) gets them bound with load_constants(user_managed): the
@@ -122,10 +134,23 @@ public:
     void setGuards(std::shared_ptr<const Bundle::InputGuards> guards);
     const std::shared_ptr<const Bundle::InputGuards> &guards() const;
 
+    /// What the setters do with an input whose shape fits but whose strides are not the ones the
+    /// package was compiled for (or whose data starts at an address not aligned to 16 bytes):
+    /// refuse it (false, the default) or copy it into the package's layout and say so in
+    /// layoutConversions() (true). AOTInductor indexes inputs with its compiled strides, so
+    /// passing another layout would return a wrong result without an error.
+    void setConvertLayout(bool convert);
+    bool convertLayout() const;
+    /// The inputs the last setter copied into the package's layout (empty when none was, and
+    /// always for setGeneratedInputs(), whose tensors are drawn in the package's layout).
+    const std::vector<LayoutConversion> &layoutConversions() const;
+
     /// Set the inputs for run(), flattened in pytree order. Takes ownership of every tensor (their
     /// deleters run when replaced or on destruction). Tensors on another device are copied over.
-    /// Every setter checks the shapes against guards() first and throws InputRefused, keeping the
-    /// previous inputs, when they do not fit: the kernels never see a size the package refuses.
+    /// Every setter checks shapes, dtypes and strides against guards() (strides against
+    /// contiguous ones when the guards record none) and throws InputRefused, keeping the previous
+    /// inputs, when they do not fit: the kernels never see a size or a layout the package
+    /// refuses. A layout violation's message names the input, its strides and the expected ones.
     void setInputs(const std::vector<DLManagedTensor *> &inputs);
     /// One forward on the stored inputs. On CUDA it synchronizes the device before returning, so a
     /// wall-clock timer around it covers the kernels. Throws RuntimeError on failure.
@@ -134,8 +159,8 @@ public:
     /// its deleter, e.g. by handing it to torch.from_dlpack). Empty before the first run().
     std::vector<DLManagedTensor *> outputs() const;
     std::vector<TensorInfo> outputInfo() const;
-    /// Write the last run's outputs to `path` as a list of CPU tensors that Python's `torch.load`
-    /// reads (torch::jit::pickle_save; the same format as torch.save), atomically. Throws
+    /// Write the last run's outputs to `path` as a tuple of CPU tensors that Python's `torch.load`
+    /// reads with its defaults (weights_only; torch::jit::pickle_save, no type tags), atomically. Throws
     /// RuntimeError naming the file when it cannot be written or before the first run().
     void saveOutputs(const std::string &path) const;
 

@@ -8,8 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,41 @@ int main()
         }
         std::printf("guards_check_%s: %.1f ns/call\n", c.name, nsPerCall(g, c.shapes, true));
         std::printf("guards_check_%s_from_vectors: %.1f ns/call\n", c.name, nsPerCall(g, c.shapes, false));
+        // The layout check the runner adds (issue 34): contiguous strides, recorded or assumed.
+        std::vector<std::vector<std::int64_t>> strides;
+        for (const auto &s : c.shapes) {
+            std::vector<std::int64_t> st(s.size());
+            std::int64_t step = 1;
+            for (std::size_t d = s.size(); d-- > 0;) {
+                st[d] = step;
+                step *= std::max<std::int64_t>(s[d], 1);
+            }
+            strides.push_back(st);
+        }
+        const double shapesOnly = nsPerCall(g, c.shapes, true);
+        const double withStrides = nsPerCall(g, c.shapes, true, strides);
+        std::printf("guards_check_%s_with_strides: %.1f ns/call\n", c.name, withStrides);
+        std::printf("guards_stride_cost_%s: %.1f ns/call\n", c.name, withStrides - shapesOnly);
+    }
+    // Recorded symbolic strides (a channels-last image with a dynamic batch and side, as
+    // guards.collect() writes them): each stride an expression evaluated per call.
+    {
+        const InputGuards g = InputGuards::parse(json::parse(R"({"version": 2,
+            "symbols": [{"symbol": "b", "min": 1, "max": 64}, {"symbol": "s", "min": 4, "max": 512}],
+            "inputs": [{"name": "x", "dims": [{"symbol": "b"}, {"size": 3}, {"symbol": "s"}, {"symbol": "s"}],
+                        "strides": [{"checkable": true, "expr": ["*", 3, ["*", "s", "s"]]}, 1,
+                                    {"checkable": true, "expr": ["*", 3, "s"]}, 3], "layout": "channels_last"}]})"),
+                                                 "channels_last");
+        const std::vector<std::vector<std::int64_t>> shapes{{8, 3, 224, 224}}, strides{{3 * 224 * 224, 1, 3 * 224, 3}};
+        if (const auto v
+            = g.check(std::span<const ShapeRef>(std::vector<ShapeRef>{{shapes[0].data(), 4, strides[0].data()}}))) {
+            std::fprintf(stderr, "channels_last: refused: %s\n", v->message.c_str());
+            return 1;
+        }
+        const double shapesOnly = nsPerCall(g, shapes, true);
+        const double withStrides = nsPerCall(g, shapes, true, strides);
+        std::printf("guards_check_channels_last_dynamic_with_strides: %.1f ns/call\n", withStrides);
+        std::printf("guards_stride_cost_channels_last_dynamic: %.1f ns/call\n", withStrides - shapesOnly);
     }
     // A refusal builds its message (allocates): what a sweep pays per refused shape.
     const InputGuards g = InputGuards::parse(cases[1].guards, "transformer");

@@ -13,14 +13,16 @@
 namespace AotStudio::Bench {
 
 /// ns per InputGuards::check() of `shapes`: through prebuilt ShapeRefs (what the runner does) or
-/// from the vectors (what a caller with plain shapes pays).
-inline double nsPerCall(const Bundle::InputGuards &g, const std::vector<std::vector<std::int64_t>> &shapes, bool prebuilt)
+/// from the vectors (what a caller with plain shapes pays). With `strides` (one per shape; prebuilt
+/// only) the layout is checked too, as the runner does on every call.
+inline double nsPerCall(const Bundle::InputGuards &g, const std::vector<std::vector<std::int64_t>> &shapes,
+                        bool prebuilt, const std::vector<std::vector<std::int64_t>> &strides = {})
 {
     using namespace AotStudio::Bundle;
 
     std::vector<ShapeRef> refs;
-    for (const auto &s : shapes)
-        refs.push_back({s.data(), s.size()});
+    for (std::size_t i = 0; i < shapes.size(); ++i)
+        refs.push_back({shapes[i].data(), shapes[i].size(), i < strides.size() ? strides[i].data() : nullptr});
     const int iters = 2'000'000;
     volatile bool sink = false;
     double best = 1e30;

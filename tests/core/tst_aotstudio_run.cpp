@@ -103,6 +103,7 @@ private slots:
     void incompatibleTorch();
     void cudaBundleWithoutCuda();
     void notAnAotiPackageFailsToLoad();
+    void exportedProgramNamedAsSuch();
     void jsonRefusal();
     void invalidUtf8ManifestJson();
     void signedBundleWithTrustedKey();
@@ -207,6 +208,23 @@ void TestAotStudioRun::notAnAotiPackageFailsToLoad()
     const Result r = runTool({tmp.path(), "--batch", "1"});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("packages/batch1.pt2"), qPrintable(r.err));
+}
+
+// Issue 34: a torch.export.save archive (.pt2 like an AOTInductor package) given as a bundle or as
+// --package is named as such, with the command that compiles it, never LibTorch's "Failed to find
+// a generated cpp file or so file".
+void TestAotStudioRun::exportedProgramNamedAsSuch()
+{
+    const QString program = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/tiny_program.pt2");
+    for (const QStringList &args : {QStringList{program}, QStringList{"--package", program, "--input", program}}) {
+        const Result r = runTool(args + QStringList{"--json"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("is a torch.export.save program")
+                     && r.err.contains("aotstudio-cli compile --model " + program) && !r.err.contains("Failed to find"),
+                 qPrintable(r.err));
+        const json envelope = json::parse(r.out.toStdString());
+        QCOMPARE(envelope["ok"].get<bool>(), false);
+    }
 }
 
 void TestAotStudioRun::jsonRefusal()

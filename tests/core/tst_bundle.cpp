@@ -147,6 +147,8 @@ private slots:
     void checkCompatibleTable_data();
     void checkCompatibleTable();
     void inspectPt2Fixtures();
+    void batchRuleAndUncoveredSizes();
+    void inspectNamesDynamicDimensions();
     void inspectBundleReportsProblems();
     void validUtf8ReplacesOnlyBadBytes();
     void invalidUtf8ManifestGivesValidJsonError();
@@ -246,6 +248,9 @@ void TestBundle::newManifestFromDraft()
     d.signer = {{"key_id", std::string(64, 'a')}, {"algorithm", "ed25519"}};
     const nlohmann::json shared = newManifest(d);
     QCOMPARE(shared["format_version"].get<int>(), 2);
+    // Guards that record strides (version 2) need format_version 3: an older runtime would not check the layout.
+    d.buckets[0]["guards"] = {{"format", "aotstudio.guards"}, {"version", 2}, {"inputs", nlohmann::json::array()}};
+    QCOMPARE(newManifest(d)["format_version"].get<int>(), 3);
     QCOMPARE(shared["signer"]["algorithm"].get<std::string>(), std::string("ed25519"));
 }
 
@@ -366,7 +371,8 @@ void TestBundle::parseManifestRefusals_data()
         << R"({"buckets": [{"name": "x", "batch": 2, "batch_min": 1, "batch_max": 8, "package": "a.pt2"}]})" << "either";
     QTest::newRow("bad hash") << R"({"files": {"a": {"sha256": "xyz", "bytes": 1}}})" << "64 hex";
     QTest::newRow("batch not first") << R"({"inputs": [{"shape": [3, "batch"], "dtype": "float32"}]})" << "dimension 0";
-    QTest::newRow("newer and different") << R"({"format_version": 3, "buckets": {"renamed": true}})" << "newer";
+    QTest::newRow("newer and different") << R"({"format_version": 4, "buckets": {"renamed": true}})"
+                                         << "newer";
     QTest::newRow("missing device") << R"({"device": null})" << "device";
 }
 
@@ -573,7 +579,9 @@ void TestBundle::checkCompatibleTable_data()
     QTest::newRow("cpu here") << "{}" << "2.14.1" << false << "" << "";
     QTest::newRow("local build suffix") << "{}" << "2.14.0a0+git123" << false << "" << "";
     QTest::newRow("cpu bundle on a GPU machine") << "{}" << "2.14.1" << true << "9.0" << "";
-    QTest::newRow("newer format_version") << R"({"format_version": 3})" << "2.14.1" << false << "" << "newer";
+    QTest::newRow("newer format_version") << R"({"format_version": 4})"
+                                          << "2.14.1" << false << ""
+                                          << "newer";
     QTest::newRow("unknown format") << R"({"format": "x"})" << "2.14.1" << false << "" << "unknown bundle format";
     QTest::newRow("torch minor differs") << "{}" << "2.13.0" << false << "" << "major.minor";
     QTest::newRow("torch major differs") << "{}" << "3.14.1" << false << "" << "major.minor";
@@ -619,6 +627,61 @@ void TestBundle::checkCompatibleTable()
     }
 }
 
+// Issue 34: export --from keeps the compile's rule for dimension 0, and a bucket policy that
+// leaves sizes the compile accepted without a bucket names them.
+void TestBundle::batchRuleAndUncoveredSizes()
+{
+    std::ifstream in(kFixtures + "/guards/derived.json"); // x.shape[0] == 2 * n, n in 2..32 (make_fixtures.py)
+    const auto derived = batchRule(json::parse(in));
+    QVERIFY(derived && derived->dynamic);
+    QVERIFY(!derived->plain);
+    QCOMPARE(derived->coeff, 2LL);
+    QCOMPARE(derived->lo(), 4LL);
+    QCOMPARE(derived->hi().value_or(-1), 64LL);
+    QVERIFY2(derived->text.find("2 * n") != std::string::npos, derived->text.c_str());
+    std::ifstream st(kFixtures + "/guards/static.json");
+    const auto fixed = batchRule(json::parse(st));
+    QVERIFY(fixed && !fixed->dynamic);
+    QVERIFY(!batchRule(json()).has_value());
+    QVERIFY(!batchRule(json::parse(R"({"inputs": "no"})")).has_value());
+
+    BatchRule plain;
+    plain.dynamic = true;
+    plain.symbolMin = 1;
+    plain.symbolMax = 64;
+    QCOMPARE(uncoveredBatchSizes(plain, {1, 4}, std::nullopt, false), std::string("2..3, 5..64"));
+    QCOMPARE(uncoveredBatchSizes(plain, {1, 4}, std::nullopt, true), std::string("5..64"));
+    QCOMPARE(uncoveredBatchSizes(plain, {1, 4}, std::pair<long long, long long>{1, 8}, true), std::string("9..64"));
+    QCOMPARE(uncoveredBatchSizes(plain, {}, std::pair<long long, long long>{1, 64}, false), std::string());
+    QCOMPARE(uncoveredBatchSizes(plain, {1, 3, 5, 7, 9}, std::nullopt, false), std::string("2, 4, 6, 8, ..."));
+    BatchRule open = plain;
+    open.symbolMax.reset();
+    QCOMPARE(uncoveredBatchSizes(open, {1}, std::nullopt, false), std::string("2..inf"));
+    // 2*n: only even sizes are accepted, so only those are missing.
+    QCOMPARE(uncoveredBatchSizes(*derived, {8}, std::nullopt, false), std::string("4..6, 10..64"));
+    QCOMPARE(uncoveredBatchSizes(*derived, {8}, std::pair<long long, long long>{4, 64}, false), std::string());
+    QCOMPARE(uncoveredBatchSizes(*fixed, {1}, std::nullopt, false), std::string());
+}
+
+// Issue 34: inspect showed a dynamic height as the example's fixed size; a dimension a bucket's
+// guards make dynamic is shown by its name, with its range.
+void TestBundle::inspectNamesDynamicDimensions()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "bundle";
+    json m = baseManifest();
+    m["buckets"][1]["guards"] = json::parse(R"({"version": 2,
+        "symbols": [{"symbol": "s0", "name": "h", "label": "h", "min": 8, "max": 64}],
+        "inputs": [{"name": "x", "dims": [{"size": 4}, {"size": 3}, {"symbol": "s0"}, {"symbol": "s0", "coeff": 2}]}]})");
+    makeBundle(dir, m);
+    const json info = inspectBundle(dir);
+    QCOMPARE(info["inputs"][0]["shape"], json::parse(R"(["batch", 3, "h", "2*h"])"));
+    QCOMPARE(info["inputs"][0]["dynamic"][0]["min"].get<long long>(), 8LL);
+    QCOMPARE(info["inputs"][0]["dynamic"][1]["max"].get<long long>(), 128LL);
+    QCOMPARE(info["inputs"][0]["dynamic"][0]["bucket"].get<std::string>(), std::string("batch4"));
+    QCOMPARE(info["outputs"][0]["shape"], json::parse(R"(["batch", 10])"));
+}
+
 void TestBundle::inspectPt2Fixtures()
 {
     const json ep = inspectPt2(kFixtures + "/tiny_program.pt2");
@@ -630,6 +693,15 @@ void TestBundle::inspectPt2Fixtures()
     QVERIFY(ep["entries"].size() > 5);
 
     QCOMPARE(inspectPt2(kFixtures + "/not_a_program.pt2").value("kind", ""), std::string("unknown"));
+    // The runner's classifier (aotstudio-run names a torch.export.save archive as such) agrees.
+    QVERIFY(pt2Kind(fs::path(kFixtures + "/tiny_program.pt2")) == Pt2Kind::ExportedProgram);
+    QVERIFY(pt2Kind(fs::path(kFixtures + "/tiny_factory.py")) == Pt2Kind::NotAZip);
+    QVERIFY(
+        pt2Kind(std::vector<std::string>{"m/data/aotinductor/model/a.so", "m/data/aotinductor/model/a_metadata.json"})
+        == Pt2Kind::AotiPackage);
+    QVERIFY(pt2Kind(std::vector<std::string>{"models/model.json", "data/weights/w"}) == Pt2Kind::ExportedProgram);
+    QVERIFY(pt2Kind(std::vector<std::string>{"x/mymodels/model.json", "x/archive_format"}) == Pt2Kind::Unknown);
+    QVERIFY(exportedProgramMessage("saved.pt2").find("aotstudio-cli compile --model saved.pt2") != std::string::npos);
     QVERIFY_THROWS_EXCEPTION(BundleError, inspectPt2(kFixtures + "/tiny_program_truncated.pt2"));
     QVERIFY_THROWS_EXCEPTION(BundleError, inspectPt2(kFixtures + "/does_not_exist.pt2"));
 }

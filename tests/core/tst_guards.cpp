@@ -31,6 +31,7 @@ using Shapes = std::vector<std::vector<std::int64_t>>;
 } // namespace
 
 Q_DECLARE_METATYPE(Shapes)
+Q_DECLARE_METATYPE(std::vector<std::int64_t>)
 
 class TestGuards : public QObject {
     Q_OBJECT
@@ -44,6 +45,9 @@ private slots:
     void relationThroughDerivedDim();
     void manyInputsAndSymbols();
     void inputDtypes();
+    void strides_data();
+    void strides();
+    void malformedStrides();
 };
 
 // The runner compares each tensor's dtype with the one recorded at export (core/runtime).
@@ -55,6 +59,121 @@ void TestGuards::inputDtypes()
         json::parse(R"({"inputs": [{"name": "x", "dtype": "torch.bfloat16", "dims": [{"size": 2}]}, {"name": "y", "dims": []}]})"), "t");
     QCOMPARE(prefixed.inputDtype(0), std::string("bfloat16"));
     QCOMPARE(prefixed.inputDtype(1), std::string());
+}
+
+using Ints = std::vector<std::int64_t>;
+
+// Strides are part of what a package accepts (issue 34): AOTInductor indexes an input with the
+// strides it was compiled for, so another layout of the right shape must be refused (or copied by
+// the runner) with the strides it needs. Fixtures from make_fixtures.py (real exports, version 2)
+// and the version-1 static.json kept as it was (no strides recorded: contiguous assumed).
+void TestGuards::strides_data()
+{
+    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<Ints>("sizes");
+    QTest::addColumn<Ints>("strides");
+    QTest::addColumn<int>("dim"); ///< -2: accepted
+    QTest::addColumn<Ints>("expected"); ///< the strides the violation asks for
+    QTest::addColumn<QString>("contains");
+    QTest::newRow("contiguous ok") << "static" << Ints{1, 8} << Ints{8, 1} << -2 << Ints{} << "";
+    QTest::newRow("size-1 dim ignored") << "static" << Ints{1, 8} << Ints{1, 1} << -2 << Ints{} << "";
+    QTest::newRow("slice of a wider row")
+        << "static" << Ints{1, 8} << Ints{16, 2} << 1 << Ints{8, 1} << "a strided view";
+    QTest::newRow("expanded") << "static" << Ints{1, 8} << Ints{8, 0} << 1 << Ints{8, 1} << "expanded (a stride of 0)";
+    QTest::newRow("v1 assumes contiguous") << "static_v1" << Ints{1, 8} << Ints{8, 1} << -2 << Ints{} << "";
+    QTest::newRow("v1 refuses other") << "static_v1" << Ints{1, 8} << Ints{16, 2} << 1 << Ints{8, 1} << "assumed";
+    // channels_last: x[batch 1..64, 3, side, side] exported channels-last: strides 3*side^2, 1, 3*side, 3.
+    QTest::newRow("channels last at another size")
+        << "channels_last" << Ints{5, 3, 16, 16} << Ints{768, 1, 48, 3} << -2 << Ints{} << "";
+    QTest::newRow("contiguous into channels last")
+        << "channels_last" << Ints{5, 3, 16, 16} << Ints{768, 256, 16, 1} << 1 << Ints{768, 1, 48, 3}
+        << "(contiguous); the package was compiled for strides (768, 1, 48, 3) (channels_last)";
+    QTest::newRow("permuted into channels last") << "channels_last" << Ints{2, 3, 8, 8} << Ints{192, 1, 3, 24} << 2
+                                                 << Ints{192, 1, 24, 3} << "a permuted layout";
+    // sliced: exported as x[:, ::2] of a 6-channel tensor: the package reads with the parent's strides.
+    QTest::newRow("contiguous into a sliced export")
+        << "sliced" << Ints{2, 3, 4, 4} << Ints{48, 16, 4, 1} << 0 << Ints{96, 32, 4, 1} << "(strided)";
+    QTest::newRow("the same slice") << "sliced" << Ints{2, 3, 4, 4} << Ints{96, 32, 4, 1} << -2 << Ints{} << "";
+    QTest::newRow("shared batch, second input") << "shared_batch" << Ints{} << Ints{} << -2 << Ints{} << "";
+}
+
+void TestGuards::strides()
+{
+    QFETCH(QString, fixture);
+    QFETCH(Ints, sizes);
+    QFETCH(Ints, strides);
+    QFETCH(int, dim);
+    QFETCH(Ints, expected);
+    QFETCH(QString, contains);
+    const InputGuards g = InputGuards::parse(readFixture(fixture.toStdString()), fixture.toStdString());
+    QCOMPARE(g.recordsStrides(), fixture != QStringLiteral("static_v1"));
+    if (sizes.empty()) { // two inputs tied by a batch: a transposed second input is refused, by index
+        const Ints a{4, 5}, as{5, 1}, b{4, 5}, bs{1, 4};
+        std::vector<ShapeRef> refs{{a.data(), 2, as.data()}, {b.data(), 2, bs.data()}};
+        const auto v = g.check(std::span<const ShapeRef>(refs));
+        QVERIFY(v && v->layout);
+        QCOMPARE(v->input, 1);
+        QCOMPARE(v->expected, (Ints{5, 1}));
+        return;
+    }
+    const ShapeRef ref{sizes.data(), sizes.size(), strides.data()};
+    const auto v = g.check(std::span<const ShapeRef>(&ref, 1));
+    // Without strides the same call is a shape check only, and passes.
+    const ShapeRef shapeOnly{sizes.data(), sizes.size()};
+    QVERIFY(!g.check(std::span<const ShapeRef>(&shapeOnly, 1)));
+    if (dim == -2) {
+        QVERIFY2(!v, v ? v->message.c_str() : "");
+        return;
+    }
+    QVERIFY(v.has_value());
+    QVERIFY(v->layout);
+    QCOMPARE(v->input, 0);
+    QCOMPARE(v->dim, dim);
+    QCOMPARE(v->value, strides[static_cast<std::size_t>(dim)]);
+    QCOMPARE(v->expected, expected);
+    QVERIFY2(QString::fromStdString(v->message).contains(contains), v->message.c_str());
+    QVERIFY2(QString::fromStdString(v->message).contains(QStringLiteral("input 0 (x)")), v->message.c_str());
+    QVERIFY(v->message.find('\n') == std::string::npos);
+    // The strides asked for are accepted: what the runner's copy (empty_strided(sizes, expected)) gives.
+    const ShapeRef fixed{sizes.data(), sizes.size(), v->expected.data()};
+    QVERIFY(!g.check(std::span<const ShapeRef>(&fixed, 1)));
+}
+
+void TestGuards::malformedStrides()
+{
+    for (const auto &[text, contains] : std::vector<std::pair<std::string, std::string>>{
+             {R"({"inputs": [{"dims": [{"size": 2}], "strides": [1, 1]}]})",
+              "inputs[0].strides: must be an array with one entry"},
+             {R"({"inputs": [{"dims": [{"size": 2}], "strides": "contiguous"}]})",
+              "inputs[0].strides: must be an array"},
+             {R"({"inputs": [{"dims": [{"size": 2}], "strides": ["1"]}]})",
+              "inputs[0].strides[0]: must be an integer or an object"},
+             {R"({"inputs": [{"dims": [{"size": 2}], "strides": [{"checkable": true, "expr": ["*", "s", 2]}]}]})",
+              "unknown symbol 's'"}}) {
+        try {
+            (void)InputGuards::parse(json::parse(text), "fixture.json");
+            QFAIL(text.c_str());
+        } catch (const BundleError &e) {
+            QVERIFY2(std::string(e.what()).find(contains) != std::string::npos, e.what());
+        }
+    }
+    // A stride the checker cannot evaluate is taken from the recorded layout's name.
+    const InputGuards g = InputGuards::parse(
+        json::parse(
+            R"j({"symbols": [{"symbol": "s", "min": 2}], "inputs": [{"name": "x", "dims": [{"symbol": "s"}, {"size": 4}],
+                        "strides": [{"checkable": false, "text": "f(s)"}, 1], "layout": "contiguous"}]})j"),
+        "t");
+    const Ints sizes{3, 4}, bad{8, 1}, good{4, 1};
+    QVERIFY(g.check(std::span<const ShapeRef>(std::vector<ShapeRef>{{sizes.data(), 2, bad.data()}})).has_value());
+    QVERIFY(!g.check(std::span<const ShapeRef>(std::vector<ShapeRef>{{sizes.data(), 2, good.data()}})).has_value());
+    // An input without elements reads nothing: any strides pass.
+    const InputGuards empty = InputGuards::parse(
+        json::parse(
+            R"({"symbols": [{"symbol": "s", "min": 0}], "inputs": [{"name": "x", "dims": [{"symbol": "s"}, {"size": 4}],
+                        "strides": [4, 1], "layout": "contiguous"}]})"),
+        "t");
+    const Ints none{0, 4}, odd{1, 7};
+    QVERIFY(!empty.check(std::span<const ShapeRef>(std::vector<ShapeRef>{{none.data(), 2, odd.data()}})).has_value());
 }
 
 void TestGuards::check_data()

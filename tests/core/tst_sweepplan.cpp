@@ -49,6 +49,7 @@ class TestSweepPlan : public QObject
 private slots:
     void derivedDimension();
     void guardBothSides();
+    void declaredButExcluded();
     void sharedBatchTiesInputs();
     void pairwiseAndBudget();
     void staticPackage();
@@ -94,6 +95,40 @@ void TestSweepPlan::derivedDimension()
 }
 
 // x.shape[0] in 2..inf with the guards x % 2 == 0 and x // 2 != 1: both sides of each are tried.
+// Issue 34: a size the user declared (declared_min/declared_max, recorded by the front end) that
+// the package refuses, because torch narrowed the range or a guard excludes it, is labelled
+// "excluded by guard", never "outside" the range the user gave; sizes outside the declared
+// range keep "(outside)".
+void TestSweepPlan::declaredButExcluded()
+{
+    json j;
+    {
+        std::ifstream in(kFixtures / "even.json");
+        j = json::parse(in);
+    }
+    j["symbols"][0]["declared_min"] = 1; // declared 1..64; torch accepts from 2, even sizes only
+    j["symbols"][0]["declared_max"] = 64;
+    const InputGuards g = InputGuards::parse(j, "even+declared");
+    QCOMPARE(g.symbols()[0].declaredMin.value_or(-1), std::int64_t{1});
+    const SweepPlan plan = planSweep(g, Shapes{{8}});
+    int excluded = 0;
+    for (const auto &p : plan.points) {
+        if (p.varied != 0 || p.varied2 >= 0 || p.relation || p.inside)
+            continue;
+        const std::int64_t v = p.values[0];
+        const bool declared = v >= 1 && v <= 64;
+        bool says = false, outside = false;
+        for (const auto &r : p.reasons) {
+            says |= r.find("excluded by guard") != std::string::npos;
+            outside |= r.find("(outside)") != std::string::npos;
+        }
+        QVERIFY2(says == declared, qPrintable(QString::number(v)));
+        QVERIFY2(!(declared && outside), qPrintable(QString::number(v)));
+        excluded += says;
+    }
+    QVERIFY(excluded >= 2); // 1 (narrowed) and an odd size (the guard)
+}
+
 void TestSweepPlan::guardBothSides()
 {
     const InputGuards g = load("even");

@@ -69,6 +69,7 @@ private Q_SLOTS:
     void bundleLayoutAndManifest();
     void runExactBucketFromDirAndZip();
     void roundTripEqualsEager();
+    void stridedInputsRefusedOrConverted();
     void paddingAndDynamicFallbackAgree();
     void missingBucketIsRefused();
     void tamperedPackageIsRefused();
@@ -123,7 +124,7 @@ void TestExport::bundleLayoutAndManifest()
 {
     const QJsonObject m = readJson(m_bundle + QStringLiteral("/manifest.json"));
     QCOMPARE(m.value(QLatin1String("format")).toString(), QStringLiteral("aotstudio.bundle"));
-    QCOMPARE(m.value(QLatin1String("format_version")).toInt(), 2); // shared weights (BUNDLE.md); 1 without
+    QCOMPARE(m.value(QLatin1String("format_version")).toInt(), 3); // guards with strides (BUNDLE.md "Format versions")
     QCOMPARE(m.value(QLatin1String("model")).toString(), QStringLiteral("sample:convnet"));
     QCOMPARE(m.value(QLatin1String("device")).toString(), QStringLiteral("cpu"));
     QVERIFY(m.value(QLatin1String("torch_version")).toString().startsWith(QLatin1String("2.")));
@@ -223,6 +224,129 @@ void TestExport::roundTripEqualsEager()
     const Run f64 = run(AOTSTUDIO_RUN_PATH, {m_bundle, QStringLiteral("--input"), input + QLatin1String(".f64")});
     QCOMPARE(f64.exitCode, 1);
     QVERIFY2(lastLine(f64.err).contains("the bundle's model takes float32[batch, 3"), f64.err.constData());
+}
+
+// Issue 34: an input of the right shape in another layout (channels-last, a channel slice of a
+// wider tensor, an expanded row, a transpose) must never reach the package silently: AOTInductor
+// indexes with its compiled strides and would return a wrong result with exit 0. Every mode of
+// aotstudio-run refuses it, naming the strides, or with --convert-layout copies it and says so;
+// the converted run gives the contiguous run's numbers.
+void TestExport::stridedInputsRefusedOrConverted()
+{
+    const QString input = m_dir.filePath(QStringLiteral("layout.pt"));
+    QProcess py;
+    py.start(
+        QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
+        {QStringLiteral("-c"),
+         QStringLiteral(
+             "import sys, torch; torch.manual_seed(3); base = torch.randn(4, 6, 32, 32); x = base[:, ::2].contiguous();"
+             "p = sys.argv[1]; torch.save([x], p);"
+             "torch.save([x.contiguous(memory_format=torch.channels_last)], p + '.cl');"
+             "torch.save([base[:, ::2]], p + '.slice');"
+             "torch.save([x.transpose(2, 3).contiguous().transpose(2, 3)], p + '.t');"
+             "torch.save([x[:1].expand(4, 3, 32, 32)], p + '.expand');"
+             "torch.save([x[:1].expand(4, 3, 32, 32).contiguous()], p + '.expand.ref');"
+             "torch.save([x[:2].contiguous(memory_format=torch.channels_last)], p + '.two.cl')"),
+         input});
+    QVERIFY(py.waitForFinished(300000));
+    QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+    const auto runOn = [&](const QStringList &args) {
+        return run(AOTSTUDIO_RUN_PATH,
+                   args + QStringList{QStringLiteral("--iters"), QStringLiteral("0"), QStringLiteral("--json")});
+    };
+    const Run plain = runOn({m_bundle, QStringLiteral("--input"), input});
+    QVERIFY2(plain.exitCode == 0, plain.err.constData());
+    const QJsonObject plainResult = TestSupport::result(plain.out);
+    QVERIFY(plainResult.value(QLatin1String("layout_conversions")).toArray().isEmpty());
+    const Run expandRef = runOn({m_bundle, QStringLiteral("--input"), input + QLatin1String(".expand.ref")});
+    QVERIFY2(expandRef.exitCode == 0, expandRef.err.constData());
+
+    struct Case {
+        const char *suffix;
+        const char *layout; ///< how the refusal names the input's layout
+        const Run *reference;
+    };
+    for (const Case &c : {Case{".cl", "channels_last", &plain}, Case{".slice", "a strided view", &plain},
+                          Case{".t", "a permuted layout", &plain}, Case{".expand", "expanded", &expandRef}}) {
+        const QString file = input + QLatin1String(c.suffix);
+        const Run refused = runOn({m_bundle, QStringLiteral("--input"), file});
+        QVERIFY2(refused.exitCode == 1, c.suffix);
+        const QByteArray line = lastLine(refused.err);
+        QVERIFY2(line.contains("input 0 (x) has strides") && line.contains(c.layout)
+                     && line.contains("the package was compiled for strides (3072, 1024, 32, 1) (contiguous)")
+                     && line.contains("--convert-layout"),
+                 line.constData());
+        const Run converted = runOn({m_bundle, QStringLiteral("--input"), file, QStringLiteral("--convert-layout")});
+        QVERIFY2(converted.exitCode == 0, converted.err.constData());
+        const QJsonObject j = TestSupport::result(converted.out);
+        const QJsonArray conversions = j.value(QLatin1String("layout_conversions")).toArray();
+        QCOMPARE(conversions.size(), 1);
+        QCOMPARE(conversions.first().toObject().value(QLatin1String("to")).toArray(), (QJsonArray{3072, 1024, 32, 1}));
+        const QJsonArray got = firstValues(j), want = firstValues(TestSupport::result(c.reference->out));
+        QCOMPARE(got.size(), want.size());
+        for (qsizetype i = 0; i < want.size(); ++i)
+            QVERIFY2(qAbs(got[i].toDouble() - want[i].toDouble()) < 1e-4, c.suffix);
+        // The text output says so too.
+        const Run text = run(AOTSTUDIO_RUN_PATH,
+                             {m_bundle, QStringLiteral("--input"), file, QStringLiteral("--iters"), QStringLiteral("0"),
+                              QStringLiteral("--convert-layout")});
+        QVERIFY2(text.exitCode == 0 && text.out.contains("layout:      input 0 (x) copied from strides"),
+                 text.out.constData());
+    }
+
+    // --package (the compile's package, batch 2, with its guards sidecar) and --bucket: the same rule.
+    const QString package = m_dir.filePath(QStringLiteral("job/model.pt2"));
+    const Run pkgRefused
+        = runOn({QStringLiteral("--package"), package, QStringLiteral("--input"), input + QLatin1String(".two.cl")});
+    QCOMPARE(pkgRefused.exitCode, 1);
+    QVERIFY2(lastLine(pkgRefused.err).contains("(channels_last); the package was compiled for strides"),
+             pkgRefused.err.constData());
+    const QString saved = m_dir.filePath(QStringLiteral("layout.out.pt"));
+    const Run pkgOk
+        = runOn({QStringLiteral("--package"), package, QStringLiteral("--input"), input + QLatin1String(".two.cl"),
+                 QStringLiteral("--convert-layout"), QStringLiteral("--save-outputs"), saved});
+    QVERIFY2(pkgOk.exitCode == 0, pkgOk.err.constData());
+    QCOMPARE(TestSupport::result(pkgOk.out).value(QLatin1String("layout_conversions")).toArray().size(), 1);
+    // --save-outputs is read by torch.load with its defaults (weights_only): a tuple of tensors.
+    QProcess load;
+    load.start(
+        QStringLiteral(AOTSTUDIO_PYTHON_EXECUTABLE),
+        {QStringLiteral("-c"),
+         QStringLiteral("import sys, torch; o = torch.load(sys.argv[1]); print(type(o).__name__, tuple(o[0].shape))"),
+         saved});
+    QVERIFY(load.waitForFinished(300000));
+    QVERIFY2(load.exitCode() == 0, load.readAllStandardError().constData());
+    QCOMPARE(lastLine(load.readAllStandardOutput()), QByteArray("tuple (2, 10)"));
+    const Run bucketRefused = runOn({m_bundle, QStringLiteral("--bucket"), QStringLiteral("batch4"),
+                                     QStringLiteral("--input"), input + QLatin1String(".slice")});
+    QCOMPARE(bucketRefused.exitCode, 1);
+    QVERIFY2(lastLine(bucketRefused.err).contains("a strided view"), bucketRefused.err.constData());
+
+    // --serve: the request is refused with the same line; with --convert-layout answered and marked.
+    for (const bool convert : {false, true}) {
+        QProcess serve;
+        QStringList args{QStringLiteral("--serve"), m_bundle};
+        if (convert)
+            args << QStringLiteral("--convert-layout");
+        serve.start(QStringLiteral(AOTSTUDIO_RUN_PATH), args);
+        QVERIFY(serve.waitForStarted());
+        const QByteArray request = QJsonDocument(QJsonObject{{QStringLiteral("id"), 7},
+                                                             {QStringLiteral("input"), input + QLatin1String(".cl")}})
+                                       .toJson(QJsonDocument::Compact);
+        serve.write(request + "\n");
+        serve.closeWriteChannel();
+        QVERIFY(serve.waitForFinished(300000));
+        const QJsonObject answer = QJsonDocument::fromJson(lastLine(serve.readAllStandardOutput())).object();
+        QCOMPARE(answer.value(QLatin1String("id")).toInt(), 7);
+        QCOMPARE(answer.value(QLatin1String("ok")).toBool(), convert);
+        if (convert) {
+            QCOMPARE(answer.value(QLatin1String("layout_conversions")).toArray().size(), 1);
+        } else {
+            const QJsonObject error = answer.value(QLatin1String("error")).toObject();
+            QCOMPARE(error.value(QLatin1String("stage")).toString(), QStringLiteral("refused"));
+            QVERIFY(error.value(QLatin1String("message")).toString().contains(QLatin1String("(channels_last)")));
+        }
+    }
 }
 
 void TestExport::paddingAndDynamicFallbackAgree()

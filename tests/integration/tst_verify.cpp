@@ -249,8 +249,14 @@ void TestVerify::nothingStale()
                                         QStringLiteral("model.unverified.pt2"), previous[0], QStringLiteral("snapshots"),
                                         QStringLiteral("trace")}));
     const QString aside = out + QLatin1Char('/') + previous[0];
-    QCOMPARE(entries(aside), (QStringList{QStringLiteral("kernels.json"), QStringLiteral("model.guards.json"), QStringLiteral("model.pt2"),
-                                          QStringLiteral("result.json"), QStringLiteral("snapshots"), QStringLiteral("trace")}));
+    // The previous compile's log goes with its files (issue 34: it was overwritten by the failed run's).
+    QCOMPARE(entries(aside),
+             (QStringList{QStringLiteral("aotstudio.log"), QStringLiteral("kernels.json"),
+                          QStringLiteral("model.guards.json"), QStringLiteral("model.pt2"),
+                          QStringLiteral("result.json"), QStringLiteral("snapshots"), QStringLiteral("trace")}));
+    QVERIFY(readAll(aside + QStringLiteral("/aotstudio.log")).contains("\"type\":\"result\""));
+    QVERIFY(!readAll(aside + QStringLiteral("/aotstudio.log")).contains("verify failed"));
+    QVERIFY(readAll(out + QStringLiteral("/aotstudio.log")).contains("verify failed"));
     QCOMPARE(readJson(aside + QStringLiteral("/result.json")).value(QLatin1String("model")).toString(),
              fixture("named_outputs_factory.py") + QStringLiteral(":make"));
     QCOMPARE(entries(aside + QStringLiteral("/snapshots")), firstSnapshots);

@@ -35,5 +35,31 @@ class WriteJsonAtomic(unittest.TestCase):
         self.assertEqual(os.listdir(self.dir.name), ["r.json"])
 
 
+class OutputFolder(unittest.TestCase):
+    """outdir.remove_if_empty(): a job that failed before writing anything leaves no folder holding
+    only its lock (issue 34: a failed profile left one); anything else in it keeps it."""
+
+    def test_lock_only_folder_is_removed(self):
+        from aotstudio_frontend import outdir
+        base = tempfile.mkdtemp()
+        self.addCleanup(lambda: os.path.isdir(base) and os.rmdir(base))
+        out = os.path.join(base, "profile")
+        outdir.lock(out).close()
+        self.assertEqual(os.listdir(out), [".aotstudio.lock"])
+        self.assertTrue(outdir.remove_if_empty(out))
+        self.assertFalse(os.path.exists(out))
+
+    def test_folder_with_files_stays(self):
+        from aotstudio_frontend import outdir
+        base = tempfile.TemporaryDirectory()
+        self.addCleanup(base.cleanup)
+        out = os.path.join(base.name, "job")
+        outdir.lock(out).close()
+        with open(os.path.join(out, "error.json"), "w", encoding="utf-8") as f:
+            f.write("{}")
+        self.assertFalse(outdir.remove_if_empty(out))
+        self.assertEqual(sorted(os.listdir(out)), [".aotstudio.lock", "error.json"])
+
+
 if __name__ == "__main__":
     unittest.main()

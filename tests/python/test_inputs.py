@@ -150,6 +150,37 @@ class Doctor(unittest.TestCase):
         x = torch.randn(2, 4)
         torch.testing.assert_close(model(x), model(x))  # dropout off
 
+    def test_messages_name_the_users_module(self):
+        # A factory file is imported under a synthetic unique module name; messages name the file's
+        # own module (issue 34: a hint read "aotstudio_user_8861...Pair").
+        import tempfile
+        from aotstudio_frontend import errors, models
+        folder = tempfile.mkdtemp()
+        path = os.path.join(folder, "my_model.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("import torch\nclass Tiny(torch.nn.Module):\n    def forward(self, x):\n        return x\n"
+                    "def make():\n    return Tiny(), (torch.randn(2),)\n")
+        (model, _inputs), _path = models._load_factory(path + ":make")
+        self.assertTrue(type(model).__module__.startswith("aotstudio_user_"))
+        self.assertEqual(errors.user_module(type(model).__module__), "my_model")
+        self.assertEqual(errors.user_module("torch.nn"), "torch.nn")
+
+    def test_eval_that_returns_none_keeps_the_model(self):
+        # torchao's allow_exported_model_train_eval() gives an exported GraphModule an eval() that
+        # switches in place and returns None (shared case c17 crashed on "'NoneType' object has no
+        # attribute 'to'").
+        gm = torch.export.export(nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5)), (torch.randn(2, 4),)).module()
+        try:
+            from torchao.quantization.pt2e import allow_exported_model_train_eval
+        except ImportError:
+            self.skipTest("torchao is not installed")
+        allow_exported_model_train_eval(gm)
+        lines, log = _logs()
+        model = doctor.eval_mode(gm, log)
+        self.assertIs(model, gm)
+        x = torch.randn(2, 4)
+        torch.testing.assert_close(model(x), model(x))  # dropout off
+
     def test_forward_mismatch_names_the_missing_parameter(self):
         class EncDec(nn.Module):
             def forward(self, features, decoder_ids, scale=1.0):

@@ -13,7 +13,7 @@ with quantize/dequantize nodes whose kernels hold no quantized kernel computes i
 import torch
 
 from . import inputs as structured
-from .errors import LIBRARY_PATHS, FrontendError, one_line
+from .errors import LIBRARY_PATHS, FrontendError, one_line, user_module
 
 #: Module namespaces of eager-mode (FX/eager "legacy") quantized modules: their packed weights are
 #: TorchScript custom classes that torch.export cannot trace (pytorch#137111).
@@ -28,7 +28,7 @@ def legacy_quantized_modules(model) -> list:
     for name, m in model.named_modules():
         mod = type(m).__module__ + "."
         if any(mod.startswith(p) for p in _LEGACY_QUANT) and ".reference." not in mod:
-            found.append((name or "(root)", f"{type(m).__module__}.{type(m).__name__}"))
+            found.append((name or "(root)", f"{user_module(type(m).__module__)}.{type(m).__name__}"))
     return found
 
 
@@ -63,7 +63,10 @@ def eval_mode(model, log):
         log("info", f"the model ({type(model).__name__}) came in training mode; it is compiled and measured in eval "
                     "mode (dropout off, batch norm on its running statistics), as torch.export is used for inference")
     try:
-        return model.eval()
+        # torchao's allow_exported_model_train_eval() puts an eval() on an exported GraphModule
+        # that switches it in place and returns None (not self, as nn.Module.eval does).
+        switched = model.eval()
+        return model if switched is None else switched
     except NotImplementedError:
         if not isinstance(model, torch.fx.GraphModule):
             raise
@@ -285,7 +288,7 @@ def check_outputs(out, spec: str, log) -> None:
                                 f"forward of '{spec}' returns a {cls.__qualname__}, registered as a pytree node without a "
                                 "serialized type name: AOTInductor's package records the output structure by that name",
                                 f"register it with torch.export.register_dataclass({cls.__qualname__}, "
-                                f"serialized_type_name=\"{cls.__module__}.{cls.__qualname__}\") (or pass "
+                                f"serialized_type_name=\"{user_module(cls.__module__)}.{cls.__qualname__}\") (or pass "
                                 "serialized_type_name to register_pytree_node)")
         for c in node.flatten_fn(v)[0]:
             walk(c, depth + 1)

@@ -70,12 +70,24 @@ def prepare(job, model, inputs: tuple) -> tuple:
         entries = guards.per_input(factory, model, len(inputs))
         for index, entry in enumerate(entries or []):
             for dim, spec in (entry or {}).items():
+                if dim == 0 and job.static_batch and job.batched[index]:
+                    continue  # an exact bucket: export_shapes() leaves dimension 0 static
                 if isinstance(dim, int) and guards.is_dynamic_spec(spec) and dim < inputs[index].dim():
                     name = guards.spec_name(spec)
                     job.requested_dynamic[(index, dim)] = name or f"{index}:{dim}"
                     if name:
                         job.dim_names[(index, dim)] = name
                     specs[(index, dim)] = spec
+    # The ranges the user declared (sizes of the dimension), to say afterwards when torch narrowed
+    # one (declared_ranges(): FORMAT.md "Guards", symbols' declared_min/declared_max).
+    job.declared = {}
+    if job.dynamic_batch is not None:
+        for (index, dim) in job.requested_dynamic:
+            job.declared[(index, dim)] = (job.dynamic_batch[0], job.dynamic_batch[1])
+    for key, spec in specs.items():
+        lo, hi = getattr(spec, "min", None), getattr(spec, "max", None)
+        if isinstance(lo, int) and lo > 0:  # a Dim without bounds says min 0: nothing declared
+            job.declared[key] = (lo, hi if isinstance(hi, int) and hi < 2 ** 62 else None)
     # Every dimension of one name gets the same size, so that they stay equal.
     targets = {}
     for (index, dim), label in job.requested_dynamic.items():
@@ -96,6 +108,53 @@ def prepare(job, model, inputs: tuple) -> tuple:
                              f"to a constant, so it is resized to {target} for export (rows repeated)")
         inputs = tuple(resized)
     return inputs
+
+
+def declared_ranges(job, data: dict) -> list:
+    """Record on ``data`` (guards.collect()'s result) the range each declared dynamic dimension's
+    symbol was declared with (``declared_min``/``declared_max`` of its symbol), and return one
+    warning per dimension whose accepted sizes torch narrowed: the start raised (torch.export
+    specialises sizes 0 and 1, so a symbol starts at 2 at the least), the end lowered, or the
+    declared start refused by a guard the package checks (x.shape[0] % 2 == 0 and a range from 1)."""
+    warnings = []
+    symbols = {s["symbol"]: s for s in data.get("symbols", [])}
+    for (index, dim), (lo, hi) in sorted(getattr(job, "declared", {}).items()):
+        inputs = data.get("inputs", [])
+        entry = inputs[index]["dims"][dim] if index < len(inputs) and dim < len(inputs[index].get("dims", [])) else None
+        if not entry or "symbol" not in entry or entry["symbol"] not in symbols:
+            continue
+        sym, coeff, offset = symbols[entry["symbol"]], entry.get("coeff", 1), entry.get("offset", 0)
+        # The symbol's declared range: the dimension's sizes mapped back through coeff*s + offset.
+        s_lo = -((offset - lo) // coeff)  # ceil((lo - offset) / coeff)
+        s_hi = (hi - offset) // coeff if hi is not None else None
+        sym.setdefault("declared_min", s_lo)
+        sym.setdefault("declared_max", s_hi)
+        got_lo = coeff * sym["min"] + offset if sym.get("min") is not None else None
+        got_hi = coeff * sym["max"] + offset if sym.get("max") is not None else None
+        what = entry.get("text") or f"input {index} dimension {dim}"
+        if got_lo is not None and got_lo > lo:
+            warnings.append(f"{what}: declared from {lo}, but the package accepts it from {got_lo} (torch.export "
+                            f"{'specialises sizes 0 and 1' if sym['min'] == 2 else 'narrowed the range'}); "
+                            + (f"size {lo} is refused" if got_lo - 1 == lo else f"sizes {lo}..{got_lo - 1} are refused"))
+        if hi is not None and got_hi is not None and got_hi < hi:
+            warnings.append(f"{what}: declared up to {hi}, but the package accepts it up to {got_hi}; "
+                            + (f"size {hi} is refused" if got_hi + 1 == hi else f"sizes {got_hi + 1}..{hi} are refused"))
+        # A guard of this symbol alone that the declared start (or the narrowed one) breaks.
+        start = max(s_lo, sym.get("min") or s_lo)
+        for item in data.get("checks", []):
+            tree = item.get("expr")
+            if not item.get("checkable") or tree is None or guards.tree_symbols(tree) != {sym["symbol"]}:
+                continue
+            try:
+                holds = guards.evaluate_tree(tree, {sym["symbol"]: start})
+            except (ZeroDivisionError, KeyError):
+                continue
+            if not holds:
+                warnings.append(f"{what}: the range starts at {coeff * start + offset}, which the guard "
+                                f"{item.get('text')} excludes" + (f" ({item['source']})" if item.get("source") else "")
+                                + "; the package refuses that size")
+                break
+    return warnings
 
 
 def check(job) -> None:
@@ -149,6 +208,20 @@ def export_shapes(job):
             shapes.append(entry or None)
         return guards.for_signature(shapes, job.model)
     if not job.dynamic:
+        if factory is not None and job.static_batch:
+            # An exact bucket (export --buckets): a static build at its batch, so the factory's
+            # dimension 0 (a dynamic batch, a derived 2*b) is dropped; its other dimensions stay.
+            entries = guards.per_input(factory, job.model, len(job.inputs))
+            if entries is None:
+                job.log("warning", "the factory's dynamic_shapes are not per positional input: this exact bucket is "
+                                   "compiled with them as they are, so its dimension 0 may stay dynamic")
+                return factory
+            shapes = [({d: s for d, s in entry.items() if not (d == 0 and batched)} or None) if entry else None
+                      for entry, batched in zip(entries, job.batched)]
+            if any(entry and 0 in entry and batched for entry, batched in zip(entries, job.batched)):
+                job.log("info", f"exact bucket: dimension 0 is static at {job.batch} (the factory's dynamic_shapes "
+                                 "make it dynamic; the bundle's dynamic bucket keeps that)")
+            return guards.for_signature(shapes, job.model) if any(shapes) else None
         return factory
     return guards.for_signature(requested_entries(job), job.model)
 

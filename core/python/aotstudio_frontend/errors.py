@@ -18,6 +18,17 @@ class FrontendError(Exception):
         self.hint = hint
 
 
+#: The module names a model file is imported under (models.py: ``aotstudio_user_<hash>``, unique per
+#: path) -> what the user calls it: the file's stem. Messages name a class by the latter.
+USER_MODULES = {}
+
+
+def user_module(name: str) -> str:
+    """``name`` (a class's ``__module__``) as the user knows it: the model file's stem for the
+    synthetic module a factory file is imported as, else unchanged."""
+    return USER_MODULES.get(name, name)
+
+
 def user_frame(exc: BaseException, path_hint: str | None = None) -> str:
     """Return ``file:line`` of the innermost traceback frame in the user's file (or the innermost
     frame at all when ``path_hint`` is None or never seen), for error messages."""

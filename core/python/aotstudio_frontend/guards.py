@@ -27,7 +27,7 @@ from .errors import LIBRARY_PATHS as _LIBRARY_PATHS  # one list of the frames th
 from .files import write_json_atomic
 
 FORMAT = "aotstudio.guards"
-VERSION = 1
+VERSION = 2  # 2: inputs[i].strides and .layout
 SIDECAR = "model.guards.json"
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -75,6 +75,11 @@ def to_tree(expr, symbols: set):
         if any(isinstance(a, sympy.Rational) and not isinstance(a, sympy.Integer) for a in expr.args):
             raise Unsupported("a fraction")
         return ["*"] + [to_tree(a, symbols) for a in expr.args]
+    if isinstance(expr, sympy.Pow):  # s**2 in a stride: a product the checker evaluates
+        base, exp = expr.args
+        if not (isinstance(exp, sympy.Integer) and 1 <= int(exp) <= 8):
+            raise Unsupported("a power that is not a small whole number")
+        return ["*"] + [to_tree(base, symbols)] * int(exp)
     if isinstance(expr, (F.FloorDiv, F.Mod, F.PythonMod, sympy.Mod)):
         divisor = expr.args[1]
         if not (isinstance(divisor, sympy.Integer) and int(divisor) != 0):
@@ -92,6 +97,51 @@ def to_tree(expr, symbols: set):
     if isinstance(expr, (F.Min, sympy.Min)):
         return ["min"] + [to_tree(a, symbols) for a in expr.args]
     raise Unsupported(f"{type(expr).__name__}")
+
+
+def evaluate_tree(tree, values: dict) -> int:
+    """A checker tree's value for symbol ``values`` (core/bundle/guards.cpp evaluate(): Python's
+    floor division and modulo, comparisons and booleans as 0/1). Raises KeyError for a symbol
+    without a value, ZeroDivisionError never for a tree the C++ side accepts."""
+    if isinstance(tree, bool):
+        return int(tree)
+    if isinstance(tree, int):
+        return tree
+    if isinstance(tree, str):
+        return values[tree]
+    op, args = tree[0], [evaluate_tree(a, values) for a in tree[1:]]
+    if op == "+":
+        return sum(args)
+    if op == "*":
+        r = 1
+        for a in args:
+            r *= a
+        return r
+    binary = {"//": lambda a, b: a // b, "%": lambda a, b: a % b, "==": lambda a, b: int(a == b),
+              "!=": lambda a, b: int(a != b), "<": lambda a, b: int(a < b), "<=": lambda a, b: int(a <= b),
+              ">": lambda a, b: int(a > b), ">=": lambda a, b: int(a >= b)}
+    if op in binary:
+        return binary[op](*args)
+    if op == "and":
+        return int(all(args))
+    if op == "or":
+        return int(any(args))
+    if op == "not":
+        return int(not args[0])
+    if op == "max":
+        return max(args)
+    if op == "min":
+        return min(args)
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def tree_symbols(tree) -> set:
+    """The symbol ids a checker tree reads."""
+    if isinstance(tree, str):
+        return {tree}
+    if isinstance(tree, list):
+        return set().union(*(tree_symbols(a) for a in tree[1:])) if len(tree) > 1 else set()
+    return set()
 
 
 _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
@@ -118,7 +168,18 @@ def tree_text(tree, labels: dict, outer: int = 0) -> str:
             part = tree_text(a, labels, prec)
             text += part if not text else (f" - {part[1:]}" if part.startswith("-") else f" + {part}")
     else:
-        text = f" {op} ".join(tree_text(a, labels, prec + (i > 0 and op in ("//", "%"))) for i, a in enumerate(args))
+        # A right operand of the same precedence keeps its brackets unless the operator is
+        # associative and the same (a * b * c); "2 * (s // 2)" must not print as "2 * s // 2",
+        # which Python reads as (2 * s) // 2 == s.
+        def part(i, a):
+            inner = _PRECEDENCE.get(a[0], 7) if isinstance(a, list) and a else 7
+            # a * (b * c) may drop its brackets only when nothing inside it binds as loosely
+            # (a * (b // 2 * c) must keep them)
+            flat = isinstance(a, list) and op == a[0] and op in ("+", "*") and all(
+                _PRECEDENCE.get(x[0], 7) > prec for x in a[1:] if isinstance(x, list) and x and x[0] not in ("max", "min"))
+            tight = i > 0 and inner == prec and not flat
+            return tree_text(a, labels, prec + 1 if tight else prec)
+        text = f" {op} ".join(part(i, a) for i, a in enumerate(args))
         if op == "*" and len(args) == 2 and args[0] == -1:
             text = "-" + tree_text(args[1], labels, prec)
     return f"({text})" if prec < outer or (prec == outer and prec == 4) else text
@@ -175,6 +236,52 @@ def _framework(sloc):
 
 
 # -- collecting ---------------------------------------------------------------------------------
+
+def _expr(value):
+    """A size or stride (int or SymInt) as a sympy expression."""
+    return value.node.expr if isinstance(value, torch.SymInt) else sympy.Integer(int(value))
+
+
+def _layout(sizes: list, strides: list) -> str:
+    """'contiguous', 'channels_last', 'channels_last_3d' or 'strided', from sympy sizes and strides
+    (decided symbolically: asking a fake tensor's is_contiguous() would add guards)."""
+    def dense(order):  # innermost first
+        want, step = {}, sympy.Integer(1)
+        for d in order:
+            want[d] = step
+            step = step * sizes[d]
+        return all(sizes[d] == 1 or sympy.expand(strides[d] - want[d]) == 0 for d in order)
+    rank = len(sizes)
+    if dense(list(range(rank - 1, -1, -1))):
+        return "contiguous"
+    if rank == 4 and dense([1, 3, 2, 0]):
+        return "channels_last"
+    if rank == 5 and dense([1, 4, 3, 2, 0]):
+        return "channels_last_3d"
+    return "strided"
+
+
+def _strides(val, symbols: dict) -> dict:
+    """``{"strides": [...], "layout": ...}`` of one exported input (FORMAT.md "guards", version 2):
+    an int per static stride, ``{"expr", "text", "checkable"}`` per symbolic one. AOTInductor
+    indexes the input with exactly these strides (the compiled code has them built in), so the
+    runner checks every call's strides against them."""
+    sizes = [_expr(v) for v in val.shape]
+    exprs = [_expr(v) for v in val.stride()]
+    out = []
+    for e in exprs:
+        if e.is_number:
+            out.append(int(e))
+            continue
+        item = {"text": str(e), "checkable": False}
+        try:
+            item["expr"] = to_tree(e, set(symbols))
+            item["checkable"] = True
+        except Unsupported as why:
+            item["why_not"] = str(why)
+        out.append(item)
+    return {"strides": out, "layout": _layout(sizes, exprs)}
+
 
 def _user_placeholders(program):
     from torch.export.graph_signature import InputKind
@@ -244,7 +351,7 @@ def collect(program, dim_names: dict = None, input_names: list = None) -> dict:
                 entry["min"], entry["max"] = _bound(vr.lower), _bound(vr.upper)
             dims.append(entry)
         inputs.append({"index": index, "name": display[index], "dtype": str(val.dtype).replace("torch.", ""),
-                       "rank": len(val.shape), "dims": dims})
+                       "rank": len(val.shape), "dims": dims, **_strides(val, symbols)})
 
     # Human names: "x.shape[0]" for a symbol that is some input's whole dimension.
     def label(sym_name):

@@ -114,6 +114,7 @@ class CompileJob:
         self.guards_path = None  # its sidecar beside the package (guards.SIDECAR)
         self.batch = opts.batch
         self.dynamic_batch = opts.dynamic_batch
+        self.static_batch = opts.static_batch
         self.verify_samples = opts.verify_samples
         self.staging = opts.staging
         self.freezing = opts.freezing  # on for int8-static; export turns it on for a q/dq graph
@@ -168,6 +169,7 @@ class CompileJob:
         lock, self._lock = getattr(self, "_lock", None), None
         if lock is not None:
             lock.close()
+            outdir.remove_if_empty(self.out)
 
     # -- stages -------------------------------------------------------------------------------
     def load(self) -> dict:
@@ -327,6 +329,8 @@ class CompileJob:
             self.guards = None
         if self.guards is not None:
             self.log("info", "input shapes: " + guards.summary(self.guards))
+            for warning in dynamic.declared_ranges(self, self.guards):
+                self.log("warning", warning)
             for item in self.guards["checks"] + self.guards["assertions"]:
                 if not item.get("checkable"):
                     self.log("info", f"not checked before a call: {item.get('text') or item.get('message')}"

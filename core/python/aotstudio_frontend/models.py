@@ -17,7 +17,7 @@ import torch.utils._pytree as pytree
 
 from . import doctor, samples, sources
 from . import inputs as structured
-from .errors import FrontendError, one_line, user_frame
+from .errors import USER_MODULES, FrontendError, one_line, user_frame, user_module
 
 
 def _load_factory(spec: str):
@@ -30,6 +30,7 @@ def _load_factory(spec: str):
         raise FrontendError("unknown_model", "load", f"model file '{path}' does not exist",
                             "give --model as path/to/file.py:factory with an existing file")
     module_spec = importlib.util.spec_from_file_location(f"aotstudio_user_{abs(hash(path))}", path)
+    USER_MODULES[module_spec.name] = os.path.splitext(os.path.basename(path))[0]
     module = importlib.util.module_from_spec(module_spec)
     # As `python file.py` would: modules beside the factory file can be imported.
     folder = os.path.dirname(os.path.abspath(path))
@@ -146,7 +147,7 @@ def _factory_result(made, spec: str):
                             "dict of its keyword arguments")
     if not isinstance(model, torch.nn.Module):
         raise FrontendError("model_error", "load",
-                            f"'{spec}' returned a {type(model).__module__}.{type(model).__qualname__} as the model, "
+                            f"'{spec}' returned a {user_module(type(model).__module__)}.{type(model).__qualname__} as the model, "
                             "not a torch.nn.Module", forms)
     return model, args, kwargs, dynamic
 

@@ -91,6 +91,7 @@ class CompileOptions:
     shapes: dict = field(default_factory=dict)  # INPUT (index digits or name) -> sizes: shapes.check()'s
     batch: int = None  # a shape bucket's batch size (example inputs resized to it)
     dynamic_batch: list = None  # [min, max] of a dynamic-batch bucket
+    static_batch: bool = False  # an exact bucket: dimension 0 of batched inputs static, whatever the factory says
     verify_samples: int = verify.DEFAULT_SAMPLES  # seeded inputs verified besides the example
     staging: bool = False
     freezing: bool = False
@@ -168,6 +169,7 @@ def parse(request: dict) -> CompileOptions:
     return CompileOptions(
         spec=spec, device=device, dtype_name=dtype_name, out=out, tolerance=float(tolerance), dynamic=dynamic,
         dynamic_specs=[str(d) for d in request.get("dynamic", [])], shapes=shapes, batch=batch, dynamic_batch=dynamic_batch,
+        static_batch=bool(request.get("static_batch", False)) and dynamic_batch is None,
         verify_samples=verify_samples, staging=bool(request.get("staging", False)), freezing=freezing,
         freezing_given="freezing" in request, max_autotune=bool(request.get("max_autotune", False)),
         inductor=inductor,

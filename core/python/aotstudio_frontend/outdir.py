@@ -27,6 +27,9 @@ from .files import write_json_atomic
 ARTIFACTS = ("model.pt2", "model.unverified.pt2", "model.guards.json", "model.unverified.guards.json", "result.json", "error.json", "kernels.json",
              "snapshots", "trace",
              "quant_layers.json", "profile.json", "profile.csv", "profile_kernels.csv", "trace.json", "coldstart")
+#: The previous run's aotstudio.log, set aside by aotstudio-cli when the new run's log opens
+#: (app/cli/enginejob.cpp): removed by commit(), moved into previous-*/aotstudio.log by abandon().
+PREVIOUS_LOG = ".aotstudio.previous.log"
 #: The package name a failed compile leaves: it did not pass verification, or was never verified.
 UNVERIFIED = "model.unverified.pt2"
 #: Its guards sidecar, renamed with it (core/bundle/guards.h: `dir/NAME.pt2` -> `dir/NAME.guards.json`).
@@ -62,6 +65,25 @@ def lock(out: str):
                 except OSError:
                     pass
     return os.fdopen(fd, "r+")
+
+
+def remove_if_empty(out: str) -> bool:
+    """After the job released its lock: ``out`` removed when the lock file is all it holds (a job
+    that failed before writing anything, e.g. a profile of a file that is not a package), so that
+    a failure leaves no empty output folder. Returns whether it was removed."""
+    try:
+        names = os.listdir(out)
+    except OSError:
+        return False
+    if any(n != ".aotstudio.lock" for n in names):
+        return False
+    try:
+        if names:
+            os.remove(os.path.join(out, ".aotstudio.lock"))
+        os.rmdir(out)
+        return True
+    except OSError:
+        return False
 
 
 def staging_dir(out: str) -> str:
@@ -129,6 +151,10 @@ def commit(out: str, work: str) -> list:
             os.replace(os.path.join(out, name), os.path.join(trash, name))
     _move_in(work, out, {})
     shutil.rmtree(trash, ignore_errors=True)
+    try:
+        os.remove(os.path.join(out, PREVIOUS_LOG))
+    except FileNotFoundError:
+        pass
     return old
 
 
@@ -153,11 +179,14 @@ def abandon(out: str, work: str, verified: bool, discard: bool = False) -> dict:
         return {"previous": None, "moved": [], "unverified_package": None}
     old = _previous(out)
     previous = None
+    old_log = os.path.join(out, PREVIOUS_LOG)
     if old:
         previous = aside_dir(out)
         os.makedirs(previous)
         for name in old:
             os.replace(os.path.join(out, name), os.path.join(previous, name))
+        if os.path.isfile(old_log):  # the log of the run whose files these are
+            os.replace(old_log, os.path.join(previous, "aotstudio.log"))
     rename = {} if verified else {"model.pt2": UNVERIFIED, "model.guards.json": UNVERIFIED_GUARDS}
     moved = _move_in(work, out, rename)
     unverified = os.path.join(out, UNVERIFIED) if UNVERIFIED in moved else None

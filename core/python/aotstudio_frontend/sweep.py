@@ -134,6 +134,65 @@ class ShapeSweep:
         self.points[index]["pad_to"] = pad_to
         return out
 
+    # -- layouts (issue 34): the same values in other strides, which a runner must refuse or copy --
+    @staticmethod
+    def _layout_variant(t: torch.Tensor, variant: str):
+        """``t``'s values in another memory layout, or None when the variant does not apply (the
+        rank, sizes of 1, or strides equal to ``t``'s)."""
+        dims = [d for d in range(t.dim()) if t.shape[d] > 1]
+        if variant == "contiguous":
+            out = t.contiguous()
+        elif variant == "channels_last" and t.dim() in (4, 5):
+            out = t.contiguous(memory_format=torch.channels_last if t.dim() == 4 else torch.channels_last_3d)
+        elif variant == "transposed" and len(dims) >= 2:
+            a, b = dims[-2], dims[-1]  # the same values, the last two dimensions' strides swapped
+            out = t.transpose(a, b).contiguous().transpose(a, b)
+        elif variant == "sliced" and dims:
+            d = dims[-1]  # every other element of a tensor twice as long along the last dimension
+            shape = list(t.shape)
+            shape[d] *= 2
+            big = torch.zeros(shape, dtype=t.dtype, device=t.device)
+            out = big[(slice(None),) * d + (slice(None, None, 2),)]
+            out.copy_(t)
+        elif variant == "offset" and t.numel() and t.element_size() < 16:
+            flat = torch.zeros(t.numel() + 1, dtype=t.dtype, device=t.device)  # one element in: not 16-byte aligned
+            out = flat[1:].view(t.shape)
+            out.copy_(t)
+        else:
+            return None
+        same = all(out.stride(d) == t.stride(d) for d in dims) and out.data_ptr() % 16 == t.data_ptr() % 16
+        return None if same else out
+
+    LAYOUT_VARIANTS = ("contiguous", "channels_last", "transposed", "sliced", "offset")
+
+    def layout_variants(self, index: int) -> list:
+        """The layout checks of point ``index`` (prepared): per tensor input and variant whose
+        strides differ from the point's, {"input", "variant", "strides"} (the variant's strides)."""
+        leaves, _ = pytree.tree_flatten(self.points[index]["inputs"])
+        out = []
+        for i, t in enumerate(leaves):
+            if not isinstance(t, torch.Tensor):
+                continue
+            for v in self.LAYOUT_VARIANTS:
+                made = self._layout_variant(t, v)
+                if made is not None:
+                    out.append({"input": i, "variant": v, "strides": list(made.stride()),
+                                "storage_offset": made.storage_offset()})
+        return out
+
+    def layout_inputs(self, index: int, input_index: int, variant: str) -> list:
+        """Point ``index``'s inputs as DLPack capsules, input ``input_index`` in layout ``variant``
+        (the same values): what a caller with another layout passes."""
+        leaves, _ = pytree.tree_flatten(self.points[index]["inputs"])
+        out = []
+        for i, t in enumerate(leaves):
+            t = verify.like(t, t)
+            if i == input_index:
+                t = self._layout_variant(t, variant)
+            out.append(torch.utils.dlpack.to_dlpack(t))
+        self.points[index]["pad_to"] = -1
+        return out
+
     def save_inputs(self, index: int, path: str) -> None:
         """Point ``index``'s inputs written with torch.save as a list of tensors (aotstudio-run --input)."""
         leaves, _ = pytree.tree_flatten(self.points[index]["inputs"])
@@ -142,8 +201,9 @@ class ShapeSweep:
         os.replace(tmp, path)
 
     def compare_file(self, index: int, path: str) -> dict:
-        """compare() on outputs that aotstudio-run --save-outputs wrote to ``path`` (a list of tensors)."""
-        # LibTorch's pickle_save writes a tensor list through build_tensorlist: allowed, nothing else.
+        """compare() on outputs that aotstudio-run --save-outputs wrote to ``path`` (a tuple of tensors;
+        a list from before issue 34)."""
+        # Older aotstudio-run wrote a tensor list through build_tensorlist: allowed, nothing else.
         import torch.jit._pickle as jit_pickle
         with torch.serialization.safe_globals([jit_pickle.build_tensorlist]):
             outputs = torch.load(path, map_location="cpu", weights_only=True)
