@@ -187,6 +187,8 @@ private:
         bool constant = false; ///< a non-tensor input (not checked)
         std::vector<Dim> dims;
         std::vector<Stride> strides; ///< one per dimension; empty when not recorded (contiguous assumed)
+        bool staticStrides = false;  ///< every recorded stride a constant (the per-call fast path)
+        std::string fallbackLayout = "contiguous"; ///< the named layout a stride that cannot be evaluated falls back to
     };
 
     std::string where(int input, int dim) const;

@@ -52,6 +52,7 @@ private Q_SLOTS:
     void batchOneResized();
     void sharedBatchAcrossVarargs();
     void pinnedDimensionFails();
+    void exportKeepsTheCompilesRule();
 };
 
 void TestGuardsE2E::derivedDimension()
@@ -129,4 +130,59 @@ void TestGuardsE2E::pinnedDimensionFails()
 }
 
 QTEST_GUILESS_MAIN(TestGuardsE2E)
+// Issue 34: a bundle accepts exactly the sizes the compile accepted. export --from a compile whose
+// dimension 0 is 2*n keeps that rule in one dynamic bucket (odd sizes refused by its guards, not
+// "no bucket"); --dynamic-batch, which would make it a plain batch, is refused; an exact bucket is
+// a static build, and the sizes the compile accepted that no bucket answers are named. About 1 min
+// (three small exports).
+void TestGuardsE2E::exportKeepsTheCompilesRule()
+{
+    QTemporaryDir dir;
+    const QString compiled = dir.filePath(QStringLiteral("c"));
+    const Run c = compile(factory("derived"), compiled);
+    QVERIFY2(c.exitCode == 0, c.err.right(3000).constData());
+    const auto exportBundle = [&](const QString &name, const QStringList &extra) {
+        return cli(QStringList{QStringLiteral("export"), QStringLiteral("--from"), compiled, QStringLiteral("--out"),
+                               dir.filePath(name), QStringLiteral("--cold-start-runs"), QStringLiteral("0"),
+                               QStringLiteral("--json")}
+                   + extra);
+    };
+    const Run keep = exportBundle(QStringLiteral("keep"), {});
+    QVERIFY2(keep.exitCode == 0, keep.err.right(3000).constData());
+    const QJsonArray buckets
+        = readJson(dir.filePath(QStringLiteral("keep/manifest.json"))).value(QLatin1String("buckets")).toArray();
+    QCOMPARE(buckets.size(), 1);
+    const QJsonObject bucket = buckets.first().toObject();
+    QCOMPARE(bucket.value(QLatin1String("batch_min")).toInt(), 4); // 2*n, n in 2..32 (torch starts n at 2)
+    QCOMPARE(bucket.value(QLatin1String("batch_max")).toInt(), 64);
+    const auto runBatch = [&](int batch) {
+        return TestSupport::run(QStringLiteral(AOTSTUDIO_RUN_PATH),
+                                {dir.filePath(QStringLiteral("keep")), QStringLiteral("--batch"),
+                                 QString::number(batch), QStringLiteral("--iters"), QStringLiteral("0")},
+                                300000);
+    };
+    const Run six = runBatch(6);
+    QVERIFY2(six.exitCode == 0, six.err.constData());
+    const Run seven = runBatch(7);
+    QCOMPARE(seven.exitCode, 1);
+    QVERIFY2(lastLine(seven.err).contains("is 7, which is not 2*n for a whole n"), seven.err.constData());
+
+    const Run plain = exportBundle(QStringLiteral("plain"), {QStringLiteral("--dynamic-batch"), QStringLiteral("1:8")});
+    QCOMPARE(plain.exitCode, 1);
+    QVERIFY2(lastLine(plain.err).contains("not a plain batch (x.shape[0] == 2 * n)"),
+             plain.err.right(2000).constData());
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("plain"))));
+
+    const Run exact = exportBundle(QStringLiteral("exact"), {QStringLiteral("--buckets"), QStringLiteral("batch=8")});
+    QVERIFY2(exact.exitCode == 0, exact.err.right(3000).constData());
+    QVERIFY2(exact.err.contains("these have no bucket in the bundle: 4..6, 10..64"), exact.err.right(3000).constData());
+    const QJsonObject exactBucket = readJson(dir.filePath(QStringLiteral("exact/manifest.json")))
+                                        .value(QLatin1String("buckets"))
+                                        .toArray()
+                                        .first()
+                                        .toObject();
+    QCOMPARE(exactBucket.value(QLatin1String("batch")).toInt(), 8);
+    QCOMPARE(exactBucket.value(QLatin1String("guards")).toObject().value(QLatin1String("dynamic")).toBool(true), false);
+}
+
 #include "tst_guards_e2e.moc"

@@ -114,6 +114,25 @@ void TestSweep::derivedDimension()
     QCOMPARE(past.value(QLatin1String("outcome")).toString(), QStringLiteral("refused"));
     QVERIFY2(past.value(QLatin1String("message")).toString().contains(QLatin1String("outside n's range 2..32")),
         qPrintable(past.value(QLatin1String("message")).toString()));
+    // Issue 34: the example's values in other layouts (a slice of a longer tensor, a misaligned
+    // view): refused by the runner as deployed, copied and equal to eager with convert_layout.
+    const QJsonArray layout
+        = j.value(QLatin1String("targets")).toArray().first().toObject().value(QLatin1String("layout")).toArray();
+    QStringList variants;
+    for (const auto &v : layout) {
+        const QJsonObject row = v.toObject();
+        variants << row.value(QLatin1String("variant")).toString();
+        QCOMPARE(row.value(QLatin1String("default")).toString(), QStringLiteral("refused"));
+        QCOMPARE(row.value(QLatin1String("converted")).toString(), QStringLiteral("match"));
+        QVERIFY(row.value(QLatin1String("ok")).toBool());
+        QVERIFY2(row.value(QLatin1String("message")).toString().contains(QLatin1String("input 0 (x)")),
+                 qPrintable(row.value(QLatin1String("message")).toString()));
+    }
+    QCOMPARE(variants, (QStringList{QStringLiteral("sliced"), QStringLiteral("offset")}));
+    QVERIFY2(j.value(QLatin1String("verdict"))
+                 .toString()
+                 .contains(QLatin1String("layouts: 2 (input, layout) pairs, each refused or copied")),
+             qPrintable(j.value(QLatin1String("verdict")).toString()));
     const QJsonObject odd = pointAt(j, QJsonArray { 11 });
     QCOMPARE(odd.value(QLatin1String("relation")).toBool(), true);
     QCOMPARE(odd.value(QLatin1String("outcome")).toString(), QStringLiteral("refused"));

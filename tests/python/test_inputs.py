@@ -2,7 +2,6 @@
 """Unit tests of the front end's structured inputs (inputs.py) and export doctor (doctor.py):
 plain Python, no engine. Run: .venv/bin/python -m unittest discover -s tests/python"""
 
-import dataclasses
 import os
 import sys
 import tempfile

@@ -164,7 +164,7 @@ def check(job) -> None:
     static = guards.specialised(job.program, job.requested_dynamic, job.model)
     if not static:
         return
-    parts, fixes = [], []
+    parts = []
     for item in static:
         why = (f"pinned by the guard {item['guard']}"
                + (f" at {item['source']}" if item["source"] else f" (from {item['origin']})" if item["origin"] else "")

@@ -82,8 +82,6 @@ def _from_file(path, device):
 
 def serve(spec, device, shapes_json, lines, answers):
     """Build the model, write the ready line to ``answers``, then answer each line of ``lines``."""
-    import torch
-
     from .coldstart import eager_model
     from .models import batched_inputs
 

@@ -14,7 +14,6 @@ the driver's own Python does not need to be on their path (the task is shipped b
 import io
 import json
 import os
-import shutil
 import socket
 import tarfile
 

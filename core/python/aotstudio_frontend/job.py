@@ -168,6 +168,7 @@ class CompileJob:
         next job (a profile's second job, the next compile in the same engine)."""
         lock, self._lock = getattr(self, "_lock", None), None
         if lock is not None:
+            outdir.drop_previous_log(self.out)
             lock.close()
             outdir.remove_if_empty(self.out)
 

@@ -67,6 +67,15 @@ def lock(out: str):
     return os.fdopen(fd, "r+")
 
 
+def drop_previous_log(out: str) -> None:
+    """At a job's end: the previous run's log that neither commit() nor abandon() took (a job
+    that does not stage: a profile, a quantize scheme) is dropped; the new run's log is the folder's."""
+    try:
+        os.remove(os.path.join(out, PREVIOUS_LOG))
+    except OSError:
+        pass
+
+
 def remove_if_empty(out: str) -> bool:
     """After the job released its lock: ``out`` removed when the lock file is all it holds (a job
     that failed before writing anything, e.g. a profile of a file that is not a package), so that
@@ -174,12 +183,14 @@ def abandon(out: str, work: str, verified: bool, discard: bool = False) -> dict:
     With ``discard`` (a bad request: the job never really started) the staged files are dropped and
     ``out`` is left as it was. Returns {"previous": folder or None, "moved": [names],
     "unverified_package": path or None}."""
+    old_log = os.path.join(out, PREVIOUS_LOG)
     if discard:
         shutil.rmtree(work, ignore_errors=True)
+        if os.path.isfile(old_log):  # the folder's log stays the one of the files in it
+            os.replace(old_log, os.path.join(out, "aotstudio.log"))
         return {"previous": None, "moved": [], "unverified_package": None}
     old = _previous(out)
     previous = None
-    old_log = os.path.join(out, PREVIOUS_LOG)
     if old:
         previous = aside_dir(out)
         os.makedirs(previous)
@@ -187,6 +198,8 @@ def abandon(out: str, work: str, verified: bool, discard: bool = False) -> dict:
             os.replace(os.path.join(out, name), os.path.join(previous, name))
         if os.path.isfile(old_log):  # the log of the run whose files these are
             os.replace(old_log, os.path.join(previous, "aotstudio.log"))
+    elif os.path.isfile(old_log):  # a run that left no files: its log goes with nothing
+        os.remove(old_log)
     rename = {} if verified else {"model.pt2": UNVERIFIED, "model.guards.json": UNVERIFIED_GUARDS}
     moved = _move_in(work, out, rename)
     unverified = os.path.join(out, UNVERIFIED) if UNVERIFIED in moved else None

@@ -14,7 +14,7 @@ import torch.utils._pytree as pytree
 from ..errors import one_line
 from ..files import write_json_atomic
 from . import metrics
-from ..verify import named_tensors
+from ..verify import like, named_tensors
 from .data import sample_sets
 from .schemes import LAYER_TYPES, TABLE, check_device, check_scheme, pt2e_layers
 
@@ -168,9 +168,14 @@ class QuantState:
         return len(self.evaluation)
 
     def eval_capsules(self, index: int) -> list:
-        """Evaluation sample ``index`` as DLPack capsules, in the package's input order."""
+        """Evaluation sample ``index`` as DLPack capsules, in the package's input order and in the
+        example's layout (sample 0): the package indexes its inputs with the strides it was compiled
+        for, and the runner refuses any other (a contiguous copy of a channels-last image was once
+        passed here and read wrongly)."""
         leaves, _ = pytree.tree_flatten(self.evaluation[index])
-        return [torch.utils.dlpack.to_dlpack(t.contiguous()) for t in leaves]
+        layout, _ = pytree.tree_flatten(self.evaluation[0])
+        return [torch.utils.dlpack.to_dlpack(like(t, ref) if isinstance(ref, torch.Tensor) else t.contiguous())
+                for t, ref in zip(leaves, layout)]
 
     def eval_outputs(self, index: int, capsules: list) -> None:
         """Keep the compiled package's outputs for evaluation sample ``index`` (copied)."""
