@@ -26,7 +26,11 @@ built=()
 for t in "${TARGETS[@]}"; do # a target this machine cannot build (no CUPTI headers, no Qt, no venv) is skipped, said so
   if ninja -C "$BUILD" -t targets all 2>/dev/null | grep -q "^fuzz_$t:"; then built+=("fuzz_$t"); else echo "[sanitize] $t: not configured here, skipped" >&2; fi
 done
-cmake --build "$BUILD" -j "${AOTSTUDIO_JOBS:-$(nproc)}" --target "${built[@]}" >/dev/null
+if ! cmake --build "$BUILD" -j "${AOTSTUDIO_JOBS:-$(nproc)}" --target "${built[@]}" >"$BUILD/sanitize-build.log" 2>&1; then
+  echo "[sanitize] the sanitizer build failed:" >&2
+  grep -E -A3 "error|FAILED" "$BUILD/sanitize-build.log" | head -n 60 >&2
+  exit 1
+fi
 echo "[sanitize] build: $((SECONDS - start)) s" >&2
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/tests/fuzz/lsan.supp}"
