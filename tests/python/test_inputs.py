@@ -149,6 +149,49 @@ class Doctor(unittest.TestCase):
         x = torch.randn(2, 4)
         torch.testing.assert_close(model(x), model(x))  # dropout off
 
+    def test_prepared_but_not_converted_is_refused_at_load(self):
+        # Issue 34: a step before conversion left in the model fails here, naming its attribute,
+        # not later as an internal error of decompose or Inductor.
+        from torch.ao.quantization import get_default_qconfig, prepare
+
+        class Tiny(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.fc(x)
+
+        m = Tiny().eval()
+        m.qconfig = get_default_qconfig("x86")
+        prepare(m, inplace=True)
+        self.assertTrue(doctor.pending_observers(m))
+        with self.assertRaises(FrontendError) as ctx:
+            doctor.check_model(m, "tiny")
+        self.assertIn("fc.activation_post_process", ctx.exception.message)
+        self.assertIn("never converted", ctx.exception.message)
+        self.assertIn("convert", ctx.exception.hint)
+        self.assertEqual(doctor.pending_observers(Tiny()), [])
+
+    def test_lowering_failure_names_the_nodes_source_line(self):
+        # Issue 34: a lowering failure's one line names the node Inductor was lowering and the
+        # user's line from its stack trace, found in the traceback's run_node frame (here a
+        # stand-in compiled under Inductor's file name), even when the op appears twice.
+        program = torch.export.export(nn.Sequential(nn.ReLU(), nn.Linear(4, 4), nn.ReLU()), (torch.randn(2, 4),))
+        second = [n for n in program.graph.nodes if n.op == "call_function" and "relu" in str(n.target)][-1]
+        second.meta["stack_trace"] = 'File "/home/u/model.py", line 12, in forward\n    y = torch.relu(h)\n'
+        scope = {}
+        exec(compile("def run_node(n):\n    raise RuntimeError('LoweringException: boom target: aten.relu.default')\n",
+                     "/venv/site-packages/torch/_inductor/graph.py", "exec"), scope)
+        try:
+            try:
+                scope["run_node"](second)
+            except RuntimeError as inner:
+                raise ValueError("InductorError: wrapped") from inner
+        except ValueError as exc:
+            detail = doctor.compile_failure_detail(exc, program)
+        self.assertEqual(detail, f"op aten.relu.default at node {second.name} (/home/u/model.py:12: y = torch.relu(h))")
+
     def test_messages_name_the_users_module(self):
         # A factory file is imported under a synthetic unique module name; messages name the file's
         # own module (issue 34: a hint read "aotstudio_user_8861...Pair").

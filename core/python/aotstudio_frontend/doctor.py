@@ -32,8 +32,33 @@ def legacy_quantized_modules(model) -> list:
     return found
 
 
+def pending_observers(model) -> list:
+    """[(attribute path, class name)] of quantization observers and fake-quantize modules left in
+    ``model``: a model prepared for quantization (prepare / prepare_qat / torchao's prepare_pt2e)
+    whose convert step never ran. Matched by base class name (torch.ao's and torchao's copies of
+    ObserverBase and FakeQuantizeBase)."""
+    found = []
+    for name, m in model.named_modules():
+        bases = {c.__name__ for c in type(m).__mro__}
+        if bases & {"ObserverBase", "FakeQuantizeBase"}:
+            found.append((name or "(root)", type(m).__name__))
+    return found
+
+
 def check_model(model, spec: str) -> None:
-    """Refuse what torch.export cannot capture, before it runs. Raises FrontendError(model_error)."""
+    """Refuse what torch.export cannot capture, or what later stages would fail on with an internal
+    error, before it runs. Raises FrontendError(model_error) naming the user's attributes."""
+    observers = pending_observers(model)
+    if observers:
+        shown = ", ".join(f"{n} ({c})" for n, c in observers[:4])
+        more = f" and {len(observers) - 4} more" if len(observers) > 4 else ""
+        raise FrontendError("model_error", "load",
+                            f"'{spec}' still holds quantization observers ({shown}{more}): it was prepared for "
+                            "quantization but never converted, so what would be compiled is the calibration "
+                            "graph (observers recording ranges), not a quantized model",
+                            "run the convert step after calibration (torchao.quantization.pt2e.convert_pt2e for "
+                            "prepare_pt2e, torch.ao.quantization.convert for prepare/prepare_qat) in the factory, "
+                            "or give the float model and quantize it with the Quantize action (aotstudio-cli quantize)")
     legacy = legacy_quantized_modules(model)
     if legacy:
         shown = ", ".join(f"{n} ({c.rsplit('.', 1)[-1]})" for n, c in legacy[:4])
@@ -214,11 +239,43 @@ def quantized_compute(kernel_list: list) -> bool:
     return False
 
 
+def failing_fx_node(exc: BaseException):
+    """The FX node Inductor was lowering when ``exc`` was raised: the innermost ``n``/``node``
+    local of GraphLowering.run_node / call_function (torch/_inductor/graph.py) among the frames of
+    ``exc``'s traceback and of the exceptions it wraps. None when Inductor was not lowering a node
+    (codegen, the C++ build)."""
+    import torch.fx
+    found, seen, e = None, set(), exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        tb = e.__traceback__
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename.replace("\\", "/").endswith("_inductor/graph.py") and code.co_name in ("run_node", "call_function"):
+                for key in ("n", "node"):
+                    value = tb.tb_frame.f_locals.get(key)
+                    if isinstance(value, torch.fx.Node):
+                        found = value  # the innermost frame wins
+            tb = tb.tb_next
+        e = e.__cause__ or e.__context__
+    return found
+
+
 def compile_failure_detail(exc: BaseException, program) -> str:
-    """"op aten.foo.default at node foo_1 (model.py:12: y = foo(x))" for an Inductor failure whose
-    message names the op it was lowering ("target: aten.foo.default", torch/_inductor/exc.py's
-    LoweringException), found in the exported ``program``'s graph; "" when the op is not named."""
+    """"op aten.foo.default at node foo_1 (model.py:12: y = foo(x))" for an Inductor failure: the
+    node it was lowering (failing_fx_node(): its own stack trace, so the user's line even when the
+    op appears several times), else the op its message names ("target: aten.foo.default",
+    torch/_inductor/exc.py's LoweringException) found in the exported ``program``'s graph; "" when
+    neither is known."""
     import re
+    node = failing_fx_node(exc)
+    if node is not None and node.op == "call_function":
+        detail = f"op {str(node.target).replace('torch.ops.', '')} at node {node.name}"
+        line = user_source_line(node.meta.get("stack_trace") or "")
+        if not line and program is not None:  # Inductor's graph copies meta; look it up by name if not
+            same = next((m for m in program.graph.nodes if m.name == node.name), None)
+            line = user_source_line(same.meta.get("stack_trace") or "") if same is not None else ""
+        return detail + (f" ({line})" if line else "")
     text = str(exc)
     m = re.search(r"target:\s*(\S+)", text) or re.search(r"call_function\[target=([^\]]+)\]", text)
     if not m:
