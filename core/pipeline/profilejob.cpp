@@ -377,8 +377,12 @@ std::unique_ptr<Runtime::AotiRunner> loadPackage(const ProfileRequest &req, cons
                  : "the model's inputs are outside what the package was compiled for (its model.guards.json); "
                    "give inputs it accepts, or compile the model with the range you need (--dynamic)"});
     } catch (const Runtime::RuntimeError &e) {
+        const bool program
+            = src.source == "given" && Bundle::pt2Kind(fs::path(src.package)) == Bundle::Pt2Kind::ExportedProgram;
         throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
-                         src.source == "given"
+                         program ? "profile the model itself (omit --package: it is compiled first), or compile the "
+                                   "program and profile its model.pt2"
+                             : src.source == "given"
                              ? "the package may be built for another device, another torch or another "
                                "model; compile it here with aotstudio-cli compile"
                              : "see the engine log"});

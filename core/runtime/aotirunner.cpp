@@ -60,6 +60,9 @@ constexpr const char *kLayoutFix = "pass the input in that layout (e.g. x.contig
                                    "x.contiguous(memory_format=torch.channels_last)), or let the runner copy it "
                                    "(aotstudio-run --convert-layout; request field convert_layout)";
 
+constexpr const char *kAlignFix = "pass a tensor that starts its own storage (x.clone()), or let the runner copy it "
+                                  "(aotstudio-run --convert-layout; request field convert_layout)";
+
 std::string strideText(const std::vector<std::int64_t> &v)
 {
     std::string s = "(";
@@ -111,10 +114,10 @@ struct AotiRunner::Private {
             if (!convert) {
                 Bundle::GuardViolation v{static_cast<int>(i), -1, t.storage_offset(), "aligned", what};
                 v.layout = true;
-                throw InputRefused("the inputs do not fit package '" + path + "': " + what + "; " + kLayoutFix, std::move(v));
+                throw InputRefused("the inputs do not fit package '" + path + "': " + what + "; " + kAlignFix, std::move(v));
             }
             std::vector<std::int64_t> from = t.strides().vec();
-            t = at::empty_strided(t.sizes(), t.strides(), t.options()).copy_(t);
+            t = t.clone(at::MemoryFormat::Preserve); // a fresh (aligned) allocation; the strides are checked next
             if (report)
                 conversions.push_back({static_cast<int>(i), name, from, t.strides().vec(), what + ": copied to an aligned tensor"});
         }
