@@ -271,6 +271,10 @@
         <source>%1 is not a JSON object (%2).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 Hint: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::StageNames</name>
@@ -2029,6 +2033,49 @@ Time budget (no trial starts after it):</source>
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::JobHeading</name>
+    <message>
+        <source>job %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>regional</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max-autotune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled during %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed at %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done in %1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running: %1 (%2%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::KernelTableModel</name>
     <message>
         <source>Kernel</source>
@@ -2688,6 +2735,18 @@ Time budget (no trial starts after it):</source>
         <source>The last compile was regional: a bundle is exported from a compile of the whole model. Compile without “Regional compile” (Run Settings) first.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Wall time of the running job (of the last one when none runs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1:%2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -2813,6 +2872,14 @@ Time budget (no trial starts after it):</source>
         <source>%1: the regional model is slower than the whole one</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no reliable ratio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no reliable ratio: its %1% interval %2–%3 is wider than the estimate %4×</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::NodeTableModel</name>
@@ -2880,6 +2947,14 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>No snapshot was written (snapshots were off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stage the job is running now; its passes appear as they finish.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5394,6 +5469,225 @@ start %4 ms, duration %5 µs
             <numerusform>%n output failed verification: %1</numerusform>
             <numerusform>%n outputs failed verification: %1</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>EngineMessage</name>
+    <message>
+        <source>model file &apos;{path}&apos; does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>choose an existing model file with Model → Open factory…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give the path of a file written by torch.export.save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>importing &apos;{path}&apos; raised {error} at {location}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fix the error in the model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; has no callable &apos;{name}&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name a function that returns (model, example_inputs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>factory &apos;{name}&apos; in &apos;{path}&apos; raised {error} at {location}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fix the factory; it must return (model, example_inputs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; is not a .pt2 archive (truncated or not a zip file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>re-save it with torch.export.save; a partly copied file is truncated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; is an AOTInductor package (compiled code), not an ExportedProgram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give the model&apos;s factory or a torch.export.save file; a compiled package cannot be compiled again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; is not a loadable ExportedProgram: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>re-save it with torch.export.save from the same torch version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; carries no example inputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>save it with torch.export.save from torch 2.6 or newer, which stores them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown sample &apos;{name}&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>choose one of {known}, or open a model file with Model → Open factory…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sample &apos;{name}&apos; needs {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run tools/setup.sh to install the pinned Python packages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;{spec}&apos; names a file but no factory function</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add the function that returns (model, example_inputs): {spec}:make</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read model spec &apos;{spec}&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>choose one of {known}, or open a model file (path/to/file.py:factory or a torch.export.save .pt2) with Model → Open factory…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;{spec}&apos; did not return (model, example_inputs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;{spec}&apos; returned a {type} as the model, not a torch.nn.Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>return (model, args), (model, args, dynamic_shapes) or a dict with keys model, args, kwargs, dynamic_shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled during &apos;{stage}&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled while Inductor was compiling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled while measuring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled while measuring {scheme}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled before it started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>oversubscribed: on average {others:.1f} other runnable tasks competed for the {usable:d} usable CPUs while timing with {threads:d} threads; each takes a CPU from one of the threads and the rest wait for it, so timings are inflated by an unknown factor. Rerun on an idle machine, or with fewer threads (Run Settings → Threads)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>busy machine: on average {others:.1f} other runnable tasks for the {free:d} CPUs left free by {threads:d} threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the engine&apos;s threads spent {share:.0f}% of their runnable time waiting for a CPU ({waited:.0f} ms waiting, {ran:.0f} ms running; /proc/self/task/*/schedstat): other processes took the CPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the hypervisor gave {share:.1f}% of the CPU time to other guests (steal in /proc/stat)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the CPU was thermally throttled {count:d} times while timing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{variant} timings are spread out (p10 {p10:.4g} ms, median {median:.4g} ms, p90 {p90:.4g} ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a ratio&apos;s 95% interval is {width:.0f}% of its value wide: more runs or a quieter machine would narrow it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>neither /proc/stat (procs_running) nor /proc/self/task/*/schedstat could be read: whether other processes competed for the CPUs is unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>procs_running counts all {online:d} CPUs of the host and this process may use {usable:d}: the load is judged by run delay only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU frequency scaling governor is &apos;{governor}&apos; (not &apos;performance&apos;); pairing the variants cancels slow frequency drift</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU frequency governor not readable (common in VMs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>thermal throttling counters not readable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forward() uses a tensor&apos;s value as a Python value (an if on it, .item(), a size or index taken from data): use torch.cond or torch.where instead of a Python if, torch._check() to state what the value may be, or make the value static</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forward() uses an op or Python feature torch.export cannot capture; see the log for torch&apos;s message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a dimension marked dynamic was specialised to a constant; check the dynamic shape spec</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>see the engine log for torch&apos;s full message; torch.export.draft_export() lists every problem at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Inductor has no lowering for an op in the graph (named above): rewrite that part of forward, or report it to PyTorch with the op and the graph node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the generated C++ did not compile (see the log for the compiler&apos;s message); report it with the op named above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>see the log for the op and node; if the op is CUDA-only, check the CUDA toolkit and driver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>see the log for the op and the graph node Inductor was lowering; report it with that op</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

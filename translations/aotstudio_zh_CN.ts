@@ -271,6 +271,10 @@
         <source>%1 is not a JSON object (%2).</source>
         <translation>%1 不是 JSON 对象（%2）。</translation>
     </message>
+    <message>
+        <source>%1 Hint: %2</source>
+        <translation>%1 提示：%2</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::StageNames</name>
@@ -2026,6 +2030,49 @@ Time budget (no trial starts after it):</source>
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::JobHeading</name>
+    <message>
+        <source>job %1</source>
+        <translation>任务 %1</translation>
+    </message>
+    <message>
+        <source>job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>regional</source>
+        <translation>分区编译</translation>
+    </message>
+    <message>
+        <source>max-autotune</source>
+        <translation>max-autotune</translation>
+    </message>
+    <message>
+        <source>cancelled during %1</source>
+        <translation>已在“%1”阶段取消</translation>
+    </message>
+    <message>
+        <source>failed at %1: %2</source>
+        <translation>在“%1”阶段失败：%2</translation>
+    </message>
+    <message>
+        <source>done in %1 s</source>
+        <translation>完成，用时 %1 s</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>正在开始</translation>
+    </message>
+    <message>
+        <source>running: %1 (%2%)</source>
+        <translation>运行中：%1（%2%）</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::KernelTableModel</name>
     <message>
         <source>Kernel</source>
@@ -2684,6 +2731,18 @@ Time budget (no trial starts after it):</source>
         <source>The last compile was regional: a bundle is exported from a compile of the whole model. Compile without “Regional compile” (Run Settings) first.</source>
         <translation>最近一次编译是分区域编译：部署包需从整个模型的编译结果导出。请先在不勾选“分区域编译”（运行设置）的情况下编译。</translation>
     </message>
+    <message>
+        <source>Wall time of the running job (of the last one when none runs)</source>
+        <translation>正在运行的任务的耗时（没有任务运行时为上一个任务的）</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1:%2 min</source>
+        <translation>%1:%2 min</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -2807,6 +2866,14 @@ Time budget (no trial starts after it):</source>
         <source>%1: the regional model is slower than the whole one</source>
         <translation>%1：分区域编译的模型比整体编译的慢</translation>
     </message>
+    <message>
+        <source>no reliable ratio</source>
+        <translation>无可靠比值</translation>
+    </message>
+    <message>
+        <source>no reliable ratio: its %1% interval %2–%3 is wider than the estimate %4×</source>
+        <translation>无可靠比值：其 %1% 区间 %2–%3 比估计值 %4× 还宽</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::NodeTableModel</name>
@@ -2874,6 +2941,14 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>No snapshot was written (snapshots were off).</source>
         <translation>未写入快照（快照已关闭）。</translation>
+    </message>
+    <message>
+        <source>running…</source>
+        <translation>运行中…</translation>
+    </message>
+    <message>
+        <source>The stage the job is running now; its passes appear as they finish.</source>
+        <translation>任务当前正在运行的阶段；各个 pass 完成时会逐行出现。</translation>
     </message>
 </context>
 <context>
@@ -5401,6 +5476,225 @@ start %4 ms, duration %5 µs
         <translation>
             <numerusform>%n 个输出验证失败：%1</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>EngineMessage</name>
+    <message>
+        <source>model file &apos;{path}&apos; does not exist</source>
+        <translation>模型文件 &apos;{path}&apos; 不存在</translation>
+    </message>
+    <message>
+        <source>choose an existing model file with Model → Open factory…</source>
+        <translation>用“模型 → 打开工厂函数…”选择一个存在的模型文件</translation>
+    </message>
+    <message>
+        <source>give the path of a file written by torch.export.save</source>
+        <translation>给出由 torch.export.save 写出的文件的路径</translation>
+    </message>
+    <message>
+        <source>importing &apos;{path}&apos; raised {error} at {location}</source>
+        <translation>导入 &apos;{path}&apos; 时在 {location} 抛出 {error}</translation>
+    </message>
+    <message>
+        <source>fix the error in the model file</source>
+        <translation>修正模型文件中的错误</translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; has no callable &apos;{name}&apos;</source>
+        <translation>&apos;{path}&apos; 中没有可调用的 &apos;{name}&apos;</translation>
+    </message>
+    <message>
+        <source>name a function that returns (model, example_inputs)</source>
+        <translation>指定一个返回 (model, example_inputs) 的函数</translation>
+    </message>
+    <message>
+        <source>factory &apos;{name}&apos; in &apos;{path}&apos; raised {error} at {location}</source>
+        <translation>&apos;{path}&apos; 中的工厂函数 &apos;{name}&apos; 在 {location} 抛出 {error}</translation>
+    </message>
+    <message>
+        <source>fix the factory; it must return (model, example_inputs)</source>
+        <translation>修正工厂函数；它必须返回 (model, example_inputs)</translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; is not a .pt2 archive (truncated or not a zip file)</source>
+        <translation>&apos;{path}&apos; 不是 .pt2 归档（被截断或不是 zip 文件）</translation>
+    </message>
+    <message>
+        <source>re-save it with torch.export.save; a partly copied file is truncated</source>
+        <translation>用 torch.export.save 重新保存；只复制了一部分的文件是被截断的</translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; is an AOTInductor package (compiled code), not an ExportedProgram</source>
+        <translation>&apos;{path}&apos; 是 AOTInductor 包（已编译的代码），不是 ExportedProgram</translation>
+    </message>
+    <message>
+        <source>give the model&apos;s factory or a torch.export.save file; a compiled package cannot be compiled again</source>
+        <translation>给出模型的工厂函数或 torch.export.save 文件；已编译的包不能再次编译</translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; is not a loadable ExportedProgram: {error}</source>
+        <translation>&apos;{path}&apos; 不是可加载的 ExportedProgram：{error}</translation>
+    </message>
+    <message>
+        <source>re-save it with torch.export.save from the same torch version</source>
+        <translation>用相同版本的 torch 通过 torch.export.save 重新保存</translation>
+    </message>
+    <message>
+        <source>&apos;{path}&apos; carries no example inputs</source>
+        <translation>&apos;{path}&apos; 不含示例输入</translation>
+    </message>
+    <message>
+        <source>save it with torch.export.save from torch 2.6 or newer, which stores them</source>
+        <translation>用 torch 2.6 或更新版本的 torch.export.save 保存（它会存下示例输入）</translation>
+    </message>
+    <message>
+        <source>unknown sample &apos;{name}&apos;</source>
+        <translation>未知的示例模型 &apos;{name}&apos;</translation>
+    </message>
+    <message>
+        <source>choose one of {known}, or open a model file with Model → Open factory…</source>
+        <translation>从 {known} 中选择一个，或用“模型 → 打开工厂函数…”打开模型文件</translation>
+    </message>
+    <message>
+        <source>sample &apos;{name}&apos; needs {error}</source>
+        <translation>示例模型 &apos;{name}&apos; 需要 {error}</translation>
+    </message>
+    <message>
+        <source>run tools/setup.sh to install the pinned Python packages</source>
+        <translation>运行 tools/setup.sh 安装固定版本的 Python 包</translation>
+    </message>
+    <message>
+        <source>&apos;{spec}&apos; names a file but no factory function</source>
+        <translation>&apos;{spec}&apos; 指定了文件，但没有指定工厂函数</translation>
+    </message>
+    <message>
+        <source>add the function that returns (model, example_inputs): {spec}:make</source>
+        <translation>加上返回 (model, example_inputs) 的函数：{spec}:make</translation>
+    </message>
+    <message>
+        <source>cannot read model spec &apos;{spec}&apos;</source>
+        <translation>无法识别模型描述 &apos;{spec}&apos;</translation>
+    </message>
+    <message>
+        <source>choose one of {known}, or open a model file (path/to/file.py:factory or a torch.export.save .pt2) with Model → Open factory…</source>
+        <translation>从 {known} 中选择一个，或用“模型 → 打开工厂函数…”打开模型文件（path/to/file.py:factory 或 torch.export.save 的 .pt2）</translation>
+    </message>
+    <message>
+        <source>&apos;{spec}&apos; did not return (model, example_inputs)</source>
+        <translation>&apos;{spec}&apos; 没有返回 (model, example_inputs)</translation>
+    </message>
+    <message>
+        <source>&apos;{spec}&apos; returned a {type} as the model, not a torch.nn.Module</source>
+        <translation>&apos;{spec}&apos; 返回的模型是 {type}，不是 torch.nn.Module</translation>
+    </message>
+    <message>
+        <source>return (model, args), (model, args, dynamic_shapes) or a dict with keys model, args, kwargs, dynamic_shapes</source>
+        <translation>返回 (model, args)、(model, args, dynamic_shapes)，或含键 model、args、kwargs、dynamic_shapes 的字典</translation>
+    </message>
+    <message>
+        <source>cancelled during &apos;{stage}&apos;</source>
+        <translation>已在“{stage}”阶段取消</translation>
+    </message>
+    <message>
+        <source>cancelled while Inductor was compiling</source>
+        <translation>已在 Inductor 编译时取消</translation>
+    </message>
+    <message>
+        <source>cancelled while measuring</source>
+        <translation>已在测量时取消</translation>
+    </message>
+    <message>
+        <source>cancelled while measuring {scheme}</source>
+        <translation>已在测量 {scheme} 时取消</translation>
+    </message>
+    <message>
+        <source>cancelled before it started</source>
+        <translation>已在开始前取消</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>oversubscribed: on average {others:.1f} other runnable tasks competed for the {usable:d} usable CPUs while timing with {threads:d} threads; each takes a CPU from one of the threads and the rest wait for it, so timings are inflated by an unknown factor. Rerun on an idle machine, or with fewer threads (Run Settings → Threads)</source>
+        <translation>超额占用：计时期间平均有 {others:.1f} 个其他可运行任务与 {threads:d} 个线程争用 {usable:d} 个可用 CPU；每个任务都会占走某个线程的 CPU，其余线程只能等待，因此计时被放大了未知的倍数。请在空闲的机器上重新运行，或减少线程数（运行设置 → 线程数）</translation>
+    </message>
+    <message>
+        <source>busy machine: on average {others:.1f} other runnable tasks for the {free:d} CPUs left free by {threads:d} threads</source>
+        <translation>机器繁忙：{threads:d} 个线程之外空出的 {free:d} 个 CPU 上平均有 {others:.1f} 个其他可运行任务</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s threads spent {share:.0f}% of their runnable time waiting for a CPU ({waited:.0f} ms waiting, {ran:.0f} ms running; /proc/self/task/*/schedstat): other processes took the CPUs</source>
+        <translation>引擎线程在可运行时间中有 {share:.0f}% 在等待 CPU（等待 {waited:.0f} ms，运行 {ran:.0f} ms；/proc/self/task/*/schedstat）：CPU 被其他进程占用</translation>
+    </message>
+    <message>
+        <source>the hypervisor gave {share:.1f}% of the CPU time to other guests (steal in /proc/stat)</source>
+        <translation>虚拟机管理程序把 {share:.1f}% 的 CPU 时间分给了其他虚拟机（/proc/stat 中的 steal）</translation>
+    </message>
+    <message>
+        <source>the CPU was thermally throttled {count:d} times while timing</source>
+        <translation>计时期间 CPU 因过热降频 {count:d} 次</translation>
+    </message>
+    <message>
+        <source>{variant} timings are spread out (p10 {p10:.4g} ms, median {median:.4g} ms, p90 {p90:.4g} ms)</source>
+        <translation>{variant} 的计时分散（p10 {p10:.4g} ms，中位数 {median:.4g} ms，p90 {p90:.4g} ms）</translation>
+    </message>
+    <message>
+        <source>a ratio&apos;s 95% interval is {width:.0f}% of its value wide: more runs or a quieter machine would narrow it</source>
+        <translation>某个比值的 95% 区间宽度为其值的 {width:.0f}%：更多次运行或更安静的机器可以使它变窄</translation>
+    </message>
+    <message>
+        <source>neither /proc/stat (procs_running) nor /proc/self/task/*/schedstat could be read: whether other processes competed for the CPUs is unknown</source>
+        <translation>/proc/stat（procs_running）和 /proc/self/task/*/schedstat 都无法读取：不知道是否有其他进程争用 CPU</translation>
+    </message>
+    <message>
+        <source>procs_running counts all {online:d} CPUs of the host and this process may use {usable:d}: the load is judged by run delay only</source>
+        <translation>procs_running 统计主机全部 {online:d} 个 CPU，而本进程可用 {usable:d} 个：负载只按运行延迟判断</translation>
+    </message>
+    <message>
+        <source>CPU frequency scaling governor is &apos;{governor}&apos; (not &apos;performance&apos;); pairing the variants cancels slow frequency drift</source>
+        <translation>CPU 调频策略为 &apos;{governor}&apos;（不是 &apos;performance&apos;）；成对交替计时可抵消缓慢的频率漂移</translation>
+    </message>
+    <message>
+        <source>CPU frequency governor not readable (common in VMs)</source>
+        <translation>无法读取 CPU 调频策略（虚拟机中常见）</translation>
+    </message>
+    <message>
+        <source>thermal throttling counters not readable</source>
+        <translation>无法读取过热降频计数</translation>
+    </message>
+    <message>
+        <source>forward() uses a tensor&apos;s value as a Python value (an if on it, .item(), a size or index taken from data): use torch.cond or torch.where instead of a Python if, torch._check() to state what the value may be, or make the value static</source>
+        <translation>forward() 把张量的值当作 Python 值使用（对它做 if、调用 .item()、用数据得出尺寸或索引）：用 torch.cond 或 torch.where 代替 Python 的 if，用 torch._check() 声明该值的取值范围，或把该值改为静态</translation>
+    </message>
+    <message>
+        <source>forward() uses an op or Python feature torch.export cannot capture; see the log for torch&apos;s message</source>
+        <translation>forward() 使用了 torch.export 无法捕获的算子或 Python 特性；torch 的原始信息见日志</translation>
+    </message>
+    <message>
+        <source>a dimension marked dynamic was specialised to a constant; check the dynamic shape spec</source>
+        <translation>标记为动态的维度被特化成了常数；请检查动态形状的设置</translation>
+    </message>
+    <message>
+        <source>see the engine log for torch&apos;s full message; torch.export.draft_export() lists every problem at once</source>
+        <translation>torch 的完整信息见引擎日志；torch.export.draft_export() 可一次列出所有问题</translation>
+    </message>
+    <message>
+        <source>Inductor has no lowering for an op in the graph (named above): rewrite that part of forward, or report it to PyTorch with the op and the graph node</source>
+        <translation>Inductor 无法 lower 图中的某个算子（见上文）：改写 forward 中的这部分，或带上该算子和图节点向 PyTorch 报告</translation>
+    </message>
+    <message>
+        <source>the generated C++ did not compile (see the log for the compiler&apos;s message); report it with the op named above</source>
+        <translation>生成的 C++ 代码编译失败（编译器信息见日志）；请带上上文所述的算子报告</translation>
+    </message>
+    <message>
+        <source>see the log for the op and node; if the op is CUDA-only, check the CUDA toolkit and driver</source>
+        <translation>算子和节点见日志；若该算子仅支持 CUDA，请检查 CUDA 工具包和驱动</translation>
+    </message>
+    <message>
+        <source>see the log for the op and the graph node Inductor was lowering; report it with that op</source>
+        <translation>Inductor 正在 lower 的算子和图节点见日志；请带上该算子报告</translation>
     </message>
 </context>
 <context>

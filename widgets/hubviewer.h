@@ -28,6 +28,8 @@ public:
 
     virtual void onSessionChanged(Client::Session *) { }
     virtual void onJobChanged(qint64) { }
+    /// The shown job gained events while it runs (a snapshot, a finished stage, progress).
+    virtual void onJobUpdated(qint64) { }
     virtual void onSnapshotChanged(int) { }
     virtual void onNodeChanged(const QString &) { }
     virtual void onKernelChanged(const QString &) { }

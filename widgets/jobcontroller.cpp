@@ -70,29 +70,53 @@ JobController::JobController(SessionController *sessions, QWidget *dialogParent,
     Client::Session *live = m_sessions->liveSession();
     connect(m_client, &EngineClient::stateChanged, this, &JobController::engineStateChanged);
     connect(m_client, &EngineClient::handshakeCompleted, this, &JobController::onHandshake);
-    // Everything the engine says goes into the live session first (recorded, replayable); the
-    // typed signals below drive the window's own state.
+    // Everything the engine says goes into the live session (recorded, replayable), and the
+    // session is the one consumer of engine events: this controller, the log and the panels
+    // observe it, never the client's events (so a job's state is one record, read by all).
     connect(m_client, &EngineClient::eventReceived, live, &Client::Session::apply);
     connect(m_client, &EngineClient::requestSent, live, &Client::Session::recordRequest);
     connect(m_client, &EngineClient::stderrLine, live,
             [live](const QString &line) { live->recordLog(0, QStringLiteral("debug"), line); });
-    connect(m_client, &EngineClient::errorReceived, live, &Client::Session::recordError);
-    connect(m_client, &EngineClient::progress, this, &JobController::onProgress);
-    connect(m_client, &EngineClient::logMessage, this, &JobController::logMessage);
-    connect(m_client, &EngineClient::stageDone, this, [this](qint64 id, const QString &stage, double seconds) {
+    connect(m_client, &EngineClient::clientMessage, live,
+            [live](const QString &level, const QString &message) { live->recordLog(0, level, message); });
+    // Client-side failures (the engine crashed or was killed mid-job) end the job in the session;
+    // an engine's own `error` reached it through eventReceived first (recordError then ignores
+    // the ended job). Engine-wide failures come as engineFailed.
+    connect(m_client, &EngineClient::errorReceived, live, [live](qint64 id, const Client::EngineError &error) {
+        if (id > 0)
+            live->recordError(id, error);
+    });
+    connect(live, &Client::Session::logAppended, this,
+            [this](const Client::LogRecord &record) { Q_EMIT logMessage(record.job, record.level, record.message); });
+    connect(live, &Client::Session::progressed, this, &JobController::onProgress);
+    connect(live, &Client::Session::stageFinished, this, [this](qint64 id, const Client::StageRecord &stage) {
         Q_EMIT logMessage(id, QStringLiteral("info"),
                           tr("%1: done in %2 s")
-                              .arg(Client::StageNames::displayName(stage), QLocale().toString(seconds, 'f', 2)));
+                              .arg(Client::StageNames::displayName(stage.name), QLocale().toString(stage.seconds, 'f', 2)));
     });
-    connect(m_client, &EngineClient::snapshotTaken, this,
-            [this](qint64 id, const QString &stage, const QString &pass, int nodes) {
-                // Graph stages (capture, post_grad, …) and pass names are Inductor's own words: kept raw.
-                const QString where = pass.isEmpty() ? stage : QStringLiteral("%1 / %2").arg(stage, pass);
-                Q_EMIT logMessage(id, QStringLiteral("info"),
-                                  tr("Snapshot %1: %2 nodes").arg(where, QLocale().toString(nodes)));
-            });
-    connect(m_client, &EngineClient::resultReceived, this, &JobController::onResult);
-    connect(m_client, &EngineClient::errorReceived, this, &JobController::onError);
+    connect(live, &Client::Session::snapshotAdded, this, [this, live](qint64 id, int index) {
+        const auto *job = live->job(id);
+        if (!job || index >= job->snapshots.size())
+            return;
+        const auto &snapshot = job->snapshots.at(index);
+        // Graph stages (capture, post_grad, …) and pass names are Inductor's own words: kept raw.
+        const QString where = snapshot.pass.isEmpty() ? snapshot.stage : QStringLiteral("%1 / %2").arg(snapshot.stage, snapshot.pass);
+        Q_EMIT logMessage(id, QStringLiteral("info"), tr("Snapshot %1: %2 nodes").arg(where, QLocale().toString(snapshot.nodes)));
+    });
+    connect(live, &Client::Session::jobFinished, this, [this, live](qint64 id) {
+        const auto *job = live->job(id);
+        if (!job)
+            return;
+        if (job->error)
+            onError(id, *job->error);
+        else if (job->succeeded())
+            onResult(id, job->result);
+    });
+    connect(live, &Client::Session::engineError, this, [this](const Client::EngineError &error) {
+        // An engine-wide error (e.g. its Python frontend did not start): every job will fail. The
+        // session logged it.
+        Q_EMIT engineProblem(tr("The engine reported a problem: %1").arg(error.message), false);
+    });
     connect(m_client, &EngineClient::engineFailed, this, &JobController::onEngineFailed);
 
     // Job files are read through the hub's store; a remote engine's come through `read`, and
@@ -649,10 +673,14 @@ void JobController::onHandshake(const Client::EngineInfo &info)
         compile();
 }
 
-void JobController::onProgress(qint64 id, const QString &stage, double fraction, const QString &message)
+void JobController::onProgress(qint64 id)
 {
-    if (id != m_currentJob)
+    const auto *job = m_sessions->liveSession()->job(id);
+    if (id != m_currentJob || !job)
         return;
+    const QString &stage = job->currentStage;
+    const double fraction = job->fraction;
+    const QString &message = job->progressMessage;
     Q_EMIT progressChanged(qBound(0.0, fraction, 1.0));
     QString label = Client::StageNames::displayName(stage);
     if (m_currentKind == JobKind::Export) {
@@ -758,13 +786,9 @@ void JobController::finishAnalysis(qint64 id)
 
 void JobController::onError(qint64 id, const Client::EngineError &error)
 {
-    Q_EMIT logMessage(id, QStringLiteral("error"),
+    // A cancel the user asked for is not an error.
+    Q_EMIT logMessage(id, error.isCancellation() ? QStringLiteral("info") : QStringLiteral("error"),
                       error.hint.isEmpty() ? error.message : tr("%1 Hint: %2").arg(error.message, error.hint));
-    if (id == 0) {
-        // An engine-wide error (e.g. its Python frontend did not start): every job will fail.
-        Q_EMIT engineProblem(tr("The engine reported a problem: %1").arg(error.message), false);
-        return;
-    }
     if (id != m_currentJob)
         return;
     if (m_currentKind == JobKind::Sweep && !m_sweptBundle.isEmpty() && TrustDialog::answers(error)) {

@@ -212,7 +212,8 @@ private:
     void finishJob(bool ok);
 
     void onHandshake(const Client::EngineInfo &info);
-    void onProgress(qint64 id, const QString &stage, double fraction, const QString &message);
+    /// Session events of the running job (the live session is the one consumer of engine events).
+    void onProgress(qint64 id);
     void onResult(qint64 id, const QJsonObject &result);
     void onError(qint64 id, const Client::EngineError &error);
     void onEngineFailed(const QString &reason);

@@ -36,6 +36,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QTimer>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -134,6 +135,19 @@ void MainWindow::connectControllers()
         m_resultPanel->clearError();
     });
     connect(m_jobs, &Jobs::busyChanged, this, &MainWindow::updateActions);
+    // The running job's wall time beside its stage, ticking once a second; kept when it ends.
+    m_elapsedTick = new QTimer(this);
+    m_elapsedTick->setInterval(1000);
+    connect(m_elapsedTick, &QTimer::timeout, this, &MainWindow::showElapsed);
+    connect(m_jobs, &Jobs::busyChanged, this, [this](bool busy) {
+        if (busy) {
+            m_elapsed.start();
+            m_elapsedTick->start();
+        } else {
+            m_elapsedTick->stop();
+        }
+        showElapsed();
+    });
     connect(m_jobs, &Jobs::progressChanged, this,
             [this](double fraction) { m_progress->setValue(qRound(fraction * m_progress->maximum())); });
     connect(m_jobs, &Jobs::stageChanged, m_stageLabel, &QLabel::setText);
@@ -384,14 +398,31 @@ void MainWindow::createToolBar()
     m_progress->setObjectName(QStringLiteral("progressBar"));
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
-    m_progress->setTextVisible(false);
+    m_progress->setTextVisible(true);
+    m_progress->setFormat(QStringLiteral("%p%"));
     m_progress->setFixedWidth(160);
     m_stageLabel = new QLabel(tr("Idle"), progressBar);
     m_stageLabel->setObjectName(QStringLiteral("stageLabel"));
     m_stageLabel->setMinimumWidth(240);
     m_stageLabel->setContentsMargins(6, 0, 6, 0);
+    m_elapsedLabel = new QLabel(progressBar);
+    m_elapsedLabel->setObjectName(QStringLiteral("elapsedLabel"));
+    m_elapsedLabel->setToolTip(tr("Wall time of the running job (of the last one when none runs)"));
+    m_elapsedLabel->setContentsMargins(6, 0, 0, 0);
     progressBar->addWidget(m_progress);
+    progressBar->addWidget(m_elapsedLabel);
     progressBar->addWidget(m_stageLabel);
+}
+
+void MainWindow::showElapsed()
+{
+    if (!m_elapsed.isValid()) {
+        m_elapsedLabel->clear();
+        return;
+    }
+    const qint64 seconds = m_elapsed.elapsed() / 1000;
+    m_elapsedLabel->setText(seconds < 60 ? tr("%1 s").arg(seconds)
+                                         : tr("%1:%2 min").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0')));
 }
 
 void MainWindow::createCentral()

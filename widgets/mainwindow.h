@@ -4,6 +4,7 @@
 #include "jobcontroller.h"
 #include "sessioncontroller.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <optional>
 
@@ -16,6 +17,7 @@ class QLineEdit;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QTimer;
 
 namespace AotStudio::Client {
 class Session;
@@ -153,6 +155,8 @@ private:
     void createMenus();
     void restoreSettings();
     void updateActions();
+    /// The running (else last) job's wall time in the progress row.
+    void showElapsed();
     void updateEngineStatus();
     void showBanner(const QString &text);
     void setCudaAvailable(bool available, const QString &why);
@@ -214,6 +218,9 @@ private:
     QLineEdit *m_outputEdit = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_stageLabel = nullptr;
+    QLabel *m_elapsedLabel = nullptr; ///< the running job's wall time
+    QTimer *m_elapsedTick = nullptr;
+    QElapsedTimer m_elapsed;
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;
     ResultPanel *m_resultPanel = nullptr;

@@ -22,7 +22,11 @@ QString figure(double v)
 
 QString MeasurementText::ratio(const Client::RatioInterval &r)
 {
-    return r.isValid() ? tr("%1×").arg(figure(r.estimate)) : QStringLiteral("—");
+    if (!r.isValid())
+        return QStringLiteral("—");
+    if (r.isUnreliableWidth())
+        return tr("no reliable ratio");
+    return tr("%1×").arg(figure(r.estimate));
 }
 
 QString MeasurementText::interval(const Client::RatioInterval &r)
@@ -38,6 +42,9 @@ QString MeasurementText::ratioWithInterval(const Client::RatioInterval &r, Slowe
 {
     if (!r.isValid())
         return QStringLiteral("—");
+    if (r.isUnreliableWidth())
+        return tr("no reliable ratio: its %1% interval %2–%3 is wider than the estimate %4×")
+            .arg(formatNumber(r.level * 100, 'f', 0), figure(r.low), figure(r.high), figure(r.estimate));
     QString text = ratio(r) + QLatin1Char(' ') + interval(r);
     if (slower == Slower::None)
         return text;

@@ -21,12 +21,15 @@ public:
     /// a whole package's median over a regional compile's.
     enum class Slower { Compiled, ThanFp32Eager, Bundle, RegionalThanWhole, None };
 
-    /// "2.38×" alone (for chart labels that have the interval beside them); "—" when invalid.
+    /// "2.38×" alone (for chart labels that have the interval beside them); "—" when invalid;
+    /// "no reliable ratio" when the interval is wider than the estimate
+    /// (RatioInterval::isUnreliableWidth(): high − low > estimate, the rule every view follows).
     static QString ratio(const Client::RatioInterval &r);
     /// "(95% CI 2.31–2.44)", "(no interval: 2 blocks)" or "(no interval)".
     static QString interval(const Client::RatioInterval &r);
     /// ratio() and interval(), then in words when the ratio says the compiled side is slower
-    /// (or that the interval holds 1: no clear difference).
+    /// (or that the interval holds 1: no clear difference). A ratio whose interval is wider than
+    /// itself: "no reliable ratio: its 95% interval 0.010–3.14 is wider than the estimate 2.44×".
     static QString ratioWithInterval(const Client::RatioInterval &r, Slower slower = Slower::Compiled);
     /// A figure that is not a ratio with its interval, @p decimals after the point:
     /// "1234 (95% CI 1200–1270)", "1234 (no interval)"; "—" when invalid.

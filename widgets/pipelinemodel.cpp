@@ -4,8 +4,11 @@
 #include "numberformat.h"
 
 #include <QBrush>
+#include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
+
+#include <algorithm>
 
 namespace AotStudio::Widgets {
 
@@ -16,14 +19,42 @@ PipelineModel::PipelineModel(QObject *parent)
 
 void PipelineModel::setSnapshots(const QList<Client::SnapshotRecord> &snapshots)
 {
+    const qsizetype shown = m_rows.size();
+    if (snapshots.size() > shown && std::equal(m_rows.cbegin(), m_rows.cend(), snapshots.cbegin())) {
+        beginInsertRows({}, int(shown), int(snapshots.size()) - 1);
+        m_rows = snapshots;
+        endInsertRows();
+        return;
+    }
+    if (snapshots == m_rows)
+        return;
     beginResetModel();
     m_rows = snapshots;
     endResetModel();
 }
 
+void PipelineModel::setRunningStage(const QString &stage)
+{
+    if (stage == m_running)
+        return;
+    const int row = int(m_rows.size());
+    if (m_running.isEmpty()) {
+        beginInsertRows({}, row, row);
+        m_running = stage;
+        endInsertRows();
+    } else if (stage.isEmpty()) {
+        beginRemoveRows({}, row, row);
+        m_running.clear();
+        endRemoveRows();
+    } else {
+        m_running = stage;
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
+}
+
 int PipelineModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    return parent.isValid() ? 0 : int(m_rows.size()) + (m_running.isEmpty() ? 0 : 1);
 }
 
 int PipelineModel::columnCount(const QModelIndex &parent) const
@@ -49,6 +80,22 @@ QVariant PipelineModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
+    if (index.row() >= m_rows.size()) { // the running row
+        switch (role) {
+        case Qt::DisplayRole:
+            return index.column() == StageColumn ? m_running : index.column() == PassColumn ? tr("running…") : QVariant();
+        case Qt::FontRole: {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        case Qt::ToolTipRole: return tr("The stage the job is running now; its passes appear as they finish.");
+        case ChangedRole: return true;
+        case SnapshotIndexRole: return -1;
+        case SortRole: return index.row();
+        default: return {};
+        }
+    }
     const auto &s = m_rows[index.row()];
     const int delta = s.previousNodes >= 0 ? s.nodes - s.previousNodes : 0;
     switch (role) {

@@ -12,7 +12,8 @@ namespace AotStudio::Widgets {
  * The stages and passes of one job in pipeline order (capture → decompose → pre-grad → joint
  * graph → post-grad passes → fusion → codegen), one row per snapshot record: stage, pass, node
  * count after it, change in node count, time in ms. Rows of passes that changed nothing carry
- * ChangedRole false so a proxy can hide them.
+ * ChangedRole false so a proxy can hide them. While the job runs, a last row names the stage in
+ * progress (setRunningStage(); SnapshotIndexRole -1, italic).
  */
 class PipelineModel : public QAbstractTableModel
 {
@@ -28,9 +29,14 @@ public:
 
     explicit PipelineModel(QObject *parent = nullptr);
 
-    /// Shows `snapshots` (copied); an empty list clears the model.
+    /// Shows `snapshots` (copied); an empty list clears the model. A list that extends the shown
+    /// one (a running job's new snapshots) inserts the new rows only, so the selection and the
+    /// scroll position stay.
     void setSnapshots(const QList<Client::SnapshotRecord> &snapshots);
     const QList<Client::SnapshotRecord> &snapshots() const { return m_rows; }
+    /// The running row's text (the stage in progress, in the UI language); empty: no such row.
+    void setRunningStage(const QString &stage);
+    QString runningStage() const { return m_running; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -39,6 +45,7 @@ public:
 
 private:
     QList<Client::SnapshotRecord> m_rows;
+    QString m_running;
 };
 
 /// Hides PipelineModel rows whose ChangedRole is false unless showUnchanged is set.

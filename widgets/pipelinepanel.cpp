@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipelinepanel.h"
 
+#include "client/stagenames.h"
+#include "jobheading.h"
+
 #include "pipelinemodel.h"
 #include "selectionhub.h"
 #include "tableutil.h"
@@ -20,6 +23,7 @@ PipelinePanel::PipelinePanel(SelectionHub *hub, QWidget *parent)
     , m_proxy(new PipelineFilterModel(this))
     , m_view(new QTableView(this))
     , m_showUnchanged(new QCheckBox(tr("Show unchanged passes"), this))
+    , m_heading(new QLabel(this))
     , m_summary(new QLabel(this))
 {
     m_proxy->setSourceModel(m_model);
@@ -33,17 +37,26 @@ PipelinePanel::PipelinePanel(SelectionHub *hub, QWidget *parent)
     m_view->horizontalHeader()->setSortIndicatorShown(false);
     m_showUnchanged->setToolTip(tr("Also list the passes that ran and left the graph as it was"));
     m_summary->setWordWrap(true);
+    m_heading->setObjectName(QStringLiteral("pipelineHeading"));
+    m_heading->setWordWrap(true);
+    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_heading->font();
+    bold.setBold(true);
+    m_heading->setFont(bold);
+    m_summary->setObjectName(QStringLiteral("pipelineSummary"));
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_heading);
     layout->addWidget(m_showUnchanged);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_summary);
 
     connect(m_showUnchanged, &QCheckBox::toggled, this, &PipelinePanel::setShowUnchanged);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
-        if (current.isValid())
-            m_hub->selectSnapshot(current.data(PipelineModel::SnapshotIndexRole).toInt());
+        const int snapshot = current.isValid() ? current.data(PipelineModel::SnapshotIndexRole).toInt() : -1;
+        if (snapshot >= 0) // not the running row
+            m_hub->selectSnapshot(snapshot);
     });
     hub->addViewer(this, this);
     reload();
@@ -60,8 +73,13 @@ void PipelinePanel::reload()
 {
     const auto *job = m_hub->currentJobRecord();
     const auto snapshots = job ? job->snapshots : QList<Client::SnapshotRecord>();
-    if (snapshots != m_model->snapshots())
-        m_model->setSnapshots(snapshots);
+    m_model->setSnapshots(snapshots);
+    m_model->setRunningStage(job && !job->finished()
+                                 ? Client::StageNames::displayName(job->currentStage.isEmpty() ? QStringLiteral("load")
+                                                                                               : job->currentStage)
+                                 : QString());
+    m_heading->setText(job ? JobHeading::heading(*job) : QString());
+    m_heading->setVisible(job != nullptr);
     int passes = 0, unchanged = 0, files = 0;
     for (const auto &s : snapshots) {
         if (!s.pass.isEmpty())
@@ -69,10 +87,11 @@ void PipelinePanel::reload()
         if (s.graph && !s.path.isEmpty())
             ++files;
     }
-    m_summary->setText(job ? tr("%1 snapshots; %2 passes changed the graph, %3 left it unchanged.")
-                                 .arg(files)
-                                 .arg(passes)
-                                 .arg(unchanged)
+    const QString counts = tr("%1 snapshots; %2 passes changed the graph, %3 left it unchanged.")
+                               .arg(files)
+                               .arg(passes)
+                               .arg(unchanged);
+    m_summary->setText(job ? JobHeading::state(*job) + QLatin1Char('\n') + counts
                            : tr("No compile yet: open a model and press Compile."));
     followSnapshot(m_hub->currentSnapshot());
 }

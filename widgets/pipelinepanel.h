@@ -18,7 +18,10 @@ class SelectionHub;
 /**
  * The Pipeline dock: the current job's stages and passes in order with node-count change and
  * time. Passes that changed nothing are hidden unless "Show unchanged passes" is ticked.
- * Selecting a row selects that snapshot in the hub (the Graph dock shows it).
+ * Selecting a row selects that snapshot in the hub (the Graph dock shows it). Live: a running
+ * job's rows appear as its passes finish, with a last row for the stage in progress; the heading
+ * names the job shown ("job 3 · compile · sample:mlp · cpu") and the line below says where it
+ * stands (running, failed at a stage and why, done).
  */
 class PipelinePanel : public QWidget, public HubViewer
 {
@@ -27,6 +30,7 @@ public:
     // HubViewer: what the hub changed
     void onSessionChanged(Client::Session *) override { reload(); }
     void onJobChanged(qint64) override { reload(); }
+    void onJobUpdated(qint64) override { reload(); }
     void onSnapshotChanged(int index) override { followSnapshot(index); }
     void onResultsChanged() override { reload(); }
 
@@ -44,6 +48,7 @@ private:
     PipelineFilterModel *m_proxy;
     QTableView *m_view;
     QCheckBox *m_showUnchanged;
+    QLabel *m_heading;
     QLabel *m_summary;
 };
 

@@ -18,6 +18,7 @@ SelectionHub::SelectionHub(QObject *parent)
     // Viewers hear what the signals say, in the order they registered.
     connect(this, &SelectionHub::sessionChanged, this, [this](Client::Session *s) { notify([s](HubViewer *v) { v->onSessionChanged(s); }); });
     connect(this, &SelectionHub::jobChanged, this, [this](qint64 id) { notify([id](HubViewer *v) { v->onJobChanged(id); }); });
+    connect(this, &SelectionHub::jobUpdated, this, [this](qint64 id) { notify([id](HubViewer *v) { v->onJobUpdated(id); }); });
     connect(this, &SelectionHub::snapshotChanged, this, [this](int i) { notify([i](HubViewer *v) { v->onSnapshotChanged(i); }); });
     connect(this, &SelectionHub::nodeChanged, this, [this](const QString &n) { notify([&n](HubViewer *v) { v->onNodeChanged(n); }); });
     connect(this, &SelectionHub::kernelChanged, this, [this](const QString &k) { notify([&k](HubViewer *v) { v->onKernelChanged(k); }); });
@@ -171,8 +172,11 @@ void SelectionHub::setSession(Client::Session *session)
     m_graph.reset();
     m_snapshotPath.clear();
     m_snapshots->clear();
-    if (session)
+    m_live = 0;
+    if (session) {
         connect(session, &Client::Session::jobFinished, this, &SelectionHub::refresh);
+        connect(session, &Client::Session::jobChanged, this, &SelectionHub::followLive);
+    }
     Q_EMIT sessionChanged(session);
     refresh();
 }
@@ -185,7 +189,10 @@ void SelectionHub::refresh()
     // exists and has data.
     const auto *current = currentJobRecord();
     const auto *latest = m_session->latestWithSnapshots();
-    if (latest && (!current || current->snapshots.isEmpty() || latest->id > current->id)) {
+    // A job followed live stays shown when it ends, even without snapshots (a compile that failed
+    // at load): its views say how far it got and why it stopped.
+    const bool followed = current && current->id == m_live;
+    if (latest && !followed && (!current || current->snapshots.isEmpty() || latest->id > current->id)) {
         const bool changed = latest->id != m_job;
         selectJob(latest->id);
         if (changed)
@@ -194,6 +201,27 @@ void SelectionHub::refresh()
         loadKernels(true); // the same job gained data (its profile's kernel times)
     }
     Q_EMIT dataChanged();
+}
+
+void SelectionHub::followLive(qint64 id)
+{
+    const auto *job = m_session && id > 0 ? m_session->job(id) : nullptr;
+    if (!job || job->finished())
+        return; // refresh() takes over at the end
+    if (id == m_job) {
+        Q_EMIT jobUpdated(id);
+        return;
+    }
+    // Jobs with a pipeline to show: a compile from its first event, any other kind (profile,
+    // numerics, tune) once it took a graph snapshot. Quantize and export jobs hold several
+    // graphs: they never take the views.
+    const bool pipeline = job->kind == QLatin1String("compile")
+                          || (!job->snapshots.isEmpty() && job->kind != QLatin1String("quantize")
+                              && job->kind != QLatin1String("export"));
+    if (!pipeline || id < m_job)
+        return;
+    m_live = id;
+    selectJob(id);
 }
 
 void SelectionHub::selectJob(qint64 id)

@@ -108,10 +108,16 @@ public Q_SLOTS:
     void selectKernel(const QString &nameOrId);
     /// Re-reads kernels and results after the session gained data (a job finished).
     void refresh();
+    /// Job `id` of the session changed while it runs: a newer compile (or a job that took its
+    /// first graph snapshot) takes the views at once, so no view shows the previous job's rows
+    /// as current; an update of the shown job goes to the viewers' onJobUpdated().
+    void followLive(qint64 id);
 
 Q_SIGNALS:
     void sessionChanged(AotStudio::Client::Session *session);
     void jobChanged(qint64 id);
+    /// The shown job gained events while it runs (HubViewer::onJobUpdated).
+    void jobUpdated(qint64 id);
     void snapshotChanged(int index);
     void nodeChanged(const QString &name);
     void kernelChanged(const QString &nameOrId);
@@ -132,6 +138,7 @@ private:
 
     QPointer<Client::Session> m_session;
     qint64 m_job = 0;
+    qint64 m_live = 0; ///< the running job followLive() selected; kept when it ends, whatever it holds
     int m_snapshot = -1;
     QString m_node;
     QString m_kernel;

@@ -448,6 +448,10 @@ InputGuards InputGuards::parse(const json &j, const std::string &origin)
             input.staticStrides = std::all_of(input.strides.begin(), input.strides.end(),
                                               [](const Stride &s) { return s.kind == Stride::Static; });
             input.fallbackLayout = input.layout;
+            if (!input.staticStrides && input.strides.size() <= kMaxRank) {
+                std::array<std::int64_t, kMaxRank> sizes{}, probe{}; // only the name and the rank matter here
+                input.namedSymbolic = namedLayoutStrides(input.layout, sizes.data(), input.strides.size(), probe.data());
+            }
             g.m_recordsStrides = true;
         }
         g.m_inputs.push_back(std::move(input));
@@ -699,10 +703,18 @@ std::optional<GuardViolation> InputGuards::checkStrides(std::size_t i, const Sha
     for (std::size_t d = 0; d < rank; ++d)
         if (shape.sizes[d] == 0)
             return std::nullopt; // no elements: nothing is read
+    std::array<std::int64_t, kMaxRank> want;
+    // Symbolic strides of a named dense layout: that layout's strides at these sizes.
+    if (spec.namedSymbolic && namedLayoutStrides(spec.layout, shape.sizes, rank, want.data())) {
+        bool same = true;
+        for (std::size_t d = 0; d < rank && same; ++d)
+            same = shape.sizes[d] <= 1 || shape.strides[d] == want[d];
+        if (same)
+            return std::nullopt;
+    }
     // What the package indexes with: the recorded strides, evaluated at these sizes; where one
     // cannot be evaluated, the strides of the recorded layout when it has a name, else the
     // call's own (not compared). No record: contiguous.
-    std::array<std::int64_t, kMaxRank> want;
     const bool hasNamed = !spec.staticStrides && namedLayoutStrides(spec.fallbackLayout, shape.sizes, rank, want.data());
     for (std::size_t d = 0; d < rank; ++d) {
         if (!hasNamed)

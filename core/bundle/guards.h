@@ -189,6 +189,11 @@ private:
         std::vector<Stride> strides; ///< one per dimension; empty when not recorded (contiguous assumed)
         bool staticStrides = false;  ///< every recorded stride a constant (the per-call fast path)
         std::string fallbackLayout = "contiguous"; ///< the named layout a stride that cannot be evaluated falls back to
+        /// The recorded strides are symbolic and `layout` names a dense layout (contiguous,
+        /// channels_last, channels_last_3d): guards.collect() decides the name symbolically, so
+        /// the strides equal that layout's at every size and the per-call check computes them
+        /// from the sizes instead of evaluating each expression (bench_guards).
+        bool namedSymbolic = false;
     };
 
     std::string where(int input, int dim) const;

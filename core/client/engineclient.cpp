@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engineclient.h"
 
+#include "enginetext.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -16,20 +18,6 @@
 namespace AotStudio::Client {
 
 namespace {
-
-/// The event's message led by its nested job's fields (FORMAT.md: a quantize scheme, an export
-/// bucket, a tune trial): "[int8-dynamic] ", "b4: ", "[freezing] ", for progress and log alike.
-QString withNestedJob(const QJsonObject &o)
-{
-    QString message = o.value(QLatin1String("message")).toString();
-    if (o.value(QLatin1String("trial")).isString())
-        message = QLatin1Char('[') + o.value(QLatin1String("trial")).toString() + QLatin1String("] ") + message;
-    if (o.value(QLatin1String("bucket")).isString())
-        message = o.value(QLatin1String("bucket")).toString() + QLatin1String(": ") + message;
-    if (o.value(QLatin1String("scheme")).isString())
-        message = QLatin1Char('[') + o.value(QLatin1String("scheme")).toString() + QLatin1String("] ") + message;
-    return message;
-}
 
 constexpr auto EngineBinaryName = "aotstudio-engine";
 
@@ -380,9 +368,10 @@ void EngineClient::readStdout()
     if (appendBounded(m_stdoutBuffer, m_process->readAllStandardOutput(), m_maxLineBytes, m_discardingStdout,
                       m_stdoutPending)) {
         ++m_skippedLines;
-        Q_EMIT logMessage(0, QStringLiteral("warning"),
-                          tr("The engine sent a line longer than %1 MiB, the protocol's limit; it was skipped.")
-                              .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3));
+        const QString warning = tr("The engine sent a line longer than %1 MiB, the protocol's limit; it was skipped.")
+                                    .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3);
+        Q_EMIT clientMessage(QStringLiteral("warning"), warning);
+        Q_EMIT logMessage(0, QStringLiteral("warning"), warning);
     }
     if (m_stdoutPending == m_stdoutBuffer.size())
         return; // the middle of a line: nothing to hand on yet
@@ -405,9 +394,12 @@ void EngineClient::readStderr()
         return;
     if (appendBounded(m_stderrBuffer, m_process->readAllStandardError(), m_maxLineBytes, m_discardingStderr,
                       m_stderrPending))
-        Q_EMIT logMessage(0, QStringLiteral("warning"),
-                          tr("The engine wrote a line longer than %1 MiB to its error output; it was skipped.")
-                              .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3));
+    {
+        const QString warning = tr("The engine wrote a line longer than %1 MiB to its error output; it was skipped.")
+                                    .arg(double(m_maxLineBytes) / double(1 << 20), 0, 'g', 3);
+        Q_EMIT clientMessage(QStringLiteral("warning"), warning);
+        Q_EMIT logMessage(0, QStringLiteral("warning"), warning);
+    }
     qsizetype newline;
     while ((newline = m_stderrBuffer.indexOf('\n')) >= 0) {
         const QString line = QString::fromUtf8(m_stderrBuffer.left(newline)).trimmed();
@@ -471,9 +463,9 @@ void EngineClient::handleLine(const QByteArray &line)
         const QString stage = o.value(QLatin1String("stage")).toString();
         if (m_jobs.contains(id))
             m_jobs[id].stage = stage;
-        Q_EMIT progress(id, stage, o.value(QLatin1String("fraction")).toDouble(), withNestedJob(o));
+        Q_EMIT progress(id, stage, o.value(QLatin1String("fraction")).toDouble(), EngineText::eventMessage(o));
     } else if (type == QLatin1String("log")) {
-        Q_EMIT logMessage(id, o.value(QLatin1String("level")).toString(), withNestedJob(o));
+        Q_EMIT logMessage(id, o.value(QLatin1String("level")).toString(), EngineText::eventMessage(o));
     } else if (type == QLatin1String("stage_done")) {
         Q_EMIT stageDone(id, o.value(QLatin1String("stage")).toString(),
                          o.value(QLatin1String("seconds")).toDouble(),

@@ -160,6 +160,10 @@ Q_SIGNALS:
     void requestSent(const QJsonObject &request);
     /// One line the engine wrote to stderr (also reported as a debug logMessage() with id 0).
     void stderrLine(const QString &line);
+    /// A problem the client itself found in the stream (a line over the protocol's limit), not
+    /// an engine event; also reported as a logMessage() with id 0. The studio records it in its
+    /// session.
+    void clientMessage(const QString &level, const QString &message);
     void errorReceived(qint64 id, const AotStudio::Client::EngineError &error);
     /// The engine is missing, crashed, exited unexpectedly or speaks another protocol version.
     /// For a remote engine the reason names the host and the step that failed.

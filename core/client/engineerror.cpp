@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engineerror.h"
 
+#include "enginetext.h"
+
 namespace AotStudio::Client {
 
 EngineError EngineError::fromJson(const QJsonObject &event)
 {
     return EngineError{event.value(QLatin1String("stage")).toString(),
                        event.value(QLatin1String("code")).toString(),
-                       event.value(QLatin1String("message")).toString(),
-                       event.value(QLatin1String("hint")).toString()};
+                       EngineText::field(event, QStringLiteral("message")),
+                       EngineText::field(event, QStringLiteral("hint"))};
 }
 
 } // namespace AotStudio::Client

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "measurement.h"
 
+#include "enginetext.h"
+
 #include "session.h"
 
 #include <QJsonArray>
@@ -13,15 +15,6 @@ double number(const QJsonValue &v)
     return v.isDouble() ? v.toDouble() : qQNaN();
 }
 
-QStringList strings(const QJsonValue &v)
-{
-    QStringList out;
-    for (const QJsonValue &s : v.toArray()) {
-        if (s.isString() && !s.toString().trimmed().isEmpty())
-            out << s.toString().trimmed();
-    }
-    return out;
-}
 } // namespace
 
 RatioInterval RatioInterval::fromJson(const QJsonValue &interval, const QJsonValue &bare)
@@ -58,8 +51,8 @@ Measurement Measurement::fromJson(const QJsonValue &value, const QJsonValue &thr
         m.verdict = Verdict::Unreliable;
     else if (!m.verdictName.isEmpty()) // "unknown", or a word a newer engine added: not trusted
         m.verdict = Verdict::Unknown;
-    m.reasons = strings(o.value(QLatin1String("reasons")));
-    m.notes = strings(o.value(QLatin1String("notes")));
+    m.reasons = EngineText::list(o, QStringLiteral("reasons"));
+    m.notes = EngineText::list(o, QStringLiteral("notes"));
     m.threads = o.value(QLatin1String("threads")).toInt();
     if (m.threads <= 0)
         m.threads = threads.toInt();

@@ -46,6 +46,10 @@ struct RatioInterval {
     bool isSlower() const { return isValid() && estimate < 1 && (!hasBounds() || high < 1); }
     /// The interval holds 1: no clear difference either way.
     bool straddlesOne() const { return hasBounds() && low <= 1 && high >= 1; }
+    /// The interval is wider than the estimate itself (high - low > estimate): the figure says
+    /// nothing reliable (issue 35's rule: "2.44× (95% CI 0.010–3.14)" is shown as no reliable
+    /// ratio, with the interval as the reason).
+    bool isUnreliableWidth() const { return hasBounds() && isValid() && high - low > estimate; }
 
     /**
      * Parses an interval object; @p bare is the plain ratio next to it (`speedup`, `ratio`),

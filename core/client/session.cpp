@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session.h"
 
+#include "enginetext.h"
+
 #include "artifactstore.h"
 #include "readlimit.h"
 
@@ -458,18 +460,21 @@ void Session::applyEvent(const QJsonObject &o)
         job.request = request;
         Q_EMIT jobChanged(requestId);
     } else if (type == QLatin1String("log")) {
-        LogRecord record{id, str(o, "level"), str(o, "message")};
+        LogRecord record{id, str(o, "level"), EngineText::eventMessage(o)};
         m_logs.append(record);
         Q_EMIT logAppended(record);
     } else if (id > 0 && type == QLatin1String("progress")) {
         JobRecord &job = jobFor(id);
         job.currentStage = str(o, "stage");
         job.fraction = o.value(QLatin1String("fraction")).toDouble();
+        job.progressMessage = EngineText::eventMessage(o);
+        Q_EMIT progressed(id);
         Q_EMIT jobChanged(id);
     } else if (id > 0 && type == QLatin1String("stage_done")) {
         JobRecord &job = jobFor(id);
         job.stages.append(StageRecord{str(o, "stage"), o.value(QLatin1String("seconds")).toDouble(),
                                       o.value(QLatin1String("artifacts")).toObject()});
+        Q_EMIT stageFinished(id, job.stages.last());
         Q_EMIT jobChanged(id);
     } else if (id > 0 && type == QLatin1String("snapshot")) {
         JobRecord &job = jobFor(id);
@@ -481,6 +486,7 @@ void Session::applyEvent(const QJsonObject &o)
         s.seconds = o.value(QLatin1String("seconds")).toDouble();
         s.previousNodes = job.snapshots.isEmpty() ? -1 : job.snapshots.last().nodes;
         job.snapshots.append(s);
+        Q_EMIT snapshotAdded(id, int(job.snapshots.size()) - 1);
         Q_EMIT jobChanged(id);
     } else if (id > 0 && type == QLatin1String("result")) {
         JobRecord &job = jobFor(id);
@@ -498,9 +504,14 @@ void Session::applyEvent(const QJsonObject &o)
         Q_EMIT jobFinished(id);
     } else if (type == QLatin1String("error") || type == QLatin1String("studio_error")) {
         if (id <= 0) {
-            LogRecord record{0, QStringLiteral("error"), str(o, "message")};
+            const EngineError error = EngineError::fromJson(o);
+            LogRecord record{0, QStringLiteral("error"),
+                             error.hint.isEmpty() ? error.message
+                                                  : QCoreApplication::translate("AotStudio::Client::Session", "%1 Hint: %2")
+                                                        .arg(error.message, error.hint)};
             m_logs.append(record);
             Q_EMIT logAppended(record);
+            Q_EMIT engineError(error);
             return;
         }
         JobRecord &job = jobFor(id);

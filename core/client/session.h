@@ -70,6 +70,8 @@ struct JobRecord
     QList<SnapshotRecord> snapshots;
     QString currentStage;     ///< from the last `progress`
     double fraction = 0;      ///< 0..1 from the last `progress`
+    /// The last `progress` message in the UI language, led by its nested job ("[int8] ", "b4: ").
+    QString progressMessage;
     QJsonObject result;       ///< the `result` object; empty until it arrives
     std::optional<EngineError> error;
     /// The result parsed once when it arrived, shared by every view: a profile job's profile, a
@@ -206,11 +208,24 @@ public:
     static QJsonObject header(const QString &root);
 
 Q_SIGNALS:
+    // The studio's one consumer of engine events is the live Session (JobController, the panels
+    // and the log observe it, never the EngineClient's events): each signal below comes after
+    // the record it names was updated.
+
     /// Emitted after apply()/record*() changed job `id` (0: engine-wide, e.g. hello).
     void jobChanged(qint64 id);
     /// A job got its result or error.
     void jobFinished(qint64 id);
     void logAppended(const AotStudio::Client::LogRecord &record);
+    /// A `progress` event of job `id` (JobRecord::currentStage, fraction, progressMessage).
+    void progressed(qint64 id);
+    /// A `stage_done` event: the stage was appended to JobRecord::stages.
+    void stageFinished(qint64 id, const AotStudio::Client::StageRecord &stage);
+    /// A `snapshot` event: JobRecord::snapshots[index] was appended.
+    void snapshotAdded(qint64 id, int index);
+    /// An `error` about no job (id 0): the engine cannot run any (its Python front end did not
+    /// start). Also logged (logAppended).
+    void engineError(const AotStudio::Client::EngineError &error);
 
 private:
     void applyEvent(const QJsonObject &event);

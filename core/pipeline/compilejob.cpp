@@ -265,7 +265,7 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
             measurement = c.measurement(ratios);
         });
     if (ctx.stopToken().stop_requested())
-        throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring", ""});
+        throw JobFailed(Protocol::error("measure", Protocol::Code::Cancelled, Protocol::text("cancel.measuring")));
     // A median that was not taken is null, never 0 ms.
     const auto medianOf = [&](std::size_t i) { return measure ? Json(summaries[i].medianMs) : Json(); };
     const double regionalSeconds = blocks.value("seconds", 0.0);
@@ -316,7 +316,9 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
 
 Json runCompile(const Job &ctx, const Json &request)
 {
-    const auto log = [&](const std::string &level, const std::string &message) { ctx.log(level, message); };
+    const auto log = [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+        ctx.log(level, message, msg);
+    };
     const std::stop_token &stop = ctx.stopToken();
     // A stage of this job; the frontend's errors become JobFailed inside it (their code is the
     // stage's failedCode(): the output folder keeps an unverified package on a mismatch).
@@ -410,7 +412,7 @@ Json runCompile(const Job &ctx, const Json &request)
             });
         }
         if (stop.stop_requested())
-            throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring", ""});
+            throw JobFailed(Protocol::error("measure", Protocol::Code::Cancelled, Protocol::text("cancel.measuring")));
         compiled = output.commit(compiled); // every stage succeeded: the staged files into OUT
         package = compiled.at("package").get<std::string>();
 

@@ -107,7 +107,7 @@ bool Engine::handle(const Protocol::Request &request)
             return true;
         }
         if (removed)
-            emit(Protocol::makeError(target, {"queued", Protocol::Code::Cancelled, "cancelled before it started", ""}));
+            emit(Protocol::makeError(target, Protocol::error("queued", Protocol::Code::Cancelled, Protocol::text("cancel.queued"))));
         return true;
     }
     if (request.type == "read") {

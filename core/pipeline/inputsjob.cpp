@@ -64,7 +64,10 @@ Json runInputs(std::int64_t id, const Json &request, const EventFn &emit, std::s
         Json result;
         {
             Python::CompileJob job(
-                jobRequest, [&](const std::string &level, const std::string &message) { ctx.log(level, message); },
+                jobRequest,
+                [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+                    ctx.log(level, message, msg);
+                },
                 ctx.sink(), ctx.stopToken());
             result = ctx.stage("load", "building the model and example inputs", [&](Json &) {
                 const Json loaded = job.load();

@@ -53,9 +53,14 @@ void Job::sendEvent(Json event) const
     deliver(std::move(event));
 }
 
-void Job::log(std::string_view level, const std::string &message) const
+void Job::log(std::string_view level, const std::string &message, const Protocol::Json &msg) const
 {
-    deliver(Protocol::makeLog(m_id, level, message));
+    deliver(Protocol::makeLog(m_id, level, message, msg));
+}
+
+void Job::log(std::string_view level, const Protocol::Text &message) const
+{
+    deliver(Protocol::makeLog(m_id, level, message.english, message.msg()));
 }
 
 void Job::progress(std::string_view stage, double within, const std::string &message) const
@@ -73,7 +78,8 @@ void Job::progress(std::string_view stage, double within, const std::string &mes
 void Job::checkStop(std::string_view stage) const
 {
     if (m_stop.stop_requested())
-        throw JobFailed({std::string(stage), Protocol::Code::Cancelled, "cancelled during '" + std::string(stage) + "'", ""});
+        throw JobFailed(Protocol::error(stage, Protocol::Code::Cancelled,
+                                        Protocol::text("cancel.during_stage", {{"stage", stage}})));
 }
 
 void Job::finish(std::string_view name, std::chrono::steady_clock::time_point t0, const Json &artifacts) const

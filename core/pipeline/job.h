@@ -64,8 +64,10 @@ public:
 
     /// Send `event` with this job's id and fields added (named so because Qt defines `emit`).
     void sendEvent(Protocol::Json event) const;
-    /// A log event ("debug", "info", "warning", "error").
-    void log(std::string_view level, const std::string &message) const;
+    /// A log event ("debug", "info", "warning", "error"); `msg`: the message by id, or null.
+    void log(std::string_view level, const std::string &message, const Protocol::Json &msg = nullptr) const;
+    /// A log event of a catalog text (FORMAT.md "Message ids").
+    void log(std::string_view level, const Protocol::Text &message) const;
     /// Progress at `within` (clamped to 0..1) of stage `stage`; an unknown stage reports where the
     /// bar stands. The fraction sent is max(computed, the highest sent so far in this job tree).
     void progress(std::string_view stage, double within, const std::string &message) const;

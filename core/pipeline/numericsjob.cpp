@@ -53,7 +53,10 @@ Json runNumerics(std::int64_t id, const Json &request, const EventFn &emit, std:
         jobRequest["out"] = out.string();
         jobRequest.erase("tolerance"); // numerics' own (normalized error), not compile's max abs difference
         Python::CompileJob job(
-            jobRequest, [&](const std::string &level, const std::string &message) { ctx.log(level, message); },
+            jobRequest,
+            [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+                ctx.log(level, message, msg);
+            },
             ctx.sink(), ctx.stopToken());
         const Json loaded
             = ctx.stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });

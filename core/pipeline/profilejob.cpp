@@ -951,7 +951,10 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         Json jobRequest = request;
         jobRequest["out"] = req.out.string();
         Python::CompileJob job(
-            jobRequest, [&](const std::string &level, const std::string &message) { ctx.log(level, message); },
+            jobRequest,
+            [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+                ctx.log(level, message, msg);
+            },
             ctx.sink(), ctx.stopToken());
         ctx.progress("load", 0, "building the model and example inputs");
         const Json loaded = job.load();

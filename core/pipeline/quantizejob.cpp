@@ -78,8 +78,8 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
     // verify compares the package with the *quantized* eager model; accuracy against fp32 is
     // reported, not enforced, so only NaN fails here.
     sub["tolerance"] = 1e30;
-    const auto log = [&](const std::string &level, const std::string &message) {
-        run.emit(Protocol::makeLog(0, level, message));
+    const auto log = [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+        run.emit(Protocol::makeLog(0, level, message, msg));
     };
     const auto forward = [&](const Json &event) { run.emit(event); };
 
@@ -140,7 +140,8 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
         row["measurement"] = c.measurement({speedup, vsFp32});
     });
     if (run.stop().stop_requested())
-        throw JobFailed({"measure", Protocol::Code::Cancelled, "cancelled while measuring " + scheme, ""});
+        throw JobFailed(Protocol::error("measure", Protocol::Code::Cancelled,
+                                        Protocol::text("cancel.measuring_scheme", {{"scheme", scheme}})));
     row["eager_ms"] = eager.medianMs;
     row["compiled_ms"] = aoti.medianMs;
     row["speedup"] = speedup.estimate;

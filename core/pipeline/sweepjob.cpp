@@ -436,7 +436,9 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
     const bool compiles = !request.contains("package") && !request.contains("bundle");
     const Job ctx(id, emit, std::move(stop),
                   compiles ? std::span<const StageSpan>(kSweepModelStages) : std::span<const StageSpan>(kSweepStages));
-    const auto log = [&](const std::string &level, const std::string &message) { ctx.log(level, message); };
+    const auto log = [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+        ctx.log(level, message, msg);
+    };
     /// `within` (0..1) of the sweep stage.
     const auto progress = [&](double within, const std::string &message) { ctx.progress("sweep", within, message); };
     const auto bad = [](const std::string &message, const std::string &hint) {

@@ -149,7 +149,9 @@ Json runWorkload(const Job &ctx, Python::CompileJob &job, Runtime::AotiRunner &r
 Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
 {
     const Job ctx(id, emit, stop, kTuneStages);
-    const auto log = [&](const std::string &level, const std::string &message) { ctx.log(level, message); };
+    const auto log = [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+        ctx.log(level, message, msg);
+    };
     const auto options = measureOptionsFrom(request); // validates the common fields too
     const int threads = applyThreads(request);
     const std::string model = request.value("model", std::string());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profiler/machine.h"
 
+#include "protocol/messages.h"
+
 #include <sched.h>
 #include <unistd.h>
 
@@ -26,13 +28,6 @@ std::optional<std::string> readFile(const fs::path &path)
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-std::string fmt(const char *format, double a, double b = 0, double c = 0, double d = 0)
-{
-    char buf[320];
-    std::snprintf(buf, sizeof buf, format, a, b, c, d);
-    return buf;
 }
 
 /// The cgroup this process is in (v2: the "0::" line of /proc/self/cgroup).
@@ -171,10 +166,18 @@ Verdict classify(const VerdictInput &in)
 {
     Verdict v;
     int severity = 0; // 0 ok, 1 noisy, 2 unreliable
-    const auto flag = [&](int level, std::string reason) {
+    // Every reason and note is a catalog text (FORMAT.md "Message ids"): English in `reasons`,
+    // its id and args in `reasonsMsg`, index for index.
+    const auto flag = [&](int level, const Protocol::Text &reason) {
         severity = std::max(severity, level);
-        v.reasons.push_back(std::move(reason));
+        v.reasons.push_back(reason.english);
+        v.reasonsMsg.push_back(reason.msg());
     };
+    const auto note = [&](const Protocol::Text &text) {
+        v.notes.push_back(text.english);
+        v.notesMsg.push_back(text.msg());
+    };
+    using Protocol::text;
     bool loadKnown = false;
     const int usable = std::max(1, in.cpus.usable);
     const int threads = std::max(1, in.threads);
@@ -187,8 +190,7 @@ Verdict classify(const VerdictInput &in)
             running.push_back(*s->procsRunning);
     const bool wholeHost = in.cpus.affinity >= in.cpus.online && !in.cpus.quota;
     if (!running.empty() && !wholeHost)
-        v.notes.push_back(fmt("procs_running counts all %.0f CPUs of the host and this process may use %.0f: the load is "
-                              "judged by run delay only", in.cpus.online, usable));
+        note(text("machine.host_cpus", {{"online", in.cpus.online}, {"usable", usable}}));
     if (!running.empty() && wholeHost) {
         loadKnown = true;
         const double others = std::max(0.0, mean(running) - threads);
@@ -196,13 +198,9 @@ Verdict classify(const VerdictInput &in)
         v.figures["other_runnable_mean"] = others;
         const int free = std::max(0, usable - threads);
         if (threads >= usable && others >= 0.75)
-            flag(2, fmt("oversubscribed: on average %.1f other runnable tasks competed for the %.0f usable CPUs while timing "
-                        "with %.0f threads; each takes a CPU from one of the threads and the rest wait for it, so timings "
-                        "are inflated by an unknown factor. Rerun on an idle machine, or with fewer threads (--threads)",
-                        others, usable, threads));
+            flag(2, text("machine.oversubscribed", {{"others", others}, {"usable", usable}, {"threads", threads}}));
         else if (others >= free + 0.5)
-            flag(1, fmt("busy machine: on average %.1f other runnable tasks for the %.0f CPUs left free by %.0f threads", others,
-                        free, threads));
+            flag(1, text("machine.busy", {{"others", others}, {"free", free}, {"threads", threads}}));
     }
     if (in.before.runNs && in.after.runNs && in.before.runDelayNs && in.after.runDelayNs && *in.after.runNs > *in.before.runNs) {
         loadKnown = true;
@@ -210,9 +208,8 @@ Verdict classify(const VerdictInput &in)
         const double waited = static_cast<double>(*in.after.runDelayNs - std::min(*in.after.runDelayNs, *in.before.runDelayNs));
         const double share = waited / (ran + waited);
         v.figures["run_delay_share"] = share;
-        const std::string what = fmt("the engine's threads spent %.0f%% of their runnable time waiting for a CPU (%.0f ms "
-                                     "waiting, %.0f ms running; /proc/self/task/*/schedstat): other processes took the CPUs",
-                                     share * 100.0, waited / 1e6, ran / 1e6);
+        const auto what
+            = text("machine.run_delay", {{"share", share * 100.0}, {"waited", waited / 1e6}, {"ran", ran / 1e6}});
         if (share > 0.25)
             flag(2, what);
         else if (share > 0.10)
@@ -223,38 +220,40 @@ Verdict classify(const VerdictInput &in)
         const double steal = static_cast<double>(*in.after.stealTicks - std::min(*in.after.stealTicks, *in.before.stealTicks)) /
                              static_cast<double>(*in.after.cpuTicks - *in.before.cpuTicks);
         v.figures["steal_share"] = steal;
-        const std::string what = fmt("the hypervisor gave %.1f%% of the CPU time to other guests (steal in /proc/stat)", steal * 100.0);
+        const auto what = text("machine.steal", {{"share", steal * 100.0}});
         if (steal > 0.10)
             flag(2, what);
         else if (steal > 0.02)
             flag(1, what);
     }
     if (in.before.throttleCount && in.after.throttleCount && *in.after.throttleCount > *in.before.throttleCount)
-        flag(1, fmt("the CPU was thermally throttled %.0f times while timing", double(*in.after.throttleCount - *in.before.throttleCount)));
+        flag(1, text("machine.throttled", {{"count", *in.after.throttleCount - *in.before.throttleCount}}));
     for (const auto &s : in.spreads) {
         if (s.p10Ms > 0 && s.p90Ms > 2.0 * s.p10Ms)
-            flag(1, s.name + fmt(" timings are spread out (p10 %.4g ms, median %.4g ms, p90 %.4g ms)", s.p10Ms, s.medianMs, s.p90Ms));
+            flag(1,
+                 text("machine.spread",
+                      {{"variant", s.name}, {"p10", s.p10Ms}, {"median", s.medianMs}, {"p90", s.p90Ms}}));
     }
     for (double w : in.ratioRelWidths) {
         if (w > 0.25) {
-            flag(1, fmt("a ratio's 95%% interval is %.0f%% of its value wide: more runs or a quieter machine would narrow it", w * 100.0));
+            flag(1, text("machine.ratio_wide", {{"width", w * 100.0}}));
             break;
         }
     }
     if (in.before.loadavg1)
         v.figures["loadavg1"] = *in.before.loadavg1;
     if (!in.governor.empty() && in.governor != "performance")
-        v.notes.push_back("CPU frequency scaling governor is '" + in.governor +
-                          "' (not 'performance'); pairing the variants cancels slow frequency drift");
+        note(text("machine.governor", {{"governor", in.governor}}));
     if (in.governor.empty())
-        v.notes.push_back("CPU frequency governor not readable (common in VMs)");
+        note(text("machine.governor_unreadable"));
     if (!in.before.throttleCount)
-        v.notes.push_back("thermal throttling counters not readable");
+        note(text("machine.throttle_unreadable"));
 
     if (severity == 0 && !loadKnown) {
         v.verdict = "unknown";
-        v.reasons.push_back("neither /proc/stat (procs_running) nor /proc/self/task/*/schedstat could be read: "
-                            "whether other processes competed for the CPUs is unknown");
+        const auto unknown = text("machine.load_unknown");
+        v.reasons.push_back(unknown.english);
+        v.reasonsMsg.push_back(unknown.msg());
         return v;
     }
     v.verdict = severity == 2 ? "unreliable" : severity == 1 ? "noisy" : "ok";
@@ -272,6 +271,8 @@ nlohmann::json toJson(const Verdict &v, const VerdictInput &in)
     return {{"verdict", v.verdict},
             {"reasons", v.reasons},
             {"notes", v.notes},
+            {"reasons_msg", v.reasonsMsg},
+            {"notes_msg", v.notesMsg},
             {"threads", in.threads},
             {"usable_cpus", in.cpus.usable},
             {"affinity_cpus", in.cpus.affinity},

@@ -63,6 +63,8 @@ struct Verdict {
     std::string verdict = "unknown";          ///< "ok", "noisy", "unreliable" or "unknown"
     std::vector<std::string> reasons;         ///< why it is not "ok", one sentence each, naming the cause
     std::vector<std::string> notes;           ///< facts that did not change the verdict (governor, unreadable files)
+    /// The same reasons and notes by message id (FORMAT.md "Message ids"), index for index.
+    std::vector<nlohmann::json> reasonsMsg, notesMsg;
     nlohmann::json figures = nlohmann::json::object(); ///< the measured quantities the rules used
 };
 

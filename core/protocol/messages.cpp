@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "protocol/messages.h"
 
+#include "protocol/messagecatalog.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <set>
+#include <stdexcept>
 
 namespace AotStudio::Protocol {
 
@@ -37,12 +42,95 @@ Json makeProgress(std::int64_t id, std::string_view stage, double fraction, std:
     return j;
 }
 
-Json makeLog(std::int64_t id, std::string_view level, std::string_view message)
+Json makeLog(std::int64_t id, std::string_view level, std::string_view message, const Json &msg)
 {
     Json j = event("log", id);
     j["level"] = level;
     j["message"] = message;
+    if (msg.is_object())
+        j["message_msg"] = msg;
     return j;
+}
+
+std::string renderTemplate(std::string_view templ, const Json &args)
+{
+    std::string out;
+    out.reserve(templ.size() + 32);
+    for (std::size_t i = 0; i < templ.size(); ++i) {
+        const char c = templ[i];
+        if ((c == '{' || c == '}') && i + 1 < templ.size() && templ[i + 1] == c) {
+            out += c;
+            ++i;
+            continue;
+        }
+        const std::size_t close = c == '{' ? templ.find('}', i) : std::string_view::npos;
+        if (close == std::string_view::npos) {
+            out += c;
+            continue;
+        }
+        const std::string_view field = templ.substr(i + 1, close - i - 1);
+        const std::size_t colon = field.find(':');
+        const std::string name(field.substr(0, colon));
+        const std::string_view spec = colon == std::string_view::npos ? std::string_view() : field.substr(colon + 1);
+        const auto it = args.is_object() ? args.find(name) : args.end();
+        if (it == args.end()) {
+            out.append(templ.substr(i, close - i + 1));
+        } else if (it->is_string()) {
+            out += it->get<std::string>();
+        } else if (it->is_number()) {
+            const double v = it->get<double>();
+            char buf[64];
+            if (spec == "d") {
+                std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(std::llround(v)));
+            } else if (spec.size() >= 3 && spec[0] == '.' && (spec.back() == 'f' || spec.back() == 'g')) {
+                const int digits = std::atoi(std::string(spec.substr(1, spec.size() - 2)).c_str());
+                std::snprintf(buf, sizeof buf, spec.back() == 'f' ? "%.*f" : "%.*g", digits, v);
+            } else if (it->is_number_integer()) {
+                std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(it->get<std::int64_t>()));
+            } else {
+                std::snprintf(buf, sizeof buf, "%g", v);
+            }
+            out += buf;
+        } else {
+            out += it->dump();
+        }
+        i = close;
+    }
+    return out;
+}
+
+Text text(std::string_view id, Json args)
+{
+    if (!args.is_object())
+        args = Json::object();
+    for (const auto &spec : kMessageCatalog) {
+        if (id != spec.id)
+            continue;
+        std::set<std::string, std::less<>> names;
+        for (std::string_view list = spec.args; !list.empty();) {
+            const std::size_t comma = list.find(',');
+            const std::string_view item = list.substr(0, comma);
+            names.emplace(item.substr(0, item.find(':')));
+            list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        }
+        std::set<std::string, std::less<>> given;
+        for (const auto &[key, value] : args.items())
+            given.insert(key);
+        if (given != names)
+            throw std::invalid_argument("message '" + std::string(id) + "' takes the args '" + spec.args + "', given "
+                                        + args.dump());
+        return Text{std::string(id), args, renderTemplate(spec.text, args)};
+    }
+    throw std::invalid_argument("message id '" + std::string(id) + "' is not in core/protocol/messages.json");
+}
+
+Error error(std::string_view stage, std::string_view code, const Text &message, const std::optional<Text> &hint)
+{
+    Error e{std::string(stage), std::string(code), message.english, hint ? hint->english : std::string()};
+    e.messageMsg = message.msg();
+    if (hint)
+        e.hintMsg = hint->msg();
+    return e;
 }
 
 Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, const Json &artifacts)
@@ -68,6 +156,10 @@ Json makeError(std::int64_t id, const Error &error)
     j["code"] = error.code;
     j["message"] = error.message;
     j["hint"] = error.hint;
+    if (error.messageMsg.is_object())
+        j["message_msg"] = error.messageMsg;
+    if (error.hintMsg.is_object())
+        j["hint_msg"] = error.hintMsg;
     return j;
 }
 

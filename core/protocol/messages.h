@@ -52,21 +52,52 @@ inline constexpr const char *Usage = "usage"; ///< malformed command line (exit 
 inline constexpr const char *Failed = "failed"; ///< a check the command makes failed (exit 1)
 } // namespace Code
 
+/**
+ * A user-visible text by message id (FORMAT.md "Message ids"; the ids are described once in
+ * core/protocol/messages.json): `english` is the catalog's text with `args` filled in, what the
+ * command-line tools and logs print; msg() is `{"id", "args"}`, the `*_msg` field the studio
+ * translates.
+ */
+struct Text {
+    std::string id;
+    Json args = Json::object();
+    std::string english;
+
+    Json msg() const { return Json{{"id", id}, {"args", args}}; }
+    operator const std::string &() const { return english; }
+};
+
+/// The catalog message `id` with `args` (a JSON object: exactly the names the catalog lists).
+/// Throws std::invalid_argument naming the id for an id the catalog lacks or other arg names: a
+/// bug, which the tests catch.
+Text text(std::string_view id, Json args = Json::object());
+
+/// `templ` with its str.format placeholders filled from `args`: `{name}` (a string as is, an
+/// integer in decimal, any other number as %g), `{name:.Nf}`, `{name:.Ng}`, `{name:d}` (rounded to
+/// an integer); `{{` and `}}` are braces. A placeholder whose arg is missing stays as written.
+std::string renderTemplate(std::string_view templ, const Json &args);
+
 /// A failure that ends a request: which stage, a protocol code, what failed and what to do.
+/// `messageMsg` / `hintMsg`: the same texts by message id (Text::msg()), null when they have none.
 struct Error {
     std::string stage;
     std::string code;
     std::string message;
     std::string hint;
+    Json messageMsg = nullptr;
+    Json hintMsg = nullptr;
 };
+
+/// An Error whose message (and hint, when given) are catalog texts.
+Error error(std::string_view stage, std::string_view code, const Text &message, const std::optional<Text> &hint = {});
 
 /// `hello`: frozen fields first (type, id, protocol, engine_version), then `info`'s fields
 /// (torch_version, cuda_version, python_version, devices, cuda_available) merged in.
 Json makeHello(const Json &info);
 /// `progress`: `fraction` in [0, 1] over the whole job (clamped).
 Json makeProgress(std::int64_t id, std::string_view stage, double fraction, std::string_view message);
-/// `log` with level debug|info|warning|error.
-Json makeLog(std::int64_t id, std::string_view level, std::string_view message);
+/// `log` with level debug|info|warning|error; `msg`: the message by id (Text::msg()), or null.
+Json makeLog(std::int64_t id, std::string_view level, std::string_view message, const Json &msg = nullptr);
 /// `stage_done`: `seconds` is wall time of the stage; `artifacts` maps names to paths.
 Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, const Json &artifacts = Json::object());
 Json makeResult(std::int64_t id, const Json &result);

@@ -69,6 +69,22 @@ std::string defaultFrontendDir()
     return AOTSTUDIO_PYTHON_SOURCE_DIR;
 }
 
+Protocol::Json toJson(const py::object &obj);
+
+/// `{"id", "args"}` of a messages.Text (a str carrying `msg_id` and `msg_args`), null for a plain
+/// str (FORMAT.md "Message ids").
+Protocol::Json msgOf(const py::object &text)
+{
+    if (!text || !py::hasattr(text, "msg_id"))
+        return nullptr;
+    try {
+        return Protocol::Json{{"id", py::str(text.attr("msg_id")).cast<std::string>()},
+                              {"args", toJson(text.attr("msg_args"))}};
+    } catch (...) { // a malformed Text: the English text still goes out
+        return nullptr;
+    }
+}
+
 /// Turn the Python exception being handled into a FrontendException.
 [[noreturn]] void rethrow(py::error_already_set &e, const char *stage)
 {
@@ -84,13 +100,16 @@ std::string defaultFrontendDir()
     py::object value = e.value();
     if (e.matches(PyExc_KeyboardInterrupt)) {
         // SIGINT reached Python (some library installed Python's handler): that is a cancel.
-        throw FrontendException({stage, Protocol::Code::Cancelled, "interrupted", ""}, std::move(details));
+        throw FrontendException(Protocol::error(stage, Protocol::Code::Cancelled, Protocol::text("cancel.interrupted")),
+                                std::move(details));
     }
     if (value && py::hasattr(value, "code") && py::hasattr(value, "hint") && py::hasattr(value, "stage")) {
         err.code = py::str(value.attr("code"));
         err.stage = py::str(value.attr("stage"));
         err.message = py::str(value.attr("message"));
         err.hint = py::str(value.attr("hint"));
+        err.messageMsg = msgOf(value.attr("message"));
+        err.hintMsg = msgOf(value.attr("hint"));
     } else {
         err.code = Protocol::Code::Internal;
         err.stage = stage;
@@ -231,9 +250,9 @@ CompileJob::CompileJob(const Protocol::Json &request, LogFn log, EventFn emit, s
     : d(std::make_unique<Private>())
 {
     try {
-        d->log = py::cpp_function([log = std::move(log)](const std::string &level, const std::string &message) {
+        d->log = py::cpp_function([log = std::move(log)](const std::string &level, const py::object &message) {
             if (log)
-                log(level, message);
+                log(level, py::str(message).cast<std::string>(), msgOf(message));
         });
         d->emit = py::cpp_function([emit = std::move(emit)](const py::object &event) {
             if (emit)

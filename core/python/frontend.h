@@ -63,7 +63,8 @@ Protocol::Json callFunction(const std::string &module, const std::string &functi
 /// returns the frontend's dict as JSON, or throws FrontendException.
 class CompileJob {
 public:
-    using LogFn = std::function<void(const std::string &level, const std::string &message)>;
+    /// level, the English message, and the message by id (FORMAT.md "Message ids") or null.
+    using LogFn = std::function<void(const std::string &level, const std::string &message, const Protocol::Json &msg)>;
     /// Any other event the frontend announces (e.g. `snapshot`), without `id`.
     using EventFn = std::function<void(const Protocol::Json &event)>;
     /// `stop`: the job's stop token, polled by the Python side at every Inductor pass and between

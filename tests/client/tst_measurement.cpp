@@ -80,6 +80,12 @@ private Q_SLOTS:
             = RatioInterval::fromJson(json(R"({"i":{"estimate":0.97,"low":0.91,"high":1.04}})").value("i"));
         QVERIFY(!unclear.isSlower());
         QVERIFY(unclear.straddlesOne());
+        QVERIFY(!unclear.isUnreliableWidth());
+        // An interval wider than the estimate itself says nothing reliable.
+        QVERIFY(RatioInterval::fromJson(json(R"({"i":{"estimate":2.44,"low":0.01,"high":3.14}})").value("i"))
+                    .isUnreliableWidth());
+        QVERIFY(!RatioInterval::fromJson(json(R"({"i":{"estimate":2.44,"low":null,"high":null}})").value("i"))
+                     .isUnreliableWidth());
     }
 
     void verdicts_data()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "protocol/envelope.h"
 #include "protocol/linewriter.h"
+#include "protocol/messagecatalog.h"
 #include "protocol/messages.h"
 
 #include <QtTest/QtTest>
@@ -14,6 +15,24 @@
 using namespace AotStudio::Protocol;
 
 namespace {
+
+/// (id, arg names) of every catalog entry (messagecatalog.h).
+std::vector<std::pair<std::string, std::vector<std::string>>> catalogForTests()
+{
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    for (const auto &spec : kMessageCatalog) {
+        std::vector<std::string> names;
+        const std::string list = spec.args;
+        for (std::size_t pos = 0; !list.empty() && pos != std::string::npos;) {
+            const std::size_t comma = list.find(',', pos);
+            const std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+            names.push_back(item.substr(0, item.find(':')));
+            pos = comma == std::string::npos ? comma : comma + 1;
+        }
+        out.emplace_back(spec.id, names);
+    }
+    return out;
+}
 
 QString q(const std::string &s)
 {
@@ -53,6 +72,10 @@ class TestMessages : public QObject {
     Q_OBJECT
 
 private slots:
+    void text_rendersTheCatalog();
+    void text_refusesUnknownIdsAndArgs();
+    void text_travelsInErrorAndLog();
+    void renderTemplate_specs();
     void parseRequest_valid_data();
     void parseRequest_valid();
     void parseRequest_invalid_data();
@@ -469,6 +492,63 @@ void TestMessages::envelope_wantsJson()
     QVERIFY(!wantsJson(3, b));
     const char *c[] = {"tool", "--", "--json"};
     QVERIFY(!wantsJson(3, c));
+}
+
+void TestMessages::text_rendersTheCatalog()
+{
+    const Text t = text("load.file_missing", {{"path", "/m/net.py"}});
+    QCOMPARE(q(t.english), QStringLiteral("model file '/m/net.py' does not exist"));
+    QCOMPARE(q(t.msg().dump()), QStringLiteral(R"({"args":{"path":"/m/net.py"},"id":"load.file_missing"})"));
+    // Numbers through the catalog's format specs: {others:.1f}, {usable:d}.
+    const Text o = text("machine.oversubscribed", {{"others", 1.25}, {"usable", 2}, {"threads", 2.4}});
+    QVERIFY2(o.english.starts_with("oversubscribed: on average 1.2 other runnable tasks competed for the 2 usable CPUs "
+                                   "while timing with 2 threads;"),
+             o.english.c_str());
+    // Every catalog entry renders with every placeholder filled when given its args.
+    for (const auto &[id, names] : catalogForTests()) {
+        Json args = Json::object();
+        for (const auto &name : names)
+            args[name] = name == "path" ? Json("p") : Json(1);
+        const Text filled = text(id, args);
+        QVERIFY2(filled.english.find('{') == std::string::npos, filled.english.c_str());
+    }
+}
+
+void TestMessages::text_refusesUnknownIdsAndArgs()
+{
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, text("no.such_id"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, text("load.file_missing"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, text("load.file_missing", {{"path", "p"}, {"extra", 1}}));
+}
+
+void TestMessages::text_travelsInErrorAndLog()
+{
+    const Json e = makeError(3, error("queued", Code::Cancelled, text("cancel.queued")));
+    QCOMPARE(q(e["message"].get<std::string>()), QStringLiteral("cancelled before it started"));
+    QCOMPARE(q(e["message_msg"]["id"].get<std::string>()), QStringLiteral("cancel.queued"));
+    QVERIFY(!e.contains("hint_msg"));
+    // A plain Error has no *_msg fields.
+    const Json plain = makeError(3, Error{"load", Code::Internal, "boom", "report it"});
+    QVERIFY(!plain.contains("message_msg") && !plain.contains("hint_msg"));
+    const Json withHint = makeError(4,
+                                    error("load", Code::UnknownModel, text("load.unknown_sample", {{"name", "x"}}),
+                                          text("load.unknown_sample.hint", {{"known", "sample:mlp"}})));
+    QCOMPARE(q(withHint["hint"].get<std::string>()),
+             QStringLiteral("choose one of sample:mlp, or give path/to/file.py:factory"));
+    QCOMPARE(q(withHint["hint_msg"]["args"]["known"].get<std::string>()), QStringLiteral("sample:mlp"));
+    const Json log = makeLog(5, "info", "hello", text("cancel.inductor").msg());
+    QCOMPARE(q(log["message_msg"]["id"].get<std::string>()), QStringLiteral("cancel.inductor"));
+    QVERIFY(!makeLog(5, "info", "hello").contains("message_msg"));
+}
+
+void TestMessages::renderTemplate_specs()
+{
+    const Json args{{"s", "word"}, {"i", 42}, {"f", 0.1234567}, {"big", 1234.5}};
+    QCOMPARE(q(renderTemplate("{s} {i} {f} {f:.2f} {f:.3g} {big:d} {{x}} {missing}", args)),
+             QStringLiteral("word 42 0.123457 0.12 0.123 1235 {x} {missing}"));
+    QCOMPARE(q(renderTemplate("no fields", args)), QStringLiteral("no fields"));
+    QCOMPARE(q(renderTemplate("unclosed {s", args)), QStringLiteral("unclosed {s"));
+    QCOMPARE(q(renderTemplate("{s}", Json())), QStringLiteral("{s}"));
 }
 
 QTEST_GUILESS_MAIN(TestMessages)

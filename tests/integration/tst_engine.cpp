@@ -132,6 +132,13 @@ void TestEngine::errorKeepsEngineUp()
     QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("unknown_model"));
     QCOMPARE(e.value(QLatin1String("stage")).toString(), QStringLiteral("load"));
     QVERIFY(!e.value(QLatin1String("hint")).toString().isEmpty());
+    // The message and hint by id (FORMAT.md "Message ids"): raised in Python, carried through C++.
+    const QJsonObject msg = e.value(QLatin1String("message_msg")).toObject();
+    QCOMPARE(msg.value(QLatin1String("id")).toString(), QStringLiteral("load.unknown_sample"));
+    QCOMPARE(msg.value(QLatin1String("args")).toObject().value(QLatin1String("name")).toString(),
+             QStringLiteral("does-not-exist"));
+    QCOMPARE(e.value(QLatin1String("hint_msg")).toObject().value(QLatin1String("id")).toString(),
+             QStringLiteral("load.unknown_sample.hint"));
     send(R"({"type":"ping","id":11})");
     QVERIFY(!waitFor(QStringLiteral("pong"), 11, 10000).isEmpty());
 }
@@ -290,6 +297,10 @@ void TestEngine::cancelQueued()
     const QJsonObject queued = waitFor(QStringLiteral("error"), 41, 300000);
     QCOMPARE(queued.value(QLatin1String("code")).toString(), QStringLiteral("cancelled"));
     QCOMPARE(queued.value(QLatin1String("stage")).toString(), QStringLiteral("queued"));
+    // A C++ message by id: its English text is the catalog's.
+    QCOMPARE(queued.value(QLatin1String("message")).toString(), QStringLiteral("cancelled before it started"));
+    QCOMPARE(queued.value(QLatin1String("message_msg")).toObject().value(QLatin1String("id")).toString(),
+             QStringLiteral("cancel.queued"));
     QCOMPARE(waitFor(QStringLiteral("error"), 40, 300000).value(QLatin1String("code")).toString(), QStringLiteral("cancelled"));
     QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("c41/model.pt2"))));
 }

@@ -107,6 +107,72 @@ private Q_SLOTS:
         QTRY_COMPARE(picked.size(), 1); // once the snapshot is read (off the UI thread)
     }
 
+    void pipelineIsLiveAndNamesItsJob()
+    {
+        // Rows appear as the engine's snapshot events arrive, before the result; a newer compile
+        // takes the dock at its first event (never the previous job's rows shown as current); a
+        // job that fails before any snapshot stays shown and says why it stopped.
+        SelectionHub hub;
+        Client::Session session;
+        PipelinePanel panel(&hub);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        hub.setSession(&session);
+        const auto heading = [&panel] { return panel.findChild<QLabel *>(QStringLiteral("pipelineHeading"))->text(); };
+        const auto summary = [&panel] { return panel.findChild<QLabel *>(QStringLiteral("pipelineSummary"))->text(); };
+
+        session.recordRequest(
+            QJsonObject{{"type", "compile"}, {"id", 1}, {"model", "sample:mlp"}, {"device", "cpu"}, {"out", "/o1"}});
+        QCOMPARE(hub.currentJob(), qint64(1));
+        QCOMPARE(heading(), QStringLiteral("job 1 · compile · sample:mlp · cpu"));
+        QCOMPARE(panel.model()->rowCount(), 1); // the running row alone
+        QCOMPARE(panel.model()->index(0, PipelineModel::PassColumn).data().toString(), QStringLiteral("running…"));
+        session.apply(
+            {{"type", "progress"}, {"id", 1}, {"stage", "compile"}, {"fraction", 0.4}, {"message", "Compiling"}});
+        session.apply({{"type", "snapshot"},
+                       {"id", 1},
+                       {"stage", "post_grad"},
+                       {"pass", ""},
+                       {"nodes", 10},
+                       {"path", "/o1/a.json"}});
+        QCOMPARE(panel.model()->rowCount(), 2);
+        QVERIFY2(summary().contains(QLatin1String("running")), qPrintable(summary()));
+        panel.view()->setCurrentIndex(panel.view()->model()->index(0, 0));
+        session.apply({{"type", "snapshot"},
+                       {"id", 1},
+                       {"stage", "post_grad"},
+                       {"pass", "p"},
+                       {"nodes", 8},
+                       {"path", "/o1/b.json"}});
+        QCOMPARE(panel.model()->rowCount(), 3);
+        QCOMPARE(panel.view()->currentIndex().row(), 0); // rows were inserted, not reset: the selection stays
+        QCOMPARE(panel.model()->index(1, PipelineModel::DeltaColumn).data().toString(), QStringLiteral("-2"));
+        session.apply({{"type", "result"}, {"id", 1}, {"result", QJsonObject{{"out", "/o1"}}}});
+        QCOMPARE(panel.model()->rowCount(), 2); // the running row is gone
+        QVERIFY2(summary().startsWith(QLatin1String("done")), qPrintable(summary()));
+
+        // A second compile fails at load: the dock shows it (no rows) and the reason.
+        session.recordRequest(
+            QJsonObject{{"type", "compile"}, {"id", 2}, {"model", "/m/missing.py:make"}, {"device", "cpu"}});
+        QCOMPARE(hub.currentJob(), qint64(2));
+        QCOMPARE(panel.model()->snapshots().size(), 0);
+        session.apply({{"type", "error"},
+                       {"id", 2},
+                       {"stage", "load"},
+                       {"code", "unknown_model"},
+                       {"message", "model file '/m/missing.py' does not exist"},
+                       {"hint", ""}});
+        QCOMPARE(hub.currentJob(), qint64(2));
+        QCOMPARE(panel.model()->rowCount(), 0);
+        QVERIFY2(summary().contains(QLatin1String("failed at")) && summary().contains(QLatin1String("/m/missing.py")),
+                 qPrintable(summary()));
+
+        // A quantize job never takes the dock.
+        session.recordRequest(QJsonObject{{"type", "quantize"}, {"id", 3}, {"model", "sample:mlp"}});
+        session.apply(
+            {{"type", "snapshot"}, {"id", 3}, {"stage", "capture"}, {"pass", ""}, {"nodes", 4}, {"path", "/q/a.json"}});
+        QCOMPARE(hub.currentJob(), qint64(2));
+    }
+
     void panelsFollowOneSelection()
     {
         std::unique_ptr<Client::Session> session(Client::Session::load(fixture()));

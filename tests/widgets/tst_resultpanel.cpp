@@ -248,6 +248,11 @@ private Q_SLOTS:
             << paired(0.97, "0.91", "1.04", "noisy", R"("the blocks spread over 14% of their median")")
             << "0.970× (95% CI 0.910–1.04): no clear difference (the interval holds 1)"
             << "<b>noisy</b>: the blocks spread over 14% of their median";
+        // Wider than the estimate (high − low > estimate): no figure, the interval as the reason.
+        QTest::newRow("interval wider than the ratio")
+            << paired(2.44, "0.010", "3.14", "noisy", R"("the blocks spread over 90% of their median")")
+            << "no reliable ratio: its 95% interval 0.010–3.14 is wider than the estimate 2.44×"
+            << "<b>noisy</b>: the blocks spread over 90% of their median";
         QTest::newRow("too few blocks") << paired(1.5, "null", "null", "unknown", R"("/proc/stat is not readable")")
                                         << "1.50× (no interval: 2 blocks)"
                                         << "<b>unknown</b>: the machine load could not be read (/proc/stat is not readable)";

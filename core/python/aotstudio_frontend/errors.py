@@ -4,6 +4,8 @@
 import re
 import traceback
 
+from .messages import text as msgtext
+
 
 class FrontendError(Exception):
     """An error with a stage, a protocol error ``code`` (see core/protocol/FORMAT.md), a message
@@ -70,27 +72,24 @@ def export_hint(exc: BaseException) -> str:
     name = type(exc).__name__
     text = str(exc)
     if "DataDependent" in name or "data-dependent" in text:
-        return ("forward() uses a tensor's value as a Python value (an if on it, .item(), a size or index taken "
-                "from data): use torch.cond or torch.where instead of a Python if, torch._check() to state what "
-                "the value may be, or make the value static")
+        return msgtext("export.data_dependent.hint")
     if "Unsupported" in name or "not supported" in text.lower():
-        return "forward() uses an op or Python feature torch.export cannot capture; see the log for torch's message"
+        return msgtext("export.unsupported.hint")
     if "Constraint" in name or "specializ" in text:
-        return "a dimension marked dynamic was specialised to a constant; check the dynamic shape spec"
-    return "see the engine log for torch's full message; torch.export.draft_export() lists every problem at once"
+        return msgtext("export.specialized.hint")
+    return msgtext("export.other.hint")
 
 
 def compile_hint(exc: BaseException, device: str) -> str:
     """What to do about an Inductor/AOTI compile failure on ``device`` ("cpu" or "cuda")."""
     text = str(exc)
     if "LoweringException" in type(exc).__name__ or "LoweringException" in text:
-        return ("Inductor has no lowering for an op in the graph (named above): rewrite that part of forward, "
-                "or report it to PyTorch with the op and the graph node")
+        return msgtext("compile.no_lowering.hint")
     if "CppCompileError" in type(exc).__name__ or "C++ compile error" in text:
-        return "the generated C++ did not compile (see the log for the compiler's message); report it with the op named above"
+        return msgtext("compile.cpp_error.hint")
     if device == "cuda":
-        return "see the log for the op and node; if the op is CUDA-only, check the CUDA toolkit and driver"
-    return "see the log for the op and the graph node Inductor was lowering; report it with that op"
+        return msgtext("compile.cuda_other.hint")
+    return msgtext("compile.other.hint")
 
 
 def one_line(exc: BaseException) -> str:

@@ -21,6 +21,7 @@ from . import doctor, dynamic, graph_json, guards, kernels, outdir, verify
 from . import inputs as structured
 from . import shapes as example_shapes
 from .errors import FrontendError, compile_hint, export_hint, one_line, user_location
+from .messages import text
 from .models import batched_inputs, resize_batch, resolve_model  # noqa: F401 (importable from job)
 from .options import DEFAULT_TOLERANCE, DEVICES, DTYPES  # noqa: F401 (importable from job)
 from .options import parse as parse_options
@@ -160,7 +161,7 @@ class CompileJob:
         Ctrl-C in the CLI). Polled by the pass hooks (passes.PassRecorder) and long loops."""
         if self._should_stop():
             self._cancelled_in = stage
-            raise FrontendError("cancelled", stage, f"cancelled during {stage}", "")
+            raise FrontendError("cancelled", stage, text("cancel.during_stage", stage=stage), "")
 
     def close(self) -> None:
         """Release OUT's lock now. The C++ owner calls this when the job ends: a job object caught
@@ -451,7 +452,7 @@ class CompileJob:
             import shutil
             shutil.rmtree(partial_dir, ignore_errors=True)
             if self._cancelled_in is not None:  # raised by a pass hook, perhaps wrapped by Inductor
-                raise FrontendError("cancelled", "compile", "cancelled while Inductor was compiling", "") from exc
+                raise FrontendError("cancelled", "compile", text("cancel.inductor"), "") from exc
             detail = doctor.compile_failure_detail(exc, self.program)
             raise FrontendError("compile_failed", "compile",
                                 f"AOTInductor failed to compile '{self.spec}'" + (f" ({detail})" if detail else "")

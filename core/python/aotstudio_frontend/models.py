@@ -18,6 +18,7 @@ import torch.utils._pytree as pytree
 from . import doctor, samples, sources
 from . import inputs as structured
 from .errors import USER_MODULES, FrontendError, one_line, user_frame, user_module
+from .messages import text
 
 
 def _load_factory(spec: str):
@@ -27,8 +28,7 @@ def _load_factory(spec: str):
     importing the file or calling the factory raises."""
     path, _, name = spec.rpartition(":")
     if not os.path.isfile(path):
-        raise FrontendError("unknown_model", "load", f"model file '{path}' does not exist",
-                            "give --model as path/to/file.py:factory with an existing file")
+        raise FrontendError("unknown_model", "load", text("load.file_missing", path=path), text("load.file_missing.hint"))
     module_spec = importlib.util.spec_from_file_location(f"aotstudio_user_{abs(hash(path))}", path)
     USER_MODULES[module_spec.name] = os.path.splitext(os.path.basename(path))[0]
     module = importlib.util.module_from_spec(module_spec)
@@ -40,30 +40,31 @@ def _load_factory(spec: str):
         module_spec.loader.exec_module(module)
     except Exception as exc:
         raise FrontendError("model_error", "load",
-                            f"importing '{path}' raised {one_line(exc)} at {user_frame(exc, os.path.abspath(path))}",
-                            "fix the error in the model file") from exc
+                            text("load.import_raised", path=path, error=one_line(exc),
+                                 location=user_frame(exc, os.path.abspath(path))),
+                            text("load.import_raised.hint")) from exc
     factory = getattr(module, name, None)
     if not callable(factory):
-        raise FrontendError("unknown_model", "load", f"'{path}' has no callable '{name}'",
-                            "name a function that returns (model, example_inputs)")
+        raise FrontendError("unknown_model", "load", text("load.no_callable", path=path, name=name),
+                            text("load.no_callable.hint"))
     try:
         made = factory()
     except Exception as exc:
         raise FrontendError("model_error", "load",
-                            f"factory '{name}' in '{path}' raised {one_line(exc)} at {user_frame(exc, os.path.abspath(path))}",
-                            "fix the factory; it must return (model, example_inputs)") from exc
+                            text("load.factory_raised", name=name, path=path, error=one_line(exc),
+                                 location=user_frame(exc, os.path.abspath(path))),
+                            text("load.factory_raised.hint")) from exc
     return made, path
 
 
 def _load_program(path: str):
     """A saved ExportedProgram (``torch.export.save`` output) as (program, example_inputs)."""
     if not os.path.isfile(path):
-        raise FrontendError("unknown_model", "load", f"model file '{path}' does not exist",
-                            "give the path of a file written by torch.export.save")
+        raise FrontendError("unknown_model", "load", text("load.file_missing", path=path),
+                            text("load.program_missing.hint"))
     import zipfile
     if not zipfile.is_zipfile(path):
-        raise FrontendError("model_error", "load", f"'{path}' is not a .pt2 archive (truncated or not a zip file)",
-                            "re-save it with torch.export.save; a partly copied file is truncated")
+        raise FrontendError("model_error", "load", text("load.not_zip", path=path), text("load.not_zip.hint"))
     try:
         program = torch.export.load(path)
     except Exception as exc:
@@ -73,17 +74,14 @@ def _load_program(path: str):
         except Exception:
             pass
         if any("aotinductor" in n or n.endswith(".so") or "/data/aotinductor/" in n for n in names):
-            raise FrontendError("model_error", "load",
-                                f"'{path}' is an AOTInductor package (compiled code), not an ExportedProgram",
-                                "give the model's factory or a torch.export.save file; a compiled package "
-                                "cannot be compiled again") from exc
-        raise FrontendError("model_error", "load",
-                            f"'{path}' is not a loadable ExportedProgram: {one_line(exc)}",
-                            "re-save it with torch.export.save from the same torch version") from exc
+            raise FrontendError("model_error", "load", text("load.is_aoti_package", path=path),
+                                text("load.is_aoti_package.hint")) from exc
+        raise FrontendError("model_error", "load", text("load.program_unloadable", path=path, error=one_line(exc)),
+                            text("load.program_unloadable.hint")) from exc
     inputs = getattr(program, "example_inputs", None)
     if not inputs or not inputs[0]:
-        raise FrontendError("model_error", "load", f"'{path}' carries no example inputs",
-                            "save it with torch.export.save from torch 2.6 or newer, which stores them")
+        raise FrontendError("model_error", "load", text("load.no_example_inputs", path=path),
+                            text("load.no_example_inputs.hint"))
     return program, tuple(inputs[0])
 
 
@@ -114,8 +112,7 @@ def _factory_result(made, spec: str):
     """A factory's return value as (model, args, kwargs, dynamic_shapes). Accepted: ``(model,
     args)``, ``(model, args, dynamic_shapes)`` and ``{"model", "args", "kwargs",
     "dynamic_shapes"}``; ``args`` a tuple (or one tensor), or a dict taken as the keywords."""
-    forms = ("return (model, args), (model, args, dynamic_shapes) or a dict with keys model, args, "
-             "kwargs, dynamic_shapes")
+    forms = text("load.factory_forms.hint")
     if isinstance(made, dict):
         unknown = sorted(set(made) - {"model", "args", "kwargs", "dynamic_shapes"})
         if unknown or "model" not in made:
@@ -128,7 +125,7 @@ def _factory_result(made, spec: str):
         model, args = made[0], made[1]
         kwargs, dynamic = {}, (made[2] if len(made) == 3 else None)
     else:
-        raise FrontendError("model_error", "load", f"'{spec}' did not return (model, example_inputs)", forms)
+        raise FrontendError("model_error", "load", text("load.bad_return", spec=spec), forms)
     if dynamic is not None and not isinstance(dynamic, (dict, tuple, list)):
         raise FrontendError("model_error", "load",
                             f"'{spec}' returned dynamic_shapes of type {type(dynamic).__name__}; torch.export takes a "
@@ -147,8 +144,8 @@ def _factory_result(made, spec: str):
                             "dict of its keyword arguments")
     if not isinstance(model, torch.nn.Module):
         raise FrontendError("model_error", "load",
-                            f"'{spec}' returned a {user_module(type(model).__module__)}.{type(model).__qualname__} as the model, "
-                            "not a torch.nn.Module", forms)
+                            text("load.not_module", spec=spec,
+                                 type=f"{user_module(type(model).__module__)}.{type(model).__qualname__}"), forms)
     return model, args, kwargs, dynamic
 
 
@@ -213,14 +210,14 @@ def resolve_model(spec: str, log=None):
         name = spec[len("sample:"):]
         if name not in samples.SAMPLES:
             known = ", ".join(f"sample:{n}" for n in samples.SAMPLES)
-            raise FrontendError("unknown_model", "load", f"unknown sample '{name}'",
-                                f"choose one of {known}, or give path/to/file.py:factory")
+            raise FrontendError("unknown_model", "load", text("load.unknown_sample", name=name),
+                                text("load.unknown_sample.hint", known=known))
         factory = samples.SAMPLES[name][0]
         try:
             made = factory()
         except ModuleNotFoundError as exc:
-            raise FrontendError("model_error", "load", f"sample '{name}' needs {one_line(exc)}",
-                                "run tools/setup.sh to install the pinned Python packages") from exc
+            raise FrontendError("model_error", "load", text("load.sample_needs", name=name, error=one_line(exc)),
+                                text("load.sample_needs.hint")) from exc
         origin = samples.__file__
     elif spec.startswith(sources.SCHEMES):
         made, origin = sources.resolve(spec, log), spec  # hf:, timm:, torchvision: (sources.py)
@@ -228,11 +225,10 @@ def resolve_model(spec: str, log=None):
         made, origin = _load_factory(spec)
     else:
         if spec.endswith(".py"):
-            raise FrontendError("unknown_model", "load", f"'{spec}' names a file but no factory function",
-                                f"add the function that returns (model, example_inputs): {spec}:make")
+            raise FrontendError("unknown_model", "load", text("load.no_factory", spec=spec),
+                                text("load.no_factory.hint", spec=spec))
         known = ", ".join(f"sample:{n}" for n in samples.SAMPLES)
-        raise FrontendError("unknown_model", "load", f"cannot read model spec '{spec}'",
-                            f"use one of {known}, path/to/file.py:factory or a torch.export.save .pt2")
+        raise FrontendError("unknown_model", "load", text("load.bad_spec", spec=spec), text("load.bad_spec.hint", known=known))
     model, args, kwargs, factory_dynamic = _factory_result(made, spec)
     doctor.check_model(model, spec)
     if submodule:

@@ -34,6 +34,7 @@ import torch.utils._pytree as pytree
 
 from . import verify
 from .errors import FrontendError, one_line
+from .messages import text
 
 #: Default tolerance on norm_error per run dtype: a few units in the last place of the dtype
 #: after a chain of ops (fp32 eps 1.2e-7, bf16 7.8e-3, fp16 9.8e-4).
@@ -283,7 +284,7 @@ class Numerics:
                 return torch._inductor.aoti_compile_and_package(program, package_path=path, inductor_configs=options)
         except Exception as exc:
             if job._cancelled_in is not None:
-                raise FrontendError("cancelled", "compile", "cancelled while Inductor was compiling", "") from exc
+                raise FrontendError("cancelled", "compile", text("cancel.inductor"), "") from exc
             raise FrontendError("compile_failed", "compile", f"AOTInductor failed to compile '{job.spec}' {what}: {one_line(exc)}",
                                 "compile the model itself (aotstudio-cli compile) to see whether the plain graph "
                                 "compiles") from exc

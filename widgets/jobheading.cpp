@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "jobheading.h"
+
+#include "client/stagenames.h"
+
+#include <QFileInfo>
+#include <QLocale>
+#include <QStringList>
+
+namespace AotStudio::Widgets {
+
+QString JobHeading::heading(const Client::JobRecord &job)
+{
+    const QJsonObject &r = job.request;
+    QStringList parts{tr("job %1").arg(job.id), job.kind.isEmpty() ? tr("job") : job.kind};
+    const auto text = [&r](const char *key) { return r.value(QLatin1String(key)).toString(); };
+    if (!text("model").isEmpty())
+        parts << text("model");
+    else if (!text("package").isEmpty())
+        parts << QFileInfo(text("package")).fileName();
+    else if (!text("bundle").isEmpty())
+        parts << QFileInfo(text("bundle")).fileName();
+    else if (!text("from").isEmpty())
+        parts << QFileInfo(text("from")).fileName();
+    if (!text("device").isEmpty())
+        parts << text("device");
+    if (!text("dtype").isEmpty() && text("dtype") != QLatin1String("fp32"))
+        parts << text("dtype");
+    if (r.value(QLatin1String("regional")).toBool())
+        parts << tr("regional");
+    if (r.value(QLatin1String("max_autotune")).toBool())
+        parts << tr("max-autotune");
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString JobHeading::state(const Client::JobRecord &job)
+{
+    const auto stage = [](const QString &name) { return Client::StageNames::displayName(name); };
+    if (job.error) {
+        if (job.error->isCancellation())
+            return tr("cancelled during %1").arg(stage(job.error->stage));
+        return tr("failed at %1: %2").arg(stage(job.error->stage), job.error->message);
+    }
+    if (job.succeeded()) {
+        double seconds = 0;
+        for (const auto &s : job.stages)
+            seconds += s.seconds;
+        return seconds > 0 ? tr("done in %1 s").arg(QLocale().toString(seconds, 'f', 1)) : tr("done");
+    }
+    if (job.currentStage.isEmpty())
+        return tr("starting");
+    return tr("running: %1 (%2%)").arg(stage(job.currentStage)).arg(qRound(job.fraction * 100));
+}
+
+} // namespace AotStudio::Widgets
