@@ -212,12 +212,12 @@ void SelectionHub::followLive(qint64 id)
         Q_EMIT jobUpdated(id);
         return;
     }
-    // Jobs with a pipeline to show: a compile from its first event, any other kind (profile,
-    // numerics, tune) once it took a graph snapshot. Quantize and export jobs hold several
-    // graphs: they never take the views.
+    // Jobs with one pipeline to show: a compile from its first event, a profile or numerics job
+    // once it took a graph snapshot. Quantize, export, tune and sweep jobs hold several graphs
+    // (schemes, buckets, trials): they never take the views.
     const bool pipeline = job->kind == QLatin1String("compile")
-                          || (!job->snapshots.isEmpty() && job->kind != QLatin1String("quantize")
-                              && job->kind != QLatin1String("export"));
+                          || (!job->snapshots.isEmpty()
+                              && (job->kind == QLatin1String("profile") || job->kind == QLatin1String("numerics")));
     if (!pipeline || id < m_job)
         return;
     m_live = id;

@@ -140,7 +140,8 @@ private Q_SLOTS:
         QVERIFY(again->kernels() && !again->kernels()->kernels().isEmpty());
         auto *profileAgain = later.findChild<Widgets::ProfilePanel *>();
         QVERIFY(profileAgain->waitForTrace()); // read off the UI thread
-        QVERIFY(profileAgain->timeline()->trackCount() > 0);
+        // The read may start after a queued reload on a loaded machine: wait for the tracks.
+        QTRY_VERIFY_WITH_TIMEOUT(profileAgain->timeline()->trackCount() > 0, 30000);
         QCOMPARE(later.engineClient()->state(), Client::EngineClient::State::NotRunning);
 
         // Save As takes the cache along: the copy opens without the engine too.
