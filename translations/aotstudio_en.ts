@@ -2074,6 +2074,38 @@ Time budget (no trial starts after it):</source>
         <source>running: %1 (%2%)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quantize</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>numerics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>inputs</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>

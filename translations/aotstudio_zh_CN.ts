@@ -2071,6 +2071,38 @@ Time budget (no trial starts after it):</source>
         <source>running: %1 (%2%)</source>
         <translation>运行中：%1（%2%）</translation>
     </message>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation>性能分析</translation>
+    </message>
+    <message>
+        <source>quantize</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>sweep</source>
+        <translation>形状扫描</translation>
+    </message>
+    <message>
+        <source>numerics</source>
+        <translation>数值分析</translation>
+    </message>
+    <message>
+        <source>tune</source>
+        <translation>调优</translation>
+    </message>
+    <message>
+        <source>inputs</source>
+        <translation>输入</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::KernelTableModel</name>

@@ -4,15 +4,30 @@
 #include "client/stagenames.h"
 
 #include <QFileInfo>
+#include <QHash>
 #include <QLocale>
 #include <QStringList>
 
 namespace AotStudio::Widgets {
 
+QString JobHeading::kindName(const QString &kind)
+{
+    static const QHash<QString, const char *> names{
+        {QStringLiteral("compile"), QT_TR_NOOP("compile")},   {QStringLiteral("profile"), QT_TR_NOOP("profile")},
+        {QStringLiteral("quantize"), QT_TR_NOOP("quantize")}, {QStringLiteral("export"), QT_TR_NOOP("export")},
+        {QStringLiteral("sweep"), QT_TR_NOOP("sweep")},       {QStringLiteral("numerics"), QT_TR_NOOP("numerics")},
+        {QStringLiteral("tune"), QT_TR_NOOP("tune")},         {QStringLiteral("inputs"), QT_TR_NOOP("inputs")},
+    };
+    if (kind.isEmpty())
+        return tr("job");
+    const char *name = names.value(kind, nullptr);
+    return name ? tr(name) : kind;
+}
+
 QString JobHeading::heading(const Client::JobRecord &job)
 {
     const QJsonObject &r = job.request;
-    QStringList parts{tr("job %1").arg(job.id), job.kind.isEmpty() ? tr("job") : job.kind};
+    QStringList parts{tr("job %1").arg(job.id), kindName(job.kind)};
     const auto text = [&r](const char *key) { return r.value(QLatin1String(key)).toString(); };
     if (!text("model").isEmpty())
         parts << text("model");

@@ -16,6 +16,8 @@ class JobHeading
 {
     Q_DECLARE_TR_FUNCTIONS(AotStudio::Widgets::JobHeading)
 public:
+    /// A request type ("compile", "profile", …) in the UI language; an unknown one as given.
+    static QString kindName(const QString &kind);
     /// "job 3 · compile · sample:mlp · cpu · bf16": the job's id, kind and what its request
     /// names (model or package or bundle, device, dtype when not fp32, regional, max-autotune).
     static QString heading(const Client::JobRecord &job);

@@ -98,6 +98,11 @@ void PipelinePanel::reload()
 
 void PipelinePanel::followSnapshot(int index)
 {
+    if (index < 0) { // none selected (never the running row, whose index is -1 too)
+        m_view->selectionModel()->clearCurrentIndex();
+        m_view->clearSelection();
+        return;
+    }
     for (int row = 0; row < m_proxy->rowCount(); ++row) {
         const QModelIndex i = m_proxy->index(row, 0);
         if (i.data(PipelineModel::SnapshotIndexRole).toInt() == index) {

@@ -70,12 +70,14 @@ private Q_SLOTS:
                 args.insert(item.section(u':', 0, 0));
             QCOMPARE(placeholders(source), args);
         }
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("no zh_CN translation: ") + missing.join(QStringLiteral(", "))));
+        QVERIFY2(missing.isEmpty(),
+                 qPrintable(QStringLiteral("no zh_CN translation: ") + missing.join(QStringLiteral(", "))));
     }
 
     void fillUsesTheLocale()
     {
-        const QJsonObject args{{QStringLiteral("x"), 1234.5678}, {QStringLiteral("n"), 3}, {QStringLiteral("s"), QStringLiteral("a{b}")}};
+        const QJsonObject args{
+            {QStringLiteral("x"), 1234.5678}, {QStringLiteral("n"), 3}, {QStringLiteral("s"), QStringLiteral("a{b}")}};
         QCOMPARE(EngineText::fill(QStringLiteral("{x:.2f} {x:.3g} {n} {n:d} {s} {{lit}} {gone}"), args),
                  QStringLiteral("1234.57 1.23e+03 3 3 a{b} {lit} {gone}"));
         QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
@@ -85,7 +87,8 @@ private Q_SLOTS:
     void renderFallsBackToTheEnglish()
     {
         QCOMPARE(EngineText::render(QJsonValue(), QStringLiteral("plain")), QStringLiteral("plain"));
-        QCOMPARE(EngineText::render(msg("no.such_id_from_a_newer_engine"), QStringLiteral("english")), QStringLiteral("english"));
+        QCOMPARE(EngineText::render(msg("no.such_id_from_a_newer_engine"), QStringLiteral("english")),
+                 QStringLiteral("english"));
         // A known id: the studio's own text (naming the studio's action, not a command-line flag).
         const QString hint = EngineText::render(msg("load.file_missing.hint"), QStringLiteral("give --model ..."));
         QVERIFY2(hint.contains(QStringLiteral("Model → Open factory")), qPrintable(hint));
@@ -99,7 +102,8 @@ private Q_SLOTS:
             {QStringLiteral("stage"), QStringLiteral("load")},
             {QStringLiteral("code"), QStringLiteral("unknown_model")},
             {QStringLiteral("message"), QStringLiteral("model file '/m/net.py' does not exist")},
-            {QStringLiteral("message_msg"), msg("load.file_missing", {{QStringLiteral("path"), QStringLiteral("/m/net.py")}})},
+            {QStringLiteral("message_msg"),
+             msg("load.file_missing", {{QStringLiteral("path"), QStringLiteral("/m/net.py")}})},
             {QStringLiteral("hint"), QStringLiteral("give --model as path/to/file.py:factory with an existing file")},
             {QStringLiteral("hint_msg"), msg("load.file_missing.hint")},
         };
@@ -110,8 +114,9 @@ private Q_SLOTS:
 
         const QJsonObject measurement{
             {QStringLiteral("verdict"), QStringLiteral("noisy")},
-            {QStringLiteral("reasons"), QJsonArray{QStringLiteral("the CPU was thermally throttled 3 times while timing"),
-                                                   QStringLiteral("an English reason without an id")}},
+            {QStringLiteral("reasons"),
+             QJsonArray{QStringLiteral("the CPU was thermally throttled 3 times while timing"),
+                        QStringLiteral("an English reason without an id")}},
             {QStringLiteral("reasons_msg"), QJsonArray{msg("machine.throttled", {{QStringLiteral("count"), 3}})}},
             {QStringLiteral("notes"), QJsonArray{QStringLiteral("thermal throttling counters not readable")}},
             {QStringLiteral("notes_msg"), QJsonArray{msg("machine.throttle_unreadable")}},
