@@ -104,6 +104,14 @@ Profiler::RatioInterval ratioFromJson(const Json &j)
 std::string ratioText(const Profiler::RatioInterval &r, const char *slowerWords)
 {
     char buf[160];
+    // The studio's rule (widgets/measurementtext.h, RatioInterval::isUnreliableWidth): an interval
+    // wider than the estimate leaves no figure to print, so the log and the CLI say the same.
+    if (r.low && r.high && *r.high - *r.low > r.estimate) {
+        std::snprintf(buf, sizeof buf,
+                      "no reliable ratio: its 95%% interval %.3g–%.3g is wider than the estimate %.3g×", *r.low,
+                      *r.high, r.estimate);
+        return buf;
+    }
     if (r.low && r.high)
         std::snprintf(buf, sizeof buf, "%.3g× (95%% CI %.3g–%.3g)", r.estimate, *r.low, *r.high);
     else
