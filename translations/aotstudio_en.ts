@@ -5721,6 +5721,10 @@ start %4 ms, duration %5 µs
         <source>see the log for the op and the graph node Inductor was lowering; report it with that op</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>ended {tool} (pid {pid:d}), a native build the cancelled job started</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>main</name>

@@ -5728,6 +5728,10 @@ start %4 ms, duration %5 µs
         <source>see the log for the op and the graph node Inductor was lowering; report it with that op</source>
         <translation>Inductor 正在 lower 的算子和图节点见日志；请带上该算子报告</translation>
     </message>
+    <message>
+        <source>ended {tool} (pid {pid:d}), a native build the cancelled job started</source>
+        <translation>已结束 {tool}（pid {pid:d}），即被取消的作业启动的本机构建进程</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

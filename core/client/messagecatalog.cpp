@@ -52,6 +52,7 @@ const CatalogEntry kCatalog[] = {
     {"cancel.measuring", QT_TRANSLATE_NOOP("EngineMessage", "cancelled while measuring"), ""},
     {"cancel.measuring_scheme", QT_TRANSLATE_NOOP("EngineMessage", "cancelled while measuring {scheme}"), "scheme:name"},
     {"cancel.queued", QT_TRANSLATE_NOOP("EngineMessage", "cancelled before it started"), ""},
+    {"cancel.native_build", QT_TRANSLATE_NOOP("EngineMessage", "ended {tool} (pid {pid:d}), a native build the cancelled job started"), "tool:name,pid:int"},
     {"cancel.interrupted", QT_TRANSLATE_NOOP("EngineMessage", "interrupted"), ""},
     {"machine.oversubscribed", QT_TRANSLATE_NOOP("EngineMessage", "oversubscribed: on average {others:.1f} other runnable tasks competed for the {usable:d} usable CPUs while timing with {threads:d} threads; each takes a CPU from one of the threads and the rest wait for it, so timings are inflated by an unknown factor. Rerun on an idle machine, or with fewer threads (Run Settings → Threads)"), "others:float,usable:int,threads:int"},
     {"machine.busy", QT_TRANSLATE_NOOP("EngineMessage", "busy machine: on average {others:.1f} other runnable tasks for the {free:d} CPUs left free by {threads:d} threads"), "others:float,free:int,threads:int"},

@@ -13,6 +13,8 @@
 #include "pipeline/sweepjob.h"
 #include "python/frontend.h"
 
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <cstdio>
@@ -36,6 +38,13 @@ Engine::~Engine()
             job.stop.request_stop();
         if (m_running)
             m_running->stop.request_stop();
+    }
+    {
+        std::jthread buildEnder;
+        {
+            std::lock_guard lock(m_mutex);
+            buildEnder = std::move(m_buildEnder);
+        }
     }
     if (m_worker.joinable()) {
         m_worker.request_stop();
@@ -89,6 +98,11 @@ bool Engine::handle(const Protocol::Request &request)
             found = m_running && m_running->request.id == target;
             if (found) {
                 m_running->stop.request_stop();
+                // Python polls the stop token between passes, but a native compiler does not:
+                // end it, so the cancel takes effect within about a second (FORMAT.md "cancel").
+                if (!m_buildEnder.joinable())
+                    m_buildEnder = std::jthread(
+                        [this, target](std::stop_token stop) { endBuildsUntilJobEnds(stop, target); });
             } else {
                 for (auto it = m_queue.begin(); it != m_queue.end(); ++it) {
                     if (it->request.id == target) {
@@ -198,11 +212,28 @@ void Engine::workerLoop(std::stop_token stop)
             m_running = &job;
         }
         runJob(job);
+        std::jthread buildEnder;
         {
             std::lock_guard lock(m_mutex);
             m_running = nullptr;
+            buildEnder = std::move(m_buildEnder);
         }
+        buildEnder = {}; // stop and join it before the next job starts
         m_idle.notify_all();
+    }
+}
+
+void Engine::endBuildsUntilJobEnds(std::stop_token stop, std::int64_t id)
+{
+    std::mutex sleepMutex;
+    std::condition_variable_any sleeper;
+    while (!stop.stop_requested()) {
+        for (const EndedProcess &p : endNativeBuilds()) {
+            const Protocol::Text t = Protocol::text("cancel.native_build", {{"tool", p.tool}, {"pid", p.pid}});
+            emit(Protocol::makeLog(id, "info", t.english, t.msg()));
+        }
+        std::unique_lock lock(sleepMutex);
+        sleeper.wait_for(lock, stop, std::chrono::milliseconds(100), [] { return false; });
     }
 }
 

@@ -57,6 +57,9 @@ private:
 
     void workerLoop(std::stop_token stop);
     void runJob(Job &job);
+    /// After a cancel of the running job `id`: every 100 ms until that job ends, end the native
+    /// build tools below the engine (endNativeBuilds) and log each one in the job's events.
+    void endBuildsUntilJobEnds(std::stop_token stop, std::int64_t id);
     void emit(const Protocol::Json &event);
 
     Sink m_sink;
@@ -70,6 +73,8 @@ private:
     Protocol::Json m_hello;
     std::optional<Protocol::Error> m_startupError;
     std::jthread m_worker;
+    /// Runs endBuildsUntilJobEnds while a cancelled job is still running; stopped when it ends.
+    std::jthread m_buildEnder;
     ArtifactReader m_reader;
 };
 

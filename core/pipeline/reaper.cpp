@@ -7,7 +7,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
+#include <string_view>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -159,13 +162,75 @@ void wakeOnly(int)
     ::_exit(0);
 }
 
+std::string &reaperMark()
+{
+    static std::string mark;
+    return mark;
+}
+
 } // namespace
+
+bool isNativeBuildTool(std::string_view name)
+{
+    static constexpr std::string_view kTools[]
+        = {"cc",      "c++",  "gcc",    "g++",     "cc1",       "cc1plus", "lto1",    "lto-wrapper", "collect2",
+           "as",      "ld",   "ld.bfd", "ld.gold", "ld.lld",    "lld",     "clang",   "clang++",     "ccache",
+           "sccache", "nvcc", "cicc",   "ptxas",   "fatbinary", "nvlink",  "cudafe++"};
+    const auto known = [](std::string_view n) {
+        for (std::string_view t : kTools)
+            if (n == t)
+                return true;
+        return false;
+    };
+    // A version suffix: "g++-14", "clang++-19", "ld.lld-18".
+    const auto dash = name.rfind('-');
+    if (dash != std::string_view::npos && dash + 1 < name.size()
+        && name.find_first_not_of("0123456789.", dash + 1) == std::string_view::npos)
+        name = name.substr(0, dash);
+    if (known(name))
+        return true;
+    // A target triple in front: "x86_64-linux-gnu-g++", "aarch64-linux-gnu-ld".
+    const auto last = name.rfind('-');
+    return last != std::string_view::npos && name.substr(0, last).find('-') != std::string_view::npos
+        && known(name.substr(last + 1));
+}
+
+std::vector<EndedProcess> endNativeBuilds()
+{
+    std::vector<EndedProcess> ended;
+    const std::string mark = reaperMark();
+    if (mark.empty())
+        return ended;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const pid_t self = ::getpid();
+    for (fs::directory_iterator it("/proc", ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string pidName = it->path().filename().string();
+        if (pidName.empty() || pidName.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        const pid_t pid = static_cast<pid_t>(std::stol(pidName));
+        if (pid == self || pid <= 1)
+            continue;
+        // The executable's name (exe may be unreadable for a zombie; comm is cut at 15 bytes).
+        std::string tool = fs::read_symlink(it->path() / "exe", ec).filename().string();
+        if (ec || tool.empty()) {
+            ec.clear();
+            std::ifstream comm(it->path() / "comm");
+            std::getline(comm, tool);
+        }
+        if (tool.empty() || !isNativeBuildTool(tool) || !environHolds(pidName.c_str(), mark.c_str(), mark.size()))
+            continue;
+        if (::kill(pid, SIGKILL) == 0)
+            ended.push_back({static_cast<int>(pid), tool});
+    }
+    return ended;
+}
 
 std::string startDescendantReaper()
 {
     static std::once_flag once;
-    static std::string mark;
-    std::call_once(once, [] {
+    std::string &mark = reaperMark();
+    std::call_once(once, [&mark] {
         const pid_t parent = ::getpid();
         timespec now{};
         ::clock_gettime(CLOCK_MONOTONIC, &now);

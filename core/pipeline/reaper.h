@@ -5,6 +5,7 @@
 // aotstudio-run and eager Python, sweep's isolated points) are killed by a small watchdog process.
 
 #include <string>
+#include <vector>
 
 namespace AotStudio::Pipeline {
 
@@ -32,5 +33,29 @@ namespace AotStudio::Pipeline {
 /// mark. Returns the variable's `NAME=value`, or an empty string when the watchdog could not be
 /// started (then nothing changes: children may outlive a killed engine, as before). Never throws.
 std::string startDescendantReaper();
+
+/// A native build tool ended by endNativeBuilds().
+struct EndedProcess {
+    int pid = 0;
+    std::string tool; ///< the executable's base name, e.g. "cc1plus", "g++-14", "ld"
+};
+
+/// Is `name` (an executable's base name) a native build tool: a C/C++ compiler driver or one of
+/// its passes, an assembler, a linker, a compiler cache, or a CUDA compiler stage? Accepts target
+/// triples and versions as Debian installs them ("x86_64-linux-gnu-g++-14", "clang++-19").
+bool isNativeBuildTool(std::string_view name);
+
+/// Ends (SIGKILL) every native build tool (isNativeBuildTool) among this process's descendants,
+/// i.e. the processes carrying startDescendantReaper()'s mark: the C++ compiler, assembler and
+/// linker Inductor runs to build a package, however deep below Python or its compile workers
+/// they are. Python itself, Inductor's compile-worker pool and the reaper are left running.
+///
+/// Why: a cancel during the native build used to wait for the compiler (tens of seconds, FORMAT.md
+/// "cancel"); once the compiler is gone, Inductor's `subprocess` call fails at once and the job
+/// ends as cancelled (the engine checks its stop token before reporting a compile failure).
+/// Only for a job that was asked to stop: requests run one at a time, so every build tool below
+/// the engine belongs to the running job. Returns what was ended (empty when there was nothing,
+/// or no mark: startDescendantReaper() not called or failed). Never throws.
+std::vector<EndedProcess> endNativeBuilds();
 
 } // namespace AotStudio::Pipeline

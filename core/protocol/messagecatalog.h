@@ -59,6 +59,7 @@ inline constexpr MessageSpec kMessageCatalog[] = {
     {"cancel.measuring", "cancelled while measuring", ""},
     {"cancel.measuring_scheme", "cancelled while measuring {scheme}", "scheme:name"},
     {"cancel.queued", "cancelled before it started", ""},
+    {"cancel.native_build", "ended {tool} (pid {pid:d}), a native build the cancelled job started", "tool:name,pid:int"},
     {"cancel.interrupted", "interrupted", ""},
     {"machine.oversubscribed", "oversubscribed: on average {others:.1f} other runnable tasks competed for the {usable:d} usable CPUs while timing with {threads:d} threads; each takes a CPU from one of the threads and the rest wait for it, so timings are inflated by an unknown factor. Rerun on an idle machine, or with fewer threads (--threads)", "others:float,usable:int,threads:int"},
     {"machine.busy", "busy machine: on average {others:.1f} other runnable tasks for the {free:d} CPUs left free by {threads:d} threads", "others:float,free:int,threads:int"},

@@ -3,6 +3,8 @@
 // or normal exit, the processes it started and theirs are killed within seconds, the pipe the
 // engine wrote to reaches end-of-file (the watchdog does not hold it), and a process the engine
 // started before the reaper (so without the mark) is left alone.
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "pipeline/reaper.h"
@@ -15,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -100,6 +103,9 @@ private slots:
     void descendantsDieWithTheEngine_data();
     void descendantsDieWithTheEngine();
     void markIsStable();
+    void nativeBuildToolNames_data();
+    void nativeBuildToolNames();
+    void endNativeBuildsEndsOnlyMarkedBuildTools();
 };
 
 void TestReaper::descendantsDieWithTheEngine_data()
@@ -185,6 +191,67 @@ void TestReaper::markIsStable()
     int status = 0;
     ::waitpid(pid, &status, 0);
     QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 0);
+}
+
+void TestReaper::nativeBuildToolNames_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("tool");
+    for (const char *n : {"cc1plus", "g++", "g++-14", "x86_64-linux-gnu-g++-14", "x86_64-linux-gnu-ld.bfd",
+                          "x86_64-linux-gnu-as", "collect2", "clang++-19", "ld.lld", "ccache", "nvcc", "ptxas", "cc"})
+        QTest::newRow(n) << QString::fromLatin1(n) << true;
+    for (const char *n : {"python3", "python3.12", "aotstudio-engine", "aotstudio-run", "sleep", "make", "bash",
+                          "ld-linux", "cc1plus-helper", "x86_64-g++", "assemble"})
+        QTest::newRow(n) << QString::fromLatin1(n) << false;
+}
+
+void TestReaper::nativeBuildToolNames()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, tool);
+    QCOMPARE(Pipeline::isNativeBuildTool(name.toStdString()), tool);
+}
+
+void TestReaper::endNativeBuildsEndsOnlyMarkedBuildTools()
+{
+    // A copy of sleep named cc1plus stands for the compiler (/proc/PID/exe names the file, so a
+    // symlink would read as "sleep"). In a child process, so the test process gets no watchdog.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString fake = dir.filePath(QStringLiteral("cc1plus"));
+    QVERIFY(QFile::copy(QStringLiteral("/bin/sleep"), fake));
+    QVERIFY(QFile::setPermissions(fake, QFileDevice::ReadOwner | QFileDevice::ExeOwner));
+    const std::string compiler = fake.toStdString();
+    const pid_t pid = ::fork();
+    QVERIFY(pid >= 0);
+    if (pid == 0) {
+        const auto spawn = [](const std::string &path) {
+            const char *argv[] = {path.c_str(), "300", nullptr};
+            pid_t p = 0;
+            return ::posix_spawn(&p, path.c_str(), nullptr, nullptr, const_cast<char **>(argv), environ) == 0 ? p : -1;
+        };
+        const pid_t unmarked = spawn(compiler); // started before the reaper: not this engine's
+        if (Pipeline::startDescendantReaper().empty())
+            ::_exit(10);
+        const pid_t marked = spawn(compiler);
+        const pid_t other = spawn("/bin/sleep"); // a descendant that is no build tool
+        ::usleep(200 * 1000); // let exec finish (/proc/PID/exe names the new image)
+        const std::vector<Pipeline::EndedProcess> ended = Pipeline::endNativeBuilds();
+        int status = 0;
+        const bool markedKilled
+            = ::waitpid(marked, &status, 0) == marked && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+        const bool othersAlive = alive(unmarked) && alive(other);
+        ::kill(unmarked, SIGKILL);
+        ::kill(other, SIGKILL);
+        if (ended.size() != 1 || ended[0].pid != marked || ended[0].tool != "cc1plus")
+            ::_exit(11);
+        ::_exit(!markedKilled ? 12 : !othersAlive ? 13 : 0);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    QVERIFY(WIFEXITED(status));
+    // 10: no reaper mark; 11: ended the wrong set; 12: the marked compiler lives; 13: others killed
     QCOMPARE(WEXITSTATUS(status), 0);
 }
 

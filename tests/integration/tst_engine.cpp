@@ -2,8 +2,10 @@
 // aotstudio-engine --serve spoken to over stdio, as the studio does: handshake, bad lines,
 // unknown types, errors that leave the engine up, cancel (running and queued), shutdown.
 #include <QDir>
-#include <QFileInfo>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -26,6 +28,7 @@ private Q_SLOTS:
     void failedVerifyFreesTheFolder();
     void requestChecks();
     void cancelRunning();
+    void cancelDuringNativeBuild();
     void cancelQueued();
     void shutdown();
 
@@ -284,6 +287,93 @@ void TestEngine::cancelRunning()
     QVERIFY2(partial.isEmpty(), qPrintable(partial.join(QLatin1Char(' '))));
     send(R"({"type":"ping","id":32})");
     QVERIFY(!waitFor(QStringLiteral("pong"), 32, 300000).isEmpty());
+}
+
+namespace {
+
+/// Processes below `root` (by parent pid, at any depth) whose executable's base name is `name`.
+QList<qint64> descendantsNamed(qint64 root, const QString &name)
+{
+    QHash<qint64, qint64> parent;
+    QHash<qint64, QString> exe;
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool ok = false;
+        const qint64 pid = entry.toLongLong(&ok);
+        if (!ok)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' '); // state ppid ...
+        if (fields.size() < 2 || fields.at(0) == "Z")
+            continue;
+        parent.insert(pid, fields.at(1).toLongLong());
+        exe.insert(pid, QFileInfo(QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid))).fileName());
+    }
+    QList<qint64> found;
+    for (auto it = parent.cbegin(); it != parent.cend(); ++it) {
+        if (exe.value(it.key()) != name)
+            continue;
+        for (qint64 p = it.value(), hops = 0; p > 1 && hops < 64; p = parent.value(p, 0), ++hops)
+            if (p == root) {
+                found.append(it.key());
+                break;
+            }
+    }
+    return found;
+}
+
+} // namespace
+
+void TestEngine::cancelDuringNativeBuild()
+{
+    // Issue 41: a cancel while the generated C++ is being built ends the compiler (it used to run
+    // to its end, ~30 s here) and leaves the same engine ready; the time to stop is printed.
+    const qint64 engine = m_engine.processId();
+    const QString out = m_dir.filePath(QStringLiteral("c35"));
+    send(QStringLiteral(R"({"type":"compile","id":35,"model":"sample:mlp","device":"cpu","out":"%1"})")
+             .arg(out)
+             .toUtf8());
+    QElapsedTimer waited;
+    waited.start();
+    // Inductor also runs short probes (its vector-ISA check); wait for a compiler that has run
+    // for 2 s, i.e. the package's build.
+    QHash<qint64, qint64> firstSeen;
+    bool building = false;
+    while (!building && waited.elapsed() < 240000) {
+        QTest::qWait(50);
+        for (const qint64 pid : descendantsNamed(engine, QStringLiteral("cc1plus"))) {
+            firstSeen.insert(pid, firstSeen.value(pid, waited.elapsed()));
+            building = building || waited.elapsed() - firstSeen.value(pid) >= 2000;
+        }
+    }
+    QVERIFY2(building, "the compile never ran the C++ compiler (cc1plus) below the engine for 2 s");
+    qInfo("the package's C++ build started %lld ms after the request", waited.elapsed() - 2000);
+    QElapsedTimer t;
+    t.start();
+    send(R"({"type":"cancel","id":36,"target":35})");
+    const QJsonObject e = waitFor(QStringLiteral("error"), 35, 300000);
+    const qint64 ms = t.elapsed();
+    QCOMPARE(e.value(QLatin1String("code")).toString(), QStringLiteral("cancelled"));
+    QCOMPARE(e.value(QLatin1String("stage")).toString(), QStringLiteral("compile"));
+    qInfo("cancel during the native build took %lld ms", ms);
+    // The job's log says which build tools it ended, by message id.
+    bool logged = false;
+    for (const QJsonObject &m : std::as_const(m_pending))
+        logged = logged
+            || (m.value(QLatin1String("type")).toString() == QLatin1String("log")
+                && m.value(QLatin1String("id")).toInteger() == 35
+                && m.value(QLatin1String("message_msg")).toObject().value(QLatin1String("id")).toString()
+                    == QLatin1String("cancel.native_build"));
+    QVERIFY2(logged, "no cancel.native_build log line for the ended compiler");
+    QVERIFY(descendantsNamed(engine, QStringLiteral("cc1plus")).isEmpty());
+    // The same engine answers, and compiles again (no restart).
+    QCOMPARE(m_engine.processId(), engine);
+    send(R"({"type":"ping","id":37})");
+    QVERIFY(!waitFor(QStringLiteral("pong"), 37, 30000).isEmpty());
+    const QStringList partial = QDir(out).entryList({QStringLiteral(".partial-*")}, QDir::AllEntries | QDir::Hidden);
+    QVERIFY2(partial.isEmpty(), qPrintable(partial.join(QLatin1Char(' '))));
 }
 
 void TestEngine::cancelQueued()

@@ -451,7 +451,9 @@ class CompileJob:
         except Exception as exc:
             import shutil
             shutil.rmtree(partial_dir, ignore_errors=True)
-            if self._cancelled_in is not None:  # raised by a pass hook, perhaps wrapped by Inductor
+            # Raised by a pass hook (perhaps wrapped by Inductor), or the native compiler was ended
+            # by the engine on a cancel (Pipeline::endNativeBuilds): either way, a cancel.
+            if self._cancelled_in is not None or self._should_stop():
                 raise FrontendError("cancelled", "compile", text("cancel.inductor"), "") from exc
             detail = doctor.compile_failure_detail(exc, self.program)
             raise FrontendError("compile_failed", "compile",
