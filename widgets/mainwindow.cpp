@@ -39,6 +39,7 @@
 #include <QTimer>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardItemModel>
 #include <QStatusBar>
@@ -56,8 +57,8 @@ static void initStudioResources()
 namespace AotStudio::Widgets {
 
 namespace {
-constexpr auto KeyGeometry = "window/geometry";
-constexpr auto KeyState = "window/state";
+constexpr auto KeyGeometry = "window/%1/geometry";
+constexpr auto KeyState = "window/%1/state";
 constexpr auto KeyModel = "compile/model";
 constexpr auto KeyDevice = "compile/device";
 constexpr auto KeyOutput = "compile/output";
@@ -74,7 +75,12 @@ MainWindow::MainWindow(QWidget *parent)
     m_jobs = new JobController(m_sessions, this, this);
     setWindowTitle(m_sessions->windowTitle());
     setWindowIcon(QIcon(QStringLiteral(":/icons/aotstudio.svg")));
-    resize(1400, 900);
+    // The default size: 1400×900, or the screen's available area where it is smaller (a 1366×768
+    // laptop); the minimum size fits 1366×728 (tests/widgets/tst_layout.cpp checks it).
+    if (const QScreen *s = screen())
+        resize(QSize(1400, 900).boundedTo(s->availableGeometry().size()));
+    else
+        resize(1400, 900);
     setDockNestingEnabled(true);
 
     createActions();
@@ -512,7 +518,10 @@ void MainWindow::createDocks()
     tabifyDockWidget(sweep, m_tuneDock);
     graph->raise();
     addPanelDock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
-    resizeDocks({pipeline, graph}, {330, 760}, Qt::Horizontal);
+    // Widths in proportion to the window (1366 px: 360 | ~250 summary | ~750 graph; 1920 px:
+    // 500 | ~350 | ~1070), so a large screen gives the Pipeline's columns room too.
+    const int width = this->width();
+    resizeDocks({pipeline, graph}, {qMax(360, width * 26 / 100), qMax(600, width * 55 / 100)}, Qt::Horizontal);
     pipeline->setMinimumWidth(260);
 }
 
@@ -650,11 +659,21 @@ void MainWindow::createMenus()
     });
 }
 
+QString MainWindow::screenSizeKey() const
+{
+    // Layouts are kept per screen size: a layout made on a 2560×1440 monitor would not fit the
+    // laptop the same user opens the studio on later.
+    const QScreen *s = screen();
+    const QSize size = s ? s->size() : QSize();
+    return QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+}
+
 void MainWindow::restoreSettings()
 {
     QSettings settings;
-    restoreGeometry(settings.value(QLatin1String(KeyGeometry)).toByteArray());
-    restoreState(settings.value(QLatin1String(KeyState)).toByteArray(), LayoutVersion);
+    const QString screenKey = screenSizeKey();
+    restoreGeometry(settings.value(QString::fromLatin1(KeyGeometry).arg(screenKey)).toByteArray());
+    restoreState(settings.value(QString::fromLatin1(KeyState).arg(screenKey)).toByteArray(), LayoutVersion);
     const QString model = settings.value(QLatin1String(KeyModel)).toString();
     if (!model.isEmpty())
         setModel(model);
@@ -665,8 +684,9 @@ void MainWindow::restoreSettings()
 void MainWindow::saveSettings() const
 {
     QSettings settings;
-    settings.setValue(QLatin1String(KeyGeometry), saveGeometry());
-    settings.setValue(QLatin1String(KeyState), saveState(LayoutVersion));
+    const QString screenKey = screenSizeKey();
+    settings.setValue(QString::fromLatin1(KeyGeometry).arg(screenKey), saveGeometry());
+    settings.setValue(QString::fromLatin1(KeyState).arg(screenKey), saveState(LayoutVersion));
     settings.setValue(QLatin1String(KeyModel), m_modelCombo->currentText().trimmed());
     settings.setValue(QLatin1String(KeyDevice), m_deviceCombo->currentData().toString());
     settings.setValue(QLatin1String(KeyOutput), m_outputEdit->text().trimmed());

@@ -154,6 +154,9 @@ private:
     void compareWithDialog();
     void createMenus();
     void restoreSettings();
+    /// "WIDTHxHEIGHT" of the window's screen: the settings key the geometry and dock layout are
+    /// saved under (one layout per screen size).
+    QString screenSizeKey() const;
     void updateActions();
     /// The running (else last) job's wall time in the progress row.
     void showElapsed();

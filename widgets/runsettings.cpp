@@ -442,11 +442,20 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
         accept();
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // Two columns: in one, the dialog was 845 px high, taller than a 1366×768 screen.
+    auto *left = new QVBoxLayout;
+    left->addWidget(compile);
+    left->addWidget(quant);
+    left->addStretch(1);
+    auto *right = new QVBoxLayout;
+    right->addWidget(measure);
+    right->addWidget(cluster);
+    right->addStretch(1);
+    auto *columns = new QHBoxLayout;
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(compile);
-    layout->addWidget(measure);
-    layout->addWidget(quant);
-    layout->addWidget(cluster);
+    layout->addLayout(columns);
     layout->addWidget(buttons);
 }
 

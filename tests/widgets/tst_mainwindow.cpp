@@ -37,6 +37,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -980,7 +981,9 @@ private Q_SLOTS:
         MainWindow w;
         QCOMPARE(w.findChild<QComboBox *>(QStringLiteral("modelCombo"))->currentText(),
                  QStringLiteral("/tmp/my_model.py:factory"));
-        QVERIFY(QSettings().contains(QStringLiteral("window/state")));
+        // The layout is kept per screen size ("window/WxH/state").
+        const QSize screen = w.screen()->size();
+        QVERIFY(QSettings().contains(QStringLiteral("window/%1x%2/state").arg(screen.width()).arg(screen.height())));
         QCOMPARE(MainWindow::languageSetting(), QString());
     }
 

@@ -16,6 +16,7 @@
 #include <QSplitter>
 #include <QSvgGenerator>
 #include <QTextBrowser>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -78,9 +79,15 @@ GraphView::GraphView(QWidget *parent)
         [exportAs] { exportAs(tr("Graphviz DOT (*.dot *.gv)"), QStringLiteral(".dot"), &GraphView::exportDot); });
     exportButton->setMenu(menu);
 
-    auto *bar = new QHBoxLayout;
-    bar->setContentsMargins(4, 2, 4, 2);
-    bar->addWidget(m_search, 1);
+    // A tool bar, not a row layout: when the view is narrow (a Diff pane, a 1366 px screen) the
+    // controls that do not fit go into its extension menu instead of widening the window.
+    auto *bar = new QToolBar(this);
+    bar->setObjectName(QStringLiteral("graphToolBar"));
+    bar->setIconSize(QSize(16, 16));
+    bar->setContentsMargins(4, 0, 4, 0);
+    m_search->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    m_search->setMinimumWidth(120);
+    bar->addWidget(m_search);
     bar->addWidget(m_matchLabel);
     bar->addWidget(m_mode);
     bar->addWidget(fit);
@@ -98,7 +105,7 @@ GraphView::GraphView(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addLayout(bar);
+    layout->addWidget(bar);
     layout->addWidget(split, 1);
 
     connect(fit, &QToolButton::clicked, this, &GraphView::fitToView);
