@@ -20,7 +20,8 @@ DEB_PACKAGES=(
   libcli11-dev pybind11-dev nlohmann-json3-dev libzip-dev libssl-dev libdtl-dev
   graphviz xvfb xauth appstream desktop-file-utils imagemagick fonts-wqy-microhei
   clang libclang-rt-dev # tools/fuzz.sh: libFuzzer, ASan and UBSan (tests/fuzz)
-  ccache # compiled objects shared between presets and git worktrees (CMakeLists.txt)
+  ccache # compiled objects shared between presets and git worktrees (CMakeLists.txt); also Inductor's
+         # generated C++ on recompiles (core/python/aotstudio_frontend/compilecache.py)
   clang-format # clang-format 14 and git-clang-format: tools/check-format.sh (test format_check)
   openssh-server # sshd for the remote-engine tests (tst_remote*: a throwaway sshd on 127.0.0.1; no daemon is configured)
 )

@@ -2989,6 +2989,42 @@ Time budget (no trial starts after it):</source>
         <source>The stage the job is running now; its passes appear as they finish.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>unattributed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C++ build (compiler, linker)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lowering, codegen, packaging</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rest of the stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine time no stage claims: from receiving the request to sending its result, less the stages&apos; times (waiting in the queue, writing the result files).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wall time of the native compiler and linker Inductor ran to build the package.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The compile stage&apos;s time outside its passes and the C++ build: Inductor&apos;s lowering, scheduling and fusion, code generation and writing the package.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stage&apos;s time outside the rows above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole stage: no pass of it is listed.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::PipelinePanel</name>
@@ -3006,6 +3042,10 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>No compile yet: open a model and press Compile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stages account for %1 of the engine&apos;s %2 s.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5723,6 +5763,38 @@ start %4 ms, duration %5 µs
     </message>
     <message>
         <source>ended {tool} (pid {pid:d}), a native build the cancelled job started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reused the package of an earlier compile with the same graph, weights, inputs and options (compile cache entry {key}): Inductor did not run, about {seconds:.1f} s saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compile cache entry {key} is damaged ({problem}): removed, compiling from scratch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compile cache entry {key} could not be read ({error}): compiling from scratch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not keep this compile in the compile cache ({error}); the compile itself is unaffected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the compile cache is off for this compile: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ccache is not installed: Inductor&apos;s generated C++ is built from scratch on every compile (tools/setup.sh installs ccache)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ccache is not used for this compile: its compiler wrapper could not be written ({error})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ccache: {hits:d} of {calls:d} C++ compiles reused ({uncacheable:d} links and probes are never cached)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2982,6 +2982,42 @@ Time budget (no trial starts after it):</source>
         <source>The stage the job is running now; its passes appear as they finish.</source>
         <translation>任务当前正在运行的阶段；各个 pass 完成时会逐行出现。</translation>
     </message>
+    <message>
+        <source>unattributed</source>
+        <translation>未归属</translation>
+    </message>
+    <message>
+        <source>C++ build (compiler, linker)</source>
+        <translation>C++ 构建（编译器、链接器）</translation>
+    </message>
+    <message>
+        <source>lowering, codegen, packaging</source>
+        <translation>降级、代码生成、打包</translation>
+    </message>
+    <message>
+        <source>rest of the stage</source>
+        <translation>该阶段的其余部分</translation>
+    </message>
+    <message>
+        <source>Engine time no stage claims: from receiving the request to sending its result, less the stages&apos; times (waiting in the queue, writing the result files).</source>
+        <translation>不属于任何阶段的引擎时间：从收到请求到发出结果的时间减去各阶段的时间（排队等待、写入结果文件）。</translation>
+    </message>
+    <message>
+        <source>Wall time of the native compiler and linker Inductor ran to build the package.</source>
+        <translation>Inductor 为构建包而运行的本机编译器和链接器的墙钟时间。</translation>
+    </message>
+    <message>
+        <source>The compile stage&apos;s time outside its passes and the C++ build: Inductor&apos;s lowering, scheduling and fusion, code generation and writing the package.</source>
+        <translation>编译阶段中不属于各 pass 和 C++ 构建的时间：Inductor 的降级、调度与融合、代码生成以及写入包。</translation>
+    </message>
+    <message>
+        <source>The stage&apos;s time outside the rows above.</source>
+        <translation>该阶段中不属于以上各行的时间。</translation>
+    </message>
+    <message>
+        <source>The whole stage: no pass of it is listed.</source>
+        <translation>整个阶段：未列出其中的 pass。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::PipelinePanel</name>
@@ -3000,6 +3036,10 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>No compile yet: open a model and press Compile.</source>
         <translation>尚未编译：请打开模型并点击“编译”。</translation>
+    </message>
+    <message>
+        <source>The stages account for %1 of the engine&apos;s %2 s.</source>
+        <translation>各阶段占引擎 %2 秒中的 %1。</translation>
     </message>
 </context>
 <context>
@@ -5731,6 +5771,38 @@ start %4 ms, duration %5 µs
     <message>
         <source>ended {tool} (pid {pid:d}), a native build the cancelled job started</source>
         <translation>已结束 {tool}（pid {pid:d}），即被取消的作业启动的本机构建进程</translation>
+    </message>
+    <message>
+        <source>reused the package of an earlier compile with the same graph, weights, inputs and options (compile cache entry {key}): Inductor did not run, about {seconds:.1f} s saved</source>
+        <translation>复用了先前一次图、权重、输入和选项均相同的编译所生成的包（编译缓存条目 {key}）：未运行 Inductor，约节省 {seconds:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>compile cache entry {key} is damaged ({problem}): removed, compiling from scratch</source>
+        <translation>编译缓存条目 {key} 已损坏（{problem}）：已删除，从头编译</translation>
+    </message>
+    <message>
+        <source>compile cache entry {key} could not be read ({error}): compiling from scratch</source>
+        <translation>无法读取编译缓存条目 {key}（{error}）：从头编译</translation>
+    </message>
+    <message>
+        <source>could not keep this compile in the compile cache ({error}); the compile itself is unaffected</source>
+        <translation>无法将本次编译保存到编译缓存（{error}）；编译本身不受影响</translation>
+    </message>
+    <message>
+        <source>the compile cache is off for this compile: {error}</source>
+        <translation>本次编译未使用编译缓存：{error}</translation>
+    </message>
+    <message>
+        <source>ccache is not installed: Inductor&apos;s generated C++ is built from scratch on every compile (tools/setup.sh installs ccache)</source>
+        <translation>未安装 ccache：每次编译都会从头构建 Inductor 生成的 C++（tools/setup.sh 会安装 ccache）</translation>
+    </message>
+    <message>
+        <source>ccache is not used for this compile: its compiler wrapper could not be written ({error})</source>
+        <translation>本次编译未使用 ccache：无法写入其编译器包装脚本（{error}）</translation>
+    </message>
+    <message>
+        <source>ccache: {hits:d} of {calls:d} C++ compiles reused ({uncacheable:d} links and probes are never cached)</source>
+        <translation>ccache：{calls:d} 次 C++ 编译中复用了 {hits:d} 次（{uncacheable:d} 次链接和探测从不缓存）</translation>
     </message>
 </context>
 <context>

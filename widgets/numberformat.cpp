@@ -15,4 +15,9 @@ QString formatNumber(double value, char format, int precision)
     return text;
 }
 
+QString formatPercent(double fraction, int decimals)
+{
+    return formatNumber(fraction * 100.0, 'f', decimals) + QLatin1Char('%');
+}
+
 } // namespace AotStudio::Widgets

@@ -13,4 +13,7 @@ namespace AotStudio::Widgets {
  */
 QString formatNumber(double value, char format = 'g', int precision = 3);
 
+/// `fraction` (0.987) as a percentage with `decimals` decimals ("98.7%"), digits as formatNumber.
+QString formatPercent(double fraction, int decimals = 1);
+
 } // namespace AotStudio::Widgets

@@ -3,6 +3,7 @@
 
 #include "client/stagenames.h"
 #include "jobheading.h"
+#include "numberformat.h"
 
 #include "pipelinemodel.h"
 #include "selectionhub.h"
@@ -74,6 +75,7 @@ void PipelinePanel::reload()
     const auto *job = m_hub->currentJobRecord();
     const auto snapshots = job ? job->snapshots : QList<Client::SnapshotRecord>();
     m_model->setSnapshots(snapshots);
+    m_model->setStages(job ? job->stages : QList<Client::StageRecord>(), job ? job->engineWallSeconds() : -1);
     m_model->setRunningStage(job && !job->finished()
                                  ? Client::StageNames::displayName(job->currentStage.isEmpty() ? QStringLiteral("load")
                                                                                                : job->currentStage)
@@ -91,7 +93,14 @@ void PipelinePanel::reload()
                                .arg(files)
                                .arg(passes)
                                .arg(unchanged);
-    m_summary->setText(job ? JobHeading::state(*job) + QLatin1Char('\n') + counts
+    QString accounted;
+    if (const double wall = m_model->wallSeconds(); job && wall > 0) {
+        // The stages' share of the engine's wall time (the rest is the "unattributed" row).
+        accounted = QLatin1Char('\n')
+                    + tr("The stages account for %1 of the engine's %2 s.")
+                          .arg(formatPercent(m_model->accountedSeconds() / wall), formatNumber(wall, 'f', 1));
+    }
+    m_summary->setText(job ? JobHeading::state(*job) + QLatin1Char('\n') + counts + accounted
                            : tr("No compile yet: open a model and press Compile."));
     followSnapshot(m_hub->currentSnapshot());
 }

@@ -35,6 +35,7 @@ struct Command {
 };
 
 // One factory per file.
+Command captureCommand();
 Command compileCommand();
 Command diffCommand();
 Command exportCommand();

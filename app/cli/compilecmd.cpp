@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 
@@ -28,8 +29,9 @@ struct CompileOptions {
     std::optional<double> tolerance;
     std::optional<int> verifyShapes;
     std::vector<std::string> dynamic, shapes;
+    std::string fromCapture; ///< a capture folder whose proposal gives --dynamic (issue 39)
     bool json = false, verbose = false, freezing = false, noFreezing = false, maxAutotune = false, allowCache = false,
-         noSnapshots = false, regional = false, compareWhole = false;
+         noCache = false, noSnapshots = false, regional = false, compareWhole = false;
 };
 
 /// The compile result's `verify` section (FORMAT.md): the verdict, one line per named output, and
@@ -239,6 +241,9 @@ void addCompileOptions(CLI::App &cmd, CompileOptions &o)
     cmd.add_flag("--allow-cache", o.allowCache,
                  "Let Inductor reuse its compile cache (faster; a cache hit runs no "
                  "passes, so pass snapshots and the kernel list may be missing)");
+    cmd.add_flag("--no-cache", o.noCache,
+                 "Compile cold: do not reuse an earlier compile's package (same exported program, weights, inputs, "
+                 "options, compiler and torch) and do not build the generated C++ through ccache");
     cmd.add_flag("--no-snapshots", o.noSnapshots, "Do not write graph snapshots (OUT/snapshots/*.json)");
     cmd.add_option("--verify-samples", o.verifySamples,
                    "Seeded inputs of the example's shapes checked against eager "
@@ -258,6 +263,10 @@ void addCompileOptions(CLI::App &cmd, CompileOptions &o)
                    "dimension that comes out static fails the compile with the guard")
         ->check(dynamicSpec());
     addShapeOption(&cmd, o.shapes);
+    cmd.add_option("--from-capture", o.fromCapture,
+                   "A folder written by aotstudio-cli capture: its proposal's dynamic dimensions (tied names, "
+                   "ranges) are used unless --dynamic is given")
+        ->check(CLI::ExistingDirectory);
     cmd.footer("Exit status: 0 success, 1 the job failed (export, compile, accuracy, device), 2 bad command line, 130\n"
                "cancelled with Ctrl-C. A compile writes OUT/model.pt2, OUT/result.json (or OUT/error.json),\n"
                "OUT/snapshots/*.json, OUT/kernels.json, OUT/trace/ and OUT/aotstudio.log. A failed compile moves\n"
@@ -291,6 +300,7 @@ Json compileRequest(const CompileOptions &o)
                  {"dtype", o.dtype},
                  {"max_autotune", o.maxAutotune},
                  {"allow_cache", o.allowCache},
+                 {"cache", !o.noCache},
                  {"snapshots", !o.noSnapshots},
                  {"dynamic", o.dynamic}};
     if (o.freezing || o.noFreezing)
@@ -322,6 +332,19 @@ std::string checkCompile(CompileOptions &o)
         return problem;
     if (Json parsed; !parseShapes(o.shapes, parsed).empty())
         return parseShapes(o.shapes, parsed);
+    if (!o.fromCapture.empty() && o.dynamic.empty()) {
+        const std::string path = o.fromCapture + "/proposal.json";
+        std::ifstream in(path);
+        const Json proposal = in ? Json::parse(in, nullptr, false) : Json();
+        const Json dynamic
+            = proposal.is_object() ? proposal.value("compile", Json::object()).value("dynamic", Json()) : Json();
+        if (!dynamic.is_array())
+            return "no proposal with dynamic dimensions at '" + path + "'. Hint: run aotstudio-cli capture --out "
+                + o.fromCapture + " first";
+        for (const Json &d : dynamic)
+            if (d.is_string())
+                o.dynamic.push_back(d.get<std::string>());
+    }
     Json probe{{"dtype", o.dtype}};
     return applyRecipe(probe, o.recipeOptions, o.dtypeOption && o.dtypeOption->count() > 0);
 }

@@ -21,8 +21,9 @@ namespace AotStudio::Cli {
 
 std::vector<Command> commandTable()
 {
-    return {compileCommand(), diffCommand(),     exportCommand(), inputsCommand(),  inspectCommand(),  keygenCommand(),
-            profileCommand(), quantizeCommand(), sweepCommand(),  compareCommand(), numericsCommand(), tuneCommand()};
+    return {captureCommand(), compileCommand(),  diffCommand(),    exportCommand(),   inputsCommand(),
+            inspectCommand(), keygenCommand(),   profileCommand(), quantizeCommand(), sweepCommand(),
+            compareCommand(), numericsCommand(), tuneCommand()};
 }
 
 } // namespace AotStudio::Cli

@@ -39,6 +39,12 @@ QString JobRecord::outputDirectory() const
     return out.isEmpty() ? str(request, "out") : out;
 }
 
+double JobRecord::engineWallSeconds() const
+{
+    const QJsonValue wall = result.value(QLatin1String("wall_seconds"));
+    return wall.isDouble() ? wall.toDouble() : -1;
+}
+
 Session::Session(QObject *parent)
     : QObject(parent)
 {
@@ -472,8 +478,12 @@ void Session::applyEvent(const QJsonObject &o)
         Q_EMIT jobChanged(id);
     } else if (id > 0 && type == QLatin1String("stage_done")) {
         JobRecord &job = jobFor(id);
-        job.stages.append(StageRecord{str(o, "stage"), o.value(QLatin1String("seconds")).toDouble(),
-                                      o.value(QLatin1String("artifacts")).toObject()});
+        StageRecord stage{str(o, "stage"), o.value(QLatin1String("seconds")).toDouble(),
+                          o.value(QLatin1String("artifacts")).toObject(), {}};
+        for (const QJsonValue &p : o.value(QLatin1String("parts")).toArray())
+            stage.parts.append(StagePart{p.toObject().value(QLatin1String("name")).toString(),
+                                         p.toObject().value(QLatin1String("seconds")).toDouble()});
+        job.stages.append(stage);
         Q_EMIT stageFinished(id, job.stages.last());
         Q_EMIT jobChanged(id);
     } else if (id > 0 && type == QLatin1String("snapshot")) {

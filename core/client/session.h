@@ -22,12 +22,21 @@
 
 namespace AotStudio::Client {
 
+/// A measured part of a stage (`stage_done`'s `parts`): e.g. `native_build` inside `compile`.
+struct StagePart
+{
+    QString name;
+    double seconds = 0; ///< wall time, s, within the stage's
+    bool operator==(const StagePart &) const = default;
+};
+
 /// A stage of a job as the engine reported it in `stage_done` (FORMAT.md).
 struct StageRecord
 {
     QString name;
     double seconds = 0;     ///< wall time of the stage, s
     QJsonObject artifacts;  ///< artifact name -> path on the engine's disk
+    QList<StagePart> parts; ///< measured parts of it, in the engine's order
 };
 
 /**
@@ -92,6 +101,9 @@ struct JobRecord
     bool succeeded() const { return !result.isEmpty(); }
     /// The job's output folder: the result's or request's "out".
     QString outputDirectory() const;
+    /// The engine's time from receiving the request to sending its result, s (the result's
+    /// `wall_seconds`); -1 before the result, or from an engine that does not send it.
+    double engineWallSeconds() const;
 };
 
 /// Why a session file could not be opened (missing, not a session, from a newer version).

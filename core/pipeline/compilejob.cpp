@@ -351,6 +351,9 @@ Json runCompile(const Job &ctx, const Json &request)
         const Json decomposed = stage("decompose", "decomposing to core ATen", [&](Json &) { return job.decompose(); });
         Json compiled = stage("compile", "compiling with AOTInductor (passes, fusion, codegen, C++ build)", [&](Json &a) {
             Json r = job.compile();
+            // The native C++ build's share of the stage (the frontend times Inductor's builds).
+            if (const auto b = r.find("native_build"); b != r.end() && b->is_object())
+                ctx.part("native_build", b->value("seconds", 0.0));
             a["package"] = r.at("package");
             if (const auto k = r.find("kernels"); k != r.end() && k->is_object() && k->contains("path") && !(*k)["path"].is_null())
                 a["kernels"] = (*k)["path"];
@@ -478,6 +481,8 @@ Json runCompile(const Job &ctx, const Json &request)
             {"stages", compiled.value("stages", Json::array())},
             {"kernels", compiled.value("kernels", Json::object())},
             {"inductor_cache", compiled.value("inductor_cache", "disabled")},
+            {"reuse", compiled.value("reuse", Json())},
+            {"native_build", compiled.value("native_build", Json())},
             {"options", compiled.value("options", Json::object())},
         };
         return result;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/engine.h"
 
+#include "pipeline/capturejob.h"
 #include "pipeline/compilejob.h"
 #include "pipeline/exportjob.h"
 #include "pipeline/inputsjob.h"
@@ -24,6 +25,31 @@
 namespace AotStudio::Pipeline {
 
 using Protocol::Json;
+
+namespace {
+
+/// The request types that are jobs (queued, run one at a time on the worker) and what runs them.
+struct JobKind {
+    std::string_view type;
+    Json (*run)(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop);
+    bool writesResultFile; ///< result.json beside the package (compile); other jobs write their own
+};
+
+constexpr JobKind kJobKinds[] = {
+    {"compile", runCompile, true}, {"export", runExport, false},     {"profile", runProfile, false},
+    {"quantize", runQuantize, false}, {"sweep", runSweep, false},     {"numerics", runNumerics, false},
+    {"tune", runTune, false},         {"inputs", runInputs, false},   {"capture", runCapture, false},
+};
+
+const JobKind *findJobKind(std::string_view type)
+{
+    for (const JobKind &k : kJobKinds)
+        if (k.type == type)
+            return &k;
+    return nullptr;
+}
+
+} // namespace
 
 Engine::Engine(Sink sink)
     : m_sink(std::move(sink))
@@ -140,9 +166,7 @@ bool Engine::handle(const Protocol::Request &request)
             job.stop.request_stop();
         return false;
     }
-    if (request.type == "compile" || request.type == "export" || request.type == "profile" ||
-        request.type == "quantize" || request.type == "sweep" || request.type == "numerics" ||
-        request.type == "tune" || request.type == "inputs") {
+    if (findJobKind(request.type)) {
         bool inUse = false;
         {
             std::lock_guard lock(m_mutex);
@@ -150,7 +174,7 @@ bool Engine::handle(const Protocol::Request &request)
             for (const auto &job : m_queue)
                 inUse = inUse || job.request.id == request.id;
             if (!inUse)
-                m_queue.push_back(Job{request, {}});
+                m_queue.push_back(Job{request, {}, std::chrono::steady_clock::now(), {}});
         }
         // The job's out folder may be read through `read` from now on (FORMAT.md "read").
         if (!inUse) {
@@ -258,8 +282,10 @@ void writeJobFile(const std::string &dir, const char *name, const Json &j, const
 
 } // namespace
 
+
 void Engine::runJob(Job &job)
 {
+    job.started = std::chrono::steady_clock::now();
     const auto id = job.request.id;
     if (m_startupError) {
         emit(Protocol::makeError(id, *m_startupError));
@@ -267,38 +293,17 @@ void Engine::runJob(Job &job)
     }
     try {
         const EventFn forward = [this](const Json &e) { emit(e); };
-        if (job.request.type == "export") {
-            emit(Protocol::makeResult(id, runExport(id, job.request.body, forward, job.stop.get_token())));
-            return;
-        }
-        if (job.request.type == "quantize") {
-            emit(Protocol::makeResult(id, runQuantize(id, job.request.body, forward, job.stop.get_token())));
-            return;
-        }
-        if (job.request.type == "sweep") {
-            emit(Protocol::makeResult(id, runSweep(id, job.request.body, forward, job.stop.get_token())));
-            return;
-        }
-        if (job.request.type == "tune") {
-            emit(Protocol::makeResult(id, runTune(id, job.request.body, forward, job.stop.get_token())));
-            return;
-        }
-        if (job.request.type == "inputs") {
-            emit(Protocol::makeResult(id, runInputs(id, job.request.body, forward, job.stop.get_token())));
-            return;
-        }
-        if (job.request.type == "numerics") {
-            emit(Protocol::makeResult(id, runNumerics(id, job.request.body, forward, job.stop.get_token())));
-            return;
-        }
-        if (job.request.type == "profile") {
-            emit(Protocol::makeResult(id, runProfile(id, job.request.body, forward, job.stop.get_token())));
-            return;
-        }
-        const Json result = runCompile(id, job.request.body, forward, job.stop.get_token());
+        const JobKind *kind = findJobKind(job.request.type);
+        Json result = kind->run(id, job.request.body, forward, job.stop.get_token());
+        // Every second from the request's arrival to its result (FORMAT.md "result"): what the
+        // studio's time accounting divides among the stages.
+        const auto now = std::chrono::steady_clock::now();
+        result["wall_seconds"] = std::chrono::duration<double>(now - job.received).count();
+        result["queued_seconds"] = std::chrono::duration<double>(job.started - job.received).count();
         // result.json sits next to the package it describes; a failed later run leaves the pair
         // as it was and writes error.json instead.
-        writeJobFile(result.value("out", std::string()), "result.json", result, "error.json");
+        if (kind->writesResultFile)
+            writeJobFile(result.value("out", std::string()), "result.json", result, "error.json");
         emit(Protocol::makeResult(id, result));
     } catch (const JobFailed &e) {
         // Not for a bad request: the directory may belong to another job (e.g. "in use").

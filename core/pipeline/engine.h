@@ -4,6 +4,7 @@
 #include "pipeline/artifactread.h"
 #include "protocol/messages.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -53,6 +54,8 @@ private:
     struct Job {
         Protocol::Request request;
         std::stop_source stop;
+        std::chrono::steady_clock::time_point received; ///< when handle() queued it
+        std::chrono::steady_clock::time_point started; ///< when the worker took it
     };
 
     void workerLoop(std::stop_token stop);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/job.h"
 
+#include <cmath>
+#include <utility>
+
 namespace AotStudio::Pipeline {
 
 using Protocol::Json;
@@ -82,11 +85,18 @@ void Job::checkStop(std::string_view stage) const
                                         Protocol::text("cancel.during_stage", {{"stage", stage}})));
 }
 
+void Job::part(std::string_view name, double seconds) const
+{
+    if (std::isfinite(seconds) && seconds >= 0)
+        m_state->parts.push_back(Json{{"name", name}, {"seconds", seconds}});
+}
+
 void Job::finish(std::string_view name, std::chrono::steady_clock::time_point t0, const Json &artifacts) const
 {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     m_state->seconds[std::string(name)] = s;
-    deliver(Protocol::makeStageDone(m_id, name, s, artifacts));
+    Json parts = std::exchange(m_state->parts, Json::array());
+    deliver(Protocol::makeStageDone(m_id, name, s, artifacts, parts));
     progress(name, 1.0, std::string(name) + " done");
 }
 

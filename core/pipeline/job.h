@@ -82,6 +82,7 @@ public:
     auto stage(std::string_view name, const std::string &message, F &&body) const
     {
         checkStop(name);
+        m_state->parts = Protocol::Json::array();
         progress(name, 0.0, message);
         const auto t0 = std::chrono::steady_clock::now();
         Protocol::Json artifacts = Protocol::Json::object();
@@ -108,6 +109,11 @@ public:
     /// share of the bar applied to their `fraction`): for code that takes a plain EventFn.
     EventFn sink() const;
 
+    /// A measured part of the stage running now (`seconds` of wall time inside it, e.g. the native
+    /// C++ build inside `compile`): sent in that stage's stage_done as `parts` (FORMAT.md), so a
+    /// reader can account for the stage's time. Call from inside the stage's body.
+    void part(std::string_view name, double seconds) const;
+
     /// Seconds stage() measured for `stage` in this job (0 when it did not run).
     double seconds(std::string_view stage) const;
     /// The code of the last JobFailed a stage() of this job threw ("" when none).
@@ -124,6 +130,7 @@ private:
     struct Local {
         std::map<std::string, double, std::less<>> seconds;
         std::string failedCode;
+        Protocol::Json parts = Protocol::Json::array(); ///< of the stage running now (part())
     };
     Job(std::shared_ptr<Shared> shared, std::int64_t id, std::stop_token stop, std::span<const StageSpan> stages, double begin,
         double share, Protocol::Json fields);

@@ -137,8 +137,16 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
     int open = static_cast<int>(nfds);
     char buf[4096];
     std::chrono::steady_clock::time_point interrupted;
+    auto ticked = std::chrono::steady_clock::now();
     while (open > 0) {
         int wait = -1;
+        if (options.onTick) {
+            if (std::chrono::steady_clock::now() - ticked >= std::chrono::milliseconds(500)) {
+                options.onTick();
+                ticked = std::chrono::steady_clock::now();
+            }
+            wait = 200;
+        }
         if (options.timeoutSeconds > 0) {
             const double left = options.timeoutSeconds * 1000.0 -
                                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -147,7 +155,7 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
                 r.timedOut = true;
                 break;
             }
-            wait = static_cast<int>(std::min(left, 1000.0)) + 1;
+            wait = std::min(wait < 0 ? 1001 : wait, static_cast<int>(std::min(left, 1000.0)) + 1);
         }
         if (options.stop.stop_possible()) {
             if (options.stop.stop_requested() && !r.stopped) {
@@ -172,6 +180,8 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
             const ssize_t got = ::read(fds[i].fd, buf, sizeof buf);
             if (got > 0) {
                 (i == 0 ? r.out : errText).append(buf, static_cast<std::size_t>(got));
+                if (r.out.size() > options.stdoutTail)
+                    r.out.erase(0, r.out.size() - options.stdoutTail);
                 if (errText.size() > 65536) // keep the tail
                     errText.erase(0, errText.size() - 16384);
             } else if (got == 0 || errno != EINTR) {

@@ -6,6 +6,8 @@
 #include "protocol/messages.h"
 
 #include <filesystem>
+#include <functional>
+#include <limits>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -46,6 +48,11 @@ struct ProcessOptions {
     /// A job's cancel: when requested, the child gets SIGINT (a tool's cancel, exit 130) and, if it
     /// is still there 5 s later, SIGKILL; ProcessResult::stopped says so. Checked every 0.2 s.
     std::stop_token stop;
+    /// Called about every 0.5 s while the child runs (a job's live progress: counting what the
+    /// child wrote so far). Runs on the waiting thread; must not throw.
+    std::function<void()> onTick;
+    /// Keep at most the last this many bytes of stdout (a user's script may print without end).
+    std::size_t stdoutTail = std::numeric_limits<std::size_t>::max();
 };
 
 /// The one way the engine runs a child process: posix_spawnp with `argv` (no shell, no quoting),

@@ -292,6 +292,9 @@ Json runTune(std::int64_t id, const Json &request, const EventFn &emit, std::sto
                     r[k] = request[k];
             if (opts.contains("inductor"))
                 r["inductor"] = opts["inductor"];
+            // Each trial's compile time is a figure of the table: cold unless the request asks
+            // for reuse (a package-cache or ccache hit would make it look cheap).
+            r["cache"] = request.value("cache", false);
             log("info", "trial " + name + ": " + opts.dump());
             if (!ray.empty()) {
                 Json sub = r;

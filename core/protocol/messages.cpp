@@ -133,12 +133,14 @@ Error error(std::string_view stage, std::string_view code, const Text &message, 
     return e;
 }
 
-Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, const Json &artifacts)
+Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, const Json &artifacts, const Json &parts)
 {
     Json j = event("stage_done", id);
     j["stage"] = stage;
     j["seconds"] = std::isfinite(seconds) ? seconds : 0.0;
     j["artifacts"] = artifacts.is_object() ? artifacts : Json::object();
+    if (parts.is_array() && !parts.empty())
+        j["parts"] = parts;
     return j;
 }
 

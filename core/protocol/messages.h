@@ -34,6 +34,7 @@ inline constexpr const char *LoadFailed = "load_failed";
 inline constexpr const char *Mismatch = "mismatch";
 inline constexpr const char *Cancelled = "cancelled";
 inline constexpr const char *FrontendUnavailable = "frontend_unavailable";
+inline constexpr const char *CaptureFailed = "capture_failed"; ///< a `capture` recorded no call
 inline constexpr const char *Internal = "internal";
 inline constexpr const char *Refused
     = "refused"; ///< `read` outside the job folders; aotstudio-run: a bundle or input it does not run
@@ -98,8 +99,11 @@ Json makeHello(const Json &info);
 Json makeProgress(std::int64_t id, std::string_view stage, double fraction, std::string_view message);
 /// `log` with level debug|info|warning|error; `msg`: the message by id (Text::msg()), or null.
 Json makeLog(std::int64_t id, std::string_view level, std::string_view message, const Json &msg = nullptr);
-/// `stage_done`: `seconds` is wall time of the stage; `artifacts` maps names to paths.
-Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, const Json &artifacts = Json::object());
+/// `stage_done`: `seconds` is wall time of the stage; `artifacts` maps names to paths; `parts`
+/// (optional) lists measured parts of the stage, `[{"name", "seconds"}]` (the C++ build inside
+/// `compile`), each within `seconds`.
+Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, const Json &artifacts = Json::object(),
+                   const Json &parts = nullptr);
 Json makeResult(std::int64_t id, const Json &result);
 Json makeError(std::int64_t id, const Error &error);
 Json makePong(std::int64_t id);

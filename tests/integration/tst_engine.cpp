@@ -332,7 +332,8 @@ void TestEngine::cancelDuringNativeBuild()
     // to its end, ~30 s here) and leaves the same engine ready; the time to stop is printed.
     const qint64 engine = m_engine.processId();
     const QString out = m_dir.filePath(QStringLiteral("c35"));
-    send(QStringLiteral(R"({"type":"compile","id":35,"model":"sample:mlp","device":"cpu","out":"%1"})")
+    // cache false: a reused package or a ccache hit would leave no native build to cancel.
+    send(QStringLiteral(R"({"type":"compile","id":35,"model":"sample:mlp","device":"cpu","out":"%1","cache":false})")
              .arg(out)
              .toUtf8());
     QElapsedTimer waited;

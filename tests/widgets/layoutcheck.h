@@ -74,11 +74,12 @@ inline QStringList clipped(QWidget *window)
             continue;
         const QRect at(w->mapTo(window, QPoint(0, 0)), w->size());
         if (!inScrolledContent(w) && !bounds.contains(at))
-            problems << describe(w, QString()) + QStringLiteral(": outside the window (%1,%2 %3×%4)")
-                                                     .arg(at.x())
-                                                     .arg(at.y())
-                                                     .arg(at.width())
-                                                     .arg(at.height());
+            problems << describe(w, QString())
+                    + QStringLiteral(": outside the window (%1,%2 %3×%4)")
+                          .arg(at.x())
+                          .arg(at.y())
+                          .arg(at.width())
+                          .arg(at.height());
         QString text;
         int need = 0;
         if (auto *label = qobject_cast<QLabel *>(w)) {
@@ -89,7 +90,7 @@ inline QStringList clipped(QWidget *window)
                 const int h = label->heightForWidth(label->width());
                 if (h > label->height() + 2)
                     problems << describe(w, text)
-                                    + QStringLiteral(": %1 px high, its text needs %2").arg(label->height()).arg(h);
+                            + QStringLiteral(": %1 px high, its text needs %2").arg(label->height()).arg(h);
                 continue;
             }
             need = label->minimumSizeHint().width();

@@ -111,9 +111,10 @@ private Q_SLOTS:
                     if (!problems.contains(p))
                         problems << p;
             }
-            QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 clipped:\n  %2")
-                                                        .arg(problems.size())
-                                                        .arg(problems.join(QStringLiteral("\n  ")))));
+            QVERIFY2(problems.isEmpty(),
+                     qPrintable(QStringLiteral("%1 clipped:\n  %2")
+                                    .arg(problems.size())
+                                    .arg(problems.join(QStringLiteral("\n  ")))));
         }
         QLocale::setDefault(QLocale::c());
         QCoreApplication::removeTranslator(&translator);
@@ -139,19 +140,24 @@ private Q_SLOTS:
             QVERIFY(QTest::qWaitForWindowExposed(&dialog));
             settle();
             QVERIFY2(dialog.width() <= 1366 && dialog.height() <= 728,
-                     qPrintable(QStringLiteral("%1 opens at %2×%3").arg(QLatin1String(name)).arg(dialog.width()).arg(dialog.height())));
+                     qPrintable(QStringLiteral("%1 opens at %2×%3")
+                                    .arg(QLatin1String(name))
+                                    .arg(dialog.width())
+                                    .arg(dialog.height())));
             const QStringList problems = LayoutCheck::clipped(&dialog);
-            QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1: %2 clipped:\n  %3")
-                                                        .arg(QLatin1String(name))
-                                                        .arg(problems.size())
-                                                        .arg(problems.join(QStringLiteral("\n  ")))));
+            QVERIFY2(problems.isEmpty(),
+                     qPrintable(QStringLiteral("%1: %2 clipped:\n  %3")
+                                    .arg(QLatin1String(name))
+                                    .arg(problems.size())
+                                    .arg(problems.join(QStringLiteral("\n  ")))));
         };
         {
             AotStudio::Widgets::ExportDialog dialog(m_out.path());
             check(dialog, "export");
         }
         {
-            AotStudio::Widgets::RunSettingsDialog dialog(AotStudio::Widgets::RunSettings{}, QStringLiteral("sample:mlp"));
+            AotStudio::Widgets::RunSettingsDialog dialog(AotStudio::Widgets::RunSettings{},
+                                                         QStringLiteral("sample:mlp"));
             check(dialog, "run settings");
         }
         {
@@ -161,8 +167,8 @@ private Q_SLOTS:
         {
             AotStudio::Client::EngineError refusal{QStringLiteral("load"), QStringLiteral("untrusted"),
                                                    QStringLiteral("bundle signed by an unknown key"), QString()};
-            AotStudio::Widgets::TrustDialog dialog(m_out.filePath(QStringLiteral("bundle")), QStringLiteral("this computer"),
-                                                   refusal);
+            AotStudio::Widgets::TrustDialog dialog(m_out.filePath(QStringLiteral("bundle")),
+                                                   QStringLiteral("this computer"), refusal);
             check(dialog, "trust");
         }
         QLocale::setDefault(QLocale::c());

@@ -107,6 +107,77 @@ private Q_SLOTS:
         QTRY_COMPARE(picked.size(), 1); // once the snapshot is read (off the UI thread)
     }
 
+    void pipelineAccountsForTheWallTime()
+    {
+        // Issue 35 item 2: every second of the engine's wall time belongs to a row: the passes,
+        // each stage's measured parts (the C++ build), the rest of each stage, the stages without
+        // passes, and an "unattributed" row; rows extend in place as stages end.
+        SelectionHub hub;
+        Client::Session session;
+        PipelinePanel panel(&hub);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        hub.setSession(&session);
+        QAbstractItemModel *model = panel.model();
+        QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+        session.recordRequest(QJsonObject{{"type", "compile"}, {"id", 1}, {"model", "sample:mlp"}, {"device", "cpu"}});
+        const auto stageDone = [&](const char *stage, double seconds, QJsonArray parts = {}) {
+            QJsonObject e{{"type", "stage_done"},
+                          {"id", 1},
+                          {"stage", stage},
+                          {"seconds", seconds},
+                          {"artifacts", QJsonObject()}};
+            if (!parts.isEmpty())
+                e.insert(QStringLiteral("parts"), parts);
+            session.apply(e);
+        };
+        const auto snapshot = [&](const char *stage, const char *pass, int nodes, double seconds) {
+            session.apply({{"type", "snapshot"},
+                           {"id", 1},
+                           {"stage", stage},
+                           {"pass", pass},
+                           {"nodes", nodes},
+                           {"path", QStringLiteral("/o/%1.json").arg(QLatin1String(pass))},
+                           {"seconds", seconds}});
+        };
+        stageDone("load", 1.5);
+        snapshot("capture", "", 10, 0.01);
+        stageDone("export", 0.75);
+        snapshot("post_grad", "", 12, 0.5);
+        snapshot("post_grad", "fuse", 11, 0.25);
+        stageDone("compile", 10.0, QJsonArray{QJsonObject{{"name", "native_build"}, {"seconds", 8.0}}});
+        stageDone("verify", 0.125);
+        const int beforeResult = model->rowCount();
+        session.apply(
+            {{"type", "result"}, {"id", 1}, {"result", QJsonObject{{"out", "/o"}, {"wall_seconds", 12.625}}}});
+        QCOMPARE(resets.size(), 0); // rows were inserted as stages ended, never reset
+        QCOMPARE(model->rowCount(), beforeResult); // the running row went, the unattributed row came
+
+        QStringList rows;
+        double total = 0;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            rows << model->index(r, PipelineModel::StageColumn).data().toString() + QLatin1Char('|')
+                    + model->index(r, PipelineModel::PassColumn).data().toString();
+            total += model->index(r, 0).data(PipelineModel::SecondsRole).toDouble();
+        }
+        const QStringList expected{QStringLiteral("Loading the model|"),
+                                   QStringLiteral("capture|"),
+                                   QStringLiteral("Exporting the graph|rest of the stage"),
+                                   QStringLiteral("post_grad|"),
+                                   QStringLiteral("post_grad|fuse"),
+                                   QStringLiteral("Compiling with AOTInductor|C++ build (compiler, linker)"),
+                                   QStringLiteral("Compiling with AOTInductor|lowering, codegen, packaging"),
+                                   QStringLiteral("Verifying outputs|"),
+                                   QStringLiteral("unattributed|")};
+        QCOMPARE(rows, expected);
+        QCOMPARE(total, 12.625); // the Time column adds up to the engine's wall time
+        const int rest = int(rows.indexOf(QStringLiteral("Compiling with AOTInductor|lowering, codegen, packaging")));
+        QCOMPARE(model->index(rest, 0).data(PipelineModel::SecondsRole).toDouble(), 10.0 - 8.0 - 0.5 - 0.25);
+        QCOMPARE(model->index(model->rowCount() - 1, 0).data(PipelineModel::SecondsRole).toDouble(),
+                 12.625 - (1.5 + 0.75 + 10.0 + 0.125));
+        const QString summary = panel.findChild<QLabel *>(QStringLiteral("pipelineSummary"))->text();
+        QVERIFY2(summary.contains(QStringLiteral("98.0% of the engine's 12.6 s")), qPrintable(summary));
+    }
+
     void pipelineIsLiveAndNamesItsJob()
     {
         // Rows appear as the engine's snapshot events arrive, before the result; a newer compile

@@ -12,12 +12,14 @@ callers did before the split.
 
 import os
 import platform
+import shlex
+import shutil
 import time
 
 import torch
 import torch.utils._pytree as pytree
 
-from . import doctor, dynamic, graph_json, guards, kernels, outdir, verify
+from . import compilecache, doctor, dynamic, graph_json, guards, kernels, outdir, verify
 from . import inputs as structured
 from . import shapes as example_shapes
 from .errors import FrontendError, compile_hint, export_hint, one_line, user_location
@@ -25,7 +27,10 @@ from .messages import text
 from .models import batched_inputs, resize_batch, resolve_model  # noqa: F401 (importable from job)
 from .options import DEFAULT_TOLERANCE, DEVICES, DTYPES  # noqa: F401 (importable from job)
 from .options import parse as parse_options
+from .buildtime import NativeBuildTimer
 from .passes import PassRecorder
+
+_ccache_missing_said = False  # "ccache is not installed" is logged once per process
 
 
 def _cpu_name() -> str:
@@ -93,7 +98,7 @@ def _plain_weight_files(package: str) -> None:
 
 class CompileJob:
     """State of one ``compile`` request between stages. ``request`` holds the protocol fields
-    (model, device, dtype, out, tolerance, freezing, max_autotune, allow_cache, snapshots; all of
+    (model, device, dtype, out, tolerance, freezing, max_autotune, allow_cache, cache, snapshots; all of
     them in options.parse(), which raises FrontendError(bad_request) for a bad one);
     ``log(level, message)`` sends a protocol ``log`` event and ``emit(event_dict)`` any other
     event (``snapshot``)."""
@@ -126,6 +131,8 @@ class CompileJob:
         # Weights outside the package's .so (BUNDLE.md "Shared weights"); off again with freezing.
         self.external_weights = opts.external_weights
         self.allow_cache = opts.allow_cache
+        self.cache = opts.cache  # our compile cache and ccache (compilecache.py); off with "cache": false
+        self.reuse = None  # what compile() reused: the result's "reuse"
         self.take_snapshots = opts.take_snapshots
         self.log = log
         self.emit = emit or (lambda event: None)
@@ -378,15 +385,18 @@ class CompileJob:
         entry = {"name": stage, "pass": pass_name, "nodes": len(graph.nodes), "snapshot": None,
                  "seconds": seconds}
         if self.take_snapshots:
-            self._snapshot_seq += 1
-            safe = "".join(c if c.isalnum() or c in "_-" else "_" for c in pass_name)
-            fname = f"{self._snapshot_seq:03d}_{stage}{'_' + safe if safe else ''}.json"
-            path = os.path.join(self.work, "snapshots", fname)
+            path = self._snapshot_path(stage, pass_name)
             graph_json.write_snapshot(graph_json.graph_to_json(graph, stage, pass_name), path)
             entry["snapshot"] = path
         self.stages.append(entry)
         self.emit({"type": "snapshot", "stage": stage, "pass": pass_name, "nodes": entry["nodes"],
                    "path": entry["snapshot"], "seconds": seconds})
+
+    def _snapshot_path(self, stage: str, pass_name: str) -> str:
+        """The next snapshot's path: out/snapshots/NNN_stage[_pass].json."""
+        self._snapshot_seq += 1
+        safe = "".join(c if c.isalnum() or c in "_-" else "_" for c in pass_name)
+        return os.path.join(self.work, "snapshots", f"{self._snapshot_seq:03d}_{stage}{'_' + safe if safe else ''}.json")
 
     def unchanged_pass(self, stage: str, pass_name: str, graph) -> None:
         """Record a pass that ran and left the graph unchanged: listed in the result's ``stages``
@@ -398,19 +408,99 @@ class CompileJob:
 
     def compile(self) -> dict:
         """AOTInductor: compile and package into ``out/model.pt2``. The package is written under a
-        temporary name and renamed, so a failed or interrupted compile leaves no half-written file."""
+        temporary name and renamed, so a failed or interrupted compile leaves no half-written file.
+        With the request's ``cache`` (default on) an identical earlier compile's package, trace and
+        pass snapshots are reused instead of running Inductor, and Inductor's C++ is built through
+        ccache (compilecache.py); the result's ``reuse`` says what was reused."""
         os.makedirs(self.work, exist_ok=True)
         final = os.path.join(self.work, "model.pt2")
         # Written under a temporary directory with the final file name (torch names the archive's
         # top folder after the file), then renamed into place.
         partial_dir = os.path.join(self.work, f".partial-{os.getpid()}")
-        os.makedirs(partial_dir, exist_ok=True)
         partial = os.path.join(partial_dir, "model.pt2")
         trace_root = os.path.join(self.work, "trace")
         self.compile_precision = verify.precision_settings()
         if os.path.isdir(trace_root):
-            import shutil
             shutil.rmtree(trace_root, ignore_errors=True)  # a stale trace would be joined to new kernels
+        options = self._inductor_options(trace_root)
+        self.reuse = {"package": "off", "key": None, "ccache": None, "seconds_saved_estimate": None,
+                      "reason": None if self.cache else "the request's cache is false"}
+        self._mark()
+        cache = self._cache_lookup(options)
+        reused = cache is not None and self._cache_restore(cache, final, trace_root)
+        first_stage = len(self.stages)
+        started = time.perf_counter()
+        ccache_stats = None if reused or not self.cache else self._ccache_setup(options)
+        native_build = NativeBuildTimer()
+        if not reused:
+            os.makedirs(partial_dir, exist_ok=True)
+            try:
+                # Inductor freezes only with grad disabled (compile_fx checks is_grad_enabled()).
+                with PassRecorder(self.snapshot, self.log, self.unchanged_pass, self.check_stop), \
+                        torch.set_grad_enabled(not self.freezing), native_build:
+                    path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial,
+                                                                    inductor_configs=options)
+            except Exception as exc:
+                shutil.rmtree(partial_dir, ignore_errors=True)
+                # Raised by a pass hook (perhaps wrapped by Inductor), or the native compiler was ended
+                # by the engine on a cancel (Pipeline::endNativeBuilds): either way, a cancel.
+                if self._cancelled_in is not None or self._should_stop():
+                    raise FrontendError("cancelled", "compile", text("cancel.inductor"), "") from exc
+                detail = doctor.compile_failure_detail(exc, self.program)
+                raise FrontendError("compile_failed", "compile",
+                                    f"AOTInductor failed to compile '{self.spec}'" + (f" ({detail})" if detail else "")
+                                    + f": {one_line(exc)}",
+                                    compile_hint(exc, self.device)) from exc
+            finally:
+                if ccache_stats is not None:
+                    self.reuse["ccache"] = ccache_stats.read()
+            if self.external_weights:
+                _plain_weight_files(path)
+            os.replace(path, final)
+            os.rmdir(partial_dir)
+            if self.reuse["ccache"] is not None:
+                c = self.reuse["ccache"]
+                self.log("info", text("cache.ccache_counts", hits=c["hits"], calls=c["hits"] + c["misses"],
+                                      uncacheable=c["uncacheable"]))
+        inductor_seconds = time.perf_counter() - started
+        compile_stages = self.stages[first_stage:]
+        self.package = final
+        size = os.path.getsize(final)
+        if not reused:
+            self.log("info", f"package written: {final} ({size} bytes)")
+        # The package's input guards beside it (the C++ runner checks every call against them).
+        self.guards_path = guards.write_sidecar(self.guards, self.work) if self.guards is not None else None
+        self._collect_kernels(trace_root)
+        if cache is not None and not reused:
+            self._cache_store(cache, final, trace_root, compile_stages, inductor_seconds)
+        warnings = []
+        if self.qdq_nodes:
+            quantized = self.kernel_summary.get("quantized_compute")
+            if quantized is False:
+                warnings.append({"code": "fp32_compute",
+                                 "message": f"quantized weights but fp32 compute: the graph holds {self.qdq_nodes} "
+                                            "quantize/dequantize nodes and no generated kernel computes in int8",
+                                 "hint": "compile with --freezing (Inductor lowers q/dq patterns to quantized kernels "
+                                         "only on frozen weights)" if not self.freezing else
+                                         "Inductor found no quantized pattern it lowers on this device; the model "
+                                         "runs in fp32 with extra quantize/dequantize work"})
+                self.log("warning", warnings[-1]["message"] + "; " + warnings[-1]["hint"])
+        return {"package": final, "package_bytes": size, "stages": self.stages, "warnings": warnings,
+                "kernels": self.kernel_summary, "guards_path": self.guards_path,
+                "inductor_cache": "allowed" if self.allow_cache else "disabled",
+                # The native C++ build's wall time inside this compile (null when the package was reused).
+                "native_build": None if reused else native_build.result(),
+                "reuse": self.reuse,
+                "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
+                            "dynamic": self.dynamic_specs, "shapes": self.shapes or None,
+                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
+                            "cache": self.cache,
+                            "external_weights": self.external_weights, "inductor": self.inductor}}
+
+    # -- the compile cache (compilecache.py) ------------------------------------------------------
+    def _inductor_options(self, trace_root: str) -> dict:
+        """The Inductor options of this compile (trace into ``trace_root``, the request's switches
+        and a recipe's options); turns ``external_weights`` off with freezing (logged)."""
         options = {
             # Debug trace (IR before/after fusion, output code, provenance mappings) into out/trace.
             "trace.enabled": True,
@@ -441,54 +531,137 @@ class CompileJob:
             # package stays what torch writes; an export moves the files out to share them.
             options["aot_inductor.package_constants_in_so"] = False
             options["aot_inductor.package_constants_on_disk_format"] = "pickle_weights"
-        self._mark()
+        return options
+
+    def compile_key(self) -> str:
+        """After export(): the compile cache key compile() would look up (compilecache.package_key),
+        or None when the cache is off for this request or the program cannot be keyed."""
+        if self.compile_precision is None:
+            self.compile_precision = verify.precision_settings()
+        options = self._inductor_options(os.path.join(self.work, "trace"))
+        self.reuse = {"package": "off", "key": None, "ccache": None, "seconds_saved_estimate": None, "reason": None}
+        return self.reuse["key"] if self._cache_lookup(options) is not None else None
+
+    def _cache_lookup(self, options: dict):
+        """The package cache and this compile's key in ``self.reuse`` (package "miss" for now), or
+        None when the request's cache is off or the compile cannot be keyed (said in the log)."""
+        if not self.cache:
+            return None
         try:
-            # Inductor freezes only with grad disabled (compile_fx checks is_grad_enabled()).
-            with PassRecorder(self.snapshot, self.log, self.unchanged_pass, self.check_stop), \
-                    torch.set_grad_enabled(not self.freezing):
-                path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial,
-                                                                inductor_configs=options)
+            key, seconds = compilecache.package_key(self, options, compilecache.configured_compiler(options))
+        except Exception as exc:  # KeyUnavailable, or a torch whose program API differs: run uncached
+            why = one_line(exc) if not isinstance(exc, compilecache.KeyUnavailable) else str(exc)
+            self.reuse["reason"] = why
+            self.log("info", text("cache.key_unavailable", error=why))
+            return None
+        self.log("debug", f"compile cache key {key} ({seconds:.3f} s to compute)")
+        self.reuse.update(package="miss", key=key)
+        self._key_seconds = seconds
+        return compilecache.PackageCache()
+
+    def _cache_restore(self, cache, final: str, trace_root: str) -> bool:
+        """On a hit: the entry's package, trace and snapshots into this job's folder, its compile
+        stages appended to ``self.stages`` (``reused``: true) and their ``snapshot`` events sent
+        again, as the pass hooks sent them. Returns whether the entry was used; a damaged one is
+        dropped (package "corrupt", a warning) and the compile runs cold."""
+        key = self.reuse["key"]
+        started = time.perf_counter()
+        restore_dir = os.path.join(self.work, f".partial-{os.getpid()}-reuse")
+        shutil.rmtree(restore_dir, ignore_errors=True)
+        try:
+            entry = cache.restore(key, restore_dir)
+        except compilecache.Damaged as exc:
+            cache.drop(key)
+            self.reuse.update(package="corrupt", reason=str(exc))
+            self.log("warning", text("cache.package_damaged", key=key[:16], problem=str(exc)))
+            return False
+        except OSError as exc:  # a read or write error: compile as if there were no entry
+            shutil.rmtree(restore_dir, ignore_errors=True)
+            self.reuse["reason"] = f"the entry could not be read: {exc}"
+            self.log("warning", text("cache.package_unreadable", key=key[:16], error=str(exc)))
+            return False
+        if entry is None:
+            return False
+        os.replace(os.path.join(restore_dir, "model.pt2"), final)
+        if os.path.isdir(os.path.join(restore_dir, "trace")):
+            os.replace(os.path.join(restore_dir, "trace"), trace_root)
+        for stage in entry.get("stages", []):
+            # This job spent no time in the pass: its seconds are 0 here (the Pipeline's rows add
+            # up to this job's wall time); the cold compile's figure stays as original_seconds.
+            stage = dict(stage, reused=True, seconds=0.0, original_seconds=stage.get("seconds", 0.0))
+            if stage.get("snapshot"):
+                target = self._snapshot_path(stage["name"], stage["pass"])
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                os.replace(stage["snapshot"], target)
+                stage["snapshot"] = target
+            self.stages.append(stage)
+            if stage.get("changed", True) is not False:
+                self.emit({"type": "snapshot", "stage": stage["name"], "pass": stage["pass"], "nodes": stage["nodes"],
+                           "path": stage["snapshot"], "seconds": 0.0, "reused": True})
+        shutil.rmtree(restore_dir, ignore_errors=True)
+        spent = time.perf_counter() - started + getattr(self, "_key_seconds", 0.0)
+        saved = max(0.0, float(entry.get("compile_seconds", 0.0)) - spent)
+        self.reuse.update(package="hit", seconds_saved_estimate=round(saved, 3))
+        self.log("info", text("cache.package_reused", key=key[:16], seconds=saved))
+        self._mark()
+        return True
+
+    def _ccache_setup(self, options: dict):
+        """Route Inductor's C++ compiler through ccache (``cpp.cxx`` = our wrapper script, see
+        compilecache.py); returns the CcacheStats of this compile, or None when ccache is not
+        installed (said once per process) or the configured compiler is not one we can wrap."""
+        global _ccache_missing_said
+        ccache = shutil.which("ccache")
+        if ccache is None:
+            if not _ccache_missing_said:
+                _ccache_missing_said = True
+                self.log("info", text("cache.ccache_missing"))
+            return None
+        compiler = compilecache.configured_compiler(options)
+        if compiler is None:
+            self.log("debug", "ccache not used: the configured C++ compiler is a command, ccache itself or not found")
+            return None
+        try:
+            wrapper = compilecache.compiler_wrapper(compiler[0], compiler[1], ccache)
+        except OSError as exc:
+            self.log("warning", text("cache.ccache_unusable", error=str(exc)))
+            return None
+        if wrapper is None:
+            self.log("debug", "ccache not used: the cache folder is not an absolute path ($AOTSTUDIO_CACHE_DIR, "
+                              "$XDG_CACHE_HOME or $HOME)")
+            return None
+        script, folder = wrapper
+        options["cpp.cxx"] = shlex.quote(script)  # torch splits the compiler setting with shlex
+        self.log("debug", f"Inductor's C++ compiler: {script} (ccache {ccache} over {compiler[1]})")
+        return compilecache.CcacheStats(folder)
+
+    def _cache_store(self, cache, final: str, trace_root: str, stages: list, seconds: float) -> None:
+        """Keep this cold compile's package, trace and compile-stage snapshots under its key.
+        A failure is a warning: the compile itself succeeded."""
+        key = self.reuse["key"]
+        try:
+            files = {"model.pt2": final}
+            if os.path.isdir(trace_root):
+                for rel in compilecache._files_under(trace_root):
+                    files["trace/" + rel] = os.path.join(trace_root, rel)
+            kept = []
+            for index, stage in enumerate(stages):
+                stage = {k: v for k, v in stage.items() if k != "reused"}
+                if stage.get("snapshot"):
+                    rel = f"snapshots/{index:03d}.json"
+                    files[rel] = stage["snapshot"]
+                    stage["snapshot"] = rel
+                kept.append(stage)
+            stored = cache.store(key, files, {"created": time.time(), "model": self.spec, "device": self.device,
+                                              "dtype": self.dtype_name, "torch_version": torch.__version__,
+                                              "compile_seconds": seconds, "stages": kept})
         except Exception as exc:
-            import shutil
-            shutil.rmtree(partial_dir, ignore_errors=True)
-            # Raised by a pass hook (perhaps wrapped by Inductor), or the native compiler was ended
-            # by the engine on a cancel (Pipeline::endNativeBuilds): either way, a cancel.
-            if self._cancelled_in is not None or self._should_stop():
-                raise FrontendError("cancelled", "compile", text("cancel.inductor"), "") from exc
-            detail = doctor.compile_failure_detail(exc, self.program)
-            raise FrontendError("compile_failed", "compile",
-                                f"AOTInductor failed to compile '{self.spec}'" + (f" ({detail})" if detail else "")
-                                + f": {one_line(exc)}",
-                                compile_hint(exc, self.device)) from exc
-        if self.external_weights:
-            _plain_weight_files(path)
-        os.replace(path, final)
-        os.rmdir(partial_dir)
-        self.package = final
-        size = os.path.getsize(final)
-        self.log("info", f"package written: {final} ({size} bytes)")
-        # The package's input guards beside it (the C++ runner checks every call against them).
-        self.guards_path = guards.write_sidecar(self.guards, self.work) if self.guards is not None else None
-        self._collect_kernels(trace_root)
-        warnings = []
-        if self.qdq_nodes:
-            quantized = self.kernel_summary.get("quantized_compute")
-            if quantized is False:
-                warnings.append({"code": "fp32_compute",
-                                 "message": f"quantized weights but fp32 compute: the graph holds {self.qdq_nodes} "
-                                            "quantize/dequantize nodes and no generated kernel computes in int8",
-                                 "hint": "compile with --freezing (Inductor lowers q/dq patterns to quantized kernels "
-                                         "only on frozen weights)" if not self.freezing else
-                                         "Inductor found no quantized pattern it lowers on this device; the model "
-                                         "runs in fp32 with extra quantize/dequantize work"})
-                self.log("warning", warnings[-1]["message"] + "; " + warnings[-1]["hint"])
-        return {"package": final, "package_bytes": size, "stages": self.stages, "warnings": warnings,
-                "kernels": self.kernel_summary, "guards_path": self.guards_path,
-                "inductor_cache": "allowed" if self.allow_cache else "disabled",
-                "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
-                            "dynamic": self.dynamic_specs, "shapes": self.shapes or None,
-                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
-                            "external_weights": self.external_weights, "inductor": self.inductor}}
+            self.log("warning", text("cache.store_failed", error=one_line(exc)))
+            return
+        if stored:
+            self.log("debug", f"stored in the compile cache as {key} ({stored} bytes, {cache.path(key)})")
+        else:
+            self.log("debug", f"not stored in the compile cache: larger than its size bound ({cache.folder})")
 
     def _collect_kernels(self, trace_root: str) -> None:
         trace_dir = kernels.find_trace_dir(trace_root)

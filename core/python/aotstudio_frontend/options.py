@@ -24,7 +24,7 @@ DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 #: Default --tolerance per dtype: max abs difference between compiled and eager outputs.
 DEFAULT_TOLERANCE = {"fp32": 1e-3, "bf16": 5e-2, "fp16": 1e-2}
 #: The request's boolean fields: each must be a JSON boolean when given.
-FLAGS = ("freezing", "max_autotune", "allow_cache", "snapshots", "staging", "external_weights")
+FLAGS = ("freezing", "max_autotune", "allow_cache", "cache", "snapshots", "staging", "external_weights")
 
 _INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\[\]']*$")
 
@@ -100,6 +100,7 @@ class CompileOptions:
     inductor: dict = field(default_factory=dict)  # further Inductor options (a recipe's)
     external_weights: bool = False
     allow_cache: bool = False
+    cache: bool = True  # our compile cache and ccache (compilecache.py)
     take_snapshots: bool = True
     scheme: str = None
 
@@ -176,5 +177,6 @@ def parse(request: dict) -> CompileOptions:
         # Weights outside the package's .so (BUNDLE.md "Shared weights"): an export with several
         # buckets stores each distinct weight once for all of them.
         external_weights=bool(request.get("external_weights", False)),
-        allow_cache=bool(request.get("allow_cache", False)), take_snapshots=bool(request.get("snapshots", True)),
+        allow_cache=bool(request.get("allow_cache", False)), cache=bool(request.get("cache", True)),
+        take_snapshots=bool(request.get("snapshots", True)),
         scheme=scheme)
