@@ -26,7 +26,7 @@ struct CaptureOptions {
 
 json captureRequest(const CaptureOptions &o)
 {
-    json r{{"type", "capture"}, {"id", 1},       {"script", o.script},    {"out", o.out},
+    json r{{"type", "capture"}, {"id", 1},          {"script", o.script},         {"out", o.out},
            {"args", o.args},    {"waste", o.waste}, {"max_buckets", o.maxBuckets}};
     if (!o.module.empty())
         r["module"] = o.module;
@@ -65,7 +65,8 @@ void printCapture(std::FILE *out, const json &r)
         std::string members;
         for (const auto &m : d.value("members", json::array()))
             members += (members.empty() ? "" : ", ") + m.get<std::string>();
-        std::fprintf(out, "dynamic:    %-12s %-22s %s\n", d.value("name", "").c_str(), dimText(d).c_str(), members.c_str());
+        std::fprintf(out, "dynamic:    %-12s %-22s %s\n", d.value("name", "").c_str(), dimText(d).c_str(),
+                     members.c_str());
     }
     const json compile = p.value("compile", json::object());
     std::string dynamic;
@@ -83,8 +84,10 @@ void printCapture(std::FILE *out, const json &r)
                      formatNumber(b.value("bound", json()), "%.2f").c_str());
     }
     for (const auto &w : p.value("warnings", json::array()))
-        std::fprintf(out, "warning:    %s\n", w.is_string() ? w.get<std::string>().c_str() : w.value("message", "").c_str());
-    std::fprintf(out, "proposal:   %s\n", (std::filesystem::path(r.value("out", "")) / "proposal.json").string().c_str());
+        std::fprintf(out, "warning:    %s\n",
+                     w.is_string() ? w.get<std::string>().c_str() : w.value("message", "").c_str());
+    std::fprintf(out, "proposal:   %s\n",
+                 (std::filesystem::path(r.value("out", "")) / "proposal.json").string().c_str());
 }
 
 } // namespace
@@ -97,7 +100,8 @@ Command captureCommand()
             "arguments, a sample of real inputs), then propose the dynamic-shape spec for compile, bucket edges for "
             "export and the inputs to verify on, from the traffic the script produced",
             [o](CLI::App &cmd) {
-                cmd.add_option("--script", o->script, "The Python script to run (as __main__, with the engine's Python)")
+                cmd.add_option("--script", o->script,
+                               "The Python script to run (as __main__, with the engine's Python)")
                     ->required()
                     ->check(CLI::ExistingFile);
                 auto *which = cmd.add_option_group("target", "The module whose calls are recorded");
@@ -118,8 +122,9 @@ Command captureCommand()
                 cmd.add_option("--waste", o->waste, "Bound on the buckets' mean padding waste (0..1)")
                     ->capture_default_str()
                     ->check(CLI::Range(0.0, 1.0));
-                cmd.add_option("--max-buckets", o->maxBuckets, "Most buckets proposed")->capture_default_str()->check(
-                    CLI::Range(1, 64));
+                cmd.add_option("--max-buckets", o->maxBuckets, "Most buckets proposed")
+                    ->capture_default_str()
+                    ->check(CLI::Range(1, 64));
                 cmd.add_option("args", o->args, "Arguments for the script (after --)");
                 cmd.add_flag("--json", o->json, "Print the JSON envelope on stdout (FORMAT.md \"capture\")");
                 cmd.add_flag("-v,--verbose", o->verbose, "Also print debug logs (Python tracebacks) to stderr");
@@ -132,8 +137,12 @@ Command captureCommand()
             },
             [] { return std::string(); },
             [o](const Globals &g) -> int {
-                runEngineJob({captureRequest(*o), o->json, g.verbose || o->verbose,
-                              (std::filesystem::path(o->out) / "aotstudio.log").string(), printCapture, {}});
+                runEngineJob({captureRequest(*o),
+                              o->json,
+                              g.verbose || o->verbose,
+                              (std::filesystem::path(o->out) / "aotstudio.log").string(),
+                              printCapture,
+                              {}});
             },
             [o] { return o->json; }};
 }

@@ -39,12 +39,6 @@ QString JobRecord::outputDirectory() const
     return out.isEmpty() ? str(request, "out") : out;
 }
 
-double JobRecord::engineWallSeconds() const
-{
-    const QJsonValue wall = result.value(QLatin1String("wall_seconds"));
-    return wall.isDouble() ? wall.toDouble() : -1;
-}
-
 Session::Session(QObject *parent)
     : QObject(parent)
 {
@@ -503,6 +497,8 @@ void Session::applyEvent(const QJsonObject &o)
         if (job.finished())
             return;
         job.result = o.value(QLatin1String("result")).toObject();
+        if (const QJsonValue wall = o.value(QLatin1String("wall_seconds")); wall.isDouble())
+            job.wallSeconds = wall.toDouble();
         if (job.kind.isEmpty()) // recordings without the request: guess from the result's shape
             job.kind = job.result.contains(QLatin1String("bundle")) ? QStringLiteral("export")
                 : job.result.value(QLatin1String("format")).toString() == QLatin1String("aotstudio.profile")

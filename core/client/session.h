@@ -96,14 +96,16 @@ struct JobRecord
     /// A tune job's result; null for other kinds or when refused.
     std::shared_ptr<const TuneResult> tune;
     QString resultError; ///< why the result could not be read; empty when it could (or has none)
+    /// The `result` event's `wall_seconds`: the engine's time from receiving the request to
+    /// sending its result, s; -1 before the result or from an engine that does not send it.
+    double wallSeconds = -1;
 
     bool finished() const { return !result.isEmpty() || error.has_value(); }
     bool succeeded() const { return !result.isEmpty(); }
     /// The job's output folder: the result's or request's "out".
     QString outputDirectory() const;
-    /// The engine's time from receiving the request to sending its result, s (the result's
-    /// `wall_seconds`); -1 before the result, or from an engine that does not send it.
-    double engineWallSeconds() const;
+    /// wallSeconds (kept for readers written against it).
+    double engineWallSeconds() const { return wallSeconds; }
 };
 
 /// Why a session file could not be opened (missing, not a session, from a newer version).

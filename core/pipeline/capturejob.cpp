@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace AotStudio::Pipeline {
@@ -38,7 +38,8 @@ std::optional<T> positive(const Json &request, const char *key)
     if (it == request.end() || it->is_null())
         return std::nullopt;
     if (!it->is_number() || it->get<double>() <= 0 || (std::is_integral_v<T> && !it->is_number_integer()))
-        throw badRequest(std::string("'") + key + "' must be a positive " + (std::is_integral_v<T> ? "integer" : "number"),
+        throw badRequest(std::string("'") + key + "' must be a positive "
+                             + (std::is_integral_v<T> ? "integer" : "number"),
                          "send a JSON number, or leave it out");
     return it->get<T>();
 }
@@ -48,7 +49,9 @@ std::optional<T> positive(const Json &request, const char *key)
 class LineCounter
 {
 public:
-    explicit LineCounter(fs::path path) : m_path(std::move(path)) {}
+    explicit LineCounter(fs::path path)
+        : m_path(std::move(path))
+    { }
     std::int64_t count()
     {
         std::ifstream in(m_path, std::ios::binary);
@@ -83,7 +86,8 @@ Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::
     const Job ctx(id, emit, stop, kCaptureStages);
     const std::string script = request.value("script", std::string());
     if (script.empty())
-        throw badRequest("capture needs a script", "name the Python script that calls the model (its main module runs)");
+        throw badRequest("capture needs a script",
+                         "name the Python script that calls the model (its main module runs)");
     std::error_code ec;
     if (!fs::is_regular_file(script, ec))
         throw badRequest("no script at '" + script + "'", "give the path of a Python file on the engine's machine");
@@ -105,7 +109,8 @@ Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::
     std::vector<std::string> args;
     if (const auto a = request.find("args"); a != request.end() && !a->is_null()) {
         if (!a->is_array())
-            throw badRequest("'args' must be a list of strings", "send the script's arguments as [\"--flag\", \"value\"]");
+            throw badRequest("'args' must be a list of strings",
+                             "send the script's arguments as [\"--flag\", \"value\"]");
         for (const Json &v : *a) {
             if (!v.is_string())
                 throw badRequest("'args' must be a list of strings", "send the script's arguments as strings");
@@ -118,9 +123,11 @@ Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::
                          "choose a writable folder"});
 
     const Json summary = ctx.stage("record", "running the script and recording the module's calls", [&](Json &a) {
-        std::vector<std::string> argv{Python::interpreterPath(), "-m", "aotstudio_frontend.capture", "record",
-                                      "--script", fs::absolute(script).string(), "--out", fs::absolute(out).string()};
-        argv.insert(argv.end(), {module.empty() ? "--module-class" : "--module", module.empty() ? moduleClass : module});
+        std::vector<std::string> argv{
+            Python::interpreterPath(),     "-m",    "aotstudio_frontend.capture", "record", "--script",
+            fs::absolute(script).string(), "--out", fs::absolute(out).string()};
+        argv.insert(argv.end(),
+                    {module.empty() ? "--module-class" : "--module", module.empty() ? moduleClass : module});
         if (calls)
             argv.insert(argv.end(), {"--calls", std::to_string(*calls)});
         if (keep)
@@ -151,15 +158,18 @@ Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::
         Json s = readJson(fs::path(out) / "summary.json");
         if (!s.is_object())
             throw JobFailed({"record", Protocol::Code::CaptureFailed,
-                             "the capture process ended without a summary (" + p.describe() + (p.err.empty() ? "" : ": " + p.err) + ")",
+                             "the capture process ended without a summary (" + p.describe()
+                                 + (p.err.empty() ? "" : ": " + p.err) + ")",
                              "run the script alone with the engine's Python to see what fails: " + commandLine(argv)});
         const std::int64_t recorded = s.value("calls", std::int64_t(0));
-        ctx.log("info", "recorded " + std::to_string(recorded) + " calls, " + std::to_string(s.value("signatures", 0))
-                            + " distinct input signatures (" + s.value("outcome", std::string("?")) + ")");
+        ctx.log("info",
+                "recorded " + std::to_string(recorded) + " calls, " + std::to_string(s.value("signatures", 0))
+                    + " distinct input signatures (" + s.value("outcome", std::string("?")) + ")");
         if (p.stopped)
             ctx.checkStop("record"); // the record so far stays in out/
         if (recorded == 0 || s.value("outcome", std::string()) == "several_instances")
-            throw JobFailed({"record", Protocol::Code::CaptureFailed, s.value("message", std::string("no call was recorded")),
+            throw JobFailed({"record", Protocol::Code::CaptureFailed,
+                             s.value("message", std::string("no call was recorded")),
                              "see out/summary.json and the script's output in out/script.log"});
         if (const std::string outcome = s.value("outcome", std::string()); outcome != "finished")
             ctx.log("warning", s.value("message", outcome) + " (the calls recorded before it are kept and used)");
@@ -169,8 +179,8 @@ Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::
     });
     const Json proposal = ctx.stage("propose", "proposing the dynamic shapes and buckets", [&](Json &a) {
         try {
-            Json r = Python::callFunction("capture_propose", "propose", Json::array({fs::absolute(out).string(), waste, maxBuckets}),
-                                          "propose");
+            Json r = Python::callFunction("capture_propose", "propose",
+                                          Json::array({fs::absolute(out).string(), waste, maxBuckets}), "propose");
             a["proposal"] = (fs::path(out) / "proposal.json").string();
             return r;
         } catch (const Python::FrontendException &e) {

@@ -294,17 +294,17 @@ void Engine::runJob(Job &job)
     try {
         const EventFn forward = [this](const Json &e) { emit(e); };
         const JobKind *kind = findJobKind(job.request.type);
-        Json result = kind->run(id, job.request.body, forward, job.stop.get_token());
-        // Every second from the request's arrival to its result (FORMAT.md "result"): what the
-        // studio's time accounting divides among the stages.
-        const auto now = std::chrono::steady_clock::now();
-        result["wall_seconds"] = std::chrono::duration<double>(now - job.received).count();
-        result["queued_seconds"] = std::chrono::duration<double>(job.started - job.received).count();
+        const Json result = kind->run(id, job.request.body, forward, job.stop.get_token());
         // result.json sits next to the package it describes; a failed later run leaves the pair
         // as it was and writes error.json instead.
         if (kind->writesResultFile)
             writeJobFile(result.value("out", std::string()), "result.json", result, "error.json");
-        emit(Protocol::makeResult(id, result));
+        // Every second from the request's arrival to its result (FORMAT.md "result" event): what
+        // the studio's time accounting divides among the stages.
+        const auto now = std::chrono::steady_clock::now();
+        const Json timing{{"wall_seconds", std::chrono::duration<double>(now - job.received).count()},
+                          {"queued_seconds", std::chrono::duration<double>(job.started - job.received).count()}};
+        emit(Protocol::makeResult(id, result, timing));
     } catch (const JobFailed &e) {
         // Not for a bad request: the directory may belong to another job (e.g. "in use").
         const auto &out = job.request.body.value("out", Json());

@@ -144,10 +144,14 @@ Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, cons
     return j;
 }
 
-Json makeResult(std::int64_t id, const Json &result)
+Json makeResult(std::int64_t id, const Json &result, const Json &timing)
 {
     Json j = event("result", id);
     j["result"] = result;
+    if (timing.is_object())
+        for (const auto &[k, v] : timing.items())
+            if (k != "type" && k != "id" && k != "result")
+                j[k] = v;
     return j;
 }
 

@@ -104,7 +104,9 @@ Json makeLog(std::int64_t id, std::string_view level, std::string_view message, 
 /// `compile`), each within `seconds`.
 Json makeStageDone(std::int64_t id, std::string_view stage, double seconds, const Json &artifacts = Json::object(),
                    const Json &parts = nullptr);
-Json makeResult(std::int64_t id, const Json &result);
+/// `result`; `timing` (optional object: `wall_seconds`, `queued_seconds`) is merged into the event,
+/// beside `result`, so that a job's result object stays what its files hold.
+Json makeResult(std::int64_t id, const Json &result, const Json &timing = nullptr);
 Json makeError(std::int64_t id, const Error &error);
 Json makePong(std::int64_t id);
 /// `data`, the answer to `read` (FORMAT.md "read"): `data` holds `length` bytes of the file at

@@ -148,7 +148,7 @@ private Q_SLOTS:
         stageDone("verify", 0.125);
         const int beforeResult = model->rowCount();
         session.apply(
-            {{"type", "result"}, {"id", 1}, {"result", QJsonObject{{"out", "/o"}, {"wall_seconds", 12.625}}}});
+            {{"type", "result"}, {"id", 1}, {"result", QJsonObject{{"out", "/o"}}}, {"wall_seconds", 12.625}});
         QCOMPARE(resets.size(), 0); // rows were inserted as stages ended, never reset
         QCOMPARE(model->rowCount(), beforeResult); // the running row went, the unattributed row came
 

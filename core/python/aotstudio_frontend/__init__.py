@@ -19,6 +19,16 @@ _os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 _os.environ.setdefault("TQDM_DISABLE", "1")
 
 from .errors import FrontendError
-from .job import CompileJob, engine_info
 
 __all__ = ["FrontendError", "CompileJob", "engine_info"]
+
+
+def __getattr__(name):
+    # CompileJob and engine_info on first use (PEP 562): importing job.py pulls in torch, sympy and
+    # Inductor, which child processes that only need a small module (capture's recorder, the eager
+    # cold-start baseline) should not pay for on start-up.
+    if name in ("CompileJob", "engine_info"):
+        from . import job
+
+        return getattr(job, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
