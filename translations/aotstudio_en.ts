@@ -3025,6 +3025,34 @@ Time budget (no trial starts after it):</source>
         <source>The whole stage: no pass of it is listed.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decompose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compile</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>load package</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measure</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::PipelinePanel</name>

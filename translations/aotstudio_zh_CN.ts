@@ -355,7 +355,7 @@
     <name>AotStudio::Widgets::Charts</name>
     <message>
         <source>%1 ms</source>
-        <translation>%1 ms</translation>
+        <translation>%1 毫秒</translation>
     </message>
 </context>
 <context>
@@ -476,7 +476,7 @@
     </message>
     <message>
         <source>%1 ms (p10–p90 %2–%3, %4 runs)</source>
-        <translation>%1 ms（p10–p90 %2–%3，%4 次运行）</translation>
+        <translation>%1 毫秒（p10–p90 %2–%3，%4 次运行）</translation>
     </message>
     <message>
         <source>not given</source>
@@ -1173,7 +1173,7 @@
     </message>
     <message>
         <source>%1 (%2 ms)</source>
-        <translation>%1（%2 ms）</translation>
+        <translation>%1（%2 毫秒）</translation>
     </message>
     <message>
         <source>Kernels: %1</source>
@@ -2057,7 +2057,7 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>done in %1 s</source>
-        <translation>完成，用时 %1 s</translation>
+        <translation>完成，用时 %1 秒</translation>
     </message>
     <message>
         <source>done</source>
@@ -2120,11 +2120,11 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>Total (ms)</source>
-        <translation>总计（ms）</translation>
+        <translation>总计（毫秒）</translation>
     </message>
     <message>
         <source>Mean (ms)</source>
-        <translation>平均（ms）</translation>
+        <translation>平均（毫秒）</translation>
     </message>
     <message>
         <source>Share</source>
@@ -2769,7 +2769,7 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>%1 s</source>
-        <translation>%1 s</translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1:%2 min</source>
@@ -2814,11 +2814,11 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>%1 ms (no interval)</source>
-        <translation>%1 ms（无置信区间）</translation>
+        <translation>%1 毫秒（无置信区间）</translation>
     </message>
     <message>
         <source>%1 ms (95% CI %2–%3)</source>
-        <translation>%1 ms（95% 置信区间 %2–%3）</translation>
+        <translation>%1 毫秒（95% 置信区间 %2–%3）</translation>
     </message>
     <message>
         <source>ok</source>
@@ -2954,7 +2954,7 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>Time (ms)</source>
-        <translation>时间（ms）</translation>
+        <translation>时间（毫秒）</translation>
     </message>
     <message>
         <source>This pass ran and left the graph unchanged.</source>
@@ -3017,6 +3017,34 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>The whole stage: no pass of it is listed.</source>
         <translation>整个阶段：未列出其中的 pass。</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>decompose</source>
+        <translation>分解</translation>
+    </message>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>load package</source>
+        <translation>加载编译包</translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>measure</source>
+        <translation>测量</translation>
     </message>
 </context>
 <context>
@@ -3322,7 +3350,7 @@ method %4</source>
     </message>
     <message>
         <source>Total time in the traced pass (ms) · share of the variant&apos;s wall time</source>
-        <translation>跟踪运行中的总时间（ms）· 占该变体墙钟时间的比例</translation>
+        <translation>跟踪运行中的总时间（毫秒）· 占该变体墙钟时间的比例</translation>
     </message>
     <message>
         <source>%1 · %2</source>
@@ -3378,7 +3406,7 @@ method %4</source>
     </message>
     <message>
         <source>p99 latency (ms)</source>
-        <translation>p99 延迟（ms）</translation>
+        <translation>p99 延迟（毫秒）</translation>
     </message>
     <message>
         <source>Runners (threads calling the package at once)</source>
@@ -3390,7 +3418,7 @@ method %4</source>
     </message>
     <message>
         <source>p99 latency per call (ms)</source>
-        <translation>每次调用的 p99 延迟（ms）</translation>
+        <translation>每次调用的 p99 延迟（毫秒）</translation>
     </message>
     <message numerus="yes">
         <source>%n runner(s), %1 threads
@@ -3486,7 +3514,7 @@ median of %n run(s)</source>
     </message>
     <message>
         <source>phases: %1 ms</source>
-        <translation>各阶段：%1 ms</translation>
+        <translation>各阶段：%1 毫秒</translation>
     </message>
     <message>
         <source>traced / untraced %1</source>
@@ -3759,7 +3787,7 @@ package %7</source>
     </message>
     <message>
         <source>Median latency per call (ms)</source>
-        <translation>每次调用的延迟中位数（ms）</translation>
+        <translation>每次调用的延迟中位数（毫秒）</translation>
     </message>
     <message>
         <source>Peak memory of one forward above resident (%1)</source>
@@ -3799,7 +3827,7 @@ package %7</source>
     </message>
     <message>
         <source>Compiled median latency (ms)</source>
-        <translation>编译后延迟中位数（ms）</translation>
+        <translation>编译后延迟中位数（毫秒）</translation>
     </message>
     <message>
         <source>Compiled median latency (ms, log)</source>
@@ -4585,11 +4613,11 @@ The package path, accuracy and latency of the compiled model will appear here.</
     </message>
     <message>
         <source>Eager (ms)</source>
-        <translation>即时执行（ms）</translation>
+        <translation>即时执行（毫秒）</translation>
     </message>
     <message>
         <source>Compiled (ms)</source>
-        <translation>编译后（ms）</translation>
+        <translation>编译后（毫秒）</translation>
     </message>
     <message>
         <source>vs fp32 eager</source>
@@ -4630,7 +4658,7 @@ The package path, accuracy and latency of the compiled model will appear here.</
     <message>
         <source>fp32 eager %1 ms over this scheme&apos;s compiled %2 ms
 this scheme&apos;s own eager / compiled: %3</source>
-        <translation>fp32 eager %1 ms 除以本方案编译后 %2 ms
+        <translation>fp32 eager %1 毫秒 除以本方案编译后 %2 毫秒
 本方案自身 eager / 编译后：%3</translation>
     </message>
     <message>
@@ -4794,7 +4822,7 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation>%1 ms</translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>Compiled median</source>
@@ -4846,7 +4874,7 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>bundle %1 ms vs eager %2 ms: eager / bundle %3</source>
-        <translation>部署包 %1 ms，eager %2 ms：eager / 部署包 %3</translation>
+        <translation>部署包 %1 毫秒，eager %2 毫秒：eager / 部署包 %3</translation>
     </message>
     <message>
         <source>spawn to main</source>
@@ -5180,7 +5208,7 @@ this scheme&apos;s own eager / compiled: %3</source>
     </message>
     <message>
         <source>Time from the start of the traced pass (ms)</source>
-        <translation>从跟踪运行开始起的时间（ms）</translation>
+        <translation>从跟踪运行开始起的时间（毫秒）</translation>
     </message>
     <message>
         <source>All variants</source>
@@ -5193,7 +5221,7 @@ start %4 ms, duration %5 µs
 %6</source>
         <translation>%1
 %2 · %3
-开始 %4 ms，时长 %5 µs
+开始 %4 毫秒，时长 %5 µs
 %6</translation>
     </message>
 </context>
@@ -5244,7 +5272,7 @@ start %4 ms, duration %5 µs
     </message>
     <message>
         <source>%1: %2 ms, max abs error %3</source>
-        <translation>%1：%2 ms，最大绝对误差 %3</translation>
+        <translation>%1：%2 毫秒，最大绝对误差 %3</translation>
     </message>
     <message numerus="yes">
         <source>%1 on %2, %3: %n trial(s)</source>

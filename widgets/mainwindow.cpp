@@ -39,6 +39,7 @@
 #include <QTimer>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QScreen>
 #include <QSettings>
 #include <QStandardItemModel>
@@ -63,6 +64,34 @@ constexpr auto KeyModel = "compile/model";
 constexpr auto KeyDevice = "compile/device";
 constexpr auto KeyOutput = "compile/output";
 constexpr auto KeyLanguage = "ui/language";
+/// A scroll area that scrolls only vertically: never narrower than its content's minimum width, so
+/// nothing is cut at its right edge (zh_CN at 1366 px: the summary's values were cut under a
+/// horizontal scroll bar), and it tells the layout when that width changes.
+class VerticalScrollArea : public QScrollArea
+{
+public:
+    explicit VerticalScrollArea(QWidget *parent) : QScrollArea(parent)
+    {
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    }
+    QSize minimumSizeHint() const override
+    {
+        QSize s = QScrollArea::minimumSizeHint();
+        if (widget())
+            s.setWidth(std::max(s.width(), widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width()
+                                               + 2 * frameWidth()));
+        return s;
+    }
+
+protected:
+    bool eventFilter(QObject *o, QEvent *e) override
+    {
+        if (o == widget() && e->type() == QEvent::LayoutRequest)
+            updateGeometry();
+        return QScrollArea::eventFilter(o, e);
+    }
+};
+
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -452,12 +481,11 @@ void MainWindow::createCentral()
     bannerLayout->addWidget(restart, 0, Qt::AlignVCenter);
     m_banner->hide();
 
-    // The summary scrolls rather than claim width: the docks around it (graph, kernels) need it.
-    auto *scroll = new QScrollArea(central);
+    // The summary scrolls vertically rather than claim height; its width is what its content needs.
+    auto *scroll = new VerticalScrollArea(central);
     scroll->setObjectName(QStringLiteral("summaryScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(220);
     m_resultPanel = new ResultPanel(scroll);
     m_resultPanel->setObjectName(QStringLiteral("resultPanel"));
     scroll->setWidget(m_resultPanel);
@@ -522,6 +550,8 @@ void MainWindow::createDocks()
     // 500 | ~350 | ~1070), so a large screen gives the Pipeline's columns room too.
     const int width = this->width();
     resizeDocks({pipeline, graph}, {qMax(360, width * 26 / 100), qMax(600, width * 55 / 100)}, Qt::Horizontal);
+    // The Pipeline's rows are what a compile is followed by: two thirds of the height above the Inspector.
+    resizeDocks({pipeline, inspector}, {2, 1}, Qt::Vertical);
     pipeline->setMinimumWidth(260);
 }
 

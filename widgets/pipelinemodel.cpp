@@ -70,6 +70,27 @@ QString engineStageOf(const QString &graphStage)
     return QStringLiteral("compile");
 }
 
+/// A short name of an engine stage for the table's Stage column (the status bar and the log use
+/// the long StageNames::displayName): one or two words, so the column stays narrow on a laptop.
+QString shortStageName(const QString &stage)
+{
+    if (stage == QLatin1String("load"))
+        return PipelineModel::tr("load");
+    if (stage == QLatin1String("export"))
+        return PipelineModel::tr("export");
+    if (stage == QLatin1String("decompose"))
+        return PipelineModel::tr("decompose");
+    if (stage == QLatin1String("compile"))
+        return PipelineModel::tr("compile");
+    if (stage == QLatin1String("load_package"))
+        return PipelineModel::tr("load package");
+    if (stage == QLatin1String("verify"))
+        return PipelineModel::tr("verify");
+    if (stage == QLatin1String("measure"))
+        return PipelineModel::tr("measure");
+    return Client::StageNames::displayName(stage);
+}
+
 /// Time below this is not worth a row of its own (1 ms).
 constexpr double kMinRowSeconds = 0.001;
 
@@ -193,20 +214,20 @@ QVariant PipelineModel::timeRowData(const Row &row, int column, int role) const
             break;
         case Row::Part:
             if (column == StageColumn)
-                return Client::StageNames::displayName(row.stage);
+                return shortStageName(row.stage);
             if (column == PassColumn)
                 return row.part == QLatin1String("native_build") ? tr("C++ build (compiler, linker)") : row.part;
             break;
         case Row::Rest:
             if (column == StageColumn)
-                return Client::StageNames::displayName(row.stage);
+                return shortStageName(row.stage);
             if (column == PassColumn)
                 return row.stage == QLatin1String("compile") ? tr("lowering, codegen, packaging")
                                                              : tr("rest of the stage");
             break;
         default:
             if (column == StageColumn)
-                return Client::StageNames::displayName(row.stage);
+                return shortStageName(row.stage);
             break;
         }
         if (column == TimeColumn && row.kind != Row::Running)

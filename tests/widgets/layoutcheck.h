@@ -9,6 +9,8 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QProgressBar>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStringList>
 #include <QTextDocument>
 #include <QWidget>
@@ -80,6 +82,14 @@ inline QStringList clipped(QWidget *window)
                           .arg(at.y())
                           .arg(at.width())
                           .arg(at.height());
+        // A panel of text in a scroll area (not a table) that needs a horizontal scroll bar shows
+        // its right-hand side cut off until the user scrolls sideways.
+        if (auto *area = qobject_cast<QScrollArea *>(w);
+            area && area->widgetResizable() && area->widget() && area->horizontalScrollBar()->isVisible())
+            problems << describe(w, QString())
+                    + QStringLiteral(": its content is %1 px wide, %2 px are shown")
+                          .arg(area->widget()->minimumSizeHint().width())
+                          .arg(area->viewport()->width());
         QString text;
         int need = 0;
         if (auto *label = qobject_cast<QLabel *>(w)) {
