@@ -80,6 +80,7 @@ private Q_SLOTS:
     void convnetStagesAndKernels();
     void structuredInputs();
     void inputsCommand();
+    void captureCommand();
     void compileAtAnotherShape();
     void regionalCompile();
     void diffCommand();
@@ -316,6 +317,62 @@ void TestCli::structuredInputs()
     QVERIFY2(d.exitCode == 0, d.err.right(3000).constData());
     QVERIFY2(d.err.contains("register_dataclass"), d.err.right(3000).constData());
     QCOMPARE(TestSupport::result(d.out).value(QLatin1String("inputs")).toArray().size(), 3);
+}
+
+void TestCli::captureCommand()
+{
+    // Issue 39 through the engine and the CLI (capture.py's own tests cover the recorder): a
+    // script of ours calls a small model with a varying batch and a length that is a multiple
+    // of 8, ids and mask tied; the proposal finds both dimensions; a module path that names
+    // nothing records no call (exit 1, capture_failed). ~15 s.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString script = dir.filePath(QStringLiteral("serve.py"));
+    QFile f(script);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("import torch\n"
+            "class Net(torch.nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.emb = torch.nn.Embedding(50, 8)\n"
+            "    def forward(self, ids, mask):\n"
+            "        return (self.emb(ids) * mask.unsqueeze(-1)).sum(1)\n"
+            "model = Net().eval()\n"
+            "with torch.no_grad():\n"
+            "    for i in range(60):\n"
+            "        b, s = [2, 3, 4, 8][i % 4], 8 * (1 + i % 5)\n"
+            "        model(torch.zeros(b, s, dtype=torch.long), torch.ones(b, s))\n");
+    f.close();
+    const QString out = dir.filePath(QStringLiteral("cap"));
+    const Run r = runCli({QStringLiteral("capture"), QStringLiteral("--script"), script, QStringLiteral("--module"),
+                          QStringLiteral("model"), QStringLiteral("--out"), out, QStringLiteral("--json")},
+                         300000);
+    QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
+    const QJsonObject j = TestSupport::result(r.out);
+    QCOMPARE(j.value(QLatin1String("summary")).toObject().value(QLatin1String("calls")).toInt(), 60);
+    const QJsonObject proposal = j.value(QLatin1String("proposal")).toObject();
+    QStringList dynamic;
+    for (const auto &d : proposal.value(QLatin1String("compile")).toObject().value(QLatin1String("dynamic")).toArray())
+        dynamic << d.toString();
+    // The batch 2..8 tied across ids and mask; the length 8..40 tied too (one name each).
+    QVERIFY2(dynamic.contains(QStringLiteral("ids:0:2:8=batch"))
+                 && dynamic.contains(QStringLiteral("mask:0:2:8=batch")),
+             qPrintable(dynamic.join(QLatin1Char(' '))));
+    QVERIFY2(dynamic.filter(QRegularExpression(QStringLiteral("^ids:1:8:40="))).size() == 1,
+             qPrintable(dynamic.join(QLatin1Char(' '))));
+    bool multipleOf8 = false;
+    for (const auto &d : proposal.value(QLatin1String("dims")).toArray())
+        multipleOf8 = multipleOf8 || d.toObject().value(QLatin1String("multiple_of")).toInt() == 8;
+    QVERIFY(multipleOf8);
+    QVERIFY(QFileInfo::exists(out + QLatin1String("/proposal.json")));
+    QVERIFY(QFileInfo::exists(out + QLatin1String("/calls.jsonl")));
+
+    const Run none
+        = runCli({QStringLiteral("capture"), QStringLiteral("--script"), script, QStringLiteral("--module"),
+                  QStringLiteral("no_such_model"), QStringLiteral("--out"), dir.filePath(QStringLiteral("none"))},
+                 300000);
+    QCOMPARE(none.exitCode, 1);
+    QVERIFY2(none.err.contains("capture_failed"), none.err.right(2000).constData());
 }
 
 void TestCli::inputsCommand()
