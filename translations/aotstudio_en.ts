@@ -5570,6 +5570,13 @@ start %4 ms, duration %5 µs
             <numerusform>%n outputs failed verification: %1</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>compared: %n output(s) with the scheme&apos;s eager model, largest difference %1 (no tolerance)</source>
+        <translation>
+            <numerusform>compared: %n output with the scheme&apos;s eager model, largest difference %1 (no tolerance)</numerusform>
+            <numerusform>compared: %n outputs with the scheme&apos;s eager model, largest difference %1 (no tolerance)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>EngineMessage</name>

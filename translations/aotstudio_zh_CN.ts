@@ -5577,6 +5577,12 @@ start %4 ms, duration %5 µs
             <numerusform>%n 个输出验证失败：%1</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>compared: %n output(s) with the scheme&apos;s eager model, largest difference %1 (no tolerance)</source>
+        <translation>
+            <numerusform>已比较：%n 个输出与该方案的 eager 模型，最大差异 %1（无容差）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>EngineMessage</name>

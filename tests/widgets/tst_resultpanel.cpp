@@ -4,6 +4,7 @@
 #include "widgets/latencychart.h"
 #include "widgets/resultpanel.h"
 #include "widgets/verifyoutputmodel.h"
+#include "widgets/verifytext.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -174,6 +175,20 @@ private Q_SLOTS:
         QVERIFY2(verdict.contains(QLatin1String("passed: 2 outputs within 0.001 of eager (largest 2.4e-07)")),
                  qPrintable(verdict));
         QVERIFY(panel.findChild<QLabel *>(QStringLiteral("resultVerify"))->property("passed").toBool());
+        // A quantize scheme's verify (tolerance 1e30, only NaN fails): what was compared, never
+        // "within 1e+30 of eager".
+        {
+            QJsonObject q = fixture(QStringLiteral("compile_verify_cpu.json"));
+            QJsonObject v = q.value(QLatin1String("verify")).toObject();
+            v.insert(QStringLiteral("tolerance"), 1e30);
+            q.insert(QStringLiteral("verify"), v);
+            q.insert(QStringLiteral("tolerance"), 1e30);
+            const QString headline
+                = AotStudio::Widgets::VerifyText::headline(AotStudio::Client::VerifyResult::fromJson(q));
+            QVERIFY2(headline.startsWith(QLatin1String("compared: 2 outputs with the scheme's eager model, largest "
+                                                       "difference 2.4e-07 (no tolerance)")),
+                     qPrintable(headline));
+        }
         QCOMPARE(text(panel, "resultVerifyMode"), QStringLiteral("compiled against eager"));
         QCOMPARE(text(panel, "resultVerifyInputs"), QStringLiteral("the example input and 2 seeded inputs (3 calls)"));
         VerifyOutputModel *model = panel.verifyModel();
