@@ -104,12 +104,15 @@ MainWindow::MainWindow(QWidget *parent)
     m_jobs = new JobController(m_sessions, this, this);
     setWindowTitle(m_sessions->windowTitle());
     setWindowIcon(QIcon(QStringLiteral(":/icons/aotstudio.svg")));
-    // The default size: 1400×900, or the screen's available area where it is smaller (a 1366×768
-    // laptop); the minimum size fits 1366×728 (tests/widgets/tst_layout.cpp checks it).
-    if (const QScreen *s = screen())
-        resize(QSize(1400, 900).boundedTo(s->availableGeometry().size()));
-    else
+    // The default size: the screen's whole available area up to 1600 px wide (a 1366×768 laptop),
+    // 90% of it on larger screens (1920×1080: 1728×972, so the docks get room, not a fixed
+    // 1400×900 beside an empty desktop); the minimum fits 1366×728 (tests/widgets/tst_layout.cpp).
+    if (const QScreen *s = screen()) {
+        const QSize available = s->availableGeometry().size();
+        resize(available.width() < 1600 ? available : available * 0.9);
+    } else {
         resize(1400, 900);
+    }
     setDockNestingEnabled(true);
 
     createActions();
