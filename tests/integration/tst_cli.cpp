@@ -723,9 +723,11 @@ void TestCli::busyOutputDirectory()
 {
     QTemporaryDir dir;
     QProcess first;
+    // --no-cache: a reused package would end the first compile before the second one starts.
     first.start(QStringLiteral(AOTSTUDIO_CLI_PATH),
-                {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"), QStringLiteral("--out"),
-                 dir.path(), QStringLiteral("--json"), QStringLiteral("--max-seconds"), QStringLiteral("1")});
+                {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+                 QStringLiteral("--out"), dir.path(), QStringLiteral("--json"), QStringLiteral("--max-seconds"),
+                 QStringLiteral("1"), QStringLiteral("--no-cache")});
     QByteArray firstErr;
     QTRY_VERIFY_WITH_TIMEOUT((firstErr += first.readAllStandardError()).contains("export:"), 120000);
 
@@ -751,8 +753,10 @@ void TestCli::ctrlCCancels()
 {
     QTemporaryDir dir;
     QProcess p;
-    p.start(QStringLiteral(AOTSTUDIO_CLI_PATH), {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
-                                                QStringLiteral("--out"), dir.path()});
+    // --no-cache: a reused package could finish before the Ctrl-C arrives.
+    p.start(QStringLiteral(AOTSTUDIO_CLI_PATH),
+            {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:mlp"),
+             QStringLiteral("--out"), dir.path(), QStringLiteral("--no-cache")});
     QByteArray err;
     QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("] export:"), 120000);
     ::kill(static_cast<pid_t>(p.processId()), SIGINT);
