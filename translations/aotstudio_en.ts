@@ -3053,6 +3053,15 @@ Time budget (no trial starts after it):</source>
         <source>measure</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>reused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reused from the compile cache: this pass ran in an earlier compile of the same program, so it took no time in this job.
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::PipelinePanel</name>

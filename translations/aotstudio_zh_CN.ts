@@ -3046,6 +3046,16 @@ Time budget (no trial starts after it):</source>
         <source>measure</source>
         <translation>测量</translation>
     </message>
+    <message>
+        <source>reused</source>
+        <translation>已复用</translation>
+    </message>
+    <message>
+        <source>Reused from the compile cache: this pass ran in an earlier compile of the same program, so it took no time in this job.
+%1</source>
+        <translation>从编译缓存复用：此优化遍已在先前一次相同程序的编译中运行，本次作业未在其上花费时间。
+%1</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::PipelinePanel</name>

@@ -282,7 +282,10 @@ QVariant PipelineModel::snapshotData(const Row &row, int column, int role) const
             if (s.previousNodes < 0)
                 return QString();
             return delta > 0 ? QStringLiteral("+%1").arg(delta) : QString::number(delta);
-        case TimeColumn: return formatNumber(s.seconds * 1e3, 'f', s.seconds < 0.01 ? 3 : 1);
+        case TimeColumn:
+            if (s.reused)
+                return tr("reused");
+            return formatNumber(s.seconds * 1e3, 'f', s.seconds < 0.01 ? 3 : 1);
         }
         break;
     case SortRole:
@@ -302,6 +305,10 @@ QVariant PipelineModel::snapshotData(const Row &row, int column, int role) const
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         break;
     case Qt::ToolTipRole:
+        if (s.reused)
+            return tr("Reused from the compile cache: this pass ran in an earlier compile of the same program, "
+                      "so it took no time in this job.\n%1")
+                .arg(s.path);
         if (!s.changed)
             return tr("This pass ran and left the graph unchanged.");
         if (s.stage == QLatin1String("fusion"))

@@ -488,6 +488,7 @@ void Session::applyEvent(const QJsonObject &o)
         s.nodes = o.value(QLatin1String("nodes")).toInt();
         s.path = str(o, "path");
         s.seconds = o.value(QLatin1String("seconds")).toDouble();
+        s.reused = o.value(QLatin1String("reused")).toBool();
         s.previousNodes = job.snapshots.isEmpty() ? -1 : job.snapshots.last().nodes;
         job.snapshots.append(s);
         Q_EMIT snapshotAdded(id, int(job.snapshots.size()) - 1);

@@ -54,6 +54,7 @@ struct SnapshotRecord
     double seconds = 0;     ///< seconds since the previous snapshot (the pass's own time, roughly)
     bool changed = true;    ///< false: the pass ran and left the graph as it was
     bool graph = true;      ///< false for the fusion and codegen stages (IR text, kernels.json)
+    bool reused = false;    ///< restored from the compile cache: the pass did not run in this job
 
     /// "post_grad · pattern_matcher" or "post_grad" for a stage entry.
     QString label() const;

@@ -176,6 +176,24 @@ private Q_SLOTS:
                  12.625 - (1.5 + 0.75 + 10.0 + 0.125));
         const QString summary = panel.findChild<QLabel *>(QStringLiteral("pipelineSummary"))->text();
         QVERIFY2(summary.contains(QStringLiteral("98.0% of the engine's 12.6 s")), qPrintable(summary));
+
+        // A pass restored from the compile cache says so instead of a time it did not take here.
+        session.recordRequest(QJsonObject{{"type", "compile"}, {"id", 2}, {"model", "sample:mlp"}, {"device", "cpu"}});
+        session.apply({{"type", "snapshot"},
+                       {"id", 2},
+                       {"stage", "post_grad"},
+                       {"pass", "fuse"},
+                       {"nodes", 11},
+                       {"path", "/o2/fuse.json"},
+                       {"seconds", 0.0},
+                       {"reused", true}});
+        QCOMPARE(model->index(0, PipelineModel::PassColumn).data().toString(), QStringLiteral("fuse"));
+        QCOMPARE(model->index(0, PipelineModel::TimeColumn).data().toString(), QStringLiteral("reused"));
+        QCOMPARE(model->index(0, 0).data(PipelineModel::SecondsRole).toDouble(), 0.0);
+        QVERIFY(model->index(0, 0)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QLatin1String("Reused from the compile cache")));
     }
 
     void pipelineIsLiveAndNamesItsJob()
