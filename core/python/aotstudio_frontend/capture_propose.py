@@ -85,15 +85,11 @@ def say(msg_id: str, **args) -> str:
 
 
 def _identifier(text: str, taken: set) -> str:
-    ident = re.sub(r"\W+", "_", text.replace("'", "")).strip("_") or "d"
-    if ident[0].isdigit():
-        ident = "d_" + ident
-    base, n = ident, 1
-    while ident in taken:
-        n += 1
-        ident = f"{base}_{n}"
-    taken.add(ident)
-    return ident
+    """A dimension name for the factory snippet: inputs.identifier, the one rule for names the
+    generated code uses (imported here, not at the top: it imports torch)."""
+    from .inputs import identifier
+
+    return identifier(text, taken)
 
 
 def _read_json(path: str):
