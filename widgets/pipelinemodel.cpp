@@ -207,7 +207,7 @@ QVariant PipelineModel::timeRowData(const Row &row, int column, int role) const
     case Qt::DisplayRole:
         switch (row.kind) {
         case Row::Running:
-            return column == StageColumn ? m_running : column == PassColumn ? tr("running…") : QVariant();
+            return column == StageColumn ? shortStageName(m_running) : column == PassColumn ? tr("running…") : QVariant();
         case Row::Unattributed:
             if (column == StageColumn)
                 return tr("unattributed");

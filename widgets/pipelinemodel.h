@@ -42,7 +42,8 @@ public:
     /// The engine stages that ended (stage_done) and the engine's wall time (s, < 0: not known
     /// yet): the time rows. Rows extend in place as above.
     void setStages(const QList<Client::StageRecord> &stages, double wallSeconds);
-    /// The running row's text (the stage in progress, in the UI language); empty: no such row.
+    /// The engine stage in progress (`load`, `compile`, ...; shown by its short name, as the time
+    /// rows are); empty: no running row.
     void setRunningStage(const QString &stage);
     QString runningStage() const { return m_running; }
     /// Seconds the stages account for and the engine's wall time (< 0: not known): the share the

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipelinepanel.h"
 
-#include "client/stagenames.h"
 #include "jobheading.h"
 #include "numberformat.h"
 
@@ -77,8 +76,7 @@ void PipelinePanel::reload()
     m_model->setSnapshots(snapshots);
     m_model->setStages(job ? job->stages : QList<Client::StageRecord>(), job ? job->engineWallSeconds() : -1);
     m_model->setRunningStage(job && !job->finished()
-                                 ? Client::StageNames::displayName(job->currentStage.isEmpty() ? QStringLiteral("load")
-                                                                                               : job->currentStage)
+                                 ? (job->currentStage.isEmpty() ? QStringLiteral("load") : job->currentStage)
                                  : QString());
     m_heading->setText(job ? JobHeading::heading(*job) : QString());
     m_heading->setVisible(job != nullptr);
