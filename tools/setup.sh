@@ -23,6 +23,8 @@ DEB_PACKAGES=(
   ccache # compiled objects shared between presets and git worktrees (CMakeLists.txt); also Inductor's
          # generated C++ on recompiles (core/python/aotstudio_frontend/compilecache.py)
   clang-format # clang-format 14 and git-clang-format: tools/check-format.sh (test format_check)
+  libopenblas-dev libsleef-dev # aotstudio-run-lite (core/runtime/lite): GEMM glue over OpenBLAS's CBLAS and the
+                               # SLEEF vector math that link_libtorch=False packages call; both dlopen()ed at run time
   openssh-server # sshd for the remote-engine tests (tst_remote*: a throwaway sshd on 127.0.0.1; no daemon is configured)
 )
 
