@@ -19,7 +19,7 @@ import time
 import torch
 import torch.utils._pytree as pytree
 
-from . import compilecache, doctor, dynamic, graph_json, guards, kernels, outdir, verify
+from . import compilecache, compileplan, doctor, dynamic, graph_json, guards, kernels, outdir, verify
 from . import inputs as structured
 from . import shapes as example_shapes
 from .errors import FrontendError, compile_hint, export_hint, one_line, user_location
@@ -140,6 +140,7 @@ class CompileJob:
         self._cancelled_in = None  # the stage a cancel was seen in
         self.stages = []  # [{name, pass, nodes, snapshot, seconds}]
         self.kernel_summary = None
+        self._kernels_data = None  # kernels.json as built (compileplan joins steps to kernels)
         self._snapshot_seq = 0
         self._last_mark = time.perf_counter()
         self.model = None
@@ -432,12 +433,13 @@ class CompileJob:
         started = time.perf_counter()
         ccache_stats = None if reused or not self.cache else self._ccache_setup(options)
         native_build = NativeBuildTimer()
+        plan = compileplan.PlanRecorder()  # memory plan and fusion decisions (memory.json, fusion.json)
         if not reused:
             os.makedirs(partial_dir, exist_ok=True)
             try:
                 # Inductor freezes only with grad disabled (compile_fx checks is_grad_enabled()).
                 with PassRecorder(self.snapshot, self.log, self.unchanged_pass, self.check_stop), \
-                        torch.set_grad_enabled(not self.freezing), native_build:
+                        torch.set_grad_enabled(not self.freezing), native_build, plan:
                     path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial,
                                                                     inductor_configs=options)
             except Exception as exc:
@@ -458,6 +460,10 @@ class CompileJob:
                 _plain_weight_files(path)
             os.replace(path, final)
             os.rmdir(partial_dir)
+            try:
+                compileplan.write_raw(plan, trace_root)  # inside trace/: kept and restored by the compile cache
+            except Exception as exc:
+                self.log("warning", f"the memory plan and fusion decisions could not be kept: {one_line(exc)}")
             if self.reuse["ccache"] is not None:
                 c = self.reuse["ccache"]
                 self.log("info", text("cache.ccache_counts", hits=c["hits"], calls=c["hits"] + c["misses"],
@@ -471,6 +477,7 @@ class CompileJob:
         # The package's input guards beside it (the C++ runner checks every call against them).
         self.guards_path = guards.write_sidecar(self.guards, self.work) if self.guards is not None else None
         self._collect_kernels(trace_root)
+        plan_summary = self._write_plan(trace_root, reused)
         if cache is not None and not reused:
             self._cache_store(cache, final, trace_root, compile_stages, inductor_seconds)
         warnings = []
@@ -491,6 +498,8 @@ class CompileJob:
                 # The native C++ build's wall time inside this compile (null when the package was reused).
                 "native_build": None if reused else native_build.result(),
                 "reuse": self.reuse,
+                # memory.json and fusion.json beside the package (compileplan.py; FORMAT.md "Memory plan").
+                "memory": plan_summary["memory"], "fusion": plan_summary["fusion"],
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
                             "dynamic": self.dynamic_specs, "shapes": self.shapes or None,
                             "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
@@ -663,6 +672,28 @@ class CompileJob:
         else:
             self.log("debug", f"not stored in the compile cache: larger than its size bound ({cache.folder})")
 
+    def _write_plan(self, trace_root: str, reused: bool) -> dict:
+        """memory.json and fusion.json into the job folder from the plan recorded while Inductor ran
+        (or restored with a cached package); their summaries for the result. A failure here is a
+        warning and a result saying the plan is unavailable: the compile itself succeeded."""
+        try:
+            summary = compileplan.build_files(self.work, self.kernel_summary.get("trace_dir"), trace_root,
+                                              self._kernels_data, self.device, reused)
+        except Exception as exc:
+            why = f"the memory plan could not be written: {one_line(exc)}"
+            self.log("warning", why)
+            off = {"path": None, "available": False, "complete": False, "reason": why}
+            return {"memory": dict(off), "fusion": dict(off)}
+        m, f = summary["memory"], summary["fusion"]
+        if m.get("available"):
+            self.log("info", f"memory plan: predicted peak {m['predicted_peak_bytes']} bytes "
+                             f"({m['planned_peak_bytes']} as the generated code allocates), {m['buffers']} buffers, "
+                             f"weights {m['constants_bytes']} bytes; fusion: {f['fused_kernels']} fused kernels, "
+                             f"{f['refused']} refused pairs ({m['seconds']:.3f} s)")
+        else:
+            self.log("info", f"memory plan not available: {m.get('reason')}")
+        return summary
+
     def _collect_kernels(self, trace_root: str) -> None:
         trace_dir = kernels.find_trace_dir(trace_root)
         if trace_dir is None:
@@ -671,6 +702,7 @@ class CompileJob:
             return
         self._mark()
         data = kernels.build_kernel_list(trace_dir, self.device)
+        self._kernels_data = data
         path = os.path.join(self.work, "kernels.json")
         graph_json.write_snapshot(data, path)
         by_kind = {}

@@ -25,6 +25,7 @@ from .files import write_json_atomic
 #: What compiles and profiles write into OUT (besides aotstudio.log, the running job's own log, and
 #: earlier previous-* folders): one model's results, replaced or moved aside together.
 ARTIFACTS = ("model.pt2", "model.unverified.pt2", "model.guards.json", "model.unverified.guards.json", "result.json", "error.json", "kernels.json",
+             "memory.json", "fusion.json",
              "snapshots", "trace",
              "quant_layers.json", "profile.json", "profile.csv", "profile_kernels.csv", "trace.json", "coldstart")
 #: The previous run's aotstudio.log, set aside by aotstudio-cli when the new run's log opens
