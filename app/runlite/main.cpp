@@ -244,6 +244,43 @@ int checkPackage(const std::string &pt2)
     return 0;
 }
 
+/// --package PKG --input FILE: one package on the file's tensors, outputs saved with
+/// --save-outputs; no bundle, no hashes (export's verify of a lite package, as aotstudio-run
+/// --package serves a sweep).
+int runPackage(const std::string &pt2, const std::string &inputPath, const std::string &saveTo, bool asJson)
+{
+    try {
+        const auto file = Lite::readTensorFile(inputPath);
+        auto package = Lite::Package::load(pt2, {});
+        std::vector<const Lite::Tensor *> args;
+        for (const auto &t : file.tensors)
+            args.push_back(t.get());
+        const auto t0 = Clock::now();
+        const auto outputs = package->run(args);
+        const double runMs = msSince(t0);
+        std::vector<const Lite::Tensor *> outs;
+        json summary = json::array();
+        for (std::size_t i = 0; i < outputs.size(); ++i) {
+            outs.push_back(outputs[i].get());
+            summary.push_back(outputJson("output " + std::to_string(i), *outputs[i], -1));
+        }
+        if (!saveTo.empty())
+            Lite::writeTensorFile(saveTo, outs);
+        const json out{{"package", pt2},  {"device", "cpu"},    {"runtime", "lite"},
+                       {"run_ms", runMs}, {"outputs", summary}, {"saved", saveTo.empty() ? json() : json(saveTo)}};
+        if (asJson)
+            Protocol::printEnvelope(stdout, Protocol::okEnvelope(Bundle::validUtf8Json(out)));
+        else
+            std::printf("package:  %s\nrun:      %.3f ms\noutputs:  %zu\n", pt2.c_str(), runMs, outputs.size());
+    } catch (const Lite::LiteError &e) {
+        return refuse(asJson, e.missing().empty() ? "failed" : "refused", e.what());
+    } catch (const std::exception &e) {
+        return refuse(asJson, "failed", e.what());
+    }
+    std::fflush(nullptr);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -262,7 +299,7 @@ int main(int argc, char **argv)
         "command line. --json: one line, {\"ok\": true, \"result\": {...}} or {\"ok\": false, \"error\": {...}}.\n"
         "--abi: the functions this runtime provides, and the libraries it opens on demand (JSON).\n"
         "--check PACKAGE.pt2: the symbols the package needs from the process, and those missing here (JSON).");
-    std::string bundlePath, inputPath, saveOutputs, bucketName, checkPath;
+    std::string bundlePath, inputPath, saveOutputs, bucketName, checkPath, packagePath;
     std::optional<long long> batchOpt;
     int iters = 100, warmup = 10, threads = 0;
     std::uint64_t seed = 0;
@@ -296,6 +333,10 @@ int main(int argc, char **argv)
                  "Run an unsigned bundle, or one signed by a key outside the trust store");
     app.add_flag("--json", asJson, "Print one JSON object on stdout");
     app.add_flag("--abi", abi, "Print the aoti_torch_* functions this runtime provides (JSON) and exit");
+    app.add_option("--package", packagePath,
+                   "Run one AOTInductor .pt2 (compiled with link_libtorch=False) on --input "
+                   "instead of a bundle; no hashes, no timing (export's verify)")
+        ->check(CLI::ExistingFile);
     app.add_option("--check", checkPath,
                    "Print the symbols PACKAGE.pt2 needs from the process and those this runtime "
                    "lacks (JSON) and exit")
@@ -323,6 +364,11 @@ int main(int argc, char **argv)
     }
     if (!checkPath.empty())
         return checkPackage(checkPath);
+    if (!packagePath.empty()) {
+        if (inputPath.empty())
+            return usage(asJson, "--package needs --input FILE (torch.save of the input tensors)");
+        return runPackage(packagePath, inputPath, saveOutputs, asJson);
+    }
     if (bundlePath.empty())
         return usage(asJson, "give a bundle (directory or .zip); see --help");
     if (!bucketName.empty() && inputPath.empty())

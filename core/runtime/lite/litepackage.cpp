@@ -2,6 +2,7 @@
 #include "runtime/lite/litepackage.h"
 
 #include "bundle/packagecache.h"
+#include "runtime/lite/tensorio.h"
 
 #include <nlohmann/json.hpp>
 
@@ -309,14 +310,48 @@ void Package::bindWeights(const fs::path &archive, const std::map<std::string, B
     std::vector<ConstantMapEntry> pairs;
     std::vector<std::string> names; // the pairs point into these
     names.reserve(entries.size());
+    std::map<std::string, std::int32_t> ownDtypes;
+    const auto addConstant = [&](const std::string &fqn, const nlohmann::json &entry,
+                                 const std::shared_ptr<Storage> &storage, std::int32_t dtype, const std::string &file) {
+        auto t = std::make_unique<Tensor>();
+        t->storage = storage;
+        t->dtype = dtype;
+        t->sizes = entry.at(1).get<std::vector<std::int64_t>>();
+        t->strides = entry.at(2).get<std::vector<std::int64_t>>();
+        t->storageOffset = entry.at(3).get<std::int64_t>();
+        if (t->sizes.size() != t->strides.size())
+            throw LiteError(label + ": weights_config.json: '" + fqn + "' has sizes and strides of different ranks");
+        std::int64_t last = t->storageOffset;
+        for (std::size_t i = 0; i < t->sizes.size(); ++i)
+            last += t->sizes[i] > 0 ? (t->sizes[i] - 1) * t->strides[i] : 0;
+        if (t->numel() > 0 && (last + 1) * static_cast<std::int64_t>(t->itemSize()) > storage->nbytes)
+            throw LiteError(label + ": weights_config.json: '" + fqn + "' reaches past the end of '" + file + "'");
+        const auto nm = nameOfFqn.find(fqn);
+        if (nm == nameOfFqn.end())
+            throw LiteError(label + ": weights_config.json names '" + fqn + "', which the model has no constant for");
+        names.push_back(nm->second);
+        m_constants.push_back(std::move(t));
+    };
     try {
         for (const auto &[fqn, entry] : entries.items()) {
             const std::string file = entry.at(0).get<std::string>();
             const auto it = shared.find(file);
-            if (it == shared.end())
-                throw LiteError(label + ": its weight file '" + file + "' (for '" + fqn
-                                + "') is not one of the bundle's shared weights; the lite runtime binds only those "
-                                  "(BUNDLE.md \"Shared weights\")");
+            if (it == shared.end()) {
+                // A package whose weight files are still inside it (the engine's verify, before an
+                // export moves them): each a torch.save file of one plain tensor.
+                const fs::path own = archive / "data" / "weights" / file;
+                if (!fs::exists(own))
+                    throw LiteError(label + ": its weight file '" + file + "' (for '" + fqn
+                                    + "') is neither inside it nor one of the bundle's shared weights");
+                auto &storage = files[own.string()];
+                if (!storage) {
+                    const auto f = readTensorFile(own);
+                    storage = f.tensors.front()->storage;
+                    ownDtypes[own.string()] = f.tensors.front()->dtype;
+                }
+                addConstant(fqn, entry, storage, ownDtypes[own.string()], own.string());
+                continue;
+            }
             const Bundle::BucketWeight &w = it->second;
             const std::int32_t dtype = dtypeCode(w.dtype);
             if (dtype < 0)
@@ -347,27 +382,7 @@ void Package::bindWeights(const fs::path &archive, const std::map<std::string, B
                 storage->nbytes = bytes;
                 storage->mapped = true;
             }
-            auto t = std::make_unique<Tensor>();
-            t->storage = storage;
-            t->dtype = dtype;
-            t->sizes = entry.at(1).get<std::vector<std::int64_t>>();
-            t->strides = entry.at(2).get<std::vector<std::int64_t>>();
-            t->storageOffset = entry.at(3).get<std::int64_t>();
-            if (t->sizes.size() != t->strides.size())
-                throw LiteError(label + ": weights_config.json: '" + fqn
-                                + "' has sizes and strides of different ranks");
-            std::int64_t last = t->storageOffset;
-            for (std::size_t i = 0; i < t->sizes.size(); ++i)
-                last += t->sizes[i] > 0 ? (t->sizes[i] - 1) * t->strides[i] : 0;
-            if (t->numel() > 0 && (last + 1) * static_cast<std::int64_t>(t->itemSize()) > storage->nbytes)
-                throw LiteError(label + ": weights_config.json: '" + fqn + "' reaches past the end of '" + w.file
-                                + "'");
-            const auto nm = nameOfFqn.find(fqn);
-            if (nm == nameOfFqn.end())
-                throw LiteError(label + ": weights_config.json names '" + fqn
-                                + "', which the model has no constant for");
-            names.push_back(nm->second);
-            m_constants.push_back(std::move(t));
+            addConstant(fqn, entry, storage, dtype, w.file);
         }
     } catch (const nlohmann::json::exception &e) {
         throw LiteError(label + ": its weights_config.json is malformed: " + e.what());
