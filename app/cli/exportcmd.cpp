@@ -28,6 +28,7 @@ struct ExportOptions {
     std::vector<std::string> dynamic, shapes;
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
     int coldStartRuns = 3;
+    std::string runtime = "libtorch";
 };
 
 /// `--buckets batch=1,4,16` (the "batch=" prefix names the dimension; version 1 knows only batch):
@@ -104,6 +105,12 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
                    "hashes; BUNDLE.md \"Block layout\")")
         ->capture_default_str()
         ->check(CLI::IsMember({"buckets", "blocks"}));
+    cmd.add_option("--runtime", o.runtime,
+                   "What the packages are built for: 'libtorch' (aotstudio-run), 'lite' (link_libtorch=False: "
+                   "aotstudio-run-lite runs them without libtorch, c10 or Python; a bucket needing a function it lacks "
+                   "stays libtorch and the log names them), 'auto' (lite on the CPU)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"libtorch", "lite", "auto"}));
     cmd.add_flag("--no-shared-weights", o.noSharedWeights,
                  "Keep each bucket's weights inside its package's .so (default with several buckets: every distinct "
                  "weight stored once in weights/ and bound at load, BUNDLE.md \"Shared weights\")");
@@ -169,6 +176,8 @@ Json exportRequest(const ExportOptions &o)
         request["sign_key"] = std::filesystem::absolute(o.signKey).string();
     if (o.noSharedWeights)
         request["shared_weights"] = false;
+    if (o.runtime != "libtorch")
+        request["runtime"] = o.runtime;
     if (!o.buckets.empty())
         request["buckets"] = *parseBuckets(o.buckets); // checked by the option's validator
     if (!o.dynamicBatch.empty()) {

@@ -482,6 +482,10 @@ Json runCompile(const Job &ctx, const Json &request)
             {"kernels", compiled.value("kernels", Json::object())},
             {"inductor_cache", compiled.value("inductor_cache", "disabled")},
             {"reuse", compiled.value("reuse", Json())},
+            // What the package is built for (lite.py: "lite" = link_libtorch=False, for aotstudio-run-lite) and,
+            // when a lite compile fell back to libtorch, the functions the lite runtime lacked.
+            {"runtime", compiled.value("runtime", "libtorch")},
+            {"lite_missing", compiled.value("lite_missing", Json::array())},
             {"native_build", compiled.value("native_build", Json())},
             {"options", compiled.value("options", Json::object())},
         };

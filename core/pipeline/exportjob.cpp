@@ -377,6 +377,20 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     if (!sharedRequest.is_null() && !sharedRequest.is_boolean())
         throw fail("export", Protocol::Code::BadRequest, "shared_weights must be true or false", "");
     const bool sharedWeights = sharedRequest.is_boolean() ? sharedRequest.get<bool>() : plan.size() > 1;
+    // The runtime the packages are built for (BUNDLE.md "The libtorch-free runtime"): "lite" compiles
+    // with link_libtorch=False, checked and verified by aotstudio-run-lite (lite.py); a bucket whose
+    // package needs a function it lacks is compiled for libtorch instead and says which. "auto": lite
+    // on the CPU, libtorch elsewhere. Default libtorch.
+    std::string runtime = request.value("runtime", std::string("libtorch"));
+    if (runtime != "libtorch" && runtime != "lite" && runtime != "auto")
+        throw fail("export", Protocol::Code::BadRequest, "runtime must be 'libtorch', 'lite' or 'auto'", "");
+    if (runtime == "auto")
+        runtime = base.value("device", std::string("cpu")) == "cpu" ? "lite" : "libtorch";
+    const fs::path liteRuntime = selfDir() / "aotstudio-run-lite";
+    if (runtime == "lite" && !fs::exists(liteRuntime, ec))
+        throw fail("export", Protocol::Code::BadRequest,
+                   "--runtime lite needs aotstudio-run-lite next to the engine (" + liteRuntime.string() + ")",
+                   "build or install the aotstudio-run-lite target");
     // Each bucket's compile request: measure false, graphs of the first bucket only.
     std::vector<Json> compiles;
     for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -385,6 +399,10 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         r["measure"] = false;
         r["snapshots"] = i == 0; // graphs of the first bucket only
         r["external_weights"] = sharedWeights;
+        if (runtime == "lite") {
+            r["runtime"] = "lite";
+            r["lite_runtime"] = liteRuntime.string();
+        }
         if (r.contains("dynamic_batch_all_inputs")) {
             // Dimension 0 of every input is the batch; the count comes from a cheap load-free
             // guess: the frontend checks indices and reports a clear error if one is wrong.
@@ -441,6 +459,10 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         }
         bucket["name"] = p.name;
         bucket["package"] = rel;
+        if (result.value("runtime", std::string()) == "lite")
+            bucket["runtime"] = "lite"; // absent: libtorch (aotstudio-run-lite refuses such a bucket)
+        else if (const Json missing = result.value("lite_missing", Json::array()); !missing.empty())
+            ctx.log("warning", "bucket " + p.name + " is built for libtorch: aotstudio-run-lite lacks " + missing.dump());
         if (sharedWeights) {
             try {
                 const auto moved = Bundle::shareWeights(staging / rel, staging, &Runtime::writeRawWeight);

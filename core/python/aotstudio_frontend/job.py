@@ -29,6 +29,7 @@ from .options import DEFAULT_TOLERANCE, DEVICES, DTYPES  # noqa: F401 (importabl
 from .options import parse as parse_options
 from .buildtime import NativeBuildTimer
 from .passes import PassRecorder
+from . import lite
 
 _ccache_missing_said = False  # "ccache is not installed" is logged once per process
 
@@ -130,6 +131,9 @@ class CompileJob:
         self.inductor = opts.inductor  # further Inductor options (a recipe's, tune.py)
         # Weights outside the package's .so (BUNDLE.md "Shared weights"); off again with freezing.
         self.external_weights = opts.external_weights
+        self.runtime = opts.runtime  # "lite": link_libtorch=False, checked and verified by lite.py
+        self.lite_runtime = opts.lite_runtime
+        self.lite_missing = []
         self.allow_cache = opts.allow_cache
         self.cache = opts.cache  # our compile cache and ccache (compilecache.py); off with "cache": false
         self.reuse = None  # what compile() reused: the result's "reuse"
@@ -471,6 +475,14 @@ class CompileJob:
         inductor_seconds = time.perf_counter() - started
         compile_stages = self.stages[first_stage:]
         self.package = final
+        if self.runtime == "lite":
+            missing = lite.missing_functions(final, self.lite_runtime)
+            if missing:
+                # Kept for libtorch instead, saying why (issue 38: never a package the runtime refuses).
+                self.log("warning", f"aotstudio-run-lite lacks {len(missing)} function(s) this package calls "
+                                    f"({', '.join(missing)}): compiled again for the libtorch runtime")
+                self.runtime, self.lite_missing = "libtorch", missing
+                return self.compile()
         size = os.path.getsize(final)
         if not reused:
             self.log("info", f"package written: {final} ({size} bytes)")
@@ -493,6 +505,7 @@ class CompileJob:
                                          "runs in fp32 with extra quantize/dequantize work"})
                 self.log("warning", warnings[-1]["message"] + "; " + warnings[-1]["hint"])
         return {"package": final, "package_bytes": size, "stages": self.stages, "warnings": warnings,
+                "runtime": self.runtime, "lite_missing": self.lite_missing,  # lite.py; FORMAT.md "runtime"
                 "kernels": self.kernel_summary, "guards_path": self.guards_path,
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
                 # The native C++ build's wall time inside this compile (null when the package was reused).
@@ -533,6 +546,8 @@ class CompileJob:
             self.external_weights = False
             self.log("info", "freezing is on: the weights stay inside the package (frozen weights are packed "
                              "into opaque oneDNN tensors that cannot be stored outside it, so a bundle cannot share them)")
+        if self.runtime == "lite":
+            options.update(lite.INDUCTOR_OPTIONS)  # aotstudio-run-lite's shim binds the aoti_torch_* calls
         if self.external_weights:
             # Each constant as its own torch.save file in data/weights/ with weights_config.json
             # (FQN -> file, shape, stride, offset), nothing in the .so; the C++ runner binds them
@@ -759,6 +774,8 @@ class CompileJob:
     def verify_end(self) -> dict:
         """The verify result (FORMAT.md, "verify"); raises FrontendError(mismatch)."""
         result = self._verifier.finish()
+        if self.runtime == "lite":  # the shipped package in the runtime that will run it
+            result["lite_runtime"] = lite.verify_in_runtime(self, self._verifier, self.lite_runtime)
         self._verified = True
         return result
 

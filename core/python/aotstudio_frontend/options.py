@@ -99,6 +99,8 @@ class CompileOptions:
     max_autotune: bool = False
     inductor: dict = field(default_factory=dict)  # further Inductor options (a recipe's)
     external_weights: bool = False
+    runtime: str = "libtorch"  # "lite": link_libtorch=False, for aotstudio-run-lite (lite.py)
+    lite_runtime: str = None  # the aotstudio-run-lite executable that checks and verifies such a package
     allow_cache: bool = False
     cache: bool = True  # our compile cache and ccache (compilecache.py)
     take_snapshots: bool = True
@@ -167,6 +169,15 @@ def parse(request: dict) -> CompileOptions:
                             "use --device cpu or --device cuda")
     if not request.get("out"):
         raise FrontendError("bad_request", "load", "no output directory given", "pass --out DIR")
+    runtime = request.get("runtime", "libtorch")
+    if runtime not in ("libtorch", "lite"):
+        raise FrontendError("bad_request", "load", f"runtime '{runtime}': expected 'libtorch' or 'lite'", "")
+    if runtime == "lite" and device != "cpu":
+        raise FrontendError("bad_request", "load", "runtime 'lite' (aotstudio-run-lite) runs CPU packages only",
+                            "use --runtime libtorch for a CUDA bundle")
+    if runtime == "lite" and not request.get("lite_runtime"):
+        raise FrontendError("bad_request", "load", "runtime 'lite' needs the aotstudio-run-lite executable "
+                            "(the request's lite_runtime) to check and verify the package", "")
     return CompileOptions(
         spec=spec, device=device, dtype_name=dtype_name, out=out, tolerance=float(tolerance), dynamic=dynamic,
         dynamic_specs=[str(d) for d in request.get("dynamic", [])], shapes=shapes, batch=batch, dynamic_batch=dynamic_batch,
@@ -177,6 +188,7 @@ def parse(request: dict) -> CompileOptions:
         # Weights outside the package's .so (BUNDLE.md "Shared weights"): an export with several
         # buckets stores each distinct weight once for all of them.
         external_weights=bool(request.get("external_weights", False)),
+        runtime=runtime, lite_runtime=request.get("lite_runtime") or None,
         allow_cache=bool(request.get("allow_cache", False)), cache=bool(request.get("cache", True)),
         take_snapshots=bool(request.get("snapshots", True)),
         scheme=scheme)
