@@ -42,6 +42,7 @@ Command exportCommand();
 Command inputsCommand();
 Command inspectCommand();
 Command keygenCommand();
+Command memoryCommand();
 Command profileCommand();
 Command quantizeCommand();
 Command sweepCommand();

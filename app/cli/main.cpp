@@ -23,7 +23,7 @@ std::vector<Command> commandTable()
 {
     return {captureCommand(), compileCommand(),  diffCommand(),    exportCommand(),   inputsCommand(),
             inspectCommand(), keygenCommand(),   profileCommand(), quantizeCommand(), sweepCommand(),
-            compareCommand(), numericsCommand(), tuneCommand()};
+            compareCommand(), numericsCommand(), tuneCommand(),    memoryCommand()};
 }
 
 } // namespace AotStudio::Cli

@@ -357,6 +357,10 @@ Json runCompile(const Job &ctx, const Json &request)
             a["package"] = r.at("package");
             if (const auto k = r.find("kernels"); k != r.end() && k->is_object() && k->contains("path") && !(*k)["path"].is_null())
                 a["kernels"] = (*k)["path"];
+            // The memory plan and fusion decisions beside the package (FORMAT.md "Memory plan").
+            for (const char *name : {"memory", "fusion"})
+                if (const auto m = r.find(name); m != r.end() && m->is_object() && m->value("available", false))
+                    a[name] = (*m)["path"];
             return r;
         });
         std::string package = compiled.at("package").get<std::string>();
@@ -487,6 +491,8 @@ Json runCompile(const Job &ctx, const Json &request)
             {"runtime", compiled.value("runtime", "libtorch")},
             {"lite_missing", compiled.value("lite_missing", Json::array())},
             {"native_build", compiled.value("native_build", Json())},
+            {"memory", compiled.value("memory", Json())},
+            {"fusion", compiled.value("fusion", Json())},
             {"options", compiled.value("options", Json::object())},
         };
         return result;

@@ -2,6 +2,7 @@
 // `aotstudio-cli compare` on two real CPU compiles of sample:convnet (issue 16: defaults against
 // --freezing): the kernel diff lists what freezing removed or changed, the post-grad graph diff is
 // not empty, and the refusals (another model, not a job, a bad command line) exit as documented.
+// `aotstudio-cli memory` (issue 40) on the same compiles: the plan's peaks and the buffers there.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -61,6 +62,7 @@ private Q_SLOTS:
     void textOutput();
     void refusals();
     void badCommandLine();
+    void memoryPlan();
 
 private:
     QTemporaryDir m_dir;
@@ -220,4 +222,36 @@ void TestCompareCli::badCommandLine()
 }
 
 QTEST_GUILESS_MAIN(TestCompareCli)
+/// `aotstudio-cli memory`: a compile's memory.json read back (FORMAT.md "Memory plan"): the
+/// predicted and planned peaks, the buffers live at the planned peak with their nodes, no measured
+/// figure without a profile; a folder without a plan is not_found (exit 1), said plainly.
+void TestCompareCli::memoryPlan()
+{
+    Run r = TestSupport::cli({ QStringLiteral("memory"), m_a, QStringLiteral("--json") });
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject result = parse(r.out).value(QLatin1String("result")).toObject();
+    QVERIFY(result.value(QLatin1String("complete")).toBool());
+    const double planned = result.value(QLatin1String("planned_peak_bytes")).toDouble();
+    QVERIFY(planned > 0);
+    QVERIFY(planned <= result.value(QLatin1String("predicted_peak_bytes")).toDouble());
+    QVERIFY(result.value(QLatin1String("measured")).isNull());
+    const QJsonArray top = result.value(QLatin1String("top_buffers")).toArray();
+    QVERIFY(!top.isEmpty());
+    QVERIFY(!top.first().toObject().value(QLatin1String("nodes")).toArray().isEmpty());
+    QVERIFY(result.value(QLatin1String("constants_bytes")).toDouble() > 0); // convnet's weights, apart
+
+    r = TestSupport::cli({ QStringLiteral("memory"), m_a });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains("planned peak (generated code):"), r.out.constData());
+    QVERIFY2(r.out.contains("buffers live at the planned peak"), r.out.constData());
+
+    const QString empty = m_dir.filePath(QStringLiteral("no-plan"));
+    QVERIFY(QDir().mkpath(empty));
+    r = TestSupport::cli({ QStringLiteral("memory"), empty, QStringLiteral("--json") });
+    QCOMPARE(r.exitCode, 1);
+    const QJsonObject error = parse(r.out).value(QLatin1String("error")).toObject();
+    QCOMPARE(error.value(QLatin1String("code")).toString(), QStringLiteral("not_found"));
+    QVERIFY(r.err.contains("no memory.json"));
+}
+
 #include "tst_compare_cli.moc"

@@ -286,7 +286,9 @@ class PlanRecorder:
     def raw(self) -> dict:
         """Everything recorded, JSON-able: written as ``trace/aotstudio_plan.json`` so that a
         compile restored from the cache gets the same files (build_files())."""
-        return {"format": "aotstudio.plan_raw", "version": FORMAT_VERSION, "graphs": self.graphs,
+        import torch
+        return {"format": "aotstudio.plan_raw", "version": FORMAT_VERSION, "torch_version": torch.__version__,
+                "graphs": self.graphs,
                 "refusals": self.refusals, "candidates": [list(c) for c in self.candidates],
                 "op_names": self.op_names, "problems": self.problems, "hook_seconds": self.seconds}
 
@@ -474,12 +476,13 @@ def _read_json(path: str):
 
 
 def _kernel_join(steps: list, kernels: list) -> None:
-    """Each step's kernel from kernels.json (``id``, ``name``, ``kind``): the kernel whose
-    ``post_grad_nodes`` share the most nodes with the step's; on a tie one not yet taken, then one
-    at or after the previous step's kernel in call order (kernel ids carry Inductor's debug handle,
-    in call order), then the earliest. The C++ backend may emit several steps as loop nests of one
-    function (its kernel group), so a ``cpp`` kernel can serve several steps; a library call site
-    serves one. Steps with no sharing kernel keep ``kernel`` null."""
+    """Each step's kernel from kernels.json (``id``, ``name``, ``kind``): among the kernels sharing
+    post-grad nodes with the step, one of the step's kind first (an extern call's step a
+    ``library`` kernel, a loop nest's step a generated one), then the most shared nodes, then one at
+    or after the previous step's kernel in call order (kernel ids carry Inductor's debug handle, in
+    call order), then one not yet taken, then the earliest. The C++ backend may emit several steps
+    as loop nests of one function (its kernel group), so a generated kernel can serve several
+    steps; a library call site serves one. Steps with no sharing kernel keep ``kernel`` null."""
     order = {k["id"]: i for i, k in enumerate(kernels)}
     used, last = set(), -1
     for step in steps:
@@ -489,7 +492,9 @@ def _kernel_join(steps: list, kernels: list) -> None:
             overlap = len(mine & set(k.get("post_grad_nodes", [])))
             if overlap == 0 or (k["id"] in used and k.get("kind") == "library"):
                 continue
-            key = (overlap, k["id"] not in used, order[k["id"]] >= last, -order[k["id"]])
+            extern = step["type"] in ("ExternKernelSchedulerNode", "FallbackKernel")
+            key = ((k.get("kind") == "library") == extern, overlap, order[k["id"]] >= last, k["id"] not in used,
+                   -order[k["id"]])
             if best_key is None or key > best_key:
                 best, best_key = k, key
         step["kernel"] = best["id"] if best else None
@@ -534,7 +539,11 @@ def build_files(work: str, trace_dir: str | None, trace_root: str, kernels_data:
     if len(graphs) > 1:
         partial.append(f"{len(graphs)} graphs were planned; memory.json describes the last (the model's)")
     main = graphs[-1] if graphs else None
-    memory_doc = _memory_doc(main, const_graphs, post_to_pre, kernels, device, partial, measured)
+    if main is not None and main.get("planner") == "pool":
+        partial.append("Inductor's pool memory planner (config.memory_planning) placed the buffers: the lifetimes "
+                       "and peaks are Inductor's, the allocation and reuse fields are not read from its pools")
+    memory_doc = _memory_doc(main, const_graphs, post_to_pre, kernels, device, partial, measured,
+                             raw.get("torch_version"))
     fusion_doc = _fusion_doc(raw, main, post_to_pre, partial)
     seconds = time.perf_counter() - started + float(raw.get("hook_seconds", 0.0))
     memory_doc["seconds"] = fusion_doc["seconds"] = round(seconds, 6)
@@ -552,7 +561,7 @@ def build_files(work: str, trace_dir: str | None, trace_root: str, kernels_data:
                        "by_category": fusion_doc.get("by_category", {}), "seconds": fusion_doc["seconds"]}}
 
 
-def _memory_doc(main, const_graphs, post_to_pre, kernels, device, partial, measured) -> dict:
+def _memory_doc(main, const_graphs, post_to_pre, kernels, device, partial, measured, torch_version) -> dict:
     doc = {"format": MEMORY_FORMAT, "format_version": FORMAT_VERSION, "available": main is not None,
            "complete": main is not None and not partial, "partial": partial, "device": device,
            "source": "torch/_inductor: memory.compute_memory_timeline over scheduler.nodes after "
@@ -560,7 +569,6 @@ def _memory_doc(main, const_graphs, post_to_pre, kernels, device, partial, measu
            "units": "bytes"}
     if main is None:
         return doc
-    import torch
     steps = [dict(s) for s in main["steps"]]
     _kernel_join(steps, kernels)
     for s, live, planned in zip(steps, main["curve"], main["planned_curve"]):
@@ -637,7 +645,7 @@ def _memory_doc(main, const_graphs, post_to_pre, kernels, device, partial, measu
                 "live_nodes": sorted({n for b in live for n in b["nodes"]})}
 
     doc.update({
-        "torch_version": torch.__version__, "graph": main["graph"], "planner": main["planner"],
+        "torch_version": torch_version, "graph": main["graph"], "planner": main["planner"],
         "allow_buffer_reuse": main["planner"] != "none",
         "steps": steps, "buffers": buffers, "inputs": inputs, "constants": unique,
         "constants_bytes": sum(c["bytes"] or 0 for c in unique), "outputs": main["outputs"],
@@ -701,7 +709,7 @@ def _fusion_doc(raw, main, post_to_pre, partial) -> dict:
         if {final_of.get(o) for o in ops1} & {final_of.get(o) for o in ops2} - {None}:
             later_fused += 1
             continue
-        key = (r["name1"], r["name2"], r["reason"])
+        key = (tuple(ops1), tuple(ops2), r["reason"])
         if key in seen:
             continue
         seen.add(key)
@@ -728,8 +736,11 @@ def _fusion_doc(raw, main, post_to_pre, partial) -> dict:
     node_status = {}
     rank = {"never_candidate": 0, "not_chosen": 1, "refused": 2, "fused": 3}
     for step in main["steps"]:
+        # Inductor's lowering inlines pointwise chains into one loop nest: several FX nodes computed
+        # by one scheduler node are fused too (by lowering, not by the scheduler).
+        inlined = step["type"] != "ExternKernelSchedulerNode" and len(step["nodes"]) > 1
         for op in step["ops"]:
-            if op in fused_ops:
+            if op in fused_ops or inlined:
                 status = "fused"
             elif op in refused_ops:
                 status = "refused"
