@@ -5,6 +5,7 @@
 #include "signcmd.h"
 
 #include "bundle/bundle.h"
+#include "bundle/compat.h"
 #include "bundle/inspect.h"
 #include "bundle/signing.h"
 #include "bundle/text.h"
@@ -114,6 +115,7 @@ int runInspect(const std::string &path, bool asJson, const std::vector<std::stri
                 code = Protocol::Code::Untrusted; // as the engine and aotstudio-run say for it
         } else if (!why.empty()) {
             failure = "does not run here: " + why.front();
+            code = Protocol::Code::Incompatible;
         }
         if (asJson) {
             if (failure.empty())
@@ -132,6 +134,21 @@ int runInspect(const std::string &path, bool asJson, const std::vector<std::stri
         std::printf("built with:   torch %s%s%s, quantization %s\n", info.value("torch_version", "").c_str(),
                     info.value("cuda_version", "").empty() ? "" : ", CUDA ", info.value("cuda_version", "").c_str(),
                     info.value("quantization", "none").c_str());
+        if (const Json compat = info.value("compat", Json()); compat.is_object()) {
+            std::printf("compat key:   %s\n", compat.value("key", "").c_str());
+            std::printf("  built for:  %s\n", Bundle::describeCompat(compat).c_str());
+            std::printf("  precision:  %s, %s shapes, runtime %s\n", compat.value("precision", "?").c_str(),
+                        compat.value("shape_mode", "?").c_str(), compat.value("runtime", "libtorch").c_str());
+            const Json model = compat.value("model_sha256", Json()), options = compat.value("options_sha256", Json());
+            std::printf("  hashes:     model %s, Inductor options %s\n",
+                        model.is_string() ? model.get<std::string>().substr(0, 16).c_str() : "unknown",
+                        options.is_string() ? options.get<std::string>().substr(0, 16).c_str() : "unknown");
+            for (const auto &n : compat.value("notes", Json::array()))
+                std::printf("  note:       %s\n", n.is_string() ? n.get<std::string>().c_str() : n.dump().c_str());
+        } else {
+            std::printf(
+                "compat key:   none (made before format 3's compatibility key; only torch and device are checked)\n");
+        }
         std::printf("made by:      %s, %s (format version %d)\n", info.value("producer", "?").c_str(),
                     info.value("created", "?").c_str(), info.value("format_version", 0));
         std::printf("inputs:       %s\n", specsLine(info.value("inputs", Json::array())).c_str());
@@ -194,6 +211,12 @@ int runInspect(const std::string &path, bool asJson, const std::vector<std::stri
             if (model.contains("kernels"))
                 std::printf(", %d kernel(s)", model.value("kernels", 0));
             std::printf("\n");
+            if (const Json compat = info.value("compat", Json()); compat.is_object()) {
+                std::printf("  built for:  %s\n", Bundle::describeCompat(compat).c_str());
+                std::printf("  key:        %s\n", compat.value("key", "").c_str());
+                for (const auto &n : compat.value("notes", Json::array()))
+                    std::printf("  note:       %s\n", n.is_string() ? n.get<std::string>().c_str() : n.dump().c_str());
+            }
             const Json metadata = model.value("metadata", Json::object());
             for (const auto &[k, v] : metadata.items())
                 std::printf("  %-26s %s\n", k.c_str(), v.is_string() ? v.get<std::string>().c_str() : v.dump().c_str());

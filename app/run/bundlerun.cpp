@@ -2,6 +2,7 @@
 #include "bundlerun.h"
 
 #include "bundle/text.h"
+#include "bundle/weights.h"
 #include "protocol/messages.h"
 
 #include <algorithm>
@@ -72,7 +73,21 @@ void checkRunsHere(const VerifiedBundle &vb, bool cudaAvailable, const std::stri
         std::string all;
         for (const auto &w : why)
             all += (all.empty() ? "" : "; ") + w;
-        throw Refusal("refused", "bundle '" + vb.path + "': " + all);
+        throw Refusal("refused", "bundle '" + vb.path + "': " + all, Protocol::Code::Incompatible);
+    }
+    // Weights that bind or refuse (BUNDLE.md "Shared weights"): every constant of each package that
+    // shares weights binds to exactly one listed weight that holds it, none left over, before any
+    // package's native code is loaded.
+    try {
+        if (const auto unbound = Bundle::checkBundleWeights(vb.bundle.root, vb.bundle.manifest); !unbound.empty()) {
+            std::string all;
+            for (const auto &w : unbound)
+                all += (all.empty() ? "" : "; ") + w;
+            throw Refusal("refused", "bundle '" + vb.path + "': its weights do not bind: " + all +
+                                         " (export it again; nothing of it was loaded)");
+        }
+    } catch (const Bundle::BundleError &e) {
+        throw Refusal("refused", "bundle '" + vb.path + "': " + e.what());
     }
 }
 

@@ -8,6 +8,7 @@
 #include "serve.h"
 
 #include "bundle/bundle.h"
+#include "bundle/compat.h"
 #include "bundle/guards.h"
 #include "bundle/signing.h"
 #include "bundle/text.h"
@@ -217,6 +218,18 @@ int runPackage(const std::string &package, const std::string &device, const std:
         return usage(asJson, "--package needs --input FILE (torch.save of the input tensors)");
     std::unique_ptr<Runtime::AotiRunner> runner;
     try {
+        // What the package was built for (its metadata and kernel images: bundle/compat.h), checked
+        // before its native code is loaded: another machine, missing CPU instructions, no kernel
+        // for this GPU are refusals, not an illegal instruction or a CUDA error later.
+        const bool cuda = device == "cuda" && Runtime::cudaAvailable();
+        const Bundle::PackageTarget target = Bundle::readPackageTarget(package, 1ull << 30, /*sharedObjects=*/false);
+        if (target.found) {
+            const auto why = Bundle::checkCompat(Bundle::packageCompat(target, ""),
+                                                 Bundle::Host::current(Runtime::libtorchVersion(), cuda,
+                                                                       cuda ? Runtime::cudaComputeCapability(0) : ""));
+            if (!why.empty())
+                return refuse(asJson, "refused", "package '" + package + "': " + why.front(), Protocol::Code::Incompatible);
+        }
         Runtime::AotiRunner::LoadOptions options;
         options.extractionCache = true;
         options.convertLayout = convertLayout;

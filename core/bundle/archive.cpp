@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <set>
 
 #include <fcntl.h>
@@ -195,6 +196,26 @@ std::string readZipEntry(std::string_view bytes, const std::string &entry, std::
     if (n < 0 || static_cast<zip_uint64_t>(n) != st.size)
         throw BundleError("zip " + name + ": entry '" + entry + "' cannot be read: " + zip_file_strerror(f) + " (truncated or corrupt)");
     return data;
+}
+
+void readZipEntries(const fs::path &zipPath, const std::function<bool(const std::string &, std::uint64_t)> &want,
+                    const std::function<void(const std::string &, std::string)> &take, const ExtractLimits &limits)
+{
+    const std::string name = quoted(zipPath);
+    const auto z = openZipChecked(zipPath, name);
+    for (const ZipEntry &e : zipEntries(z.get(), name, limits)) {
+        if (e.isDir || !want(e.rel, e.size))
+            continue;
+        zip_file_t *f = zip_fopen_index(z.get(), e.index, 0);
+        if (!f)
+            throw BundleError("zip " + name + ": entry '" + e.rel + "' cannot be opened: " + zip_strerror(z.get()) + " (corrupt)");
+        std::unique_ptr<zip_file_t, decltype(&zip_fclose)> file(f, &zip_fclose);
+        std::string data(static_cast<std::size_t>(e.size), '\0');
+        const zip_int64_t n = data.empty() ? 0 : zip_fread(f, data.data(), data.size());
+        if (n < 0 || static_cast<zip_uint64_t>(n) != e.size)
+            throw BundleError("zip " + name + ": entry '" + e.rel + "' cannot be read: " + zip_file_strerror(f) + " (truncated or corrupt)");
+        take(e.rel, std::move(data));
+    }
 }
 
 fs::path extractZip(const fs::path &zipPath, const fs::path &destDir, const ExtractLimits &limits)

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -215,6 +216,12 @@ std::string uncoveredBatchSizes(const BatchRule &rule, const std::vector<long lo
 /// compute_capability newer than `deviceCapability` ("9.0"; empty when unknown or no CUDA).
 std::vector<std::string> checkCompatible(const Manifest &manifest, const std::string &runtimeTorchVersion, bool cudaAvailable,
                                          const std::string &deviceCapability);
+struct Host; // bundle/compat.h
+/// The same against a described host (bundle/compat.h Host: CPU flags, machine, runtime). A
+/// manifest with a `compat` object (format 3, BUNDLE.md "Compatibility key") is checked through
+/// checkCompat(), whose reasons name what the bundle was built for, this runtime, and what to
+/// rebuild; one without falls back to the checks above.
+std::vector<std::string> checkCompatible(const Manifest &manifest, const Host &host);
 
 /// What a new bundle's manifest says before its files are hashed: the one place both writers of
 /// bundles (export, and profile's one-package cold-start bundle) build the manifest from, so they
@@ -233,6 +240,7 @@ struct ManifestDraft {
     bool padSafe = false;                      ///< batch.pad_safe: padding rows never change other rows
     nlohmann::json buckets = nlohmann::json::array(); ///< buckets[] as BUNDLE.md defines them
     nlohmann::json signer;                     ///< signing key's signerJson(); null when unsigned
+    nlohmann::json compat;                     ///< makeCompat() (bundle/compat.h); null: none written
 };
 
 /// A compile result's tensor list (FORMAT.md: shape, dtype, optional batched and name) as a
@@ -288,6 +296,13 @@ std::vector<std::string> checkZip(std::string_view bytes, const std::string &nam
 /// The entry `entry` of the zip in `bytes`, whole; BundleError when it is missing, declares more
 /// than `maxBytes`, or does not read back at its declared size and CRC.
 std::string readZipEntry(std::string_view bytes, const std::string &entry, std::uint64_t maxBytes, const std::string &name);
+
+/// Each file entry of the zip at `zipPath` for which `want(name, declared size)` is true, read
+/// whole (size and CRC checked) and handed to `take(name, bytes)`, in the zip's order; the names
+/// and sizes are first checked against `limits` as extractZip() does. Throws BundleError naming the
+/// zip when it cannot be read or an entry does not read back.
+void readZipEntries(const std::filesystem::path &zipPath, const std::function<bool(const std::string &, std::uint64_t)> &want,
+                    const std::function<void(const std::string &, std::string)> &take, const ExtractLimits &limits = {});
 
 /// What a `.pt2` file (or an extracted one's folder) holds: an AOTInductor package
 /// (`<name>/data/aotinductor/...`, aoti_compile_and_package), a torch.export.save program

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/inspect.h"
 
+#include "bundle/compat.h"
+
 #include "bundle/bundle.h"
 #include "bundle/guards.h"
 #include "bundle/signing.h"
@@ -274,6 +276,8 @@ json describePt2(const fs::path &path)
     case Pt2Kind::AotiPackage:
         out["kind"] = "aoti_package";
         out["aoti"] = {{"models", aotiModels}};
+        // What it was built for, from its files (bundle/compat.h); a package records no torch version.
+        out["compat"] = packageCompat(readPackageTarget(path), "");
         break;
     case Pt2Kind::ExportedProgram:
         out["kind"] = "exported_program";
@@ -329,7 +333,8 @@ json describeBundle(const fs::path &path, const std::function<std::vector<std::s
                 {"files", m.files.size()},
                 {"bytes", bytes},
                 {"problems", problemLines},
-                {"ok", problems.empty()}};
+                {"ok", problems.empty()},
+                {"compat", m.raw.value("compat", json())}};
     if (runsHere) {
         const auto why = runsHere(m);
         out["runs_here"] = {{"ok", why.empty()}, {"reasons", why}};

@@ -230,6 +230,28 @@ Manifest parseFields(const json &j, const std::string &origin)
         m.files.emplace(path, std::move(f));
     }
 
+    if (j.contains("compat") && !j.at("compat").is_null()) {
+        const json &c = j.at("compat");
+        if (!c.is_object())
+            fieldError(origin, "compat", "must be an object (the compatibility key, BUNDLE.md)");
+        for (const char *key : {"key", "torch", "device", "machine", "cpu_isa", "march"})
+            if (c.contains(key) && !c.at(key).is_string() && !c.at(key).is_null())
+                fieldError(origin, std::string("compat.") + key, "must be a string or null");
+        if (c.contains("cpu_features") && (!c.at("cpu_features").is_array() ||
+                                           !std::all_of(c.at("cpu_features").begin(), c.at("cpu_features").end(),
+                                                        [](const json &f) { return f.is_string(); })))
+            fieldError(origin, "compat.cpu_features", "must be an array of CPU flag names");
+        if (c.contains("cuda_archs")) {
+            const json &a = c.at("cuda_archs");
+            if (!a.is_object())
+                fieldError(origin, "compat.cuda_archs", "must be an object {\"sass\": [...], \"ptx\": [...]}");
+            for (const char *key : {"sass", "ptx"})
+                if (a.contains(key) && (!a.at(key).is_array() || !std::all_of(a.at(key).begin(), a.at(key).end(), [](const json &v) {
+                                            return v.is_number_integer();
+                                        })))
+                    fieldError(origin, std::string("compat.cuda_archs.") + key, "must be an array of SM numbers (90 = sm_90)");
+        }
+    }
     if (j.contains("signer") && !j.at("signer").is_null()) {
         const json &s = j.at("signer");
         if (!s.is_object())
@@ -353,7 +375,9 @@ json newManifest(const ManifestDraft &d)
     });
     json m{
         {"format", kFormat},
-        {"format_version", strides ? 3 : sharedWeights ? 2 : 1}, // the lowest version that describes it
+        // The lowest version that describes it: 3 for stride guards or a compatibility key (a
+        // runtime that would ignore the key's CPU and GPU checks must refuse the bundle instead).
+        {"format_version", strides || d.compat.is_object() ? 3 : sharedWeights ? 2 : 1},
         {"created", d.created},
         {"producer", d.producer},
         {"model", d.model},
@@ -369,6 +393,8 @@ json newManifest(const ManifestDraft &d)
     };
     if (!d.signer.is_null())
         m["signer"] = d.signer;
+    if (d.compat.is_object())
+        m["compat"] = d.compat; // format 3 (BUNDLE.md "Compatibility key")
     return m;
 }
 

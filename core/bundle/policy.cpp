@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Which bucket serves a batch, and whether this machine can run a bundle (torch, device, GPU).
 #include "bundle/bundle_p.h"
+#include "bundle/compat.h"
 #include "bundle/guards.h"
 
 #include <algorithm>
@@ -91,6 +92,14 @@ BucketChoice chooseBucket(const Manifest &manifest, long long batch)
 std::vector<std::string> checkCompatible(const Manifest &manifest, const std::string &runtimeTorchVersion, bool cudaAvailable,
                                          const std::string &deviceCapability)
 {
+    return checkCompatible(manifest, Host::current(runtimeTorchVersion, cudaAvailable, deviceCapability));
+}
+
+std::vector<std::string> checkCompatible(const Manifest &manifest, const Host &host)
+{
+    const std::string &runtimeTorchVersion = host.torchVersion;
+    const bool cudaAvailable = host.cudaAvailable;
+    const std::string &deviceCapability = host.computeCapability;
     std::vector<std::string> why;
     if (manifest.format != kFormat)
         why.push_back("unknown bundle format '" + manifest.format + "' (expected '" + kFormat + "')");
@@ -99,6 +108,17 @@ std::vector<std::string> checkCompatible(const Manifest &manifest, const std::st
                       std::to_string(kFormatVersion) + "); use a newer aotstudio-run");
     else if (manifest.formatVersion < 1)
         why.push_back("bundle format_version " + std::to_string(manifest.formatVersion) + " is invalid");
+
+    // A bundle with a compatibility key (BUNDLE.md "Compatibility key") is checked against it:
+    // torch, machine, CPU instructions, CUDA and the GPU architectures its kernels were built for.
+    if (const auto compat = manifest.raw.find("compat"); compat != manifest.raw.end() && compat->is_object()) {
+        for (auto &reason : checkCompat(*compat, host))
+            why.push_back(std::move(reason));
+        const bool cuda = manifest.device.rfind("cuda", 0) == 0;
+        if (!cuda && manifest.device != "cpu")
+            why.push_back("unknown bundle device '" + manifest.device + "' (this runtime knows cpu and cuda)");
+        return why;
+    }
 
     const std::string bundleTorch = majorMinor(manifest.torchVersion);
     const std::string runtimeTorch = majorMinor(runtimeTorchVersion);

@@ -486,6 +486,9 @@ Json runCompile(const Job &ctx, const Json &request)
             {"kernels", compiled.value("kernels", Json::object())},
             {"inductor_cache", compiled.value("inductor_cache", "disabled")},
             {"reuse", compiled.value("reuse", Json())},
+            // What the compile contributes to the compatibility key (versions, precision, model and
+            // options hashes; BUNDLE.md "Compatibility key"; the export adds what the package's files say).
+            {"compat", compiled.value("compat", Json())},
             // What the package is built for (lite.py: "lite" = link_libtorch=False, for aotstudio-run-lite) and,
             // when a lite compile fell back to libtorch, the functions the lite runtime lacked.
             {"runtime", compiled.value("runtime", "libtorch")},

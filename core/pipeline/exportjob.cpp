@@ -5,6 +5,7 @@
 #include "pipeline/jobutil.h"
 
 #include "bundle/bundle.h"
+#include "bundle/compat.h"
 #include "bundle/guards.h"
 #include "bundle/signing.h"
 #include "bundle/weights.h"
@@ -462,7 +463,8 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
         if (result.value("runtime", std::string()) == "lite")
             bucket["runtime"] = "lite"; // absent: libtorch (aotstudio-run-lite refuses such a bucket)
         else if (const Json missing = result.value("lite_missing", Json::array()); !missing.empty())
-            ctx.log("warning", "bucket " + p.name + " is built for libtorch: aotstudio-run-lite lacks " + missing.dump());
+            ctx.log("warning",
+                    "bucket " + p.name + " is built for libtorch: aotstudio-run-lite lacks " + missing.dump());
         if (sharedWeights) {
             try {
                 const auto moved = Bundle::shareWeights(staging / rel, staging, &Runtime::writeRawWeight);
@@ -536,6 +538,19 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     draft.buckets = bucketsJson;
     if (signingKey)
         draft.signer = signingKey->signerJson();
+    // The compatibility key (BUNDLE.md): the compile's versions and hashes, and what each bucket's
+    // package was built for, read from its files (CPU ISA and -march, GPU architectures).
+    try {
+        std::vector<Bundle::PackageTarget> targets;
+        for (const auto &b : bucketsJson)
+            targets.push_back(Bundle::readPackageTarget(staging / b.value("package", std::string())));
+        draft.compat
+            = Bundle::makeCompat(first.value("compat", Json()), targets, bucketsJson, draft.device, draft.quantization);
+        ctx.log("info", "compatibility key: " + draft.compat.value("key", std::string()));
+    } catch (const Bundle::BundleError &e) {
+        throw fail("export", Protocol::Code::Internal,
+                   std::string("cannot read what the packages were built for: ") + e.what(), "");
+    }
     const Json manifest = Bundle::newManifest(draft);
     // Every manifest written is signed at once (writeManifest removes the previous signature), so
     // the cold-start runs below load the bundle exactly as it will ship.

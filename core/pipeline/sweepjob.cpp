@@ -5,6 +5,7 @@
 #include "pipeline/measurement.h"
 
 #include "bundle/bundle.h"
+#include "bundle/compat.h"
 #include "bundle/signing.h"
 #include "profiler/trace.h"
 #include "python/frontend.h"
@@ -531,6 +532,17 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
             throw JobFailed({"load", Protocol::Code::Untrusted, *refusal,
                              "load it only if you know who made it: allow_unsigned (CLI --allow-unsigned; the studio "
                              "asks), or add the signer's public key to the engine's $AOTSTUDIO_TRUST"});
+        // What the bundle was built for against this engine's torch, CPU and GPU (BUNDLE.md
+        // "Compatibility key"), before any of its native code is loaded.
+        {
+            const bool cuda = Runtime::cudaAvailable();
+            const auto why = Bundle::checkCompatible(
+                bundle.manifest,
+                Bundle::Host::current(Runtime::libtorchVersion(), cuda, cuda ? Runtime::cudaComputeCapability(0) : ""));
+            if (!why.empty())
+                throw JobFailed({"load", Protocol::Code::Incompatible, "bundle '" + name + "': " + why.front(),
+                                 "export it again for this engine's torch and machine"});
+        }
         compileRequest = {{"model", bundle.manifest.model}, {"device", bundle.manifest.device}};
         recorded = true;
         if (const Json opt = bundle.manifest.raw.value("options", Json()); opt.is_object())

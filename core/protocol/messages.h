@@ -43,6 +43,10 @@ inline constexpr const char *NotFound = "not_found"; ///< `read` of a file that 
 /// same request with `allow_unsigned` loads it (BUNDLE.md "Who may load a bundle"). An invalid
 /// signature is `load_failed`, whatever the request says.
 inline constexpr const char *Untrusted = "untrusted";
+/// A bundle or package built for another torch, machine, CPU or GPU architecture than the one
+/// about to load it (its compatibility key, BUNDLE.md): refused before any of its native code
+/// runs; the message names both sides and what to rebuild.
+inline constexpr const char *Incompatible = "incompatible";
 /// `ray` (a fan-out on a Ray cluster, FORMAT.md): Ray is not installed, the address does not
 /// answer, or a worker node lacks the engine or runs another torch. Before any work starts.
 inline constexpr const char *RayUnavailable = "ray_unavailable";

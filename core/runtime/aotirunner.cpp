@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runtime/aotirunner.h"
 #include "bundle/bundle.h"
+#include "bundle/weights.h"
 #include "bundle/packagecache.h"
 #include "runtime/libraries.h"
 #include "runtime/tensorfile_p.h"
@@ -227,41 +228,71 @@ void AotiRunner::Private::bindExternalWeights(const std::filesystem::path &dir, 
     }
     if (config.empty())
         return;
-    nlohmann::json entries;
+    std::map<std::string, Bundle::WeightView> views;
+    std::vector<std::string> duplicated, malformed;
     try {
         std::ifstream in(config);
-        entries = nlohmann::json::parse(in);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        views = Bundle::parseWeightsConfig(text, &duplicated, &malformed);
     } catch (const std::exception &e) {
         throw RuntimeError("package '" + path + "': its weights_config.json cannot be read: " + e.what());
     }
     std::map<std::string, at::Tensor> files; // this package's own files, read once each
+    std::map<std::string, Bundle::BucketWeight> given; // what each file binds: dtype and elements
     try {
-        for (const auto &[fqn, entry] : entries.items()) {
-            // [file, shape, stride, storage offset], as torch.export.pt2_archive writes it.
-            const std::string file = entry.at(0).get<std::string>();
-            at::Tensor whole;
+        for (const auto &[fqn, view] : views) {
+            const std::string &file = view.file;
+            if (given.count(file))
+                continue;
             if (const auto it = shared.find(file); it != shared.end()) {
-                whole = sharedWeightFile(it->second, device);
-            } else {
-                auto &own = files[file];
-                if (!own.defined()) {
-                    const fs::path p = archive / "data" / "weights" / file;
-                    if (!fs::exists(p, ec))
-                        throw RuntimeError("package '" + path + "': its weight file '" + file + "' (for '" + fqn +
-                                           "') is not inside it: it belongs to a bundle that shares its buckets' weights "
-                                           "(BUNDLE.md \"Shared weights\"); run the bundle (aotstudio-run BUNDLE --batch N), "
-                                           "or export it with --no-shared-weights to get self-contained packages");
-                    own = loadWeightFile(p).to(device);
-                }
-                whole = own;
+                given[file] = it->second;
+                continue;
             }
-            const auto shape = entry.at(1).get<std::vector<int64_t>>();
-            const auto stride = entry.at(2).get<std::vector<int64_t>>();
-            const auto offset = entry.at(3).get<int64_t>();
-            constants[fqn] = whole.as_strided(shape, stride, offset);
+            auto &own = files[file];
+            const fs::path p = archive / "data" / "weights" / file;
+            if (!fs::exists(p, ec))
+                throw RuntimeError("package '" + path + "': its weight file '" + file + "' (for '" + fqn +
+                                   "') is not inside it: it belongs to a bundle that shares its buckets' weights "
+                                   "(BUNDLE.md \"Shared weights\"); run the bundle (aotstudio-run BUNDLE --batch N), "
+                                   "or export it with --no-shared-weights to get self-contained packages");
+            own = loadWeightFile(p).to(device);
+            given[file] = {p.string(), dtypeName(own.scalar_type()), static_cast<long long>(own.storage().nbytes() / own.element_size())};
         }
+        for (const auto &[file, w] : shared)
+            if (!given.count(file))
+                given[file] = w; // a shared weight no constant names: extra
     } catch (const RuntimeError &) {
         throw;
+    } catch (const std::exception &e) {
+        throw RuntimeError("package '" + path + "': cannot read its external weights: " + firstLine(e.what()));
+    }
+    // Weights that bind or refuse (BUNDLE.md): every constant the compiled model declares binds to
+    // exactly one weight of its dtype whose storage holds its view, none left over; checked before
+    // the first call, since AOTInductor would keep what it cannot match and read out of bounds.
+    std::map<std::string, std::string> expected;
+    if (auto *container = loader->get_runner()) {
+        const auto fqns = container->getConstantNamesToOriginalFQNs();
+        for (const auto &[name, dtype] : container->getConstantNamesToDtypes()) {
+            const auto f = fqns.find(name);
+            const std::string fqn = f == fqns.end() || f->second.empty() ? name : f->second;
+            expected[fqn] = dtypeName(static_cast<at::ScalarType>(dtype));
+        }
+    }
+    Bundle::BindingProblems problems = Bundle::checkWeightBinding(views, given, expected.empty() ? nullptr : &expected);
+    problems.duplicated = duplicated;
+    problems.mismatched.insert(problems.mismatched.end(), malformed.begin(), malformed.end());
+    if (!problems.ok())
+        throw RuntimeError("package '" + path + "': its weights do not bind: " + problems.describe());
+    try {
+        for (const auto &[fqn, view] : views) {
+            at::Tensor whole;
+            if (const auto it = shared.find(view.file); it != shared.end())
+                whole = sharedWeightFile(it->second, device);
+            else
+                whole = files.at(view.file);
+            const std::vector<int64_t> shape(view.shape.begin(), view.shape.end()), stride(view.stride.begin(), view.stride.end());
+            constants[fqn] = whole.as_strided(shape, stride, view.offset);
+        }
     } catch (const std::exception &e) {
         throw RuntimeError("package '" + path + "': cannot bind its external weights: " + firstLine(e.what()));
     }

@@ -335,6 +335,48 @@ def _hash_tensor(h, name: str, t) -> None:
         raise KeyUnavailable(f"the bytes of '{name}' cannot be read ({type(exc).__name__}: {exc})") from exc
 
 
+def model_digest(program) -> str:
+    """SHA-256 (hex) of the exported program (:func:`_hash_program`) and every weight and constant
+    it carries (name, shape, dtype, stride, device and bytes): the "model source hash" of a
+    package's compatibility key (core/runtime/BUNDLE.md "Compatibility key"). Raises
+    KeyUnavailable when a constant's bytes cannot be read."""
+    h = hashlib.sha256()
+    _hash_program(h, program)
+    for table in ("state_dict", "constants"):
+        for name, t in sorted(getattr(program, table, {}).items()):
+            _hash_tensor(h, f"{table}:{name}", t)
+    return h.hexdigest()
+
+
+def options_digest(options: dict) -> str:
+    """SHA-256 (hex) of the Inductor options a compile passes and of Inductor's whole config as it
+    will be under them (``save_config_portable``: environment overrides included), the trace
+    folder and our compiler wrapper's path left out: the "Inductor options hash" of a package's
+    compatibility key."""
+    keyed = {k: v for k, v in options.items() if k not in ("trace.debug_dir", "cpp.cxx")}
+    with torch._inductor.config.patch({k: v for k, v in options.items() if k != "trace.debug_dir"}):
+        config = torch._inductor.config.save_config_portable()
+    config.pop("cpp.cxx", None)  # the compiler is keyed by what it is, not by our wrapper's path
+    # AotCodeCompiler adds the device's entries to this dict in place (the config's own default),
+    # so it differs after a process's first compile; the request cannot set it (aot_inductor.*
+    # is reserved) and what Inductor adds follows from the device and CPU, keyed apart.
+    config.pop("aot_inductor.metadata", None)
+    parts = {"inductor_options": sorted((k, repr(v)) for k, v in keyed.items()),
+             "inductor_config": sorted((k, repr(v)) for k, v in config.items())}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def compat_digests(job, options: dict) -> dict:
+    """``{"model_sha256", "options_sha256"}`` of ``job``'s program under ``options``, computed once
+    per job and options (the compile cache's key and the result's ``compat`` share them)."""
+    memo = getattr(job, "_compat_digests", None)
+    marker = json.dumps(sorted((k, repr(v)) for k, v in options.items() if k != "trace.debug_dir"))
+    if memo is None or memo[0] != marker:
+        memo = (marker, {"model_sha256": model_digest(job.program), "options_sha256": options_digest(options)})
+        job._compat_digests = memo
+    return dict(memo[1])
+
+
 def package_key(job, options: dict, compiler) -> tuple:
     """(key, seconds taken): the SHA-256 of everything that determines the package and what the
     compile step records, so that equal keys mean an interchangeable entry:
@@ -355,27 +397,16 @@ def package_key(job, options: dict, compiler) -> tuple:
     t0 = time.perf_counter()
     h = hashlib.sha256()
     h.update(f"aotstudio compile cache {FORMAT}\n".encode())
-    _hash_program(h, job.program)
-    for table in ("state_dict", "constants"):
-        for name, t in sorted(getattr(job.program, table, {}).items()):
-            _hash_tensor(h, f"{table}:{name}", t)
+    digests = compat_digests(job, options)
+    h.update(f"model {digests['model_sha256']}\noptions {digests['options_sha256']}\n".encode())
     leaves, spec = pytree.tree_flatten(job.inputs)
     h.update(f"inputs {spec} {[_describe_value(x) for x in leaves]}\n".encode())
-    keyed = {k: v for k, v in options.items() if k not in ("trace.debug_dir", "cpp.cxx")}
-    with torch._inductor.config.patch({k: v for k, v in options.items() if k != "trace.debug_dir"}):
-        config = torch._inductor.config.save_config_portable()
-    config.pop("cpp.cxx", None)  # the compiler is keyed by what it is (below), not by our wrapper's path
-    # AotCodeCompiler adds the device's entries to this dict in place (the config's own default),
-    # so it differs after a process's first compile; the request cannot set it (aot_inductor.*
-    # is reserved) and what Inductor adds follows from the device and CPU, keyed below.
-    config.pop("aot_inductor.metadata", None)
     from .versions import library_versions
     parts = {
         "device": job.device, "dtype": job.dtype_name, "freezing": job.freezing,
         "max_autotune": job.max_autotune, "external_weights": job.external_weights,
         "snapshots": job.take_snapshots, "dynamic": job.dynamic_specs,
-        "scheme": job.options.scheme, "inductor_options": sorted((k, repr(v)) for k, v in keyed.items()),
-        "inductor_config": sorted((k, repr(v)) for k, v in config.items()),
+        "scheme": job.options.scheme,
         "compiler": [compiler[0], compiler[1], compiler_identity(compiler[1])] if compiler else None,
         "cpu": _cpu_identity(), "precision": job.compile_precision,
         "torch": [torch.__version__, torch.version.git_version, torch.version.cuda],

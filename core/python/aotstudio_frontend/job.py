@@ -14,6 +14,7 @@ import os
 import platform
 import shlex
 import shutil
+import sys
 import time
 
 import torch
@@ -505,6 +506,7 @@ class CompileJob:
                                          "runs in fp32 with extra quantize/dequantize work"})
                 self.log("warning", warnings[-1]["message"] + "; " + warnings[-1]["hint"])
         return {"package": final, "package_bytes": size, "stages": self.stages, "warnings": warnings,
+                "compat": self._compat(options),
                 "runtime": self.runtime, "lite_missing": self.lite_missing,  # lite.py; FORMAT.md "runtime"
                 "kernels": self.kernel_summary, "guards_path": self.guards_path,
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
@@ -518,6 +520,22 @@ class CompileJob:
                             "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
                             "cache": self.cache,
                             "external_weights": self.external_weights, "inductor": self.inductor}}
+
+    def _compat(self, options: dict) -> dict:
+        """What the package's compatibility key takes from the compile (core/runtime/BUNDLE.md
+        "Compatibility key"; the export reads the rest, the CPU ISA and GPU architectures, from
+        the package's own files): torch, CUDA and Python versions, precision, the model and
+        options hashes (compilecache.compat_digests, shared with the cache key). A hash that
+        cannot be computed is null with ``hash_error`` saying why."""
+        out = {"torch": torch.__version__, "cuda": torch.version.cuda or None,
+               "python": ".".join(map(str, sys.version_info[:2])), "device": self.device,
+               "precision": self.dtype_name, "scheme": getattr(self.options, "scheme", None) or None,
+               "freezing": bool(self.freezing), "model_sha256": None, "options_sha256": None}
+        try:
+            out.update(compilecache.compat_digests(self, options))
+        except Exception as exc:  # KeyUnavailable: a constant without readable bytes
+            out["hash_error"] = one_line(exc)
+        return out
 
     # -- the compile cache (compilecache.py) ------------------------------------------------------
     def _inductor_options(self, trace_root: str) -> dict:
