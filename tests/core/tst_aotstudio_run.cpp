@@ -102,6 +102,8 @@ private slots:
     void noBucketForBatch();
     void incompatibleTorch();
     void cudaBundleWithoutCuda();
+    void compatibilityKeyRefusals();
+    void weightsThatDoNotBindAreRefused();
     void notAnAotiPackageFailsToLoad();
     void exportedProgramNamedAsSuch();
     void jsonRefusal();
@@ -199,6 +201,51 @@ void TestAotStudioRun::cudaBundleWithoutCuda()
     // Without CUDA it is refused before loading; with CUDA the fake package fails to load.
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains("no usable CUDA device") || r.err.contains("cannot load AOTInductor package"), qPrintable(r.err));
+}
+
+// Issue 37: a bundle whose compatibility key names CPU instructions this machine lacks (or another
+// torch) is refused before anything is loaded, with code `incompatible` and both sides named.
+void TestAotStudioRun::compatibilityKeyRefusals()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    makeBundle(dir);
+    json m = B::loadManifest(dir).raw;
+    m["compat"]
+        = {{"version", 1},      {"torch", AOTSTUDIO_TORCH_VERSION},       {"device", "cpu"}, {"machine", nullptr},
+           {"cpu_isa", "AVX2"}, {"cpu_features", {"no_such_instruction"}}};
+    m.erase("files");
+    B::writeManifest(dir, m);
+    const Result r = runTool({tmp.path(), "--batch", "1", "--json"});
+    expectRefused(r, "no_such_instruction");
+    QVERIFY2(r.err.contains("built for torch") && r.err.contains("this runtime: torch"), qPrintable(r.err));
+    const json envelope = json::parse(r.out.toStdString());
+    QCOMPARE(envelope["error"].value("code", ""), std::string("incompatible"));
+
+    m["compat"]["cpu_features"] = json::array();
+    m["compat"]["torch"] = "1.13.0";
+    B::writeManifest(dir, m);
+    expectRefused(runTool({tmp.path(), "--batch", "1"}), "re-export it with torch");
+}
+
+// Issue 37: a package whose weights_config.json names a weight the manifest does not give is
+// refused before its native code is loaded, naming the constant.
+void TestAotStudioRun::weightsThatDoNotBindAreRefused()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "bundle";
+    makeBundle(dir);
+    const fs::path tree = fs::path(tmp.path().toStdString()) / "tree";
+    writeText(tree / "model/data/aotinductor/model/weights_config.json",
+              R"({"fc.weight": ["weight_0", [2, 4], [4, 1], 0], "fc.bias": ["weight_1", [2], [1], 0]})");
+    B::zipDirectory(tree, dir / "packages/batch1.pt2");
+    writeText(dir / "weights/w0.bin", std::string(32, '\0'));
+    json m = B::loadManifest(dir).raw;
+    m["buckets"][0]["weights"] = {{"weight_0", {{"file", "weights/w0.bin"}, {"dtype", "float32"}, {"numel", 8}}}};
+    m.erase("files");
+    B::writeManifest(dir, m);
+    expectRefused(runTool({QString::fromStdString(dir.string()), "--batch", "1"}),
+                  "fc.bias: its file 'weight_1' is given no weight");
 }
 
 void TestAotStudioRun::notAnAotiPackageFailsToLoad()

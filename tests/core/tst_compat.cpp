@@ -4,6 +4,7 @@
 // them), the manifest's compat object and the check against a host. No torch needed.
 #include "bundle/bundle.h"
 #include "bundle/compat.h"
+#include "bundle/weights.h"
 
 #include <QtTest/QtTest>
 
@@ -33,8 +34,9 @@ void writeFile(const fs::path &p, const std::string &data)
 }
 
 // A producer string as GCC 12 records it for Inductor's -march=native build on a Zen 3 (abridged).
-const std::string kProducer = std::string("GNU C++20 12.2.0 -march=znver3 -mmmx -mpopcnt -msse4.2 -mavx -mno-fma4 -mno-avx512f ") +
-    "-mbmi2 -mno-avx512vl -mxsave -mavx2 -mfma -mf16c -g1 -O3 -std=c++20 -fPIC -fopenmp";
+const std::string kProducer
+    = std::string("GNU C++20 12.2.0 -march=znver3 -mmmx -mpopcnt -msse4.2 -mavx -mno-fma4 -mno-avx512f ")
+    + "-mbmi2 -mno-avx512vl -mxsave -mavx2 -mfma -mf16c -g1 -O3 -std=c++20 -fPIC -fopenmp";
 
 /// An AOTI package folder of model `m` (the layout torch 2.14 writes) with `metadata` and `files`.
 fs::path makePackage(const fs::path &root, const json &metadata, const std::map<std::string, std::string> &files)
@@ -48,13 +50,19 @@ fs::path makePackage(const fs::path &root, const json &metadata, const std::map<
 
 json cpuMetadata(const std::string &isa)
 {
-    return {{"AOTI_DEVICE_KEY", "cpu"}, {"AOTI_PLATFORM", "linux"}, {"AOTI_MACHINE", "x86_64"}, {"AOTI_CPU_ISA", isa},
+    return {{"AOTI_DEVICE_KEY", "cpu"},
+            {"AOTI_PLATFORM", "linux"},
+            {"AOTI_MACHINE", "x86_64"},
+            {"AOTI_CPU_ISA", isa},
             {"AOTI_COMPUTE_CAPABILITY", ""}};
 }
 
 json cudaMetadata()
 {
-    return {{"AOTI_DEVICE_KEY", "cuda"}, {"AOTI_PLATFORM", "linux"}, {"AOTI_MACHINE", "x86_64"}, {"AOTI_CPU_ISA", "AVX2"},
+    return {{"AOTI_DEVICE_KEY", "cuda"},
+            {"AOTI_PLATFORM", "linux"},
+            {"AOTI_MACHINE", "x86_64"},
+            {"AOTI_CPU_ISA", "AVX2"},
             {"AOTI_COMPUTE_CAPABILITY", "90"}};
 }
 
@@ -81,16 +89,17 @@ std::string joined(const std::vector<std::string> &v)
 
 } // namespace
 
-class TestCompat : public QObject {
+class TestCompat : public QObject
+{
     Q_OBJECT
 
 private slots:
     void cubinArchitectures()
     {
         QTemporaryDir tmp;
-        const fs::path p = makePackage(tmp.path().toStdString(), cudaMetadata(),
-                                       {{"k1.cubin", readFile(kCuda / "scale_sm90.cubin")},
-                                        {"k2.cubin", readFile(kCuda / "scale_sm120.cubin")}});
+        const fs::path p = makePackage(
+            tmp.path().toStdString(), cudaMetadata(),
+            {{"k1.cubin", readFile(kCuda / "scale_sm90.cubin")}, {"k2.cubin", readFile(kCuda / "scale_sm120.cubin")}});
         const PackageTarget t = readPackageTarget(p);
         QVERIFY(t.found);
         QCOMPARE(t.deviceKey, std::string("cuda"));
@@ -115,8 +124,10 @@ private slots:
         // aot_inductor.embed_kernel_binary: the images live inside the .so; and the package is a zip.
         QTemporaryDir tmp;
         const fs::path dir = fs::path(tmp.path().toStdString()) / "tree";
-        const std::string so = "\x7f" "ELF" + std::string(60, '\0') + "padding" + readFile(kCuda / "scale_sm90_ptx90_sm120.fatbin") +
-            "more" + readFile(kCuda / "scale_sm120.cubin") + kProducer + std::string(1, '\0');
+        const std::string so = "\x7f"
+                               "ELF"
+            + std::string(60, '\0') + "padding" + readFile(kCuda / "scale_sm90_ptx90_sm120.fatbin") + "more"
+            + readFile(kCuda / "scale_sm120.cubin") + kProducer + std::string(1, '\0');
         makePackage(dir, cudaMetadata(), {{"cabc.wrapper.so", so}});
         const fs::path zip = fs::path(tmp.path().toStdString()) / "model.pt2";
         zipDirectory(dir, zip);
@@ -131,14 +142,15 @@ private slots:
     void producerGivesMarchAndFeatures()
     {
         QTemporaryDir tmp;
-        const fs::path p = makePackage(tmp.path().toStdString(), cpuMetadata("AVX2"), {{"cabc.wrapper.so", "junk" + kProducer + '\0'}});
+        const fs::path p = makePackage(tmp.path().toStdString(), cpuMetadata("AVX2"),
+                                       {{"cabc.wrapper.so", "junk" + kProducer + '\0'}});
         const PackageTarget t = readPackageTarget(p);
         QCOMPARE(t.cpuIsa, std::string("AVX2"));
         QCOMPARE(t.march, std::string("znver3"));
         for (const char *f : {"avx2", "fma", "f16c", "bmi2", "popcnt", "sse4_2", "avx"})
             QVERIFY2(t.cpuFeatures.count(f), f);
         QVERIFY(!t.cpuFeatures.count("avx512f")); // -mno-avx512f is not a requirement
-        QVERIFY(!t.cpuFeatures.count("xsave"));   // system instructions are not kernel code
+        QVERIFY(!t.cpuFeatures.count("xsave")); // system instructions are not kernel code
         QVERIFY(t.sass.empty());
     }
 
@@ -171,8 +183,11 @@ private slots:
         t.cpuIsa = "AVX2";
         t.march = "znver3";
         t.cpuFeatures = {"avx2", "fma", "bmi2"};
-        const json compileCompat{{"torch", "2.14.1+cu130"}, {"cuda", "13.0"}, {"precision", "fp32"},
-                                 {"model_sha256", std::string(64, 'a')}, {"options_sha256", std::string(64, 'b')}};
+        const json compileCompat{{"torch", "2.14.1+cu130"},
+                                 {"cuda", "13.0"},
+                                 {"precision", "fp32"},
+                                 {"model_sha256", std::string(64, 'a')},
+                                 {"options_sha256", std::string(64, 'b')}};
         const json buckets = json::array({json{{"name", "batch1"}, {"batch", 1}, {"package", "packages/batch1.pt2"}}});
         const json c = makeCompat(compileCompat, {t}, buckets, "cpu", "none");
         QCOMPARE(c.value("key", ""), std::string("torch2.14-cpu-x86_64-avx2-znver3-fp32-static-aaaaaaaa"));
@@ -183,14 +198,16 @@ private slots:
         // An older CPU without AVX2: refused before anything runs, naming the instructions.
         const auto noAvx2 = checkCompat(c, host("2.14.1", "", {"sse4_2", "avx", "popcnt", "fma", "bmi2"}));
         QCOMPARE(noAvx2.size(), std::size_t(1));
-        QVERIFY2(noAvx2[0].find("avx2") != std::string::npos && noAvx2[0].find("illegal instruction") != std::string::npos,
+        QVERIFY2(noAvx2[0].find("avx2") != std::string::npos
+                     && noAvx2[0].find("illegal instruction") != std::string::npos,
                  noAvx2[0].c_str());
         QVERIFY2(noAvx2[0].find("-march=znver3") != std::string::npos, noAvx2[0].c_str());
         // Another torch: both sides named, and what to rebuild.
         const auto torch = checkCompat(c, host("2.11.0", "", kZen3Flags));
         QCOMPARE(torch.size(), std::size_t(1));
-        QVERIFY2(torch[0].find("built for torch 2.14") != std::string::npos && torch[0].find("this runtime: torch 2.11") != std::string::npos &&
-                     torch[0].find("re-export it with torch 2.11") != std::string::npos,
+        QVERIFY2(torch[0].find("built for torch 2.14") != std::string::npos
+                     && torch[0].find("this runtime: torch 2.11") != std::string::npos
+                     && torch[0].find("re-export it with torch 2.11") != std::string::npos,
                  torch[0].c_str());
         // Another machine.
         Host arm = host("2.14.1", "", {"asimd"});
@@ -212,9 +229,10 @@ private slots:
             t.sass = std::move(sass);
             t.ptx = std::move(ptx);
             t.kernelImages = 1;
-            return makeCompat({{"torch", "2.14.1+cu130"}, {"cuda", "13.0"}, {"precision", "bf16"}}, {t},
-                              json::array({json{{"name", "dynamic"}, {"batch_min", 1}, {"batch_max", 8}, {"package", "p"}}}),
-                              "cuda", "none");
+            return makeCompat(
+                {{"torch", "2.14.1+cu130"}, {"cuda", "13.0"}, {"precision", "bf16"}}, {t},
+                json::array({json{{"name", "dynamic"}, {"batch_min", 1}, {"batch_max", 8}, {"package", "p"}}}), "cuda",
+                "none");
         };
         const json hopperOnly = compatFor({90}, {});
         QCOMPARE(hopperOnly.value("key", ""), std::string("torch2.14-cu13.0-sm90-bf16-dynamic"));
@@ -222,8 +240,9 @@ private slots:
         // The ZeroGPU case: sm_90 SASS and no PTX on an RTX Pro 6000 (sm_120).
         const auto blackwell = checkCompat(hopperOnly, host("2.14.1", "12.0", kZen3Flags));
         QCOMPARE(blackwell.size(), std::size_t(1));
-        QVERIFY2(blackwell[0].find("sm_90, no PTX") != std::string::npos && blackwell[0].find("sm_120") != std::string::npos &&
-                     blackwell[0].find("--arch 12.0") != std::string::npos,
+        QVERIFY2(blackwell[0].find("sm_90, no PTX") != std::string::npos
+                     && blackwell[0].find("sm_120") != std::string::npos
+                     && blackwell[0].find("--arch 12.0") != std::string::npos,
                  blackwell[0].c_str());
         // PTX for compute_90 JIT-compiles on any newer GPU.
         QVERIFY(checkCompat(compatFor({90}, {90}), host("2.14.1", "12.0", kZen3Flags)).empty());
@@ -240,6 +259,62 @@ private slots:
         b.sass = {90};
         const json both = makeCompat({{"torch", "2.14.1"}}, {a, b}, json::array(), "cuda", "none");
         QCOMPARE(both["cuda_archs"]["sass"], json::array({90}));
+    }
+
+    void weightsBindOrRefuse()
+    {
+        // weights_config.json as torch 2.14 writes it (pickle_weights): FQN -> [file, shape, stride, offset].
+        const std::string text
+            = R"({"fc.weight": ["weight_0", [4, 8], [8, 1], 0], "fc.bias": ["weight_1", [4], [1], 0]})";
+        std::vector<std::string> dup, bad;
+        const auto config = parseWeightsConfig(text, &dup, &bad);
+        QCOMPARE(config.size(), std::size_t(2));
+        QVERIFY(dup.empty() && bad.empty());
+        const std::map<std::string, BucketWeight> good{{"weight_0", {"weights/a.bin", "float32", 32}},
+                                                       {"weight_1", {"weights/b.bin", "float32", 4}}};
+        const std::map<std::string, std::string> model{{"fc.weight", "float32"}, {"fc.bias", "float32"}};
+        QVERIFY(checkWeightBinding(config, good).ok());
+        QVERIFY(checkWeightBinding(config, good, &model).ok());
+
+        auto missing = good;
+        missing.erase("weight_1");
+        const auto m = checkWeightBinding(config, missing, &model);
+        QCOMPARE(m.missing.size(), std::size_t(1));
+        QVERIFY2(m.describe().find("fc.bias") != std::string::npos, m.describe().c_str());
+
+        auto extra = good;
+        extra["weight_9"] = {"weights/z.bin", "float32", 4};
+        const auto e = checkWeightBinding(config, extra, &model);
+        QCOMPARE(e.extra.size(), std::size_t(1));
+        QVERIFY2(e.describe().find("weights/z.bin") != std::string::npos, e.describe().c_str());
+
+        auto small = good;
+        small["weight_0"].numel = 31; // the view needs 4*8 = 32 elements
+        const auto shape = checkWeightBinding(config, small, &model);
+        QCOMPARE(shape.mismatched.size(), std::size_t(1));
+        QVERIFY2(shape.describe().find("needs 32 float32 elements") != std::string::npos, shape.describe().c_str());
+
+        auto wrongType = good;
+        wrongType["weight_1"].dtype = "bfloat16";
+        const auto dtype = checkWeightBinding(config, wrongType, &model);
+        QCOMPARE(dtype.mismatched.size(), std::size_t(1));
+        QVERIFY2(dtype.describe().find("expects float32, the weight is bfloat16") != std::string::npos,
+                 dtype.describe().c_str());
+
+        // A constant the compiled model does not have, and one it has that the config does not give.
+        const std::map<std::string, std::string> other{{"fc.weight", "float32"}, {"fc.scale", "float32"}};
+        const auto names = checkWeightBinding(config, good, &other);
+        QCOMPARE(names.extra.size(), std::size_t(1));
+        QCOMPARE(names.missing.size(), std::size_t(1));
+
+        // A constant described twice: which one would bind is undefined.
+        const auto twice = parseWeightsConfig(
+            R"({"fc.bias": ["weight_1", [4], [1], 0], "fc.bias": ["weight_0", [4], [1], 0]})", &dup, &bad);
+        QCOMPARE(dup.size(), std::size_t(1));
+        QVERIFY(twice.size() == 1);
+        parseWeightsConfig(R"({"fc.bias": ["weight_1", [4], 0]})", &dup, &bad);
+        QCOMPARE(bad.size(), std::size_t(1));
+        QVERIFY_THROWS_EXCEPTION(BundleError, parseWeightsConfig("{not json", nullptr, nullptr));
     }
 
     void manifestCarriesTheKey()
