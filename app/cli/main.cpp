@@ -23,7 +23,7 @@ std::vector<Command> commandTable()
 {
     return {captureCommand(), compileCommand(),  diffCommand(),    exportCommand(),   inputsCommand(),
             inspectCommand(), keygenCommand(),   profileCommand(), quantizeCommand(), sweepCommand(),
-            compareCommand(), numericsCommand(), tuneCommand(),    memoryCommand()};
+            compareCommand(), numericsCommand(), tuneCommand(),    memoryCommand(),   reproCommand()};
 }
 
 } // namespace AotStudio::Cli

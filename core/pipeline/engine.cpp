@@ -5,6 +5,7 @@
 #include "pipeline/compilejob.h"
 #include "pipeline/exportjob.h"
 #include "pipeline/inputsjob.h"
+#include "pipeline/reprojob.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/numericsjob.h"
 #include "pipeline/tunejob.h"
@@ -39,6 +40,7 @@ constexpr JobKind kJobKinds[] = {
     {"compile", runCompile, true}, {"export", runExport, false},     {"profile", runProfile, false},
     {"quantize", runQuantize, false}, {"sweep", runSweep, false},     {"numerics", runNumerics, false},
     {"tune", runTune, false},         {"inputs", runInputs, false},   {"capture", runCapture, false},
+    {"repro", runRepro, false},
 };
 
 const JobKind *findJobKind(std::string_view type)
@@ -308,8 +310,12 @@ void Engine::runJob(Job &job)
     } catch (const JobFailed &e) {
         // Not for a bad request: the directory may belong to another job (e.g. "in use").
         const auto &out = job.request.body.value("out", Json());
-        if (job.request.type == "compile" && out.is_string() && e.error().code != Protocol::Code::BadRequest)
-            writeJobFile(out.get<std::string>(), "error.json", Protocol::makeError(id, e.error()), nullptr);
+        if (job.request.type == "compile" && out.is_string() && e.error().code != Protocol::Code::BadRequest) {
+            // With the request that failed, so that `repro` can build the same program again.
+            Json failed = Protocol::makeError(id, e.error());
+            failed["request"] = job.request.body;
+            writeJobFile(out.get<std::string>(), "error.json", failed, nullptr);
+        }
         emit(Protocol::makeError(id, e.error()));
     } catch (const std::exception &e) {
         emit(Protocol::makeError(id, {"engine", Protocol::Code::Internal, e.what(),

@@ -820,6 +820,19 @@ class CompileJob:
             self._numerics = Numerics(self)
         return self._numerics
 
+    def write_repro(self, what: dict) -> dict:
+        """After export(): a standalone repro of ``what["failure"]`` (a failed compile's error:
+        stage, code, message) in ``what["folder"]`` (repro.py; FORMAT.md "Repro"). Returns the repro
+        record."""
+        from . import repro
+        return repro.write(self, what["folder"], what["failure"])
+
+    def confirm_repro(self, what: dict) -> dict:
+        """Run a written repro (``what["record"]``) once in a fresh process (at most
+        ``what["timeout"]`` s) and record whether it reproduced (repro.confirm)."""
+        from . import repro
+        return repro.confirm(what["record"], float(what.get("timeout", 900.0)))
+
     # -- tune (tune.py; driven by tunejob.cpp) --
     @property
     def tune_jit(self):
