@@ -227,7 +227,7 @@ QTEST_GUILESS_MAIN(TestCompareCli)
 /// figure without a profile; a folder without a plan is not_found (exit 1), said plainly.
 void TestCompareCli::memoryPlan()
 {
-    Run r = TestSupport::cli({ QStringLiteral("memory"), m_a, QStringLiteral("--json") });
+    Run r = TestSupport::cli({QStringLiteral("memory"), m_a, QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const QJsonObject result = parse(r.out).value(QLatin1String("result")).toObject();
     QVERIFY(result.value(QLatin1String("complete")).toBool());
@@ -240,14 +240,14 @@ void TestCompareCli::memoryPlan()
     QVERIFY(!top.first().toObject().value(QLatin1String("nodes")).toArray().isEmpty());
     QVERIFY(result.value(QLatin1String("constants_bytes")).toDouble() > 0); // convnet's weights, apart
 
-    r = TestSupport::cli({ QStringLiteral("memory"), m_a });
+    r = TestSupport::cli({QStringLiteral("memory"), m_a});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("planned peak (generated code):"), r.out.constData());
     QVERIFY2(r.out.contains("buffers live at the planned peak"), r.out.constData());
 
     const QString empty = m_dir.filePath(QStringLiteral("no-plan"));
     QVERIFY(QDir().mkpath(empty));
-    r = TestSupport::cli({ QStringLiteral("memory"), empty, QStringLiteral("--json") });
+    r = TestSupport::cli({QStringLiteral("memory"), empty, QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 1);
     const QJsonObject error = parse(r.out).value(QLatin1String("error")).toObject();
     QCOMPARE(error.value(QLatin1String("code")).toString(), QStringLiteral("not_found"));
