@@ -297,6 +297,7 @@ def _capture_graph(wrapper) -> dict:
     """One graph's plan, read right after ``run_wrapper_ir_passes`` (inside Inductor's graph
     context, so sizes resolve). Byte figures are Inductor's (memory.py ``size_alloc``/``size_free``:
     numel × dtype size at the optimization hint)."""
+    from torch._inductor import config as inductor_config
     from torch._inductor import memory
     from torch._inductor.codegen import wrapper as wrapper_mod
     from torch._inductor.utils import OrderedSet, get_dtype_size
@@ -451,7 +452,7 @@ def _capture_graph(wrapper) -> dict:
     for entry in inputs:
         entry["freeable"] = True
     return {"graph": getattr(graph, "name", None) or "graph", "const_graph": bool(getattr(graph, "is_const_graph", False)),
-            "planner": planner if __import__("torch")._inductor.config.allow_buffer_reuse else "none",
+            "planner": planner if inductor_config.allow_buffer_reuse else "none",
             "steps": steps, "curve": [int(x) for x in curve[:len(nodes)]],
             "planned_curve": [int(x) for x in planned_curve[:len(nodes)]],
             "peak_bytes": int(peak), "planned_peak_bytes": int(planned_peak),
