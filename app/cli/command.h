@@ -43,6 +43,7 @@ Command inputsCommand();
 Command inspectCommand();
 Command keygenCommand();
 Command memoryCommand();
+Command preflightCommand();
 Command reproCommand();
 Command profileCommand();
 Command quantizeCommand();

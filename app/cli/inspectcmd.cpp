@@ -7,6 +7,7 @@
 #include "bundle/bundle.h"
 #include "bundle/compat.h"
 #include "bundle/inspect.h"
+#include "bundle/preflight.h"
 #include "bundle/signing.h"
 #include "bundle/text.h"
 #include "protocol/envelope.h"
@@ -275,6 +276,101 @@ Command inspectCommand()
             },
             [] { return std::string(); },
             [o](const Globals &) { return runInspect(o->path, o->json, o->trust, o->allowUnsigned); },
+            [o] { return o->json; }};
+}
+
+namespace {
+
+struct PreflightOptions {
+    std::string path;
+    std::string gpu = "rtx-pro-6000-half";
+    bool json = false;
+};
+
+/// `preflight BUNDLE --gpu PROFILE` (core/bundle/preflight.h): exit 0 when no check fails (a check
+/// that cannot be made prints its reason, verdict "unknown"), 1 when one fails or the bundle
+/// cannot be read.
+int runPreflight(const PreflightOptions &o)
+{
+    namespace fs = std::filesystem;
+    Json info;
+    try {
+        const Bundle::GpuProfile profile = Bundle::gpuProfile(o.gpu);
+        std::vector<Bundle::Problem> problems;
+        const Bundle::OpenedBundle b = Bundle::openBundleUnverified(o.path, problems);
+        info = Bundle::preflight(b.root, profile);
+        info["bundle"] = b.source.string();
+        if (!problems.empty()) {
+            info["verdict"] = "refused";
+            info["reasons"].insert(info["reasons"].begin(), "the bundle is not intact: " + problems.front().message);
+        }
+    } catch (const Bundle::BundleError &e) {
+        std::fprintf(stderr, "aotstudio-cli: preflight: %s\n", Bundle::validUtf8(e.what()).c_str());
+        if (o.json)
+            Protocol::printEnvelope(
+                stdout,
+                Protocol::errorEnvelope(Protocol::Error{"preflight", Protocol::Code::BadRequest, e.what(), ""}));
+        return kExitFailed;
+    }
+    const bool refused = info.value("verdict", "") == "refused";
+    if (o.json) {
+        if (refused)
+            Protocol::printEnvelope(
+                stdout,
+                Protocol::errorEnvelope(Protocol::Error{"preflight", Protocol::Code::Incompatible,
+                                                        info["reasons"].front().get<std::string>(), ""},
+                                        info));
+        else
+            Protocol::printEnvelope(stdout, Protocol::okEnvelope(info));
+        return refused ? kExitFailed : 0;
+    }
+    const Json &p = info["profile"];
+    std::printf("bundle:       %s\n", info.value("bundle", "").c_str());
+    std::printf("compat key:   %s\n",
+                info.value("compat_key", Json()).is_string() ? info["compat_key"].get<std::string>().c_str()
+                                                             : "none (made before format 3)");
+    std::printf("target:       %s: %s, compute capability %s, %s\n", p.value("name", "").c_str(),
+                p.value("description", "").c_str(), p.value("compute_capability", "").c_str(),
+                humanBytes(p.value("memory_bytes", 0.0)).c_str());
+    for (const auto &c : info["checks"]) {
+        const std::string status = c.value("status", "");
+        const char *mark = status == "ok" ? "ok  " : status == "fail" ? "FAIL" : status == "warn" ? "warn" : "??  ";
+        std::printf("  %s %-14s %s\n", mark, c.value("name", "").c_str(), c.value("summary", "").c_str());
+    }
+    const std::string verdict = info.value("verdict", "");
+    std::printf("verdict:      %s\n",
+                verdict == "ok"            ? "it will load, fit and run there"
+                    : verdict == "refused" ? "it will not run there (see FAIL above)"
+                                           : "no check failed, but some could not be made (see ?? above)");
+    std::printf("source:       %s\n", p.value("source", "").c_str());
+    return refused ? kExitFailed : 0;
+}
+
+} // namespace
+
+Command preflightCommand()
+{
+    auto o = std::make_shared<PreflightOptions>();
+    return {"preflight",
+            "Will a bundle load, fit and run on a GPU worker? Architectures (SASS/PTX) against the GPU, the torch the "
+            "worker offers, kernels known not to exist there, memory fit, cold start and requests per worker, from "
+            "the bundle's files (nothing is loaded)",
+            [o](CLI::App &cmd) {
+                cmd.add_option("bundle", o->path, "Bundle directory or .zip")->required();
+                std::string names;
+                for (const auto &p : Bundle::gpuProfiles())
+                    names += (names.empty() ? "" : ", ") + p.name;
+                cmd.add_option("--gpu", o->gpu,
+                               "Target GPU profile: " + names
+                                   + ", or a JSON file {name, compute_capability, "
+                                     "memory_gib, workspace_bytes, worker_seconds, torch_versions}")
+                    ->capture_default_str();
+                cmd.add_flag("--json", o->json, "Print the JSON envelope (the checks, for CI)");
+                cmd.footer("Exit status: 0 every check passed or could not be made (verdict ok or unknown), 1 a check "
+                           "failed or the bundle cannot be read, 2 bad command line.");
+            },
+            [] { return std::string(); },
+            [o](const Globals &) { return runPreflight(*o); },
             [o] { return o->json; }};
 }
 

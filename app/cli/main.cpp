@@ -21,9 +21,10 @@ namespace AotStudio::Cli {
 
 std::vector<Command> commandTable()
 {
-    return {captureCommand(), compileCommand(),  diffCommand(),    exportCommand(),   inputsCommand(),
-            inspectCommand(), keygenCommand(),   profileCommand(), quantizeCommand(), sweepCommand(),
-            compareCommand(), numericsCommand(), tuneCommand(),    memoryCommand(),   reproCommand()};
+    return {captureCommand(),  compileCommand(),  diffCommand(),      exportCommand(),
+            inputsCommand(),   inspectCommand(),  preflightCommand(), keygenCommand(),
+            profileCommand(),  quantizeCommand(), sweepCommand(),     compareCommand(),
+            numericsCommand(), tuneCommand(),     memoryCommand(),    reproCommand()};
 }
 
 } // namespace AotStudio::Cli

@@ -4,6 +4,7 @@
 // them), the manifest's compat object and the check against a host. No torch needed.
 #include "bundle/bundle.h"
 #include "bundle/compat.h"
+#include "bundle/preflight.h"
 #include "bundle/weights.h"
 
 #include <QtTest/QtTest>
@@ -315,6 +316,77 @@ private slots:
         parseWeightsConfig(R"({"fc.bias": ["weight_1", [4], 0]})", &dup, &bad);
         QCOMPARE(bad.size(), std::size_t(1));
         QVERIFY_THROWS_EXCEPTION(BundleError, parseWeightsConfig("{not json", nullptr, nullptr));
+    }
+
+    void preflightAgainstAGpuProfile()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = fs::path(tmp.path().toStdString()) / "bundle";
+        // A CUDA bundle of one bucket whose kernels are sm_90 SASS only and whose wrapper calls FlashAttention 3.
+        const auto build = [&](const std::string &kernels, const std::string &wrapper, std::uint64_t peak) {
+            fs::remove_all(root);
+            const fs::path tree = fs::path(tmp.path().toStdString()) / "tree";
+            fs::remove_all(tree);
+            makePackage(tree, cudaMetadata(),
+                        {{"k1" + kernels.substr(kernels.rfind('.')), readFile(kCuda / kernels)},
+                         {"cabc.wrapper.cpp", wrapper}});
+            fs::create_directories(root / "packages");
+            zipDirectory(tree, root / "packages" / "batch1.pt2");
+            writeFile(root / "report" / "batch1.json", json{{"memory", {{"predicted_peak_bytes", peak}}}}.dump());
+            writeFile(root / "report" / "cold_start.json",
+                      json{{"bundle_ms", 1200.0},
+                           {"phases", {{"first_run_ms", {{"median_ms", 50.0}}}, {"load_ms", {{"median_ms", 900.0}}}}}}
+                          .dump());
+            ManifestDraft d;
+            d.model = "sample:fake";
+            d.torchVersion = "2.11.0+cu130";
+            d.device = "cuda";
+            d.inputs = json::array({json{{"shape", {1, 4}}, {"dtype", "bfloat16"}}});
+            d.outputs = d.inputs;
+            d.buckets = json::array({json{{"name", "batch1"}, {"batch", 1}, {"package", "packages/batch1.pt2"}}});
+            d.compat = makeCompat({{"torch", "2.11.0+cu130"}, {"cuda", "13.0"}, {"precision", "bf16"}},
+                                  {readPackageTarget(root / "packages" / "batch1.pt2")}, d.buckets, "cuda", "none");
+            writeManifest(root, newManifest(d));
+        };
+        const auto check = [](const json &r, const std::string &name) {
+            for (const auto &c : r["checks"])
+                if (c.value("name", "") == name)
+                    return c;
+            return json();
+        };
+        build("scale_sm90.cubin", "// calls torch.ops.flash_attn_3.fwd", 1ull << 30);
+        const json half = preflight(root, gpuProfile("rtx-pro-6000-half"));
+        QCOMPARE(half.value("verdict", ""), std::string("refused"));
+        QCOMPARE(check(half, "architectures").value("status", ""), std::string("fail"));
+        QCOMPARE(check(half, "kernels").value("status", ""), std::string("fail"));
+        QVERIFY2(check(half, "kernels").value("summary", "").find("FlashAttention 3") != std::string::npos,
+                 half.dump().c_str());
+        QCOMPARE(check(half, "torch").value("status", ""), std::string("ok"));
+        QCOMPARE(check(half, "memory").value("status", ""), std::string("ok"));
+        // 60 s: 50 process-per-request starts of 1.2 s; resident: 1 + (60000 - 1200) / 50.
+        QCOMPARE(check(half, "economics").value("requests_one_process_each", 0), 50);
+        QCOMPARE(check(half, "economics").value("requests_resident", 0), 1 + 1176);
+        // The same bundle passes on an H200 (sm_90) for architectures and FlashAttention 3.
+        const json h200 = preflight(root, gpuProfile("h200"));
+        QCOMPARE(check(h200, "architectures").value("status", ""), std::string("ok"));
+        QCOMPARE(check(h200, "kernels").value("status", ""), std::string("ok"));
+        QCOMPARE(h200.value("verdict", ""), std::string("ok"));
+
+        // PTX for compute_90 runs on sm_120; an activation peak over the card's memory does not fit.
+        build("scale_sm90_ptx90_sm120.fatbin", "// no special kernels", 60ull << 30);
+        const json big = preflight(root, gpuProfile("rtx-pro-6000-half"));
+        QCOMPARE(check(big, "architectures").value("status", ""), std::string("ok"));
+        QCOMPARE(check(big, "memory").value("status", ""), std::string("fail"));
+        QVERIFY2(check(big, "memory").value("summary", "").find("does not fit") != std::string::npos,
+                 big.dump().c_str());
+
+        // A profile of one's own; and a name that is neither.
+        const fs::path own = fs::path(tmp.path().toStdString()) / "l4.json";
+        writeFile(own, R"({"name": "l4", "compute_capability": "8.9", "memory_gib": 22, "torch_versions": ["2.14"]})");
+        const json l4 = preflight(root, gpuProfile(own.string()));
+        QCOMPARE(check(l4, "torch").value("status", ""), std::string("fail"));
+        QCOMPARE(check(l4, "architectures").value("status", ""), std::string("fail")); // sm_89 is older than compute_90
+        QVERIFY_THROWS_EXCEPTION(BundleError, gpuProfile("no-such-gpu"));
     }
 
     void manifestCarriesTheKey()
