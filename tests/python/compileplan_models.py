@@ -10,8 +10,9 @@ decisions") on small models with a known plan, each compiled once with AOTInduct
 - ``reduction``: x / x.sum(): the C++ backend does not fuse the pointwise consumer into the global
   reduction (it logs no reason; the recorder reports it as a ``backend`` refusal with the ranges).
 
-Cost: three real AOTInductor compiles (no compile cache, no ccache), about 45-70 s on a 2-core
-machine, hence the slow tier (tests/CMakeLists.txt: py_compileplan, label slow).
+Cost: three real AOTInductor compiles (no compile cache, no ccache): 35 s on an idle 2-core
+machine, 3.5 minutes beside a parallel build (tests/CMakeLists.txt: py_compileplan, label
+integration).
 Run: .venv/bin/python tests/python/compileplan_models.py"""
 
 import json

@@ -6,7 +6,8 @@ run once in a fresh process and must reproduce within the stated bound; the accu
 planted option removed from its Inductor options must say it did not reproduce.
 
 Cost: two compiles in this process and three in fresh processes (sample:mlp, no compile cache,
-no ccache): about 2-3 minutes on a 2-core machine, hence the slow tier (py_repro, label slow).
+no ccache): 80 s on an idle 2-core machine, 4 minutes beside a parallel build, hence the slow
+tier (py_repro, label slow).
 Run: .venv/bin/python tests/python/repro_failures.py"""
 
 import json
