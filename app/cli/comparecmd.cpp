@@ -277,6 +277,35 @@ void printTime(std::FILE *out, const Comparison &c)
         std::fprintf(out, "note: %s\n", n.c_str());
 }
 
+/// The memory plans side by side (FORMAT.md compare `memory`): peaks, then buffers of one side only.
+void printMemory(std::FILE *out, const Comparison &c)
+{
+    const MemoryDiff &m = c.memory;
+    if (!m.compared) {
+        std::fprintf(out, "\nmemory: not compared (%s)\n", m.why.c_str());
+        return;
+    }
+    auto bytes = [](const nlohmann::json &v) { return v.is_number() ? std::to_string(v.get<long long>()) : "-"; };
+    std::fprintf(out, "\nmemory (bytes; memory.json, measured from profile.json):\n");
+    std::vector<std::vector<std::string>> rows{{"peak", "A", "B"}};
+    for (const char *k : {"predicted_bytes", "planned_bytes", "measured_bytes", "constants_bytes"})
+        rows.push_back({k, bytes(m.a.value(k, nlohmann::json())), bytes(m.b.value(k, nlohmann::json()))});
+    table(out, rows, "  ");
+    std::fprintf(out, "  buffers: %zu paired by their nodes, %zu only in A, %zu only in B\n", m.paired, m.onlyA.size(),
+                 m.onlyB.size());
+    auto list = [&](const char *side, const std::vector<nlohmann::json> &only) {
+        for (std::size_t i = 0; i < only.size() && i < 5; ++i) {
+            std::string nodes;
+            for (const auto &n : only[i].value("nodes", nlohmann::json::array()))
+                nodes += (nodes.empty() ? "" : ", ") + n.get<std::string>();
+            std::fprintf(out, "  %s %-8s %10s  %s\n", side, only[i].value("name", "").c_str(),
+                         bytes(only[i].value("bytes", nlohmann::json())).c_str(), nodes.c_str());
+        }
+    };
+    list("A only", m.onlyA);
+    list("B only", m.onlyB);
+}
+
 } // namespace
 
 void printCompare(std::FILE *out, const Comparison &c, bool full, const std::string &stage)
@@ -285,6 +314,7 @@ void printCompare(std::FILE *out, const Comparison &c, bool full, const std::str
     printStages(out, c, full, stage);
     printKernels(out, c, full);
     printTime(out, c);
+    printMemory(out, c);
 }
 
 int runCompare(const CompareCommandOptions &o)

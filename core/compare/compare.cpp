@@ -584,6 +584,81 @@ KernelDiff diffKernels(const json &kernelsA, const json &kernelsB, const std::st
     return d;
 }
 
+namespace {
+
+/// A buffer's pairing key: the post-grad nodes it holds, its dtype and shape.
+std::string memoryKey(const json &buffer)
+{
+    return buffer.value("nodes", json::array()).dump() + "|" + stringField(buffer, "dtype") + "|"
+        + buffer.value("shape", json()).dump();
+}
+
+json memorySide(const json &memory, std::optional<double> measured)
+{
+    const json peak = memory.value("peak", json::object());
+    return {{"predicted_bytes", peak.value("predicted_bytes", json())},
+            {"planned_bytes", peak.value("planned_bytes", json())},
+            {"measured_bytes", measured ? json(*measured) : json()},
+            {"constants_bytes", memory.value("constants_bytes", json())},
+            {"buffers", memory.value("buffers", json::array()).size()},
+            {"complete", memory.value("complete", false)}};
+}
+
+/// The `aoti` variant's measured peak of a profile.json (core/profiler/PROFILE.md), if any.
+std::optional<double> measuredPeak(const json &profile)
+{
+    if (!profile.is_object())
+        return std::nullopt;
+    for (const auto &v : profile.value("variants", json::array()))
+        if (stringField(v, "name") == "aoti" && v.contains("memory") && v["memory"].is_object()
+            && v["memory"].value("peak_bytes", json()).is_number())
+            return v["memory"]["peak_bytes"].get<double>();
+    return std::nullopt;
+}
+
+} // namespace
+
+MemoryDiff diffMemory(const json &memoryA, const json &memoryB, std::optional<double> measuredA,
+                      std::optional<double> measuredB)
+{
+    MemoryDiff d;
+    const bool okA = memoryA.is_object() && memoryA.value("available", false);
+    const bool okB = memoryB.is_object() && memoryB.value("available", false);
+    if (!okA || !okB) {
+        d.why = std::string(!okA && !okB ? "A and B have" : !okA ? "A has" : "B has") + " no memory plan";
+        return d;
+    }
+    d.compared = true;
+    d.a = memorySide(memoryA, measuredA);
+    d.b = memorySide(memoryB, measuredB);
+    std::map<std::string, std::vector<json>> byKeyB;
+    for (const auto &buffer : memoryB.value("buffers", json::array()))
+        byKeyB[memoryKey(buffer)].push_back(buffer);
+    auto brief = [](const json &b) {
+        return json{{"name", stringField(b, "name")},
+                    {"bytes", b.value("bytes", json())},
+                    {"dtype", b.value("dtype", json())},
+                    {"shape", b.value("shape", json())},
+                    {"nodes", b.value("nodes", json::array())}};
+    };
+    for (const auto &buffer : memoryA.value("buffers", json::array())) {
+        auto it = byKeyB.find(memoryKey(buffer));
+        if (it != byKeyB.end() && !it->second.empty()) {
+            it->second.pop_back();
+            ++d.paired;
+        } else {
+            d.onlyA.push_back(brief(buffer));
+        }
+    }
+    for (const auto &[key, rest] : byKeyB)
+        for (const auto &buffer : rest)
+            d.onlyB.push_back(brief(buffer));
+    auto largestFirst = [](const json &x, const json &y) { return x.value("bytes", 0.0) > y.value("bytes", 0.0); };
+    std::stable_sort(d.onlyA.begin(), d.onlyA.end(), largestFirst);
+    std::stable_sort(d.onlyB.begin(), d.onlyB.end(), largestFirst);
+    return d;
+}
+
 Comparison compareJobs(const JobFolder &a, const JobFolder &b, const CompareOptions &options)
 {
     if (a.model != b.model)
@@ -632,6 +707,14 @@ Comparison compareJobs(const JobFolder &a, const JobFolder &b, const CompareOpti
             readJson(a.kernelsFile, Graph::kMaxSnapshotBytes), readJson(b.kernelsFile, Graph::kMaxSnapshotBytes));
     }
     c.time = diffTime(a, b);
+    if (a.memoryFile.empty() || b.memoryFile.empty())
+        c.memory.why = std::string(a.memoryFile.empty() && b.memoryFile.empty() ? "A and B have"
+                                       : a.memoryFile.empty()                   ? "A has"
+                                                                                : "B has")
+            + " no memory.json (compiled before memory plans were recorded)";
+    else
+        c.memory = diffMemory(readJson(a.memoryFile), readJson(b.memoryFile), measuredPeak(a.profile),
+                              measuredPeak(b.profile));
     return c;
 }
 
@@ -757,9 +840,24 @@ json toJson(const Comparison &c)
             "95% intervals combined in log space as independent" },
         { "eager_moved", c.time.eagerMoved }, { "kernels", kernelTimes }, { "groups", groups },
         { "verdict", c.time.verdict }, { "notes", c.time.notes } };
-    return { { "format", "aotstudio.compare" }, { "format_version", 1 }, { "a", jobJson(c.a) }, { "b", jobJson(c.b) },
-        { "fields", fields }, { "stages", stages }, { "stages_only_a", c.stagesOnlyA },
-        { "stages_only_b", c.stagesOnlyB }, { "kernels", kernels }, { "time", time } };
+    return {{"format", "aotstudio.compare"},
+            {"format_version", 1},
+            {"a", jobJson(c.a)},
+            {"b", jobJson(c.b)},
+            {"fields", fields},
+            {"stages", stages},
+            {"stages_only_a", c.stagesOnlyA},
+            {"stages_only_b", c.stagesOnlyB},
+            {"kernels", kernels},
+            {"time", time},
+            {"memory",
+             {{"compared", c.memory.compared},
+              {"why", c.memory.why.empty() ? json() : json(c.memory.why)},
+              {"a", c.memory.a},
+              {"b", c.memory.b},
+              {"paired", c.memory.paired},
+              {"only_a", c.memory.onlyA},
+              {"only_b", c.memory.onlyB}}}};
 }
 
 } // namespace AotStudio::Compare

@@ -144,6 +144,18 @@ struct TimeDiff {
 };
 
 /// Everything compare shows.
+/// The memory plans of two compiles side by side (memory.json of each, FORMAT.md "Memory plan").
+/// Inductor names buffers per compile (`buf12`), so buffers are paired by the post-grad nodes they
+/// hold (with dtype and shape); a buffer of A whose nodes no buffer of B holds is `onlyA`.
+struct MemoryDiff {
+    bool compared = false;
+    std::string why; ///< why not compared ("A has no memory.json ..."), else ""
+    nlohmann::json a,
+        b; ///< each side's peaks: predicted_bytes, planned_bytes, measured_bytes, constants_bytes, buffers
+    std::vector<nlohmann::json> onlyA, onlyB; ///< {name, bytes, dtype, shape, nodes}, largest first
+    std::size_t paired = 0; ///< buffers found on both sides
+};
+
 struct Comparison {
     JobFolder a, b;
     std::vector<FieldRow> fields; ///< side by side: model, kind, device, dtype, versions, package size, options
@@ -151,6 +163,7 @@ struct Comparison {
     std::vector<std::string> stagesOnlyA, stagesOnlyB;
     KernelDiff kernels;
     TimeDiff time;
+    MemoryDiff memory;
 };
 
 /// What to compare.
@@ -172,6 +185,13 @@ Comparison compareFolders(
 /// head the unified diffs. Exposed for tests and for the studio's kernel table.
 KernelDiff diffKernels(const nlohmann::json &kernelsA, const nlohmann::json &kernelsB, const std::string &labelA = "A",
     const std::string &labelB = "B");
+
+/// The memory diff of two memory.json objects (format aotstudio.memory), with each side's measured
+/// peak in bytes when its profile has one (profile.json `aoti` variant's `memory.peak_bytes`).
+/// Exposed for tests and for the studio's Compare window. A plan with `available` false is not
+/// compared (`why` says which side).
+MemoryDiff diffMemory(const nlohmann::json &memoryA, const nlohmann::json &memoryB,
+                      std::optional<double> measuredA = std::nullopt, std::optional<double> measuredB = std::nullopt);
 
 /// Speedup A / speedup B with the intervals combined in log space (half-widths added in
 /// quadrature on each side, as for independent estimates): an estimate of compiled B / compiled A

@@ -159,6 +159,8 @@ void fillFiles(JobFolder &job, const json &stages)
     } else {
         job.notes.push_back("no snapshots/ folder (compiled with --no-snapshots?): graphs are not compared");
     }
+    if (fs::is_regular_file(job.dir / "memory.json", ec))
+        job.memoryFile = job.dir / "memory.json";
     if (fs::is_regular_file(job.dir / "kernels.json", ec))
         job.kernelsFile = job.dir / "kernels.json";
     else

@@ -147,6 +147,7 @@ private Q_SLOTS:
     void recordedSession();
     void bundleAgainstCompile();
     void jsonShape();
+    void memoryPlans();
 };
 
 void TestCompare::unifiedDiffOfLines()
@@ -547,6 +548,44 @@ void TestCompare::jsonShape()
     QCOMPARE(j["time"].value("pairing", ""), std::string("different_runs"));
     QVERIFY(j["time"]["latency_ratio"].is_null());
     QVERIFY(j["fields"].is_array() && !j["fields"].empty());
+}
+
+/// Two memory plans (FORMAT.md "Memory plan"): buffers paired by the nodes they hold (Inductor's
+/// buffer names differ between compiles), the rest listed per side largest first, each side's peaks
+/// with its measured peak; a side without a plan is not compared and says which.
+void TestCompare::memoryPlans()
+{
+    auto buffer = [](const std::string &name, double bytes, std::vector<std::string> nodes) {
+        return json{{"name", name}, {"bytes", bytes}, {"dtype", "float32"}, {"shape", {8, 64}}, {"nodes", nodes}};
+    };
+    auto plan = [](json buffers, double predicted, double planned) {
+        return json{{"format", "aotstudio.memory"},
+                    {"available", true},
+                    {"complete", true},
+                    {"constants_bytes", 1000},
+                    {"buffers", std::move(buffers)},
+                    {"peak", {{"predicted_bytes", predicted}, {"planned_bytes", planned}}}};
+    };
+    const json a = plan(
+        json::array({buffer("buf0", 2048, {"addmm"}), buffer("buf1", 2048, {"relu"}), buffer("buf2", 4096, {"gelu"})}),
+        8192, 6144);
+    const json b = plan(json::array({buffer("buf3", 2048, {"relu"}), buffer("buf0", 2048, {"addmm"}),
+                                     buffer("buf1", 512, {"sum"}), buffer("buf7", 1024, {"mean"})}),
+                        4096, 4096);
+    const MemoryDiff d = diffMemory(a, b, 6000.0, std::nullopt);
+    QVERIFY(d.compared);
+    QCOMPARE(d.paired, std::size_t(2));
+    QCOMPARE(d.onlyA.size(), std::size_t(1));
+    QCOMPARE(d.onlyA[0]["nodes"][0].get<std::string>(), std::string("gelu"));
+    QCOMPARE(d.onlyB.size(), std::size_t(2));
+    QCOMPARE(d.onlyB[0]["name"].get<std::string>(), std::string("buf7")); // largest first
+    QCOMPARE(d.a["planned_bytes"].get<double>(), 6144.0);
+    QCOMPARE(d.a["measured_bytes"].get<double>(), 6000.0);
+    QVERIFY(d.b["measured_bytes"].is_null());
+
+    const MemoryDiff missing = diffMemory(a, json{{"format", "aotstudio.memory"}, {"available", false}});
+    QVERIFY(!missing.compared);
+    QCOMPARE(missing.why, std::string("B has no memory plan"));
 }
 
 QTEST_GUILESS_MAIN(TestCompare)
