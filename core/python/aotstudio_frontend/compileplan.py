@@ -536,7 +536,8 @@ def build_files(work: str, trace_dir: str | None, trace_root: str, kernels_data:
     const_graphs = [g for g in raw.get("graphs", []) if g.get("const_graph")]
     partial = list(raw.get("problems", []))
     if not graphs:
-        partial.append("no graph's memory plan was recorded")
+        partial.append("no graph's memory plan was recorded: Inductor generated no code in this compile "
+                       "(e.g. its own cache answered, with allow_cache)")
     if len(graphs) > 1:
         partial.append(f"{len(graphs)} graphs were planned; memory.json describes the last (the model's)")
     main = graphs[-1] if graphs else None
