@@ -4333,6 +4333,115 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Regional median:</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>GPU architectures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>torch version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cold start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>requests per worker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>torch %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no SASS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no PTX</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PTX %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dynamic shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>static shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>runtime %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Built for:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preflight:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compatibility key: %1
+Every runtime checks it before loading the bundle and refuses another torch, machine, CPU or GPU architecture.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not recorded (an older engine)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>runs there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>does not run there</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not fully known</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>aotstudio-cli preflight BUNDLE --gpu PROFILE checks other GPUs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not made (an older engine)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>

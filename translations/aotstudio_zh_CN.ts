@@ -4343,6 +4343,116 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <source>Regional median:</source>
         <translation>区域编译中位数：</translation>
     </message>
+    <message>
+        <source>GPU architectures</source>
+        <translation>GPU 架构</translation>
+    </message>
+    <message>
+        <source>torch version</source>
+        <translation>torch 版本</translation>
+    </message>
+    <message>
+        <source>kernels</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>cold start</source>
+        <translation>冷启动</translation>
+    </message>
+    <message>
+        <source>requests per worker</source>
+        <translation>每个工作进程的请求数</translation>
+    </message>
+    <message>
+        <source>torch %1</source>
+        <translation>torch %1</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>CUDA %1</source>
+        <translation>CUDA %1</translation>
+    </message>
+    <message>
+        <source>no SASS</source>
+        <translation>无 SASS</translation>
+    </message>
+    <message>
+        <source>no PTX</source>
+        <translation>无 PTX</translation>
+    </message>
+    <message>
+        <source>PTX %1</source>
+        <translation>PTX %1</translation>
+    </message>
+    <message>
+        <source>CPU %1</source>
+        <translation>CPU %1</translation>
+    </message>
+    <message>
+        <source>dynamic shapes</source>
+        <translation>动态形状</translation>
+    </message>
+    <message>
+        <source>static shapes</source>
+        <translation>静态形状</translation>
+    </message>
+    <message>
+        <source>runtime %1</source>
+        <translation>运行时 %1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>Built for:</source>
+        <translation>构建目标：</translation>
+    </message>
+    <message>
+        <source>Preflight:</source>
+        <translation>预检：</translation>
+    </message>
+    <message>
+        <source>Compatibility key: %1
+Every runtime checks it before loading the bundle and refuses another torch, machine, CPU or GPU architecture.</source>
+        <translation>兼容性键：%1
+每个运行时在加载部署包前都会检查它，并拒绝不同的 torch、机器、CPU 或 GPU 架构。</translation>
+    </message>
+    <message>
+        <source>not recorded (an older engine)</source>
+        <translation>未记录（旧版引擎）</translation>
+    </message>
+    <message>
+        <source>runs there</source>
+        <translation>可以在该处运行</translation>
+    </message>
+    <message>
+        <source>does not run there</source>
+        <translation>无法在该处运行</translation>
+    </message>
+    <message>
+        <source>not fully known</source>
+        <translation>无法完全确定</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：%2</translation>
+    </message>
+    <message>
+        <source>aotstudio-cli preflight BUNDLE --gpu PROFILE checks other GPUs.</source>
+        <translation>aotstudio-cli preflight BUNDLE --gpu PROFILE 可检查其他 GPU。</translation>
+    </message>
+    <message>
+        <source>not made (an older engine)</source>
+        <translation>未进行（旧版引擎）</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>

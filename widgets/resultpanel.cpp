@@ -64,6 +64,58 @@ QString tableText(const QAbstractItemModel *model)
     return lines.join(QLatin1Char('\n'));
 }
 
+/// A preflight check's name (BUNDLE.md "Preflight") in the user's language.
+QString preflightCheckName(const QString &name)
+{
+    if (name == QLatin1String("architectures"))
+        return ResultPanel::tr("GPU architectures");
+    if (name == QLatin1String("torch"))
+        return ResultPanel::tr("torch version");
+    if (name == QLatin1String("kernels"))
+        return ResultPanel::tr("kernels");
+    if (name == QLatin1String("memory"))
+        return ResultPanel::tr("memory");
+    if (name == QLatin1String("cold_start"))
+        return ResultPanel::tr("cold start");
+    if (name == QLatin1String("economics"))
+        return ResultPanel::tr("requests per worker");
+    return name;
+}
+
+/// What a compatibility key says, in the user's language: "torch 2.14, CPU x86_64 AVX2
+/// (-march=znver3), fp32, static shapes" or "torch 2.14, CUDA 13.0, sm_90, PTX compute_90, ...".
+QString describeCompat(const Client::BundleCompat &c)
+{
+    QStringList parts;
+    parts << ResultPanel::tr("torch %1").arg(c.torch.section(QLatin1Char('.'), 0, 1));
+    if (c.device == QLatin1String("cuda")) {
+        parts << (c.cuda.isEmpty() ? ResultPanel::tr("CUDA") : ResultPanel::tr("CUDA %1").arg(c.cuda));
+        QStringList sass, ptx;
+        for (int sm : c.sass)
+            sass << QStringLiteral("sm_%1").arg(sm);
+        for (int sm : c.ptx)
+            ptx << QStringLiteral("compute_%1").arg(sm);
+        parts << (sass.isEmpty() ? ResultPanel::tr("no SASS") : sass.join(QLatin1Char(' ')));
+        parts << (ptx.isEmpty() ? ResultPanel::tr("no PTX") : ResultPanel::tr("PTX %1").arg(ptx.join(QLatin1Char(' '))));
+    } else {
+        QString cpu = ResultPanel::tr("CPU %1").arg(c.machine);
+        if (!c.cpuIsa.isEmpty())
+            cpu += QLatin1Char(' ') + c.cpuIsa;
+        if (!c.march.isEmpty())
+            cpu += QStringLiteral(" (-march=%1)").arg(c.march);
+        parts << cpu;
+    }
+    if (!c.precision.isEmpty())
+        parts << c.precision;
+    if (c.shapeMode == QLatin1String("dynamic"))
+        parts << ResultPanel::tr("dynamic shapes");
+    else if (c.shapeMode == QLatin1String("static"))
+        parts << ResultPanel::tr("static shapes");
+    if (!c.runtime.isEmpty() && c.runtime != QLatin1String("libtorch"))
+        parts << ResultPanel::tr("runtime %1").arg(c.runtime);
+    return parts.join(ResultPanel::tr(", "));
+}
+
 QString phaseName(int phase)
 {
     switch (phase) {
@@ -212,6 +264,11 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_bundleColdStart->setWordWrap(true);
     m_bundlePhases = addRow(m_bundleForm, tr("Bundle phases:"), "resultBundlePhases");
     m_bundlePhases->setWordWrap(true);
+    m_bundleBuiltFor = addRow(m_bundleForm, tr("Built for:"), "resultBundleBuiltFor");
+    m_bundleBuiltFor->setWordWrap(true);
+    m_bundlePreflight = addRow(m_bundleForm, tr("Preflight:"), "resultBundlePreflight");
+    m_bundlePreflight->setWordWrap(true);
+    m_bundlePreflight->setTextFormat(Qt::RichText);
     auto *bundleLayout = new QVBoxLayout(m_bundleFrame);
     bundleLayout->addWidget(bundleTitle);
     bundleLayout->addLayout(m_bundleForm);
@@ -579,6 +636,39 @@ void ResultPanel::showBundle(const Client::ExportResult &r)
     } else {
         m_bundleColdStart->setText(tr("not measured"));
         m_bundleColdStart->setToolTip(QString());
+    }
+    if (r.compat.isValid()) {
+        m_bundleBuiltFor->setText(describeCompat(r.compat));
+        m_bundleBuiltFor->setToolTip(tr("Compatibility key: %1\nEvery runtime checks it before loading the bundle and "
+                                        "refuses another torch, machine, CPU or GPU architecture.")
+                                         .arg(r.compat.key));
+    } else {
+        m_bundleBuiltFor->setText(tr("not recorded (an older engine)"));
+        m_bundleBuiltFor->setToolTip(QString());
+    }
+    if (r.preflight.isValid()) {
+        const QString verdict = r.preflight.verdict == QLatin1String("ok") ? tr("runs there")
+            : r.preflight.verdict == QLatin1String("refused")            ? tr("does not run there")
+                                                                          : tr("not fully known");
+        QStringList lines{tr("<b>%1</b>: %2").arg(r.preflight.profile.toHtmlEscaped(), verdict)};
+        QStringList details{r.preflight.description};
+        for (const auto &c : r.preflight.checks) {
+            const QString mark = c.status == QLatin1String("ok") ? QStringLiteral("✓")
+                : c.status == QLatin1String("fail")              ? QStringLiteral("✗")
+                : c.status == QLatin1String("warn")              ? QStringLiteral("!")
+                                                                 : QStringLiteral("?");
+            if (c.status == QLatin1String("fail")) // what failed, with the engine's reason
+                lines << QStringLiteral("%1 %2: %3").arg(mark, preflightCheckName(c.name).toHtmlEscaped(), c.summary.toHtmlEscaped());
+            else if (c.status != QLatin1String("ok"))
+                lines << QStringLiteral("%1 %2").arg(mark, preflightCheckName(c.name).toHtmlEscaped());
+            details << QStringLiteral("%1 %2: %3").arg(mark, preflightCheckName(c.name), c.summary);
+        }
+        m_bundlePreflight->setText(lines.join(QStringLiteral("<br>")));
+        m_bundlePreflight->setToolTip(details.join(QLatin1Char('\n')) + QStringLiteral("\n\n")
+                                      + tr("aotstudio-cli preflight BUNDLE --gpu PROFILE checks other GPUs."));
+    } else {
+        m_bundlePreflight->setText(tr("not made (an older engine)"));
+        m_bundlePreflight->setToolTip(QString());
     }
     m_bundleFrame->show();
     m_stack->setCurrentIndex(1);

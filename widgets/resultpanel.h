@@ -119,6 +119,8 @@ private:
     QLabel *m_bundleBuckets;
     QLabel *m_bundleColdStart;
     QLabel *m_bundlePhases;
+    QLabel *m_bundleBuiltFor;   ///< the compatibility key in words (BUNDLE.md)
+    QLabel *m_bundlePreflight;  ///< the export's preflight against the default GPU profile
     QFrame *m_warningFrame;
     QLabel *m_warningText;
     QFrame *m_errorFrame;

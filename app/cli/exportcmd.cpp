@@ -230,6 +230,19 @@ void printExport(std::FILE *out, const Json &r)
                      "measured here)\n",
                      r["ray"].value("address", "").c_str());
     Cli::printColdStart(out, r.value("cold_start", Json::object()));
+    if (const Json compat = r.value("compat", Json()); compat.is_object())
+        std::fprintf(out, "compat key:     %s\n", compat.value("key", "").c_str());
+    if (const Json pf = r.value("preflight", Json()); pf.is_object()) {
+        const std::string verdict = pf.value("verdict", "");
+        const Json reasons = pf.value("reasons", Json::array());
+        std::fprintf(out, "preflight:      %s: %s%s\n", pf.value("profile", Json::object()).value("name", "").c_str(),
+                     verdict == "ok"            ? "runs there"
+                         : verdict == "refused" ? "does not run there: "
+                                                : "not fully known",
+                     verdict == "refused" && !reasons.empty() ? reasons[0].get<std::string>().c_str() : "");
+        std::fprintf(out, "                (aotstudio-cli preflight %s --gpu PROFILE for every check and other GPUs)\n",
+                     r.value("bundle", "").c_str());
+    }
     if (const Json signer = r.value("signer", Json()); signer.is_string())
         std::fprintf(out,
                      "signed:         by key %s (manifest.sig; aotstudio-run checks it with --trust KEYFILE.pub)\n",

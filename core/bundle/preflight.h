@@ -28,6 +28,9 @@ struct GpuProfile {
     std::vector<std::string> torchVersions; ///< torch major.minor the worker offers ("2.11"); empty: any
 };
 
+/// The profile `preflight` and the export's result use when none is named.
+inline constexpr const char *kDefaultGpuProfile = "rtx-pro-6000-half";
+
 /// rtx-pro-6000-half (48 GB, sm_120, the ZeroGPU default `large`), rtx-pro-6000 (96 GB, sm_120,
 /// ZeroGPU `xlarge`), h200 (141 GB, sm_90).
 const std::vector<GpuProfile> &gpuProfiles();

@@ -33,7 +33,49 @@ ExportResult ExportResult::fromJson(const QJsonObject &o)
         r.buckets.append(b);
     }
     r.coldStart = ColdStart::fromJson(o.value(QLatin1String("cold_start")));
+    r.compat = BundleCompat::fromJson(o.value(QLatin1String("compat")));
+    r.preflight = Preflight::fromJson(o.value(QLatin1String("preflight")));
     return r;
+}
+
+BundleCompat BundleCompat::fromJson(const QJsonValue &value)
+{
+    BundleCompat c;
+    const QJsonObject o = value.toObject();
+    const auto str = [&](const char *key) { return o.value(QLatin1String(key)).toString(); };
+    c.key = str("key");
+    c.torch = str("torch");
+    c.cuda = str("cuda");
+    c.device = str("device");
+    c.machine = str("machine");
+    c.cpuIsa = str("cpu_isa");
+    c.march = str("march");
+    c.precision = str("precision");
+    c.shapeMode = str("shape_mode");
+    c.runtime = str("runtime");
+    c.modelSha256 = str("model_sha256");
+    const QJsonObject archs = o.value(QLatin1String("cuda_archs")).toObject();
+    for (const QJsonValue &v : archs.value(QLatin1String("sass")).toArray())
+        c.sass.append(v.toInt());
+    for (const QJsonValue &v : archs.value(QLatin1String("ptx")).toArray())
+        c.ptx.append(v.toInt());
+    return c;
+}
+
+Preflight Preflight::fromJson(const QJsonValue &value)
+{
+    Preflight p;
+    const QJsonObject o = value.toObject();
+    const QJsonObject profile = o.value(QLatin1String("profile")).toObject();
+    p.profile = profile.value(QLatin1String("name")).toString();
+    p.description = profile.value(QLatin1String("description")).toString();
+    p.verdict = o.value(QLatin1String("verdict")).toString();
+    for (const QJsonValue &v : o.value(QLatin1String("checks")).toArray()) {
+        const QJsonObject c = v.toObject();
+        p.checks.append({c.value(QLatin1String("name")).toString(), c.value(QLatin1String("status")).toString(),
+                         c.value(QLatin1String("summary")).toString()});
+    }
+    return p;
 }
 
 } // namespace AotStudio::Client

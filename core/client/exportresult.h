@@ -22,6 +22,48 @@ struct ExportBucket
     bool isDynamic() const { return batch == 0 && batchMax > 0; }
 };
 
+/// A bundle's compatibility key (core/runtime/BUNDLE.md "Compatibility key") as the export result
+/// carries it: what the packages were built for, read from their files by the engine.
+struct BundleCompat
+{
+    QString key;       ///< "torch2.14-cpu-x86_64-avx2-znver3-fp32-static-269b1f03"; empty: none (older engine)
+    QString torch;     ///< "2.14.1+cu130"
+    QString cuda;      ///< "13.0"; empty on a CPU-only torch
+    QString device;    ///< "cpu" or "cuda"
+    QString machine;   ///< "x86_64"
+    QString cpuIsa;    ///< "AVX2"
+    QString march;     ///< "znver3"; empty when unknown
+    QList<int> sass;   ///< SM versions with machine code (90 = sm_90)
+    QList<int> ptx;    ///< virtual architectures with PTX
+    QString precision; ///< "fp32", "bf16", ...
+    QString shapeMode; ///< "static" or "dynamic"
+    QString runtime;   ///< "libtorch", "lite" or "mixed"
+    QString modelSha256;
+    bool isValid() const { return !key.isEmpty(); }
+    static BundleCompat fromJson(const QJsonValue &value);
+};
+
+/// One check of a preflight (BUNDLE.md "Preflight"): `name` architectures, torch, kernels, memory,
+/// cold_start or economics; `status` ok, fail, warn or unknown; `summary` the engine's sentence.
+struct PreflightCheck
+{
+    QString name;
+    QString status;
+    QString summary;
+};
+
+/// A bundle's preflight against a GPU worker profile, as the export result carries it (the default
+/// profile, ZeroGPU's half RTX Pro 6000).
+struct Preflight
+{
+    QString profile;     ///< "rtx-pro-6000-half"
+    QString description; ///< the profile's description (engine's words)
+    QString verdict;     ///< "ok", "refused" or "unknown"; empty: none
+    QList<PreflightCheck> checks;
+    bool isValid() const { return !verdict.isEmpty(); }
+    static Preflight fromJson(const QJsonValue &value);
+};
+
 /// The typed view of an `export` result object (FORMAT.md, Requests, `export`).
 struct ExportResult
 {
@@ -32,6 +74,8 @@ struct ExportResult
     QString device;
     QList<ExportBucket> buckets;
     ColdStart coldStart;
+    BundleCompat compat;
+    Preflight preflight;
     QJsonObject raw;          ///< the whole object, for fields this struct does not know yet
 
     static ExportResult fromJson(const QJsonObject &result);

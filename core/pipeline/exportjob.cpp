@@ -7,6 +7,7 @@
 #include "bundle/bundle.h"
 #include "bundle/compat.h"
 #include "bundle/guards.h"
+#include "bundle/preflight.h"
 #include "bundle/signing.h"
 #include "bundle/weights.h"
 #include "profiler/statistics.h"
@@ -592,8 +593,18 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     for (std::size_t i = 0; i < labelled.size(); ++i)
         for (const char *key : {"host", "device_name", "node"})
             labelled[i][key] = origins[i].value(key, Json());
+    // Will it run where such bundles are deployed (BUNDLE.md "Preflight"): the default profile,
+    // ZeroGPU's RTX Pro 6000 half card; `aotstudio-cli preflight --gpu` checks others.
+    Json preflight;
+    try {
+        preflight = Bundle::preflight(out, Bundle::gpuProfile(Bundle::kDefaultGpuProfile));
+    } catch (const Bundle::BundleError &e) {
+        ctx.log("warning", std::string("no preflight: ") + e.what());
+    }
     return Json{{"bundle", out.string()},
                 {"zip", zipPath},
+                {"compat", draft.compat},
+                {"preflight", preflight},
                 {"buckets", labelled},
                 {"ray", ray.empty() ? Json() : Json{{"address", ray}, {"several_hosts", severalHosts(labelled)}}},
                 {"cold_start", cold},

@@ -341,6 +341,44 @@ private Q_SLOTS:
         QCOMPARE(text(panel, "resultBundlePhases"), QStringLiteral("not measured (an older result)"));
     }
 
+    // Issue 37: the bundle's compatibility key in words and the export's preflight against the
+    // default GPU profile, with what failed named and every check's sentence in the tooltip.
+    void bundleBuiltForAndPreflight()
+    {
+        ResultPanel panel;
+        panel.resize(760, 720);
+        panel.show();
+        panel.showResult(parse(PlainResult));
+        auto e = Client::ExportResult::fromJson(
+            QJsonDocument::fromJson(R"({"bundle":"/b","buckets":[{"name":"batch1","batch":1}],
+            "compat":{"key":"torch2.14-cu13.0-sm90-bf16-dynamic-1a2b3c4d","torch":"2.14.1+cu130","cuda":"13.0","device":"cuda",
+                      "cuda_archs":{"sass":[90],"ptx":[]},"precision":"bf16","shape_mode":"dynamic","runtime":"libtorch"},
+            "preflight":{"profile":{"name":"rtx-pro-6000-half","description":"half an RTX Pro 6000"},"verdict":"refused",
+                         "checks":[{"name":"architectures","status":"fail","summary":"no SASS or PTX for sm_120"},
+                                   {"name":"torch","status":"fail","summary":"built with torch 2.14"},
+                                   {"name":"memory","status":"ok","summary":"fits: 3.0 GiB of 47.8 GiB"}]}})")
+                .object());
+        panel.showBundle(e);
+        QCOMPARE(text(panel, "resultBundleBuiltFor"),
+                 QStringLiteral("torch 2.14, CUDA 13.0, sm_90, no PTX, bf16, dynamic shapes"));
+        const QString preflight = text(panel, "resultBundlePreflight");
+        QVERIFY2(preflight.contains(QLatin1String("rtx-pro-6000-half"))
+                     && preflight.contains(QLatin1String("does not run there"))
+                     && preflight.contains(QLatin1String("GPU architectures"))
+                     && preflight.contains(QLatin1String("torch version"))
+                     && !preflight.contains(QLatin1String("memory")), // only what did not pass is listed
+                 qPrintable(preflight));
+        const QString tip = panel.findChild<QLabel *>(QStringLiteral("resultBundlePreflight"))->toolTip();
+        QVERIFY2(tip.contains(QLatin1String("fits: 3.0 GiB"))
+                     && tip.contains(QLatin1String("no SASS or PTX for sm_120")),
+                 qPrintable(tip));
+        screenshot(panel, QStringLiteral("resultpanel_bundle_preflight"));
+
+        // An engine from before the key.
+        panel.showBundle(Client::ExportResult::fromJson(QJsonDocument::fromJson(R"({"bundle":"/b"})").object()));
+        QCOMPARE(text(panel, "resultBundleBuiltFor"), QStringLiteral("not recorded (an older engine)"));
+    }
+
     void numbersUseLowercaseExponent_data()
     {
         QTest::addColumn<QString>("locale");
