@@ -244,6 +244,9 @@ class Runner:
                 if on_line:
                     on_line(line)
             rc = self.child.wait()
+        except BaseException:
+            self.stop()  # an interrupt or an error while it runs: it goes first
+            raise
         finally:
             self.child = None
         return rc, lines

@@ -48,11 +48,16 @@ Command reproCommand();
 Command profileCommand();
 Command quantizeCommand();
 Command sweepCommand();
+Command targetCommand();
 Command compareCommand();
 Command numericsCommand();
 Command tuneCommand();
 
 /// Every subcommand, in the order `--help` lists them.
 std::vector<Command> commandTable();
+
+/// Whether the subcommand `name` runs an engine job (and so takes `--target NAME`: the command is
+/// run by that target's own aotstudio-cli, targets.h).
+bool startsEngine(const std::string &name);
 
 } // namespace AotStudio::Cli

@@ -5,6 +5,7 @@
 // command table (command.h); this file builds the table, parses and dispatches.
 #include "command.h"
 #include "enginejob.h"
+#include "targets.h"
 
 #include "protocol/envelope.h"
 
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <iostream>
 #include <pthread.h>
+#include <set>
 
 using namespace AotStudio;
 
@@ -21,10 +23,17 @@ namespace AotStudio::Cli {
 
 std::vector<Command> commandTable()
 {
-    return {captureCommand(),  compileCommand(),  diffCommand(),      exportCommand(),
-            inputsCommand(),   inspectCommand(),  preflightCommand(), keygenCommand(),
-            profileCommand(),  quantizeCommand(), sweepCommand(),     compareCommand(),
-            numericsCommand(), tuneCommand(),     memoryCommand(),    reproCommand()};
+    return {captureCommand(), compileCommand(),   diffCommand(),     exportCommand(),  inputsCommand(),
+            inspectCommand(), preflightCommand(), keygenCommand(),   profileCommand(), quantizeCommand(),
+            sweepCommand(),   compareCommand(),   numericsCommand(), tuneCommand(),    memoryCommand(),
+            reproCommand(),   targetCommand()};
+}
+
+bool startsEngine(const std::string &name)
+{
+    static const std::set<std::string> engine{"capture",  "compile", "export",   "inputs", "profile",
+                                              "quantize", "sweep",   "numerics", "tune",   "repro"};
+    return engine.count(name) > 0;
 }
 
 } // namespace AotStudio::Cli
@@ -81,9 +90,14 @@ int main(int argc, char **argv)
 
     std::vector<Cli::Command> table = Cli::commandTable();
     std::vector<CLI::App *> subcommands;
+    std::string target;
     for (auto &command : table) {
         CLI::App *sub = app.add_subcommand(command.name, command.help);
         command.addOptions(*sub);
+        if (Cli::startsEngine(command.name))
+            sub->add_option("--target", target,
+                            "Run the job in the target environment NAME (aotstudio-cli target add): its torch, "
+                            "Python and engine; results and bundles carry its torch");
         subcommands.push_back(sub);
     }
 
@@ -108,6 +122,11 @@ int main(int argc, char **argv)
         // Contradictions CLI11's per-option checks cannot see: exit 2 before the engine starts.
         if (const std::string why = table[i].check(); !why.empty())
             return usageError(table[i].json(), table[i].name + ": " + why);
+        // The engine runs in this process, and a process holds one torch: the target's own
+        // aotstudio-cli runs the command (nothing of this process's torch or Python has started).
+        if (!target.empty())
+            return usageError(table[i].json(),
+                              table[i].name + ": " + Cli::execInTarget(target, Cli::withoutTargetOption(argc, argv)));
         return table[i].run(globals);
     }
     if (showVersion)

@@ -132,6 +132,7 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
     }
     // Read both pipes until they close, or until the deadline passes (then kill the child).
     std::string errText;
+    std::string lineBuffer; // stderr not yet passed to onStderrLine (the part after its last newline)
     pollfd fds[2] = {{outFd[0], POLLIN, 0}, {errFd[0], POLLIN, 0}};
     const nfds_t nfds = errFd[0] >= 0 ? 2 : 1;
     int open = static_cast<int>(nfds);
@@ -180,6 +181,13 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
             const ssize_t got = ::read(fds[i].fd, buf, sizeof buf);
             if (got > 0) {
                 (i == 0 ? r.out : errText).append(buf, static_cast<std::size_t>(got));
+                if (i == 1 && options.onStderrLine) {
+                    lineBuffer.append(buf, static_cast<std::size_t>(got));
+                    for (auto nl = lineBuffer.find('\n'); nl != std::string::npos; nl = lineBuffer.find('\n')) {
+                        options.onStderrLine(lineBuffer.substr(0, nl));
+                        lineBuffer.erase(0, nl + 1);
+                    }
+                }
                 if (r.out.size() > options.stdoutTail)
                     r.out.erase(0, r.out.size() - options.stdoutTail);
                 if (errText.size() > 65536) // keep the tail
@@ -194,6 +202,8 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
     for (nfds_t i = 0; i < nfds; ++i)
         if (fds[i].fd >= 0)
             ::close(fds[i].fd);
+    if (options.onStderrLine && !lineBuffer.empty())
+        options.onStderrLine(lineBuffer);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }

@@ -51,6 +51,10 @@ struct ProcessOptions {
     /// Called about every 0.5 s while the child runs (a job's live progress: counting what the
     /// child wrote so far). Runs on the waiting thread; must not throw.
     std::function<void()> onTick;
+    /// Called with each complete line the child writes to stderr (without its newline), as it
+    /// arrives (with captureStderr): a tool's progress lines passed on. Runs on the waiting thread;
+    /// must not throw.
+    std::function<void(const std::string &line)> onStderrLine;
     /// Keep at most the last this many bytes of stdout (a user's script may print without end).
     std::size_t stdoutTail = std::numeric_limits<std::size_t>::max();
 };

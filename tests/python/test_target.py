@@ -170,6 +170,22 @@ class TargetScriptTest(unittest.TestCase):
                 self._add(FakeRunner(interrupt=True))
         self.assertEqual(os.listdir(self.base), [])
 
+    def test_interrupt_stops_the_running_child(self):
+        # The child runs in its own process group; an interrupt while it runs stops it (SIGTERM)
+        # before the partial folder goes, so nothing keeps writing into it.
+        runner = target.Runner()
+        seen = []
+
+        def on_line(line):
+            seen.append(runner.child.pid)
+            raise target.Interrupted()
+
+        with self.assertRaises(target.Interrupted):
+            runner.run(["sh", "-c", "echo started; exec sleep 60"], on_line=on_line)
+        self.assertEqual(len(seen), 1)
+        with self.assertRaises(ProcessLookupError):
+            os.kill(seen[0], 0)
+
     def test_existing_target_refused(self):
         write_target(os.path.join(self.base, "t"))
         with self.assertRaises(target.TargetError) as e:
