@@ -2779,6 +2779,10 @@ Time budget (no trial starts after it):</source>
         <source>%1:%2 min</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -2910,6 +2914,173 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>no reliable ratio: its %1% interval %2–%3 is wider than the estimate %4×</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::MemoryPanel</name>
+    <message>
+        <source>none: lives inside its kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reuses %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>returned by the extern call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (a view or alias)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live memory along the kernel order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Buffer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lifetime (steps)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile a model to see how its package plans memory: every buffer&apos;s lifetime, which ones reuse storage, and where the peak is.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The compile failed: it has no memory plan.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The memory plan appears when the compile has generated its code.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This compile has no memory plan (an engine from before plans).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No memory plan: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fetching %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be shown: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No memory plan.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Peak&lt;/b&gt;: %1 predicted by Inductor; %2 planned (what the generated code allocates, reused storage counted once)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weights and constants: %1, held for the whole run (not in the curves).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured peak: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Partial&lt;/b&gt;: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bars: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reuses a freed buffer&apos;s storage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>returned by an extern call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no storage of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 – end (output)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Written by %1, last read by %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the caller</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>predicted (Inductor)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>planned (allocated by the code)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step (kernel order)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Buffers</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

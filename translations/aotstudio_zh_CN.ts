@@ -2775,6 +2775,10 @@ Time budget (no trial starts after it):</source>
         <source>%1:%2 min</source>
         <translation>%1:%2 min</translation>
     </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::MeasurementText</name>
@@ -2905,6 +2909,173 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>no reliable ratio: its %1% interval %2–%3 is wider than the estimate %4×</source>
         <translation>无可靠比值：其 %1% 区间 %2–%3 比估计值 %4× 还宽</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::MemoryPanel</name>
+    <message>
+        <source>none: lives inside its kernel</source>
+        <translation>无：只存在于其内核内部</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>新分配</translation>
+    </message>
+    <message>
+        <source>reuses %1</source>
+        <translation>复用 %1</translation>
+    </message>
+    <message>
+        <source>returned by the extern call</source>
+        <translation>由外部调用返回</translation>
+    </message>
+    <message>
+        <source>none (a view or alias)</source>
+        <translation>无（视图或别名）</translation>
+    </message>
+    <message>
+        <source>Live memory along the kernel order</source>
+        <translation>沿内核执行顺序的活跃内存</translation>
+    </message>
+    <message>
+        <source>Buffer</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Lifetime (steps)</source>
+        <translation>生命周期（步）</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Graph nodes</source>
+        <translation>图节点</translation>
+    </message>
+    <message>
+        <source>Compile a model to see how its package plans memory: every buffer&apos;s lifetime, which ones reuse storage, and where the peak is.</source>
+        <translation>编译一个模型即可查看其编译包如何规划内存：每个缓冲区的生命周期、哪些复用存储，以及峰值出现在哪里。</translation>
+    </message>
+    <message>
+        <source>The compile failed: it has no memory plan.</source>
+        <translation>编译失败：没有内存规划。</translation>
+    </message>
+    <message>
+        <source>The memory plan appears when the compile has generated its code.</source>
+        <translation>编译生成代码后将显示内存规划。</translation>
+    </message>
+    <message>
+        <source>This compile has no memory plan (an engine from before plans).</source>
+        <translation>此次编译没有内存规划（引擎版本早于内存规划功能）。</translation>
+    </message>
+    <message>
+        <source>No memory plan: %1</source>
+        <translation>没有内存规划：%1</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Fetching %1…</source>
+        <translation>正在获取 %1…</translation>
+    </message>
+    <message>
+        <source>%1 cannot be shown: %2</source>
+        <translation>无法显示 %1：%2</translation>
+    </message>
+    <message>
+        <source>No memory plan.</source>
+        <translation>没有内存规划。</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>at step %1</source>
+        <translation>位于第 %1 步</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Peak&lt;/b&gt;: %1 predicted by Inductor; %2 planned (what the generated code allocates, reused storage counted once)</source>
+        <translation>&lt;b&gt;峰值&lt;/b&gt;：Inductor 预测 %1；规划 %2（生成代码实际分配的内存，复用的存储只计一次）</translation>
+    </message>
+    <message>
+        <source>Weights and constants: %1, held for the whole run (not in the curves).</source>
+        <translation>权重与常量：%1，整个运行期间常驻（不计入曲线）。</translation>
+    </message>
+    <message>
+        <source>Measured peak: %1.</source>
+        <translation>实测峰值：%1。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Partial&lt;/b&gt;: %1</source>
+        <translation>&lt;b&gt;不完整&lt;/b&gt;：%1</translation>
+    </message>
+    <message>
+        <source>Bars: %1</source>
+        <translation>条形：%1</translation>
+    </message>
+    <message>
+        <source>reuses a freed buffer&apos;s storage</source>
+        <translation>复用已释放缓冲区的存储</translation>
+    </message>
+    <message>
+        <source>returned by an extern call</source>
+        <translation>由外部调用返回</translation>
+    </message>
+    <message>
+        <source>no storage of its own</source>
+        <translation>没有自己的存储</translation>
+    </message>
+    <message>
+        <source>%1 – end (output)</source>
+        <translation>%1 – 结束（输出）</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>Written by %1, last read by %2</source>
+        <translation>由 %1 写入，最后由 %2 读取</translation>
+    </message>
+    <message>
+        <source>the caller</source>
+        <translation>调用方</translation>
+    </message>
+    <message>
+        <source>predicted (Inductor)</source>
+        <translation>预测（Inductor）</translation>
+    </message>
+    <message>
+        <source>planned (allocated by the code)</source>
+        <translation>规划（代码实际分配）</translation>
+    </message>
+    <message>
+        <source>Live (%1)</source>
+        <translation>活跃内存（%1）</translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>峰值 %1</translation>
+    </message>
+    <message>
+        <source>Step (kernel order)</source>
+        <translation>步（内核执行顺序）</translation>
+    </message>
+    <message>
+        <source>Buffers</source>
+        <translation>缓冲区</translation>
     </message>
 </context>
 <context>

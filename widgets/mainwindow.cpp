@@ -5,6 +5,7 @@
 #include "graphpanel.h"
 #include "inspectorpanel.h"
 #include "kernelspanel.h"
+#include "memorypanel.h"
 #include "logview.h"
 #include "pipelinepanel.h"
 #include "profilepanel.h"
@@ -519,6 +520,7 @@ void MainWindow::createDocks()
     m_graphPanel = new GraphPanel(m_hub);
     m_inspectorPanel = new InspectorPanel(m_hub);
     m_kernelsPanel = new KernelsPanel(m_hub);
+    m_memoryPanel = new MemoryPanel(m_hub);
     m_profilePanel = new ProfilePanel;
     m_profilePanel->follow(m_hub);
     m_quantPanel = new QuantizationPanel;
@@ -535,6 +537,7 @@ void MainWindow::createDocks()
     auto *graph = addPanelDock(m_graphPanel, tr("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea);
     m_graphDock = graph;
     auto *kernels = addPanelDock(m_kernelsPanel, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::RightDockWidgetArea);
+    auto *memory = addPanelDock(m_memoryPanel, tr("Memory"), QStringLiteral("memoryDock"), Qt::RightDockWidgetArea);
     auto *profile = addPanelDock(m_profilePanel, tr("Profile"), QStringLiteral("profileDock"), Qt::RightDockWidgetArea);
     auto *quant = addPanelDock(m_quantPanel, tr("Quantization"), QStringLiteral("quantizationDock"), Qt::RightDockWidgetArea);
     auto *sweep = addPanelDock(m_sweepPanel, tr("Sweep"), QStringLiteral("sweepDock"), Qt::RightDockWidgetArea);
@@ -543,7 +546,8 @@ void MainWindow::createDocks()
     m_sweepDock = sweep;
     m_tuneDock = addPanelDock(m_tunePanel, tr("Tune"), QStringLiteral("tuneDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(graph, kernels);
-    tabifyDockWidget(kernels, profile);
+    tabifyDockWidget(kernels, memory);
+    tabifyDockWidget(memory, profile);
     tabifyDockWidget(profile, quant);
     tabifyDockWidget(quant, sweep);
     tabifyDockWidget(sweep, m_tuneDock);

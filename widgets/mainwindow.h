@@ -29,6 +29,7 @@ class CompareView;
 class GraphPanel;
 class InspectorPanel;
 class KernelsPanel;
+class MemoryPanel;
 class LogView;
 class PipelinePanel;
 class ProfilePanel;
@@ -55,7 +56,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     /// Bumped whenever docks or toolbars change, so an old saved layout is not restored.
-    static constexpr int LayoutVersion = 4;
+    static constexpr int LayoutVersion = 5;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -204,6 +205,7 @@ private:
     GraphPanel *m_graphPanel = nullptr;
     InspectorPanel *m_inspectorPanel = nullptr;
     KernelsPanel *m_kernelsPanel = nullptr;
+    MemoryPanel *m_memoryPanel = nullptr;
     ProfilePanel *m_profilePanel = nullptr;
     QuantizationPanel *m_quantPanel = nullptr;
     SweepPanel *m_sweepPanel = nullptr;
