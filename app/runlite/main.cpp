@@ -5,9 +5,11 @@
 // apply: verify every hash and the signature, choose the bucket, load its package (the shim in
 // core/runtime/lite answers its aoti_torch_* calls), run it, report cold start and the outputs.
 #include "bundle/bundle.h"
+#include "bundle/compat.h"
 #include "bundle/guards.h"
 #include "bundle/signing.h"
 #include "bundle/text.h"
+#include "bundle/weights.h"
 #include "protocol/envelope.h"
 #include "runtime/lite/litepackage.h"
 #include "runtime/lite/shim.h"
@@ -208,15 +210,6 @@ json outputJson(const std::string &name, const Lite::Tensor &t, long long rows)
             {"non_finite", nonFinite}};
 }
 
-/// `bundle`'s bucket's runtime (manifest `buckets[i].runtime`; absent: libtorch).
-std::string bucketRuntime(const Bundle::Manifest &m, const std::string &bucket)
-{
-    for (const auto &b : m.raw.value("buckets", json::array()))
-        if (b.is_object() && b.value("name", "") == bucket)
-            return b.value("runtime", "libtorch");
-    return "libtorch";
-}
-
 std::string shapeText(const std::vector<std::int64_t> &s)
 {
     std::string t = "[";
@@ -407,11 +400,29 @@ int main(int argc, char **argv)
         return refuse(asJson, "refused",
                       "bundle '" + bundlePath + "' is for device " + m.device
                           + "; the lite runtime runs CPU bundles only (use aotstudio-run)");
-    if (const auto why = Bundle::checkCompatible(m, kAbiTorchVersion, false, ""); !why.empty()) {
+    // The checks aotstudio-run makes before loading (app/run/bundlerun.cpp checkRunsHere): the
+    // compatibility key against this machine and the lite runtime (no torch comparison for lite
+    // packages; a bundle with no lite bucket is refused, naming its buckets), then the shared
+    // weights' binding, torch-free, before any package's native code runs.
+    Bundle::Host host = Bundle::Host::current(kAbiTorchVersion, false, "");
+    host.runtime = "lite";
+    if (const auto why = Bundle::checkCompatible(m, host); !why.empty()) {
         std::string all;
         for (const auto &w : why)
             all += (all.empty() ? "" : "; ") + w;
-        return refuse(asJson, "refused", "bundle '" + bundlePath + "': " + all);
+        return refuse(asJson, "refused", "bundle '" + bundlePath + "': " + all, Protocol::Code::Incompatible);
+    }
+    try {
+        if (const auto unbound = Bundle::checkBundleWeights(bundle.root, m); !unbound.empty()) {
+            std::string all;
+            for (const auto &w : unbound)
+                all += (all.empty() ? "" : "; ") + w;
+            return refuse(asJson, "refused",
+                          "bundle '" + bundlePath + "': its weights do not bind: " + all
+                              + " (export it again; nothing of it was loaded)");
+        }
+    } catch (const Bundle::BundleError &e) {
+        return refuse(asJson, "refused", "bundle '" + bundlePath + "': " + e.what());
     }
 
     // 2. Inputs and bucket.
@@ -477,11 +488,20 @@ int main(int argc, char **argv)
     } catch (const std::exception &e) {
         return refuse(asJson, "refused", e.what());
     }
-    if (const auto runtime = bucketRuntime(m, choice.bucket.name); runtime != "lite")
+    // A mixed bundle (lite and libtorch buckets) runs here when the request lands on a lite bucket.
+    if (const auto runtime = Bundle::bucketRuntime(m, choice.bucket.name); runtime != "lite") {
+        std::string lite;
+        for (const auto &b : m.buckets)
+            if (Bundle::bucketRuntime(m, b.name) == "lite")
+                lite += (lite.empty() ? "" : ", ") + b.describe();
         return refuse(asJson, "refused",
                       "bundle '" + bundlePath + "', bucket " + choice.bucket.name + " was exported for the " + runtime
-                          + " runtime (its package needs libtorch); run it with aotstudio-run, or "
-                          + "export with --runtime lite");
+                          + " runtime; buckets needing libtorch: " + Bundle::libtorchBuckets(m)
+                          + "; this runtime is lite: run it with aotstudio-run, or export with --runtime lite"
+                          + (lite.empty() ? std::string()
+                                          : " (lite buckets here: " + lite + "; choose one with --batch or --bucket)"),
+                      Protocol::Code::Incompatible);
+    }
 
     // The request's tensors at the bucket's batch: the file's padded with zero rows, or generated.
     std::vector<std::unique_ptr<Lite::Tensor>> inputs;

@@ -220,8 +220,19 @@ struct Host; // bundle/compat.h
 /// The same against a described host (bundle/compat.h Host: CPU flags, machine, runtime). A
 /// manifest with a `compat` object (format 3, BUNDLE.md "Compatibility key") is checked through
 /// checkCompat(), whose reasons name what the bundle was built for, this runtime, and what to
-/// rebuild; one without falls back to the checks above.
+/// rebuild; one without falls back to the checks above. With `host.runtime` "lite"
+/// (aotstudio-run-lite) a bundle none of whose buckets is lite is refused, naming them; of a
+/// bundle with lite and libtorch buckets ("mixed") the bucket choice decides, so the runtime
+/// refuses a libtorch bucket after choosing it (BUNDLE.md "The libtorch-free runtime").
 std::vector<std::string> checkCompatible(const Manifest &manifest, const Host &host);
+
+/// The runtime `bucket`'s package was exported for: the manifest's `buckets[i].runtime` ("lite"),
+/// "libtorch" when absent (bundles from before the lite runtime) or the bucket is unknown.
+std::string bucketRuntime(const Manifest &manifest, const std::string &bucket);
+
+/// The names of the buckets whose packages need libtorch (bucketRuntime() other than "lite"),
+/// comma separated ("batch1, batch4"); empty when every bucket is lite.
+std::string libtorchBuckets(const Manifest &manifest);
 
 /// What a new bundle's manifest says before its files are hashed: the one place both writers of
 /// bundles (export, and profile's one-package cold-start bundle) build the manifest from, so they

@@ -486,7 +486,13 @@ std::vector<std::string> checkCompat(const json &c, const Host &host)
         return why.empty() ? "built for " + describeCompat(c) + "; this runtime: " + host.describe(cuda) : std::string("also");
     };
     const std::string torch = c.value("torch", std::string());
-    if (!torch.empty() && !host.torchVersion.empty() && majorMinorOf(torch) != majorMinorOf(host.torchVersion))
+    // A lite package needs no torch: its aoti_torch_* calls bind to the lite runtime's shim, and
+    // each one it needs is checked by name before dlopen (the C shim is versioned by name, a
+    // changed signature gets a new one). Which buckets the lite runtime can run at all is
+    // checkCompatible()'s business (it names those that need libtorch).
+    const std::string builtRuntime = c.value("runtime", json()).is_string() ? c["runtime"].get<std::string>() : "";
+    const bool torchFree = host.runtime == "lite" && (builtRuntime == "lite" || builtRuntime == "mixed");
+    if (!torchFree && !torch.empty() && !host.torchVersion.empty() && majorMinorOf(torch) != majorMinorOf(host.torchVersion))
         why.push_back(built() + ": AOTInductor packages need the same torch major.minor; re-export it with torch " +
                       majorMinorOf(host.torchVersion) + ", or run it with an aotstudio-run built on torch " + majorMinorOf(torch));
     const std::string machine = c.value("machine", json()).is_string() ? c["machine"].get<std::string>() : "";

@@ -94,8 +94,11 @@ std::string describeCompat(const nlohmann::json &compat);
 /// Why a package described by `compat` cannot run on `host` (empty: it can): torch major.minor,
 /// machine, CPU features (the package's cpu_features missing from the host's flags), CUDA
 /// presence and architectures (SASS sm_XY runs on X.Z for Z >= Y; PTX compute_XY on any
-/// capability >= X.Y), runtime. Each reason is one sentence naming both sides and what to
-/// rebuild. A compat without a field checks nothing for it (older bundles).
+/// capability >= X.Y). Each reason is one sentence naming both sides and what to rebuild. A
+/// compat without a field checks nothing for it (older bundles). With `host.runtime` "lite" the
+/// torch comparison is skipped for a compat whose runtime is "lite" or "mixed" (a lite package
+/// binds to the runtime's shim, checked by symbol before loading, and needs no torch); whether
+/// the lite runtime can run the buckets is checkCompatible()'s (bundle.h), which names them.
 std::vector<std::string> checkCompat(const nlohmann::json &compat, const Host &host);
 
 /// The compat of a lone package (aotstudio-run --package, the engine's profile of a .pt2): what

@@ -95,6 +95,26 @@ std::vector<std::string> checkCompatible(const Manifest &manifest, const std::st
     return checkCompatible(manifest, Host::current(runtimeTorchVersion, cudaAvailable, deviceCapability));
 }
 
+std::string bucketRuntime(const Manifest &manifest, const std::string &bucket)
+{
+    const auto buckets = manifest.raw.find("buckets");
+    if (buckets == manifest.raw.end() || !buckets->is_array())
+        return "libtorch";
+    for (const auto &b : *buckets)
+        if (b.is_object() && b.value("name", json()) == bucket)
+            return b.value("runtime", json()).is_string() ? b["runtime"].get<std::string>() : std::string("libtorch");
+    return "libtorch";
+}
+
+std::string libtorchBuckets(const Manifest &manifest)
+{
+    std::string names;
+    for (const auto &b : manifest.buckets)
+        if (bucketRuntime(manifest, b.name) != "lite")
+            names += (names.empty() ? "" : ", ") + b.name;
+    return names;
+}
+
 std::vector<std::string> checkCompatible(const Manifest &manifest, const Host &host)
 {
     const std::string &runtimeTorchVersion = host.torchVersion;
@@ -108,6 +128,17 @@ std::vector<std::string> checkCompatible(const Manifest &manifest, const Host &h
                       std::to_string(kFormatVersion) + "); use a newer aotstudio-run");
     else if (manifest.formatVersion < 1)
         why.push_back("bundle format_version " + std::to_string(manifest.formatVersion) + " is invalid");
+    // The lite runtime loads lite packages only: a bundle without one cannot run in it at all. Of a
+    // mixed bundle it runs the lite buckets; the bucket choice (runtime side) refuses the others.
+    if (host.runtime == "lite") {
+        const std::string needLibtorch = libtorchBuckets(manifest);
+        const bool anyLite = std::any_of(manifest.buckets.begin(), manifest.buckets.end(),
+                                         [&](const Bucket &b) { return bucketRuntime(manifest, b.name) == "lite"; });
+        if (!anyLite && !manifest.buckets.empty())
+            why.push_back("its buckets " + needLibtorch +
+                          " were exported for the libtorch runtime (their packages need libtorch); this runtime is lite: "
+                          "run it with aotstudio-run, or export it again with --runtime lite");
+    }
 
     // A bundle with a compatibility key (BUNDLE.md "Compatibility key") is checked against it:
     // torch, machine, CPU instructions, CUDA and the GPU architectures its kernels were built for.
