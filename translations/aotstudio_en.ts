@@ -6220,5 +6220,13 @@ start %4 ms, duration %5 µs
         <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics or tune, to open without running anything.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Bring this dock to the front at start: graph, kernels, memory, profile, quantization, sweep or tune.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

@@ -6228,5 +6228,13 @@ start %4 ms, duration %5 µs
         <source>A saved session (.aotsession), or a job folder of aotstudio-cli numerics or tune, to open without running anything.</source>
         <translation>要打开的已保存会话（.aotsession），或 aotstudio-cli numerics 或 tune 的作业文件夹；不会运行任何内容。</translation>
     </message>
+    <message>
+        <source>Bring this dock to the front at start: graph, kernels, memory, profile, quantization, sweep or tune.</source>
+        <translation>启动时将此停靠面板置于最前：graph、kernels、memory、profile、quantization、sweep 或 tune。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
 </context>
 </TS>

@@ -73,7 +73,15 @@ MemoryPanel::MemoryPanel(SelectionHub *hub, QWidget *parent)
     m_summary->setTextFormat(Qt::RichText);
 
     auto *plot = createChart(QStringLiteral("memoryChart"), tr("Live memory along the kernel order"));
-    plot->setMinimumHeight(300);
+    plot->setMinimumHeight(220);
+    // The legend in a row of its own under the title, laid out across: inside the axes it covers
+    // the curves of a small dock.
+    plot->legend->setVisible(true);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    plot->plotLayout()->insertRow(1);
+    plot->plotLayout()->addElement(1, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_chart = new ChartBox(plot, this);
 
     m_model = new QStandardItemModel(0, ColumnCount, this);
@@ -98,8 +106,11 @@ MemoryPanel::MemoryPanel(SelectionHub *hub, QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_chart);
     split->addWidget(m_table);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    // The chart is what the dock is for; the table gets what is left (at least a few rows).
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    split->setSizes({700, 160});
+    m_table->setMinimumHeight(90);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
@@ -254,14 +265,15 @@ void MemoryPanel::draw()
     plot->clearPlottables();
     plot->clearItems();
     // Two rows of axes sharing the step axis: the live-bytes curves above, the Gantt below.
-    while (plot->plotLayout()->rowCount() > 2)
-        plot->plotLayout()->removeAt(plot->plotLayout()->rowColToIndex(2, 0));
+    // Rows: the title, the legend, the curves, the Gantt (made here, again on every draw).
+    while (plot->plotLayout()->rowCount() > 3)
+        plot->plotLayout()->removeAt(plot->plotLayout()->rowColToIndex(3, 0));
     plot->plotLayout()->simplify();
     QCPAxisRect *curves = plot->axisRect(0);
     auto *gantt = new QCPAxisRect(plot);
-    plot->plotLayout()->addElement(2, 0, gantt);
-    plot->plotLayout()->setRowStretchFactor(1, 2);
-    plot->plotLayout()->setRowStretchFactor(2, 3);
+    plot->plotLayout()->addElement(3, 0, gantt);
+    plot->plotLayout()->setRowStretchFactor(2, 2);
+    plot->plotLayout()->setRowStretchFactor(3, 3);
     auto *group = new QCPMarginGroup(plot);
     curves->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     gantt->setMarginGroup(QCP::msLeft | QCP::msRight, group);
@@ -288,12 +300,11 @@ void MemoryPanel::draw()
     plan->setLineStyle(QCPGraph::lsStepCenter);
     plan->setPen(QPen(QColor(0x2e, 0x7d, 0x32), 2, Qt::DashLine));
     curves->axis(QCPAxis::atLeft)->setLabel(tr("Live (%1)").arg(unit.name));
-    curves->axis(QCPAxis::atLeft)->setRange(0, maxBytes / unit.divisor * 1.15 + 1e-12);
+    curves->axis(QCPAxis::atLeft)->ticker()->setTickCount(3); // readable in a small dock
+    curves->axis(QCPAxis::atLeft)->setRange(0, maxBytes / unit.divisor * 1.3 + 1e-12); // room for the peak's label
     curves->axis(QCPAxis::atBottom)->setRange(-0.5, std::max<double>(0.5, p.steps.size() - 0.5));
     curves->axis(QCPAxis::atBottom)->setTickLabels(false);
-    plot->legend->setVisible(true);
     plot->legend->setFont(font());
-    curves->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     if (p.predicted.step >= 0) {
         auto *line = new QCPItemStraightLine(plot);
         line->setClipAxisRect(curves);

@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QLibraryInfo>
 #include <QLocale>
@@ -57,6 +58,11 @@ struct Options
         QCoreApplication::translate("main", "Run the engine on another machine: \"ssh [-p PORT] [-i KEY] [USER@]HOST "
                                             "PATH-OF-aotstudio-engine --serve [--jobs DIR]\" (as Engine → Connect…)."),
         QCoreApplication::translate("main", "command")};
+    QCommandLineOption dock{QStringLiteral("dock"),
+                            QCoreApplication::translate("main",
+                                                        "Bring this dock to the front at start: graph, kernels, "
+                                                        "memory, profile, quantization, sweep or tune."),
+                            QCoreApplication::translate("main", "name")};
     QCommandLineOption lang{QStringLiteral("lang"),
                             QCoreApplication::translate("main", "Interface language: en or zh_CN."),
                             QCoreApplication::translate("main", "language")};
@@ -65,7 +71,7 @@ struct Options
     {
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({model, device, out, compile, screenshot, screenshotAfter, engine, lang});
+        parser.addOptions({model, device, out, compile, screenshot, screenshotAfter, engine, dock, lang});
         parser.addPositionalArgument(
             QStringLiteral("session"),
             QCoreApplication::translate(
@@ -289,6 +295,12 @@ int main(int argc, char *argv[])
                      [](const QString &reason) { std::fprintf(stderr, "aotstudio: %s\n", qPrintable(reason)); });
 
     window.show();
+    if (parser.isSet(options.dock)) {
+        if (auto *d = window.findChild<QDockWidget *>(parser.value(options.dock) + QStringLiteral("Dock")))
+            d->raise();
+        else
+            std::fprintf(stderr, "aotstudio: --dock: no dock named '%s'\n", qPrintable(parser.value(options.dock)));
+    }
     // A session opened from the command line (or the file manager, through the MIME type) is
     // shown as soon as the window is; a bad file is reported in the window, which stays open.
     if (!positional.isEmpty()) {
