@@ -1612,6 +1612,37 @@ Hint: %2</source>
         <source>Compiled</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>fused with other nodes into one kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>considered and refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>considered; another pair was fused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never a fusion candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fusion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform> and %n more</numerusform>
+            <numerusform> and %n more</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not fused with %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobController</name>

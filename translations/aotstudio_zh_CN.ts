@@ -1609,6 +1609,36 @@ Hint: %2</source>
         <source>Compiled</source>
         <translation>编译后</translation>
     </message>
+    <message>
+        <source>fused with other nodes into one kernel</source>
+        <translation>已与其他节点融合为一个内核</translation>
+    </message>
+    <message>
+        <source>considered and refused</source>
+        <translation>曾被考虑但被拒绝融合</translation>
+    </message>
+    <message>
+        <source>considered; another pair was fused</source>
+        <translation>曾被考虑；融合了另一对节点</translation>
+    </message>
+    <message>
+        <source>never a fusion candidate</source>
+        <translation>从未成为融合候选</translation>
+    </message>
+    <message>
+        <source>Fusion</source>
+        <translation>融合</translation>
+    </message>
+    <message numerus="yes">
+        <source> and %n more</source>
+        <translation>
+            <numerusform>等另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not fused with %1</source>
+        <translation>未与 %1 融合</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobController</name>

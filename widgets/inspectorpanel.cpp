@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "inspectorpanel.h"
 
+#include "client/memoryplan.h"
+
 #include "nodetablemodel.h"
 #include "numberformat.h"
 #include "selectionhub.h"
 
+#include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
@@ -116,6 +119,7 @@ void InspectorPanel::showNode(const QString &name)
                 tr("%1 by %2 (from %3)").arg(actions.join(QLatin1Char('/')), text(e.pass), text(e.node)));
         }
     }
+    addFusion(name);
     if (const auto kernels = m_hub->kernels()) {
         const auto covering = kernels->kernelsForNode(name);
         auto *k = add(tr("Kernels"), covering.isEmpty() ? tr("none (not computed by a generated kernel)")
@@ -124,6 +128,50 @@ void InspectorPanel::showNode(const QString &name)
             add(info->name, tr("%1, %2 per call").arg(info->kind, msText(info->meanMs)), k);
         k->setExpanded(true);
     }
+}
+
+std::shared_ptr<const Client::FusionDecisions> InspectorPanel::fusion()
+{
+    const Client::JobRecord *job = m_hub->currentJobRecord();
+    const QString path = job ? job->result.value(QLatin1String("fusion")).toObject().value(QLatin1String("path")).toString()
+                             : QString();
+    if (path.isEmpty())
+        return nullptr;
+    const QString local = m_hub->resolve(path);
+    if (local != m_fusionPath) {
+        QFile file(local);
+        if (!file.open(QIODevice::ReadOnly))
+            return nullptr; // being fetched: the hub shows the node again when it is here
+        m_fusion = Client::FusionDecisions::parse(file.readAll()).value;
+        m_fusionPath = local;
+    }
+    return m_fusion;
+}
+
+void InspectorPanel::addFusion(const QString &name)
+{
+    const auto fusion = this->fusion();
+    if (!fusion || !fusion->available)
+        return;
+    const auto it = fusion->nodes.constFind(name);
+    if (it == fusion->nodes.constEnd())
+        return;
+    const QString status = it->status == QLatin1String("fused")      ? tr("fused with other nodes into one kernel")
+        : it->status == QLatin1String("refused")                     ? tr("considered and refused")
+        : it->status == QLatin1String("not_chosen")                  ? tr("considered; another pair was fused")
+                                                                     : tr("never a fusion candidate");
+    auto *item = add(tr("Fusion"), status);
+    for (int index : it->refusals) {
+        const auto &r = fusion->refused[index];
+        // The other side of the pair (a node computed in both kernels is on both sides).
+        QStringList other = r.nodes1.contains(name) ? r.nodes2 : r.nodes1;
+        other.removeAll(name);
+        QString with = other.mid(0, 4).join(QStringLiteral(", "));
+        if (other.size() > 4)
+            with += tr(" and %n more", nullptr, int(other.size() - 4));
+        add(tr("not fused with %1").arg(with), QStringLiteral("%1: %2").arg(r.category, r.reason), item);
+    }
+    item->setExpanded(true);
 }
 
 void InspectorPanel::addNumerics(const Client::NumericsResult &numerics, const QString &name)

@@ -9,8 +9,11 @@ class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
 
+#include <memory>
+
 namespace AotStudio::Client {
 struct NumericsResult;
+struct FusionDecisions;
 }
 
 namespace AotStudio::Widgets {
@@ -22,6 +25,8 @@ class SelectionHub;
  * output shapes and dtypes, module path, source line, provenance chain, the kernels that compute
  * it with their measured time, the passes that touched it), a kernel (kind, calls, times, share,
  * covered nodes), with a numerics job the node's errors of eager and compiled, or a pass (stage, nodes before and after, time, snapshot file).
+ * For a node of a compile with fusion decisions (fusion.json), whether Inductor fused it and, for
+ * each pair it refused, "not fused with X" and Inductor's reason.
  */
 class InspectorPanel : public QWidget, public HubViewer
 {
@@ -46,8 +51,14 @@ private:
     void begin(const QString &title);
     /// The node's errors of a numerics job (eager and compiled against the reference).
     void addNumerics(const Client::NumericsResult &numerics, const QString &name);
+    /// The node's fusion status and the refused pairs naming it (FORMAT.md "Fusion decisions").
+    void addFusion(const QString &name);
+    /// The current compile's fusion.json, read once per file (null when none or not here yet).
+    std::shared_ptr<const Client::FusionDecisions> fusion();
 
     SelectionHub *m_hub;
+    QString m_fusionPath;
+    std::shared_ptr<const Client::FusionDecisions> m_fusion;
     QLabel *m_title;
     QTreeWidget *m_tree;
 };

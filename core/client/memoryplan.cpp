@@ -84,4 +84,39 @@ Parsed<MemoryPlan> MemoryPlan::parse(const QJsonObject &o)
     return {plan, {}};
 }
 
+Parsed<FusionDecisions> FusionDecisions::parse(const QByteArray &json)
+{
+    return parseDocument<FusionDecisions>(json, QStringLiteral("fusion.json"), [](const QJsonObject &o) {
+        ResultReader r(QStringLiteral("fusion.json"));
+        auto d = std::make_shared<FusionDecisions>();
+        d->available = r.boolean(o, QLatin1String("available"), false);
+        d->reason = r.string(o, QLatin1String("reason"));
+        const QJsonArray refused = r.array(o, QLatin1String("refused"));
+        for (qsizetype i = 0; i < refused.size(); ++i) {
+            const QString at = QStringLiteral("refused[%1]").arg(i);
+            const QJsonObject e = r.element(refused, i, at);
+            d->refused.append({r.strings(e, QLatin1String("nodes1"), at), r.strings(e, QLatin1String("nodes2"), at),
+                               r.string(e, QLatin1String("reason"), at), r.string(e, QLatin1String("category"), at)});
+        }
+        const QJsonArray nodes = r.array(o, QLatin1String("nodes"));
+        for (qsizetype i = 0; i < nodes.size(); ++i) {
+            const QString at = QStringLiteral("nodes[%1]").arg(i);
+            const QJsonObject n = r.element(nodes, i, at);
+            FusionNode node;
+            node.status = r.string(n, QLatin1String("status"), at);
+            for (const QJsonValue &v : r.array(n, QLatin1String("refusals"), at)) {
+                const int index = v.toInt(-1);
+                if (index < 0 || index >= d->refused.size())
+                    r.fail(at, QStringLiteral("refusal %1 is not in `refused`").arg(index));
+                else
+                    node.refusals.append(index);
+            }
+            d->nodes.insert(r.string(n, QLatin1String("node"), at), node);
+        }
+        if (r.failed())
+            return Parsed<FusionDecisions>::refused(r.error());
+        return Parsed<FusionDecisions>{d, {}};
+    });
+}
+
 } // namespace AotStudio::Client

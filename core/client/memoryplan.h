@@ -3,6 +3,7 @@
 
 #include "resultparse.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -66,6 +67,33 @@ struct MemoryPlan {
     static Parsed<MemoryPlan> parse(const QJsonObject &o);
     /// The same from the file's bytes.
     static Parsed<MemoryPlan> parse(const QByteArray &json);
+};
+
+/// One pair of scheduler nodes Inductor considered and did not fuse (FORMAT.md "Fusion decisions").
+struct FusionRefusal {
+    QStringList nodes1, nodes2; ///< post-grad FX nodes of each side
+    QString reason;             ///< Inductor's own text with its arguments
+    QString category;           ///< intermediate_nodes, memory_deps, backend, ...
+};
+
+/// A post-grad node's fusion status: fused, refused (with the refusals naming it), not_chosen
+/// (considered, another pair won) or never_candidate.
+struct FusionNode {
+    QString status;
+    QList<int> refusals; ///< indices into FusionDecisions::refused
+};
+
+/**
+ * A compile's fusion decisions (fusion.json beside the package, FORMAT.md "Fusion decisions"):
+ * the pairs Inductor's scheduler refused with its reason, and each node's status.
+ */
+struct FusionDecisions {
+    bool available = false;
+    QString reason; ///< why not available
+    QList<FusionRefusal> refused;
+    QHash<QString, FusionNode> nodes;
+
+    static Parsed<FusionDecisions> parse(const QByteArray &json);
 };
 
 } // namespace AotStudio::Client

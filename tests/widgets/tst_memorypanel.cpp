@@ -2,14 +2,19 @@
 // The Memory dock (issue 40 item 1) on a real plan: tests/fixtures/results/memory_convnet_cpu.json
 // is the memory.json a compile of sample:convnet wrote (torch 2.14.1, CPU). No engine, no torch.
 #include "client/memoryplan.h"
+#include "client/session.h"
+#include "inspectorpanel.h"
 #include "memorypanel.h"
+#include "selectionhub.h"
 
 #include <qcustomplot.h>
 
 #include <QDir>
 #include <QFile>
+#include <QJsonObject>
 #include <QLabel>
 #include <QTableView>
+#include <QTreeWidget>
 #include <QtTest/QtTest>
 
 using namespace AotStudio;
@@ -61,7 +66,8 @@ private Q_SLOTS:
         QCOMPARE(plan->buffers[8].lastStep, -1); // the output, held to the end
 
         // Broken input is refused by field, never shown half.
-        const auto bad = Client::MemoryPlan::parse(QByteArray(R"({"available":true,"buffers":[{"name":"b","first_step":4,"last_step":2}]})"));
+        const auto bad = Client::MemoryPlan::parse(
+            QByteArray(R"({"available":true,"buffers":[{"name":"b","first_step":4,"last_step":2}]})"));
         QVERIFY(!bad.ok());
         QVERIFY2(bad.error.contains(QLatin1String("buffers[0]")), qPrintable(bad.error));
         QVERIFY(!Client::MemoryPlan::parse(QByteArray("[1,2]")).ok());
@@ -74,11 +80,12 @@ private Q_SLOTS:
         panel.show();
         const auto plan = fixturePlan();
         panel.setPlan(plan);
-        QVERIFY2(panel.summaryText().contains(QLatin1String("256.0 KiB")) && panel.summaryText().contains(QLatin1String("at step 3")),
+        QVERIFY2(panel.summaryText().contains(QLatin1String("256.0 KiB"))
+                     && panel.summaryText().contains(QLatin1String("at step 3")),
                  qPrintable(panel.summaryText()));
         QCOMPARE(panel.table()->model()->rowCount(), 9);
         QCOMPARE(panel.plot()->graphCount(), 2); // predicted and planned
-        QCOMPARE(rects(panel.plot()), 9);        // one lifetime bar per buffer
+        QCOMPARE(rects(panel.plot()), 9); // one lifetime bar per buffer
         // The reused storage is said as such.
         bool reuse = false;
         for (int r = 0; r < panel.table()->model()->rowCount(); ++r)
@@ -96,6 +103,47 @@ private Q_SLOTS:
         // No plan: a note, never an empty chart.
         panel.showNote(QStringLiteral("none"));
         QVERIFY(!panel.table()->isVisible());
+    }
+
+    // A compile in a session, as the engine reports it: the Memory dock reads its memory.json
+    // through the hub (live, no call from outside) and the Inspector says why a node was not fused.
+    void followsTheHubAndInspectorSaysWhyNotFused()
+    {
+        Client::Session session;
+        session.recordRequest(
+            QJsonObject{{"type", "compile"}, {"id", 1}, {"model", "sample:convnet"}, {"device", "cpu"}});
+        SelectionHub hub;
+        MemoryPanel memory(&hub);
+        InspectorPanel inspector(&hub);
+        hub.setSession(&session);
+        QVERIFY(!memory.plan()); // running: a note, no plan yet
+        session.apply(
+            {{"type", "result"},
+             {"id", 1},
+             {"result",
+              QJsonObject{
+                  {"out", "/o"},
+                  {"memory", QJsonObject{{"path", AOTSTUDIO_FIXTURES_DIR "/results/memory_convnet_cpu.json"}}},
+                  {"fusion", QJsonObject{{"path", AOTSTUDIO_FIXTURES_DIR "/results/fusion_convnet_cpu.json"}}}}}});
+        hub.selectJob(1);
+        QTRY_VERIFY(memory.plan());
+        QCOMPARE(memory.plan()->buffers.size(), 9);
+
+        hub.selectNode(QStringLiteral("mean"));
+        QCOMPARE(memory.highlightedBuffers(), (QList<int>{6, 7, 8}));
+        QCOMPARE(inspector.value(QStringLiteral("Fusion")), QStringLiteral("fused with other nodes into one kernel"));
+        QTreeWidgetItem *fusion = nullptr;
+        for (int i = 0; i < inspector.tree()->topLevelItemCount(); ++i)
+            if (inspector.tree()->topLevelItem(i)->text(0) == QLatin1String("Fusion"))
+                fusion = inspector.tree()->topLevelItem(i);
+        QVERIFY(fusion);
+        QCOMPARE(fusion->childCount(), 1);
+        QVERIFY2(fusion->child(0)->text(0).startsWith(QLatin1String("not fused with ")),
+                 qPrintable(fusion->child(0)->text(0)));
+        QVERIFY2(fusion->child(0)->text(1).startsWith(QLatin1String("backend: CppScheduling refused vertical")),
+                 qPrintable(fusion->child(0)->text(1)));
+        hub.selectNode(QStringLiteral("convolution"));
+        QCOMPARE(inspector.value(QStringLiteral("Fusion")), QStringLiteral("never a fusion candidate"));
     }
 };
 
