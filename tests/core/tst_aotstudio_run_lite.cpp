@@ -91,6 +91,14 @@ private Q_SLOTS:
         QVERIFY(!buckets.isEmpty());
         for (const auto &b : buckets)
             QCOMPARE(b.toObject().value(QStringLiteral("runtime")).toString(), QStringLiteral("lite"));
+        // The compatibility key names it too (core/bundle/compat.cpp makeCompat reads each bucket's
+        // runtime): "...-lite-<first 8 hex digits of the model hash>".
+        const auto compat = m.value(QStringLiteral("compat")).toObject();
+        QCOMPARE(compat.value(QStringLiteral("runtime")).toString(), QStringLiteral("lite"));
+        const QString key = compat.value(QStringLiteral("key")).toString();
+        const QString model = compat.value(QStringLiteral("model_sha256")).toString();
+        QVERIFY2(model.size() == 64, qPrintable(model));
+        QVERIFY2(key.endsWith(QStringLiteral("-lite-") + model.left(8)), qPrintable(key));
     }
 
     void runsWithoutLibtorch()
