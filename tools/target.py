@@ -8,6 +8,7 @@ library only, Python 3.11+); it can be run directly as well:
     tools/target.py add zerogpu                  (the preset: PRESETS below)
     tools/target.py list
     tools/target.py remove NAME
+    tools/target.py start-time NAME [--runs 5]   (spawn to hello of the target's engine, seconds)
 
 Where targets live: $AOTSTUDIO_TARGETS_DIR, else $XDG_DATA_HOME/aotstudio/targets, else
 ~/.local/share/aotstudio/targets; one folder per target:
@@ -544,6 +545,22 @@ def remove(name):
     return {"name": name, "path": folder, "removed": True}
 
 
+def start_time(name, runs):
+    """`start-time`: spawn-to-hello of the target `name`'s engine (`aotstudio-engine --serve`, its first
+    protocol line), `runs` times in a row: every figure in seconds, the median and the minimum."""
+    t = read_target(os.path.join(targets_dir(), name))
+    env = engine_env(t["venv_python"], t.get("libpython_dir") or "")
+    env["AOTSTUDIO_TARGET"] = t["name"]
+    figures = []
+    for i in range(runs):
+        seconds, hello = measure_hello(t["engine"], env)
+        figures.append(round(seconds, 3))
+        say(f"run {i + 1}/{runs}: {seconds:.3f} s to hello (torch {hello.get('torch_version')})")
+    ordered = sorted(figures)
+    return {"name": name, "engine": t["engine"], "torch": hello.get("torch_version"), "target": hello.get("target"),
+            "seconds": figures, "median_s": ordered[len(ordered) // 2], "min_s": ordered[0]}
+
+
 def parse(argv):
     """The command line as argparse's namespace; a preset name with no --torch takes the preset."""
     p = argparse.ArgumentParser(prog="target.py", description=__doc__.split("\n\n")[0])
@@ -557,6 +574,9 @@ def parse(argv):
     sub.add_parser("list")
     r = sub.add_parser("remove")
     r.add_argument("name")
+    st = sub.add_parser("start-time", help="time the target's engine from spawn to its hello")
+    st.add_argument("name")
+    st.add_argument("--runs", type=int, default=5)
     args = p.parse_args(argv)
     if args.command == "add":
         args.preset = None
@@ -578,6 +598,10 @@ def parse(argv):
 
 def main(argv=None):
     def interrupted(signum, frame):
+        # Once: Ctrl-C reaches this script twice (the terminal's, and the CLI's own cancel), and a
+        # second Interrupted must not cut the clean-up short.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise Interrupted()
 
     signal.signal(signal.SIGINT, interrupted)
@@ -592,6 +616,8 @@ def main(argv=None):
             result = add(args, runner)
         elif args.command == "list":
             result = {"targets_dir": targets_dir(), "targets": list_targets()}
+        elif args.command == "start-time":
+            result = start_time(args.name, max(1, args.runs))
         else:
             result = remove(args.name)
         print(json.dumps({"ok": True, "result": result}), flush=True)

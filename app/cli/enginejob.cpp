@@ -237,6 +237,9 @@ void printVersion(bool verbose, bool json)
         std::fprintf(stdoutStream, "torch %s, CUDA %s, Python %s\n",
                      hello.value("torch_version", "unavailable").c_str(), hello.value("cuda_version", "none").c_str(),
                      hello.value("python_version", "?").c_str());
+        if (hello.contains("target") && hello["target"].is_string())
+            std::fprintf(stdoutStream, "target: %s (aotstudio-cli target list)\n",
+                         hello["target"].get<std::string>().c_str());
         for (const auto &d : hello.value("devices", Json::array())) {
             std::string line = "device: " + d.value("type", "");
             if (d.contains("index"))

@@ -85,12 +85,14 @@ int main(int argc, char **argv)
     app.add_flag("--version", showVersion, "Print studio, torch and CUDA versions and the devices found");
     bool versionJson = false;
     app.add_flag("--json", versionJson, "With --version: the engine's handshake as the JSON envelope on stdout");
+    std::string target;
+    app.add_option("--target", target,
+                   "With --version: the versions of the target environment NAME (aotstudio-cli target list)");
     Cli::Globals globals;
     app.add_flag("-v,--verbose", globals.verbose, "Also print debug logs (Python tracebacks) to stderr");
 
     std::vector<Cli::Command> table = Cli::commandTable();
     std::vector<CLI::App *> subcommands;
-    std::string target;
     for (auto &command : table) {
         CLI::App *sub = app.add_subcommand(command.name, command.help);
         command.addOptions(*sub);
@@ -129,6 +131,8 @@ int main(int argc, char **argv)
                               table[i].name + ": " + Cli::execInTarget(target, Cli::withoutTargetOption(argc, argv)));
         return table[i].run(globals);
     }
+    if (showVersion && !target.empty())
+        return usageError(asJson, Cli::execInTarget(target, Cli::withoutTargetOption(argc, argv)));
     if (showVersion)
         Cli::printVersion(globals.verbose, asJson);
     std::fputs(app.help().c_str(), stdout);

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <unistd.h>
 
@@ -218,6 +219,9 @@ void Engine::workerLoop(std::stop_token stop)
         info = Json{{"torch_version", ""}, {"cuda_version", ""}, {"devices", Json::array({Json{{"type", "cpu"}}})},
                     {"cuda_available", false}};
     }
+    // An engine of a target environment (aotstudio-cli --target NAME, tools/target.py) says which.
+    if (const char *target = std::getenv("AOTSTUDIO_TARGET"); target && *target)
+        info["target"] = target;
     {
         std::lock_guard lock(m_mutex);
         m_hello = Protocol::makeHello(info);

@@ -8,7 +8,8 @@
 #  2. aotstudio-cli export --target NAME --model sample:mlp: the bundle's manifest `compat` names
 #     torch 2.11 (its key starts torch2.11-);
 #  3. the main build's aotstudio-run refuses that bundle: exit 1, --json code `incompatible`;
-#  4. target list shows it, target remove removes it, leaving nothing.
+#  4. target list shows it, --version --target says its torch and names it (the engine's hello),
+#     target remove removes it, leaving nothing.
 # Needs the network (PyPI) unless pip's cache holds torch 2.11.0 and its dependencies.
 #
 # Usage: check-target.sh BUILD_DIR WORK_DIR [TORCH]   (BUILD_DIR: the build with aotstudio-cli and
@@ -35,6 +36,14 @@ say "target add: $((SECONDS - t0)) s ($(python3 -c 'import json,sys; r=json.load
 import json, sys
 names = [t["name"] for t in json.load(sys.stdin)["result"]["targets"]]
 sys.exit(0 if sys.argv[1] in names else "target list does not show %s: %s" % (sys.argv[1], names))' "$name"
+
+"$cli" --version --json --target "$name" | python3 -c '
+import json, sys
+hello = json.load(sys.stdin)["result"]
+want, name = sys.argv[1], sys.argv[2]
+assert hello["torch_version"].startswith(want), f"--version --target says torch {hello["torch_version"]}"
+assert hello.get("target") == name, f"the hello names target {hello.get("target")}, not {name}"' "$torch" "$name" \
+    || fail "--version --target $name"
 
 t0=$SECONDS
 "$cli" export --target "$name" --model sample:mlp --device cpu --out "$work/bundle" --cold-start-runs 1 --json \

@@ -7,6 +7,7 @@ target's own aotstudio-cli (a stand-in script here) with the option taken out an
 
 import json
 import os
+import signal
 import stat
 import subprocess
 import tempfile
@@ -58,6 +59,31 @@ class TargetCliTest(unittest.TestCase):
         last = r.stderr.strip().splitlines()[-1]
         self.assertTrue(last.startswith("aotstudio-cli: target add failed (not_found): no Python 3.19"), last)
         self.assertEqual(os.listdir(self.base) if os.path.isdir(self.base) else [], [])
+
+    def test_ctrl_c_leaves_nothing(self):
+        # The real tools/target.py with a stand-in Python 3.11 whose pip hangs: SIGINT to the CLI
+        # is passed on as the script's cancel, which stops the pip and removes the partial folder.
+        fake = os.path.join(self.tmp.name, "python3.11")
+        with open(fake, "w") as f:
+            f.write('#!/bin/sh\n'
+                    'case "$1 $2" in\n'
+                    '  "-c "*) echo "$0"; echo 3.11; echo 1 ;;\n'
+                    '  "-m venv") mkdir -p "$3/bin" && cp "$0" "$3/bin/python" ;;\n'
+                    '  "-m pip") echo "Collecting torch==2.11.0"; exec sleep 60 ;;\n'
+                    'esac\n')
+        os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+        env = dict(self.env, AOTSTUDIO_TARGET_PYTHON=fake)
+        proc = subprocess.Popen([CLI, "target", "add", "t", "--torch", "2.11.0", "--json"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for line in proc.stderr:
+            if "pip: Collecting torch" in line:
+                break
+        self.assertTrue(any(n.startswith(".partial-") for n in os.listdir(self.base)))
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, err)
+        self.assertEqual(json.loads(out)["error"]["code"], "cancelled")
+        self.assertEqual(os.listdir(self.base), [])
 
     def test_list(self):
         r = self.cli("target", "list")
