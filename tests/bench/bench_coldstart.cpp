@@ -17,6 +17,15 @@
 //
 // Beside them: the same run with every file hashed (AOTSTUDIO_VERIFY_FULL=1, no hash cache), and the
 // floor, bench_libtorch_floor: libtorch_cpu and c10 linked, main() leaves at once.
+// The libtorch-free runtime (issue 38, BUNDLE.md "The libtorch-free runtime"): aotstudio-run-lite
+// on the same buckets exported with --runtime lite, and its floor, bench_dlopen_floor: a bare C++
+// process (the shim's symbols, which the package's initialisers call, and nothing else of ours) that
+// only dlopen()s that bundle's first package's .so. Each in the same shuffled rounds:
+// first output (the runtimes' own cold_start.to_first_output_ms, one clock tick = 10 ms), spawn to
+// exit (wall, measured here), peak RSS (wait4's ru_maxrss of that child alone), medians with
+// 95% intervals (Profiler::percentileInterval), and the issue's targets (mlp <= 15 ms and <= 30 MB,
+// within 3x of the bare process) said met or not. A model whose lite export keeps no lite bucket
+// (convolution: no oneDNN in the shim yet) says so and is measured without it.
 // Each round runs every variant once as a fresh process, in a shuffled order (seeded), so load
 // drifts hit all alike; ratios are of medians with a paired percentile-bootstrap interval
 // (Profiler::ratioInterval). Figures are printed, never asserted.
@@ -28,6 +37,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 
@@ -49,12 +59,15 @@ struct Run {
     double firstOutputMs = std::nan("");
     double loadMs = std::nan("");
     double maxRssMb = std::nan("");
+    double wallMs = std::nan(""); ///< spawn to exit, measured here
     bool cudaStack = false;
+    bool libtorch = false; ///< cold_start.libraries.libtorch (aotstudio-run-lite): libtorch, c10 or Python mapped
+    int exitCode = -1;
 };
 
-/// Spawn aotstudio-run with `args` (argv, no shell) and `extraEnv` added; its JSON and wait4()'s
-/// peak RSS of that child alone.
-Run spawnRun(const std::vector<std::string> &args, const std::vector<std::string> &extraEnv)
+/// Spawn `exe` with `args` (argv, no shell) and `extraEnv` added; its JSON (when it prints one),
+/// spawn-to-exit wall time and wait4()'s peak RSS of that child alone.
+Run spawnProgram(const std::string &exe, const std::vector<std::string> &args, const std::vector<std::string> &extraEnv)
 {
     Run r;
     int pipeFd[2];
@@ -69,8 +82,8 @@ Run spawnRun(const std::vector<std::string> &args, const std::vector<std::string
     for (char **e = environ; *e; ++e)
         env.emplace_back(*e);
     std::vector<char *> argv, envp;
-    std::string exe = AOTSTUDIO_RUN_PATH;
-    argv.push_back(exe.data());
+    std::string exeCopy = exe;
+    argv.push_back(exeCopy.data());
     std::vector<std::string> copy(args);
     for (auto &a : copy)
         argv.push_back(a.data());
@@ -79,6 +92,7 @@ Run spawnRun(const std::vector<std::string> &args, const std::vector<std::string
         envp.push_back(e.data());
     envp.push_back(nullptr);
     pid_t pid = 0;
+    const auto t0 = std::chrono::steady_clock::now();
     const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     ::close(pipeFd[1]);
@@ -93,25 +107,23 @@ Run spawnRun(const std::vector<std::string> &args, const std::vector<std::string
     int status = 0;
     rusage usage{};
     ::wait4(pid, &status, 0, &usage);
+    r.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     r.maxRssMb = static_cast<double>(usage.ru_maxrss) / 1024.0; // KiB on Linux
     const json j = Bench::result(json::parse(Bench::lastLine(out), nullptr, false));
     r.firstOutputMs = Bench::num(j, "/cold_start/to_first_output_ms"_json_pointer);
     r.loadMs = Bench::num(j, "/cold_start/load_ms"_json_pointer);
-    r.cudaStack = j.contains("/cold_start/libraries/cuda_stack"_json_pointer) && j.at("/cold_start/libraries/cuda_stack"_json_pointer).get<bool>();
+    const auto flag
+        = [&](const json::json_pointer &p) { return j.contains(p) && j.at(p).is_boolean() && j.at(p).get<bool>(); };
+    r.cudaStack = flag("/cold_start/libraries/cuda_stack"_json_pointer);
+    r.libtorch = flag("/cold_start/libraries/libtorch"_json_pointer);
     return r;
 }
 
-/// Spawn to exit of bench_libtorch_floor (libtorch_cpu and c10 linked, main() leaves at once), ms.
-double floorRunMs()
+/// aotstudio-run with `args`.
+Run spawnRun(const std::vector<std::string> &args, const std::vector<std::string> &extraEnv)
 {
-    char *argv[] = {const_cast<char *>(AOTSTUDIO_FLOOR_PATH), nullptr};
-    const auto t0 = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    if (posix_spawn(&pid, AOTSTUDIO_FLOOR_PATH, nullptr, nullptr, argv, environ) != 0)
-        return std::nan("");
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return spawnProgram(AOTSTUDIO_RUN_PATH, args, extraEnv);
 }
 
 /// Drop the page cache of `file` where it is not mapped by another process (no root needed).
@@ -228,11 +240,75 @@ void replayTable(const fs::path &bundle, const std::string &model, const std::st
     }
 }
 
+/// /proc/loadavg's first three fields ("5.32 5.87 6.24"): how busy the machine was, printed with
+/// the figures (cold starts on a shared 2-CPU machine move with it).
+std::string loadAverage()
+{
+    std::ifstream in("/proc/loadavg");
+    std::string one, five, fifteen;
+    in >> one >> five >> fifteen;
+    return in ? one + " " + five + " " + fifteen : std::string("unknown");
+}
+
 double median(std::vector<double> v)
 {
     v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
     return v.empty() ? std::nan("") : Profiler::summarize(std::move(v)).medianMs;
 }
+
+#ifdef AOTSTUDIO_RUN_LITE_PATH
+/// The median of `v` (NaNs left out) with its 95% percentile-bootstrap interval.
+Profiler::RatioInterval medianInterval(std::vector<double> v)
+{
+    v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
+    return Profiler::percentileInterval(v, 50);
+}
+
+/// "12.3 ms (95% CI 11.9-12.8)"; "n/a" without samples.
+std::string medianText(const std::vector<double> &v, const char *unit)
+{
+    const auto m = medianInterval(v);
+    if (m.blocks == 0)
+        return "n/a";
+    char buf[128];
+    if (m.low && m.high)
+        std::snprintf(buf, sizeof buf, "%.1f %s (95%% CI %.1f-%.1f)", m.estimate, unit, *m.low, *m.high);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f %s (no interval: %d runs)", m.estimate, unit, m.blocks);
+    return buf;
+}
+
+/// The .so of the package that bucket `bucket` of `bundle` runs, as aotstudio-run-lite extracted it
+/// into the package cache `cacheRoot` (packages/<sha256>/); empty when it is not there.
+fs::path cachedLibrary(const fs::path &bundle, const fs::path &cacheRoot)
+{
+    std::ifstream in(bundle / "manifest.json");
+    const json m = json::parse(in, nullptr, false);
+    if (!m.is_object() || !m.contains("buckets") || !m["buckets"].is_array() || m["buckets"].empty())
+        return {};
+    const std::string package = m["buckets"][0].value("package", "");
+    const std::string sha = m.value("files", json::object()).value(package, json::object()).value("sha256", "");
+    if (sha.empty())
+        return {};
+    std::error_code ec;
+    for (const auto &e : fs::recursive_directory_iterator(cacheRoot / "packages" / sha, ec))
+        if (e.is_regular_file(ec) && e.path().extension() == ".so")
+            return e.path();
+    return {};
+}
+
+/// "met" / "not met" of `value <= limit`, by the median and by the interval's upper end.
+std::string verdict(const Profiler::RatioInterval &m, double limit)
+{
+    if (m.blocks == 0)
+        return "unknown (no runs)";
+    if (m.high && *m.high <= limit)
+        return "met (the whole 95% interval)";
+    if (m.estimate <= limit)
+        return "met by the median, not by the whole 95% interval";
+    return "not met";
+}
+#endif
 
 } // namespace
 
@@ -265,6 +341,16 @@ int main(int argc, char **argv)
         }
         if (!fs::exists(shared / "manifest.json") || !fs::exists(perPackage / "manifest.json"))
             continue;
+#ifdef AOTSTUDIO_RUN_LITE_PATH
+        // The same buckets for the libtorch-free runtime.
+        const fs::path liteBundle = root / (slug + "-lite");
+        if (!fs::exists(liteBundle / "manifest.json")) {
+            fs::remove_all(liteBundle, ec);
+            (void)Bench::cliJson("export --model '" + model + "' --out '" + liteBundle.string()
+                                     + "' --buckets batch=1,4,16 --cold-start-runs 0 --no-zip --runtime lite",
+                                 (root / (slug + "-lite-export.log")).string());
+        }
+#endif
         std::printf("\n== %s (bundle of 3 buckets: batch 1, 4, 16)\n", model.c_str());
         const double sharedMb = static_cast<double>(treeBytes(shared)) / 1e6, perMb = static_cast<double>(treeBytes(perPackage)) / 1e6;
         std::printf("bundle size: shared weights %.1f MB (packages %.1f MB, weights %.1f MB); weights per package %.1f MB; %.2fx\n",
@@ -281,24 +367,64 @@ int main(int argc, char **argv)
         std::printf("package cache: load %.1f ms on the first run (extracts), %.1f ms once cached\n", first.loadMs, again.loadMs);
         (void)spawnRun(args, {cache}); // warm the shared cache and the page cache
 
-        enum Variant { Lean, Full, LeanCold, FullCold, PerPackage, FullVerify, Floor, Count };
+        enum Variant { Lean, Full, LeanCold, FullCold, PerPackage, FullVerify, Floor, Lite, Bare, Count };
         const char *names[] = {"lean, warm cache",
                                "full stack, warm cache",
                                "lean, evicted",
                                "full stack, evicted",
                                "lean, weights per package",
                                "lean, every file hashed",
-                               "floor: libtorch_cpu, exit at main"};
-        std::vector<std::vector<double>> ms(Count), rss(Count), load(Count);
-        bool leanMapsCuda = false;
+                               "floor: libtorch_cpu, exit at main",
+                               "aotstudio-run-lite",
+                               "bare process: dlopen the .so"};
+        std::vector<std::vector<double>> ms(Count), rss(Count), load(Count), wall(Count);
+        bool leanMapsCuda = false, liteMapsLibtorch = false;
         std::vector<int> order{Lean, Full, LeanCold, FullCold, PerPackage, FullVerify, Floor};
+        std::printf("load average before the rounds (1, 5, 15 min): %s\n", loadAverage().c_str());
+#ifdef AOTSTUDIO_RUN_LITE_PATH
+        const std::vector<std::string> liteArgs{liteBundle.string(), "--iters", "0", "--json"};
+        fs::path liteSo;
+        if (fs::exists(liteBundle / "manifest.json")) {
+            const Run probe
+                = spawnProgram(AOTSTUDIO_RUN_LITE_PATH, liteArgs, {cache}); // extracts, warms the page cache
+            liteSo = cachedLibrary(liteBundle, root / "cache");
+            if (probe.exitCode != 0 || std::isnan(probe.firstOutputMs))
+                std::printf("aotstudio-run-lite: does not run the lite export's first bucket (exit %d; see `%s %s "
+                            "--iters 0`): measured without it\n",
+                            probe.exitCode, AOTSTUDIO_RUN_LITE_PATH, liteBundle.c_str());
+            else
+                order.push_back(Lite);
+            if (!liteSo.empty() && spawnProgram(AOTSTUDIO_DLOPEN_FLOOR_PATH, {liteSo.string()}, {}).exitCode == 0)
+                order.push_back(Bare);
+            else if (!liteSo.empty())
+                std::printf("bare process: %s cannot dlopen %s: measured without it\n", AOTSTUDIO_DLOPEN_FLOOR_PATH,
+                            liteSo.c_str());
+        } else {
+            std::printf("aotstudio-run-lite: the --runtime lite export failed (see %s): measured without it\n",
+                        (root / (slug + "-lite-export.log")).c_str());
+        }
+#endif
         for (int r = 0; r < rounds; ++r) {
             std::shuffle(order.begin(), order.end(), rng);
             for (int v : order) {
                 if (v == Floor) {
-                    ms[v].push_back(floorRunMs());
+                    const Run run = spawnProgram(AOTSTUDIO_FLOOR_PATH, {}, {});
+                    ms[v].push_back(run.wallMs);
+                    wall[v].push_back(run.wallMs);
+                    rss[v].push_back(run.maxRssMb);
                     continue;
                 }
+#ifdef AOTSTUDIO_RUN_LITE_PATH
+                if (v == Lite || v == Bare) {
+                    const Run run = v == Lite ? spawnProgram(AOTSTUDIO_RUN_LITE_PATH, liteArgs, {cache})
+                                              : spawnProgram(AOTSTUDIO_DLOPEN_FLOOR_PATH, {liteSo.string()}, {});
+                    ms[v].push_back(v == Lite ? run.firstOutputMs : run.wallMs);
+                    wall[v].push_back(run.wallMs);
+                    rss[v].push_back(run.maxRssMb);
+                    liteMapsLibtorch = liteMapsLibtorch || (v == Lite && run.libtorch);
+                    continue;
+                }
+#endif
                 std::vector<std::string> env{cache};
                 if (v == FullVerify)
                     env.push_back("AOTSTUDIO_VERIFY_FULL=1"); // no hash cache: every file read and hashed
@@ -314,6 +440,7 @@ int main(int argc, char **argv)
                 ms[v].push_back(run.firstOutputMs);
                 rss[v].push_back(run.maxRssMb);
                 load[v].push_back(run.loadMs);
+                wall[v].push_back(run.wallMs);
                 if (v == Lean && run.cudaStack)
                     leanMapsCuda = true;
             }
@@ -333,6 +460,41 @@ int main(int argc, char **argv)
         std::printf("load, shared weights / weights per package: %s\n", ratioText(Profiler::ratioInterval(load[Lean], load[PerPackage])).c_str());
         std::printf("first output, shared weights / weights per package: %s\n",
                     ratioText(Profiler::ratioInterval(ms[Lean], ms[PerPackage])).c_str());
+#ifdef AOTSTUDIO_RUN_LITE_PATH
+        if (!ms[Lite].empty()) {
+            std::printf("libtorch-free runtime (same rounds; medians with 95%% intervals; first output by the "
+                        "runtime's own clock, one tick = 10 ms):\n");
+            const auto row = [&](int v, const char *first) {
+                std::printf("  %-34s first output %-32s spawn to exit %-32s peak RSS %s\n", names[v], first,
+                            medianText(wall[v], "ms").c_str(), medianText(rss[v], "MB").c_str());
+            };
+            row(Lite, medianText(ms[Lite], "ms").c_str());
+            row(Lean, medianText(ms[Lean], "ms").c_str());
+            row(Floor, "-");
+            if (!wall[Bare].empty())
+                row(Bare, "-");
+            std::printf("  aotstudio-run-lite maps libtorch, c10 or Python: %s\n",
+                        liteMapsLibtorch ? "YES (unexpected)" : "no");
+            std::printf("  first output, aotstudio-run-lite / aotstudio-run: %s\n",
+                        ratioText(Profiler::ratioInterval(ms[Lite], ms[Lean])).c_str());
+            std::printf("  spawn to exit, aotstudio-run-lite / libtorch floor: %s\n",
+                        ratioText(Profiler::ratioInterval(wall[Lite], wall[Floor])).c_str());
+            std::printf("  peak RSS, aotstudio-run-lite / aotstudio-run: %s\n",
+                        ratioText(Profiler::ratioInterval(rss[Lite], rss[Lean])).c_str());
+            const auto first = medianInterval(ms[Lite]), peak = medianInterval(rss[Lite]);
+            std::printf("  targets (issue 38, sample:mlp): first output <= 15 ms: %s; peak RSS <= 30 MB: %s",
+                        verdict(first, 15).c_str(), verdict(peak, 30).c_str());
+            if (!wall[Bare].empty()) {
+                const auto overBare = Profiler::ratioInterval(wall[Lite], wall[Bare]);
+                const auto rssOverBare = Profiler::ratioInterval(rss[Lite], rss[Bare]);
+                std::printf("; within 3x of the bare process: spawn to exit %s, %s; peak RSS %s, %s",
+                            ratioText(overBare).c_str(), verdict(overBare, 3).c_str(), ratioText(rssOverBare).c_str(),
+                            verdict(rssOverBare, 3).c_str());
+            }
+            std::printf("%s\n", model == "sample:mlp" ? "" : " (the targets are sample:mlp's; this is another model)");
+        }
+#endif
+        std::printf("load average after the rounds (1, 5, 15 min): %s\n", loadAverage().c_str());
         replayTable(shared, model, cache, root / (slug + "-replay.log"));
     }
     std::printf("\n'evicted': posix_fadvise(DONTNEED) on torch/lib, the bundle and the package cache before the run (no root needed;\n"
