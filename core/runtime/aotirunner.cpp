@@ -364,8 +364,19 @@ std::unique_ptr<AotiRunner> AotiRunner::load(const std::string &packagePath, con
     }
     try {
         const c10::DeviceIndex index = runner->d->device.has_index() ? runner->d->device.index() : -1;
-        runner->d->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(
-            source.string(), "model", /*run_single_threaded=*/false, static_cast<size_t>(std::max(1, numRunners)), index);
+        const auto runners = static_cast<size_t>(std::max(1, numRunners));
+        try {
+            runner->d->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(
+                source.string(), "model", /*run_single_threaded=*/false, runners, index);
+        } catch (const std::exception &e) {
+            // An older LibTorch (2.11, a target environment's: README "Target environments") opens
+            // only the .pt2 zip, not a folder ("Failed to initialize zip archive"): give it the
+            // package itself, which it extracts once more into a folder of its own.
+            if (std::string(e.what()).find("zip archive") == std::string::npos || !fs::is_directory(source))
+                throw;
+            runner->d->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(
+                packagePath, "model", /*run_single_threaded=*/false, runners, index);
+        }
     } catch (const std::exception &e) {
         // LibTorch says "Failed to find a generated cpp file or so file" of a torch.export.save
         // archive (the same suffix and layout, no compiled code): say what it is instead.

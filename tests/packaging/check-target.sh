@@ -37,13 +37,14 @@ import json, sys
 names = [t["name"] for t in json.load(sys.stdin)["result"]["targets"]]
 sys.exit(0 if sys.argv[1] in names else "target list does not show %s: %s" % (sys.argv[1], names))' "$name"
 
-"$cli" --version --json --target "$name" | python3 -c '
+"$cli" --version --json --target "$name" > "$work/version.json" || fail "--version --target $name"
+python3 - "$work/version.json" "$torch" "$name" <<'EOF'
 import json, sys
-hello = json.load(sys.stdin)["result"]
-want, name = sys.argv[1], sys.argv[2]
-assert hello["torch_version"].startswith(want), f"--version --target says torch {hello["torch_version"]}"
-assert hello.get("target") == name, f"the hello names target {hello.get("target")}, not {name}"' "$torch" "$name" \
-    || fail "--version --target $name"
+hello = json.load(open(sys.argv[1]))["result"]
+want, name = sys.argv[2], sys.argv[3]
+assert hello["torch_version"].startswith(want), "--version --target says torch %s" % hello["torch_version"]
+assert hello.get("target") == name, "the hello names target %s, not %s" % (hello.get("target"), name)
+EOF
 
 t0=$SECONDS
 "$cli" export --target "$name" --model sample:mlp --device cpu --out "$work/bundle" --cold-start-runs 1 --json \
