@@ -280,16 +280,19 @@ void TestVerify::nothingStale()
     QCOMPARE(previous.size(), 1);
     QVERIFY(QRegularExpression(QStringLiteral("^previous-\\d{8}-\\d{6}$")).match(previous[0]).hasMatch());
     // The package's guards sidecar goes with it, renamed alike (model.X.pt2 -> model.X.guards.json).
-    QCOMPARE(entries(out), (QStringList{QStringLiteral("aotstudio.log"), QStringLiteral("error.json"),
-                                        QStringLiteral("kernels.json"), QStringLiteral("model.unverified.guards.json"),
-                                        QStringLiteral("model.unverified.pt2"), previous[0], QStringLiteral("snapshots"),
-                                        QStringLiteral("trace")}));
+    // memory.json and fusion.json (FORMAT.md "Memory plan") are the failed compile's own, as kernels.json.
+    QCOMPARE(entries(out),
+             (QStringList{QStringLiteral("aotstudio.log"), QStringLiteral("error.json"), QStringLiteral("fusion.json"),
+                          QStringLiteral("kernels.json"), QStringLiteral("memory.json"),
+                          QStringLiteral("model.unverified.guards.json"), QStringLiteral("model.unverified.pt2"),
+                          previous[0], QStringLiteral("snapshots"), QStringLiteral("trace")}));
     const QString aside = out + QLatin1Char('/') + previous[0];
     // The previous compile's log goes with its files (issue 34: it was overwritten by the failed run's).
-    QCOMPARE(entries(aside),
-             (QStringList{QStringLiteral("aotstudio.log"), QStringLiteral("kernels.json"),
-                          QStringLiteral("model.guards.json"), QStringLiteral("model.pt2"),
-                          QStringLiteral("result.json"), QStringLiteral("snapshots"), QStringLiteral("trace")}));
+    QCOMPARE(
+        entries(aside),
+        (QStringList{QStringLiteral("aotstudio.log"), QStringLiteral("fusion.json"), QStringLiteral("kernels.json"),
+                     QStringLiteral("memory.json"), QStringLiteral("model.guards.json"), QStringLiteral("model.pt2"),
+                     QStringLiteral("result.json"), QStringLiteral("snapshots"), QStringLiteral("trace")}));
     QVERIFY(readAll(aside + QStringLiteral("/aotstudio.log")).contains("\"type\":\"result\""));
     QVERIFY(!readAll(aside + QStringLiteral("/aotstudio.log")).contains("\"type\":\"error\""));
     QVERIFY(readAll(out + QStringLiteral("/aotstudio.log")).contains("\"type\":\"error\""));
@@ -339,9 +342,10 @@ void TestVerify::nothingStale()
     const Run ok = compile(fixture("tiny_factory.py") + QStringLiteral(":make"), out, {QStringLiteral("--json")});
     QVERIFY2(ok.exitCode == 0, ok.err.right(3000).constData());
     QCOMPARE(previousFolders(out), previous);
-    const QStringList expected = QStringList{QStringLiteral("aotstudio.log"), QStringLiteral("kernels.json"),
-                                             QStringLiteral("model.guards.json"), QStringLiteral("model.pt2")} +
-                                 previous + QStringList{QStringLiteral("result.json"), QStringLiteral("snapshots"), QStringLiteral("trace")};
+    const QStringList expected = QStringList{QStringLiteral("aotstudio.log"),     QStringLiteral("fusion.json"),
+                                             QStringLiteral("kernels.json"),      QStringLiteral("memory.json"),
+                                             QStringLiteral("model.guards.json"), QStringLiteral("model.pt2")}
+        + previous + QStringList{QStringLiteral("result.json"), QStringLiteral("snapshots"), QStringLiteral("trace")};
     QCOMPARE(entries(out), expected);
     const QJsonObject result = stdoutJson(ok);
     QCOMPARE(result.value(QLatin1String("package")).toString(), out + QStringLiteral("/model.pt2"));
