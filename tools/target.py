@@ -260,10 +260,13 @@ class Runner:
             os.killpg(child.pid, signal.SIGTERM)
             child.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
+            # SIGTERM ignored (a disposition inherited from whoever started us) or no group: kill
+            # the group, and reap the child so that nothing of it is left.
             try:
                 os.killpg(child.pid, signal.SIGKILL)
             except OSError:
-                pass
+                child.kill()
+            child.wait()
 
 
 def pip_failure(lines, what):
