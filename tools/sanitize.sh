@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # CI's sanitizer step (issue 36): the Qt-free parsers and checkers of outside input (tests/fuzz:
-# protocol, manifest, zip, graph, cupti, signature, guards; session with Qt uninstrumented; input
+# protocol, manifest, zip, graph, cupti, signature, guards, compat; session with Qt uninstrumented; input
 # with LibTorch uninstrumented) built with clang, ASan and UBSan (the standalone fuzz build,
 # build/fuzz, as tools/fuzz.sh builds it), then every committed corpus input replayed once under
 # them (each file run once, no fuzzing): a memory error, undefined behaviour, a leak or an oracle
@@ -17,7 +17,7 @@ if [ -z "$CXX" ]; then
 fi
 BUILD="$ROOT/build/fuzz"
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(protocol manifest zip graph cupti signature guards session input)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(protocol manifest zip graph cupti signature guards compat session input)
 start=$SECONDS
 if [ ! -f "$BUILD/build.ninja" ]; then
   cmake -S "$ROOT/tests/fuzz" -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

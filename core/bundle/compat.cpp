@@ -59,7 +59,8 @@ void scanKernelImages(std::string_view data, PackageTarget &t)
             break;
         const auto headerSize = readLe<std::uint16_t>(data.data() + at + 6);
         const auto payload = readLe<std::uint64_t>(data.data() + at + 8);
-        if (headerSize < 16 || payload > data.size() - at - headerSize)
+        // Sizes from the file: compared by subtraction only where it cannot wrap.
+        if (headerSize < 16 || headerSize > data.size() - at || payload > data.size() - at - headerSize)
             continue;
         std::size_t e = at + headerSize;
         const std::size_t end = at + headerSize + payload;
@@ -68,13 +69,15 @@ void scanKernelImages(std::string_view data, PackageTarget &t)
             const auto entryHeader = readLe<std::uint32_t>(data.data() + e + 4);
             const auto entryPayload = readLe<std::uint64_t>(data.data() + e + 8);
             const auto sm = static_cast<int>(readLe<std::uint32_t>(data.data() + e + 28));
-            if (entryHeader < 32 || entryPayload > end - e - entryHeader)
+            if (entryHeader < 32 || entryHeader > end - e || entryPayload > end - e - entryHeader)
                 break;
-            if (kind == 1)
+            // An SM the file claims outside sm_10..sm_255 is not an architecture: not counted.
+            if (sm >= 10 && sm <= 255 && kind == 1)
                 t.ptx.insert(sm);
-            else if (kind == 2)
+            else if (sm >= 10 && sm <= 255 && kind == 2)
                 t.sass.insert(sm);
-            ++t.kernelImages;
+            if (sm >= 10 && sm <= 255 && (kind == 1 || kind == 2))
+                ++t.kernelImages;
             e += entryHeader + entryPayload;
         }
         fatbins.push_back({at, end});
@@ -223,6 +226,11 @@ int capabilityNumber(const std::string &cc) // "9.0" -> 90, "12.0" -> 120, "90" 
 }
 
 } // namespace
+
+void readPackageEntry(const std::string &name, std::string data, PackageTarget &t)
+{
+    readPackageFile(name, std::move(data), t);
+}
 
 PackageTarget readPackageTarget(const fs::path &package, std::uint64_t maxScanBytes, bool sharedObjects)
 {

@@ -54,6 +54,12 @@ struct PackageTarget {
 PackageTarget readPackageTarget(const std::filesystem::path &package, std::uint64_t maxScanBytes = 1ull << 30,
                                 bool sharedObjects = true);
 
+/// What one file of a package tells about its target, added to `t`: the reader behind
+/// readPackageTarget() for each entry it reads (`name` the entry's path: a `*_metadata.json`,
+/// `kernel_information.json`, `.cubin`, `.fatbin` or `.so`; other names are ignored). Never throws:
+/// a file that does not parse is noted in `t.notes` (fuzz_compat feeds it arbitrary bytes).
+void readPackageEntry(const std::string &name, std::string data, PackageTarget &t);
+
 /// The cpuinfo flags an Inductor vector ISA needs (its build flags in torch/_inductor/
 /// cpu_vec_isa.py: VecAVX2 "-mavx2 -mfma -mf16c", VecAVX512 "-mavx512f -mavx512dq -mavx512vl
 /// -mavx512bw -mfma", VecAVX512VNNI "-mavx512vnni", VecAMX "-mamx-tile -mamx-bf16 -mamx-int8";
