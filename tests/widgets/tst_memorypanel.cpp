@@ -127,6 +127,9 @@ private Q_SLOTS:
                   {"fusion", QJsonObject{{"path", AOTSTUDIO_FIXTURES_DIR "/results/fusion_convnet_cpu.json"}}}}}});
         hub.selectJob(1);
         QTRY_VERIFY(memory.plan());
+        // Headed by its job, as every dock is.
+        QCOMPARE(memory.findChild<QLabel *>(QStringLiteral("memoryHeading"))->text(),
+                 QStringLiteral("job 1 · compile · sample:convnet · cpu"));
         QCOMPARE(memory.plan()->buffers.size(), 9);
 
         hub.selectNode(QStringLiteral("mean"));
