@@ -2,6 +2,7 @@
 // `aotstudio-cli inspect PATH`: a bundle (directory or .zip) or a .pt2, read without loading any
 // native code. No engine, no torch import.
 #include "command.h"
+#include "options.h"
 #include "signcmd.h"
 
 #include "bundle/bundle.h"
@@ -32,19 +33,6 @@ struct InspectOptions {
     bool json = false, allowUnsigned = false;
     std::vector<std::string> trust;
 };
-
-std::string humanBytes(double bytes)
-{
-    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4) {
-        bytes /= 1024;
-        ++u;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-    return buf;
-}
 
 std::string specsLine(const Json &specs)
 {

@@ -3,6 +3,7 @@
 // from the compile's memory.json (FORMAT.md "Memory plan"), with the measured peak of a profile.json
 // beside it. Files only: no engine, no torch import.
 #include "command.h"
+#include "options.h"
 
 #include "protocol/envelope.h"
 
@@ -46,16 +47,7 @@ std::string bytesText(const Json &value)
 {
     if (!value.is_number())
         return "-";
-    double bytes = value.get<double>();
-    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024 && u < 4) {
-        bytes /= 1024;
-        ++u;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-    return buf;
+    return humanBytes(value.get<double>());
 }
 
 std::string joined(const Json &list, std::size_t most = 6)

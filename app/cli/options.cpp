@@ -208,4 +208,17 @@ std::string applyRecipe(nlohmann::json &request, const nlohmann::json &recipe, b
     return {};
 }
 
+std::string humanBytes(double bytes)
+{
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024 && u < 4) {
+        bytes /= 1024;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+    return buf;
+}
+
 } // namespace AotStudio::Cli

@@ -12,6 +12,8 @@ namespace AotStudio::Cli {
 /// process may use (affinity and cgroup quota) before the engine starts; a value outside 1..usable
 /// is a command-line error (exit 2). 0 (unset) leaves the engine's default: all usable CPUs.
 void addThreadsOption(CLI::App *cmd, int &threads);
+/// A size in bytes in IEC units for the CLI's tables ("1.5 MiB", "812 B").
+std::string humanBytes(double bytes);
 
 /// The check of a `--dynamic` value, INPUT:DIM[:MIN:MAX][=NAME] (the frontend checks that the
 /// input and dimension exist): a malformed one is a command-line error (exit 2) before the
