@@ -280,14 +280,15 @@ json preflight(const fs::path &root, const GpuProfile &profile)
         const json &ph = cold["phases"];
         json phases = json::object();
         for (const char *k : {"to_main_ms", "verify_ms", "load_ms", "first_run_ms"})
-            phases[k] = std::isnan(medianMs(ph.value(k, json()))) ? json() : json(medianMs(ph.value(k, json())));
+            phases[k] = std::isnan(medianMs(ph.value(k, json()))) ? json() : ph[k]; // median_ms with low_ms/high_ms (95% CI) and runs
         const double firstOutput = cold.value("bundle_ms", json()).is_number() ? cold["bundle_ms"].get<double>() : NAN;
         const std::string where = "measured at export on its machine (device " + m.device + "), not on the " + profile.name;
         add({{"name", "cold_start"}, {"status", std::isnan(firstOutput) ? "unknown" : "ok"}, {"phases_ms", phases},
              {"first_output_ms", std::isnan(firstOutput) ? json() : json(firstOutput)},
              {"summary", std::isnan(firstOutput) ? std::string("no bundle run succeeded")
                                                  : "first output " + std::to_string(static_cast<long long>(std::lround(firstOutput))) +
-                                                     " ms after spawn, " + where}});
+                                                     " ms after spawn (median of " + std::to_string(cold.value("runs", 0)) +
+                                                     " fresh processes; each phase's 95% interval in phases_ms), " + where}});
         const double perRequest = medianMs(ph.value("first_run_ms", json()));
         json econ{{"name", "economics"}, {"worker_seconds", profile.workerSeconds}};
         if (std::isnan(firstOutput) || std::isnan(perRequest) || perRequest <= 0) {
