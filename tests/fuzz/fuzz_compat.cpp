@@ -22,10 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 {
     if (size == 0)
         return 0;
-    static const char *const kNames[] = {"model/data/aotinductor/model/c.wrapper.so", "model/data/aotinductor/model/k.cubin",
-                                          "model/data/aotinductor/model/k.fatbin",
-                                          "model/data/aotinductor/model/c.wrapper_metadata.json",
-                                          "model/data/aotinductor/model/kernel_information.json", "weights_config.json"};
+    static const char *const kNames[] = {"model/data/aotinductor/model/c.wrapper.so",
+                                         "model/data/aotinductor/model/k.cubin",
+                                         "model/data/aotinductor/model/k.fatbin",
+                                         "model/data/aotinductor/model/c.wrapper_metadata.json",
+                                         "model/data/aotinductor/model/kernel_information.json",
+                                         "weights_config.json"};
     const unsigned kind = data[0] % 6;
     std::string bytes(reinterpret_cast<const char *>(data) + 1, size - 1);
     if (kind == 5) {
