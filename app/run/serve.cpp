@@ -95,6 +95,7 @@ void onStopSignal(int sig)
 struct ParsedLine {
     std::optional<Job> job;
     bool shutdown = false;
+    bool stats = false;
     json id;
     json error; ///< a response line when the request is refused here
 };
@@ -112,10 +113,17 @@ ParsedLine parseRequest(const std::string &line)
     p.id = j.value("id", json());
     // Unknown fields are refused, not ignored: a misspelt "seed" would otherwise run with seed 0.
     for (const auto &[key, value] : j.items())
-        if (key != "id" && key != "batch" && key != "seed" && key != "input" && key != "shutdown")
-            return bad("unknown field \"" + key + "\" (a request has id, batch, seed, input or shutdown)");
+        if (key != "id" && key != "batch" && key != "seed" && key != "input" && key != "shutdown" && key != "stats")
+            return bad("unknown field \"" + key + "\" (a request has id, batch, seed, input, shutdown or stats)");
+    for (const char *flag : {"shutdown", "stats"})
+        if (j.contains(flag) && !j[flag].is_boolean())
+            return bad(std::string("\"") + flag + "\" must be true or false");
     if (j.value("shutdown", false)) {
         p.shutdown = true;
+        return p;
+    }
+    if (j.value("stats", false)) {
+        p.stats = true;
         return p;
     }
     Job job;
@@ -229,6 +237,28 @@ private:
     bool m_made = false;
 };
 
+/// This process's resident set, bytes (/proc/self/status VmRSS, proc(5)); -1 when unreadable.
+long long residentBytes()
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::atoll(line.c_str() + 6) * 1024; // "VmRSS:   123456 kB"
+    return -1;
+}
+
+/// Descriptors this process has open (entries of /proc/self/fd, the one opened to list them
+/// excluded); -1 when unreadable.
+long long openDescriptors()
+{
+    std::error_code ec;
+    long long n = 0;
+    for (fs::directory_iterator it("/proc/self/fd", ec), end; !ec && it != end; it.increment(ec))
+        ++n;
+    return ec ? -1 : n - 1;
+}
+
 } // namespace
 
 void checkRunsHereWithoutCuda(const VerifiedBundle &vb)
@@ -273,9 +303,10 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
     if (!options.socketPath.empty())
         socket = std::make_unique<SocketFolder>(options.socketPath);
 
-    struct Client{
+    struct Client {
         int fd = -1;
         std::string buf;
+        bool skipping = false; ///< the rest of an oversized line is being read and dropped
     };
     std::map<int, Client> clients; // by id; id 0 is stdin/stdout
     int nextClient = 1;
@@ -288,6 +319,11 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
     WorkerPool pool(vb, options);
     pool.serverFds = &serverFds;
     pool.start();
+    // The `stats` request's machine verdict covers the time since the server started serving; its
+    // procs_running samples are taken once per stats request (a client polling every second or so).
+    Profiler::MachineMonitor monitor(Profiler::usableCpus().usable);
+    monitor.begin();
+    const auto servingSince = Clock::now();
     std::fprintf(stderr, "aotstudio-run: serving '%s' on %s (isolation %s, %d worker%s)\n",
         Bundle::validUtf8(vb.path).c_str(), socket ? socket->path().c_str() : "stdin", isolationName(options.isolation),
         options.workers, options.workers == 1 ? "" : "s");
@@ -336,10 +372,28 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
             const bool eof = n <= 0;
             if (n > 0)
                 c.buf.append(chunk, static_cast<std::size_t>(n));
-            else if (!c.buf.empty())
+            else if (!c.buf.empty() && !c.skipping)
                 c.buf += '\n'; // a last line without its newline
             std::size_t nl;
-            while ((nl = c.buf.find('\n')) != std::string::npos && !draining) {
+            for (;;) {
+                if (c.skipping) { // the rest of an oversized line, already answered
+                    nl = c.buf.find('\n');
+                    c.buf.erase(0, nl == std::string::npos ? c.buf.size() : nl + 1);
+                    c.skipping = nl == std::string::npos;
+                    if (c.skipping)
+                        break;
+                }
+                nl = c.buf.find('\n');
+                if (nl == std::string::npos ? c.buf.size() > kMaxRequestLineBytes : nl > kMaxRequestLineBytes) {
+                    send(id, json{{"id", nullptr}, {"ok", false},
+                                 {"error", errorJson("request", "a request line longer than "
+                                         + std::to_string(kMaxRequestLineBytes) + " bytes was dropped unread (it starts "
+                                         + Bundle::validUtf8(c.buf.substr(0, 80)) + "); a request is one short JSON object per line")}});
+                    c.skipping = true;
+                    continue;
+                }
+                if (nl == std::string::npos || draining)
+                    break;
                 std::string line = c.buf.substr(0, nl);
                 c.buf.erase(0, nl + 1);
                 if (line.find_first_not_of(" \t\r") == std::string::npos)
@@ -347,7 +401,23 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
                 ParsedLine p = parseRequest(line);
                 if (!p.error.is_null())
                     send(id, p.error);
-                else if (p.shutdown) {
+                else if (p.stats) {
+                    monitor.round();
+                    monitor.end();
+                    const auto &k = pool.counters();
+                    json workers = json::array();
+                    for (pid_t pid : pool.workerPids())
+                        workers.push_back(pid);
+                    send(id, json{{"id", p.id}, {"ok", true},
+                                 {"stats",
+                                     {{"pid", ::getpid()}, {"uptime_s", msBetween(servingSince, Clock::now()) / 1000.0},
+                                         {"rss_bytes", residentBytes()}, {"open_fds", openDescriptors()},
+                                         {"clients", clients.size()}, {"workers", workers},
+                                         {"workers_forked", k.forked}, {"workers_died", k.died},
+                                         {"workers_replaced", k.replaced}, {"answered", k.answered},
+                                         {"failed", k.failed}, {"queued", pool.queued()}, {"in_flight", pool.inFlight()},
+                                         {"measurement", monitor.json({})}}}});
+                } else if (p.shutdown) {
                     shutdowns.push_back({id, json {{"id", p.id}, {"ok", true}, {"shutdown", true}}});
                     draining = true;
                 } else {
@@ -355,6 +425,10 @@ int serve(const VerifiedBundle &vb, const ServeOptions &options)
                     pool.submit(std::move(*p.job));
                 }
             }
+            // An oversized line, once dropped, must not leave its megabyte reserved for the
+            // connection's life (the soak saw the server's RSS grow by one line per client).
+            if (c.buf.capacity() > 65536 && c.buf.size() < 4096)
+                c.buf.shrink_to_fit();
             if (eof) {
                 if (id == 0) {
                     draining = true; // end of stdin: finish what is running, then exit

@@ -10,6 +10,7 @@
 // Every worker sets PR_SET_PDEATHSIG right after fork(), so none outlives the server.
 #include "bundlerun.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -36,6 +37,12 @@ class UsageError : public std::runtime_error
 public:
     using std::runtime_error::runtime_error;
 };
+
+/// The longest request line the server reads, bytes (newline excluded): a longer line is answered
+/// with a `bad_request` error (id null: the line was never parsed) and skipped up to its newline,
+/// so a client cannot make the server buffer without bound. A request is a few fields and a path;
+/// 1 MiB leaves room for any path (PATH_MAX is 4096) and an id of any reasonable size.
+constexpr std::size_t kMaxRequestLineBytes = std::size_t{1} << 20;
 
 struct ServeOptions {
     Isolation isolation = Isolation::Worker;

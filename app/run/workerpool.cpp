@@ -178,7 +178,7 @@ json handleInWorker(const VerifiedBundle &vb, const WorkRequest &request, Runner
         json answer{{"ok", true}, {"bucket", plan.choice.bucket.name}, {"outputs", outputs}, {"setup_ms", setupMs},
             {"load_ms", loadMs}, {"inputs_ms", inputsMs}, {"run_ms", runMs}};
         if (!runner->layoutConversions().empty())
-            answer["layout_conversions"] = conversionsJson(runner->layoutConversions());
+            answer["layout_conversions"] = RunApp::conversionsJson(runner->layoutConversions());
         return answer;
     } catch (const Refusal &e) {
         return {{"ok", false}, {"error", errorJson(e.stage(), e.what(), "", e.code())}};
@@ -304,6 +304,20 @@ std::string WorkerPool::waitReady(int timeoutMs, const sigset_t *mask)
     }
 }
 
+std::vector<pid_t> WorkerPool::workerPids() const
+{
+    std::vector<pid_t> pids;
+    for (const Slot &s : m_slots)
+        if (s.pid > 0)
+            pids.push_back(s.pid);
+    return pids;
+}
+
+std::size_t WorkerPool::inFlight() const
+{
+    return static_cast<std::size_t>(std::count_if(m_slots.begin(), m_slots.end(), [](const Slot &s) { return s.job.has_value(); }));
+}
+
 bool WorkerPool::idle() const
 {
     return m_queue.empty()
@@ -342,6 +356,8 @@ std::vector<Completion> WorkerPool::poll(std::vector<pollfd> &extra, int timeout
     }
     // Fresh workers replace dead warm ones; queued jobs go to whoever is free.
     dispatch(done);
+    for (const Completion &c : done)
+        ++(c.response.value("ok", false) ? m_counters.answered : m_counters.failed);
     return done;
 }
 
@@ -401,6 +417,7 @@ void WorkerPool::forkWarm(Slot &s)
     s = Slot{};
     s.pid = pid;
     s.fd = sv[0];
+    ++m_counters.forked;
 }
 
 /// A warm worker: one request line in, one answer line out, packages kept per bucket. Ends
@@ -449,6 +466,7 @@ void WorkerPool::dispatch(std::vector<Completion> &done)
                     } else {
                         forkWarm(s);
                     }
+                    ++m_counters.replaced;
                 } catch (const Refusal &e) {
                     if (eager)
                         m_lastDeath = e.what();
@@ -470,6 +488,7 @@ void WorkerPool::dispatch(std::vector<Completion> &done)
                 // It died before we knew: the job never reached it, so it waits for the
                 // replacement (forked on the next round).
                 m_queue.push_front(std::move(job));
+                ++m_counters.died;
                 workerGone(s);
                 continue;
             }
@@ -535,6 +554,7 @@ std::string WorkerPool::forkForRequest(Slot &s)
     ::close(p[1]);
     s.pid = pid;
     s.fd = p[0];
+    ++m_counters.forked;
     return {};
 }
 
@@ -628,6 +648,7 @@ void WorkerPool::readSlot(std::size_t i, std::vector<Completion> &done)
     s.fd = -1;
     if (warmSlots()) {
         const pid_t pid = s.pid;
+        ++m_counters.died;
         const std::string why = whoDied(s, status);
         m_lastDeath = why;
         if (s.errFd >= 0)

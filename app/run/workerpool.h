@@ -109,6 +109,21 @@ public:
     void submit(Job job) { m_queue.push_back(std::move(job)); }
     bool idle() const;
 
+    /// What the pool has done since start(), for the server's `stats` request (SERVING.md).
+    struct Counters {
+        long long forked = 0; ///< worker processes started (fork or spawn), the first ones included
+        long long replaced = 0; ///< warm workers (or eager servers) started again after one died
+        long long died = 0; ///< warm workers that died (killed, crashed), busy or idle
+        long long answered = 0; ///< completions with "ok": true
+        long long failed = 0; ///< completions with "ok": false (refusals, failures, dead workers)
+    };
+    const Counters &counters() const { return m_counters; }
+    /// The live workers' process ids (warm slots and running request workers), in slot order.
+    std::vector<pid_t> workerPids() const;
+    /// Jobs waiting for a worker, and jobs a worker is running.
+    std::size_t queued() const { return m_queue.size(); }
+    std::size_t inFlight() const;
+
     /// Start what can start, wait up to `timeoutMs` for a worker's answer or for one of `extra`
     /// (their revents are set for the caller), and return the finished jobs. `mask`: the signal
     /// mask during the wait (ppoll), so a stop signal ends it.
@@ -176,6 +191,7 @@ private:
     ServeOptions m_options;
     pid_t m_parent;
     int m_threads = 1;
+    Counters m_counters;
     int m_restarts = 0; ///< eager servers started again (kMaxEagerRestarts)
     std::string m_lastDeath; ///< how the last eager server that died ended
     std::vector<Slot> m_slots;
