@@ -14,6 +14,7 @@
 #include <QtEndian>
 
 #include <functional>
+#include <utility>
 
 namespace AotStudio::Client {
 
@@ -51,6 +52,7 @@ struct ArtifactStore::Transfer
     qint64 written = 0;     ///< bytes written to the temporary file
     bool started = false;
     bool quiet = false;     ///< a guessed name: not_found is no failure
+    int suspensions = 0;    ///< times cut off by a lost engine (the resume window's timer checks it)
 };
 
 ArtifactStore::ArtifactStore(QObject *parent)
@@ -69,6 +71,7 @@ void ArtifactStore::setClient(EngineClient *client)
         return;
     connect(client, &EngineClient::dataReceived, this, &ArtifactStore::onData);
     connect(client, &EngineClient::readFailed, this, &ArtifactStore::onReadFailed);
+    connect(client, &EngineClient::handshakeCompleted, this, &ArtifactStore::resumeSuspended);
 }
 
 void ArtifactStore::setSession(const Session *session)
@@ -359,15 +362,58 @@ void ArtifactStore::onReadFailed(qint64 id, const EngineError &error)
         request(*t);
         return;
     }
+    // A transfer cut off by a lost engine (a dropped link) waits for the reconnect with what it
+    // has, then asks again from there. Slices already asked for beyond `written` are asked again.
+    if (error.code == QLatin1String("engine_crashed") && m_resumeWindowMs > 0 && t->started) {
+        t->nextOffset = t->written;
+        if (!m_suspended.contains(key)) {
+            m_suspended.append(key);
+            const int suspension = ++t->suspensions;
+            const QString why = tr("%1: fetching %2 failed: %3 The transfer stopped at byte %4 of %5 and the engine did not "
+                                   "come back within %6 s; nothing was kept.")
+                                    .arg(hostName(), t->asked, error.message)
+                                    .arg(t->written)
+                                    .arg(t->size < 0 ? tr("an unknown size") : QString::number(t->size))
+                                    .arg(m_resumeWindowMs / 1000);
+            QTimer::singleShot(m_resumeWindowMs, this, [this, key, why, suspension] {
+                const auto still = m_transfers.value(key);
+                if (still && still->suspensions == suspension)
+                    expireSuspended(key, why);
+            });
+        }
+        startNext();
+        return;
+    }
     // A prefetch cut off by a lost engine is no news of its own: the client reports the loss.
     finish(key, tr("%1: fetching %2 failed: %3").arg(hostName(), t->asked, error.message),
            t->quiet && (error.code == QLatin1String("not_found") || error.code == QLatin1String("engine_crashed")));
+}
+
+void ArtifactStore::resumeSuspended()
+{
+    const QStringList keys = std::exchange(m_suspended, {});
+    for (const QString &key : keys) {
+        const auto t = m_transfers.value(key);
+        if (!t)
+            continue;
+        // Only slices of this transfer still travelling on the new connection would be in the
+        // way; on a new engine there are none.
+        ++m_resumed;
+        request(*t);
+    }
+}
+
+void ArtifactStore::expireSuspended(const QString &key, const QString &reason)
+{
+    if (m_suspended.removeOne(key))
+        finish(key, reason);
 }
 
 void ArtifactStore::finish(const QString &key, const QString &error, bool quiet)
 {
     const auto t = m_transfers.take(key);
     m_queue.removeOne(key);
+    m_suspended.removeOne(key);
     if (t) {
         if (!error.isEmpty() && t->file)
             t->file->cancelWriting(); // the temporary file goes; nothing half-written stays

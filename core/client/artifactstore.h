@@ -63,6 +63,21 @@ public:
     void addNoDirectReadFolder(const QString &folder);
     /// Most reads in flight at once (each at most 4 MiB); default 4.
     void setWindow(int reads) { m_window = qMax(1, reads); }
+    /**
+     * How long a transfer cut off by a lost engine (a dropped ssh link: `read` failed with
+     * engine_crashed) waits for the client to connect again, ms; default 120000. Meanwhile it keeps
+     * its temporary file and running SHA-256; when the client completes a new handshake it asks
+     * again from the byte it had reached (the `read` request's offset), so a 24 MiB file cut off at
+     * 20 MiB costs 4 MiB more, not 24. The file's size and its SHA-256 from the engine are checked
+     * as for any transfer, so a file that changed meanwhile is refused, not spliced. Past the window
+     * fetchFailed() says where it stopped ("byte N of M"); nothing half-written stays. 0: fail at
+     * once, as before.
+     */
+    void setResumeWindow(int ms) { m_resumeWindowMs = qMax(0, ms); }
+    /// Transfers waiting for the engine to come back (see setResumeWindow()).
+    int suspendedCount() const { return int(m_suspended.size()); }
+    /// Transfers resumed from their offset after a reconnect so far.
+    int resumedCount() const { return m_resumed; }
 
     /// `enginePath` as a readable local file now (the file itself or its cache copy), or an empty
     /// string when it has to be fetched first (or cannot be had).
@@ -111,6 +126,10 @@ private:
     void request(Transfer &t);
     void onData(qint64 id, const QJsonObject &data);
     void onReadFailed(qint64 id, const EngineError &error);
+    /// The client completed a handshake: suspended transfers ask again from their offset.
+    void resumeSuspended();
+    /// The resume window of the transfer under `key` ran out: it fails with `reason`.
+    void expireSuspended(const QString &key, const QString &reason);
     void finish(const QString &key, const QString &error, bool quiet = false);
     QString hostName() const;
 
@@ -123,6 +142,9 @@ private:
     QHash<QString, std::shared_ptr<Transfer>> m_transfers; ///< by cache key
     QStringList m_queue;                                   ///< cache keys waiting to start
     QHash<qint64, QString> m_readIds;                      ///< read id -> cache key
+    QStringList m_suspended;                               ///< cache keys cut off by a lost engine
+    int m_resumeWindowMs = 120000;
+    int m_resumed = 0;
     int m_inFlight = 0;
     qint64 m_bytesFetched = 0;
     int m_filesFetched = 0;

@@ -6,9 +6,10 @@
 // directly, and checks that snapshots, kernels with their source, profile.json and trace.json
 // arrive through the protocol's `read` with the engine's SHA-256. Then the bad inputs: a path
 // outside the job folders (and a symbolic link leading out) refused, a wrong engine path, a key
-// the host refuses and an unknown host each named with the host and the step, and a connection
-// dropped mid-transfer leaving nothing in the cache. Skipped with the reason when sshd cannot
-// start here.
+// the host refuses and an unknown host each named with the host and the step, a connection
+// dropped mid-transfer resumed from its offset after the reconnect (issue 41 item 2), and one that
+// does not come back leaving nothing in the cache. Skipped with the reason when sshd cannot start
+// here.
 #include "client/artifactstore.h"
 #include "client/engineclient.h"
 #include "client/kernelcatalog.h"
@@ -185,22 +186,65 @@ private Q_SLOTS:
             logged = logged || (l.at(1).toString() == QLatin1String("warning") && l.at(2).toString().contains(QLatin1String("refused")));
         QVERIFY(logged);
 
-        // A connection dropped mid-transfer leaves nothing half-written in the cache.
+        // A connection dropped mid-transfer (issue 41 item 2): the client connects again and the
+        // transfer goes on from the byte it had reached, not from 0; the file lands whole, its
+        // SHA-256 the engine's. Reconnect time: drop to the new handshake, printed, not asserted.
         QFile big(out + QStringLiteral("/big.json"));
         QVERIFY(big.open(QIODevice::WriteOnly));
-        big.write(QByteArray(24 << 20, 'x'));
+        for (int i = 0; i < 24; ++i)
+            big.write(QByteArray(1 << 20, char('a' + i))); // a splice at a wrong offset shows in the hash
         big.close();
-        QSignalSpy fetchFailed(&store, &ArtifactStore::fetchFailed);
-        QSignalSpy data(&client, &EngineClient::dataReceived);
-        store.fetch(big.fileName());
-        QTRY_VERIFY_WITH_TIMEOUT(!data.isEmpty(), 30000);
-        m_server.dropConnections(); // the network goes away mid-transfer
-        QTRY_VERIFY_WITH_TIMEOUT(!fetchFailed.isEmpty(), 10000);
-        const QString dropped = fetchFailed.first().at(1).toString();
-        QVERIFY2(dropped.contains(QLatin1String("127.0.0.1")) && dropped.contains(QLatin1String("connection was lost")),
-                 qPrintable(dropped));
-        QVERIFY(!QFileInfo::exists(store.cachePath(big.fileName())));
+        {
+            QSignalSpy fetched(&store, &ArtifactStore::fetched);
+            QSignalSpy fetchFailed(&store, &ArtifactStore::fetchFailed);
+            QSignalSpy data(&client, &EngineClient::dataReceived);
+            QSignalSpy engineFailed(&client, &EngineClient::engineFailed);
+            store.fetch(big.fileName());
+            QTRY_VERIFY_WITH_TIMEOUT(!data.isEmpty(), 30000);
+            QElapsedTimer sinceDrop;
+            sinceDrop.start();
+            m_server.dropConnections(); // the network goes away mid-transfer
+            QTRY_VERIFY_WITH_TIMEOUT(!engineFailed.isEmpty(), 10000);
+            const QString dropped = engineFailed.first().first().toString();
+            QVERIFY2(dropped.contains(QLatin1String("127.0.0.1")) && dropped.contains(QLatin1String("connection was lost")),
+                     qPrintable(dropped));
+            QVERIFY(fetched.isEmpty() && fetchFailed.isEmpty()); // waiting for the link, not given up
+            QCOMPARE(store.suspendedCount(), 1);
+            const qint64 detectedMs = sinceDrop.elapsed();
+            const int slicesBefore = data.size();
+            QVERIFY2(connectClient(client, &failure), qPrintable(failure));
+            const qint64 reconnectMs = sinceDrop.elapsed();
+            QTRY_VERIFY_WITH_TIMEOUT(!fetched.isEmpty() || !fetchFailed.isEmpty(), 60000);
+            QVERIFY2(fetchFailed.isEmpty(), fetchFailed.isEmpty() ? "" : qPrintable(fetchFailed.first().at(1).toString()));
+            QCOMPARE(store.resumedCount(), 1);
+            QCOMPARE(sha256Of(store.localPath(big.fileName())), sha256Of(big.fileName()));
+            // 24 MiB is 6 slices of 4 MiB, each received once when the transfer resumes from its
+            // offset (slices arrive in order, and each one received was written); from 0, more.
+            QCOMPARE(data.size(), 6);
+            qInfo("reconnect after an ssh drop: drop seen after %lld ms, handshake again after %lld ms; %d of %lld "
+                  "slices before the drop, %lld after",
+                  detectedMs, reconnectMs, slicesBefore, qint64(6), qint64(data.size() - slicesBefore));
+        }
         QVERIFY2(leftovers(store.cacheFolder()).isEmpty(), qPrintable(leftovers(store.cacheFolder()).join(u' ')));
+
+        // The link does not come back within the resume window: the fetch fails saying where it
+        // stopped, and nothing half-written stays in the cache.
+        QVERIFY(QFile::remove(store.cachePath(big.fileName())));
+        store.setResumeWindow(1000);
+        {
+            QSignalSpy fetchFailed(&store, &ArtifactStore::fetchFailed);
+            QSignalSpy data(&client, &EngineClient::dataReceived);
+            store.fetch(big.fileName());
+            QTRY_VERIFY_WITH_TIMEOUT(!data.isEmpty(), 30000);
+            m_server.dropConnections();
+            QTRY_VERIFY_WITH_TIMEOUT(!fetchFailed.isEmpty(), 15000);
+            const QString lost = fetchFailed.first().at(1).toString();
+            QVERIFY2(lost.contains(QLatin1String("127.0.0.1")) && lost.contains(QLatin1String("connection was lost"))
+                         && lost.contains(QLatin1String("stopped at byte")),
+                     qPrintable(lost));
+            QVERIFY(!QFileInfo::exists(store.cachePath(big.fileName())));
+            QVERIFY2(leftovers(store.cacheFolder()).isEmpty(), qPrintable(leftovers(store.cacheFolder()).join(u' ')));
+        }
 
         // The session reopens from the cache without the engine.
         ArtifactStore offline;
