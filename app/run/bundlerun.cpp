@@ -234,10 +234,7 @@ void setRequestInputs(
 
 json conversionsJson(const std::vector<Runtime::LayoutConversion> &conversions)
 {
-    json out = json::array();
-    for (const auto &c : conversions)
-        out.push_back({{"input", c.input}, {"name", c.name}, {"from", c.from}, {"to", c.to}, {"message", c.message}});
-    return out;
+    return Bundle::conversionsJson(conversions);
 }
 
 json outputsJson(const Bundle::Manifest &manifest, const std::vector<Runtime::OutputSummary> &outputs)

@@ -10,6 +10,7 @@
 #include "bundle/signing.h"
 #include "bundle/text.h"
 #include "bundle/weights.h"
+#include "profiler/coldclock.h"
 #include "protocol/envelope.h"
 #include "runtime/lite/litepackage.h"
 #include "runtime/lite/shim.h"
@@ -43,55 +44,7 @@ constexpr const char *kAbiTorchVersion = "2.14.1";
 
 using Clock = std::chrono::steady_clock;
 
-/// Milliseconds since the process started: /proc/self/stat's starttime (clock ticks since boot)
-/// against CLOCK_BOOTTIME, as aotstudio-run's cold-start clock (app/run/main.cpp ColdClock), so
-/// the figures of both runtimes compare. Resolution one tick (10 ms); falls back to main().
-class ColdClock
-{
-public:
-    ColdClock()
-        : m_mainEntered(nowBoot())
-    {
-        std::ifstream in("/proc/self/stat");
-        std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const auto paren = stat.rfind(')');
-        const long tick = ::sysconf(_SC_CLK_TCK);
-        if (paren != std::string::npos && tick > 0) {
-            std::istringstream fields(stat.substr(paren + 1));
-            std::string field;
-            unsigned long long startTicks = 0;
-            for (int i = 3; i <= 22 && fields >> field; ++i)
-                if (i == 22)
-                    startTicks = std::stoull(field);
-            const double start = static_cast<double>(startTicks) / static_cast<double>(tick);
-            if (startTicks > 0 && start <= m_mainEntered) {
-                m_start = start;
-                m_resolutionMs = 1000.0 / static_cast<double>(tick);
-                m_source = "proc_starttime";
-            }
-        }
-        if (m_source.empty()) {
-            m_start = m_mainEntered;
-            m_source = "main";
-        }
-    }
-    double sinceStartMs() const { return (nowBoot() - m_start) * 1000.0; }
-    double mainEnteredMs() const { return (m_mainEntered - m_start) * 1000.0; }
-    const std::string &source() const { return m_source; }
-    double resolutionMs() const { return m_resolutionMs; }
-
-private:
-    static double nowBoot()
-    {
-        timespec ts{};
-        ::clock_gettime(CLOCK_BOOTTIME, &ts);
-        return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-    }
-    double m_mainEntered;
-    double m_start = 0;
-    double m_resolutionMs = 0;
-    std::string m_source;
-};
+using Profiler::ColdClock; // profiler/coldclock.h: the cold-start clock both runtimes share
 
 double msSince(Clock::time_point t0)
 {
@@ -240,16 +193,43 @@ int checkPackage(const std::string &pt2)
 /// --package PKG --input FILE: one package on the file's tensors, outputs saved with
 /// --save-outputs; no bundle, no hashes (export's verify of a lite package, as aotstudio-run
 /// --package serves a sweep).
-int runPackage(const std::string &pt2, const std::string &inputPath, const std::string &saveTo, bool asJson)
+int runPackage(const std::string &pt2, const std::string &inputPath, const std::string &saveTo,
+               const std::string &guardsPath, bool convertLayout, bool asJson)
 {
     try {
-        const auto file = Lite::readTensorFile(inputPath);
-        auto package = Lite::Package::load(pt2, {});
-        std::vector<const Lite::Tensor *> args;
-        for (const auto &t : file.tensors)
-            args.push_back(t.get());
+        Lite::Package::LoadOptions options;
+        options.convertLayout = convertLayout;
+        // What the package accepts (aotstudio-run --package's rule): the --guards file (a bundle
+        // bucket's, written out by the caller), else its model.guards.json sidecar.
+        if (!guardsPath.empty()) {
+            std::ifstream in(guardsPath);
+            const json g = json::parse(in, nullptr, false);
+            if (g.is_discarded())
+                return refuse(asJson, "failed", "--guards '" + guardsPath + "' is not JSON");
+            options.guards = std::make_shared<Bundle::InputGuards>(Bundle::InputGuards::parse(g, guardsPath));
+        } else if (auto sidecar = Bundle::InputGuards::loadSidecar(pt2)) {
+            options.guards = std::make_shared<Bundle::InputGuards>(std::move(*sidecar));
+        }
+        auto file = Lite::readTensorFile(inputPath);
+        if (options.guards
+            && std::any_of(file.names.begin(), file.names.end(), [](const std::string &n) { return !n.empty(); })) {
+            // A dict of named tensors is arranged by the guards' input names.
+            Lite::TensorFile arranged;
+            for (std::size_t i = 0; i < options.guards->inputCount(); ++i) {
+                const auto &name = options.guards->inputName(i);
+                const auto it = std::find(file.names.begin(), file.names.end(), name);
+                if (it == file.names.end())
+                    return refuse(asJson, "refused",
+                                  "input file '" + inputPath + "' has no tensor named '" + name + "'");
+                arranged.tensors.push_back(file.tensors[static_cast<std::size_t>(it - file.names.begin())]);
+                arranged.names.push_back(name);
+            }
+            file = std::move(arranged);
+        }
+        auto package = Lite::Package::load(pt2, options);
+        package->setInputs({file.tensors.begin(), file.tensors.end()});
         const auto t0 = Clock::now();
-        const auto outputs = package->run(args);
+        const auto outputs = package->run();
         const double runMs = msSince(t0);
         std::vector<const Lite::Tensor *> outs;
         json summary = json::array();
@@ -259,12 +239,24 @@ int runPackage(const std::string &pt2, const std::string &inputPath, const std::
         }
         if (!saveTo.empty())
             Lite::writeTensorFile(saveTo, outs);
-        const json out{{"package", pt2},  {"device", "cpu"},    {"runtime", "lite"},
-                       {"run_ms", runMs}, {"outputs", summary}, {"saved", saveTo.empty() ? json() : json(saveTo)}};
-        if (asJson)
+        const json out{{"package", pt2},
+                       {"device", "cpu"},
+                       {"runtime", "lite"},
+                       {"run_ms", runMs},
+                       {"outputs", summary},
+                       {"saved", saveTo.empty() ? json() : json(saveTo)},
+                       {"layout_conversions", Bundle::conversionsJson(package->layoutConversions())}};
+        if (asJson) {
             Protocol::printEnvelope(stdout, Protocol::okEnvelope(Bundle::validUtf8Json(out)));
-        else
+        } else {
             std::printf("package:  %s\nrun:      %.3f ms\noutputs:  %zu\n", pt2.c_str(), runMs, outputs.size());
+            for (const auto &c : package->layoutConversions())
+                std::printf("layout:   %s\n", Bundle::validUtf8(c.message).c_str());
+        }
+    } catch (const Lite::InputRefused &e) {
+        return refuse(asJson, "refused", e.what());
+    } catch (const Bundle::BundleError &e) {
+        return refuse(asJson, "failed", e.what());
     } catch (const Lite::LiteError &e) {
         return refuse(asJson, e.missing().empty() ? "failed" : "refused", e.what());
     } catch (const std::exception &e) {
@@ -292,11 +284,11 @@ int main(int argc, char **argv)
         "command line. --json: one line, {\"ok\": true, \"result\": {...}} or {\"ok\": false, \"error\": {...}}.\n"
         "--abi: the functions this runtime provides, and the libraries it opens on demand (JSON).\n"
         "--check PACKAGE.pt2: the symbols the package needs from the process, and those missing here (JSON).");
-    std::string bundlePath, inputPath, saveOutputs, bucketName, checkPath, packagePath;
+    std::string bundlePath, inputPath, saveOutputs, bucketName, checkPath, packagePath, guardsPath;
     std::optional<long long> batchOpt;
     int iters = 100, warmup = 10, threads = 0;
     std::uint64_t seed = 0;
-    bool asJson = false, allowUnsigned = false, abi = false;
+    bool asJson = false, allowUnsigned = false, abi = false, convertLayout = false;
     std::vector<std::string> trustPaths;
     app.add_option("bundle", bundlePath, "Bundle directory or .zip (from aotstudio-cli export --runtime lite)");
     app.add_option("-b,--batch", batchOpt, "Batch size of the request (default: the first exact bucket's batch)")
@@ -330,6 +322,14 @@ int main(int argc, char **argv)
                    "Run one AOTInductor .pt2 (compiled with link_libtorch=False) on --input "
                    "instead of a bundle; no hashes, no timing (export's verify)")
         ->check(CLI::ExistingFile);
+    app.add_option("--guards", guardsPath,
+                   "With --package: check the inputs against this guards file (FORMAT.md \"guards\") "
+                   "instead of the package's model.guards.json")
+        ->check(CLI::ExistingFile);
+    app.add_flag("--convert-layout", convertLayout,
+                 "Copy an --input tensor whose strides are not the ones the package was compiled for (or "
+                 "whose data is not 16-byte aligned) into the package's layout instead of refusing it; "
+                 "the copies are reported (layout_conversions)");
     app.add_option("--check", checkPath,
                    "Print the symbols PACKAGE.pt2 needs from the process and those this runtime "
                    "lacks (JSON) and exit")
@@ -360,10 +360,12 @@ int main(int argc, char **argv)
     if (!packagePath.empty()) {
         if (inputPath.empty())
             return usage(asJson, "--package needs --input FILE (torch.save of the input tensors)");
-        return runPackage(packagePath, inputPath, saveOutputs, asJson);
+        return runPackage(packagePath, inputPath, saveOutputs, guardsPath, convertLayout, asJson);
     }
     if (bundlePath.empty())
         return usage(asJson, "give a bundle (directory or .zip); see --help");
+    if (!guardsPath.empty())
+        return usage(asJson, "--guards goes with --package (a bundle's guards come from its manifest); see --help");
     if (!bucketName.empty() && inputPath.empty())
         return usage(asJson, "--bucket needs --input FILE (torch.save of the input tensors of the bucket's shapes)");
     if (threads > 0) {
@@ -503,35 +505,45 @@ int main(int argc, char **argv)
                       Protocol::Code::Incompatible);
     }
 
-    // The request's tensors at the bucket's batch: the file's padded with zero rows, or generated.
-    std::vector<std::unique_ptr<Lite::Tensor>> inputs;
+    // The request's tensors at the bucket's batch: the file's (padded with zero rows where the
+    // bucket is larger, in the file's own layout as aotstudio-run pads them, so that padding alone
+    // never makes an input the package refuses), or generated ones (contiguous, copied into the
+    // package's layout by setInputs).
+    std::vector<std::shared_ptr<const Lite::Tensor>> inputs;
+    const bool generated = file.tensors.empty();
     try {
         std::mt19937_64 rng(seed);
         std::normal_distribution<float> normal;
         for (std::size_t i = 0; i < m.inputs.size(); ++i) {
             const auto &spec = m.inputs[i];
             const bool batched = !spec.shape.empty() && spec.shape.front() == Bundle::kBatchDim;
-            std::vector<std::int64_t> shape;
-            if (!file.tensors.empty()) {
-                shape = file.tensors[i]->sizes;
-                if (batched && !shape.empty())
-                    shape[0] = choice.padTo;
-            } else {
-                for (auto d : spec.withBatch(choice.padTo))
-                    shape.push_back(d);
-            }
             const std::int32_t dtype = Lite::dtypeCode(spec.dtype);
             if (dtype < 0)
                 return refuse(asJson, "refused",
                               "input " + std::to_string(i) + " has dtype " + spec.dtype
                                   + ", unknown to the lite runtime");
+            if (!generated) {
+                const auto &src = file.tensors[i];
+                if (!batched || src->sizes.empty() || src->sizes[0] >= choice.padTo) {
+                    inputs.push_back(src); // as the file holds it: setInputs checks its layout
+                    continue;
+                }
+                Lite::Tensor like = *src;
+                like.sizes[0] = choice.padTo;
+                auto t = Lite::emptyTensor(like.sizes, src->dtype, Lite::preservedStrides(like));
+                std::memset(t->data(), 0, static_cast<std::size_t>(t->numel()) * t->itemSize());
+                Lite::Tensor dst = *t;
+                dst.sizes = src->sizes; // the file's rows; padding rows stay zero
+                Lite::copyInto(dst, *src);
+                inputs.push_back(std::move(t));
+                continue;
+            }
+            std::vector<std::int64_t> shape;
+            for (auto d : spec.withBatch(choice.padTo))
+                shape.push_back(d);
             auto t = Lite::emptyTensor(shape, dtype);
             std::memset(t->data(), 0, static_cast<std::size_t>(t->numel()) * t->itemSize());
-            if (!file.tensors.empty()) {
-                Lite::Tensor dst = *t;
-                dst.sizes = file.tensors[i]->sizes; // the file's rows; padding rows stay zero
-                Lite::copyInto(dst, *file.tensors[i]);
-            } else if (dtype == 6 || dtype == 7) {
+            if (dtype == 6 || dtype == 7) {
                 const std::int64_t rowElems = batched && choice.padTo > 0 ? t->numel() / choice.padTo : t->numel();
                 const std::int64_t n = batched ? rowElems * batch : t->numel();
                 for (std::int64_t k = 0; k < n; ++k) {
@@ -543,7 +555,7 @@ int main(int argc, char **argv)
             }
             inputs.push_back(std::move(t));
         }
-        if (choice.bucket.guards) {
+        if (choice.bucket.guards) { // shapes before any native code runs; strides and dtypes at setInputs
             std::vector<std::vector<std::int64_t>> shapes;
             for (const auto &t : inputs)
                 shapes.push_back(t->sizes);
@@ -555,7 +567,8 @@ int main(int argc, char **argv)
         return refuse(asJson, "refused", e.what());
     }
 
-    // 3. Load the bucket's package (this runs its native code).
+    // 3. Load the bucket's package (this runs its native code) and admit the inputs: the bucket's
+    // guards (shapes, strides, dtypes) and alignment, as aotstudio-run checks them.
     std::unique_ptr<Lite::Package> package;
     const auto tLoad = Clock::now();
     try {
@@ -563,30 +576,36 @@ int main(int argc, char **argv)
         if (const auto entry = m.files.find(choice.bucket.package); entry != m.files.end())
             options.sha256 = entry->second.sha256;
         options.weightFiles = choice.bucket.weightsUnder(bundle.root);
+        options.guards = choice.bucket.guards;
+        options.convertLayout = convertLayout;
         package = Lite::Package::load(bundle.root / choice.bucket.package, options);
     } catch (const Lite::LiteError &e) {
         return refuse(asJson, e.missing().empty() ? "failed" : "refused", e.what());
     }
     const double loadMs = msSince(tLoad);
     const double toLoadedMs = cold.sinceStartMs();
+    try {
+        package->setInputs(std::move(inputs), generated);
+    } catch (const Lite::InputRefused &e) {
+        return refuse(asJson, "refused", "bundle '" + bundlePath + "', bucket " + choice.bucket.name + ": " + e.what());
+    } catch (const Lite::LiteError &e) {
+        return refuse(asJson, "failed", e.what());
+    }
 
     // 4. First output, then the timed runs.
-    std::vector<const Lite::Tensor *> args;
-    for (const auto &t : inputs)
-        args.push_back(t.get());
     std::vector<std::unique_ptr<Lite::Tensor>> outputs;
     double firstRunMs = 0, toFirstOutputMs = 0;
     std::vector<double> samples;
     try {
         const auto tFirst = Clock::now();
-        outputs = package->run(args);
+        outputs = package->run();
         firstRunMs = msSince(tFirst);
         toFirstOutputMs = cold.sinceStartMs();
         for (int i = 0; i < (iters > 0 ? warmup : 0); ++i)
-            package->run(args);
+            package->run();
         for (int i = 0; i < iters; ++i) {
             const auto t0 = Clock::now();
-            package->run(args);
+            package->run();
             samples.push_back(msSince(t0));
         }
     } catch (const std::exception &e) {
@@ -671,6 +690,7 @@ int main(int argc, char **argv)
                  {"latency", latency},
                  {"cold_start", coldJson},
                  {"saved", saveOutputs.empty() ? json() : json(saveOutputs)},
+                 {"layout_conversions", Bundle::conversionsJson(package->layoutConversions())},
                  {"outputs", outs}};
         Protocol::printEnvelope(stdout, Protocol::okEnvelope(Bundle::validUtf8Json(out)));
     } else {
@@ -690,6 +710,8 @@ int main(int argc, char **argv)
         std::printf("libraries:   %d shared libraries mapped, %.0f MB on disk%s\n",
                     coldJson["libraries"]["count"].get<int>(), coldJson["libraries"]["bytes"].get<double>() / 1e6,
                     coldJson["libraries"]["libtorch"].get<bool>() ? ", libtorch among them" : ", no libtorch");
+        for (const auto &c : package->layoutConversions())
+            std::printf("layout:      %s\n", Bundle::validUtf8(c.message).c_str());
         for (const auto &o : outs) {
             std::string first;
             for (double v : o["first"]) {

@@ -895,4 +895,89 @@ bool InputGuards::checkHolds(std::size_t i, std::span<const std::int64_t> values
     return evaluate(m_checks.at(i).code, values.data(), r) && r != 0;
 }
 
+json conversionsJson(const std::vector<LayoutConversion> &conversions)
+{
+    json out = json::array();
+    for (const auto &c : conversions)
+        out.push_back({{"input", c.input}, {"name", c.name}, {"from", c.from}, {"to", c.to}, {"message", c.message}});
+    return out;
+}
+
+InputAdmission::InputAdmission(std::string convertHow)
+    : m_convertHow(std::move(convertHow))
+{
+}
+
+std::optional<InputRefusal> InputAdmission::admit(const InputGuards *guards, std::vector<InputRef> &inputs, bool convert,
+                                                  bool report, const Copy &copy)
+{
+    m_conversions.clear();
+    const auto nameOf = [&](std::size_t i) {
+        return guards && i < guards->inputCount() ? guards->inputName(i) : "input" + std::to_string(i);
+    };
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const InputRef &t = inputs[i];
+        if (t.numel == 0 || t.address % kInputAlignment == 0)
+            continue;
+        const std::string name = nameOf(i);
+        const std::string what = "input " + std::to_string(i) + " (" + name + ") starts " + std::to_string(t.storageOffset) +
+            " elements into its storage, at an address not aligned to " + std::to_string(kInputAlignment) + " bytes";
+        if (!convert) {
+            GuardViolation v{static_cast<int>(i), -1, t.storageOffset, "aligned", what};
+            v.layout = true;
+            return InputRefusal{std::move(v), what + "; pass a tensor that starts its own storage (x.clone()), or let the runner copy it (" +
+                                                  m_convertHow + ")"};
+        }
+        std::vector<std::int64_t> from(t.shape.strides, t.shape.strides + t.shape.rank);
+        inputs[i] = copy(i, {}); // a fresh (aligned) allocation; the strides are checked next
+        if (report)
+            m_conversions.push_back({static_cast<int>(i), name, std::move(from),
+                                     std::vector<std::int64_t>(inputs[i].shape.strides, inputs[i].shape.strides + inputs[i].shape.rank),
+                                     what + ": copied to an aligned tensor"});
+    }
+    if (!guards)
+        return std::nullopt;
+    for (std::size_t round = 0; round <= inputs.size(); ++round) {
+        m_shapes.clear();
+        for (const auto &t : inputs)
+            m_shapes.push_back(t.shape);
+        auto v = guards->check(m_shapes);
+        if (!v)
+            break;
+        if (!v->layout || !convert) {
+            std::string message = v->message;
+            if (v->layout)
+                message += "; pass the input in that layout (e.g. x.contiguous(), or x.contiguous(memory_format=torch.channels_last)), "
+                           "or let the runner copy it (" + m_convertHow + ")";
+            return InputRefusal{std::move(*v), std::move(message)};
+        }
+        const auto i = static_cast<std::size_t>(v->input);
+        const ShapeRef &s = inputs[i].shape;
+        std::vector<std::int64_t> from(s.strides, s.strides + s.rank);
+        inputs[i] = copy(i, v->expected);
+        if (report) {
+            std::string message = "input " + std::to_string(i) + " (" + guards->inputName(i) + ") copied from strides " +
+                intList(from.data(), from.size()) + " to " + intList(v->expected.data(), v->expected.size()) + " (" +
+                guards->inputLayout(i) + ")";
+            m_conversions.push_back({v->input, guards->inputName(i), std::move(from), v->expected, std::move(message)});
+        }
+    }
+    // The dtypes it was exported with, compared where both names are ones the runtimes know.
+    static constexpr std::array<std::string_view, 10> known{"float32", "float16", "bfloat16", "float64", "int64",
+                                                            "int32",   "int16",   "int8",     "uint8",   "bool"};
+    const auto isKnown = [](const std::string &n) { return std::find(known.begin(), known.end(), n) != known.end(); };
+    for (std::size_t i = 0; i < inputs.size() && i < guards->inputCount(); ++i) {
+        const std::string &want = guards->inputDtype(i);
+        const std::string &got = inputs[i].dtype;
+        if (want.empty() || got.empty() || want == got || !isKnown(want) || !isKnown(got))
+            continue;
+        GuardViolation v{static_cast<int>(i), -1, 0, "dtype " + want,
+                         "input " + std::to_string(i) + " (" + guards->inputName(i) + ") is " + got +
+                             "; the package was compiled for " + want};
+        std::string message = v.message;
+        return InputRefusal{std::move(v), std::move(message)};
+    }
+    return std::nullopt;
+}
+
 } // namespace AotStudio::Bundle

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -209,6 +210,80 @@ private:
     std::size_t m_unchecked = 0;
     bool m_recordsStrides = false;
     nlohmann::json m_json;
+};
+
+/// Bytes an input's first element must be aligned to: Inductor's ALIGNMENT
+/// (torch/_inductor/utils.py); generated code may assume it (Triton specialises pointer arguments
+/// on it), so a view at an odd storage offset is not passed to a package.
+inline constexpr std::uintptr_t kInputAlignment = 16;
+
+/// One input as a runtime holds it, for InputAdmission: its sizes and strides (elements), the
+/// address of its first element (storage + storage offset), its storage offset (elements, for
+/// messages), its element count and its dtype as torch names it without "torch." ("float32").
+struct InputRef {
+    ShapeRef shape;
+    std::uintptr_t address = 0;
+    std::int64_t storageOffset = 0;
+    std::int64_t numel = 0;
+    std::string dtype; ///< empty: not compared
+};
+
+/// An input a runtime copied into the package's layout (convert): which, the strides it came with
+/// and those it was given (elements), and one line saying so.
+struct LayoutConversion {
+    int input = -1;
+    std::string name;
+    std::vector<std::int64_t> from;
+    std::vector<std::int64_t> to;
+    std::string message;
+};
+
+/// The conversions as aotstudio-run and aotstudio-run-lite print them (--json, --serve):
+/// [{input, name, from, to, message}] (strides in elements).
+nlohmann::json conversionsJson(const std::vector<LayoutConversion> &conversions);
+
+/// Why a call's inputs were refused: the violation, and one line naming the input, what it is and
+/// what the package takes (both layouts, both dtypes), ending with the fix. Without the package's
+/// name: the runtime puts "the inputs do not fit package 'P': " before it.
+struct InputRefusal {
+    GuardViolation violation;
+    std::string message;
+};
+
+/// The one admission of a call's inputs that every runtime applies before a package runs
+/// (aotstudio-run's AotiRunner and the engine's, aotstudio-run-lite's Lite::Package), in this
+/// order: each input's first element aligned to kInputAlignment, then InputGuards::check() with
+/// strides (shapes, ranges, relations, guards, then the strides the package indexes with:
+/// pytorch#153992, AOTInductor reads another layout's elements silently), then each dtype against
+/// the one recorded (a bfloat16 tensor read as float32 is garbage, not an error). A misaligned
+/// input or one in another layout is copied through `copy` when `convert` (exact: the same
+/// values at the same indices in a fresh allocation; the cost one pass over the input) and
+/// recorded in conversions() when `report`, else refused. Shape and dtype violations are always
+/// refused: no copy makes them right. Without guards only the alignment is checked. Not
+/// thread-safe (scratch and conversions per instance: one per runner). Allocates nothing when the
+/// inputs pass.
+class InputAdmission {
+public:
+    /// Copies input `i` into a fresh allocation aligned to kInputAlignment with `strides`
+    /// (elements; empty: dense, in the input's own order of strides), keeps it as the input the
+    /// package runs on, and returns its description.
+    using Copy = std::function<InputRef(std::size_t i, const std::vector<std::int64_t> &strides)>;
+
+    /// `convertHow` names how a user asks the runtime to copy ("aotstudio-run --convert-layout;
+    /// request field convert_layout"), for the refusal's fix.
+    explicit InputAdmission(std::string convertHow);
+
+    /// nullopt when the inputs (in the package's order, possibly replaced by copies) may run; else
+    /// why not. `guards` may be null.
+    std::optional<InputRefusal> admit(const InputGuards *guards, std::vector<InputRef> &inputs, bool convert, bool report,
+                                      const Copy &copy);
+    /// The copies the last admit() made and reported.
+    const std::vector<LayoutConversion> &conversions() const { return m_conversions; }
+
+private:
+    std::string m_convertHow;
+    std::vector<ShapeRef> m_shapes;
+    std::vector<LayoutConversion> m_conversions;
 };
 
 } // namespace AotStudio::Bundle

@@ -56,21 +56,8 @@ at::ScalarType scalarTypeOf(const std::string &name)
     return it->second;
 }
 
-constexpr std::uintptr_t kInputAlignment = 16; ///< bytes; Inductor's ALIGNMENT (torch/_inductor/utils.py)
-constexpr const char *kLayoutFix = "pass the input in that layout (e.g. x.contiguous(), or "
-                                   "x.contiguous(memory_format=torch.channels_last)), or let the runner copy it "
-                                   "(aotstudio-run --convert-layout; request field convert_layout)";
-
-constexpr const char *kAlignFix = "pass a tensor that starts its own storage (x.clone()), or let the runner copy it "
-                                  "(aotstudio-run --convert-layout; request field convert_layout)";
-
-std::string strideText(const std::vector<std::int64_t> &v)
-{
-    std::string s = "(";
-    for (std::size_t i = 0; i < v.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + ")";
-}
+/// How a user asks aotstudio-run or the engine to copy an input into the package's layout.
+constexpr const char *kConvertHow = "aotstudio-run --convert-layout; request field convert_layout";
 
 } // namespace
 
@@ -84,7 +71,8 @@ struct AotiRunner::Private {
     std::vector<at::Tensor> inputs;
     std::vector<at::Tensor> outputs;
     std::shared_ptr<const Bundle::InputGuards> guards;
-    std::vector<Bundle::ShapeRef> shapes; // reused by admit()
+    Bundle::InputAdmission admission{kConvertHow}; ///< the one input check (bundle/guards.h)
+    std::vector<Bundle::InputRef> refs; // reused by admit()
 
     /// Bind the package's external weights (weights_config.json under `dir`, written by
     /// package_constants_on_disk_format="pickle_weights": FQN -> [file, shape, stride, offset]),
@@ -93,74 +81,32 @@ struct AotiRunner::Private {
     void bindExternalWeights(const std::filesystem::path &dir, const std::map<std::string, Bundle::BucketWeight> &shared);
 
     bool convertLayout = false; ///< copy inputs into the package's layout instead of refusing them
-    std::vector<LayoutConversion> conversions; ///< made by the last input setter
+
+    static Bundle::InputRef refOf(const at::Tensor &t)
+    {
+        return {{t.sizes().data(), t.sizes().size(), t.strides().data()},
+                reinterpret_cast<std::uintptr_t>(t.data_ptr()),
+                t.storage_offset(),
+                t.numel(),
+                dtypeName(t.scalar_type())};
+    }
 
     /// Admit `tensors` (on the package's device, in the package's order) or throw InputRefused:
-    /// shapes and dtypes against the guards, then each input's strides and alignment. A layout
-    /// mismatch is copied into the package's layout when `convert` (noted in `conversions` when
-    /// `report`), else refused with the expected strides and the fix. Without guards only the
-    /// alignment is checked.
+    /// Bundle::InputAdmission (alignment, guards with strides, dtypes), the check
+    /// aotstudio-run-lite makes too. A misaligned input or one in another layout is copied into
+    /// the package's layout when `convert` (noted in layoutConversions() when `report`).
     void admit(std::vector<at::Tensor> &tensors, bool convert, bool report)
     {
-        conversions.clear();
-        // Generated code may assume a 16-byte aligned start (Inductor's ALIGNMENT; Triton
-        // specialises pointer arguments on it): a view at an odd storage offset is not passed.
-        for (std::size_t i = 0; i < tensors.size(); ++i) {
+        refs.clear();
+        for (const auto &t : tensors)
+            refs.push_back(refOf(t));
+        auto refused = admission.admit(guards.get(), refs, convert, report, [&](std::size_t i, const std::vector<std::int64_t> &strides) {
             at::Tensor &t = tensors[i];
-            if (t.numel() == 0 || reinterpret_cast<std::uintptr_t>(t.data_ptr()) % kInputAlignment == 0)
-                continue;
-            const std::string name = guards && i < guards->inputCount() ? guards->inputName(i) : "input" + std::to_string(i);
-            const std::string what = "input " + std::to_string(i) + " (" + name + ") starts " + std::to_string(t.storage_offset()) +
-                " elements into its storage, at an address not aligned to " + std::to_string(kInputAlignment) + " bytes";
-            if (!convert) {
-                Bundle::GuardViolation v{static_cast<int>(i), -1, t.storage_offset(), "aligned", what};
-                v.layout = true;
-                throw InputRefused("the inputs do not fit package '" + path + "': " + what + "; " + kAlignFix, std::move(v));
-            }
-            std::vector<std::int64_t> from = t.strides().vec();
-            t = t.clone(at::MemoryFormat::Preserve); // a fresh (aligned) allocation; the strides are checked next
-            if (report)
-                conversions.push_back({static_cast<int>(i), name, from, t.strides().vec(), what + ": copied to an aligned tensor"});
-        }
-        if (!guards)
-            return;
-        for (std::size_t round = 0; round <= tensors.size(); ++round) {
-            shapes.clear();
-            for (const auto &t : tensors)
-                shapes.push_back({t.sizes().data(), t.sizes().size(), t.strides().data()});
-            auto v = guards->check(shapes);
-            if (!v)
-                break;
-            if (!v->layout || !convert) {
-                std::string message = "the inputs do not fit package '" + path + "': " + v->message;
-                if (v->layout)
-                    message += "; " + std::string(kLayoutFix);
-                throw InputRefused(message, std::move(*v));
-            }
-            at::Tensor &t = tensors[static_cast<std::size_t>(v->input)];
-            std::vector<std::int64_t> from = t.strides().vec();
-            t = at::empty_strided(t.sizes(), v->expected, t.options()).copy_(t);
-            if (report) {
-                const auto i = static_cast<std::size_t>(v->input);
-                std::string message = "input " + std::to_string(i) + " (" + guards->inputName(i) + ") copied from strides " +
-                    strideText(from) + " to " + strideText(v->expected) + " (" + guards->inputLayout(i) + ")";
-                conversions.push_back({v->input, guards->inputName(i), std::move(from), v->expected, std::move(message)});
-            }
-        }
-        // The dtypes it was exported with (a bf16 tensor read as float32 is garbage, not an error),
-        // compared where both names are ones dtypeName() knows.
-        static const std::set<std::string> known{"float32", "float16", "bfloat16", "float64", "int64",
-                                                 "int32",   "int16",   "int8",     "uint8",   "bool"};
-        for (std::size_t i = 0; i < tensors.size() && i < guards->inputCount(); ++i) {
-            const std::string &want = guards->inputDtype(i);
-            const std::string got = dtypeName(tensors[i].scalar_type());
-            if (want.empty() || want == got || !known.count(want) || !known.count(got))
-                continue;
-            Bundle::GuardViolation v{static_cast<int>(i), -1, 0, "dtype " + want,
-                                     "input " + std::to_string(i) + " is " + got + "; the package was compiled for " + want};
-            const std::string message = "the inputs do not fit package '" + path + "': " + v.message; // before v moves
-            throw InputRefused(message, std::move(v));
-        }
+            t = strides.empty() ? t.clone(at::MemoryFormat::Preserve) : at::empty_strided(t.sizes(), strides, t.options()).copy_(t);
+            return refOf(t);
+        });
+        if (refused)
+            throw InputRefused("the inputs do not fit package '" + path + "': " + refused->message, std::move(refused->violation));
     }
 };
 
@@ -422,7 +368,7 @@ bool AotiRunner::convertLayout() const
 
 const std::vector<LayoutConversion> &AotiRunner::layoutConversions() const
 {
-    return d->conversions;
+    return d->admission.conversions();
 }
 
 const std::shared_ptr<const Bundle::InputGuards> &AotiRunner::guards() const

@@ -38,14 +38,9 @@ private:
 };
 
 /// An input the runner copied into the package's layout (AotiRunner::setConvertLayout): which,
-/// the strides it came with and those it was given (elements), and one line saying so.
-struct LayoutConversion {
-    int input = -1;
-    std::string name;
-    std::vector<std::int64_t> from;
-    std::vector<std::int64_t> to;
-    std::string message;
-};
+/// the strides it came with and those it was given (elements), and one line saying so. The one
+/// type of core/bundle/guards.h, which the lite runtime reports too.
+using LayoutConversion = Bundle::LayoutConversion;
 
 /// Shape and dtype of one tensor, for reports ("float32", {8, 10}).
 struct TensorInfo {

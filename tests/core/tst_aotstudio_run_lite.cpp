@@ -125,6 +125,34 @@ private Q_SLOTS:
         QVERIFY2(diff <= 1e-4, qPrintable(QStringLiteral("lite output differs from eager by %1").arg(diff)));
     }
 
+    void anotherLayoutIsRefusedOrCopied()
+    {
+        // The example's values in a transposed layout (strides (1, 8) for [8, 16]): the package
+        // indexes its input with the strides it was compiled for, so this must not run as it is
+        // (issue 38: the lite runtime admits inputs as aotstudio-run does, bundle/guards.h).
+        const QString xt = m_dir.filePath(QStringLiteral("xt.pt"));
+        const auto p
+            = python(QStringLiteral("import torch; x = torch.load('%1'); torch.save(x.t().contiguous().t(), '%2')")
+                         .arg(m_input, xt));
+        QVERIFY2(p.code == 0, qPrintable(p.err));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("AOTSTUDIO_CACHE_DIR"), m_dir.filePath(QStringLiteral("cache")));
+        const auto r
+            = run(QStringLiteral(AOTSTUDIO_RUN_LITE_PATH),
+                  {m_bundle, QStringLiteral("--input"), xt, QStringLiteral("--iters"), QStringLiteral("0")}, env);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("refused")) && r.err.contains(QStringLiteral("has strides (1, 8)"))
+                     && r.err.contains(QStringLiteral("(contiguous)")),
+                 qPrintable(r.err));
+        const QString saved = m_dir.filePath(QStringLiteral("lite-converted.pt"));
+        const auto c = run(QStringLiteral(AOTSTUDIO_RUN_LITE_PATH),
+                           {m_bundle, QStringLiteral("--input"), xt, QStringLiteral("--convert-layout"),
+                            QStringLiteral("--save-outputs"), saved, QStringLiteral("--iters"), QStringLiteral("0")},
+                           env);
+        QVERIFY2(c.code == 0, qPrintable(c.err));
+        QVERIFY(maxDiff(saved) <= 1e-4);
+    }
+
     void libtorchRuntimeRunsItToo()
     {
         // aotstudio-run's process has libtorch_cpu's aoti_torch_* in its global scope: the lite

@@ -3,8 +3,14 @@
 // aotstudio-run makes (app/run/bundlerun.cpp checkRunsHere): the compatibility key against this
 // machine and the lite runtime, then the shared weights' binding. A refused bundle stops before
 // its package is touched; one that passes goes on to load the fake package, which fails (stage
-// `failed`), so "refused" and "got past the checks" are told apart. The real round trip is
-// tst_aotstudio_run_lite (slow). Each run of aotstudio-run-lite takes milliseconds: unit tier.
+// `failed`), so "refused" and "got past the checks" are told apart. Then the input admission the
+// runtime shares with aotstudio-run (bundle/guards.h InputAdmission) on a stand-in package .so
+// (tests/fixtures/lite/fake_package.cpp: reads its input with the strides it was compiled for, as
+// generated code does) and torch.save files of one matrix in several layouts
+// (tests/fixtures/lite/make_inputs.py): another layout, a misaligned storage offset or another
+// dtype is refused naming the input and both sides, or copied with --convert-layout, and every
+// accepted run gives the same outputs. The real round trip is tst_aotstudio_run_lite (slow). Each
+// run of aotstudio-run-lite takes milliseconds: unit tier.
 #include "bundle/bundle.h"
 #include "bundle/signing.h"
 
@@ -101,6 +107,47 @@ void expectRefused(const Result &r, const QString &needle, const std::string &co
     QCOMPARE(e["error"].value("code", ""), code);
 }
 
+const QString kInputs = QStringLiteral(AOTSTUDIO_FIXTURES_DIR "/lite/");
+
+/// The stand-in package as `dir`/model.pt2 (its .so at <archive>/data/aotinductor/model/, as
+/// aoti_compile_and_package writes it) with guards for x: float32 [4, 3], strides (3, 1).
+json makeFakePackage(const fs::path &dir)
+{
+    const fs::path model = dir / "tree/fake/data/aotinductor/model";
+    fs::create_directories(model);
+    fs::copy_file(AOTSTUDIO_LITE_FAKE_PACKAGE, model / "fake.so", fs::copy_options::overwrite_existing);
+    B::zipDirectory(dir / "tree", dir / "model.pt2");
+    const json guards = json::parse(R"({"format": "aotstudio.guards", "version": 2, "dynamic": false,
+        "inputs": [{"index": 0, "name": "x", "dtype": "float32", "rank": 2,
+                    "dims": [{"dim": 0, "size": 4}, {"dim": 1, "size": 3}], "strides": [3, 1], "layout": "contiguous"}],
+        "symbols": [], "relations": [], "checks": [], "assertions": []})");
+    writeText(dir / "model.guards.json", guards.dump());
+    return guards;
+}
+
+/// The outputs of the stand-in on the fixtures' matrix x[i, j] = 4 * j + i: y[i] = sum_j x[i, j] * (j + 1).
+std::vector<double> expectedOutputs()
+{
+    std::vector<double> y;
+    for (int i = 0; i < 4; ++i) {
+        double acc = 0;
+        for (int j = 0; j < 3; ++j)
+            acc += (4.0 * j + i) * (j + 1);
+        y.push_back(acc);
+    }
+    return y;
+}
+
+/// Ran: exit 0 and the first output's values are the stand-in's on the fixtures' matrix.
+void expectRight(const Result &r)
+{
+    QVERIFY2(r.exitCode == 0, qPrintable(QString("exit %1, stderr: %2").arg(r.exitCode).arg(r.err)));
+    const json e = r.envelope();
+    QVERIFY2(e.is_object() && e.value("ok", false), qPrintable(r.out));
+    const auto first = e["result"]["outputs"].at(0)["first"].get<std::vector<double>>();
+    QCOMPARE(first, expectedOutputs());
+}
+
 /// Past the pre-load checks: loading the fake package failed.
 void expectPastChecks(const Result &r)
 {
@@ -191,6 +238,88 @@ private slots:
         B::writeManifest(dir, m);
         expectRefused(run(QString::fromStdString(dir.string()), {"--batch", "1"}),
                       "fc.bias: its file 'weight_1' is given no weight", "refused");
+    }
+
+    // --package (export's verify, a sweep's isolated call): the package indexes its input with the
+    // strides it was compiled for, so a transposed matrix of the right shape read as it is gives
+    // other numbers without an error. Refused, naming the input and both layouts; with
+    // --convert-layout copied into (3, 1), reported, and right.
+    void packageInputInAnotherLayout()
+    {
+        const fs::path dir = fs::path(m_tmp.path().toStdString()) / "pkg-layout";
+        makeFakePackage(dir);
+        const QString pt2 = QString::fromStdString((dir / "model.pt2").string());
+        expectRight(runLite({"--package", pt2, "--input", kInputs + "contiguous.pt", "--json"}, cache()));
+
+        const Result r = runLite({"--package", pt2, "--input", kInputs + "transposed.pt", "--json"}, cache());
+        expectRefused(r, "input 0 (x) has strides (1, 4)", "refused");
+        QVERIFY2(r.err.contains("the package was compiled for strides (3, 1) (contiguous) at shape (4, 3)")
+                     && r.err.contains("aotstudio-run-lite --convert-layout"),
+                 qPrintable(r.err));
+
+        const Result c
+            = runLite({"--package", pt2, "--input", kInputs + "transposed.pt", "--convert-layout", "--json"}, cache());
+        expectRight(c);
+        const json conv = c.envelope()["result"]["layout_conversions"];
+        QCOMPARE(conv.size(), std::size_t(1));
+        QCOMPARE(conv[0]["from"].get<std::vector<std::int64_t>>(), (std::vector<std::int64_t>{1, 4}));
+        QCOMPARE(conv[0]["to"].get<std::vector<std::int64_t>>(), (std::vector<std::int64_t>{3, 1}));
+    }
+
+    // A storage offset: honoured where the first element stays 16-byte aligned (offset 4 floats);
+    // refused where it does not (offset 1: Inductor's ALIGNMENT), or copied with --convert-layout.
+    void packageInputWithAStorageOffset()
+    {
+        const fs::path dir = fs::path(m_tmp.path().toStdString()) / "pkg-offset";
+        makeFakePackage(dir);
+        const QString pt2 = QString::fromStdString((dir / "model.pt2").string());
+        expectRight(runLite({"--package", pt2, "--input", kInputs + "offset4.pt", "--json"}, cache()));
+        const Result r = runLite({"--package", pt2, "--input", kInputs + "offset1.pt", "--json"}, cache());
+        expectRefused(r, "input 0 (x) starts 1 elements into its storage, at an address not aligned to 16 bytes",
+                      "refused");
+        expectRight(
+            runLite({"--package", pt2, "--input", kInputs + "offset1.pt", "--convert-layout", "--json"}, cache()));
+    }
+
+    // Another dtype of the same shape: float64 bytes read as float32 are garbage. Refused, also
+    // with --convert-layout (a cast is not a layout copy).
+    void packageInputOfAnotherDtype()
+    {
+        const fs::path dir = fs::path(m_tmp.path().toStdString()) / "pkg-dtype";
+        makeFakePackage(dir);
+        const QString pt2 = QString::fromStdString((dir / "model.pt2").string());
+        for (const QString &extra : {QString(), QStringLiteral("--convert-layout")}) {
+            QStringList args{"--package", pt2, "--input", kInputs + "float64.pt", "--json"};
+            if (!extra.isEmpty())
+                args << extra;
+            expectRefused(runLite(args, cache()), "input 0 (x) is float64; the package was compiled for float32",
+                          "refused");
+        }
+    }
+
+    // A bundle's bucket: the file's tensor is admitted by the bucket's guards as aotstudio-run
+    // admits it (it used to be copied into a fresh contiguous tensor whatever the package was
+    // compiled for). Refused without --convert-layout, right with it.
+    void bundleInputInAnotherLayout()
+    {
+        const fs::path dir = bundle("layout").toStdString();
+        json m = makeBundle(dir, "lite", "lite");
+        const json guards = makeFakePackage(fs::path(m_tmp.path().toStdString()) / "bundle-pkg");
+        fs::copy_file(fs::path(m_tmp.path().toStdString()) / "bundle-pkg/model.pt2", dir / "packages/batch4.pt2",
+                      fs::copy_options::overwrite_existing);
+        m["inputs"] = json::array({json{{"name", "x"}, {"shape", json::array({"batch", 3})}, {"dtype", "float32"}}});
+        m["outputs"] = json::array({json{{"shape", json::array({"batch"})}, {"dtype", "float32"}}});
+        m["buckets"][1]["guards"] = guards;
+        m.erase("files");
+        B::writeManifest(dir, m);
+        const QString b = QString::fromStdString(dir.string());
+        expectRight(run(b, {"--input", kInputs + "contiguous.pt"}));
+        const Result r = run(b, {"--input", kInputs + "transposed.pt"});
+        expectRefused(r, "bucket batch4: the inputs do not fit package", "refused");
+        QVERIFY2(r.err.contains("input 0 (x) has strides (1, 4)"), qPrintable(r.err));
+        expectRight(run(b, {"--input", kInputs + "transposed.pt", "--convert-layout"}));
+        // Generated inputs are drawn for the package's layout: never refused for it.
+        QCOMPARE(run(b, {"--batch", "4"}).exitCode, 0);
     }
 };
 

@@ -48,6 +48,7 @@ private slots:
     void strides_data();
     void strides();
     void malformedStrides();
+    void admission();
 };
 
 // The runner compares each tensor's dtype with the one recorded at export (core/runtime).
@@ -351,6 +352,83 @@ void TestGuards::manyInputsAndSymbols()
     const auto w = g.check(ok);
     QVERIFY(w);
     QVERIFY2(w->message.find("violates the guard in99 <= in98") != std::string::npos, w->message.c_str());
+}
+
+// The one admission both runtimes apply (aotstudio-run's AotiRunner, aotstudio-run-lite's
+// Package): alignment, then shapes and strides, then dtypes; refused, or copied through the
+// runtime's callback when convert, and reported. Inputs are descriptions of buffers here: the
+// callback gives the copy's strides, as a runtime's fresh aligned allocation would.
+void TestGuards::admission()
+{
+    const InputGuards g = InputGuards::parse(readFixture("static"), "static"); // x: float32 [1, 8], strides (8, 1)
+    alignas(64) static float storage[16] = {};
+    const std::vector<std::int64_t> sizes{1, 8}, contiguous{8, 1}, other{1, 2}, fresh{8, 1};
+    const auto ref = [&](const std::vector<std::int64_t> &strides, std::int64_t offset, std::string dtype) {
+        return InputRef{{sizes.data(), sizes.size(), strides.data()},
+                        reinterpret_cast<std::uintptr_t>(storage + offset),
+                        offset,
+                        8,
+                        std::move(dtype)};
+    };
+    std::vector<std::pair<std::size_t, std::vector<std::int64_t>>> copies;
+    std::vector<std::vector<std::int64_t>> kept; // the copies' strides live here
+    kept.reserve(8);
+    const InputAdmission::Copy copy = [&](std::size_t i, const std::vector<std::int64_t> &strides) {
+        copies.emplace_back(i, strides);
+        kept.push_back(strides.empty() ? fresh : strides);
+        return InputRef{{sizes.data(), sizes.size(), kept.back().data()},
+                        reinterpret_cast<std::uintptr_t>(storage),
+                        0,
+                        8,
+                        "float32"};
+    };
+    InputAdmission admission("--convert-layout");
+
+    std::vector<InputRef> in{ref(contiguous, 0, "float32")};
+    QVERIFY(!admission.admit(&g, in, false, true, copy));
+    QVERIFY(copies.empty() && admission.conversions().empty());
+
+    // Another layout: refused naming both strides; with convert, copied to (8, 1) and reported.
+    in = {ref(other, 0, "float32")};
+    auto r = admission.admit(&g, in, false, true, copy);
+    QVERIFY(r && r->violation.layout && r->violation.expected == contiguous);
+    QVERIFY2(r->message.find("has strides (1, 2)") != std::string::npos
+                 && r->message.find("(8, 1) (contiguous)") != std::string::npos
+                 && r->message.find("--convert-layout") != std::string::npos,
+             r->message.c_str());
+    QVERIFY(copies.empty());
+    QVERIFY(!admission.admit(&g, in, true, true, copy));
+    QCOMPARE(copies.size(), std::size_t(1));
+    QCOMPARE(copies[0].second, contiguous);
+    QCOMPARE(admission.conversions().size(), std::size_t(1));
+    QCOMPARE(admission.conversions()[0].from, other);
+    QCOMPARE(in[0].shape.strides[0], std::int64_t(8));
+
+    // A storage offset that breaks the 16-byte alignment: refused; with convert, copied (empty
+    // strides: the runtime keeps the layout) and then checked like any input. An aligned offset passes.
+    copies.clear();
+    in = {ref(contiguous, 1, "float32")};
+    r = admission.admit(&g, in, false, true, copy);
+    QVERIFY(r && r->violation.layout && r->violation.value == 1);
+    QVERIFY2(r->message.find("starts 1 elements into its storage") != std::string::npos, r->message.c_str());
+    QVERIFY(!admission.admit(&g, in, true, false, copy));
+    QCOMPARE(copies.size(), std::size_t(1));
+    QVERIFY(copies[0].second.empty());
+    QVERIFY(admission.conversions().empty()); // report false: nothing reported
+    in = {ref(contiguous, 4, "float32")};
+    QVERIFY(!admission.admit(&g, in, false, true, copy));
+
+    // Another dtype: refused even with convert (no copy makes it right).
+    copies.clear();
+    in = {ref(contiguous, 0, "float64")};
+    r = admission.admit(&g, in, true, true, copy);
+    QVERIFY(r && !r->violation.layout);
+    QVERIFY2(r->message == "input 0 (x) is float64; the package was compiled for float32", r->message.c_str());
+    QVERIFY(copies.empty());
+
+    // Without guards only the alignment is checked.
+    in = {ref(other, 0, "float64")};
+    QVERIFY(!admission.admit(nullptr, in, false, true, copy));
 }
 
 QTEST_GUILESS_MAIN(TestGuards)

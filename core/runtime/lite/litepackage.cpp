@@ -214,6 +214,8 @@ std::unique_ptr<Package> Package::load(const fs::path &pt2, const LoadOptions &o
     const std::string label = "package '" + pt2.string() + "'";
     std::unique_ptr<Package> p(new Package);
     p->m_pt2 = pt2;
+    p->m_guards = options.guards;
+    p->m_convertLayout = options.convertLayout;
     fs::path dir;
     try {
         dir = Bundle::cachedPackageDir(pt2, options.sha256);
@@ -403,14 +405,55 @@ Package::~Package()
     // The .so stays mapped: a package's thread-locals and atexit handlers may still refer to it.
 }
 
-std::vector<std::unique_ptr<Tensor>> Package::run(const std::vector<const Tensor *> &inputs)
+namespace {
+
+Bundle::InputRef refOf(const Tensor &t)
+{
+    return {{t.sizes.data(), t.sizes.size(), t.strides.data()},
+            reinterpret_cast<std::uintptr_t>(t.data()),
+            t.storageOffset,
+            t.numel(),
+            dtypeName(t.dtype)};
+}
+
+} // namespace
+
+void Package::setInputs(std::vector<std::shared_ptr<const Tensor>> inputs, bool generated)
 {
     const std::string label = "package '" + m_pt2.string() + "'";
+    m_inputsSet = false;
+    m_inputs.clear();
     if (inputs.size() != m_numInputs)
-        throw LiteError(label + " takes " + std::to_string(m_numInputs) + " inputs, given "
-                        + std::to_string(inputs.size()));
+        throw LiteError(label + " takes " + std::to_string(m_numInputs) + " inputs, given " + std::to_string(inputs.size()));
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        if (!inputs[i] || inputs[i]->deviceType != 0)
+            throw LiteError(label + ": input " + std::to_string(i) + " is not a CPU tensor (the lite runtime runs CPU packages only)");
+    std::vector<Bundle::InputRef> refs;
+    refs.reserve(inputs.size());
+    for (const auto &t : inputs)
+        refs.push_back(refOf(*t));
+    auto refused = m_admission.admit(m_guards.get(), refs, m_convertLayout || generated, !generated,
+                                     [&](std::size_t i, const std::vector<std::int64_t> &strides) {
+                                         const Tensor &src = *inputs[i];
+                                         std::shared_ptr<Tensor> copy
+                                             = emptyTensor(src.sizes, src.dtype, strides.empty() ? preservedStrides(src) : strides);
+                                         copyInto(*copy, src);
+                                         inputs[i] = copy;
+                                         return refOf(*copy);
+                                     });
+    if (refused)
+        throw InputRefused("the inputs do not fit " + label + ": " + refused->message, std::move(refused->violation));
+    m_inputs = std::move(inputs);
+    m_inputsSet = true;
+}
+
+std::vector<std::unique_ptr<Tensor>> Package::run()
+{
+    const std::string label = "package '" + m_pt2.string() + "'";
+    if (!m_inputsSet)
+        throw LiteError(label + ": no inputs were set (Package::setInputs)");
     std::vector<AtenTensorHandle> in;
-    for (const Tensor *t : inputs)
+    for (const auto &t : m_inputs)
         in.push_back(toHandle(new Tensor(*t))); // stolen by the container
     std::vector<AtenTensorHandle> out(m_numOutputs, nullptr);
     clearLastError();

@@ -5,6 +5,7 @@
 // The package's .so binds its aoti_torch_* calls to the shim (shim.h) that the executable exports.
 
 #include "bundle/bundle.h"
+#include "bundle/guards.h"
 #include "runtime/lite/shim.h"
 
 #include <filesystem>
@@ -30,6 +31,23 @@ public:
 
 private:
     std::vector<std::string> m_missing;
+};
+
+/// Inputs the package does not take (Bundle::InputAdmission, the check aotstudio-run makes): a
+/// size, rank or count its guards refuse, another layout (strides) than the one it was compiled
+/// for, a first element not aligned to 16 bytes, another dtype. The message names the input, what
+/// it is and what the package takes; violation() has them one by one.
+class InputRefused : public LiteError
+{
+public:
+    InputRefused(const std::string &message, Bundle::GuardViolation violation)
+        : LiteError(message)
+        , m_violation(std::move(violation))
+    { }
+    const Bundle::GuardViolation &violation() const { return m_violation; }
+
+private:
+    Bundle::GuardViolation m_violation;
 };
 
 /// The undefined, non-weak symbols of the ELF shared object `so` that carry no symbol version:
@@ -60,6 +78,12 @@ public:
         /// package's file name in weights_config.json.
         std::map<std::string, Bundle::BucketWeight> weightFiles;
         int numRunners = 1;
+        /// What every input set is checked against (a bundle bucket's guards, the package's
+        /// model.guards.json sidecar, --guards); null: the count and the alignment only.
+        std::shared_ptr<const Bundle::InputGuards> guards;
+        /// An input in another layout (or misaligned) is copied into the package's layout and
+        /// reported in layoutConversions() instead of refused (--convert-layout).
+        bool convertLayout = false;
     };
 
     /// Extract `pt2` once into the package cache (Bundle::cachedPackageDir), check that every
@@ -76,10 +100,27 @@ public:
     std::size_t numOutputs() const { return m_numOutputs; }
     const std::filesystem::path &library() const { return m_so; }
 
-    /// Run once on `inputs` (borrowed: the container gets handles of its own on the same storage).
-    /// Returns the outputs. Throws LiteError with the package's or the shim's reason when the run
-    /// fails or the number of inputs differs.
-    std::vector<std::unique_ptr<Tensor>> run(const std::vector<const Tensor *> &inputs);
+    const std::shared_ptr<const Bundle::InputGuards> &guards() const { return m_guards; }
+
+    /// Check `inputs` (in the package's order) and keep them for run(): their count, then
+    /// Bundle::InputAdmission (alignment, the guards' shapes and strides, dtypes), as aotstudio-run's
+    /// AotiRunner does, because the package indexes each input with the strides it was compiled
+    /// for and would read the wrong elements of another layout without an error (pytorch#153992).
+    /// A misaligned input or one in another layout is copied into the package's layout when
+    /// LoadOptions::convertLayout (reported in layoutConversions()), or always when `generated`
+    /// (inputs the caller drew in no particular layout; not reported: AotiRunner::
+    /// setGeneratedInputs). Throws InputRefused (nothing kept) when they do not fit, LiteError
+    /// when the count differs.
+    void setInputs(std::vector<std::shared_ptr<const Tensor>> inputs, bool generated = false);
+    /// The inputs the last setInputs() copied into the package's layout.
+    const std::vector<Bundle::LayoutConversion> &layoutConversions() const { return m_admission.conversions(); }
+    /// The inputs run() runs on (the caller's, or copies in the package's layout).
+    const std::vector<std::shared_ptr<const Tensor>> &inputs() const { return m_inputs; }
+
+    /// Run once on the inputs of setInputs() (the container gets handles of its own on the same
+    /// storage). Returns the outputs. Throws LiteError with the package's or the shim's reason when
+    /// the run fails, or when no inputs were set.
+    std::vector<std::unique_ptr<Tensor>> run();
 
 private:
     Package() = default;
@@ -90,6 +131,11 @@ private:
     std::filesystem::path m_pt2, m_so;
     std::size_t m_numInputs = 0, m_numOutputs = 0;
     std::vector<std::unique_ptr<Tensor>> m_constants; ///< external weights, kept alive while the container lives
+    std::shared_ptr<const Bundle::InputGuards> m_guards;
+    bool m_convertLayout = false;
+    Bundle::InputAdmission m_admission{"aotstudio-run-lite --convert-layout"};
+    std::vector<std::shared_ptr<const Tensor>> m_inputs;
+    bool m_inputsSet = false;
     void bindWeights(const std::filesystem::path &archive, const std::map<std::string, Bundle::BucketWeight> &shared);
 };
 

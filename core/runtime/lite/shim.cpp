@@ -131,28 +131,6 @@ bool isContiguous(const Tensor &t)
     return true;
 }
 
-/// Strides that keep `t`'s dimension order when it is dense and non-overlapping (clone's
-/// preserve_format), else contiguous ones.
-std::vector<std::int64_t> preservedStrides(const Tensor &t)
-{
-    const std::size_t n = t.sizes.size();
-    std::vector<std::size_t> order(n);
-    for (std::size_t i = 0; i < n; ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return t.strides[a] > t.strides[b]; });
-    std::vector<std::int64_t> strides(n);
-    std::int64_t expected = 1;
-    for (std::size_t k = n; k-- > 0;) {
-        const std::size_t d = order[k];
-        if (t.sizes[d] != 1 && t.strides[d] != expected)
-            return contiguousStrides(t.sizes);
-        strides[d] = expected;
-        expected *= std::max<std::int64_t>(t.sizes[d], 1);
-    }
-    return strides;
-}
-
 } // namespace
 
 Storage::~Storage()
@@ -301,6 +279,26 @@ void clearLastError()
 void setLastError(const std::string &message)
 {
     t_lastError = message;
+}
+
+std::vector<std::int64_t> preservedStrides(const Tensor &t)
+{
+    const std::size_t n = t.sizes.size();
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return t.strides[a] > t.strides[b]; });
+    std::vector<std::int64_t> strides(n);
+    std::int64_t expected = 1;
+    for (std::size_t k = n; k-- > 0;) {
+        const std::size_t d = order[k];
+        if (t.sizes[d] != 1 && t.strides[d] != expected)
+            return contiguousStrides(t.sizes);
+        strides[d] = expected;
+        expected *= std::max<std::int64_t>(t.sizes[d], 1);
+    }
+    return strides;
 }
 
 void copyInto(const Tensor &dst, const Tensor &src)

@@ -209,6 +209,10 @@ const std::vector<std::string> &providedFunctions();
 /// Intra-op threads for the GEMM glue (OpenBLAS); `n` < 1 leaves OpenBLAS's default.
 void setBlasThreads(int n);
 
+/// Strides (elements) that keep `t`'s dimension order when it is dense and non-overlapping, else
+/// contiguous ones: LibTorch's at::MemoryFormat::Preserve for clone (aoti_torch_clone).
+std::vector<std::int64_t> preservedStrides(const Tensor &t);
+
 /// Copy `src` into `dst` element by element (same sizes and dtype; any strides). Throws
 /// std::runtime_error naming what differs.
 void copyInto(const Tensor &dst, const Tensor &src);
