@@ -3,11 +3,14 @@
 ``cpp.inject_relu_bug_TESTING_ONLY`` makes sample:mlp's generated C++ fail to compile
 (``compile_error``) or compute a wrong relu (``accuracy``, a verify mismatch). Each repro folder is
 run once in a fresh process and must reproduce within the stated bound; the accuracy repro with the
-planted option removed from its Inductor options must say it did not reproduce.
+planted option removed from its Inductor options must say it did not reproduce. A numerics
+divergence in bf16 (sample:mlp at a planted tolerance of 1e-4, below bf16's rounding) is reproduced
+on its first divergent node alone, eagerly and through AOTInductor; at a tolerance above the
+node's error the same repro must say it did not reproduce.
 
-Cost: two compiles in this process and three in fresh processes (sample:mlp, no compile cache,
-no ccache): 80 s on an idle 2-core machine, 4 minutes beside a parallel build, hence the slow
-tier (py_repro, label slow).
+Cost: two compiles in this process and four in fresh processes (sample:mlp, no compile cache,
+no ccache; the numerics one a single node) plus two eager runs: about 110 s on an idle 2-core
+machine, 5 minutes beside a parallel build, hence the slow tier (py_repro, label slow).
 Run: .venv/bin/python tests/python/repro_failures.py"""
 
 import json
@@ -102,6 +105,59 @@ class ReproTest(unittest.TestCase):
         again = repro.confirm(record, timeout=BOUND_S)
         self.assertIs(again["reproduced"], False, again["run"])
         self.assertEqual(again["run"]["outcome"], "not_reproduced")
+
+    def test_numerics_divergence_bf16(self):
+        out = tempfile.mkdtemp(prefix="aotstudio-repro-test-")
+        self.addCleanup(shutil.rmtree, out, True)
+        j = job.CompileJob({"model": "sample:mlp", "out": out, "cache": False, "snapshots": False, "dtype": "bf16"},
+                           lambda level, message: None)
+        self.addCleanup(j.close)
+        j.load()
+        j.export()
+        # The numerics job's reference and eager stages (numericsjob.cpp's order), at a tolerance
+        # below bf16's rounding: the first node past it is the planted divergence.
+        n = j.numerics
+        n.begin(1e-4)
+        n.run_reference()
+        n.run_eager()
+        numerics = n.report()
+        first = numerics["first_divergent"]["eager"]
+        self.assertIsNotNone(first, numerics["verdict"])
+        failure = {"stage": "numerics", "code": "divergence", "message": numerics["verdict"]}
+        record = repro.write_numerics(j, os.path.join(out, "repro"), failure, numerics)
+        for name in ("program.pt2", "inputs.pt", "reference.pt", "inductor_configs.json", "repro.py", "README.md"):
+            self.assertTrue(os.path.isfile(os.path.join(record["folder"], name)), name)
+        self.assertEqual(record["node"], first["node"])
+        self.assertEqual(record["side"], "eager")
+        self.assertEqual(record["dtype"], "bfloat16")
+        self.assertTrue(record["minimized"])
+        # The one-node program takes the node's inputs in bf16.
+        inputs = torch.load(os.path.join(record["folder"], "inputs.pt"))
+        self.assertTrue(all(t.dtype == torch.bfloat16 for t in inputs if t.is_floating_point()))
+        record = repro.confirm(record, timeout=BOUND_S)
+        self.assertTrue(record["reproduced"], record["run"])
+        self.assertIn("norm_error", record["run"]["line"])
+        self.assertLess(record["run"]["seconds"], BOUND_S)
+
+        # The compiled side: the same node through AOTInductor in the fresh process.
+        compiled = dict(numerics, first_divergent={"eager": None, "compiled": first})
+        record = repro.confirm(repro.write_numerics(j, os.path.join(out, "repro-compiled"), failure, compiled),
+                               timeout=BOUND_S)
+        self.assertEqual(record["side"], "compiled")
+        self.assertTrue(record["reproduced"], record["run"])
+
+        # A tolerance above the node's error: the same node does not diverge alone, said plainly.
+        loose = dict(numerics, tolerance=0.5)
+        record = repro.confirm(repro.write_numerics(j, os.path.join(out, "repro-loose"), failure, loose),
+                               timeout=BOUND_S)
+        self.assertIs(record["reproduced"], False, record["run"])
+        self.assertIn("NOT REPRODUCED", record["run"]["line"])
+
+        # No divergent node: refused with a message, nothing written.
+        with self.assertRaises(ValueError):
+            repro.write_numerics(j, os.path.join(out, "repro-none"), failure,
+                                 dict(numerics, first_divergent={"eager": None, "compiled": None}))
+        self.assertFalse(os.path.exists(os.path.join(out, "repro-none")))
 
 
 if __name__ == "__main__":
