@@ -11,6 +11,7 @@ have the studio installed at the same path and the same torch as the driver (che
 the driver's own Python does not need to be on their path (the task is shipped by value).
 """
 
+import functools
 import io
 import json
 import os
@@ -29,6 +30,12 @@ PROBE_SECONDS = 5.0
 #: Most bytes the files a job sends with its tasks may hold together (:func:`pack_sent`): they are
 #: packed in this process's memory and go through Ray's object store.
 SEND_LIMIT_BYTES = 2 << 30
+#: Times a task whose node or worker process was lost (the node died, its raylet or the worker was
+#: killed: Ray's system failures, not the engine's own errors) is submitted again; Ray then runs it on
+#: a node that is alive. Ray's own retries (max_retries) stay off: a streaming generator's retry
+#: must yield as many objects as the first attempt (StreamingGeneratorReplayInconsistentError), and
+#: an engine's events are not a fixed count. Past this, the task fails naming the node it was lost on.
+NODE_LOSS_RETRIES = 2
 
 _runs = {}
 _next = [1]
@@ -149,12 +156,16 @@ def start(address: str, engine: str, torch_version: str, subs: list, device: str
         num_gpus=1 if device == "cuda" else 0)
     handle = _next[0]
     _next[0] += 1
-    run = {"subs": subs, "gens": {}, "done": set(), "ray": ray}
+    run = {"subs": subs, "gens": {}, "done": set(), "ray": ray, "submit": {}, "attempts": {}, "origins": {},
+           "cancelled": False}
     # One copy in the object store; as a top-level argument Ray hands each task the bytes.
     blob_ref = ray.put(blob) if blob is not None else None
     for i, sub in enumerate(subs):
         mine = {os.path.normpath(p): places[os.path.normpath(p)] for p in (sub.get("send") or [])}
-        run["gens"][i] = task.remote(engine, sub["request"], sub.get("collect", ""), torch_version, mine, blob_ref)
+        # The same call again when its node is lost (NODE_LOSS_RETRIES).
+        run["submit"][i] = functools.partial(task.remote, engine, sub["request"], sub.get("collect", ""), torch_version, mine, blob_ref)
+        run["attempts"][i] = 1
+        run["gens"][i] = run["submit"][i]()
     _runs[handle] = run
     return handle
 
@@ -231,15 +242,31 @@ def poll(handle: int, timeout: float = 0.2) -> list:
                                       "message": "the task ended without a result", "hint": ""}})
             continue
         except Exception as exc:  # noqa: BLE001 (a worker that died, a cancelled task, ...)
-            run["done"].add(i)
             cancelled = isinstance(exc, (ray.exceptions.TaskCancelledError,))
             first = str(exc).strip().splitlines()
-            answers.append({"index": i, "done": True, "origin": {},
+            origin = run["origins"].get(i, {})
+            where = _node_words(origin)
+            if not cancelled and _node_lost(ray, exc) and not run["cancelled"] \
+                    and run["attempts"][i] <= NODE_LOSS_RETRIES:
+                run["attempts"][i] += 1
+                run["gens"][i] = run["submit"][i]()
+                answers.append({"index": i, "event": {
+                    "type": "log", "level": "warning",
+                    "message": f"the Ray task was lost{where} ({type(exc).__name__}); running it again on another node "
+                               f"(attempt {run['attempts'][i]} of {NODE_LOSS_RETRIES + 1})"}})
+                continue
+            run["done"].add(i)
+            attempts = run["attempts"][i]
+            tried = f" after {attempts} attempts" if attempts > 1 else ""
+            answers.append({"index": i, "done": True, "origin": origin,
                             "error": {"code": "cancelled" if cancelled else "remote_failed", "stage": "engine",
                                       "message": ("the Ray task was cancelled" if cancelled else
-                                                  f"the Ray task failed: {type(exc).__name__}: {first[0] if first else ''}"),
+                                                  f"the Ray task failed{where}{tried}: {type(exc).__name__}: "
+                                                  f"{first[0] if first else ''}"),
                                       "hint": "" if cancelled else "see the Ray worker's log (ray logs)"}})
             continue
+        if item.get("type") == "fanout_hello":
+            run["origins"][i] = {k: item.get(k, "") for k in ("host", "device_name", "node")}
         if item.get("type") == "fanout_done":
             run["done"].add(i)
             answers.append(_finish(run, i, item))
@@ -248,11 +275,30 @@ def poll(handle: int, timeout: float = 0.2) -> list:
     return answers
 
 
+def _node_lost(ray, exc) -> bool:
+    """Whether ``exc`` says the task's node or worker process went away (a system failure Ray
+    reports as its own exception), not that the task itself failed (RayTaskError: the engine's
+    error, which another node would repeat) or was cancelled."""
+    lost = tuple(getattr(ray.exceptions, name) for name in (
+        "NodeDiedError", "WorkerCrashedError", "LocalRayletDiedError", "ObjectLostError", "OwnerDiedError",
+        "ObjectReconstructionFailedError", "RaySystemError") if hasattr(ray.exceptions, name))
+    return isinstance(exc, lost) and not isinstance(exc, ray.exceptions.RayTaskError)
+
+
+def _node_words(origin: dict) -> str:
+    """" on Ray node 1a2b3c4d5e6f of host gpu-3" from a task's fanout_hello, or "" before it."""
+    if not origin:
+        return ""
+    return f" on Ray node {origin.get('node', '')[:12]} of host {origin.get('host', '')}"
+
+
 def cancel(handle: int) -> None:
-    """Cancel every unfinished task (its engine gets a cancel, then is killed)."""
+    """Cancel every unfinished task (its engine gets a cancel, then is killed); none is submitted
+    again after this."""
     run = _runs.get(handle)
     if not run:
         return
+    run["cancelled"] = True
     for i, gen in run["gens"].items():
         if i not in run["done"]:
             try:
