@@ -27,7 +27,7 @@ struct CompileOptions {
     int runs = 200, warmup = 5, minRuns = 20, threads = 0, verifySamples = 2;
     double maxSeconds = 5;
     std::optional<double> tolerance;
-    std::optional<int> verifyShapes;
+    std::optional<int> verifyShapes, captureShapes;
     std::vector<std::string> dynamic, shapes;
     std::string fromCapture; ///< a capture folder whose proposal gives --dynamic (issue 39)
     bool json = false, verbose = false, freezing = false, noFreezing = false, maxAutotune = false, allowCache = false,
@@ -65,6 +65,20 @@ void printVerify(std::FILE *out, const Json &v)
             + (tf32.is_boolean() ? (tf32.get<bool>() ? "on" : "off") : "?");
     };
     std::fprintf(out, "fp32 matmul:    eager %s; compiled %s\n", setting("eager").c_str(), setting("compiled").c_str());
+    // Shapes from real traffic (compile --from-capture): one line per recorded shape, by name.
+    const Json rec = v.value("recorded", Json());
+    if (!rec.is_object())
+        return;
+    std::fprintf(out, "recorded:       %s in %s\n", rec.value("chosen", "").c_str(), rec.value("folder", "").c_str());
+    for (const auto &p : rec.value("points", Json::array())) {
+        char err[48] = "";
+        if (p.value("max_abs_error", Json()).is_number())
+            std::snprintf(err, sizeof err, ", max abs %.3g", p["max_abs_error"].get<double>());
+        const long long calls = p.value("calls", 0LL);
+        std::fprintf(out, "  recorded %s (%lld call%s, %s): %s%s\n", p.value("label", "").c_str(), calls,
+                     calls == 1 ? "" : "s", p.value("inputs", "") == "recorded" ? "its kept input" : "seeded inputs",
+                     p.value("outcome", "").c_str(), err);
+    }
 }
 
 /// A regional compile's result (compilejob.cpp, runRegional): the blocks, verify, the timing.
@@ -265,8 +279,13 @@ void addCompileOptions(CLI::App &cmd, CompileOptions &o)
     addShapeOption(&cmd, o.shapes);
     cmd.add_option("--from-capture", o.fromCapture,
                    "A folder written by aotstudio-cli capture: its proposal's dynamic dimensions (tied names, "
-                   "ranges) are used unless --dynamic is given")
+                   "ranges) are used unless --dynamic is given, and the package is verified on the recorded shapes "
+                   "(each on its kept input, or on seeded inputs of that shape)")
         ->check(CLI::ExistingDirectory);
+    cmd.add_option("--capture-shapes", o.captureShapes,
+                   "With --from-capture: most distinct recorded shapes verified (default 32; past it a sample: each "
+                   "dimension's smallest and largest size, then the most frequent)")
+        ->check(CLI::Range(0, 100000));
     cmd.footer("Exit status: 0 success, 1 the job failed (export, compile, accuracy, device), 2 bad command line, 130\n"
                "cancelled with Ctrl-C. A compile writes OUT/model.pt2, OUT/result.json (or OUT/error.json),\n"
                "OUT/snapshots/*.json, OUT/kernels.json, OUT/trace/ and OUT/aotstudio.log. A failed compile moves\n"
@@ -316,6 +335,10 @@ Json compileRequest(const CompileOptions &o)
     request["verify_samples"] = o.verifySamples;
     if (o.verifyShapes)
         request["verify_shapes"] = *o.verifyShapes;
+    if (!o.fromCapture.empty())
+        request["from_capture"] = std::filesystem::absolute(o.fromCapture).lexically_normal().string();
+    if (o.captureShapes)
+        request["capture_shapes"] = *o.captureShapes;
     setThreads(request, o.threads);
     setShapes(request, o.shapes);
     applyRecipe(request, o.recipeOptions,

@@ -24,6 +24,7 @@ namespace {
 
 struct ExportOptions {
     std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe, ray, layout = "buckets";
+    std::string fromCapture; ///< a capture folder whose proposal gives the buckets (issue 39)
     Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
     std::vector<std::string> dynamic, shapes;
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
@@ -95,6 +96,11 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
                    "the compile's own)")
         ->check(dynamicSpec());
     addShapeOption(&cmd, o.shapes);
+    cmd.add_option("--from-capture", o.fromCapture,
+                   "A folder written by aotstudio-cli capture: its proposal's buckets, pad-safety and dynamic "
+                   "dimensions besides the batch, unless --buckets, --dynamic-batch or --dynamic are given; the result "
+                   "says what share of the recorded calls each bucket serves and its padding waste")
+        ->check(CLI::ExistingDirectory);
     cmd.add_flag("--pad-safe", o.padSafe,
                  "Rows of a batch are independent: a smaller batch may run padded in a larger bucket");
     cmd.add_flag("--no-zip", o.noZip, "Do not write BUNDLE.zip");
@@ -178,6 +184,8 @@ Json exportRequest(const ExportOptions &o)
         request["shared_weights"] = false;
     if (o.runtime != "libtorch")
         request["runtime"] = o.runtime;
+    if (!o.fromCapture.empty())
+        request["from_capture"] = std::filesystem::absolute(o.fromCapture).lexically_normal().string();
     if (!o.buckets.empty())
         request["buckets"] = *parseBuckets(o.buckets); // checked by the option's validator
     if (!o.dynamicBatch.empty()) {
@@ -223,6 +231,24 @@ void printExport(std::FILE *out, const Json &r)
         else
             std::fprintf(out, "bucket:         %-10s batch %ld  %s\n", b.value("name", "").c_str(),
                          b.value("batch", 0L), b.value("package", "").c_str());
+    }
+    if (const Json c = r.value("capture", Json()); c.is_object()) {
+        // Recorded traffic through the bucket policy (export --from-capture).
+        std::fprintf(out, "recorded calls: %lld in %s; mean padding waste %.1f%%\n", c.value("calls", 0LL),
+                     c.value("folder", "").c_str(), 100.0 * c.value("waste", 0.0));
+        for (const auto &b : c.value("buckets", Json::array())) {
+            std::string sizes;
+            for (const auto &v : b.value("sizes", Json::array()))
+                sizes += (sizes.empty() ? "" : ",") + v.dump();
+            std::fprintf(out, "  %-12s serves %5.1f%% of the calls (%s %s), padding waste %.1f%%\n",
+                         b.value("name", "").c_str(), 100.0 * b.value("share", 0.0), c.value("dimension", "").c_str(),
+                         sizes.empty() ? "none" : sizes.c_str(), 100.0 * b.value("waste", 0.0));
+        }
+        const Json unserved = c.value("unserved", Json::object());
+        if (unserved.value("calls", 0LL) > 0)
+            std::fprintf(out, "  no bucket for %lld calls (%s %s): aotstudio-run refuses them\n",
+                         unserved.value("calls", 0LL), c.value("dimension", "").c_str(),
+                         unserved.value("sizes", Json::array()).dump().c_str());
     }
     if (r.value("ray", Json()).is_object())
         std::fprintf(out,

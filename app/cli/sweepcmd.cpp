@@ -45,6 +45,16 @@ void addSweepOptions(CLI::App &app, SweepOptions &o)
         "several inputs): with --model alone, or for a package without its result.json")
         ->check(dynamicSpec());
     addShapeOption(cmd, o.shapes);
+    cmd->add_option(
+           "--from-capture", o.fromCapture,
+           "A folder written by aotstudio-cli capture: its distinct recorded shapes join each package's plan "
+           "(each on its kept input, or on seeded inputs of that shape); a bundle's bucket takes those it accepts")
+        ->check(CLI::ExistingDirectory);
+    cmd->add_option(
+           "--capture-shapes", o.captureShapes,
+           "With --from-capture: most distinct recorded shapes (default 32; past it a sample: each dimension's "
+           "smallest and largest size, then the most frequent)")
+        ->check(CLI::Range(0, 100000));
     cmd->add_option("--budget", o.budget, "Most shapes per package (the example included)")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
@@ -113,6 +123,10 @@ json sweepRequest(const SweepOptions &o)
     setRay(r, o.ray);
     if (o.rayShards > 0)
         r["ray_shards"] = o.rayShards;
+    if (!o.fromCapture.empty())
+        r["from_capture"] = abs(o.fromCapture);
+    if (o.captureShapes >= 0)
+        r["capture_shapes"] = o.captureShapes;
     return r;
 }
 

@@ -16,6 +16,8 @@ struct SweepOptions {
     std::vector<std::string> dynamic, shapes;
     int budget = 64, randomPoints = 2, threads = 0, rayShards = 0;
     std::string ray; ///< --ray HOST:PORT: the sweep in --ray-shards Ray tasks
+    std::string fromCapture; ///< --from-capture DIR: the recorded shapes join the plan (issue 39)
+    int captureShapes = -1; ///< --capture-shapes N; -1: the engine's default
     long long seed = 0x5eed;
     double timeout = 60;
     double tolerance = -1;

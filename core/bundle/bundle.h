@@ -181,6 +181,29 @@ struct BucketChoice {
 /// BundleError naming B and the available buckets otherwise (or when B < 1).
 BucketChoice chooseBucket(const Manifest &manifest, long long batch);
 
+/// Recorded traffic through a bundle's bucket policy (issue 39: export --from-capture, the
+/// studio's capture histograms): each recorded batch size run where chooseBucket() would run it.
+struct BucketTraffic {
+    struct Row {
+        std::string name;            ///< the bucket's name
+        long long calls = 0;         ///< recorded calls it serves
+        double share = 0;            ///< calls / all recorded calls (0..1)
+        double waste = 0;            ///< mean over its calls of (padTo - b) / padTo: the share of padding rows
+        std::vector<long long> sizes; ///< the recorded batch sizes it serves, ascending
+    };
+    std::vector<Row> buckets;             ///< in the manifest's order
+    long long unservedCalls = 0;          ///< calls of a size no bucket takes (aotstudio-run refuses them)
+    std::vector<long long> unservedSizes; ///< ascending
+    long long calls = 0;                  ///< all recorded calls
+    double waste = 0;                     ///< mean padding waste over the served calls
+};
+
+/// `histogram` (recorded batch size -> calls) through chooseBucket(manifest, b) for every size.
+/// The waste of a call of b rows run at padTo rows is (padTo - b) / padTo, the definition the
+/// capture's bucket proposal uses (core/python/aotstudio_frontend/capture_propose.py
+/// choose_buckets). Sizes below 1 count as unserved. Never throws.
+BucketTraffic bucketTraffic(const Manifest &manifest, const std::map<long long, long long> &histogram);
+
 /// A dynamic bucket's batch_max when the compile's range has no upper end (torch's int_oo): the
 /// bucket's guards still check every call; the manifest needs a number.
 inline constexpr long long kUnboundedBatch = 2147483647;

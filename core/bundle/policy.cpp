@@ -89,6 +89,43 @@ BucketChoice chooseBucket(const Manifest &manifest, long long batch)
     throw BundleError(why);
 }
 
+BucketTraffic bucketTraffic(const Manifest &manifest, const std::map<long long, long long> &histogram)
+{
+    BucketTraffic t;
+    for (const auto &b : manifest.buckets)
+        t.buckets.push_back({b.name, 0, 0, 0, {}});
+    double wasted = 0; // padding rows' share summed over served calls
+    long long served = 0;
+    for (const auto &[size, calls] : histogram) {
+        if (calls <= 0)
+            continue;
+        t.calls += calls;
+        try {
+            const BucketChoice c = chooseBucket(manifest, size);
+            for (auto &row : t.buckets) {
+                if (row.name != c.bucket.name)
+                    continue;
+                const double w = c.padTo > 0 ? static_cast<double>(c.padTo - size) / static_cast<double>(c.padTo) : 0.0;
+                row.calls += calls;
+                row.waste += w * static_cast<double>(calls); // a sum until the end
+                row.sizes.push_back(size);
+                wasted += w * static_cast<double>(calls);
+                served += calls;
+                break;
+            }
+        } catch (const BundleError &) {
+            t.unservedCalls += calls;
+            t.unservedSizes.push_back(size);
+        }
+    }
+    for (auto &row : t.buckets) {
+        row.share = t.calls ? static_cast<double>(row.calls) / static_cast<double>(t.calls) : 0.0;
+        row.waste = row.calls ? row.waste / static_cast<double>(row.calls) : 0.0;
+    }
+    t.waste = served ? wasted / static_cast<double>(served) : 0.0;
+    return t;
+}
+
 std::vector<std::string> checkCompatible(const Manifest &manifest, const std::string &runtimeTorchVersion, bool cudaAvailable,
                                          const std::string &deviceCapability)
 {

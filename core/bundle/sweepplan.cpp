@@ -258,6 +258,7 @@ SweepPlan planSweep(
     std::stable_sort(candidates.begin(), candidates.end(),
         [](const Candidate &x, const Candidate &y) { return x.priority < y.priority; });
     std::map<std::vector<std::int64_t>, std::size_t> seen;
+    std::size_t extra = 0; // recorded points of their own: beyond budget.maxPoints
     std::set<std::vector<std::int64_t>> dropped; // each set of values counted once in leftOut
     const double exampleElements = elements(example);
     const auto take = [&](const Candidate &c) {
@@ -271,7 +272,7 @@ SweepPlan planSweep(
             return;
         auto shapes = guards.shapesFor(c.values, example);
         if (!shapes || (exampleElements > 0 && elements(*shapes) > budget.maxElementsFactor * exampleElements) ||
-            plan.points.size() >= budget.maxPoints) {
+            plan.points.size() - extra >= budget.maxPoints) {
             dropped.insert(c.values);
             ++plan.leftOut;
             return;
@@ -295,6 +296,41 @@ SweepPlan planSweep(
         plan.points.push_back(std::move(p));
     }
 
+    // Shapes from real traffic, as they came (their count is the caller's bound).
+    for (const auto &r : budget.recorded) {
+        if (r.shapes.size() != example.size())
+            throw BundleError("sweep: a recorded shape has " + std::to_string(r.shapes.size())
+                + " inputs; the package's guards describe " + std::to_string(example.size()));
+        if (r.shapes == example) {
+            auto &p = plan.points.front();
+            p.reasons.push_back(r.reason);
+            p.recorded = true;
+            p.label = r.label;
+            p.inputs = r.inputs;
+            p.calls = r.calls;
+            ++plan.recorded;
+            continue;
+        }
+        SweepPoint p;
+        p.values = plan.example;
+        for (std::size_t s = 0; s < n; ++s)
+            if (const auto v = guards.exampleValue(s, r.shapes))
+                p.values[s] = *v;
+        p.shapes = r.shapes;
+        p.reasons = {r.reason};
+        p.recorded = true;
+        p.label = r.label;
+        p.inputs = r.inputs;
+        p.calls = r.calls;
+        // Planned candidates with the same values merge into this point only when they would
+        // have had these very shapes.
+        if (const auto planned = guards.shapesFor(p.values, example); planned && *planned == r.shapes)
+            seen.emplace(p.values, plan.points.size());
+        plan.points.push_back(std::move(p));
+        ++plan.recorded;
+        ++extra;
+    }
+
     // Sizes that break a relation (expected refused): a derived dimension one past a whole
     // multiple, and the second dimension of a shared symbol one larger than the first.
     if (budget.outside && !budget.edgesOnly) {
@@ -305,7 +341,7 @@ SweepPlan planSweep(
             bound[b.symbol] = true;
             if ((!derived && !shared) || b.input >= example.size() || b.dim >= example[b.input].size())
                 continue;
-            if (plan.points.size() >= budget.maxPoints) {
+            if (plan.points.size() - extra >= budget.maxPoints) {
                 ++plan.leftOut;
                 continue;
             }
@@ -333,7 +369,7 @@ SweepPlan planSweep(
             if (example[i].empty())
                 continue;
             for (const std::int64_t delta : { std::int64_t { 1 }, std::int64_t { -1 } }) {
-                if (plan.points.size() >= budget.maxPoints) {
+                if (plan.points.size() - extra >= budget.maxPoints) {
                     ++plan.leftOut;
                     continue;
                 }
@@ -378,12 +414,14 @@ SweepPlan planSweep(
         else if (p.varied2 >= 0)
             ++plan.pairs;
     }
-    // Readable order: the example, then per symbol by value, then the pairs.
+    // Readable order: the example, the recorded shapes, then per symbol by value, then the pairs.
     std::stable_sort(plan.points.begin() + 1, plan.points.end(), [](const SweepPoint &x, const SweepPoint &y) {
-        const auto key = [](const SweepPoint &p) { return std::make_tuple(p.varied2 >= 0, p.varied, p.varied2); };
+        const auto key = [](const SweepPoint &p) {
+            return std::make_tuple(!p.recorded, p.varied2 >= 0, p.varied, p.varied2);
+        };
         if (key(x) != key(y))
             return key(x) < key(y);
-        return x.values < y.values;
+        return !x.recorded && x.values < y.values; // recorded shapes stay in the caller's order
     });
     return plan;
 }

@@ -60,26 +60,33 @@ private:
     bool m_done = false;
 };
 
-
-/// Verify's quick look beyond the example (FORMAT.md, "verify", `shapes`): each dynamic
-/// dimension's range start and end (Bundle::SweepBudget::edgesOnly; at most `budget` shapes),
-/// checked like a sweep's points (sweepjob.h). A package that matches at the example but not at a
-/// range end fails the compile here, not in production. `budget` < 0: every dimension's two ends
-/// (at most 64). Null when the package has no dynamic dimension or `budget` is 0. Ends left out
-/// by a smaller budget are counted (`left_out`); ends where eager itself raised are `notes`.
-/// Leaves the example inputs set for measuring.
-Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Json &guardsJson, int budget)
+/// Verify's quick look beyond the example (FORMAT.md, "verify", `shapes` and `recorded`): each
+/// dynamic dimension's range start and end (Bundle::SweepBudget::edgesOnly; at most `budget`
+/// shapes), and the shapes a capture recorded (the request's `from_capture`, at most
+/// `capture_shapes`; sweepjob.h recordedShapes()), on the recorded call's own inputs where the
+/// capture kept one; checked like a sweep's points (sweepjob.h). A package that matches at the
+/// example but not at a range end or a recorded shape fails the compile here, not in production.
+/// `budget` < 0: every dimension's two ends (at most 64). Returns {"shapes", "recorded"}: `shapes`
+/// null when the package has no dynamic dimension or `budget` is 0; `recorded` null without
+/// `from_capture`. Ends left out by a smaller budget are counted (`left_out`); points where eager
+/// itself raised are `notes`; recorded shapes the package refuses (outside its ranges) are
+/// `outside`. Leaves the example inputs set for measuring.
+Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Json &guardsJson, int budget,
+                  const Json &request, const std::function<void(const std::string &, const std::string &)> &log)
 {
-    if (budget == 0 || !guardsJson.is_object())
-        return Json();
+    const bool fromCapture = request.contains("from_capture");
+    if ((budget == 0 && !fromCapture) || !guardsJson.is_object())
+        return {{"shapes", nullptr}, {"recorded", nullptr}};
     std::optional<Bundle::InputGuards> guards;
     try {
         guards = Bundle::InputGuards::parse(guardsJson, "the compile's guards");
     } catch (const Bundle::BundleError &e) {
         throw JobFailed({"verify", Protocol::Code::Internal, e.what(), "this is a bug in AOT Studio; please report it with the model"});
     }
+    if (!guards->isDynamic() && !fromCapture)
+        return {{"shapes", nullptr}, {"recorded", nullptr}};
     if (!guards->isDynamic())
-        return Json();
+        budget = 0;
     if (budget < 0)
         budget = static_cast<int>(std::min<std::size_t>(64, 2 * guards->symbols().size()));
     const auto example = job.call("sweep_begin").get<std::vector<std::vector<std::int64_t>>>();
@@ -88,16 +95,26 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
     b.outside = false;
     b.pairwise = false;
     b.maxPoints = static_cast<std::size_t>(budget) + 1; // the example is point 0
+    Json captureSummary;
+    b.recorded = recordedShapes(job, request, captureSummary);
     Bundle::SweepPlan plan;
     try {
         plan = Bundle::planSweep(*guards, example, b);
     } catch (const Bundle::BundleError &e) {
         throw JobFailed({"verify", Protocol::Code::Internal, e.what(), "this is a bug in AOT Studio; please report it with the model"});
     }
-    Json points = Json::array();
-    for (std::size_t i = 1; i < plan.points.size(); ++i) {
+    const auto valuesText = [](const Json &values) {
+        std::string where;
+        for (const auto &[k, v] : values.items())
+            where += (where.empty() ? "" : ", ") + k + " = " + v.dump();
+        return where;
+    };
+    Json points = Json::array(), recordedPoints = Json::array(), outside = Json::array();
+    for (std::size_t i = 0; i < plan.points.size(); ++i) {
         const auto &p = plan.points[i];
-        if (!p.inside) // a guard narrower than the range (even sizes only): not a size the package takes
+        if (i == 0 && !p.recorded) // the example: verifyPackage() checked it
+            continue;
+        if (!p.inside && !p.recorded) // a guard narrower than the range (even sizes only): not a size the package takes
             continue;
         Json r;
         try {
@@ -108,16 +125,42 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
                 error.stage = "verify";
             throw Python::FrontendException(error, e.details()); // runCompile logs the details
         }
-        points.push_back({{"values", r["values"]}, {"shapes", r["shapes"]}, {"reasons", r["reasons"]},
-                          {"outcome", r["outcome"]}, {"max_abs_error", r["max_abs_error"]}});
-        if (!r["ok"].get<bool>()) {
+        Json row{{"values", r["values"]},
+                 {"shapes", r["shapes"]},
+                 {"reasons", r["reasons"]},
+                 {"outcome", r["outcome"]},
+                 {"max_abs_error", r["max_abs_error"]}};
+        if (p.recorded) {
+            row["label"] = p.label;
+            row["calls"] = p.calls;
+            row["inputs"] = r["recorded"].value("ran_on", "seeded");
+            row["expected"] = p.inside ? "match" : "refused";
+            if (!p.inside)
+                row["refusal"] = p.refusal;
+            const std::string outcome = r["outcome"].get<std::string>();
+            char err[32] = "";
+            if (r["max_abs_error"].is_number())
+                std::snprintf(err, sizeof err, ", max abs %.3g", r["max_abs_error"].get<double>());
+            // One line per recorded shape, naming it (FORMAT.md "verify" `recorded`).
+            log(r["ok"].get<bool>() && p.inside ? "info" : "warning",
+                "verify: recorded shape " + p.label + " (" + std::to_string(p.calls) + " call"
+                    + (p.calls == 1 ? "" : "s") + ", "
+                    + (row["inputs"] == "recorded" ? "its kept input" : "seeded inputs") + "): " + outcome + err
+                    + (p.inside ? "" : " (outside what the package accepts: " + p.refusal + ")"));
+            if (const Json note = r["recorded"].value("note", Json()); note.is_string())
+                log("warning", "verify: " + note.get<std::string>());
+            if (!p.inside)
+                outside.push_back(p.label + " (" + std::to_string(p.calls) + " calls): " + p.refusal);
+            recordedPoints.push_back(row);
+        } else {
+            points.push_back(row);
+        }
+        if (p.inside && !r["ok"].get<bool>()) {
             job.call("verify_revoke");
-            std::string where;
-            for (const auto &[k, v] : r["values"].items())
-                where += (where.empty() ? "" : ", ") + k + " = " + v.dump();
             std::string why;
             for (const auto &x : r["reasons"])
                 why += (why.empty() ? "" : ", ") + x.get<std::string>();
+            const std::string where = p.recorded ? "the recorded shape " + p.label : valuesText(r["values"]);
             throw JobFailed({"verify", Protocol::Code::Mismatch,
                              "the package matches eager on the example but not at " + where + " (" + why + ", input shapes " +
                                  r["shapes"].dump() + "): " + r["outcome"].get<std::string>() +
@@ -128,15 +171,33 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
         }
     }
     runner.setInputs(job.inputs());
-    Json notes = Json::array();
-    for (const auto &p : points)
-        if (p.value("outcome", "") == "eager_error") {
-            std::string where;
-            for (const auto &[k, v] : p["values"].items())
-                where += (where.empty() ? "" : ", ") + k + " = " + v.dump();
-            notes.push_back("eager itself raised at " + where + " (" + p["shapes"].dump() + "): the package was not checked there");
-        }
-    return {{"budget", budget}, {"points", points}, {"left_out", plan.leftOut}, {"notes", notes}};
+    const auto eagerNotes = [&](const Json &rows) {
+        Json notes = Json::array();
+        for (const auto &p : rows)
+            if (p.value("outcome", "") == "eager_error")
+                notes.push_back("eager itself raised at "
+                                + (p.contains("label") ? p["label"].get<std::string>() : valuesText(p["values"])) + " ("
+                                + p["shapes"].dump() + "): the package was not checked there");
+        return notes;
+    };
+    Json shapes;
+    if (budget != 0 && guards->isDynamic())
+        shapes = {{"budget", budget}, {"points", points}, {"left_out", plan.leftOut}, {"notes", eagerNotes(points)}};
+    Json recorded;
+    if (fromCapture) {
+        std::size_t matched = 0;
+        for (const auto &p : recordedPoints)
+            matched += p.value("outcome", "") == "match";
+        recorded = captureSummary;
+        recorded["points"] = recordedPoints;
+        recorded["matched"] = matched;
+        recorded["outside"] = outside;
+        Json notes = recorded.value("notes", Json::array());
+        for (const auto &n : eagerNotes(recordedPoints))
+            notes.push_back(n);
+        recorded["notes"] = notes;
+    }
+    return {{"shapes", shapes}, {"recorded", recorded}};
 }
 
 } // namespace
@@ -379,8 +440,9 @@ Json runCompile(const Job &ctx, const Json &request)
         std::vector<std::string> shapeWarnings; // range ends eager itself failed at, or left out
         Json verified = stage("verify", "comparing the compiled outputs with eager", [&](Json &) {
             Json v = verifyPackage(job, *runner);
-            const Json shapes = verifyShapes(job, *runner, exported.value("guards", Json()),
-                                             std::clamp(request.value("verify_shapes", -1), -1, 64));
+            const Json checked = verifyShapes(job, *runner, exported.value("guards", Json()),
+                                              std::clamp(request.value("verify_shapes", -1), -1, 64), request, log);
+            const Json &shapes = checked["shapes"];
             if (v.contains("verify") && v["verify"].is_object()) {
                 v["verify"]["shapes"] = shapes;
                 // The verdict says what beyond the example was checked, and what was not.
@@ -393,13 +455,39 @@ Json runCompile(const Job &ctx, const Json &request)
                     for (const auto &n : shapes.value("notes", Json::array()))
                         shapeWarnings.push_back("verify: " + n.get<std::string>());
                     if (shapes.value("left_out", 0) > 0)
-                        shapeWarnings.push_back("verify: " + std::to_string(shapes.value("left_out", 0)) +
-                                                " range ends were not checked (--verify-shapes " + std::to_string(shapes.value("budget", 0)) +
-                                                "); aotstudio-cli sweep checks them all");
-                    for (const auto &w : shapeWarnings)
-                        log("warning", w);
+                        shapeWarnings.push_back("verify: " + std::to_string(shapes.value("left_out", 0))
+                                                + " range ends were not checked (--verify-shapes "
+                                                + std::to_string(shapes.value("budget", 0))
+                                                + "); aotstudio-cli sweep checks them all");
                 }
             }
+            if (const Json &rec = checked["recorded"];
+                rec.is_object() && v.contains("verify") && v["verify"].is_object()) {
+                v["verify"]["recorded"] = rec;
+                // The verdict says how many recorded shapes matched, of how many distinct ones.
+                const std::size_t matched = rec.value("matched", std::size_t{0}),
+                                  distinct = rec.value("distinct", std::size_t{0});
+                const std::size_t refused = rec["outside"].size();
+                std::string more = "; " + std::to_string(matched) + " recorded shape" + (matched == 1 ? "" : "s")
+                    + " matched (" + rec.value("chosen", std::string()) + ")";
+                if (refused)
+                    more += ", " + std::to_string(refused) + " outside the package's ranges";
+                if (distinct == 0)
+                    more = "; the capture recorded no call with this model's inputs";
+                v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
+                for (const auto &o : rec.value("outside", Json::array()))
+                    shapeWarnings.push_back("verify: a recorded shape is outside what the package accepts: "
+                                            + o.get<std::string>());
+                for (const auto &n2 : rec.value("notes", Json::array()))
+                    shapeWarnings.push_back("verify: " + n2.get<std::string>());
+                if (rec.value("left_out", 0) > 0)
+                    shapeWarnings.push_back(
+                        "verify: " + std::to_string(rec.value("left_out", 0))
+                        + " distinct recorded shapes were not checked (capture_shapes); aotstudio-cli sweep "
+                          "--from-capture with a larger --capture-shapes checks them");
+            }
+            for (const auto &w : shapeWarnings)
+                log("warning", w);
             return v;
         });
 

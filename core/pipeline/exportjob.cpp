@@ -16,11 +16,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <optional>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <unistd.h>
 
 namespace AotStudio::Pipeline {
@@ -209,14 +210,113 @@ Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, co
                 {"signer", nullptr}};
 }
 
+/// The export request with a capture's proposed buckets (issue 39; FORMAT.md "export"
+/// `from_capture`): the proposal's `export` object (capture_propose.py) fills `buckets`,
+/// `pad_safe` and, without `from`, `dynamic` where the request leaves them out. `proposal` gets
+/// proposal.json. Throws JobFailed (bad_request) for a folder without a proposal or a proposal
+/// without buckets.
+Json withCapture(const Json &request, Json &proposal)
+{
+    if (!request.contains("from_capture"))
+        return request;
+    const Json folder = request["from_capture"];
+    const fs::path path = fs::path(folder.is_string() ? folder.get<std::string>() : std::string()) / "proposal.json";
+    proposal = folder.is_string() ? readJsonFile(path) : Json();
+    if (!proposal.is_object())
+        throw JobFailed({"export", Protocol::Code::BadRequest, "no capture proposal at '" + path.string() + "'",
+                         "pass the --out folder of aotstudio-cli capture (it writes proposal.json)"});
+    const Json proposed = proposal.value("export", Json());
+    if (!proposed.is_object()) {
+        std::string why;
+        for (const auto &n : proposal.value("notes", Json::array()))
+            if (n.is_string() && n.get<std::string>().find("batch") != std::string::npos)
+                why = n.get<std::string>();
+        throw JobFailed({"export", Protocol::Code::BadRequest,
+                         "the capture's proposal has no buckets" + (why.empty() ? std::string() : ": " + why),
+                         "export with --buckets or --dynamic-batch of your own"});
+    }
+    Json r = request;
+    if (!r.contains("buckets") && !r.contains("dynamic_batch") && proposed.value("buckets", Json::array()).is_array()
+        && !proposed["buckets"].empty())
+        r["buckets"] = proposed["buckets"];
+    if (!request.contains("pad_safe") || (!request.contains("buckets") && !request.value("pad_safe", false)))
+        r["pad_safe"] = proposed.value("pad_safe", false);
+    if (!r.contains("dynamic") && !r.contains("from") && proposed.value("dynamic", Json()).is_array())
+        r["dynamic"] = proposed["dynamic"];
+    return r;
+}
+
+/// What share of the recorded calls each bucket of the bundle at `bundle` serves, and its padding
+/// waste (Bundle::bucketTraffic over the proposal's batch histogram); null when the proposal has
+/// no batch dimension. Logs one line per bucket.
+Json captureTraffic(const Job &ctx, const fs::path &bundle, const Json &proposal, const Json &folder)
+{
+    const Json buckets = proposal.value("buckets", Json());
+    if (!buckets.is_object())
+        return Json();
+    const std::string dimension = buckets.value("dimension", "");
+    std::map<long long, long long> histogram;
+    for (const auto &d : proposal.value("dims", Json::array()))
+        if (d.value("name", "") == dimension)
+            for (const auto &[size, calls] : d.value("histogram", Json::object()).items())
+                histogram[std::atoll(size.c_str())] += calls.get<long long>();
+    Bundle::BucketTraffic t;
+    try {
+        t = Bundle::bucketTraffic(Bundle::loadManifest(bundle), histogram);
+    } catch (const Bundle::BundleError &e) {
+        ctx.log("warning", std::string("no share of recorded calls per bucket: ") + e.what());
+        return Json();
+    }
+    const auto sizesText = [](const std::vector<long long> &sizes) {
+        std::string s;
+        for (const auto v : sizes)
+            s += (s.empty() ? "" : ",") + std::to_string(v);
+        return s;
+    };
+    const auto pct = [](double x) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
+        return std::string(buf);
+    };
+    Json rows = Json::array();
+    for (const auto &row : t.buckets) {
+        rows.push_back({{"name", row.name},
+                        {"calls", row.calls},
+                        {"share", row.share},
+                        {"waste", row.waste},
+                        {"sizes", row.sizes}});
+        ctx.log("info",
+                "bucket " + row.name + " serves " + pct(row.share) + " of the recorded calls ("
+                    + std::to_string(row.calls) + ", " + dimension + " "
+                    + (row.sizes.empty() ? std::string("none") : sizesText(row.sizes)) + "), padding waste "
+                    + pct(row.waste));
+    }
+    if (t.unservedCalls)
+        ctx.log("warning",
+                std::to_string(t.unservedCalls) + " recorded calls (" + dimension + " " + sizesText(t.unservedSizes)
+                    + ") have no bucket in the bundle: aotstudio-run refuses them");
+    return {{"folder", folder},
+            {"dimension", dimension},
+            {"calls", t.calls},
+            {"buckets", rows},
+            {"unserved", {{"calls", t.unservedCalls}, {"sizes", t.unservedSizes}}},
+            {"waste", t.waste},
+            {"bound", buckets.value("bound", Json())},
+            {"definition",
+             "a call of b rows runs in the bucket aotstudio-run picks (BUNDLE.md \"Choosing a bucket\"), "
+             "padded to its batch B; its waste is (B - b) / B, averaged over the calls"}};
+}
+
 } // namespace
 
-Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
+Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::stop_token stop)
 {
     const Job ctx(id, emit, stop, kExportStages);
     const auto fail = [](const std::string &stage, const char *code, const std::string &message, const std::string &hint) {
         return JobFailed({stage, code, message, hint});
     };
+    Json proposal; // a capture's proposal.json (from_capture)
+    const Json request = withCapture(given, proposal);
     // 1. What to compile: the request, or the compile job directory it names.
     Json base = Json::object();
     std::optional<Bundle::BatchRule> sourceRule; ///< dimension 0 as the --from compile accepted it
@@ -601,8 +701,10 @@ Json runExport(std::int64_t id, const Json &request, const EventFn &emit, std::s
     } catch (const Bundle::BundleError &e) {
         ctx.log("warning", std::string("no preflight: ") + e.what());
     }
+    const Json capture = proposal.is_object() ? captureTraffic(ctx, out, proposal, request["from_capture"]) : Json();
     return Json{{"bundle", out.string()},
                 {"zip", zipPath},
+                {"capture", capture},
                 {"compat", draft.compat},
                 {"preflight", preflight},
                 {"buckets", labelled},

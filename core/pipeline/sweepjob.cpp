@@ -126,6 +126,38 @@ Json runIsolated(Python::CompileJob &job, int index, const PointOptions &options
 
 } // namespace
 
+std::vector<Bundle::RecordedShape> recordedShapes(Python::CompileJob &job, const Json &request, Json &summary)
+{
+    summary = Json();
+    if (!request.contains("from_capture"))
+        return {};
+    const Json folder = request["from_capture"];
+    if (!folder.is_string() || folder.get<std::string>().empty())
+        throw JobFailed({"load", Protocol::Code::BadRequest, "'from_capture' must be the path of a capture folder",
+                         "pass the --out folder of aotstudio-cli capture"});
+    const Json bound = request.value("capture_shapes", Json(32));
+    if (!bound.is_number_integer() || bound.get<long long>() < 0)
+        throw JobFailed({"load", Protocol::Code::BadRequest, "'capture_shapes' must be an integer >= 0",
+                         "e.g. 32: the most distinct recorded shapes verified"});
+    Json found;
+    try {
+        found = job.call("sweep.recorded", Json::array({folder, bound}));
+    } catch (const Python::FrontendException &e) {
+        throw JobFailed(e.error());
+    }
+    std::vector<Bundle::RecordedShape> out;
+    for (const auto &p : found.value("points", Json::array()))
+        out.push_back({p.at("shapes").get<std::vector<std::vector<std::int64_t>>>(), p.value("reason", ""),
+                       p.value("label", ""), p.value("inputs", ""), p.value("calls", std::int64_t{0})});
+    summary = {{"folder", folder},
+               {"distinct", found.value("distinct", 0)},
+               {"calls", found.value("calls", 0)},
+               {"left_out", found.value("left_out", 0)},
+               {"chosen", found.value("chosen", "")},
+               {"notes", found.value("notes", Json::array())}};
+    return out;
+}
+
 Json pointJson(const Bundle::SweepPoint &point, const Bundle::SweepPlan &plan, const Bundle::InputGuards &guards)
 {
     (void)plan;
@@ -137,9 +169,18 @@ Json pointJson(const Bundle::SweepPoint &point, const Bundle::SweepPlan &plan, c
     for (const int v : { point.varied, point.varied2 })
         if (v >= 0 && static_cast<std::size_t>(v) < symbols.size())
             varied.push_back(symbols[static_cast<std::size_t>(v)].label);
-    return { { "values", values }, { "varied", varied }, { "shapes", point.shapes }, { "reasons", point.reasons },
-        { "relation", point.relation }, { "expected", point.inside ? "match" : "refused" },
-        { "refusal", point.inside ? Json() : Json(point.refusal) } };
+    Json j{{"values", values},
+           {"varied", varied},
+           {"shapes", point.shapes},
+           {"reasons", point.reasons},
+           {"relation", point.relation},
+           {"expected", point.inside ? "match" : "refused"},
+           {"refusal", point.inside ? Json() : Json(point.refusal)}};
+    if (point.recorded) // FORMAT.md "sweep point": a shape from a capture (issue 39)
+        j["recorded"] = {{"label", point.label},
+                         {"calls", point.calls},
+                         {"inputs", point.inputs.empty() ? Json() : Json(point.inputs)}};
+    return j;
 }
 
 Json runPoint(Python::CompileJob &job, Runtime::AotiRunner &runner, int index, const Bundle::SweepPoint &point,
@@ -153,7 +194,13 @@ Json runPoint(Python::CompileJob &job, Runtime::AotiRunner &runner, int index, c
     r["outputs"] = Json::array();
     r["eager_ms"] = nullptr;
     r["package_ms"] = nullptr;
-    const Json prepared = job.call("sweep.prepare", Json::array({ index, point.shapes, point.inside }));
+    const Json prepared = job.call("sweep.prepare", Json::array({index, point.shapes, point.inside, point.inputs}));
+    if (point.recorded) {
+        // What the package ran on: the recorded call's own values, or seeded ones of its shapes.
+        r["recorded"]["ran_on"] = prepared.value("inputs", "seeded");
+        if (const Json note = prepared.value("note", Json()); note.is_string())
+            r["recorded"]["note"] = note;
+    }
     if (point.inside && prepared.value("eager_error", Json()).is_string()) {
         r["outcome"] = "eager_error";
         r["message"] = "eager raised " + prepared["eager_error"].get<std::string>();
@@ -684,8 +731,9 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         // whose index is its own (`shard`), on the package this engine has (sent with the tasks:
         // the workers need not see this disk); their rows merged here in plan order.
         Json sub = Json::object();
+        // from_capture: the folder must be on the workers' shared file system (not shipped).
         for (const char *k : {"budget", "pairwise", "outside", "isolate", "timeout", "seed", "random_points", "threads",
-                              "tolerance", "device"})
+                              "tolerance", "device", "from_capture", "capture_shapes"})
             if (request.contains(k))
                 sub[k] = request[k];
         if (kind != "model" && !recorded)
@@ -779,6 +827,11 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         progress(0.0, "building the model and example inputs");
         job.load();
         const auto exampleShapes = job.call("sweep_begin").get<std::vector<std::vector<std::int64_t>>>();
+        // Shapes from real traffic join every target's plan (a bundle bucket: those it accepts).
+        Json captureSummary;
+        const auto recorded = recordedShapes(job, request, captureSummary);
+        for (const auto &n : captureSummary.value("notes", Json::array()))
+            log("warning", "sweep: " + n.get<std::string>());
 
         pointOptions.scratch = out / (".sweep-" + std::to_string(::getpid()));
         if (pointOptions.isolate)
@@ -805,8 +858,12 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                         + shapesText(example));
             }
             Bundle::SweepPlan plan;
+            auto targetBudget = budget;
+            for (const auto &r : recorded)
+                if (kind != "bundle" || !t.guards->check(r.shapes))
+                    targetBudget.recorded.push_back(r);
             try {
-                plan = Bundle::planSweep(*t.guards, example, budget);
+                plan = Bundle::planSweep(*t.guards, example, targetBudget);
             } catch (const Bundle::BundleError &e) {
                 throw JobFailed(
                     { "load", Protocol::Code::LoadFailed, std::string(e.what()) + " (" + t.guardsOrigin + ")",
@@ -902,6 +959,7 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                                     {{"points", plan.points.size()},
                                      {"single", plan.single},
                                      {"pairs", plan.pairs},
+                                     {"recorded", plan.recorded},
                                      {"left_out", plan.leftOut},
                                      {"notes", plan.notes}}},
                                    {"points", std::move(points)},
@@ -997,9 +1055,10 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
                 policy.push_back(std::move(row));
             }
         }
-        return finish(
-            std::move(targetsJson), std::move(policy), threads,
-            {{"shard", shard ? Json{{"index", shard->first}, {"count", shard->second}} : Json()}, {"ray", nullptr}});
+        return finish(std::move(targetsJson), std::move(policy), threads,
+                      {{"shard", shard ? Json{{"index", shard->first}, {"count", shard->second}} : Json()},
+                       {"ray", nullptr},
+                       {"capture", captureSummary}});
     } catch (const Python::FrontendException &e) {
         fs::remove_all(pointOptions.scratch, ec);
         if (!e.details().empty())

@@ -44,6 +44,15 @@ Protocol::Json runPoint(Python::CompileJob &job, Runtime::AotiRunner &runner, in
     const Bundle::SweepPoint &point, const Bundle::SweepPlan &plan, const Bundle::InputGuards &guards,
     const PointOptions &options);
 
+/// The shapes a capture recorded (issue 39), for planSweep()'s SweepBudget::recorded: the
+/// request's `from_capture` (a folder aotstudio-cli capture wrote) and `capture_shapes` (most
+/// distinct shapes, default 32: FORMAT.md "compile"), read by the front end against `job`'s input
+/// names (sweep_begin has run). Empty, and `summary` null, without `from_capture`. `summary`
+/// gets {"folder", "distinct", "calls", "left_out", "chosen", "notes"}. Throws JobFailed
+/// (bad_request) for a mistyped field or a folder without a record.
+std::vector<Bundle::RecordedShape> recordedShapes(Python::CompileJob &job, const Protocol::Json &request,
+                                                  Protocol::Json &summary);
+
 /// One row of a sweep's points: FORMAT.md "sweep point" without the run's outcome (values named
 /// by each symbol's label, shapes, reasons, expected).
 Protocol::Json pointJson(

@@ -55,6 +55,8 @@ private slots:
     void staticPackage();
     void deterministic();
     void wrongInputCount();
+    void recordedShapes();
+    void bucketTrafficOfRecordedBatches();
 };
 
 // x.shape[0] == 2*n, n in 2..32, example length 10 (n = 5).
@@ -251,6 +253,71 @@ void TestSweepPlan::wrongInputCount()
 {
     const InputGuards g = load("shared_batch");
     QVERIFY_THROWS_EXCEPTION(BundleError, planSweep(g, Shapes { { 4, 5 } }));
+}
+
+// Issue 39: shapes a capture recorded join the plan right after the example, beyond the budget
+// and with their own reasons, inside or outside the guards as the guards say; one equal to the
+// example is the example point.
+void TestSweepPlan::recordedShapes()
+{
+    const InputGuards g = load("derived"); // x.shape[0] == 2*n, n in 2..32
+    SweepBudget b;
+    b.maxPoints = 3;
+    b.recorded = {{Shapes{{10}}, "recorded: 5 call(s), kept input a.pt", "x [10]", "/r/a.pt", 5},
+                  {Shapes{{24}}, "recorded: 3 call(s), seeded (no kept input)", "x [24]", "", 3},
+                  {Shapes{{2}}, "recorded: 1 call(s), seeded (no kept input)", "x [2]", "", 1}};
+    const SweepPlan plan = planSweep(g, Shapes{{10}}, b);
+    QCOMPARE(plan.recorded, std::size_t{3});
+    QVERIFY(plan.points.front().recorded); // the example was recorded too
+    QCOMPARE(plan.points.front().inputs, std::string("/r/a.pt"));
+    QCOMPARE(plan.points.front().calls, std::int64_t{5});
+    QCOMPARE(plan.points[1].shapes, (Shapes{{24}}));
+    QVERIFY(plan.points[1].recorded);
+    QCOMPARE(plan.points[1].values[0], std::int64_t{12});
+    QVERIFY(plan.points[1].inside);
+    QCOMPARE(plan.points[1].label, std::string("x [24]"));
+    QCOMPARE(plan.points[2].shapes, (Shapes{{2}})); // n = 1: below the range, refused
+    QVERIFY(!plan.points[2].inside);
+    QVERIFY(plan.points[2].recorded);
+    // The budget's own points are still there past the recorded ones (3 = the example and two more).
+    std::size_t planned = 0;
+    for (const auto &p : plan.points)
+        planned += p.recorded ? 0 : 1;
+    QCOMPARE(planned + 1, b.maxPoints);
+    QVERIFY_THROWS_EXCEPTION(BundleError, planSweep(g, Shapes{{10}}, [] {
+                                 SweepBudget w;
+                                 w.recorded = {{Shapes{{4}, {4}}, "two inputs", "", "", 1}};
+                                 return w;
+                             }()));
+}
+
+// Bundle::bucketTraffic: each recorded batch through chooseBucket, the share of calls and the
+// padding waste (B - b) / B per bucket; sizes no bucket takes are counted apart.
+void TestSweepPlan::bucketTrafficOfRecordedBatches()
+{
+    Manifest m;
+    m.padSafe = true;
+    for (const long long batch : {4LL, 8LL}) {
+        Bucket bucket;
+        bucket.name = "batch" + std::to_string(batch);
+        bucket.batch = batch;
+        m.buckets.push_back(bucket);
+    }
+    const BucketTraffic t = bucketTraffic(m, {{1, 10}, {4, 30}, {6, 40}, {8, 10}, {16, 10}});
+    QCOMPARE(t.calls, 100LL);
+    QCOMPARE(t.buckets.size(), std::size_t{2});
+    QCOMPARE(t.buckets[0].calls, 40LL);
+    QCOMPARE(t.buckets[0].share, 0.4);
+    QCOMPARE(t.buckets[0].waste, (10 * 0.75 + 30 * 0.0) / 40); // 1 row in 4: 3/4 padding
+    QCOMPARE(t.buckets[1].sizes, (std::vector<long long>{6, 8}));
+    QCOMPARE(t.buckets[1].waste, (40 * 0.25 + 10 * 0.0) / 50);
+    QCOMPARE(t.unservedCalls, 10LL);
+    QCOMPARE(t.unservedSizes, (std::vector<long long>{16}));
+    QCOMPARE(t.waste, (10 * 0.75 + 40 * 0.25) / 90);
+    m.padSafe = false; // exact buckets only: 1 and 6 have none
+    const BucketTraffic exact = bucketTraffic(m, {{1, 10}, {4, 30}, {6, 40}});
+    QCOMPARE(exact.unservedCalls, 50LL);
+    QCOMPARE(exact.waste, 0.0);
 }
 
 QTEST_GUILESS_MAIN(TestSweepPlan)

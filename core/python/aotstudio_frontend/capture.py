@@ -113,8 +113,10 @@ def _value_json(value):
     return value
 
 
-def _leaves(value, path: str, name: str, out: list, tensor_type) -> None:
-    """Append the leaves of one argument to ``out`` (see the module docstring for their fields)."""
+def _leaves(value, path: str, name: str, out: list, tensor_type, with_tensors: bool = False) -> None:
+    """Append the leaves of one argument to ``out`` (see the module docstring for their fields);
+    with ``with_tensors`` a tensor leaf also holds the tensor itself under ``"tensor"``
+    (:func:`named_tensors`)."""
     if isinstance(value, tensor_type):
         try:
             stride = list(value.stride())
@@ -122,6 +124,8 @@ def _leaves(value, path: str, name: str, out: list, tensor_type) -> None:
             stride = None
         out.append({"path": path, "name": name, "kind": "tensor", "shape": list(value.shape),
                     "dtype": _dtype_name(value.dtype), "device": str(value.device), "stride": stride})
+        if with_tensors:
+            out[-1]["tensor"] = value
     elif value is None or isinstance(value, (bool, int, float, str)):
         out.append({"path": path, "name": name, "kind": "value", "type": type(value).__name__,
                     "value": _value_json(value)})
@@ -129,16 +133,33 @@ def _leaves(value, path: str, name: str, out: list, tensor_type) -> None:
         fields = getattr(value, "_fields", None)  # a namedtuple: pytree names its leaves .field
         for i, item in enumerate(value):
             step = f".{fields[i]}" if fields else f"[{i}]"
-            _leaves(item, path + step, name + step, out, tensor_type)
+            _leaves(item, path + step, name + step, out, tensor_type, with_tensors)
     elif isinstance(value, dict) and value:
         for key, item in value.items():
-            _leaves(item, path + f"[{key!r}]", name + f"[{key!r}]", out, tensor_type)
+            _leaves(item, path + f"[{key!r}]", name + f"[{key!r}]", out, tensor_type, with_tensors)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for f in dataclasses.fields(value):
-            _leaves(getattr(value, f.name), path + f".{f.name}", name + f".{f.name}", out, tensor_type)
+            _leaves(getattr(value, f.name), path + f".{f.name}", name + f".{f.name}", out, tensor_type,
+                    with_tensors)
     else:  # an empty container, or an object recorded by its type only
         shown = [] if isinstance(value, (list, tuple)) else {} if isinstance(value, dict) else None
         out.append({"path": path, "name": name, "kind": "value", "type": type(value).__qualname__, "value": shown})
+
+
+def named_tensors(args, kwargs, params: list, var: str | None, tensor_type) -> dict:
+    """The tensors of one recorded call (a kept input file's ``args``/``kwargs``) by the names the
+    record gives them (:meth:`Recorder._name`: forward's positional parameter names ``params``,
+    ``var`` for ``*args``, keywords by name, then the pytree path), as calls.jsonl names its leaves."""
+    def name(index):
+        if isinstance(index, str):
+            return index
+        return params[index] if index < len(params) else f"{var or 'args'}[{index - len(params)}]"
+    leaves = []
+    for i, a in enumerate(args):
+        _leaves(a, f"args[{i}]", name(i), leaves, tensor_type, True)
+    for k, v in (kwargs or {}).items():
+        _leaves(v, f"kwargs[{k!r}]", name(k), leaves, tensor_type, True)
+    return {leaf["name"]: leaf["tensor"] for leaf in leaves if leaf["kind"] == "tensor"}
 
 
 def _key(value, tensor_type):

@@ -71,8 +71,9 @@ TEXTS = {
                             " the least waste with {max_buckets} is {waste:.1%}",
     "propose.pad_safe": "buckets above the batch pad the call with zero rows: correct only when each row's output "
                         "depends on that row alone (pad_safe, BUNDLE.md \"Choosing a bucket\")",
-    "propose.verify_field": "the compile request has no field for input files yet: verify these by loading each "
-                            "file (torch.load(path, weights_only=True) gives {{args, kwargs, call, signature}})",
+    "propose.verify_field": "compile --from-capture verifies the package on the recorded shapes (the compile "
+                            "request's from_capture, capture_shapes): each distinct shape on its kept input, or on "
+                            "seeded inputs of that shape where none was kept",
     "propose.truncated": "{count} line(s) of calls.jsonl could not be read (a record cut off mid-line) and were "
                          "skipped",
     "propose.running": "the record says the script was still running (the recorder ended without closing it): "
@@ -127,6 +128,88 @@ def read_record(folder: str) -> tuple:
                 order.append(entry)
             entry["count"] += 1
     return order, bad
+
+
+DEFAULT_CAPTURE_SHAPES = 32  # the compile request's capture_shapes default (FORMAT.md "compile")
+
+
+def _shape_text(names: list, shapes: list) -> str:
+    return ", ".join(f"{n} {list(s)}" for n, s in zip(names, shapes))
+
+
+def recorded_shapes(folder: str, names: list, max_shapes: int = DEFAULT_CAPTURE_SHAPES) -> dict:
+    """The distinct input shapes of the record in ``folder`` for a package whose flat inputs are
+    ``names`` (inputs.py's display names, which calls.jsonl's leaf names follow), to verify the
+    package on (compile's verify, sweep; FORMAT.md "compile", ``from_capture``). A shape is one
+    shape per name; calls with other non-tensor values or strides but the same shapes are one
+    shape. With more than ``max_shapes`` distinct shapes a sample is taken: for each dimension
+    that varies, the shape holding its smallest and its largest size (the most frequent such),
+    then the most frequent shapes, up to ``max_shapes``; ``chosen`` says which rule applied.
+
+    Returns {"distinct", "calls", "points": [{"shapes", "calls", "label", "reason", "inputs" (a
+    kept input file, absolute, or "" for seeded inputs of that shape)}], "left_out", "chosen",
+    "notes"}. Calls lacking one of ``names`` as a tensor (another input set) are counted in
+    ``notes``, not verified. Pure Python; reads calls.jsonl, inputs.json and summary.json."""
+    descs, bad = read_record(folder)
+    manifest = _read_json(os.path.join(folder, "inputs.json")) or {}
+    notes = []
+    if bad:
+        notes.append(say("propose.truncated", count=bad))
+    by_shape, unmatched = {}, 0
+    for d in descs:
+        leaves = d["leaves"]
+        if not all(leaves.get(n, {}).get("kind") == "tensor" for n in names):
+            unmatched += d["count"]
+            continue
+        key = tuple(tuple(leaves[n]["shape"]) for n in names)
+        entry = by_shape.setdefault(key, {"calls": 0, "sigs": []})
+        entry["calls"] += d["count"]
+        if d["sig"] not in entry["sigs"]:
+            entry["sigs"].append(d["sig"])
+    if unmatched:
+        missing = sorted({n for d in descs for n in names if d["leaves"].get(n, {}).get("kind") != "tensor"})
+        notes.append(f"{unmatched} recorded call(s) lack the package input(s) {', '.join(missing)} as tensors "
+                     "(another input set, or other names): not verified")
+    # A kept input per shape: the first file of a signature holding it.
+    files = {}
+    for f in manifest.get("files", []):
+        files.setdefault(f.get("signature"), f.get("file"))
+    ordered = sorted(by_shape.items(), key=lambda kv: (-kv[1]["calls"], kv[0]))
+    if len(ordered) <= max_shapes:
+        chosen = ordered
+        how = f"all {len(ordered)} distinct recorded shapes"
+    else:
+        picked = []
+        flat = [(i, k) for i, n in enumerate(names) for k in range(len(ordered[0][0][i]))]
+        for i, k in flat:
+            sizes = {shape[i][k] if k < len(shape[i]) else None for shape, _ in ordered}
+            sizes.discard(None)
+            if len(sizes) < 2:
+                continue
+            for want in (min(sizes), max(sizes)):
+                hit = next(item for item in ordered if k < len(item[0][i]) and item[0][i][k] == want)
+                if hit not in picked:
+                    picked.append(hit)
+        for item in ordered:
+            if len(picked) >= max_shapes:
+                break
+            if item not in picked:
+                picked.append(item)
+        chosen = sorted(picked[:max_shapes], key=lambda kv: (-kv[1]["calls"], kv[0]))
+        how = (f"{len(chosen)} of {len(ordered)} distinct recorded shapes (capture_shapes {max_shapes}): each "
+               "varying dimension's smallest and largest size, then the most frequent")
+    points = []
+    for shape, entry in chosen:
+        kept = next((files[s] for s in entry["sigs"] if s in files), None)
+        path = os.path.abspath(os.path.join(folder, kept)) if kept else ""
+        if path and not os.path.isfile(path):
+            path = ""
+        source = f"kept input {os.path.basename(path)}" if path else "seeded (no kept input)"
+        points.append({"shapes": [list(s) for s in shape], "calls": entry["calls"],
+                       "label": _shape_text(names, shape), "inputs": path,
+                       "reason": f"recorded: {entry['calls']} call(s), {source}"})
+    return {"distinct": len(ordered), "calls": sum(e["calls"] for e in by_shape.values()), "points": points,
+            "left_out": len(ordered) - len(chosen), "chosen": how, "notes": notes}
 
 
 def choose_buckets(hist: dict, waste: float, max_buckets: int) -> dict:

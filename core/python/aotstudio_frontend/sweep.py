@@ -59,6 +59,18 @@ def draw(example: torch.Tensor, shape: list, gen: torch.Generator) -> torch.Tens
     return out.to(example.device)
 
 
+def _like_example(values: torch.Tensor, example: torch.Tensor) -> torch.Tensor:
+    """``values`` (any shape) with the example's dtype, device and memory format, as draw() makes
+    its tensors: what the package was compiled for."""
+    out = values.detach().to(device=example.device, dtype=example.dtype)
+    fmt = verify.memory_format(example)
+    if fmt == "channels_last" and out.dim() == 4:
+        return out.contiguous(memory_format=torch.channels_last)
+    if fmt == "channels_last_3d" and out.dim() == 5:
+        return out.contiguous(memory_format=torch.channels_last_3d)
+    return out.contiguous()
+
+
 class ShapeSweep:
     """One sweep over a compile job's model (job.load() has run): per point, inputs of the
     planned shapes, eager's outputs on them, and the comparison with the package's."""
@@ -75,25 +87,66 @@ class ShapeSweep:
         """The example's flattened input shapes (the package's input order)."""
         return [list(t.shape) for t in self.leaves]
 
-    def prepare(self, index: int, shapes: list, run_eager: bool) -> dict:
+    def recorded(self, folder: str, max_shapes: int) -> dict:
+        """The distinct shapes a capture recorded (capture.py's folder ``folder``) as points of the
+        plan (core/bundle/sweepplan.h ``SweepBudget::recorded``), at most ``max_shapes``:
+        capture_propose.recorded_shapes() over this model's flat input names. Raises
+        FrontendError(bad_request) when ``folder`` holds no record."""
+        from . import capture_propose
+        from .errors import FrontendError
+        if not os.path.isfile(os.path.join(folder, "calls.jsonl")):
+            raise FrontendError("bad_request", "verify",
+                                f"'{folder}' holds no capture record (calls.jsonl)",
+                                "pass the --out folder of aotstudio-cli capture")
+        names = list(getattr(self.job, "input_names", None) or [f"input {i}" for i in range(len(self.leaves))])
+        found = capture_propose.recorded_shapes(folder, names, max(0, int(max_shapes)))
+        summary = capture_propose._read_json(os.path.join(folder, "summary.json")) or {}
+        target = summary.get("target") or {}
+        self._recorded_names = (names, target.get("params") or [], target.get("var_positional"))
+        return found
+
+    def _recorded_values(self, path: str, shapes: list):
+        """The tensors of a kept input file in the package's input order, converted to the
+        example's dtype, device and strides; None (with the reason) when the file cannot be read
+        or does not hold these shapes."""
+        from . import capture
+        names, params, var = getattr(self, "_recorded_names", (None, [], None))
+        try:
+            data = torch.load(path, map_location="cpu", weights_only=True)
+            by_name = capture.named_tensors(data.get("args", ()), data.get("kwargs", {}), params, var, torch.Tensor)
+            values = [by_name[n] for n in names]
+        except Exception as exc:  # a file that does not load: seeded inputs instead, said
+            return None, f"kept input {os.path.basename(path)} not used ({one_line(exc)})"
+        if [list(v.shape) for v in values] != [[int(d) for d in s] for s in shapes]:
+            return None, f"kept input {os.path.basename(path)} has other shapes"
+        return [_like_example(v, t) for v, t in zip(values, self.leaves)], None
+
+    def prepare(self, index: int, shapes: list, run_eager: bool, inputs_file: str = "") -> dict:
         """Draw point ``index``'s inputs with ``shapes`` (one per flattened input; the example's
-        values when the shapes are the example's) and, with ``run_eager``, run eager on them.
-        Returns {"eager_error": message or None, "eager_ms": float or None}."""
+        values when the shapes are the example's; a recorded call's values when ``inputs_file``
+        names a kept input of capture.py with these shapes) and, with ``run_eager``, run eager on
+        them. Returns {"eager_error": message or None, "eager_ms": float or None, "inputs":
+        "recorded" | "seeded", "note": why a kept input was not used, or None}."""
         if len(shapes) != len(self.leaves):
             raise ValueError(f"{len(shapes)} shapes for {len(self.leaves)} inputs")
         gen = torch.Generator().manual_seed(SEED_BASE + index)
-        leaves = []
-        for t, shape in zip(self.leaves, shapes):
-            if not isinstance(t, torch.Tensor):
-                leaves.append(t)
-            elif list(t.shape) == [int(s) for s in shape]:
-                leaves.append(verify.like(t, t))  # the example's values (the point everyone can reproduce)
-            else:
-                leaves.append(draw(t, shape, gen))
+        leaves, note = None, None
+        if inputs_file:
+            leaves, note = self._recorded_values(inputs_file, shapes)
+        source = "recorded" if leaves is not None else "seeded"
+        if leaves is None:
+            leaves = []
+            for t, shape in zip(self.leaves, shapes):
+                if not isinstance(t, torch.Tensor):
+                    leaves.append(t)
+                elif list(t.shape) == [int(s) for s in shape]:
+                    leaves.append(verify.like(t, t))  # the example's values (the point everyone can reproduce)
+                else:
+                    leaves.append(draw(t, shape, gen))
         inputs = pytree.tree_unflatten(leaves, self.spec)
         point = {"inputs": inputs, "eager": None, "ref": None}
         self.points[index] = point
-        result = {"eager_error": None, "eager_ms": None}
+        result = {"eager_error": None, "eager_ms": None, "inputs": source, "note": note}
         if not run_eager:
             return result
         job = self.job
