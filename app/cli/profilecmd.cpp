@@ -203,6 +203,19 @@ void printProfile(std::FILE *out, const json &r)
         else
             std::fprintf(out, "speedup:        %s %.2fx over eager (no interval)\n", name.c_str(), x.get<double>());
     }
+    // Peak memory against eager (issue 38 item 4): the ratio with its interval over the paired
+    // rounds, whether it is within the target, and why (the compile's memory plan).
+    const json memory = r.value("memory_vs_eager", json());
+    if (memory.is_object()) {
+        for (const auto &[name, m] : memory.items()) {
+            std::fprintf(out, "memory:         %s peak %s vs eager %s: %s, %s target %.1fx; %s\n", name.c_str(),
+                         humanBytes(m.value("peak_bytes", 0.0)).c_str(),
+                         humanBytes(m.value("eager_peak_bytes", 0.0)).c_str(),
+                         Pipeline::ratioText(Pipeline::ratioFromJson(m.value("ratio", json())), "").c_str(),
+                         m.value("within_target", false) ? "within" : "over", m.value("target", 1.1),
+                         m.value("cause", std::string()).c_str());
+        }
+    }
     if (r.contains("threads"))
         std::fprintf(out, "threads:        %s intra-op, eager and compiled alike\n", r["threads"].dump().c_str());
     const json baseline = r.value("eager_baseline", json());

@@ -117,7 +117,7 @@ std::string ratioText(const Profiler::RatioInterval &r, const char *slowerWords)
     else
         std::snprintf(buf, sizeof buf, "%.3g× (no interval: %d blocks)", r.estimate, r.blocks);
     std::string s = buf;
-    if (r.estimate > 0 && r.estimate < 1 && (!r.high || *r.high < 1))
+    if (r.estimate > 0 && r.estimate < 1 && (!r.high || *r.high < 1) && slowerWords && *slowerWords)
         s += std::string(": ") + slowerWords;
     return s;
 }

@@ -55,7 +55,8 @@ Profiler::RatioInterval ratioFromJson(const Protocol::Json &j);
 
 /// "1.46× (95% CI 1.41–1.52)", "0.81× (… ) — compiled is slower", for logs and the CLI; "no
 /// reliable ratio: its 95% interval 4.87–14.4 is wider than the estimate 8.85×" when high − low >
-/// estimate (the studio's MeasurementText says the same).
+/// estimate (the studio's MeasurementText says the same). Empty `slowerWords`: nothing added below 1
+/// (a ratio where lower is better, e.g. peak memory).
 std::string ratioText(const Profiler::RatioInterval &r, const char *slowerWords = "compiled is slower");
 
 /// The verdict line for the CLI and logs: "measurement: unreliable: REASON; REASON" (empty for ok).

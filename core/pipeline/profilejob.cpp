@@ -123,7 +123,8 @@ struct Variant {
     Profiler::Summary plain, traced;
     bool hasTraced = false;
     double tracedWallMs = 0;
-    Runtime::MemoryPeak memory;
+    Runtime::MemoryPeak memory; ///< peakBytes: the median of memorySamples
+    std::vector<double> memorySamples; ///< one call's peak bytes per memory round
     std::optional<double> cudaEventMs;
     std::optional<double> busyShare;
 };
@@ -598,25 +599,172 @@ Measured measureVariants(const Job &ctx, const ProfileRequest &req, std::vector<
     return m;
 }
 
-/// Step 5: peak memory of one call per variant and, on CUDA, the median CUDA-event latency of
-/// 5..50 calls; untimed. Throws JobFailed(cancelled) between variants.
+/// Memory rounds: each round measures one call of every variant in turn, so that compiled/eager is
+/// a ratio over paired rounds (Profiler::ratioInterval) like the latency ratios.
+constexpr int kMemoryRounds = 5;
+
+/// Step 5: peak memory per variant over kMemoryRounds rounds of one untimed call each, the
+/// variants in turn within a round (the median is `memory.peakBytes`), and, on CUDA, the median
+/// CUDA-event latency of 5..50 calls. Throws JobFailed(cancelled) between calls.
 void measureMemory(const Job &ctx, std::vector<Variant> &variants, const std::string &device)
 {
-    ctx.progress("memory", 0, "peak memory of one call per variant");
+    ctx.progress("memory", 0, "peak memory of one call per variant, " + std::to_string(kMemoryRounds) + " rounds");
+    for (int round = 0; round < kMemoryRounds; ++round) {
+        for (auto &v : variants) {
+            if (!v.available)
+                continue;
+            const Runtime::MemoryPeak peak = Runtime::measurePeakMemory(v.call, device);
+            if (peak.peakBytes)
+                v.memorySamples.push_back(static_cast<double>(*peak.peakBytes));
+            v.memory.method = peak.method;
+            ctx.checkStop("memory");
+        }
+        ctx.progress("memory", (round + 1.0) / kMemoryRounds, "peak memory round " + std::to_string(round + 1));
+    }
+    for (auto &v : variants) {
+        if (!v.available || v.memorySamples.size() != static_cast<std::size_t>(kMemoryRounds))
+            continue; // a method that failed once: no peak (null), never a median of some rounds
+        std::vector<double> sorted = v.memorySamples;
+        std::sort(sorted.begin(), sorted.end());
+        v.memory.peakBytes = static_cast<long long>(Profiler::percentile(sorted, 50.0));
+    }
+    if (device != "cuda")
+        return;
     for (auto &v : variants) {
         if (!v.available)
             continue;
-        v.memory = Runtime::measurePeakMemory(v.call, device);
-        if (device == "cuda") {
-            std::vector<double> ms;
-            for (int i = 0; i < std::max(5, std::min<int>(50, static_cast<int>(v.plain.runs))); ++i)
-                if (auto e = Runtime::cudaEventMs(v.call))
-                    ms.push_back(*e);
-            if (!ms.empty())
-                v.cudaEventMs = Profiler::summarize(ms).medianMs;
-        }
+        std::vector<double> ms;
+        for (int i = 0; i < std::max(5, std::min<int>(50, static_cast<int>(v.plain.runs))); ++i)
+            if (auto e = Runtime::cudaEventMs(v.call))
+                ms.push_back(*e);
+        if (!ms.empty())
+            v.cudaEventMs = Profiler::summarize(ms).medianMs;
         ctx.checkStop("memory");
     }
+}
+
+/// Issue 38 item 4's target: a compiled variant's peak may exceed eager's by this factor at most.
+constexpr double kMemoryTarget = 1.1;
+
+/// Step 8c: each compiled variant's peak memory against eager's (PROFILE.md "memory_vs_eager"):
+/// the ratio of the medians over the paired rounds with its interval, whether it is within
+/// kMemoryTarget, and why, from the compile's memory plan (`memory.json` beside the package,
+/// FORMAT.md "Memory plan": Inductor's planned peak, the buffers live there, the buffers extern
+/// calls allocate themselves, the constants the package holds). Null without an eager peak.
+Json memoryVsEager(const std::vector<Variant> &variants, const std::string &package, bool freezing, const WarnFn &warn)
+{
+    const auto eager = std::find_if(variants.begin(), variants.end(), [](const Variant &v) {
+        return v.name == "eager" && v.available && v.memory.peakBytes;
+    });
+    if (eager == variants.end())
+        return nullptr;
+    Json plan;
+    const fs::path planPath = fs::path(package).parent_path() / "memory.json";
+    std::error_code ec;
+    if (fs::exists(planPath, ec)) {
+        std::ifstream in(planPath);
+        plan = Json::parse(in, nullptr, false);
+        if (plan.is_discarded() || !plan.is_object() || !plan.value("available", false))
+            plan = nullptr;
+    }
+    const auto num = [](const Json &j, const char *key) -> std::optional<double> {
+        return j.is_object() && j.contains(key) && j[key].is_number() ? std::optional<double>(j[key].get<double>())
+                                                                      : std::nullopt;
+    };
+    const auto mb = [](double bytes) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2f MB", bytes / 1e6);
+        return std::string(b);
+    };
+    Json out = Json::object();
+    for (const auto &v : variants) {
+        if (&v == &*eager || !v.available || !v.memory.peakBytes)
+            continue;
+        const Profiler::RatioInterval r = Profiler::ratioInterval(std::span<const double>(v.memorySamples),
+                                                                  std::span<const double>(eager->memorySamples));
+        const double e = static_cast<double>(*eager->memory.peakBytes), c = static_cast<double>(*v.memory.peakBytes);
+        const bool within = r.estimate <= kMemoryTarget;
+        Json row{{"eager_peak_bytes", *eager->memory.peakBytes},
+                 {"peak_bytes", *v.memory.peakBytes},
+                 {"ratio", ratioJson(r)},
+                 {"target", kMemoryTarget},
+                 {"within_target", within},
+                 {"rounds", kMemoryRounds},
+                 {"spread_bytes",
+                  v.memorySamples.empty() ? Json()
+                                          : Json(*std::max_element(v.memorySamples.begin(), v.memorySamples.end())
+                                                 - *std::min_element(v.memorySamples.begin(), v.memorySamples.end()))},
+                 {"memory_json", plan.is_null() ? Json() : Json(planPath.string())}};
+        // What the plan says (aoti only: the plan is this package's).
+        std::optional<double> planned, constants;
+        double externBytes = 0;
+        int externCount = 0;
+        std::string peakKernel, liveAtPeak;
+        if (v.name == "aoti" && plan.is_object()) {
+            planned = num(plan.value("peak", Json::object()), "planned_bytes");
+            constants = num(plan, "constants_bytes");
+            for (const auto &b : plan.value("buffers", Json::array()))
+                if (b.value("allocation", "") == "extern") {
+                    externBytes += b.value("bytes", 0.0);
+                    ++externCount;
+                }
+            const Json at = plan.value("peak", Json::object()).value("planned", Json::object());
+            peakKernel = at.value("kernel", Json()).is_string() ? at["kernel"].get<std::string>() : "";
+            std::vector<std::pair<double, std::string>> live;
+            for (const auto &b : at.value("live_buffers", Json::array())) {
+                std::string nodes; // the first three post-grad nodes it holds
+                const Json held = b.value("nodes", Json::array());
+                for (std::size_t k = 0; k < held.size() && k < 3; ++k)
+                    if (held[k].is_string())
+                        nodes += (nodes.empty() ? "" : ",") + held[k].get<std::string>();
+                if (held.size() > 3)
+                    nodes += ", +" + std::to_string(held.size() - 3) + " more";
+                live.emplace_back(b.value("bytes", 0.0),
+                                  b.value("name", std::string("?")) + " (" + nodes + ", " + mb(b.value("bytes", 0.0))
+                                      + ")");
+            }
+            std::sort(live.begin(), live.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+            for (std::size_t i = 0; i < live.size() && i < 3; ++i)
+                liveAtPeak += (i ? "; " : "") + live[i].second;
+        }
+        row["planned_peak_bytes"] = planned ? Json(*planned) : Json();
+        row["constants_bytes"] = constants ? Json(*constants) : Json();
+        row["extern_buffers"]
+            = v.name == "aoti" && plan.is_object() ? Json{{"count", externCount}, {"bytes", externBytes}} : Json();
+        std::string cause;
+        if (within) {
+            cause = "within " + std::to_string(static_cast<int>((kMemoryTarget - 1) * 100 + 0.5)) + "% of eager";
+        } else if (!planned) {
+            cause = "no memory plan (memory.json) for this variant to say why";
+        } else if (c <= *planned * kMemoryTarget) {
+            // The measured peak is what Inductor planned: the generated code holds these buffers at once.
+            cause = "Inductor's memory plan: the generated code holds " + mb(*planned) + " at its planned peak"
+                + (peakKernel.empty() ? "" : " (at " + peakKernel + ")") + (liveAtPeak.empty() ? "" : ": " + liveAtPeak)
+                + "; eager holds " + mb(e) + " at its peak";
+        } else {
+            // More than planned: allocations the plan does not make.
+            cause = mb(c - *planned) + " above Inductor's planned peak of " + mb(*planned)
+                + ": allocations outside the plan (extern kernels' own outputs and workspace, e.g. oneDNN convolutions "
+                + "and MKL/OpenBLAS GEMM"
+                + (externCount ? ": " + std::to_string(externCount) + " buffers of " + mb(externBytes)
+                           + " returned by extern calls"
+                               : std::string())
+                + ")";
+        }
+        if (constants && *constants > 0)
+            cause += "; besides the per-call peak the package keeps " + mb(*constants) + " of constants resident"
+                + (freezing ? " (frozen: its own folded copies of the weights, beside the model's)"
+                            : " (the weights it was compiled with)");
+        row["cause"] = cause;
+        if (!within) {
+            char target[16];
+            std::snprintf(target, sizeof target, "%.2g", kMemoryTarget);
+            warn(v.name + "'s peak memory is " + ratioText(r, "") + " eager's (target at most " + target
+                 + "×): " + cause);
+        }
+        out[v.name] = std::move(row);
+    }
+    return out;
 }
 
 /// The one-bucket bundle that cold start and the burst replay run: the package hard-linked into
@@ -735,7 +883,8 @@ VariantReport reportVariants(const Job &ctx, const std::vector<Variant> &variant
             j["overhead"] = m.overheadIntervals.count(v.name) ? m.overheadIntervals[v.name] : Json();
             j["sampled_call_overhead"] = m.sampledOverhead.count(v.name) ? m.sampledOverhead[v.name] : Json();
             j["memory"] = {{"peak_bytes", v.memory.peakBytes ? Json(*v.memory.peakBytes) : Json()},
-                           {"method", v.memory.method}};
+                           {"method", v.memory.method},
+                           {"samples", v.memorySamples}};
             j["cuda_event_ms"] = optNum(v.cudaEventMs);
             j["gpu_busy_share"] = optNum(v.busyShare);
             if (eagerSlot != SIZE_MAX && m.slots[vi].first != eagerSlot) {
@@ -1003,6 +1152,8 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         // 8. Report.
         ctx.progress("write", 0, "writing profile.json, CSV and trace.json");
         const VariantReport vr = reportVariants(ctx, variants, measured, req.options, warn);
+        const Json memory
+            = memoryVsEager(variants, src.package, src.options.is_object() && src.options.value("freezing", false), warn);
         const KernelReport kr = reportKernels(measured, variants, provenance, req.device);
         const ProfileFiles files(req.out);
         Json result{
@@ -1045,6 +1196,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
             {"collector", measured.collector},
             {"variants", vr.variants},
             {"speedup", vr.speedup},
+            {"memory_vs_eager", memory},
             {"kernels", kr.kernels},
             {"ops", kr.ops},
             {"gpu", kr.gpu},

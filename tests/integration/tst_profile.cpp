@@ -132,7 +132,22 @@ private slots:
             const auto mem = o.value(QLatin1String("memory")).toObject();
             QVERIFY(!mem.value(QLatin1String("method")).toString().isEmpty());
             QVERIFY(mem.value(QLatin1String("peak_bytes")).toDouble() >= 0);
+            QCOMPARE(mem.value(QLatin1String("samples")).toArray().size(), 5); // the paired memory rounds
         }
+        // Peak memory against eager (issue 38 item 4): the paired ratio of the medians, its interval
+        // around it, the target, and a cause from the compile's memory.json.
+        const auto vsEager
+            = m_result.value(QLatin1String("memory_vs_eager")).toObject().value(QLatin1String("aoti")).toObject();
+        const auto ratio = vsEager.value(QLatin1String("ratio")).toObject();
+        const double peak = vsEager.value(QLatin1String("peak_bytes")).toDouble(),
+                     eager = vsEager.value(QLatin1String("eager_peak_bytes")).toDouble();
+        QVERIFY2(eager > 0 && peak >= 0, qPrintable(QString("%1 %2").arg(peak).arg(eager)));
+        QCOMPARE(ratio.value(QLatin1String("estimate")).toDouble(), peak / eager);
+        QVERIFY(ratio.value(QLatin1String("low")).toDouble() <= ratio.value(QLatin1String("estimate")).toDouble());
+        QVERIFY(ratio.value(QLatin1String("estimate")).toDouble() <= ratio.value(QLatin1String("high")).toDouble());
+        QCOMPARE(vsEager.value(QLatin1String("within_target")).toBool(), peak / eager <= 1.1);
+        QVERIFY(vsEager.value(QLatin1String("planned_peak_bytes")).isDouble()); // the plan was read
+        QVERIFY(!vsEager.value(QLatin1String("cause")).toString().isEmpty());
         QVERIFY(names.contains(QStringLiteral("eager")));
         QVERIFY(names.contains(QStringLiteral("aoti")));
         QVERIFY(names.contains(QStringLiteral("nativert"))); // listed, available or with a reason
