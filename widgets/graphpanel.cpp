@@ -6,6 +6,9 @@
 #include "graphview/graphview.h"
 #include "graph/graph.h"
 
+#include "client/memoryplan.h"
+#include "inspectorpanel.h"
+
 #include "nodetablemodel.h"
 #include "selectionhub.h"
 #include "tableutil.h"
@@ -217,6 +220,40 @@ void GraphPanel::loadKernelData()
     m_graphView->setKernelTimes(times);
     m_diffView->setKernelCoverage(coverage);
     m_diffView->setKernelTimes(times);
+    loadFusion();
+}
+
+void GraphPanel::loadFusion()
+{
+    // fusion.json names post-grad FX nodes: the colours apply to the post-grad snapshots and to
+    // the nodes an earlier stage shares with them; every other node is "no decision".
+    QHash<QString, QString> status;
+    QHash<QString, QString> tips;
+    QString note;
+    const auto fusion = m_hub->fusionDecisions();
+    const auto *job = m_hub->currentJobRecord();
+    if (fusion && fusion->available) {
+        for (auto it = fusion->nodes.constBegin(); it != fusion->nodes.constEnd(); ++it) {
+            status.insert(it.key(), it->status);
+            QStringList lines{QStringLiteral("<b>%1</b>: %2").arg(it.key().toHtmlEscaped(),
+                                                                  InspectorPanel::fusionStatusText(it->status))};
+            const auto refusals = InspectorPanel::fusionRefusals(*fusion, it.key());
+            for (int i = 0; i < refusals.size() && i < 6; ++i)
+                lines << QStringLiteral("%1 — %2").arg(refusals[i].first.toHtmlEscaped(),
+                                                       refusals[i].second.toHtmlEscaped());
+            if (refusals.size() > 6)
+                lines << tr("%n more refused pair(s) in the Inspector", nullptr, int(refusals.size() - 6));
+            tips.insert(it.key(), lines.join(QStringLiteral("<br>")));
+        }
+        note = tr("Fusion decisions of job %1: %n refused pair(s).", nullptr, int(fusion->refused.size()))
+                   .arg(job ? job->id : 0);
+    } else if (fusion) {
+        note = tr("No fusion decisions: %1").arg(fusion->reason);
+    } else if (job) {
+        note = tr("This job has no fusion decisions (fusion.json): only a compile made by this version records "
+                  "them.");
+    }
+    m_graphView->setNodeFusion(status, tips, note);
 }
 
 void GraphPanel::followNode(const QString &name)

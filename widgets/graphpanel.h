@@ -71,6 +71,9 @@ private:
     void followNode(const QString &name);
     void highlightKernel(const QString &nameOrId);
     void loadKernelData();
+    /// The current job's fusion.json (SelectionHub::fusionDecisions()) into the graph view's
+    /// FusionStatus colouring: status per post-grad node, the refused pairs as tooltips.
+    void loadFusion();
     void syncDiff();
     void updateNumerics();
 

@@ -130,47 +130,46 @@ void InspectorPanel::showNode(const QString &name)
     }
 }
 
-std::shared_ptr<const Client::FusionDecisions> InspectorPanel::fusion()
+QString InspectorPanel::fusionStatusText(const QString &status)
 {
-    const Client::JobRecord *job = m_hub->currentJobRecord();
-    const QString path = job ? job->result.value(QLatin1String("fusion")).toObject().value(QLatin1String("path")).toString()
-                             : QString();
-    if (path.isEmpty())
-        return nullptr;
-    const QString local = m_hub->resolve(path);
-    if (local != m_fusionPath) {
-        QFile file(local);
-        if (!file.open(QIODevice::ReadOnly))
-            return nullptr; // being fetched: the hub shows the node again when it is here
-        m_fusion = Client::FusionDecisions::parse(file.readAll()).value;
-        m_fusionPath = local;
-    }
-    return m_fusion;
+    return status == QLatin1String("fused")      ? tr("fused with other nodes into one kernel")
+        : status == QLatin1String("refused")     ? tr("considered and refused")
+        : status == QLatin1String("not_chosen")  ? tr("considered; another pair was fused")
+                                                 : tr("never a fusion candidate");
 }
 
-void InspectorPanel::addFusion(const QString &name)
+QList<QPair<QString, QString>> InspectorPanel::fusionRefusals(const Client::FusionDecisions &fusion, const QString &name)
 {
-    const auto fusion = this->fusion();
-    if (!fusion || !fusion->available)
-        return;
-    const auto it = fusion->nodes.constFind(name);
-    if (it == fusion->nodes.constEnd())
-        return;
-    const QString status = it->status == QLatin1String("fused")      ? tr("fused with other nodes into one kernel")
-        : it->status == QLatin1String("refused")                     ? tr("considered and refused")
-        : it->status == QLatin1String("not_chosen")                  ? tr("considered; another pair was fused")
-                                                                     : tr("never a fusion candidate");
-    auto *item = add(tr("Fusion"), status);
+    QList<QPair<QString, QString>> lines;
+    const auto it = fusion.nodes.constFind(name);
+    if (it == fusion.nodes.constEnd())
+        return lines;
     for (int index : it->refusals) {
-        const auto &r = fusion->refused[index];
+        if (index < 0 || index >= fusion.refused.size())
+            continue;
+        const auto &r = fusion.refused[index];
         // The other side of the pair (a node computed in both kernels is on both sides).
         QStringList other = r.nodes1.contains(name) ? r.nodes2 : r.nodes1;
         other.removeAll(name);
         QString with = other.mid(0, 4).join(QStringLiteral(", "));
         if (other.size() > 4)
             with += tr(" and %n more", nullptr, int(other.size() - 4));
-        add(tr("not fused with %1").arg(with), QStringLiteral("%1: %2").arg(r.category, r.reason), item);
+        lines.append({tr("not fused with %1").arg(with), QStringLiteral("%1: %2").arg(r.category, r.reason)});
     }
+    return lines;
+}
+
+void InspectorPanel::addFusion(const QString &name)
+{
+    const auto fusion = m_hub->fusionDecisions();
+    if (!fusion || !fusion->available)
+        return;
+    const auto it = fusion->nodes.constFind(name);
+    if (it == fusion->nodes.constEnd())
+        return;
+    auto *item = add(tr("Fusion"), fusionStatusText(it->status));
+    for (const auto &[line, reason] : fusionRefusals(*fusion, name))
+        add(line, reason, item);
     item->setExpanded(true);
 }
 

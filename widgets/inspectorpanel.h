@@ -42,6 +42,11 @@ public:
     /// The value shown for property `name` at the top level ("" when absent); for tests.
     QString value(const QString &name) const;
 
+    /// A fusion status of fusion.json (fused, refused, not_chosen, never_candidate) in words.
+    static QString fusionStatusText(const QString &status);
+    /// The refused pairs naming `node` as ("not fused with X", "category: Inductor's reason").
+    static QList<QPair<QString, QString>> fusionRefusals(const Client::FusionDecisions &fusion, const QString &node);
+
     void showNode(const QString &name);
     void showKernel(const QString &nameOrId);
     void showSnapshot(int index);
@@ -53,12 +58,8 @@ private:
     void addNumerics(const Client::NumericsResult &numerics, const QString &name);
     /// The node's fusion status and the refused pairs naming it (FORMAT.md "Fusion decisions").
     void addFusion(const QString &name);
-    /// The current compile's fusion.json, read once per file (null when none or not here yet).
-    std::shared_ptr<const Client::FusionDecisions> fusion();
 
     SelectionHub *m_hub;
-    QString m_fusionPath;
-    std::shared_ptr<const Client::FusionDecisions> m_fusion;
     QLabel *m_title;
     QTreeWidget *m_tree;
 };

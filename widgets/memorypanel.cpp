@@ -369,6 +369,11 @@ void MemoryPanel::bufferPicked(int index)
     if (!m_plan || index < 0 || index >= m_plan->buffers.size() || !m_hub)
         return;
     const auto &b = m_plan->buffers[index];
+    // The kernel that writes it (kernels.json id): the Kernels panel shows it and the graph
+    // outlines every node it computes; then its first node, which the graph centres and the
+    // Inspector details.
+    if (!b.writerKernel.isEmpty())
+        m_hub->selectKernel(b.writerKernel);
     if (!b.nodes.isEmpty())
         m_hub->selectNode(b.nodes.first());
 }

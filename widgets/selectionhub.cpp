@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "selectionhub.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QTimer>
 #include <QJsonArray>
@@ -92,6 +93,31 @@ const Client::SnapshotRecord *SelectionHub::currentSnapshotRecord() const
     if (!job || m_snapshot < 0 || m_snapshot >= job->snapshots.size())
         return nullptr;
     return &job->snapshots[m_snapshot];
+}
+
+std::shared_ptr<const Client::FusionDecisions> SelectionHub::fusionDecisions() const
+{
+    const Client::JobRecord *job = currentJobRecord();
+    const QString path = job ? job->result.value(QLatin1String("fusion")).toObject().value(QLatin1String("path")).toString()
+                             : QString();
+    if (path.isEmpty())
+        return nullptr;
+    const QString local = resolve(path);
+    if (local != m_fusionPath) {
+        QFile file(local);
+        if (!file.open(QIODevice::ReadOnly))
+            return nullptr; // being fetched: dataChanged() follows when it is here
+        auto parsed = Client::FusionDecisions::parse(file.readAll());
+        if (parsed.value) {
+            m_fusion = parsed.value;
+        } else {
+            auto refused = std::make_shared<Client::FusionDecisions>();
+            refused->reason = local + QStringLiteral(": ") + parsed.error;
+            m_fusion = refused;
+        }
+        m_fusionPath = local;
+    }
+    return m_fusion;
 }
 
 QString SelectionHub::resolve(const QString &path) const

@@ -3,6 +3,7 @@
 
 #include "client/artifactstore.h"
 #include "client/kernelcatalog.h"
+#include "client/memoryplan.h"
 #include "client/session.h"
 #include "client/sweepresult.h"
 #include "graphview/jobtracker.h"
@@ -83,6 +84,12 @@ public:
     std::shared_ptr<const Client::NumericsResult> numerics() const;
     /// The latest successful tune result of the session (null when none).
     std::shared_ptr<const Client::TuneResult> tune() const;
+    /// The current job's fusion decisions (its result's `fusion.path`, fusion.json, FORMAT.md
+    /// "Fusion decisions"), read through resolve() once per file and shared by the Inspector and
+    /// the Graph view's fusion colouring. Null when the job has none or the file is not here yet
+    /// (being fetched: dataChanged() follows); a file that does not parse gives an object with
+    /// `available` false and `reason` naming the file and the field.
+    std::shared_ptr<const Client::FusionDecisions> fusionDecisions() const;
     /// The latest successful sweep result of the session (null when none).
     std::shared_ptr<const Client::SweepResult> sweep() const;
     /// Registers `viewer`, called from now on for every change (see HubViewer) until `owner`
@@ -143,6 +150,8 @@ private:
     QString m_node;
     QString m_kernel;
     std::shared_ptr<Client::KernelCatalog> m_kernels;
+    mutable QString m_fusionPath; ///< the local fusion.json m_fusion was read from
+    mutable std::shared_ptr<const Client::FusionDecisions> m_fusion;
     void loadSnapshot(const QString &local);
 
     std::shared_ptr<SnapshotCache> m_snapshots = std::make_shared<SnapshotCache>();

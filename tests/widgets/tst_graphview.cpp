@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -75,6 +76,7 @@ private Q_SLOTS:
     void diffHighlighting();
     void passNavigation();
     void colourModes();
+    void fusionStatusColours();
     void provenanceOverlay();
     void searchAndSelect();
     void collapseByClick();
@@ -176,6 +178,48 @@ void TestGraphView::colourModes()
     view.setSnapshot(nullptr); // clears, draws a hint
     QVERIFY(!view.renderImage(QSize(200, 100)).isNull());
     QCOMPARE(view.search(QStringLiteral("mm")), 0);
+}
+
+// Issue 40: nodes coloured by fusion.json's status, the refused pair's reason as the tooltip, and
+// the legend counting this snapshot's nodes per status. Cost: well under a second.
+void TestGraphView::fusionStatusColours()
+{
+    GraphView view;
+    view.resize(800, 600);
+    view.setSnapshot(fixture(QStringLiteral("attention.json")));
+    auto *canvas = view.canvas();
+    const auto colour = [&](const char *id) { return canvas->nodeColour(indexOf(view, id)); };
+    const QHash<QString, QString> status{{QStringLiteral("div"), QStringLiteral("fused")},
+                                         {QStringLiteral("softmax"), QStringLiteral("fused")},
+                                         {QStringLiteral("add"), QStringLiteral("refused")},
+                                         {QStringLiteral("bmm"), QStringLiteral("never_candidate")},
+                                         {QStringLiteral("mm_o"), QStringLiteral("not_chosen")}};
+    const QString why = QStringLiteral("not fused with mm_o — memory_deps: memory deps did not match");
+    view.setNodeFusion(status, {{QStringLiteral("add"), why}}, QStringLiteral("job 1"));
+    QVERIFY(view.legend()->isHidden()); // only in its own mode
+    QVERIFY(canvas->nodeToolTip(indexOf(view, "add")).isEmpty());
+    view.setColourMode(ColourMode::FusionStatus);
+    QCOMPARE(colour("div"), colour("softmax"));
+    QCOMPARE(colour("div"), Widgets::fusionStatusColour(QStringLiteral("fused")));
+    QCOMPARE(colour("add"), Widgets::fusionStatusColour(QStringLiteral("refused")));
+    QVERIFY(colour("add") != colour("div"));
+    QVERIFY(colour("bmm") != colour("add") && colour("bmm") != colour("div"));
+    QVERIFY(colour("mm_o") != colour("add") && colour("mm_o") != colour("bmm"));
+    QCOMPARE(colour("x"), Widgets::fusionStatusColour(QString())); // no decision: not scheduled
+    QCOMPARE(canvas->nodeToolTip(indexOf(view, "add")), why);
+    QVERIFY(canvas->nodeToolTip(indexOf(view, "div")).isEmpty());
+    QVERIFY(!view.legend()->isHidden());
+    const QString legend = view.legend()->text();
+    QVERIFY2(legend.contains(QLatin1String("fused (2)")) && legend.contains(QLatin1String("refused (1)"))
+                 && legend.contains(QLatin1String("never a candidate (1)"))
+                 && legend.contains(QLatin1String("no decision (15)")) && legend.contains(QLatin1String("job 1")),
+             qPrintable(legend));
+    // Cleared: every node is "no decision", the legend says only the note.
+    view.setNodeFusion({}, {}, QStringLiteral("none here"));
+    QCOMPARE(colour("add"), Widgets::fusionStatusColour(QString()));
+    QCOMPARE(view.legend()->text(), QStringLiteral("none here"));
+    view.setColourMode(ColourMode::OpCategory);
+    QVERIFY(view.legend()->isHidden());
 }
 
 void TestGraphView::provenanceOverlay()

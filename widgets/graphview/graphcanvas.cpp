@@ -2,11 +2,13 @@
 #include "graphview/graphcanvas.h"
 #include "graphview/errorscale.h"
 
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QResizeEvent>
+#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -114,6 +116,21 @@ const QColor SearchColour(0xb0, 0x2e, 0xc9);
 
 } // namespace
 
+QColor fusionStatusColour(const QString &status)
+{
+    // Green: fused; red: considered and refused; pale orange: considered, another pair won;
+    // blue-grey: never a candidate; light grey: no decision (not scheduled, e.g. a placeholder).
+    if (status == QLatin1String("fused"))
+        return QColor(0x8f, 0xd1, 0x8a);
+    if (status == QLatin1String("refused"))
+        return QColor(0xee, 0x7d, 0x6e);
+    if (status == QLatin1String("not_chosen"))
+        return QColor(0xf6, 0xc8, 0x7e);
+    if (status == QLatin1String("never_candidate"))
+        return QColor(0xb9, 0xc6, 0xd8);
+    return QColor(0xee, 0xee, 0xee);
+}
+
 GraphCanvas::GraphCanvas(GraphLayout *layout, QWidget *parent)
     : QWidget(parent)
     , m_layout(layout)
@@ -171,6 +188,38 @@ void GraphCanvas::setNodeErrors(QHash<QString, double> errors, double tolerance)
     recomputeColours();
     m_minimap->invalidate();
     update();
+}
+
+void GraphCanvas::setNodeFusion(QHash<QString, QString> status, QHash<QString, QString> tips)
+{
+    m_fusion = std::move(status);
+    m_fusionTips = std::move(tips);
+    recomputeColours();
+    m_minimap->invalidate();
+    update();
+}
+
+QString GraphCanvas::nodeToolTip(int node) const
+{
+    const auto snapshot = m_layout->snapshot();
+    if (m_mode != ColourMode::FusionStatus || !snapshot || node < 0 || node >= static_cast<int>(snapshot->nodes.size()))
+        return {};
+    return m_fusionTips.value(QString::fromStdString(snapshot->nodes[node].id));
+}
+
+bool GraphCanvas::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const GraphLayout::ItemRef item = itemAt(mapToScene(help->pos()));
+        const QString tip = item.valid() && !item.isGroup ? nodeToolTip(item.index) : QString();
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, this);
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void GraphCanvas::setDiffStates(QHash<QString, NodeDiffState> states)
@@ -271,6 +320,9 @@ void GraphCanvas::recomputeColours()
             c = e == m_errors.constEnd() ? ErrorScale::missingColour() : ErrorScale::colour(*e, m_tolerance);
             break;
         }
+        case ColourMode::FusionStatus:
+            c = fusionStatusColour(m_fusion.value(id));
+            break;
         }
         m_colours[i] = c;
         m_diff[i] = m_diffByName.value(id, m_anyDiff ? NodeDiffState::Unchanged : NodeDiffState::None);

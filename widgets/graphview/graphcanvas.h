@@ -21,8 +21,14 @@ enum class ColourMode {
     NumericError, ///< numerics: each node's norm_error against the reference (ErrorScale), grey without one
 };
 
+    FusionStatus, ///< a compile's fusion.json: fused, considered and refused, another pair won, never a candidate
 /// A node's state in a diff, drawn as a tinted fill and a coloured border.
 enum class NodeDiffState : quint8 { None, Unchanged, Added, Removed, Changed };
+/// The fill of a node by its fusion status (FORMAT.md "Fusion decisions" `nodes[].status`: fused,
+/// refused, not_chosen, never_candidate; anything else, or a node fusion.json does not list, is the
+/// "no decision" grey). The Graph view's legend shows the same colours.
+QColor fusionStatusColour(const QString &status);
+
 
 class GraphMinimap;
 
@@ -59,6 +65,11 @@ public:
     void setSelectedNode(int node);
     int selectedNode() const { return m_selected; }
     /// The fill a node gets in the current colour mode.
+    /// Node name -> fusion status (fusionStatusColour) for the FusionStatus mode, and node name ->
+    /// the text shown as the node's tooltip in that mode (the refused pairs with Inductor's reason).
+    void setNodeFusion(QHash<QString, QString> status, QHash<QString, QString> tips);
+    /// The tooltip a node gets in the current colour mode (empty: none).
+    QString nodeToolTip(int node) const;
     QColor nodeColour(int node) const;
     NodeDiffState diffState(int node) const;
     bool isHighlighted(int node) const;
@@ -96,6 +107,7 @@ protected:
     void wheelEvent(QWheelEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
+    bool event(QEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
@@ -131,6 +143,8 @@ private:
     std::vector<QColor> m_colours;
     std::vector<NodeDiffState> m_diff;
     std::vector<bool> m_highlight;
+    QHash<QString, QString> m_fusion;
+    QHash<QString, QString> m_fusionTips;
     std::vector<bool> m_searchHit;
     std::vector<GroupMarks> m_marks;
     std::vector<QRectF> m_edgeBounds;

@@ -33,6 +33,7 @@ GraphView::GraphView(QWidget *parent)
     , m_search(new QLineEdit(this))
     , m_matchLabel(new QLabel(this))
     , m_mode(new QComboBox(this))
+    , m_legend(new QLabel(this))
     , m_details(new QTextBrowser(this))
 {
     setObjectName(QStringLiteral("graphView"));
@@ -48,6 +49,16 @@ GraphView::GraphView(QWidget *parent)
     m_mode->addItem(tr("Colour: numeric error"), int(ColourMode::NumericError));
     m_mode->setItemData(m_mode->count() - 1, tr("Each node's error against the float64 reference (a numerics job)"),
                         Qt::ToolTipRole);
+    m_mode->addItem(tr("Colour: fusion status"), int(ColourMode::FusionStatus));
+    m_mode->setItemData(m_mode->count() - 1,
+                        tr("Whether Inductor fused each node, considered it and refused (hover a node for the reason), "
+                           "or never considered it (a compile's fusion decisions; post-grad snapshots)"),
+                        Qt::ToolTipRole);
+    m_legend->setObjectName(QStringLiteral("graphLegend"));
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+    m_legend->setContentsMargins(6, 2, 6, 2);
+    m_legend->hide();
     m_details->setObjectName(QStringLiteral("graphNodeDetails"));
     m_details->setOpenLinks(false);
 
@@ -106,13 +117,17 @@ GraphView::GraphView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(bar);
+    layout->addWidget(m_legend);
     layout->addWidget(split, 1);
 
     connect(fit, &QToolButton::clicked, this, &GraphView::fitToView);
     connect(expand, &QToolButton::clicked, this, &GraphView::expandAll);
     connect(collapse, &QToolButton::clicked, this, &GraphView::collapseAll);
     connect(m_mode, &QComboBox::currentIndexChanged, this,
-        [this](int) { m_canvas->setColourMode(ColourMode(m_mode->currentData().toInt())); });
+        [this](int) {
+            m_canvas->setColourMode(ColourMode(m_mode->currentData().toInt()));
+            updateLegend();
+        });
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) { search(text); });
     connect(m_search, &QLineEdit::returnPressed, this, &GraphView::findNext);
     connect(m_canvas, &GraphCanvas::nodeClicked, this,
@@ -193,6 +208,7 @@ void GraphView::finishSnapshot(const Anchor &anchor)
             fitToView();
     }
     refreshNodeTimes();
+    updateLegend(); // the counts are over this snapshot's nodes
     m_canvas->setHighlighted(m_highlighted);
     updateMatches(); // indices of the old snapshot mean nothing now; do not move the view
     const int selected = m_layout.nodeIndex(m_selected);
@@ -227,10 +243,62 @@ void GraphView::setNodeErrors(const QHash<QString, double> &errors, double toler
     m_canvas->setNodeErrors(errors, tolerance);
 }
 
+void GraphView::setNodeFusion(const QHash<QString, QString> &status, const QHash<QString, QString> &tips,
+                              const QString &note)
+{
+    m_fusion = status;
+    m_fusionNote = note;
+    m_canvas->setNodeFusion(status, tips);
+    updateLegend();
+}
+
+void GraphView::updateLegend()
+{
+    if (m_canvas->colourMode() != ColourMode::FusionStatus) {
+        m_legend->hide();
+        return;
+    }
+    // Counts over the nodes this snapshot has (fusion.json names post-grad nodes; an earlier
+    // stage's snapshot shares only some of them).
+    QHash<QString, int> counts;
+    int shown = 0;
+    if (const auto snapshot = m_layout.snapshot()) {
+        for (const auto &node : snapshot->nodes) {
+            const auto it = m_fusion.constFind(QString::fromStdString(node.id));
+            if (it != m_fusion.constEnd()) {
+                ++counts[*it];
+                ++shown;
+            }
+        }
+    }
+    const auto swatch = [&counts](const QString &status, const QString &label) {
+        return QStringLiteral("<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2 (%3)")
+            .arg(fusionStatusColour(status).name(), label.toHtmlEscaped())
+            .arg(counts.value(status));
+    };
+    QStringList parts;
+    if (!m_fusionNote.isEmpty())
+        parts << m_fusionNote.toHtmlEscaped();
+    if (!m_fusion.isEmpty()) {
+        parts << swatch(QStringLiteral("fused"), tr("fused"))
+              << swatch(QStringLiteral("refused"), tr("considered and refused"))
+              << swatch(QStringLiteral("not_chosen"), tr("considered, another pair fused"))
+              << swatch(QStringLiteral("never_candidate"), tr("never a candidate"));
+        const int n = m_layout.snapshot() ? static_cast<int>(m_layout.snapshot()->nodes.size()) : 0;
+        parts << QStringLiteral("<span style=\"background-color:%1\">&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2 (%3)")
+                     .arg(fusionStatusColour(QString()).name(), tr("no decision").toHtmlEscaped())
+                     .arg(n - shown);
+    }
+    m_legend->setText(parts.join(QStringLiteral(" &nbsp; ")));
+    m_legend->setToolTip(tr("Hover a node for the pairs Inductor refused to fuse it in, with its reason"));
+    m_legend->show();
+}
+
 void GraphView::setColourMode(ColourMode mode)
 {
     m_mode->setCurrentIndex(m_mode->findData(int(mode)));
     m_canvas->setColourMode(mode);
+    updateLegend();
 }
 
 ColourMode GraphView::colourMode() const

@@ -83,6 +83,16 @@ public:
     /// `tolerance`; nodes without an entry are grey. An empty map clears it.
     void setNodeErrors(const QHash<QString, double> &errors, double tolerance);
 
+    /// Node name -> fusion status (fused, refused, not_chosen, never_candidate; FORMAT.md "Fusion
+    /// decisions") for the FusionStatus colour mode, and node name -> its tooltip in that mode (the
+    /// refused pairs with Inductor's reason). `note` says where the statuses come from, or why
+    /// there are none (e.g. "this compile has no fusion decisions"); it heads the legend. Empty
+    /// maps and note clear it.
+    void setNodeFusion(const QHash<QString, QString> &status, const QHash<QString, QString> &tips,
+                       const QString &note = QString());
+    /// The legend row under the tool bar (shown for the FusionStatus mode): swatches with counts.
+    QLabel *legend() const { return m_legend; }
+
     /// Diff state per node name (GraphDiffView fills it from core's diffSnapshots); empty clears.
     void setDiffStates(const QHash<QString, NodeDiffState> &states);
 
@@ -150,6 +160,7 @@ private:
     void goToMatch(int index);
     void updateMatches();
     void refreshNodeTimes();
+    void updateLegend();
 
     GraphLayout m_layout;
     GraphCanvas *m_canvas;
@@ -157,7 +168,10 @@ private:
     QLineEdit *m_search;
     QLabel *m_matchLabel;
     QComboBox *m_mode;
+    QLabel *m_legend;
     QTextBrowser *m_details;
+    QHash<QString, QString> m_fusion;
+    QString m_fusionNote;
     QHash<QString, QStringList> m_coverage;
     QHash<QString, QStringList> m_kernelsOfNode;
     QHash<QString, double> m_kernelTimes;
