@@ -19,16 +19,16 @@ enum class ColourMode {
     MeasuredTime, ///< heat map of measured time per node (log scale), grey when not measured
     Dtype, ///< dtype of the first output (to see what quantization changed)
     NumericError, ///< numerics: each node's norm_error against the reference (ErrorScale), grey without one
+    FusionStatus, ///< a compile's fusion.json: fused, considered and refused, another pair won, never a candidate
 };
 
-    FusionStatus, ///< a compile's fusion.json: fused, considered and refused, another pair won, never a candidate
-/// A node's state in a diff, drawn as a tinted fill and a coloured border.
-enum class NodeDiffState : quint8 { None, Unchanged, Added, Removed, Changed };
 /// The fill of a node by its fusion status (FORMAT.md "Fusion decisions" `nodes[].status`: fused,
 /// refused, not_chosen, never_candidate; anything else, or a node fusion.json does not list, is the
 /// "no decision" grey). The Graph view's legend shows the same colours.
 QColor fusionStatusColour(const QString &status);
 
+/// A node's state in a diff, drawn as a tinted fill and a coloured border.
+enum class NodeDiffState : quint8 { None, Unchanged, Added, Removed, Changed };
 
 class GraphMinimap;
 
@@ -60,16 +60,16 @@ public:
     /// Node name -> norm_error (NaN allowed) for the NumericError mode, on ErrorScale at `tolerance`.
     void setNodeErrors(QHash<QString, double> errors, double tolerance);
     void setDiffStates(QHash<QString, NodeDiffState> states);
-    void setHighlighted(const QStringList &nodes);
-    void setSearchMatches(const std::vector<int> &nodes);
-    void setSelectedNode(int node);
-    int selectedNode() const { return m_selected; }
-    /// The fill a node gets in the current colour mode.
     /// Node name -> fusion status (fusionStatusColour) for the FusionStatus mode, and node name ->
     /// the text shown as the node's tooltip in that mode (the refused pairs with Inductor's reason).
     void setNodeFusion(QHash<QString, QString> status, QHash<QString, QString> tips);
     /// The tooltip a node gets in the current colour mode (empty: none).
     QString nodeToolTip(int node) const;
+    void setHighlighted(const QStringList &nodes);
+    void setSearchMatches(const std::vector<int> &nodes);
+    void setSelectedNode(int node);
+    int selectedNode() const { return m_selected; }
+    /// The fill a node gets in the current colour mode.
     QColor nodeColour(int node) const;
     NodeDiffState diffState(int node) const;
     bool isHighlighted(int node) const;
@@ -102,12 +102,12 @@ Q_SIGNALS:
     void viewChanged();
 
 protected:
+    bool event(QEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
-    bool event(QEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
@@ -138,13 +138,13 @@ private:
     QHash<QString, double> m_times;
     QHash<QString, double> m_errors;
     double m_tolerance = 1e-4;
+    QHash<QString, QString> m_fusion;
+    QHash<QString, QString> m_fusionTips;
     QHash<QString, NodeDiffState> m_diffByName;
     QSet<QString> m_highlightNames;
     std::vector<QColor> m_colours;
     std::vector<NodeDiffState> m_diff;
     std::vector<bool> m_highlight;
-    QHash<QString, QString> m_fusion;
-    QHash<QString, QString> m_fusionTips;
     std::vector<bool> m_searchHit;
     std::vector<GroupMarks> m_marks;
     std::vector<QRectF> m_edgeBounds;

@@ -827,6 +827,18 @@ class CompileJob:
         from . import repro
         return repro.write(self, what["folder"], what["failure"])
 
+    def write_numerics_repro(self, what: dict) -> dict:
+        """After export(): a standalone repro of a numerics divergence (``what["numerics"]``: the
+        numerics result) in ``what["folder"]``: the first divergent node alone with its inputs
+        (repro.write_numerics). Raises FrontendError bad_request naming what is missing."""
+        from . import repro
+        from .errors import FrontendError
+        try:
+            return repro.write_numerics(self, what["folder"], what["failure"], what["numerics"])
+        except ValueError as exc:
+            raise FrontendError("bad_request", "write", str(exc),
+                                "run numerics again with this version, or pick a job with a divergent node") from exc
+
     def confirm_repro(self, what: dict) -> dict:
         """Run a written repro (``what["record"]``) once in a fresh process (at most
         ``what["timeout"]`` s) and record whether it reproduced (repro.confirm)."""
@@ -854,18 +866,6 @@ class CompileJob:
         return result
 
     def regional_verify(self) -> dict:
-    def write_numerics_repro(self, what: dict) -> dict:
-        """After export(): a standalone repro of a numerics divergence (``what["numerics"]``: the
-        numerics result) in ``what["folder"]``: the first divergent node alone with its inputs
-        (repro.write_numerics). Raises FrontendError bad_request naming what is missing."""
-        from . import repro
-        from .errors import FrontendError
-        try:
-            return repro.write_numerics(self, what["folder"], what["failure"], what["numerics"])
-        except ValueError as exc:
-            raise FrontendError("bad_request", "write", str(exc),
-                                "run numerics again with this version, or pick a job with a divergent node") from exc
-
         """The model with compiled blocks against eager; raises FrontendError(mismatch)."""
         return self.regional.verify()
 
