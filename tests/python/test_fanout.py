@@ -241,5 +241,116 @@ class Send(unittest.TestCase):
         self.assertIn("cannot unpack", events[-1]["error"]["message"])
 
 
+class _FakeRay:
+    """What fanout.poll/cancel use of Ray: wait, get, cancel and the exception classes; a task is a
+    list of items (yielded) and exceptions (raised by next())."""
+
+    class exceptions:  # noqa: N801 (as Ray names it)
+        class RayError(Exception):
+            pass
+
+        class NodeDiedError(RayError):
+            pass
+
+        class RayTaskError(RayError):
+            pass
+
+        class TaskCancelledError(RayError):
+            pass
+
+    def __init__(self):
+        self.cancelled = []
+
+    @staticmethod
+    def wait(gens, num_returns=1, timeout=None):
+        return gens[:num_returns], gens[num_returns:]
+
+    @staticmethod
+    def get(ref):
+        return ref
+
+    def cancel(self, gen):
+        self.cancelled.append(gen)
+
+
+def _task(*steps):
+    def gen():
+        for s in steps:
+            if isinstance(s, Exception):
+                raise s
+            yield s
+    return gen()
+
+
+def _hello(node):
+    return {"type": "fanout_hello", "host": "box", "device_name": "cpu", "node": node}
+
+
+class NodeLoss(unittest.TestCase):
+    """fanout.poll: a task whose node is lost is submitted again (NODE_LOSS_RETRIES), named in a
+    warning; its engine's own failure and a cancelled fan-out are not retried. The cluster run:
+    ray_node_loss.py (slow)."""
+
+    def _run(self, attempts):
+        ray = _FakeRay()
+        tasks = iter(attempts)
+        run = {"subs": [{"target": "/unused"}], "gens": {}, "done": set(), "ray": ray,
+               "submit": {0: lambda: next(tasks)}, "attempts": {0: 1}, "origins": {}, "cancelled": False}
+        run["gens"][0] = run["submit"][0]()
+        handle = max(fanout._runs, default=0) + 1000
+        fanout._runs[handle] = run
+        self.addCleanup(fanout._runs.pop, handle, None)
+        return handle, run
+
+    @staticmethod
+    def _drain(handle):
+        answers = []
+        for _ in range(50):
+            got = fanout.poll(handle, 0)
+            answers += got
+            if any(a.get("done") for a in got):
+                break
+        return answers
+
+    def test_lost_node_is_retried_and_named(self):
+        died = _FakeRay.exceptions.NodeDiedError("node died")
+        failed = {"type": "fanout_done", "host": "box", "node": "b" * 40,
+                  "error": {"code": "remote_failed", "stage": "engine", "message": "x", "hint": ""}}
+        handle, run = self._run([_task(_hello("a" * 40), died), _task(_hello("b" * 40), failed)])
+        answers = self._drain(handle)
+        warnings = [a["event"]["message"] for a in answers if (a.get("event") or {}).get("type") == "log"]
+        self.assertEqual(len(warnings), 1, answers)
+        self.assertIn("a" * 12, warnings[0])
+        self.assertIn(f"attempt 2 of {fanout.NODE_LOSS_RETRIES + 1}", warnings[0])
+        self.assertEqual(run["attempts"][0], 2)
+        self.assertTrue(answers[-1]["done"])
+        self.assertEqual(answers[-1]["origin"]["node"], "b" * 40)  # where it ended, not where it was lost
+
+    def test_retries_are_bounded_and_the_failure_names_the_node(self):
+        tasks = [_task(_hello(c * 40), _FakeRay.exceptions.NodeDiedError("gone"))
+                 for c in "abcdefgh"[:fanout.NODE_LOSS_RETRIES + 1]]
+        handle, run = self._run(tasks)
+        answers = self._drain(handle)
+        done = answers[-1]
+        self.assertTrue(done["done"])
+        self.assertEqual(done["error"]["code"], "remote_failed")
+        last = "abcdefgh"[fanout.NODE_LOSS_RETRIES]
+        self.assertIn(f"on Ray node {last * 12} of host box", done["error"]["message"])
+        self.assertIn(f"after {fanout.NODE_LOSS_RETRIES + 1} attempts", done["error"]["message"])
+
+    def test_engine_failure_and_cancel_are_not_retried(self):
+        handle, run = self._run([_task(_hello("a" * 40), _FakeRay.exceptions.RayTaskError("engine crashed"))])
+        self.assertEqual(self._drain(handle)[-1]["error"]["code"], "remote_failed")
+        self.assertEqual(run["attempts"][0], 1)
+        handle, run = self._run([_task(_hello("a" * 40), _FakeRay.exceptions.NodeDiedError("gone")), _task()])
+        fanout.poll(handle, 0)  # the hello
+        fanout.cancel(handle)
+        self.assertEqual(len(run["ray"].cancelled), 1)
+        answers = self._drain(handle)
+        self.assertEqual(run["attempts"][0], 1)
+        self.assertTrue(answers[-1]["done"])
+        self.assertFalse([a for a in answers if (a.get("event") or {}).get("type") == "log"])
+
+
 if __name__ == "__main__":
     unittest.main()
