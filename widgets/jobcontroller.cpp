@@ -9,6 +9,7 @@
 #include "trustdialog.h"
 
 #include "client/artifactstore.h"
+#include "client/numericsresult.h"
 #include "client/session.h"
 #include "client/stagenames.h"
 #include "client/sweepresult.h"
@@ -23,6 +24,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -52,6 +54,8 @@ QString requestType(JobController::JobKind kind)
         return QStringLiteral("export");
     case Kind::Sweep:
         return QStringLiteral("sweep");
+    case Kind::Repro:
+        return QStringLiteral("repro");
     case Kind::Compile:
         break;
     }
@@ -336,6 +340,41 @@ bool JobController::sweep()
     return submitSweep(QJsonObject{{QLatin1String("package"), m_lastResult->package}, {QLatin1String("out"), out}},
                        m_lastResult->model, tr("Sweeping %1 across its shapes…").arg(m_lastResult->model),
                        tr("Sweeping the package %1 into %2").arg(m_lastResult->package, out));
+}
+
+void JobController::setReproCandidate(const QString &folder, const QString &text)
+{
+    if (folder == m_reproCandidate && text == m_reproCandidateText)
+        return;
+    m_reproCandidate = folder;
+    m_reproCandidateText = text;
+    Q_EMIT reproCandidateChanged();
+}
+
+bool JobController::makeRepro()
+{
+    if (!canStart())
+        return false;
+    if (m_reproCandidate.isEmpty()) {
+        Q_EMIT statusMessage(tr("Nothing to reproduce: Make Repro needs a compile that failed to compile or verify, "
+                                "or a numerics job that found a divergent node."),
+                             8000);
+        return false;
+    }
+    m_sessions->showLiveSession();
+    m_sessions->ensureRecording(m_client->engineInfo());
+    const QString folder = m_reproCandidate;
+    const QJsonObject body{{QLatin1String("job"), folder}, {QLatin1String("run"), true}};
+    m_currentJob = m_client->submitJob(QStringLiteral("repro"), body);
+    if (m_currentJob == 0)
+        return false;
+    m_jobDirectory.clear();
+    m_sweptBundle.clear();
+    jobSubmitted(JobKind::Repro, m_reproCandidateText, QDir(folder).filePath(QStringLiteral("repro")),
+                 tr("Making a repro of %1…").arg(m_reproCandidateText),
+                 tr("Making a standalone repro of %1 (%2) and running it once in a fresh process")
+                     .arg(m_reproCandidateText, folder));
+    return true;
 }
 
 bool JobController::submitSweep(QJsonObject body, const QString &model, const QString &status, const QString &logLine)
@@ -731,6 +770,24 @@ void JobController::onResult(qint64 id, const QJsonObject &json)
         finishAnalysis(id);
         return;
     }
+    if (m_currentKind == JobKind::Repro) {
+        const QJsonValue reproduced = json.value(QLatin1String("reproduced"));
+        const QString folder = json.value(QLatin1String("folder")).toString();
+        const QString line = json.value(QLatin1String("run")).toObject().value(QLatin1String("line")).toString();
+        const QString said = reproduced.isBool()
+            ? (reproduced.toBool() ? tr("it reproduces the failure in a fresh process")
+                                   : tr("it did NOT reproduce the failure in a fresh process (flaky, or it depends "
+                                        "on the engine's machine or settings)"))
+            : tr("whether it reproduces is not known (%1)")
+                  .arg(json.value(QLatin1String("run")).toObject().value(QLatin1String("outcome")).toString());
+        Q_EMIT stageChanged(tr("Done"));
+        Q_EMIT statusMessage(tr("Repro written to %1: %2.").arg(folder, said), 15000);
+        Q_EMIT logMessage(id, reproduced.isBool() && reproduced.toBool() ? QStringLiteral("info") : QStringLiteral("warning"),
+                          line.isEmpty() ? tr("Repro %1: %2").arg(folder, said) : tr("Repro %1: %2").arg(folder, line));
+        finishJob(true);
+        Q_EMIT reproMade(json, m_client->isRemote() ? m_client->remote().host : QString());
+        return;
+    }
     if (m_currentKind == JobKind::Profile || m_currentKind == JobKind::Quantize) {
         const bool profiling = m_currentKind == JobKind::Profile;
         Q_EMIT resultsReady(m_currentKind);
@@ -770,6 +827,10 @@ void JobController::finishAnalysis(qint64 id)
     QString summary;
     if (numerics) {
         summary = job->numerics->verdict;
+        const bool diverged = job->numerics->firstDivergent(Client::NumericsResult::Side::Compiled).has_value()
+            || job->numerics->firstDivergent(Client::NumericsResult::Side::Eager).has_value();
+        if (diverged && !m_currentOut.isEmpty())
+            setReproCandidate(m_currentOut, tr("the numerics divergence of %1").arg(m_currentModel));
     } else {
         const auto &tune = *job->tune;
         summary = tune.recipeName.isEmpty() ? tr("%n trial(s), no recipe qualified", nullptr, int(tune.rows.size()))
@@ -811,7 +872,15 @@ void JobController::onError(qint64 id, const Client::EngineError &error)
         return;
     }
     const bool exporting = m_currentKind == JobKind::Export;
+    // A compile that failed to compile or to verify can be reproduced (its folder has error.json).
+    const bool reproducible = m_currentKind == JobKind::Compile && !m_currentOut.isEmpty()
+        && (error.code == QLatin1String("compile_failed") || error.code == QLatin1String("mismatch"));
+    if (reproducible)
+        setReproCandidate(m_currentOut, error.code == QLatin1String("mismatch")
+                                            ? tr("the verify mismatch of %1").arg(m_currentModel)
+                                            : tr("the failed compile of %1").arg(m_currentModel));
     const QString jobName = m_currentKind == JobKind::Profile  ? tr("Profiling")
+                          : m_currentKind == JobKind::Repro    ? tr("Making a repro")
                           : m_currentKind == JobKind::Quantize ? tr("Quantizing")
                           : m_currentKind == JobKind::Sweep    ? tr("Sweeping")
                           : m_currentKind == JobKind::Numerics ? tr("Finding numerical divergence")
@@ -849,6 +918,12 @@ void JobController::onError(qint64 id, const Client::EngineError &error)
         if (!error.hint.isEmpty())
             box->setInformativeText(error.hint);
         box->setDetailedText(tr("Stage: %1\nCode: %2").arg(Client::StageNames::displayName(error.stage), error.code));
+        if (reproducible) {
+            QPushButton *repro = box->addButton(tr("Make Repro"), QMessageBox::ActionRole);
+            repro->setObjectName(QStringLiteral("makeReproButton"));
+            repro->setToolTip(tr("Write a folder that reproduces this failure with plain torch and run it once"));
+            connect(repro, &QPushButton::clicked, this, [this] { makeRepro(); });
+        }
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open(); // not exec(): the window (and tests) keep running
     }

@@ -34,7 +34,7 @@ class JobController : public QObject
 {
     Q_OBJECT
 public:
-    enum class JobKind { Compile, Export, Profile, Quantize, Sweep, Numerics, Tune };
+    enum class JobKind { Compile, Export, Profile, Quantize, Sweep, Numerics, Tune, Repro };
     Q_ENUM(JobKind)
 
     /// What the window's toolbar says the next job is about.
@@ -71,6 +71,13 @@ public:
     /// before one.
     QString lastCompileDirectory() const { return m_lastCompileDirectory; }
     const RunSettings &runSettings() const { return m_runSettings; }
+    /// The folder Make Repro would reproduce (FORMAT.md "Repro"): the last compile that failed to
+    /// compile or verify (compile_failed, mismatch), or the last numerics job with a divergent
+    /// node; empty when none. reproCandidateText() says which, for the action's tooltip.
+    QString reproCandidate() const { return m_reproCandidate; }
+    QString reproCandidateText() const { return m_reproCandidateText; }
+    /// Makes `folder` (a failed compile's or a numerics job's --out) the one Make Repro uses.
+    void setReproCandidate(const QString &folder, const QString &text);
 
     /**
      * Makes `device` ("cpu", "cuda") an explicit request (the command line's --device); empty
@@ -148,6 +155,10 @@ public Q_SLOTS:
     void showExportDialog();
     /// Starts an export job; false if the engine is not ready or busy.
     bool exportBundle(const AotStudio::Client::ExportRequest &request);
+    /// Engine → Make Repro: a `repro` job of reproCandidate() (a standalone folder that reproduces
+    /// the failure with plain torch, run once in a fresh process to confirm; progress and Cancel as
+    /// every job). reproMade() follows with the record. False if not ready, busy or no candidate.
+    bool makeRepro();
     /// Asks the engine to cancel the running job.
     void cancel();
 
@@ -184,6 +195,11 @@ Q_SIGNALS:
     /// A compile, profile, quantize, sweep, numerics or tune job of `model` failed or was cancelled.
     void jobFailed(const QString &model, const AotStudio::Client::EngineError &error,
                    const AotStudio::Client::VerifyFailure &failure);
+    /// A repro job ended with its record (FORMAT.md "Repro": folder, reproduced true/false/null,
+    /// run.line, kind; `host` the remote engine's host, empty for a local engine).
+    void reproMade(const QJsonObject &record, const QString &host);
+    /// What Make Repro would reproduce changed (reproCandidate()).
+    void reproCandidateChanged();
     /// An export into `bundle` failed or was cancelled.
     void exportFailed(const QString &bundle, const AotStudio::Client::EngineError &error);
     /// A job ended with a result (ok) or an error, cancellation included.
@@ -232,6 +248,8 @@ private:
     QString m_jobDirectory;    ///< a folder made here for the current job, else empty
     QString m_requestedDevice; ///< set by setRequestedDevice(): checked against the engine's devices
     bool m_compileWhenReady = false;
+    QString m_reproCandidate;
+    QString m_reproCandidateText;
     std::optional<Client::CompileResult> m_lastResult;
     std::optional<Client::ExportResult> m_lastExport;
 };

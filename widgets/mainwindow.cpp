@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "charthelpers.h"
 #include "compareview.h"
 #include "graphpanel.h"
 #include "inspectorpanel.h"
 #include "kernelspanel.h"
 #include "memorypanel.h"
+#include "numberformat.h"
 #include "logview.h"
 #include "pipelinepanel.h"
 #include "profilepanel.h"
@@ -25,6 +27,7 @@
 #include <QActionGroup>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -38,6 +41,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QTimer>
+#include <QUrl>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -304,6 +308,14 @@ void MainWindow::createActions()
     m_numericsAction->setToolTip(tr("Run every node of the captured graph against a float64 reference, eager and "
                                     "compiled, and colour the graph by each node's error: where do they first diverge?"));
     connect(m_numericsAction, &QAction::triggered, m_jobs, &JobController::numerics);
+
+    // No ellipsis: it starts at once on the last failure (a failed compile, a verify mismatch or a
+    // numerics divergence), as Find Numerical Divergence does.
+    m_reproAction = new QAction(QIcon::fromTheme(QStringLiteral("tools-report-bug")), tr("Make &Repro"), this);
+    m_reproAction->setObjectName(QStringLiteral("reproAction"));
+    connect(m_reproAction, &QAction::triggered, m_jobs, &JobController::makeRepro);
+    connect(m_jobs, &JobController::reproCandidateChanged, this, &MainWindow::updateActions);
+    connect(m_jobs, &JobController::reproMade, this, &MainWindow::showRepro);
 
     m_tuneAction = new QAction(QIcon::fromTheme(QStringLiteral("preferences-system")), tr("&Tune Compile Recipe…"), this);
     m_tuneAction->setObjectName(QStringLiteral("tuneAction"));
@@ -640,6 +652,7 @@ void MainWindow::createMenus()
     engine->addAction(m_profileAction);
     engine->addAction(m_quantizeAction);
     engine->addAction(m_numericsAction);
+    engine->addAction(m_reproAction);
     engine->addAction(m_tuneAction);
     engine->addAction(m_sweepAction);
     engine->addAction(m_sweepBundleAction);
@@ -877,6 +890,48 @@ void MainWindow::showFailure(const QString &message)
     statusBar()->showMessage(message);
 }
 
+void MainWindow::showRepro(const QJsonObject &record, const QString &host)
+{
+    const QString folder = record.value(QLatin1String("folder")).toString();
+    const QJsonValue reproduced = record.value(QLatin1String("reproduced"));
+    const QJsonObject run = record.value(QLatin1String("run")).toObject();
+    const QString line = run.value(QLatin1String("line")).toString();
+    QString text;
+    QMessageBox::Icon icon = QMessageBox::Information;
+    if (reproduced.isBool() && reproduced.toBool()) {
+        text = tr("The repro reproduces the failure in a fresh process (%1 s).")
+                   .arg(formatNumber(run.value(QLatin1String("seconds")).toDouble(), 'f', 1));
+    } else if (reproduced.isBool()) {
+        icon = QMessageBox::Warning;
+        text = tr("The repro did NOT reproduce the failure in a fresh process: the failure may be flaky, or depend "
+                  "on the engine's machine, its settings or the engine process.");
+    } else {
+        icon = QMessageBox::Warning;
+        text = tr("Whether the repro reproduces is not known: %1.").arg(run.value(QLatin1String("outcome")).toString());
+    }
+    auto *box = new QMessageBox(icon, tr("Repro"), text, QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("reproBox"));
+    const double bytes = record.value(QLatin1String("bytes")).toDouble(qQNaN());
+    QString info = host.isEmpty() ? tr("Folder: %1 (%2)").arg(folder, formatBytes(bytes))
+                                  : tr("Folder on %1: %2 (%3)").arg(host, folder, formatBytes(bytes));
+    info += QLatin1Char('\n') + tr("Run it again: cd %1 && python repro.py").arg(folder);
+    if (record.value(QLatin1String("kind")).toString() == QLatin1String("numerics"))
+        info += QLatin1Char('\n')
+            + tr("Subgraph: node %1 (%2), %3 side")
+                  .arg(record.value(QLatin1String("node")).toString(), record.value(QLatin1String("target")).toString(),
+                       record.value(QLatin1String("side")).toString());
+    box->setInformativeText(info);
+    if (!line.isEmpty())
+        box->setDetailedText(line + QStringLiteral("\n\n") + run.value(QLatin1String("output_tail")).toString());
+    if (host.isEmpty() && !folder.isEmpty()) {
+        QPushButton *open = box->addButton(tr("Open Folder"), QMessageBox::ActionRole);
+        open->setObjectName(QStringLiteral("openReproFolderButton"));
+        connect(open, &QPushButton::clicked, this, [folder] { QDesktopServices::openUrl(QUrl::fromLocalFile(folder)); });
+    }
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // not exec(): the window (and tests) keep running
+}
+
 void MainWindow::updateActions()
 {
     const bool canStart = m_jobs->canStart();
@@ -893,6 +948,13 @@ void MainWindow::updateActions()
                                        : m_sweepToolTip);
     m_sweepBundleAction->setEnabled(canStart);
     m_numericsAction->setEnabled(canStart);
+    m_reproAction->setEnabled(canStart && !m_jobs->reproCandidate().isEmpty());
+    m_reproAction->setToolTip(m_jobs->reproCandidate().isEmpty()
+                                  ? tr("Write a folder that reproduces a failure with plain torch (after a compile that "
+                                       "failed to compile or verify, or a numerics job that found a divergence)")
+                                  : tr("Write a folder that reproduces %1 with plain torch and run it once in a fresh "
+                                       "process (%2)")
+                                        .arg(m_jobs->reproCandidateText(), m_jobs->reproCandidate()));
     m_inputsAction->setEnabled(canStart);
     m_tuneAction->setEnabled(canStart);
     m_exportAction->setEnabled(canStart && !m_jobs->lastCompileDirectory().isEmpty() && !regional);

@@ -159,6 +159,9 @@ private:
     /// saved under (one layout per screen size).
     QString screenSizeKey() const;
     void updateActions();
+    /// A repro job's record (JobController::reproMade): where the folder is, whether it
+    /// reproduced, with "Open Folder" for a local engine.
+    void showRepro(const QJsonObject &record, const QString &host);
     /// The running (else last) job's wall time in the progress row.
     void showElapsed();
     void updateEngineStatus();
@@ -191,6 +194,7 @@ private:
     QString m_exportToolTip; ///< the same for Export Bundle
     QAction *m_sweepBundleAction = nullptr;
     QAction *m_numericsAction = nullptr;
+    QAction *m_reproAction = nullptr; ///< Engine → Make Repro (JobController::makeRepro)
     QAction *m_tuneAction = nullptr;
     QAction *m_settingsAction = nullptr;
     QAction *m_inputsAction = nullptr;

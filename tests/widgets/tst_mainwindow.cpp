@@ -644,6 +644,41 @@ private Q_SLOTS:
         QVERIFY(csv.readAll().contains("logits,FAILED,0.031,0.0042,0.999812,\"[8, 10]\",float32"));
     }
 
+    // Issue 40: Make Repro on a verify mismatch runs a `repro` job (progress, Cancel) on the failed
+    // compile's folder and says where the folder is and whether it reproduced. Cost: ~1 s (fake engine).
+    void makeReproOfMismatch()
+    {
+        auto w = startedWindow();
+        auto *repro = w->findChild<QAction *>(QStringLiteral("reproAction"));
+        QVERIFY(repro);
+        QVERIFY(!repro->isEnabled()); // nothing failed yet
+        w->setModel(QStringLiteral("fake:mismatch"));
+        w->setOutputDirectory(m_out.path());
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        auto *box = w->findChild<QMessageBox *>(QStringLiteral("compileErrorBox"));
+        QVERIFY(box);
+        QVERIFY(box->findChild<QPushButton *>(QStringLiteral("makeReproButton")));
+        box->close();
+        QTRY_VERIFY(repro->isEnabled());
+        QVERIFY2(repro->toolTip().contains(QLatin1String("verify mismatch of fake:mismatch")),
+                 qPrintable(repro->toolTip()));
+        finished.clear();
+        repro->trigger();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), true);
+        QMessageBox *shown = nullptr;
+        QTRY_VERIFY((shown = w->findChild<QMessageBox *>(QStringLiteral("reproBox"))) && shown->isVisible());
+        QVERIFY2(shown->text().contains(QLatin1String("reproduces the failure")), qPrintable(shown->text()));
+        QVERIFY2(shown->informativeText().contains(m_out.path() + QStringLiteral("/repro")),
+                 qPrintable(shown->informativeText()));
+        QVERIFY(shown->findChild<QPushButton *>(QStringLiteral("openReproFolderButton")));
+        QVERIFY(w->statusBar()->currentMessage().contains(QLatin1String("reproduces the failure")));
+        shown->close();
+    }
+
     void crashShowsBannerAndRestartWorks()
     {
         auto w = startedWindow();
