@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compareview.h"
 
+#include "charthelpers.h"
 #include "comparemodels.h"
 #include "graphview/graphdiffview.h"
 #include "graphview/jobtracker.h"
 #include "graphview/snapshotcache.h"
 #include "numberformat.h"
 #include "tableutil.h"
+
+#include <qcustomplot.h>
 
 #include <QComboBox>
 #include <QFontDatabase>
@@ -134,6 +137,8 @@ CompareView::CompareView(QWidget *parent)
     , m_stage(new QComboBox(this))
     , m_stageSummary(new QLabel(this))
     , m_graph(new GraphDiffView(this))
+    , m_memoryChart(new ChartBox(createChart(QStringLiteral("compareMemoryChart"), tr("Peak memory of A and B")), this))
+    , m_memory(new QTextBrowser(this))
     , m_compareJob(new JobTracker(this))
     , m_stageJob(new JobTracker(this))
     , m_snapshots(std::make_shared<SnapshotCache>(8))
@@ -215,10 +220,21 @@ CompareView::CompareView(QWidget *parent)
     graphLayout->addWidget(m_stageSummary);
     graphLayout->addWidget(m_graph, 1);
 
+    // Memory: the peaks of both plans as bars, then what differs in the plans and the fusions.
+    m_memory->setObjectName(QStringLiteral("compareMemory"));
+    m_memory->setOpenLinks(false);
+    auto *memory = new QSplitter(Qt::Vertical, this);
+    memory->addWidget(m_memoryChart);
+    memory->addWidget(m_memory);
+    memory->setStretchFactor(0, 2);
+    memory->setStretchFactor(1, 3);
+
     m_tabs->setObjectName(QStringLiteral("compareTabs"));
     m_tabs->addTab(summary, tr("Summary"));
     m_tabs->addTab(kernels, tr("Kernels"));
     m_tabs->addTab(graph, tr("Graph"));
+    m_tabs->addTab(memory, tr("Memory"));
+    m_tabs->setTabToolTip(MemoryTab, tr("The two compiles' memory plans and fusion decisions (memory.json, fusion.json)"));
     m_tabs->setEnabled(false);
 
     auto *layout = new QVBoxLayout(this);
@@ -297,6 +313,8 @@ void CompareView::setComparison(std::shared_ptr<const Compare::Comparison> compa
                 m_stage->addItem(qs(s.stage));
     }
     m_time->setHtml(m_comparison ? timeHtml() : QString());
+    m_memory->setHtml(m_comparison ? memoryHtml() : QString());
+    drawMemoryPeaks();
     if (m_comparison) {
         const Compare::KernelDiff &k = m_comparison->kernels;
         m_kernelSummary->setText(
@@ -347,6 +365,126 @@ void CompareView::updateHeader()
                  what.join(QStringLiteral(", ")).toHtmlEscaped());
     };
     m_header->setText(side(tr("A:"), m_comparison->a) + QStringLiteral("<br>") + side(tr("B:"), m_comparison->b));
+}
+
+QString CompareView::memoryText() const
+{
+    return m_memory->toPlainText();
+}
+
+void CompareView::drawMemoryPeaks()
+{
+    const Compare::MemoryDiff *m = m_comparison ? &m_comparison->memory : nullptr;
+    if (!m || !m->compared) {
+        m_memoryChart->showNote(m ? tr("Memory plans not compared: %1").arg(qs(m->why))
+                                  : tr("No comparison."));
+        return;
+    }
+    const auto bytes = [](const nlohmann::json &side, const char *key) {
+        const auto v = side.value(key, nlohmann::json());
+        return v.is_number() ? v.get<double>() : qQNaN();
+    };
+    const char *keys[] = {"predicted_bytes", "planned_bytes", "measured_bytes", "constants_bytes"};
+    const QStringList categories{tr("Predicted peak"), tr("Planned peak"), tr("Measured peak"), tr("Weights")};
+    QVector<double> a, b;
+    double largest = 0;
+    for (const char *k : keys) {
+        a << bytes(m->a, k);
+        b << bytes(m->b, k);
+        largest = std::max({largest, qIsNaN(a.back()) ? 0.0 : a.back(), qIsNaN(b.back()) ? 0.0 : b.back()});
+    }
+    const ByteUnit unit = byteUnitFor(largest);
+    QStringList notes;
+    for (int i = 0; i < a.size(); ++i) {
+        notes << (qIsNaN(a[i]) && qIsNaN(b[i]) ? tr("neither measured (no profile.json)") : QString());
+        a[i] /= unit.divisor;
+        b[i] /= unit.divisor;
+    }
+    drawHorizontalBars(m_memoryChart->plot(), categories,
+                       {{tr("A"), QColor(0x4c, 0x78, 0xa8), a}, {tr("B"), QColor(0xf5, 0x85, 0x18), b}},
+                       tr("Bytes (%1)").arg(unit.name), notes,
+                       [unit](double v) { return QStringLiteral("%1 %2").arg(formatNumber(v, 'g', 3), unit.name); });
+    m_memoryChart->showChart();
+    m_memoryChart->plot()->replot();
+}
+
+QString CompareView::memoryHtml() const
+{
+    QString html;
+    const Compare::MemoryDiff &m = m_comparison->memory;
+    const auto cell = [](const QString &text) { return QStringLiteral("<td>%1</td>").arg(text.toHtmlEscaped()); };
+    if (!m.compared) {
+        html += QStringLiteral("<p>%1</p>").arg(tr("Memory plans not compared: %1").arg(qs(m.why)).toHtmlEscaped());
+    } else {
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(tr("Buffers: %1 paired by the nodes they hold, %2 only in A, %3 only in B.")
+                             .arg(m.paired)
+                             .arg(m.onlyA.size())
+                             .arg(m.onlyB.size())
+                             .toHtmlEscaped());
+        const auto only = [&](const QString &title, const std::vector<nlohmann::json> &buffers) {
+            if (buffers.empty())
+                return QString();
+            QString t = QStringLiteral("<p><b>%1</b></p><table cellspacing=\"0\" cellpadding=\"3\"><tr><th align=\"left\">%2</th>"
+                                       "<th align=\"right\">%3</th><th align=\"left\">%4</th><th align=\"left\">%5</th></tr>")
+                            .arg(title.toHtmlEscaped(), tr("Buffer"), tr("Size"), tr("Shape"), tr("Nodes"));
+            for (std::size_t i = 0; i < buffers.size() && i < 20; ++i) {
+                const auto &b = buffers[i];
+                QStringList nodes, shape;
+                for (const auto &n : b.value("nodes", nlohmann::json::array()))
+                    if (n.is_string())
+                        nodes << qs(n.get<std::string>());
+                for (const auto &d : b.value("shape", nlohmann::json::array()))
+                    shape << (d.is_number() ? QString::number(d.get<long long>()) : qs(d.dump()));
+                const auto bytes = b.value("bytes", nlohmann::json());
+                t += QStringLiteral("<tr>") + cell(qs(b.value("name", std::string())))
+                    + QStringLiteral("<td align=\"right\">%1</td>")
+                          .arg(formatBytes(bytes.is_number() ? bytes.get<double>() : qQNaN()).toHtmlEscaped())
+                    + cell(qs(b.value("dtype", nlohmann::json()).is_string() ? b["dtype"].get<std::string>() : std::string())
+                           + QStringLiteral("[") + shape.join(QLatin1Char(',')) + QStringLiteral("]"))
+                    + cell(nodes.join(QStringLiteral(", "))) + QStringLiteral("</tr>");
+            }
+            if (buffers.size() > 20)
+                t += QStringLiteral("<tr><td colspan=\"4\">%1</td></tr>")
+                         .arg(tr("… and %n more", nullptr, int(buffers.size() - 20)).toHtmlEscaped());
+            return t + QStringLiteral("</table>");
+        };
+        html += only(tr("Only in A"), m.onlyA);
+        html += only(tr("Only in B"), m.onlyB);
+    }
+    const Compare::FusionDiff &f = m_comparison->fusion;
+    if (!f.compared) {
+        html += QStringLiteral("<p>%1</p>").arg(tr("Fusion decisions not compared: %1").arg(qs(f.why)).toHtmlEscaped());
+        return html;
+    }
+    html += QStringLiteral("<p><b>%1</b> %2</p>")
+                .arg(tr("Fusion decisions").toHtmlEscaped(),
+                     tr("%1 refused pairs and %2 fused kernels in A; %3 and %4 in B.")
+                         .arg(f.refusedA)
+                         .arg(f.fusedKernelsA)
+                         .arg(f.refusedB)
+                         .arg(f.fusedKernelsB)
+                         .toHtmlEscaped());
+    if (!f.completeA || !f.completeB)
+        html += QStringLiteral("<p style=\"color:#b26a00\">%1</p>")
+                    .arg(tr("Partial: %1's decision log is incomplete.")
+                             .arg(!f.completeA && !f.completeB ? tr("A and B") : !f.completeA ? tr("A") : tr("B"))
+                             .toHtmlEscaped());
+    const auto counts = [&](const QString &head, const std::vector<Compare::FusionDiff::Count> &rows) {
+        QString t = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr><th align=\"left\">%1</th>"
+                                   "<th align=\"right\">%2</th><th align=\"right\">%3</th></tr>")
+                        .arg(head.toHtmlEscaped(), tr("A"), tr("B"));
+        for (const auto &r : rows)
+            t += QStringLiteral("<tr><td>%1</td><td align=\"right\">%2</td><td align=\"right\">%3</td></tr>")
+                     .arg(qs(r.name).toHtmlEscaped())
+                     .arg(r.a)
+                     .arg(r.b);
+        return t + QStringLiteral("</table>");
+    };
+    if (!f.categories.empty())
+        html += counts(tr("Refused because (Inductor's reason)"), f.categories);
+    html += counts(tr("Nodes by fusion status"), f.statuses);
+    return html;
 }
 
 QString CompareView::timeHtml() const

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+class QCustomPlot;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -17,6 +18,7 @@ class QTextBrowser;
 
 namespace AotStudio::Widgets {
 
+class ChartBox;
 class CompareFieldModel;
 class CompareKernelModel;
 class GraphDiffView;
@@ -31,7 +33,10 @@ class SnapshotCache;
  * changed with the source diff, renamed, unchanged; time per call in each job, B − A and B / A
  * when both were profiled, "not profiled" otherwise) and **Graph** (per stage both jobs have: A's
  * snapshot against B's in a GraphDiffView, with the nodes only in A or B and the op counts that
- * differ). The view computes nothing itself; a refusal (two jobs of different models, a folder
+ * differ), **Memory** (issue 40: each compile's predicted, planned and measured peak and its weights
+ * as bars of A and B, the buffers only in A and only in B (paired by the nodes they hold), and
+ * the refused fusions counted per Inductor reason and the nodes per fusion status side by side;
+ * from memory.json and fusion.json, said plainly when a side has none). The view computes nothing itself; a refusal (two jobs of different models, a folder
  * that is not a job) is shown as its message.
  *
  * @code
@@ -43,7 +48,7 @@ class CompareView : public QWidget
 {
     Q_OBJECT
 public:
-    enum Tab { SummaryTab, KernelsTab, GraphTab };
+    enum Tab { SummaryTab, KernelsTab, GraphTab, MemoryTab };
 
     explicit CompareView(QWidget *parent = nullptr);
     ~CompareView() override;
@@ -79,6 +84,10 @@ public:
     QString timeSummaryText() const;
     /// The selected stage's summary line (nodes only in A / B, changed, op counts).
     QString stageSummaryText() const;
+    /// The Memory tab's text (buffers only in A / B, fusion counts) as plain text.
+    QString memoryText() const;
+    /// The Memory tab's peak chart (or its note when neither side has a plan).
+    ChartBox *memoryChart() const { return m_memoryChart; }
 
 Q_SIGNALS:
     /// A comparison or a refusal is shown.
@@ -89,6 +98,8 @@ private:
     void showStage(int index);
     void updateHeader();
     QString timeHtml() const;
+    QString memoryHtml() const;
+    void drawMemoryPeaks();
 
     std::shared_ptr<const Compare::Comparison> m_comparison;
     QString m_refusal;
@@ -107,6 +118,8 @@ private:
     QComboBox *m_stage;
     QLabel *m_stageSummary;
     GraphDiffView *m_graph;
+    ChartBox *m_memoryChart;
+    QTextBrowser *m_memory;
     JobTracker *m_compareJob;
     JobTracker *m_stageJob;
     std::shared_ptr<SnapshotCache> m_snapshots;

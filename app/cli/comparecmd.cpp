@@ -306,6 +306,29 @@ void printMemory(std::FILE *out, const Comparison &c)
     list("B only", m.onlyB);
 }
 
+/// The fusion decisions side by side (FORMAT.md compare `fusion`): refused pairs per reason
+/// category, then post-grad nodes per status.
+void printFusion(std::FILE *out, const Comparison &c)
+{
+    const FusionDiff &f = c.fusion;
+    if (!f.compared) {
+        std::fprintf(out, "\nfusion: not compared (%s)\n", f.why.c_str());
+        return;
+    }
+    std::fprintf(out, "\nfusion (fusion.json): %lld refused pairs in A, %lld in B; %lld fused kernels in A, %lld in B%s\n",
+                 f.refusedA, f.refusedB, f.fusedKernelsA, f.fusedKernelsB,
+                 f.completeA && f.completeB ? "" : " (partial: a side's decision log is incomplete)");
+    std::vector<std::vector<std::string>> rows{{"refused because", "A", "B"}};
+    for (const auto &r : f.categories)
+        rows.push_back({r.name, std::to_string(r.a), std::to_string(r.b)});
+    if (rows.size() > 1)
+        table(out, rows, "  ");
+    rows = {{"nodes", "A", "B"}};
+    for (const auto &r : f.statuses)
+        rows.push_back({r.name, std::to_string(r.a), std::to_string(r.b)});
+    table(out, rows, "  ");
+}
+
 } // namespace
 
 void printCompare(std::FILE *out, const Comparison &c, bool full, const std::string &stage)
@@ -315,6 +338,7 @@ void printCompare(std::FILE *out, const Comparison &c, bool full, const std::str
     printKernels(out, c, full);
     printTime(out, c);
     printMemory(out, c);
+    printFusion(out, c);
 }
 
 int runCompare(const CompareCommandOptions &o)

@@ -659,6 +659,60 @@ MemoryDiff diffMemory(const json &memoryA, const json &memoryB, std::optional<do
     return d;
 }
 
+FusionDiff diffFusion(const json &fusionA, const json &fusionB)
+{
+    FusionDiff d;
+    const bool okA = fusionA.is_object() && fusionA.value("available", false);
+    const bool okB = fusionB.is_object() && fusionB.value("available", false);
+    if (!okA || !okB) {
+        d.why = std::string(!okA && !okB ? "A and B have" : !okA ? "A has" : "B has") + " no fusion decisions";
+        return d;
+    }
+    d.compared = true;
+    // Counts as the files have them; a count that is not a number reads as 0 (never thrown on).
+    auto counts = [](const json &f, const char *field) {
+        std::map<std::string, long long> out;
+        const json o = f.value(field, json::object());
+        if (o.is_object())
+            for (const auto &[k, v] : o.items())
+                out[k] = v.is_number() ? v.get<long long>() : 0;
+        return out;
+    };
+    auto rows = [](const std::map<std::string, long long> &a, const std::map<std::string, long long> &b,
+                   std::vector<std::string> order) {
+        std::vector<FusionDiff::Count> out;
+        for (const auto &m : {a, b})
+            for (const auto &[k, v] : m)
+                if (std::find(order.begin(), order.end(), k) == order.end())
+                    order.push_back(k);
+        for (const auto &k : order) {
+            const auto ia = a.find(k), ib = b.find(k);
+            out.push_back({k, ia == a.end() ? 0 : ia->second, ib == b.end() ? 0 : ib->second});
+        }
+        return out;
+    };
+    d.categories = rows(counts(fusionA, "by_category"), counts(fusionB, "by_category"), {});
+    std::stable_sort(d.categories.begin(), d.categories.end(),
+                     [](const FusionDiff::Count &x, const FusionDiff::Count &y) { return x.a + x.b > y.a + y.b; });
+    d.statuses = rows(counts(fusionA, "status_counts"), counts(fusionB, "status_counts"),
+                      {"fused", "refused", "not_chosen", "never_candidate"});
+    auto size = [](const json &f, const char *field) {
+        const json v = f.value(field, json::array());
+        return v.is_array() ? static_cast<long long>(v.size()) : 0LL;
+    };
+    d.refusedA = size(fusionA, "refused");
+    d.refusedB = size(fusionB, "refused");
+    auto number = [](const json &f, const char *field) {
+        const json v = f.value(field, json());
+        return v.is_number() ? v.get<long long>() : 0LL;
+    };
+    d.fusedKernelsA = number(fusionA, "fused_kernels");
+    d.fusedKernelsB = number(fusionB, "fused_kernels");
+    d.completeA = fusionA.value("complete", true) == true;
+    d.completeB = fusionB.value("complete", true) == true;
+    return d;
+}
+
 Comparison compareJobs(const JobFolder &a, const JobFolder &b, const CompareOptions &options)
 {
     if (a.model != b.model)
@@ -715,6 +769,13 @@ Comparison compareJobs(const JobFolder &a, const JobFolder &b, const CompareOpti
     else
         c.memory = diffMemory(readJson(a.memoryFile), readJson(b.memoryFile), measuredPeak(a.profile),
                               measuredPeak(b.profile));
+    if (a.fusionFile.empty() || b.fusionFile.empty())
+        c.fusion.why = std::string(a.fusionFile.empty() && b.fusionFile.empty() ? "A and B have"
+                                       : a.fusionFile.empty()                   ? "A has"
+                                                                                : "B has")
+            + " no fusion.json (compiled before fusion decisions were recorded)";
+    else
+        c.fusion = diffFusion(readJson(a.fusionFile), readJson(b.fusionFile));
     return c;
 }
 
@@ -732,6 +793,26 @@ Comparison compareFolders(const fs::path &a, const fs::path &b, const CompareOpt
 // --- JSON ------------------------------------------------------------------------------------
 
 namespace {
+
+json fusionJson(const FusionDiff &f)
+{
+    auto rows = [](const std::vector<FusionDiff::Count> &counts) {
+        json out = json::array();
+        for (const auto &c : counts)
+            out.push_back({{"name", c.name}, {"a", c.a}, {"b", c.b}});
+        return out;
+    };
+    return {{"compared", f.compared},
+            {"why", f.why.empty() ? json() : json(f.why)},
+            {"refused_a", f.refusedA},
+            {"refused_b", f.refusedB},
+            {"fused_kernels_a", f.fusedKernelsA},
+            {"fused_kernels_b", f.fusedKernelsB},
+            {"complete_a", f.completeA},
+            {"complete_b", f.completeB},
+            {"by_category", rows(f.categories)},
+            {"status_counts", rows(f.statuses)}};
+}
 
 json estimateJson(const std::optional<Estimate> &e)
 {
@@ -857,7 +938,8 @@ json toJson(const Comparison &c)
               {"b", c.memory.b},
               {"paired", c.memory.paired},
               {"only_a", c.memory.onlyA},
-              {"only_b", c.memory.onlyB}}}};
+              {"only_b", c.memory.onlyB}}},
+            {"fusion", fusionJson(c.fusion)}};
 }
 
 } // namespace AotStudio::Compare

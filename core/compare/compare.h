@@ -156,6 +156,24 @@ struct MemoryDiff {
     std::size_t paired = 0; ///< buffers found on both sides
 };
 
+/// The fusion decisions of two compiles side by side (fusion.json of each, FORMAT.md "Fusion
+/// decisions"): the refused pairs counted per reason category and the post-grad nodes per status,
+/// each side's counts as its file has them (`by_category`, `status_counts`).
+struct FusionDiff {
+    bool compared = false;
+    std::string why; ///< why not compared ("B has no fusion.json ..."), else ""
+    /// One row per category either side refused with, most refusals (A + B) first.
+    struct Count {
+        std::string name;
+        long long a = 0, b = 0;
+    };
+    std::vector<Count> categories; ///< refused pairs per reason category
+    std::vector<Count> statuses;   ///< post-grad nodes per status: fused, refused, not_chosen, never_candidate
+    long long refusedA = 0, refusedB = 0;           ///< refused pairs in all
+    long long fusedKernelsA = 0, fusedKernelsB = 0; ///< kernels fusing several operations
+    bool completeA = true, completeB = true;        ///< false: that side's log is partial
+};
+
 struct Comparison {
     JobFolder a, b;
     std::vector<FieldRow> fields; ///< side by side: model, kind, device, dtype, versions, package size, options
@@ -164,6 +182,7 @@ struct Comparison {
     KernelDiff kernels;
     TimeDiff time;
     MemoryDiff memory;
+    FusionDiff fusion;
 };
 
 /// What to compare.
@@ -192,6 +211,10 @@ KernelDiff diffKernels(const nlohmann::json &kernelsA, const nlohmann::json &ker
 /// compared (`why` says which side).
 MemoryDiff diffMemory(const nlohmann::json &memoryA, const nlohmann::json &memoryB,
                       std::optional<double> measuredA = std::nullopt, std::optional<double> measuredB = std::nullopt);
+
+/// The fusion diff of two fusion.json objects (format aotstudio.fusion). A file with `available`
+/// false is not compared (`why` says which side). Exposed for tests and the studio.
+FusionDiff diffFusion(const nlohmann::json &fusionA, const nlohmann::json &fusionB);
 
 /// Speedup A / speedup B with the intervals combined in log space (half-widths added in
 /// quadrature on each side, as for independent estimates): an estimate of compiled B / compiled A

@@ -161,6 +161,8 @@ void fillFiles(JobFolder &job, const json &stages)
     }
     if (fs::is_regular_file(job.dir / "memory.json", ec))
         job.memoryFile = job.dir / "memory.json";
+    if (fs::is_regular_file(job.dir / "fusion.json", ec))
+        job.fusionFile = job.dir / "fusion.json";
     if (fs::is_regular_file(job.dir / "kernels.json", ec))
         job.kernelsFile = job.dir / "kernels.json";
     else

@@ -60,6 +60,7 @@ struct JobFolder {
     std::vector<StageSnapshot> stages; ///< one per stage with a snapshot, in pipeline order
     std::filesystem::path kernelsFile; ///< kernels.json; empty when the folder has none
     std::filesystem::path memoryFile; ///< memory.json (FORMAT.md "Memory plan"); empty when the folder has none
+    std::filesystem::path fusionFile; ///< fusion.json (FORMAT.md "Fusion decisions"); empty when the folder has none
     nlohmann::json result; ///< the compile result (result.json, report/<bucket>.json) or the quantize row; null if none
     nlohmann::json profile; ///< profile.json, or null when the job was not profiled
     std::vector<std::string> notes; ///< what is missing ("no kernels.json: ..."), for the report

@@ -148,6 +148,7 @@ private Q_SLOTS:
     void bundleAgainstCompile();
     void jsonShape();
     void memoryPlans();
+    void fusionCounts();
 };
 
 void TestCompare::unifiedDiffOfLines()
@@ -586,6 +587,55 @@ void TestCompare::memoryPlans()
     const MemoryDiff missing = diffMemory(a, json{{"format", "aotstudio.memory"}, {"available", false}});
     QVERIFY(!missing.compared);
     QCOMPARE(missing.why, std::string("B has no memory plan"));
+}
+
+/// Two compiles' fusion decisions (FORMAT.md "Fusion decisions"): refused pairs counted per reason
+/// category side by side (every category either side has, most refusals first), nodes per status
+/// in the fixed order; a side without decisions is not compared and says which. Cost: < 1 ms.
+void TestCompare::fusionCounts()
+{
+    auto make = [](json byCategory, json statusCounts, int refused, int fusedKernels, bool complete) {
+        json refusedList = json::array();
+        for (int i = 0; i < refused; ++i)
+            refusedList.push_back({{"node1", "op" + std::to_string(i)}});
+        return json{{"format", "aotstudio.fusion"},
+                    {"available", true},
+                    {"complete", complete},
+                    {"fused_kernels", fusedKernels},
+                    {"refused", refusedList},
+                    {"by_category", std::move(byCategory)},
+                    {"status_counts", std::move(statusCounts)}};
+    };
+    const json a = make({{"backend", 2}, {"intermediate_nodes", 1}},
+                        {{"fused", 4}, {"refused", 3}, {"never_candidate", 5}, {"not_chosen", 0}}, 3, 2, true);
+    const json b = make({{"memory_deps", 4}, {"backend", 1}},
+                        {{"never_candidate", 2}, {"fused", 9}, {"refused", 1}, {"not_chosen", 1}}, 5, 3, false);
+    const FusionDiff d = diffFusion(a, b);
+    QVERIFY(d.compared);
+    QCOMPARE(d.refusedA, 3LL);
+    QCOMPARE(d.refusedB, 5LL);
+    QCOMPARE(d.fusedKernelsB, 3LL);
+    QVERIFY(d.completeA && !d.completeB);
+    QCOMPARE(d.categories.size(), std::size_t(3));
+    QCOMPARE(d.categories[0].name, std::string("memory_deps")); // 0 + 4: most first
+    QCOMPARE(d.categories[0].a, 0LL);
+    QCOMPARE(d.categories[1].name, std::string("backend")); // 2 + 1
+    QCOMPARE(d.categories[1].b, 1LL);
+    QCOMPARE(d.categories[2].name, std::string("intermediate_nodes"));
+    QCOMPARE(d.statuses.size(), std::size_t(4));
+    QCOMPARE(d.statuses[0].name, std::string("fused"));
+    QCOMPARE(d.statuses[0].b, 9LL);
+    QCOMPARE(d.statuses[3].name, std::string("never_candidate"));
+    QCOMPARE(d.statuses[3].a, 5LL);
+
+    const FusionDiff missing = diffFusion(json{{"available", false}}, b);
+    QVERIFY(!missing.compared);
+    QCOMPARE(missing.why, std::string("A has no fusion decisions"));
+    // A count of the wrong type reads as 0, never throws.
+    const FusionDiff odd = diffFusion(make({{"backend", "x"}}, json::object(), 0, 0, true), a);
+    QVERIFY(odd.compared);
+    QCOMPARE(odd.categories[0].name, std::string("backend"));
+    QCOMPARE(odd.categories[0].a, 0LL);
 }
 
 QTEST_GUILESS_MAIN(TestCompare)

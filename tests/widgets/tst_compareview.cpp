@@ -7,7 +7,10 @@
 #include "widgets/compareview.h"
 #include "widgets/graphview/graphdiffview.h"
 #include "widgets/graphview/jobtracker.h"
+#include "widgets/charthelpers.h"
 #include "widgets/mainwindow.h"
+
+#include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -62,6 +65,7 @@ private Q_SLOTS:
     void recordedJobsSideBySide();
     void differentModelsAreRefused();
     void changedKernelWithTimes();
+    void memoryPlansAndFusions();
     void mainWindowOpensCompare();
 };
 
@@ -222,6 +226,66 @@ void TestCompareView::changedKernelWithTimes()
              qPrintable(view.timeSummaryText()));
     // No graph stage in common: said so.
     QVERIFY(view.stageSummaryText().contains(QStringLiteral("no graph stage in common")));
+}
+
+// Issue 40: the Memory tab draws two plans' peaks as bars, lists the buffers of one side only and
+// counts the refused fusions per reason side by side; a side without a plan is said plainly.
+// Cost: well under a second, no engine.
+void TestCompareView::memoryPlansAndFusions()
+{
+    using nlohmann::json;
+    const auto buffer = [](const std::string &name, double bytes, std::vector<std::string> nodes) {
+        return json{{"name", name}, {"bytes", bytes}, {"dtype", "float32"}, {"shape", {8, 64}}, {"nodes", nodes}};
+    };
+    const auto plan = [](json buffers, double predicted, double planned) {
+        return json{{"format", "aotstudio.memory"},
+                    {"available", true},
+                    {"complete", true},
+                    {"constants_bytes", 1000},
+                    {"buffers", std::move(buffers)},
+                    {"peak", {{"predicted_bytes", predicted}, {"planned_bytes", planned}}}};
+    };
+    const auto fusion = [](json byCategory, int refused) {
+        json list = json::array();
+        for (int i = 0; i < refused; ++i)
+            list.push_back({{"node1", "op" + std::to_string(i)}});
+        return json{{"available", true},       {"complete", true},
+                    {"fused_kernels", 2},      {"refused", list},
+                    {"by_category", byCategory}, {"status_counts", {{"fused", 3}, {"refused", refused}}}};
+    };
+    auto c = std::make_shared<Compare::Comparison>();
+    c->memory = Compare::diffMemory(
+        plan(json::array({buffer("buf0", 2048, {"addmm"}), buffer("buf2", 4096, {"gelu_only_in_a"})}), 8192, 6144),
+        plan(json::array({buffer("buf5", 2048, {"addmm"}), buffer("buf7", 1024, {"mean_only_in_b"})}), 4096, 4096),
+        7000.0, std::nullopt);
+    c->fusion = Compare::diffFusion(fusion({{"backend", 2}}, 2), fusion({{"memory_deps", 3}, {"backend", 1}}, 4));
+
+    CompareView view;
+    view.resize(900, 700);
+    view.setComparison(c);
+    const QString text = view.memoryText();
+    QVERIFY2(text.contains(QLatin1String("1 paired by the nodes they hold, 1 only in A, 1 only in B")), qPrintable(text));
+    QVERIFY(text.contains(QLatin1String("gelu_only_in_a")) && text.contains(QLatin1String("mean_only_in_b")));
+    QVERIFY(text.indexOf(QLatin1String("gelu_only_in_a")) < text.indexOf(QLatin1String("mean_only_in_b")));
+    QVERIFY2(text.contains(QLatin1String("2 refused pairs and 2 fused kernels in A; 4 and 2 in B")), qPrintable(text));
+    QVERIFY(text.contains(QLatin1String("memory_deps")));
+    // The chart: A and B bars, four categories each (predicted, planned, measured, weights).
+    QCustomPlot *plot = view.memoryChart()->plot();
+    QVERIFY(view.memoryChart()->isMeasured());
+    int bars = 0;
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto *b = qobject_cast<QCPBars *>(plot->plottable(i)))
+            bars += b->data()->size();
+    QVERIFY2(bars >= 7, qPrintable(QString::number(bars))); // B has no measured peak: no bar there
+
+    // A side without a plan or decisions: said which, no chart.
+    auto none = std::make_shared<Compare::Comparison>();
+    none->memory.why = "B has no memory.json (compiled before memory plans were recorded)";
+    none->fusion.why = "B has no fusion.json (compiled before fusion decisions were recorded)";
+    view.setComparison(none);
+    QVERIFY(view.memoryText().contains(QLatin1String("B has no memory.json")));
+    QVERIFY(view.memoryText().contains(QLatin1String("B has no fusion.json")));
+    QVERIFY(view.memoryChart()->noteLabel()->text().contains(QLatin1String("B has no memory.json")));
 }
 
 void TestCompareView::mainWindowOpensCompare()

@@ -3,6 +3,8 @@
 // is the memory.json a compile of sample:convnet wrote (torch 2.14.1, CPU). No engine, no torch.
 #include "client/memoryplan.h"
 #include "client/session.h"
+#include "graphpanel.h"
+#include "graphview/graphview.h"
 #include "inspectorpanel.h"
 #include "memorypanel.h"
 #include "selectionhub.h"
@@ -115,6 +117,7 @@ private Q_SLOTS:
         SelectionHub hub;
         MemoryPanel memory(&hub);
         InspectorPanel inspector(&hub);
+        GraphPanel graph(&hub);
         hub.setSession(&session);
         QVERIFY(!memory.plan()); // running: a note, no plan yet
         session.apply(
@@ -147,6 +150,34 @@ private Q_SLOTS:
                  qPrintable(fusion->child(0)->text(1)));
         hub.selectNode(QStringLiteral("convolution"));
         QCOMPARE(inspector.value(QStringLiteral("Fusion")), QStringLiteral("never a fusion candidate"));
+
+        // The graph's fusion colouring reads the same file through the hub: the legend names
+        // the job and the refused pairs.
+        graph.graphView()->setColourMode(ColourMode::FusionStatus);
+        const QString legend = graph.graphView()->legend()->text();
+        QVERIFY2(legend.contains(QLatin1String("Fusion decisions of job 1")), qPrintable(legend));
+        QVERIFY(hub.fusionDecisions() && hub.fusionDecisions()->available);
+
+        // Picking a buffer in the table selects the kernel that writes it and its first node.
+        const auto &plan = *memory.plan();
+        int row = -1, buffer = -1;
+        for (int r = 0; r < memory.table()->model()->rowCount() && row < 0; ++r) {
+            const int b = memory.table()->model()->index(r, 0).data(Qt::UserRole + 2).toInt(); // the panel's RowRole
+            if (b >= 0 && b < plan.buffers.size() && !plan.buffers[b].writerKernel.isEmpty()
+                && !plan.buffers[b].nodes.isEmpty()) {
+                row = r;
+                buffer = b;
+            }
+        }
+        QVERIFY(row >= 0);
+        const QModelIndex cell = memory.table()->model()->index(row, 0);
+        memory.resize(900, 700);
+        memory.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&memory));
+        memory.table()->scrollTo(cell);
+        QTest::mouseClick(memory.table()->viewport(), Qt::LeftButton, {}, memory.table()->visualRect(cell).center());
+        QCOMPARE(hub.currentKernel(), plan.buffers[buffer].writerKernel);
+        QCOMPARE(hub.currentNode(), plan.buffers[buffer].nodes.first());
     }
 };
 
