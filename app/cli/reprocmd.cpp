@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `aotstudio-cli repro JOB_DIR`: a standalone folder that reproduces a failed compile with plain
-// torch (FORMAT.md "Repro"), run once to confirm it does.
+// `aotstudio-cli repro JOB_DIR`: a standalone folder that reproduces a failed compile or a numerics
+// divergence with plain torch (FORMAT.md "Repro"), run once to confirm it does.
 #include "command.h"
 #include "enginejob.h"
 
@@ -25,6 +25,10 @@ void printRepro(std::FILE *out, const json &r)
                  r.value("bytes", json()).is_number() ? r["bytes"].dump().c_str() : "?");
     std::fprintf(out, "failure:      %s at %s: %s\n", failure.value("code", "").c_str(),
                  failure.value("stage", "").c_str(), failure.value("message", "").substr(0, 300).c_str());
+    if (r.value("kind", "") == "numerics")
+        std::fprintf(out, "subgraph:     node %s (%s, %s), %s side, tolerance %g\n", r.value("node", "").c_str(),
+                     r.value("target", "").c_str(), r.value("dtype", "").c_str(), r.value("side", "").c_str(),
+                     r.value("tolerance", 0.0));
     std::fprintf(out, "command:      cd %s && python repro.py\n", r.value("folder", "").c_str());
     const json run = r.value("run", json());
     if (!run.is_object()) {
@@ -48,11 +52,11 @@ Command reproCommand()
 {
     auto o = std::make_shared<ReproOptions>();
     return {"repro",
-            "Make a standalone folder that reproduces a failed compile (compile error or verify mismatch) with plain "
-            "torch: the exported program, its inputs, the Inductor options, repro.py and a README; run once in a "
-            "fresh process to confirm it reproduces",
+            "Make a standalone folder that reproduces a failed compile (compile error or verify mismatch) or a "
+            "numerics divergence (its first divergent node alone) with plain torch: the exported program, its inputs, "
+            "the Inductor options, repro.py and a README; run once in a fresh process to confirm it reproduces",
             [o](CLI::App &cmd) {
-                cmd.add_option("job", o->job, "The --out folder of a compile that failed (error.json)")->required();
+                cmd.add_option("job", o->job, "The --out folder of a compile that failed (error.json) or of a numerics job (numerics.json)")->required();
                 cmd.add_option("-o,--out", o->out, "Where to write the repro (default JOB/repro)");
                 cmd.add_flag("--no-run", o->noRun, "Write the folder without running it");
                 cmd.add_option("--timeout", o->timeout, "Seconds the confirming run may take")
@@ -63,7 +67,7 @@ Command reproCommand()
                              "\"Repro\")");
                 cmd.add_flag("-v,--verbose", o->verbose, "Also print debug logs (Python tracebacks) to stderr");
                 cmd.footer("Exit status: 0 the repro was written (and run: `reproduced` says whether it failed "
-                           "again), 1 the folder holds no failed compile it can reproduce (bad_request) or the "
+                           "again), 1 the folder holds no failed compile or divergence it can reproduce (bad_request) or the "
                            "model could not be built again, 2 bad command line, 130 cancelled.");
             },
             [] { return std::string(); },

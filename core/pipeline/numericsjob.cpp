@@ -83,6 +83,8 @@ Json runNumerics(std::int64_t id, const Json &request, const EventFn &emit, std:
             result["torch_version"] = loaded.value("torch_version", std::string());
             result["torchao_version"] = torchaoVersion();
             result["inputs"] = loaded.value("inputs", Json::array());
+            // The request as it came, so that `repro` can export the same program again.
+            result["request"] = request;
             const fs::path path = out / "numerics.json";
             result["files"] = {{"numerics_json", path.string()}};
             writeJsonAtomic(path, result);
