@@ -733,7 +733,7 @@ Json memoryVsEager(const std::vector<Variant> &variants, const std::string &pack
             = v.name == "aoti" && plan.is_object() ? Json{{"count", externCount}, {"bytes", externBytes}} : Json();
         std::string cause;
         if (within) {
-            cause = "within " + std::to_string(static_cast<int>((kMemoryTarget - 1) * 100 + 0.5)) + "% of eager";
+            cause = r.estimate <= 1 ? "at or below eager's peak" : "within 10% of eager's peak";
         } else if (!planned) {
             cause = "no memory plan (memory.json) for this variant to say why";
         } else if (c <= *planned * kMemoryTarget) {
