@@ -315,7 +315,8 @@ void printFusion(std::FILE *out, const Comparison &c)
         std::fprintf(out, "\nfusion: not compared (%s)\n", f.why.c_str());
         return;
     }
-    std::fprintf(out, "\nfusion (fusion.json): %lld refused pairs in A, %lld in B; %lld fused kernels in A, %lld in B%s\n",
+    std::fprintf(out,
+                 "\nfusion (fusion.json): %lld refused pairs in A, %lld in B; %lld fused kernels in A, %lld in B%s\n",
                  f.refusedA, f.refusedB, f.fusedKernelsA, f.fusedKernelsB,
                  f.completeA && f.completeB ? "" : " (partial: a side's decision log is incomplete)");
     std::vector<std::vector<std::string>> rows{{"refused because", "A", "B"}};

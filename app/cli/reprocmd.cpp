@@ -56,7 +56,10 @@ Command reproCommand()
             "numerics divergence (its first divergent node alone) with plain torch: the exported program, its inputs, "
             "the Inductor options, repro.py and a README; run once in a fresh process to confirm it reproduces",
             [o](CLI::App &cmd) {
-                cmd.add_option("job", o->job, "The --out folder of a compile that failed (error.json) or of a numerics job (numerics.json)")->required();
+                cmd.add_option(
+                       "job", o->job,
+                       "The --out folder of a compile that failed (error.json) or of a numerics job (numerics.json)")
+                    ->required();
                 cmd.add_option("-o,--out", o->out, "Where to write the repro (default JOB/repro)");
                 cmd.add_flag("--no-run", o->noRun, "Write the folder without running it");
                 cmd.add_option("--timeout", o->timeout, "Seconds the confirming run may take")
@@ -66,9 +69,10 @@ Command reproCommand()
                              "Print the JSON envelope on stdout, the repro record (FORMAT.md "
                              "\"Repro\")");
                 cmd.add_flag("-v,--verbose", o->verbose, "Also print debug logs (Python tracebacks) to stderr");
-                cmd.footer("Exit status: 0 the repro was written (and run: `reproduced` says whether it failed "
-                           "again), 1 the folder holds no failed compile or divergence it can reproduce (bad_request) or the "
-                           "model could not be built again, 2 bad command line, 130 cancelled.");
+                cmd.footer(
+                    "Exit status: 0 the repro was written (and run: `reproduced` says whether it failed "
+                    "again), 1 the folder holds no failed compile or divergence it can reproduce (bad_request) or the "
+                    "model could not be built again, 2 bad command line, 130 cancelled.");
             },
             [] { return std::string(); },
             [o](const Globals &g) -> int {

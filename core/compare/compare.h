@@ -168,10 +168,10 @@ struct FusionDiff {
         long long a = 0, b = 0;
     };
     std::vector<Count> categories; ///< refused pairs per reason category
-    std::vector<Count> statuses;   ///< post-grad nodes per status: fused, refused, not_chosen, never_candidate
-    long long refusedA = 0, refusedB = 0;           ///< refused pairs in all
+    std::vector<Count> statuses; ///< post-grad nodes per status: fused, refused, not_chosen, never_candidate
+    long long refusedA = 0, refusedB = 0; ///< refused pairs in all
     long long fusedKernelsA = 0, fusedKernelsB = 0; ///< kernels fusing several operations
-    bool completeA = true, completeB = true;        ///< false: that side's log is partial
+    bool completeA = true, completeB = true; ///< false: that side's log is partial
 };
 
 struct Comparison {

@@ -86,14 +86,14 @@ Json runRepro(std::int64_t id, const Json &request, const EventFn &emit, std::st
             original = Json{{"model", numerics.value("model", std::string())},
                             {"device", numerics.value("device", std::string("cpu"))},
                             {"dtype", numerics.value("dtype", std::string("fp32"))}};
-            ctx.log("warning", numericsFile.string()
-                                   + " does not record its request: rebuilt from its model, device and dtype "
-                                     "(options such as freezing or Inductor settings of that run are not known)");
+            ctx.log("warning",
+                    numericsFile.string()
+                        + " does not record its request: rebuilt from its model, device and dtype "
+                          "(options such as freezing or Inductor settings of that run are not known)");
         }
         original.erase("tolerance");
-        failure = Json{{"stage", "numerics"},
-                       {"code", "divergence"},
-                       {"message", numerics.value("verdict", std::string())}};
+        failure = Json{
+            {"stage", "numerics"}, {"code", "divergence"}, {"message", numerics.value("verdict", std::string())}};
     } else {
         if (!fs::exists(errorFile)) {
             if (fs::exists(jobDir / "result.json"))
@@ -101,8 +101,9 @@ Json runRepro(std::int64_t id, const Json &request, const EventFn &emit, std::st
                                      + " holds a compile that succeeded (result.json): nothing to reproduce",
                                  "repro takes the folder of a failed compile (error.json) or of a numerics job that "
                                  "found a divergence (numerics.json)");
-            throw badRequest(jobDir.string() + " holds no failed compile (no error.json) and no numerics job (no "
-                                 "numerics.json)",
+            throw badRequest(jobDir.string()
+                                 + " holds no failed compile (no error.json) and no numerics job (no "
+                                   "numerics.json)",
                              "give the --out folder of a compile that failed or of a numerics job");
         }
         Json error;

@@ -3,11 +3,11 @@
 // tests/fixtures/sessions/full compared through core/compare, a refusal of two jobs of different
 // models, and a comparison built in memory with a changed kernel and both sides profiled (delta,
 // ratio, source diff).
+#include "widgets/charthelpers.h"
 #include "widgets/comparemodels.h"
 #include "widgets/compareview.h"
 #include "widgets/graphview/graphdiffview.h"
 #include "widgets/graphview/jobtracker.h"
-#include "widgets/charthelpers.h"
 #include "widgets/mainwindow.h"
 
 #include <qcustomplot.h>
@@ -249,8 +249,8 @@ void TestCompareView::memoryPlansAndFusions()
         json list = json::array();
         for (int i = 0; i < refused; ++i)
             list.push_back({{"node1", "op" + std::to_string(i)}});
-        return json{{"available", true},       {"complete", true},
-                    {"fused_kernels", 2},      {"refused", list},
+        return json{{"available", true},         {"complete", true},
+                    {"fused_kernels", 2},        {"refused", list},
                     {"by_category", byCategory}, {"status_counts", {{"fused", 3}, {"refused", refused}}}};
     };
     auto c = std::make_shared<Compare::Comparison>();
@@ -264,7 +264,8 @@ void TestCompareView::memoryPlansAndFusions()
     view.resize(900, 700);
     view.setComparison(c);
     const QString text = view.memoryText();
-    QVERIFY2(text.contains(QLatin1String("1 paired by the nodes they hold, 1 only in A, 1 only in B")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("1 paired by the nodes they hold, 1 only in A, 1 only in B")),
+             qPrintable(text));
     QVERIFY(text.contains(QLatin1String("gelu_only_in_a")) && text.contains(QLatin1String("mean_only_in_b")));
     QVERIFY(text.indexOf(QLatin1String("gelu_only_in_a")) < text.indexOf(QLatin1String("mean_only_in_b")));
     QVERIFY2(text.contains(QLatin1String("2 refused pairs and 2 fused kernels in A; 4 and 2 in B")), qPrintable(text));
