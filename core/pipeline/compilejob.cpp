@@ -447,8 +447,20 @@ Json runCompile(const Job &ctx, const Json &request)
                 v["verify"]["shapes"] = shapes;
                 // The verdict says what beyond the example was checked, and what was not.
                 if (shapes.is_object()) {
-                    std::string more = "; " + std::to_string(shapes["points"].size()) + " range-end shape" +
-                                       (shapes["points"].size() == 1 ? "" : "s") + " matched";
+                    // A range end that was also recorded is checked once, as a recorded shape.
+                    std::size_t recordedEnds = 0;
+                    for (const auto &p :
+                         checked["recorded"].is_object() ? checked["recorded"]["points"] : Json::array())
+                        for (const auto &reason : p.value("reasons", Json::array()))
+                            if (reason.get<std::string>().rfind("range ", 0) == 0) {
+                                ++recordedEnds;
+                                break;
+                            }
+                    const std::size_t ends = shapes["points"].size() + recordedEnds;
+                    std::string more = "; " + std::to_string(ends) + " range-end shape" + (ends == 1 ? "" : "s")
+                        + " matched"
+                        + (recordedEnds ? " (" + std::to_string(recordedEnds) + " of them recorded shapes)"
+                                        : std::string());
                     if (shapes.value("left_out", 0) > 0)
                         more += ", " + std::to_string(shapes.value("left_out", 0)) + " left out by --verify-shapes";
                     v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
