@@ -3,6 +3,7 @@
 
 #include "connectdialog.h"
 #include "exportdialog.h"
+#include "capturedialog.h"
 #include "inputsdialog.h"
 #include "selectionhub.h"
 #include "sessioncontroller.h"
@@ -15,6 +16,7 @@
 #include "client/sweepresult.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QDir>
 #include <QDirIterator>
 #include <QFileDialog>
@@ -471,6 +473,48 @@ void JobController::showInputsDialog()
     connect(dialog, &QDialog::accepted, this,
             [this, dialog] { setInputShapes(dialog->model(), dialog->shapes(), dialog->dynamic()); });
     dialog->open();
+}
+
+void JobController::showCaptureDialog()
+{
+    if (!m_client->isReady()) {
+        Q_EMIT statusMessage(tr("The engine is not ready yet."), 5000);
+        return;
+    }
+    const Inputs inputs = m_inputs ? m_inputs() : Inputs();
+    const QString out = newJobDirectory() + QStringLiteral("-capture");
+    auto *dialog = new CaptureDialog(m_client, inputs.model, out, m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &CaptureDialog::compileRequested, this, &JobController::compileFromCapture);
+    connect(dialog, &CaptureDialog::exportRequested, this, &JobController::exportFromCapture);
+    dialog->open();
+}
+
+bool JobController::compileFromCapture(const QString &folder, const QStringList &dynamic)
+{
+    return startJob(JobKind::Compile, {{QLatin1String("from_capture"), folder},
+                                       {QLatin1String("dynamic"), QJsonArray::fromStringList(dynamic)}});
+}
+
+bool JobController::exportFromCapture(const QString &folder, const QList<int> &buckets, bool padSafe,
+                                      const QStringList &dynamic)
+{
+    const Inputs inputs = m_inputs ? m_inputs() : Inputs();
+    if (inputs.model.isEmpty()) {
+        Q_EMIT statusMessage(tr("Pick a model first."), 5000);
+        return false;
+    }
+    Client::ExportRequest request;
+    request.model = inputs.model;
+    request.device = inputs.device;
+    request.dtype = m_runSettings.dtype;
+    request.out = newJobDirectory() + QStringLiteral("-bundle");
+    request.buckets = buckets;
+    request.padSafe = padSafe;
+    request.dynamic = dynamic;
+    request.fromCapture = folder;
+    request.coldStartRuns = m_runSettings.coldStartRuns;
+    return exportBundle(request);
 }
 
 void JobController::setInputShapes(const QString &model, const QJsonObject &shapes, const QStringList &dynamic)

@@ -145,6 +145,17 @@ public Q_SLOTS:
     /// request); on OK its shapes (for that model) and dynamic dimensions become the run settings,
     /// saved. Says on the status bar why it does not open (no model, engine not ready).
     void showInputsDialog();
+    /// Model → Capture From Script…: opens CaptureDialog (the engine's `capture` request on the
+    /// user's script, the proposal's histograms); its "Compile from Capture" and "Export from
+    /// Capture" start compileFromCapture() and exportFromCapture() on the window's model. Says on
+    /// the status bar why it does not open (engine not ready).
+    void showCaptureDialog();
+    /// A compile of the window's model with `dynamic` (the capture's proposal as edited), verified
+    /// on the shapes recorded in `folder` (the request's `from_capture`); false if not ready or busy.
+    bool compileFromCapture(const QString &folder, const QStringList &dynamic);
+    /// An export of the window's model with `buckets` (`pad_safe`, `dynamic` besides the batch) into
+    /// a new job folder; the result says what share of `folder`'s recorded calls each bucket serves.
+    bool exportFromCapture(const QString &folder, const QList<int> &buckets, bool padSafe, const QStringList &dynamic);
     /// Sets the shapes of `model`'s example inputs and the dynamic dimensions (the Inputs dialog's
     /// OK), saved.
     void setInputShapes(const QString &model, const QJsonObject &shapes, const QStringList &dynamic);

@@ -643,6 +643,13 @@ void MainWindow::createMenus()
     QMenu *model = menuBar()->addMenu(tr("&Model"));
     model->setObjectName(QStringLiteral("modelMenu"));
     model->addAction(m_inputsAction);
+    // Issue 39: shapes from real traffic (the dialog checks the engine and the model itself).
+    auto *captureAction = new QAction(tr("&Capture From Script…"), this);
+    captureAction->setObjectName(QStringLiteral("captureAction"));
+    captureAction->setToolTip(tr("Run your own serving script, record every call of one module, and compile or export "
+                                 "with the dynamic ranges and buckets its traffic needs"));
+    connect(captureAction, &QAction::triggered, m_jobs, &JobController::showCaptureDialog);
+    model->addAction(captureAction);
     model->addSeparator();
     model->addAction(m_openFactoryAction);
     model->addAction(m_openHfAction);

@@ -28,6 +28,10 @@ QJsonObject ExportRequest::toJson(qint64 id) const
     }
     if (!ray.isEmpty())
         o.insert(QLatin1String("ray"), ray);
+    if (!fromCapture.isEmpty())
+        o.insert(QLatin1String("from_capture"), fromCapture);
+    if (!dynamic.isEmpty())
+        o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(dynamic));
     if (hasDynamicBatch())
         o.insert(QLatin1String("dynamic_batch"), QJsonArray{dynamicBatchMin, dynamicBatchMax});
     return o;

@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace AotStudio::Client {
 
@@ -32,6 +33,11 @@ struct ExportRequest
     /// HOST:PORT of a Ray cluster's head: each bucket's compile a Ray task (FORMAT.md "Fan-out on a
     /// Ray cluster"); empty: compiled here, and not sent.
     QString ray;
+    /// A folder `capture` wrote (FORMAT.md "export" `from_capture`): the result then says what
+    /// share of the recorded calls each bucket serves and its padding waste; empty: not sent.
+    QString fromCapture;
+    /// Dynamic dimensions besides the batch ("INPUT:DIM[:MIN:MAX][=NAME]"); empty: not sent.
+    QStringList dynamic;
 
     bool hasDynamicBatch() const { return dynamicBatchMin > 0 && dynamicBatchMax > 0; }
 
