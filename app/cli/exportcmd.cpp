@@ -32,6 +32,7 @@ struct ExportOptions {
     std::string runtime = "libtorch";
 };
 
+    std::vector<std::string> archs; ///< --arch (each bucket's compile)
 /// `--buckets batch=1,4,16` (the "batch=" prefix names the dimension; version 1 knows only batch):
 /// the batch sizes, or nullopt when the value cannot be read.
 std::optional<std::vector<long>> parseBuckets(const std::string &spec)
@@ -123,6 +124,10 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
     cmd.add_option("--cold-start-runs", o.coldStartRuns,
                    "Fresh processes timed for cold start (bundle and eager); 0 to skip")
         ->capture_default_str()
+    cmd.add_option("--arch", o.archs,
+                   "CUDA only: GPU architectures every bucket's kernels are built for besides the compile GPU's, "
+                   "e.g. sm_90,sm_120 (as compile --arch; default with --from: the compile's)")
+        ->delimiter(',');
         ->check(CLI::Range(0, 100));
     cmd.add_option("--sign", o.signKey,
                    "Sign the bundle with this Ed25519 private key (aotstudio-cli keygen KEYFILE): "
@@ -197,6 +202,8 @@ Json exportRequest(const ExportOptions &o)
     applyRecipe(request, o.recipeOptions, false);
     setRay(request, o.ray);
     return request;
+    if (!o.archs.empty())
+        request["cuda_archs"] = o.archs;
 }
 
 /// An `export --layout blocks` result (exportjob.cpp exportBlockLayout).

@@ -5,7 +5,7 @@
 // through Pipeline::runProcess, its progress lines passed on as they come; `list` reads the
 // target.json files itself (targets.h).
 #include "command.h"
-#include "targets.h"
+#include "bundle/targets.h"
 
 #include "pipeline/jobutil.h"
 #include "protocol/envelope.h"
@@ -26,6 +26,12 @@
 #endif
 
 namespace AotStudio::Cli {
+
+using Bundle::checkTargetName;
+using Bundle::listTargets;
+using Bundle::readTarget;
+using Bundle::Target;
+using Bundle::targetsDir;
 
 using nlohmann::json;
 

@@ -337,7 +337,7 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
         base["model"] = source.value("model", "");
         base["device"] = source.value("device", "cpu");
         base["dtype"] = source.value("dtype", "fp32");
-        for (const char *k : {"freezing", "max_autotune", "inductor"})
+        for (const char *k : {"freezing", "max_autotune", "inductor", "cuda_archs"})
             if (source.contains("options") && source["options"].contains(k) && !source["options"][k].is_null())
                 base[k] = source["options"][k];
         if (source.contains("options") && source["options"].value("dynamic", Json::array()).is_array())
@@ -347,7 +347,8 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
         sourceRule = Bundle::batchRule(source.value("guards", Json()));
     }
     for (const char *k :
-         {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic", "shapes"}) {
+         {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic", "shapes",
+          "cuda_archs"}) {
         if (request.contains(k))
             base[k] = request[k];
     }
