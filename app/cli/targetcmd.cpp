@@ -4,8 +4,8 @@
 // tools/build-wheel.sh: work a script does with fewer lines and that needs the source tree anyway)
 // through Pipeline::runProcess, its progress lines passed on as they come; `list` reads the
 // target.json files itself (targets.h).
-#include "command.h"
 #include "bundle/targets.h"
+#include "command.h"
 
 #include "pipeline/jobutil.h"
 #include "protocol/envelope.h"

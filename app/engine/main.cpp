@@ -51,8 +51,8 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "aotstudio-engine: --target needs a target's name (aotstudio-cli target list)\n");
             return 2;
         }
-        const std::string why = Bundle::execInTarget(name, Bundle::withoutTargetOption(argc, argv),
-                                                     Bundle::TargetExecutable::Engine);
+        const std::string why
+            = Bundle::execInTarget(name, Bundle::withoutTargetOption(argc, argv), Bundle::TargetExecutable::Engine);
         std::fprintf(stderr, "aotstudio-engine: %s\n", why.c_str());
         return 2;
     }

@@ -212,8 +212,8 @@ void EngineClient::start()
     m_process = new QProcess(this);
     m_process->setProgram(path);
     m_process->setProcessEnvironment(environment);
-    const QStringList targetArguments =
-        m_target.isEmpty() ? QStringList() : QStringList{QStringLiteral("--target"), m_target};
+    const QStringList targetArguments
+        = m_target.isEmpty() ? QStringList() : QStringList{QStringLiteral("--target"), m_target};
     if (isRemote())
         m_process->setArguments(m_remote.sshArguments(targetArguments + m_extraArguments));
     else

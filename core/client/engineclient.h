@@ -72,13 +72,12 @@ public:
     QString target() const { return m_target; }
 
     /// A target environment as the studio lists it (from its target.json).
-    struct TargetInfo
-    {
+    struct TargetInfo {
         QString name;
-        QString torch;  ///< "2.11.0+cu130"
+        QString torch; ///< "2.11.0+cu130"
         QString python; ///< "3.12"
-        QString cuda;   ///< "cu130" or "cpu"
-        QString error;  ///< why its target.json cannot be used; empty when it can
+        QString cuda; ///< "cu130" or "cpu"
+        QString error; ///< why its target.json cannot be used; empty when it can
     };
     /// Every target in targetsDirectory(), by name (Bundle::listTargets()); reads the disk.
     static QList<TargetInfo> availableTargets();

@@ -90,7 +90,8 @@ QJsonObject ExportResult::readBundleFolder(const QString &folder, const QString 
     const fs::path root = fs::absolute(folder.toStdString()).lexically_normal();
     if (!fs::exists(root / Bundle::kManifestName)) {
         if (error)
-            *error = translated("%1 holds no manifest.json: not a bundle folder (aotstudio-cli export --out DIR writes one).")
+            *error = translated(
+                         "%1 holds no manifest.json: not a bundle folder (aotstudio-cli export --out DIR writes one).")
                          .arg(QDir::toNativeSeparators(folder));
         return {};
     }
@@ -99,7 +100,8 @@ QJsonObject ExportResult::readBundleFolder(const QString &folder, const QString 
         described = Bundle::inspectBundle(root);
     } catch (const std::exception &e) {
         if (error)
-            *error = translated("%1 cannot be read as a bundle: %2").arg(QDir::toNativeSeparators(folder), QString::fromStdString(e.what()));
+            *error = translated("%1 cannot be read as a bundle: %2")
+                         .arg(QDir::toNativeSeparators(folder), QString::fromStdString(e.what()));
         return {};
     }
     QJsonObject out = toQt(described).toObject();
@@ -117,8 +119,7 @@ QJsonObject ExportResult::readBundleFolder(const QString &folder, const QString 
     try { // without a preflight the view says "not made"; the rest of the bundle still shows
         const std::string name = profile.isEmpty() ? std::string(Bundle::kDefaultGpuProfile) : profile.toStdString();
         out.insert(QLatin1String("preflight"), toQt(Bundle::preflight(root, Bundle::gpuProfile(name))));
-    } catch (const std::exception &) {
-    }
+    } catch (const std::exception &) { }
     return out;
 }
 

@@ -97,8 +97,9 @@ void buildCudaBundle(const fs::path &root, const fs::path &tree, const std::stri
 {
     fs::remove_all(root);
     fs::remove_all(tree);
-    makePackage(tree, cudaMetadata(),
-                {{"k1" + kernels.substr(kernels.rfind('.')), readFile(kCuda / kernels)}, {"cabc.wrapper.cpp", wrapper}});
+    makePackage(
+        tree, cudaMetadata(),
+        {{"k1" + kernels.substr(kernels.rfind('.')), readFile(kCuda / kernels)}, {"cabc.wrapper.cpp", wrapper}});
     fs::create_directories(root / "packages");
     zipDirectory(tree, root / "packages" / "batch1.pt2");
     writeFile(root / "report" / "batch1.json", json{{"memory", {{"predicted_peak_bytes", peak}}}}.dump());
@@ -421,7 +422,8 @@ private slots:
         const auto h200 = AotStudio::Client::ExportResult::preflightFolder(folder, QStringLiteral("h200"), &error);
         QCOMPARE(h200.profile, QStringLiteral("h200"));
         QCOMPARE(h200.verdict, QStringLiteral("ok"));
-        QVERIFY(!AotStudio::Client::ExportResult::preflightFolder(folder, QStringLiteral("no-such-gpu"), &error).isValid());
+        QVERIFY(
+            !AotStudio::Client::ExportResult::preflightFolder(folder, QStringLiteral("no-such-gpu"), &error).isValid());
         QVERIFY2(error.contains(QLatin1String("no-such-gpu")), qPrintable(error));
         error.clear();
         QVERIFY(AotStudio::Client::ExportResult::readBundleFolder(tmp.path(), QString(), &error).isEmpty());
