@@ -263,8 +263,16 @@ fi
 if want export; then
   say "export a $DEVICE bundle of sample:mlp and run it with aotstudio-run"
   rm -rf "$WORK/jobs/bundle" "$WORK/jobs/bundle.zip"
+  # --arch: kernels for the compile GPU and sm_120 (ZeroGPU's RTX Pro 6000) with PTX; the
+  # compatibility key read back from the cubins/fatbins says what was built (issue 37 items 2, 5).
+  ARCH_ARGS=()
+  [ "$DEVICE" = cuda ] && ARCH_ARGS=(--arch "${GPU_CHECK_ARCHS:-sm_90,sm_120}")
   if device_step export 90 "$CLI" export --model sample:mlp --device "$DEVICE" --buckets batch=1,8 \
-       --cold-start-runs 2 --out "$WORK/jobs/bundle" --json; then
+       "${ARCH_ARGS[@]}" --cold-start-runs 2 --out "$WORK/jobs/bundle" --json; then
+    # The key and the preflight against ZeroGPU's half card and this GPU's own profile.
+    run_step bundle-inspect 30 "$CLI" inspect "$WORK/jobs/bundle" --json || true
+    run_step bundle-preflight 30 "$CLI" preflight "$WORK/jobs/bundle" --gpu rtx-pro-6000-half --json || true
+    run_step bundle-preflight-h200 30 "$CLI" preflight "$WORK/jobs/bundle" --gpu h200 --json || true
     if run_step bundle-run 60 "$RUN" "$WORK/jobs/bundle.zip" --batch 4 --json; then
       record bundle-run ok "$STEP_SECONDS"
     else
@@ -292,6 +300,9 @@ def result(envelope):  # --json prints {"ok": true, "result": {...}} or {"ok": f
 out = {"export": result(load(os.path.join(work, "logs", "export.out"))),
        "run": result(load(os.path.join(work, "logs", "bundle-run.out"))),
        "replay": result(load(os.path.join(work, "logs", "bundle-replay.out"))),
+       "inspect": result(load(os.path.join(work, "logs", "bundle-inspect.out"))),
+       "preflight": result(load(os.path.join(work, "logs", "bundle-preflight.out"))),
+       "preflight_h200": result(load(os.path.join(work, "logs", "bundle-preflight-h200.out"))),
        "manifest": load(os.path.join(work, "jobs", "bundle", "manifest.json")),
        "cold_start": load(os.path.join(work, "jobs", "bundle", "report", "cold_start.json"))}
 with open(os.path.join(work, "bundle.json"), "w") as f:

@@ -29,6 +29,7 @@ struct CompileOptions {
     std::optional<double> tolerance;
     std::optional<int> verifyShapes, captureShapes;
     std::vector<std::string> dynamic, shapes;
+    std::vector<std::string> archs; ///< --arch: GPU architectures the kernels are built for too
     std::string fromCapture; ///< a capture folder whose proposal gives --dynamic (issue 39)
     bool json = false, verbose = false, freezing = false, noFreezing = false, maxAutotune = false, allowCache = false,
          noCache = false, noSnapshots = false, regional = false, compareWhole = false;
@@ -196,6 +197,12 @@ void addCompileOptions(CLI::App &cmd, CompileOptions &o)
         ->check(deviceName());
     cmd.add_option("-o,--out", o.out, "Output directory (created; the package is OUT/model.pt2)")
         ->capture_default_str();
+    cmd.add_option("--arch", o.archs,
+                   "CUDA only: GPU architectures the kernels are built for besides the compile GPU's, e.g. "
+                   "sm_90,sm_120: each kernel a fatbin with SASS for the listed ones torch can build from the "
+                   "compile GPU's PTX (that GPU's and newer) plus the PTX itself, which newer GPUs JIT; what was "
+                   "built is read back into the package's compatibility key (inspect shows it)")
+        ->delimiter(',');
     cmd.add_option("--runs", o.runs, "Most timed runs per variant")
         ->capture_default_str()
         ->check(CLI::Range(1, 1000000));
@@ -324,6 +331,8 @@ Json compileRequest(const CompileOptions &o)
                  {"dynamic", o.dynamic}};
     if (o.freezing || o.noFreezing)
         request["freezing"] = o.freezing; // else the front end decides (on for quantize/dequantize graphs)
+    if (!o.archs.empty())
+        request["cuda_archs"] = o.archs; // checked by the front end (options.parse_cuda_archs)
     if (!o.submodule.empty())
         request["model"] = o.model + "#" + o.submodule;
     if (o.regional) {

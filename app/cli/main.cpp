@@ -3,9 +3,9 @@
 // process; progress goes to stderr, results to stdout (the JSON envelope with --json,
 // core/protocol/envelope.h). Each subcommand lives in its own *cmd.cpp and is one entry of the
 // command table (command.h); this file builds the table, parses and dispatches.
+#include "bundle/targets.h"
 #include "command.h"
 #include "enginejob.h"
-#include "targets.h"
 
 #include "protocol/envelope.h"
 
@@ -128,11 +128,12 @@ int main(int argc, char **argv)
         // aotstudio-cli runs the command (nothing of this process's torch or Python has started).
         if (!target.empty())
             return usageError(table[i].json(),
-                              table[i].name + ": " + Cli::execInTarget(target, Cli::withoutTargetOption(argc, argv)));
+                              table[i].name + ": "
+                                  + Bundle::execInTarget(target, Bundle::withoutTargetOption(argc, argv)));
         return table[i].run(globals);
     }
     if (showVersion && !target.empty())
-        return usageError(asJson, Cli::execInTarget(target, Cli::withoutTargetOption(argc, argv)));
+        return usageError(asJson, Bundle::execInTarget(target, Bundle::withoutTargetOption(argc, argv)));
     if (showVersion)
         Cli::printVersion(globals.verbose, asJson);
     std::fputs(app.help().c_str(), stdout);

@@ -4,8 +4,8 @@
 // tools/build-wheel.sh: work a script does with fewer lines and that needs the source tree anyway)
 // through Pipeline::runProcess, its progress lines passed on as they come; `list` reads the
 // target.json files itself (targets.h).
+#include "bundle/targets.h"
 #include "command.h"
-#include "targets.h"
 
 #include "pipeline/jobutil.h"
 #include "protocol/envelope.h"
@@ -26,6 +26,12 @@
 #endif
 
 namespace AotStudio::Cli {
+
+using Bundle::checkTargetName;
+using Bundle::listTargets;
+using Bundle::readTarget;
+using Bundle::Target;
+using Bundle::targetsDir;
 
 using nlohmann::json;
 

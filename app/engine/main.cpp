@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // aotstudio-engine: the background engine process. Speaks the JSON-lines protocol of
 // core/protocol/FORMAT.md on stdin/stdout; diagnostics go to stderr.
+#include "bundle/targets.h"
 #include "pipeline/engine.h"
 #include "protocol/linewriter.h"
 
@@ -26,6 +27,10 @@ void printHelp()
                 "  --serve     serve the protocol on stdin/stdout (the default)\n"
                 "  --jobs DIR  let clients read files under DIR (the protocol's read request) besides\n"
                 "              the out folders of this engine's jobs; may be repeated\n"
+                "  --target NAME\n"
+                "              run the engine of the target environment NAME instead (another torch,\n"
+                "              made by aotstudio-cli target add; its hello names the target):\n"
+                "              ssh HOST aotstudio-engine --target zerogpu --serve\n"
                 "  --version   print the engine and protocol version\n"
                 "  -h, --help  show this help\n\n"
                 "Environment: AOTSTUDIO_PYTHON (python of the torch venv), AOTSTUDIO_PYTHONPATH\n"
@@ -37,6 +42,20 @@ void printHelp()
 int main(int argc, char **argv)
 {
     std::vector<std::string> readFolders;
+    for (int i = 1; i < argc; ++i) { // --target first: the target's engine parses the rest
+        const std::string a = argv[i];
+        if (a != "--target" && a.rfind("--target=", 0) != 0)
+            continue;
+        const std::string name = a == "--target" ? (i + 1 < argc ? argv[i + 1] : "") : a.substr(9);
+        if (name.empty()) {
+            std::fprintf(stderr, "aotstudio-engine: --target needs a target's name (aotstudio-cli target list)\n");
+            return 2;
+        }
+        const std::string why
+            = Bundle::execInTarget(name, Bundle::withoutTargetOption(argc, argv), Bundle::TargetExecutable::Engine);
+        std::fprintf(stderr, "aotstudio-engine: %s\n", why.c_str());
+        return 2;
+    }
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--jobs")) {
             if (i + 1 >= argc) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engineclient.h"
 
+#include "bundle/targets.h"
+
 #include "enginetext.h"
 
 #include <QCoreApplication>
@@ -127,11 +129,57 @@ QString EngineClient::resolveEnginePath() const
     return QFileInfo(inDefaultVenv).isExecutable() ? inDefaultVenv : QString();
 }
 
+void EngineClient::setTarget(const QString &name)
+{
+    m_target = name;
+}
+
+QList<EngineClient::TargetInfo> EngineClient::availableTargets()
+{
+    QList<TargetInfo> out;
+    for (const Bundle::Target &t : Bundle::listTargets(Bundle::targetsDir())) {
+        TargetInfo info;
+        info.name = QString::fromStdString(t.name);
+        info.torch = QString::fromStdString(t.torch);
+        info.python = QString::fromStdString(t.python);
+        info.cuda = QString::fromStdString(t.cuda);
+        if (t.raw.is_object() && t.raw.contains("error") && t.raw["error"].is_string())
+            info.error = QString::fromStdString(t.raw["error"].get<std::string>());
+        out.append(info);
+    }
+    return out;
+}
+
+QString EngineClient::targetsDirectory()
+{
+    return QString::fromStdString(Bundle::targetsDir());
+}
+
 void EngineClient::start()
 {
     if (m_process)
         return;
-    const QString path = resolveEnginePath();
+    QString path = resolveEnginePath();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    if (!m_target.isEmpty() && !isRemote()) {
+        Bundle::Target target;
+        if (const std::string why = Bundle::findTarget(m_target.toStdString(), target); !why.empty()) {
+            fail(tr("The target environment %1 cannot be started: %2. Choose another target beside Device, or "
+                    "make it with aotstudio-cli target add.")
+                     .arg(m_target, QString::fromStdString(why)));
+            return;
+        }
+        path = QString::fromStdString(target.engine);
+        std::vector<std::string> base;
+        for (const QString &kv : environment.toStringList())
+            base.push_back(kv.toStdString());
+        environment = QProcessEnvironment();
+        for (const std::string &kv : Bundle::targetEnvironment(target, base)) {
+            const auto eq = kv.find('=');
+            environment.insert(QString::fromStdString(kv.substr(0, eq)),
+                               eq == std::string::npos ? QString() : QString::fromStdString(kv.substr(eq + 1)));
+        }
+    }
     if (path.isEmpty() && isRemote()) {
         fail(tr("%1: connecting failed: the ssh program was not found on PATH. Install OpenSSH's client.")
                  .arg(m_remote.displayName()));
@@ -163,8 +211,11 @@ void EngineClient::start()
 
     m_process = new QProcess(this);
     m_process->setProgram(path);
+    m_process->setProcessEnvironment(environment);
+    const QStringList targetArguments
+        = m_target.isEmpty() ? QStringList() : QStringList{QStringLiteral("--target"), m_target};
     if (isRemote())
-        m_process->setArguments(m_remote.sshArguments(m_extraArguments));
+        m_process->setArguments(m_remote.sshArguments(targetArguments + m_extraArguments));
     else
         m_process->setArguments(QStringList{QStringLiteral("--serve")} + m_extraArguments);
     connect(m_process, &QProcess::readyReadStandardOutput, this, &EngineClient::readStdout);

@@ -60,6 +60,29 @@ public:
     void setRemote(const RemoteEngine &remote);
     const RemoteEngine &remote() const { return m_remote; }
     bool isRemote() const { return m_remote.isValid(); }
+    /**
+     * Runs the engine of the target environment `name` (another torch, made by `aotstudio-cli
+     * target add`; core/bundle/targets.h) instead of the studio's own; empty: the studio's own.
+     * Locally the target's aotstudio-engine is started in Bundle::targetEnvironment(); over ssh the
+     * remote engine gets `--target NAME` and finds the target on its machine. The engine's `hello`
+     * then names the target (EngineInfo::target). Takes effect at the next start(); a target that
+     * cannot be found or read is reported by engineFailed() naming it and what to do.
+     */
+    void setTarget(const QString &name);
+    QString target() const { return m_target; }
+
+    /// A target environment as the studio lists it (from its target.json).
+    struct TargetInfo {
+        QString name;
+        QString torch; ///< "2.11.0+cu130"
+        QString python; ///< "3.12"
+        QString cuda; ///< "cu130" or "cpu"
+        QString error; ///< why its target.json cannot be used; empty when it can
+    };
+    /// Every target in targetsDirectory(), by name (Bundle::listTargets()); reads the disk.
+    static QList<TargetInfo> availableTargets();
+    /// Where targets live: $AOTSTUDIO_TARGETS_DIR, else $XDG_DATA_HOME/aotstudio/targets.
+    static QString targetsDirectory();
     /// How long cancel() waits for the engine to end the job before killing it; milliseconds.
     void setCancelGracePeriod(int milliseconds);
     int cancelGracePeriod() const { return m_graceMs; }
@@ -200,6 +223,7 @@ private:
     QString m_enginePath;
     QStringList m_extraArguments;
     RemoteEngine m_remote;
+    QString m_target;
     QStringList m_stderrTail; ///< the last lines of stderr (ssh's diagnostics for a remote engine)
     QSet<qint64> m_reads;     ///< readFile() ids not answered yet
     bool m_wasReady = false;  ///< the current process completed its handshake

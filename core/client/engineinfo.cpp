@@ -22,6 +22,7 @@ EngineInfo EngineInfo::fromJson(const QJsonObject &hello)
     info.torchVersion = hello.value(QLatin1String("torch_version")).toString();
     info.cudaVersion = hello.value(QLatin1String("cuda_version")).toString();
     info.pythonVersion = hello.value(QLatin1String("python_version")).toString();
+    info.target = hello.value(QLatin1String("target")).toString();
     info.cudaAvailable = hello.value(QLatin1String("cuda_available")).toBool();
     const QJsonArray devices = hello.value(QLatin1String("devices")).toArray();
     for (const auto &value : devices) {

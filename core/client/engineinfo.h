@@ -28,6 +28,9 @@ struct EngineInfo
     QString torchVersion;  ///< empty when the engine's Python frontend failed to start
     QString cudaVersion;   ///< empty when torch was built without CUDA
     QString pythonVersion;
+    /// The target environment the engine runs in (`target` in hello; EngineClient::setTarget());
+    /// empty for the studio's own engine.
+    QString target;
     QList<EngineDevice> devices;
     bool cudaAvailable = false;
 

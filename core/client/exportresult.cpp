@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exportresult.h"
 
+#include "bundle/bundle.h"
+#include "bundle/inspect.h"
+#include "bundle/preflight.h"
+
+#include <QCoreApplication>
+#include <QDir>
 #include <QJsonArray>
+#include <QJsonDocument>
+
+#include <filesystem>
+#include <fstream>
 
 namespace AotStudio::Client {
 
@@ -36,6 +46,81 @@ ExportResult ExportResult::fromJson(const QJsonObject &o)
     r.compat = BundleCompat::fromJson(o.value(QLatin1String("compat")));
     r.preflight = Preflight::fromJson(o.value(QLatin1String("preflight")));
     return r;
+}
+
+namespace {
+
+QJsonValue toQt(const nlohmann::json &j)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(nlohmann::json::array({j}).dump()));
+    return doc.array().first();
+}
+
+QString translated(const char *text)
+{
+    return QCoreApplication::translate("AotStudio::Client::ExportResult", text);
+}
+
+} // namespace
+
+QStringList ExportResult::gpuProfileNames()
+{
+    QStringList names{QString::fromLatin1(Bundle::kDefaultGpuProfile)};
+    for (const auto &p : Bundle::gpuProfiles())
+        if (QString::fromStdString(p.name) != names.first())
+            names << QString::fromStdString(p.name);
+    return names;
+}
+
+Preflight ExportResult::preflightFolder(const QString &folder, const QString &profile, QString *error)
+{
+    try {
+        const std::string name = profile.isEmpty() ? std::string(Bundle::kDefaultGpuProfile) : profile.toStdString();
+        return Preflight::fromJson(toQt(Bundle::preflight(folder.toStdString(), Bundle::gpuProfile(name))));
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return {};
+    }
+}
+
+QJsonObject ExportResult::readBundleFolder(const QString &folder, const QString &profile, QString *error)
+{
+    namespace fs = std::filesystem;
+    const fs::path root = fs::absolute(folder.toStdString()).lexically_normal();
+    if (!fs::exists(root / Bundle::kManifestName)) {
+        if (error)
+            *error = translated(
+                         "%1 holds no manifest.json: not a bundle folder (aotstudio-cli export --out DIR writes one).")
+                         .arg(QDir::toNativeSeparators(folder));
+        return {};
+    }
+    nlohmann::json described;
+    try {
+        described = Bundle::inspectBundle(root);
+    } catch (const std::exception &e) {
+        if (error)
+            *error = translated("%1 cannot be read as a bundle: %2")
+                         .arg(QDir::toNativeSeparators(folder), QString::fromStdString(e.what()));
+        return {};
+    }
+    QJsonObject out = toQt(described).toObject();
+    out.insert(QLatin1String("bundle"), QString::fromStdString(root.string()));
+    out.insert(QLatin1String("manifest"), QString::fromStdString((root / Bundle::kManifestName).string()));
+    const fs::path zip = root.string() + ".zip";
+    out.insert(QLatin1String("zip"), fs::exists(zip) ? QString::fromStdString(zip.string()) : QString());
+    // report/cold_start.json: the export's measurement, the same object its result carried.
+    std::ifstream cold(root / Bundle::kReportDir / Bundle::kColdStartName);
+    if (cold) {
+        const nlohmann::json j = nlohmann::json::parse(cold, nullptr, false);
+        if (j.is_object())
+            out.insert(QLatin1String("cold_start"), toQt(j));
+    }
+    try { // without a preflight the view says "not made"; the rest of the bundle still shows
+        const std::string name = profile.isEmpty() ? std::string(Bundle::kDefaultGpuProfile) : profile.toStdString();
+        out.insert(QLatin1String("preflight"), toQt(Bundle::preflight(root, Bundle::gpuProfile(name))));
+    } catch (const std::exception &) { }
+    return out;
 }
 
 BundleCompat BundleCompat::fromJson(const QJsonValue &value)

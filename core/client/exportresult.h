@@ -79,6 +79,23 @@ struct ExportResult
     QJsonObject raw;          ///< the whole object, for fields this struct does not know yet
 
     static ExportResult fromJson(const QJsonObject &result);
+
+    /**
+     * A bundle folder on this machine read as an export result (File → Open Job Folder on a
+     * bundle; the same Bundle view as after an export): bundle, manifest, model, device, buckets
+     * (with their package sizes), compat (the manifest's key), cold_start (report/cold_start.json,
+     * measured at export), signature and problems (Bundle::inspectBundle: every file's SHA-256
+     * checked, so it reads the whole bundle: call it off the UI thread), and preflight against the
+     * GPU profile `profile` (Bundle::preflight; empty: the default, rtx-pro-6000-half). Returns an
+     * empty object and sets `error` (naming the folder and what is wrong) when the folder holds no
+     * readable manifest.json.
+     */
+    static QJsonObject readBundleFolder(const QString &folder, const QString &profile, QString *error);
+    /// The preflight alone of the bundle folder `folder` against `profile` (Bundle::preflight):
+    /// for the Bundle view's profile selector. Invalid with `error` set when it cannot be made.
+    static Preflight preflightFolder(const QString &folder, const QString &profile, QString *error);
+    /// The built-in GPU profiles' names (Bundle::gpuProfiles()), the default first.
+    static QStringList gpuProfileNames();
 };
 
 } // namespace AotStudio::Client

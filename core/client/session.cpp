@@ -83,7 +83,16 @@ Session *Session::fromJobFolder(const QString &folder, QObject *parent)
     if (error.error != QJsonParseError::NoError || !doc.isObject())
         throw fail(QCoreApplication::translate("AotStudio::Client::Session", "%1 is not a JSON object (%2).")
                        .arg(QFileInfo(file).fileName(), error.errorString()));
-    const QJsonObject result = doc.object();
+    return fromResult(folder, kind, doc.object(), parent);
+}
+
+Session *Session::fromResult(const QString &folder, const QString &kind, const QJsonObject &result, QObject *parent)
+{
+    const QDir dir(folder);
+    const auto fail = [&](const QString &why) {
+        return SessionError(QCoreApplication::translate("AotStudio::Client::Session", "%1 cannot be opened: %2")
+                                .arg(QDir::toNativeSeparators(folder), why));
+    };
     auto session = std::make_unique<Session>(parent);
     session->m_root = dir.absolutePath();
     constexpr qint64 id = 1;
@@ -449,6 +458,13 @@ void Session::applyEvent(const QJsonObject &o)
     if (type == QLatin1String("hello")) {
         m_info = EngineInfo::fromJson(o);
         m_hasInfo = true;
+        // Jobs queued while this engine was starting (e.g. after a target change) run on it.
+        for (auto &job : m_jobs) {
+            if (!job.finished() && job.stages.isEmpty() && job.currentStage.isEmpty()) {
+                job.target = m_info.target;
+                job.torchVersion = m_info.torchVersion;
+            }
+        }
         Q_EMIT jobChanged(0);
     } else if (type == QLatin1String("sent")) {
         const QJsonObject request = o.value(QLatin1String("request")).toObject();
@@ -458,6 +474,10 @@ void Session::applyEvent(const QJsonObject &o)
         JobRecord &job = jobFor(requestId);
         job.kind = str(request, "type");
         job.request = request;
+        if (m_hasInfo) {
+            job.target = m_info.target;
+            job.torchVersion = m_info.torchVersion;
+        }
         Q_EMIT jobChanged(requestId);
     } else if (type == QLatin1String("log")) {
         LogRecord record{id, str(o, "level"), EngineText::eventMessage(o)};

@@ -76,6 +76,10 @@ struct JobRecord
     qint64 id = 0;
     QString kind;             ///< request type: compile, export, profile, quantize
     QJsonObject request;      ///< what the studio sent (empty in recordings without it)
+    /// The engine the job was sent to, from its `hello`: its target environment (empty: the
+    /// studio's own) and torch version. Set when the request is sent; a later engine does not change it.
+    QString target;
+    QString torchVersion;
     QList<StageRecord> stages;
     QList<SnapshotRecord> snapshots;
     QString currentStage;     ///< from the last `progress`
@@ -192,6 +196,13 @@ public:
      * SessionError naming the folder when it holds no such result or the result cannot be read.
      */
     static Session *fromJobFolder(const QString &folder, QObject *parent = nullptr);
+    /**
+     * A session of one `kind` job whose `result` was read from `folder` by the caller (e.g. a
+     * bundle folder as an export result: ExportResult::readBundleFolder(), read off the UI
+     * thread), built as fromJobFolder() builds one. Throws SessionError when the result is refused.
+     */
+    static Session *fromResult(const QString &folder, const QString &kind, const QJsonObject &result,
+                               QObject *parent = nullptr);
 
     /// Number of events applied so far (loaded or live).
     int eventCount() const { return int(m_lines.size()); }

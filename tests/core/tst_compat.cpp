@@ -6,6 +6,7 @@
 #include "bundle/compat.h"
 #include "bundle/preflight.h"
 #include "bundle/weights.h"
+#include "client/exportresult.h"
 
 #include <QtTest/QtTest>
 
@@ -86,6 +87,36 @@ std::string joined(const std::vector<std::string> &v)
     for (const auto &x : v)
         s += x + "\n";
     return s;
+}
+
+/// A CUDA bundle of one bucket at `root` (built in `tree`): kernels from the fixture `kernels`
+/// (e.g. sm_90 SASS only), a wrapper source `wrapper` (e.g. calling FlashAttention 3), a
+/// predicted activation peak of `peak` bytes and a measured cold start (1.2 s).
+void buildCudaBundle(const fs::path &root, const fs::path &tree, const std::string &kernels, const std::string &wrapper,
+                     std::uint64_t peak)
+{
+    fs::remove_all(root);
+    fs::remove_all(tree);
+    makePackage(
+        tree, cudaMetadata(),
+        {{"k1" + kernels.substr(kernels.rfind('.')), readFile(kCuda / kernels)}, {"cabc.wrapper.cpp", wrapper}});
+    fs::create_directories(root / "packages");
+    zipDirectory(tree, root / "packages" / "batch1.pt2");
+    writeFile(root / "report" / "batch1.json", json{{"memory", {{"predicted_peak_bytes", peak}}}}.dump());
+    writeFile(root / "report" / "cold_start.json",
+              json{{"bundle_ms", 1200.0},
+                   {"phases", {{"first_run_ms", {{"median_ms", 50.0}}}, {"load_ms", {{"median_ms", 900.0}}}}}}
+                  .dump());
+    ManifestDraft d;
+    d.model = "sample:fake";
+    d.torchVersion = "2.11.0+cu130";
+    d.device = "cuda";
+    d.inputs = json::array({json{{"shape", {1, 4}}, {"dtype", "bfloat16"}}});
+    d.outputs = d.inputs;
+    d.buckets = json::array({json{{"name", "batch1"}, {"batch", 1}, {"package", "packages/batch1.pt2"}}});
+    d.compat = makeCompat({{"torch", "2.11.0+cu130"}, {"cuda", "13.0"}, {"precision", "bf16"}},
+                          {readPackageTarget(root / "packages" / "batch1.pt2")}, d.buckets, "cuda", "none");
+    writeManifest(root, newManifest(d));
 }
 
 } // namespace
@@ -322,31 +353,8 @@ private slots:
     {
         QTemporaryDir tmp;
         const fs::path root = fs::path(tmp.path().toStdString()) / "bundle";
-        // A CUDA bundle of one bucket whose kernels are sm_90 SASS only and whose wrapper calls FlashAttention 3.
         const auto build = [&](const std::string &kernels, const std::string &wrapper, std::uint64_t peak) {
-            fs::remove_all(root);
-            const fs::path tree = fs::path(tmp.path().toStdString()) / "tree";
-            fs::remove_all(tree);
-            makePackage(tree, cudaMetadata(),
-                        {{"k1" + kernels.substr(kernels.rfind('.')), readFile(kCuda / kernels)},
-                         {"cabc.wrapper.cpp", wrapper}});
-            fs::create_directories(root / "packages");
-            zipDirectory(tree, root / "packages" / "batch1.pt2");
-            writeFile(root / "report" / "batch1.json", json{{"memory", {{"predicted_peak_bytes", peak}}}}.dump());
-            writeFile(root / "report" / "cold_start.json",
-                      json{{"bundle_ms", 1200.0},
-                           {"phases", {{"first_run_ms", {{"median_ms", 50.0}}}, {"load_ms", {{"median_ms", 900.0}}}}}}
-                          .dump());
-            ManifestDraft d;
-            d.model = "sample:fake";
-            d.torchVersion = "2.11.0+cu130";
-            d.device = "cuda";
-            d.inputs = json::array({json{{"shape", {1, 4}}, {"dtype", "bfloat16"}}});
-            d.outputs = d.inputs;
-            d.buckets = json::array({json{{"name", "batch1"}, {"batch", 1}, {"package", "packages/batch1.pt2"}}});
-            d.compat = makeCompat({{"torch", "2.11.0+cu130"}, {"cuda", "13.0"}, {"precision", "bf16"}},
-                                  {readPackageTarget(root / "packages" / "batch1.pt2")}, d.buckets, "cuda", "none");
-            writeManifest(root, newManifest(d));
+            buildCudaBundle(root, fs::path(tmp.path().toStdString()) / "tree", kernels, wrapper, peak);
         };
         const auto check = [](const json &r, const std::string &name) {
             for (const auto &c : r["checks"])
@@ -387,6 +395,40 @@ private slots:
         QCOMPARE(check(l4, "torch").value("status", ""), std::string("fail"));
         QCOMPARE(check(l4, "architectures").value("status", ""), std::string("fail")); // sm_89 is older than compute_90
         QVERIFY_THROWS_EXCEPTION(BundleError, gpuProfile("no-such-gpu"));
+    }
+
+    // The studio's Bundle view of a bundle folder (File → Open Job Folder): the export result's
+    // shape read from the folder, with the key, the cold start and the preflight; another profile
+    // on request; a folder that is not a bundle refused by name.
+    void bundleFolderAsExportResult()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = fs::path(tmp.path().toStdString()) / "bundle";
+        buildCudaBundle(root, fs::path(tmp.path().toStdString()) / "tree", "scale_sm90.cubin", "// plain", 1ull << 30);
+        QString error;
+        const QString folder = QString::fromStdString(root.string());
+        const auto r = AotStudio::Client::ExportResult::fromJson(
+            AotStudio::Client::ExportResult::readBundleFolder(folder, QString(), &error));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(r.bundle, folder);
+        QCOMPARE(r.model, QStringLiteral("sample:fake"));
+        QCOMPARE(r.buckets.size(), 1);
+        QCOMPARE(r.buckets[0].batch, 1);
+        QCOMPARE(r.compat.sass, QList<int>{90});
+        QCOMPARE(r.compat.device, QStringLiteral("cuda"));
+        QCOMPARE(r.preflight.profile, QStringLiteral("rtx-pro-6000-half"));
+        QCOMPARE(r.preflight.verdict, QStringLiteral("refused")); // sm_90 SASS, no PTX: not on sm_120
+        QVERIFY(r.raw.value(QLatin1String("cold_start")).isObject());
+        const auto h200 = AotStudio::Client::ExportResult::preflightFolder(folder, QStringLiteral("h200"), &error);
+        QCOMPARE(h200.profile, QStringLiteral("h200"));
+        QCOMPARE(h200.verdict, QStringLiteral("ok"));
+        QVERIFY(
+            !AotStudio::Client::ExportResult::preflightFolder(folder, QStringLiteral("no-such-gpu"), &error).isValid());
+        QVERIFY2(error.contains(QLatin1String("no-such-gpu")), qPrintable(error));
+        error.clear();
+        QVERIFY(AotStudio::Client::ExportResult::readBundleFolder(tmp.path(), QString(), &error).isEmpty());
+        QVERIFY2(error.contains(QLatin1String("manifest.json")), qPrintable(error));
+        QCOMPARE(AotStudio::Client::ExportResult::gpuProfileNames().first(), QStringLiteral("rtx-pro-6000-half"));
     }
 
     void manifestCarriesTheKey()

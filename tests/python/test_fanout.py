@@ -126,6 +126,54 @@ class Task(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(d, "got")) and open(os.path.join(d, "got")).read().strip())
 
 
+class Target(unittest.TestCase):
+    """A driver in a target environment (AOTSTUDIO_TARGET): the node's engine is started with the
+    same target and must name it in its hello, else nothing is sent (issue 37)."""
+
+    def _engine(self, d):
+        engine = os.path.join(d, "aotstudio-engine")
+        with open(engine, "w", encoding="utf-8") as f:
+            # The stand-in names the target it was started with, as engine.cpp does.
+            f.write("#!/bin/sh\necho '{\"type\":\"hello\",\"id\":0,\"protocol\":1,\"torch_version\":\"2.11.0\","
+                    "\"target\":\"'\"$AOTSTUDIO_TARGET\"'\",\"devices\":[]}'\nread line\necho \"$line\" > "
+                    + os.path.join(d, "got") + "\n")
+        os.chmod(engine, 0o755)
+        return engine
+
+    def test_target_reaches_the_node_and_is_checked(self):
+        with tempfile.TemporaryDirectory() as d:
+            engine = self._engine(d)
+            events = list(fanout_task.run_engine(engine, {"type": "quantize", "id": 1, "device": "cpu"}, "", "2.11.0",
+                                                 None, None, "zerogpu"))
+            self.assertEqual(events[0]["type"], "fanout_hello")
+            self.assertEqual(events[0]["target"], "zerogpu")
+            self.assertTrue(os.path.exists(os.path.join(d, "got")))  # the request was sent
+
+    def test_node_without_the_target_runs_nothing(self):
+        with tempfile.TemporaryDirectory() as d:
+            engine = self._engine(d)
+            env = dict(os.environ)
+            os.environ.pop("AOTSTUDIO_TARGET", None)
+            try:  # the driver is a target's engine, the node's engine is not
+                events = list(fanout_task.run_engine(engine, {"type": "quantize", "id": 1, "device": "cpu"}, "",
+                                                     "2.11.0", None, None, ""))
+                self.assertEqual(events[0]["type"], "fanout_hello")  # none on both sides: fine
+                os.remove(os.path.join(d, "got"))
+                fake = os.path.join(d, "other")
+                with open(fake, "w", encoding="utf-8") as f:
+                    f.write("#!/bin/sh\necho '{\"type\":\"hello\",\"id\":0,\"protocol\":1,\"torch_version\":\"2.11.0\","
+                            "\"devices\":[]}'\nread line\necho \"$line\" > " + os.path.join(d, "got") + "\n")
+                os.chmod(fake, 0o755)
+                events = list(fanout_task.run_engine(fake, {"type": "quantize", "id": 1, "device": "cpu"}, "", "2.11.0",
+                                                     None, None, "zerogpu"))
+            finally:
+                os.environ.clear()
+                os.environ.update(env)
+            self.assertEqual(events[-1]["error"]["code"], "ray_unavailable")
+            self.assertIn("zerogpu", events[-1]["error"]["message"])
+            self.assertFalse(os.path.exists(os.path.join(d, "got")))
+
+
 class Send(unittest.TestCase):
     """The files a job sends with its tasks (fanout.pack_sent, fanout_task.unpack_sent)."""
 

@@ -34,6 +34,26 @@ class Options(unittest.TestCase):
         self.assertEqual((o.dynamic, o.inductor, o.scheme, o.out), ([], {}, None, os.path.abspath("o")))
         self.assertEqual(options.parse({"model": "m", "out": "o", "dtype": "bf16"}).tolerance, 5e-2)
 
+    def test_cuda_archs(self):
+        """--arch: spellings normalised to TORCH_CUDA_ARCH_LIST entries, duplicates dropped, bad entries
+        and a CPU compile refused naming the entry; the compile sets emit_multi_arch_kernel and the
+        variable only while it runs."""
+        o = options.parse({"model": "m", "out": "o", "device": "cuda", "cuda_archs": ["sm_90", "120", "12.0", "10.0a"]})
+        self.assertEqual(o.cuda_archs, ["9.0", "12.0", "10.0a"])
+        self.assertEqual(options.parse({"model": "m", "out": "o"}).cuda_archs, [])
+        self.assertEqual(options.parse_cuda_archs("sm_90;sm_120"), ["9.0", "12.0"])
+        for bad in (["sm9"], ["ampere"], [True], 90):
+            code, message = error({"model": "m", "out": "o", "device": "cuda", "cuda_archs": bad})
+            self.assertEqual(code, "bad_request")
+            self.assertIn("cuda_archs" if not isinstance(bad, list) else str(bad[0]), message)
+        code, message = error({"model": "m", "out": "o", "cuda_archs": ["sm_90"]})
+        self.assertEqual(code, "bad_request")
+        self.assertIn("cpu", message)
+        before = os.environ.get("TORCH_CUDA_ARCH_LIST")
+        with job._cuda_arch_list(["9.0", "12.0"]):
+            self.assertEqual(os.environ["TORCH_CUDA_ARCH_LIST"], "9.0;12.0")
+        self.assertEqual(os.environ.get("TORCH_CUDA_ARCH_LIST"), before)
+
     def test_dynamic_entries(self):
         o = options.parse({"model": "m", "out": "o", "dynamic": ["0:0:1:8=b", "1:0=b", "mask:1"]})
         self.assertEqual(o.dynamic, [(0, 0, 1, 8, "b"), (1, 0, 1, 8, "b"), ("mask", 1, None, None, None)])

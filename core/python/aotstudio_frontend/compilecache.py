@@ -406,7 +406,7 @@ def package_key(job, options: dict, compiler) -> tuple:
         "device": job.device, "dtype": job.dtype_name, "freezing": job.freezing,
         "max_autotune": job.max_autotune, "external_weights": job.external_weights,
         "snapshots": job.take_snapshots, "dynamic": job.dynamic_specs,
-        "scheme": job.options.scheme,
+        "scheme": job.options.scheme, "cuda_archs": getattr(job, "cuda_archs", []),
         "compiler": [compiler[0], compiler[1], compiler_identity(compiler[1])] if compiler else None,
         "cpu": _cpu_identity(), "precision": job.compile_precision,
         "torch": [torch.__version__, torch.version.git_version, torch.version.cuda],

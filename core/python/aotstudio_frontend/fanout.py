@@ -162,8 +162,11 @@ def start(address: str, engine: str, torch_version: str, subs: list, device: str
     blob_ref = ray.put(blob) if blob is not None else None
     for i, sub in enumerate(subs):
         mine = {os.path.normpath(p): places[os.path.normpath(p)] for p in (sub.get("send") or [])}
-        # The same call again when its node is lost (NODE_LOSS_RETRIES).
-        run["submit"][i] = functools.partial(task.remote, engine, sub["request"], sub.get("collect", ""), torch_version, mine, blob_ref)
+        # The same call again when its node is lost (NODE_LOSS_RETRIES). A target environment's
+        # engine (AOTSTUDIO_TARGET, core/bundle/targets.h) asks for the same target on every node:
+        # the task checks that the node's hello names it.
+        run["submit"][i] = functools.partial(task.remote, engine, sub["request"], sub.get("collect", ""), torch_version,
+                                             mine, blob_ref, os.environ.get("AOTSTUDIO_TARGET", ""))
         run["attempts"][i] = 1
         run["gens"][i] = run["submit"][i]()
     _runs[handle] = run

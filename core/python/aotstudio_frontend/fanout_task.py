@@ -133,18 +133,21 @@ def _node_id() -> str:
 
 
 def run_engine(engine: str, request: dict, collect: str, driver_torch: str, shipped: dict = None,
-               blob: bytes = None):
+               blob: bytes = None, driver_target: str = ""):
     """Run ``request`` (its ``out`` replaced by a temporary folder) in ``engine --serve`` and yield
     its events; the folder ``collect`` (relative to that ``out``; "" for all of it) comes back
     packed. ``driver_torch``: the torch version the driver runs; a worker with another one runs
     nothing. ``shipped``/``blob``: the driver's files (``{driver path: "K/NAME"}`` and the tar holding
     them, :func:`unpack_sent`), unpacked before the engine starts; an archive that cannot be
-    unpacked ends the task with ``remote_failed``."""
+    unpacked ends the task with ``remote_failed``. ``driver_target``: the driver's target environment
+    (empty: none); the node's engine runs with the same AOTSTUDIO_TARGET and must name it in its hello."""
     host = socket.gethostname()
     work = tempfile.mkdtemp(prefix="aotstudio-ray-")
     out = os.path.join(work, "out")
     stderr_path = os.path.join(work, "engine.stderr")
     env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+    if driver_target:
+        env["AOTSTUDIO_TARGET"] = driver_target
     proc = None
     sent = False
     request_id = int(request.get("id", 1))
@@ -183,6 +186,14 @@ def run_engine(engine: str, request: dict, collect: str, driver_torch: str, ship
                    "error": {"code": "ray_unavailable", "stage": "load",
                              "message": f"the engine did not start on Ray node {host}: {_tail(stderr_path) or 'no output'}",
                              "hint": "run aotstudio-engine --version on that node"}}
+            return
+        label["target"] = hello.get("target", "")
+        if label["target"] != driver_target:
+            yield {"type": "fanout_done", **label, "files": None, "worker_out": out,
+                   "error": {"code": "ray_unavailable", "stage": "load",
+                             "message": f"Ray node {host}'s engine runs in target '{label['target'] or 'none'}', "
+                                        f"the driver in '{driver_target or 'none'}'",
+                             "hint": "add the same target (aotstudio-cli target add) at the same path on every node"}}
             return
         if hello["torch_version"] != driver_torch:
             yield {"type": "fanout_done", **label, "files": None, "worker_out": out,

@@ -10,6 +10,7 @@ and models.py are also importable from here (``job.resolve_model``, ``job.DTYPES
 callers did before the split.
 """
 
+import contextlib
 import os
 import platform
 import shlex
@@ -69,6 +70,25 @@ def engine_info() -> dict:
 
 def _describe(t: torch.Tensor) -> dict:
     return {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
+
+
+@contextlib.contextmanager
+def _cuda_arch_list(archs: list):
+    """TORCH_CUDA_ARCH_LIST set to ``archs`` ("9.0;12.0") while a compile with
+    ``emit_multi_arch_kernel`` builds its fatbins (Inductor reads it then); the previous value
+    restored after. Nothing when ``archs`` is empty."""
+    if not archs:
+        yield
+        return
+    before = os.environ.get("TORCH_CUDA_ARCH_LIST")
+    os.environ["TORCH_CUDA_ARCH_LIST"] = ";".join(archs)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("TORCH_CUDA_ARCH_LIST", None)
+        else:
+            os.environ["TORCH_CUDA_ARCH_LIST"] = before
 
 
 def _plain_weight_files(package: str) -> None:
@@ -133,6 +153,7 @@ class CompileJob:
         # Weights outside the package's .so (BUNDLE.md "Shared weights"); off again with freezing.
         self.external_weights = opts.external_weights
         self.runtime = opts.runtime  # "lite": link_libtorch=False, checked and verified by lite.py
+        self.cuda_archs = opts.cuda_archs  # options.parse_cuda_archs(): fatbins for these GPUs too
         self.lite_runtime = opts.lite_runtime
         self.lite_missing = []
         self.allow_cache = opts.allow_cache
@@ -444,7 +465,8 @@ class CompileJob:
             try:
                 # Inductor freezes only with grad disabled (compile_fx checks is_grad_enabled()).
                 with PassRecorder(self.snapshot, self.log, self.unchanged_pass, self.check_stop), \
-                        torch.set_grad_enabled(not self.freezing), native_build, plan:
+                        torch.set_grad_enabled(not self.freezing), native_build, plan, \
+                        _cuda_arch_list(self.cuda_archs):
                     path = torch._inductor.aoti_compile_and_package(self.program, package_path=partial,
                                                                     inductor_configs=options)
             except Exception as exc:
@@ -519,7 +541,8 @@ class CompileJob:
                             "dynamic": self.dynamic_specs, "shapes": self.shapes or None,
                             "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
                             "cache": self.cache,
-                            "external_weights": self.external_weights, "inductor": self.inductor}}
+                            "external_weights": self.external_weights, "inductor": self.inductor,
+                            "cuda_archs": self.cuda_archs or None}}
 
     def _compat(self, options: dict) -> dict:
         """What the package's compatibility key takes from the compile (core/runtime/BUNDLE.md
@@ -564,6 +587,10 @@ class CompileJob:
             self.external_weights = False
             self.log("info", "freezing is on: the weights stay inside the package (frozen weights are packed "
                              "into opaque oneDNN tensors that cannot be stored outside it, so a bundle cannot share them)")
+        if self.cuda_archs:
+            # Fatbins with SASS for TORCH_CUDA_ARCH_LIST (set around the compile: _cuda_arch_list)
+            # plus the compile GPU's PTX: options.parse_cuda_archs().
+            options["aot_inductor.emit_multi_arch_kernel"] = True
         if self.runtime == "lite":
             options.update(lite.INDUCTOR_OPTIONS)  # aotstudio-run-lite's shim binds the aoti_torch_* calls
         if self.external_weights:

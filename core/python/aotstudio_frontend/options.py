@@ -101,6 +101,7 @@ class CompileOptions:
     external_weights: bool = False
     runtime: str = "libtorch"  # "lite": link_libtorch=False, for aotstudio-run-lite (lite.py)
     lite_runtime: str = None  # the aotstudio-run-lite executable that checks and verifies such a package
+    cuda_archs: list = field(default_factory=list)  # ["9.0", "12.0"]: parse_cuda_archs(); [] = the GPU's own
     allow_cache: bool = False
     cache: bool = True  # our compile cache and ccache (compilecache.py)
     take_snapshots: bool = True
@@ -110,6 +111,42 @@ class CompileOptions:
     def dtype(self) -> torch.dtype:
         """The torch dtype of ``dtype_name``."""
         return DTYPES[self.dtype_name]
+
+
+_ARCH_RE = re.compile(r"^(?:sm_?)?(\d{1,2})\.?(\d)([af]?)$|^(\d{1,2})\.(\d)([af]?)$")
+
+
+def parse_cuda_archs(value) -> list:
+    """The request's ``cuda_archs``: GPU architectures a CUDA package's kernels are built for
+    besides the compile GPU's own, as TORCH_CUDA_ARCH_LIST entries ("9.0", "12.0", "10.0a").
+    Accepts "sm_120", "120", "12.0" (and an "a"/"f" suffix). None or [] keeps Inductor's default
+    (the compile GPU only). Raises FrontendError(bad_request) naming an entry it cannot read.
+
+    With entries, the compile sets ``aot_inductor.emit_multi_arch_kernel`` and
+    ``TORCH_CUDA_ARCH_LIST``: each kernel becomes a fatbin with SASS for the listed
+    architectures Inductor can build from the compile GPU's PTX (the compile GPU's and newer;
+    older entries are ignored by torch with a warning) plus that PTX, which newer GPUs JIT
+    (torch/_inductor/codegen/cuda/compile_utils.py ``_cuda_multi_arch_gencode_options``). What
+    was built is read back from the package (the compatibility key's ``cuda_archs``)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [v for v in re.split(r"[;, ]+", value) if v]
+    if not isinstance(value, list):
+        raise FrontendError("bad_request", "load", f"'cuda_archs' must be a list of GPU architectures, got {value!r}",
+                            "e.g. [\"9.0\", \"12.0\"] (--arch sm_90,sm_120)")
+    out = []
+    for entry in value:
+        m = _ARCH_RE.match(str(entry).strip().lower()) if isinstance(entry, (str, int)) else None
+        if m is None or isinstance(entry, bool):
+            raise FrontendError("bad_request", "load", f"'{entry}' is not a GPU architecture",
+                                "write sm_90, 90 or 9.0 (sm_120 for RTX Pro 6000 Blackwell, sm_90 for H100/H200)")
+        major, minor, suffix = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(4), m.group(5),
+                                                                                         m.group(6))
+        arch = f"{int(major)}.{minor}{suffix}"
+        if arch not in out:
+            out.append(arch)
+    return out
 
 
 def parse(request: dict) -> CompileOptions:
@@ -175,6 +212,10 @@ def parse(request: dict) -> CompileOptions:
     if runtime == "lite" and device != "cpu":
         raise FrontendError("bad_request", "load", "runtime 'lite' (aotstudio-run-lite) runs CPU packages only",
                             "use --runtime libtorch for a CUDA bundle")
+    cuda_archs = parse_cuda_archs(request.get("cuda_archs"))
+    if cuda_archs and device != "cuda":
+        raise FrontendError("bad_request", "load", "'cuda_archs' (--arch) names GPU architectures, and this compile "
+                            f"is for the {device}", "compile with --device cuda, or leave --arch out")
     if runtime == "lite" and not request.get("lite_runtime"):
         raise FrontendError("bad_request", "load", "runtime 'lite' needs the aotstudio-run-lite executable "
                             "(the request's lite_runtime) to check and verify the package", "")
@@ -188,7 +229,7 @@ def parse(request: dict) -> CompileOptions:
         # Weights outside the package's .so (BUNDLE.md "Shared weights"): an export with several
         # buckets stores each distinct weight once for all of them.
         external_weights=bool(request.get("external_weights", False)),
-        runtime=runtime, lite_runtime=request.get("lite_runtime") or None,
+        runtime=runtime, lite_runtime=request.get("lite_runtime") or None, cuda_archs=cuda_archs,
         allow_cache=bool(request.get("allow_cache", False)), cache=bool(request.get("cache", True)),
         take_snapshots=bool(request.get("snapshots", True)),
         scheme=scheme)

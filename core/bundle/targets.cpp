@@ -12,7 +12,7 @@
 
 extern char **environ;
 
-namespace AotStudio::Cli {
+namespace AotStudio::Bundle {
 
 namespace fs = std::filesystem;
 
@@ -133,7 +133,7 @@ std::vector<std::string> withoutTargetOption(int argc, char **argv)
     return out;
 }
 
-std::string execInTarget(const std::string &name, const std::vector<std::string> &args)
+std::string findTarget(const std::string &name, Target &out)
 {
     if (const std::string why = checkTargetName(name); !why.empty())
         return "--target " + why;
@@ -141,16 +141,19 @@ std::string execInTarget(const std::string &name, const std::vector<std::string>
     if (!fs::is_directory(folder))
         return "--target " + name + ": no such target in " + targetsDir()
             + " (aotstudio-cli target list names them; target add makes one)";
-    Target t;
-    if (const std::string why = readTarget(folder, t); !why.empty())
+    if (const std::string why = readTarget(folder, out); !why.empty())
         return "--target " + name + ": " + why;
-    if (::access(t.cli.c_str(), X_OK) != 0)
-        return "--target " + name + ": its aotstudio-cli " + t.cli + " is missing or not executable; remove the "
-            + "target and add it again";
+    return {};
+}
+
+std::vector<std::string> targetEnvironment(const Target &t, const std::vector<std::string> &base)
+{
     std::vector<std::string> envs;
-    for (char **e = environ; *e; ++e) {
-        const std::string kv(*e);
+    std::string ld;
+    for (const std::string &kv : base) {
         const std::string key = kv.substr(0, kv.find('='));
+        if (key == "LD_LIBRARY_PATH")
+            ld = kv.size() > key.size() ? kv.substr(key.size() + 1) : std::string();
         if (key == "PYTHONHOME" || key == "PYTHONPATH" || key == "VIRTUAL_ENV" || key == "AOTSTUDIO_PYTHON"
             || key == "AOTSTUDIO_TARGET" || key == "LD_LIBRARY_PATH")
             continue;
@@ -158,12 +161,28 @@ std::string execInTarget(const std::string &name, const std::vector<std::string>
     }
     envs.push_back("AOTSTUDIO_PYTHON=" + t.venvPython);
     envs.push_back("AOTSTUDIO_TARGET=" + t.name);
-    std::string ld = env("LD_LIBRARY_PATH");
     const bool system = t.libpythonDir.rfind("/usr/lib", 0) == 0 || t.libpythonDir.rfind("/lib", 0) == 0;
     if (!t.libpythonDir.empty() && !system)
         ld = t.libpythonDir + (ld.empty() ? "" : ":" + ld);
     if (!ld.empty())
         envs.push_back("LD_LIBRARY_PATH=" + ld);
+    return envs;
+}
+
+std::string execInTarget(const std::string &name, const std::vector<std::string> &args, TargetExecutable which)
+{
+    Target t;
+    if (const std::string why = findTarget(name, t); !why.empty())
+        return why;
+    const std::string &exe = which == TargetExecutable::Cli ? t.cli : t.engine;
+    const char *what = which == TargetExecutable::Cli ? "aotstudio-cli" : "aotstudio-engine";
+    if (::access(exe.c_str(), X_OK) != 0)
+        return "--target " + name + ": its " + what + " " + exe + " is missing or not executable; remove the "
+            + "target and add it again";
+    std::vector<std::string> base;
+    for (char **e = environ; *e; ++e)
+        base.emplace_back(*e);
+    const std::vector<std::string> envs = targetEnvironment(t, base);
     std::vector<char *> argv, envp;
     for (const auto &a : args)
         argv.push_back(const_cast<char *>(a.c_str()));
@@ -171,8 +190,8 @@ std::string execInTarget(const std::string &name, const std::vector<std::string>
     for (const auto &e : envs)
         envp.push_back(const_cast<char *>(e.c_str()));
     envp.push_back(nullptr);
-    ::execve(t.cli.c_str(), argv.data(), envp.data());
-    return "--target " + name + ": cannot run " + t.cli + ": " + std::strerror(errno);
+    ::execve(exe.c_str(), argv.data(), envp.data());
+    return "--target " + name + ": cannot run " + exe + ": " + std::strerror(errno);
 }
 
-} // namespace AotStudio::Cli
+} // namespace AotStudio::Bundle
