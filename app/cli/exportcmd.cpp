@@ -6,6 +6,7 @@
 #include "profilecmd.h"
 #include "signcmd.h"
 
+#include "bundle/bundle.h"
 #include "protocol/envelope.h"
 
 #include <cstdio>
@@ -24,6 +25,7 @@ namespace {
 
 struct ExportOptions {
     std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe, ray, layout = "buckets";
+    std::optional<std::string> variant; ///< --variant (block layout; given even when empty, to refuse "")
     std::string fromCapture; ///< a capture folder whose proposal gives the buckets (issue 39)
     Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
     std::vector<std::string> dynamic, shapes;
@@ -112,6 +114,10 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
                    "hashes; BUNDLE.md \"Block layout\")")
         ->capture_default_str()
         ->check(CLI::IsMember({"buckets", "blocks"}));
+    cmd.add_option("--variant", o.variant,
+                   "With --layout blocks: the packages' variant, as spaces.aoti_blocks_load(model, REPO, "
+                   "variant=NAME) reads it: folders <BlockClass>.NAME/ and config.NAME.json, so that several "
+                   "builds (fp16, bf16-sm120, ...) share one repository (letters, digits, _ - .)");
     cmd.add_option("--runtime", o.runtime,
                    "What the packages are built for: 'libtorch' (aotstudio-run), 'lite' (link_libtorch=False: "
                    "aotstudio-run-lite runs them without libtorch, c10 or Python; a bucket needing a function it lacks "
@@ -148,6 +154,13 @@ std::string checkExport(ExportOptions &o)
         return "needs a model: pass --from DIR (a compile's output) or --model SPEC";
     if (std::string problem = loadRecipe(o.recipe, o.recipeOptions); !problem.empty())
         return problem;
+    if (o.variant && o.layout != "blocks")
+        return "--variant applies to --layout blocks only (it names the block folders CLASS.VARIANT/); add "
+               "--layout blocks or drop --variant";
+    if (o.variant) {
+        if (const std::string why = Bundle::variantProblem(*o.variant); !why.empty())
+            return "--variant '" + *o.variant + "': " + why;
+    }
     if (o.layout == "blocks") {
         using Given = std::pair<bool, const char *>;
         for (const auto &[given, flag] : std::initializer_list<Given>{{!o.buckets.empty(), "--buckets"},
@@ -199,6 +212,8 @@ Json exportRequest(const ExportOptions &o)
     }
     if (o.layout != "buckets")
         request["layout"] = o.layout;
+    if (o.variant)
+        request["variant"] = *o.variant;
     applyRecipe(request, o.recipeOptions, false);
     setRay(request, o.ray);
     return request;
@@ -218,10 +233,14 @@ void printBlockLayout(std::FILE *out, const Json &r)
                      b.value("constants", std::size_t{0}), b.value("package", "").c_str());
     if (const Json v = r.value("verify", Json::object()); v.value("verdict", Json()).is_string())
         std::fprintf(out, "verify:         %s\n", v["verdict"].get<std::string>().c_str());
+    if (const Json c = r.value("config", Json::object()); c.value("path", Json()).is_string())
+        std::fprintf(out, "loader config:  %s (no custom kernels to load)\n", c["path"].get<std::string>().c_str());
     std::fprintf(out, "index:          %s (SHA-256 of every file)\n", r.value("blocks_json", "").c_str());
+    const Json variant = r.value("variant", Json());
     std::fprintf(out,
-                 "load it:        spaces.aoti_blocks_load(model, REPO) after uploading the folder as REPO; "
-                 "aotstudio-run does not run it (weightless packages)\n");
+                 "load it:        spaces.aoti_blocks_load(model, REPO%s) after uploading the folder as REPO; "
+                 "aotstudio-run does not run it (weightless packages)\n",
+                 variant.is_string() ? (", variant=\"" + variant.get<std::string>() + "\"").c_str() : "");
 }
 
 void printExport(std::FILE *out, const Json &r)

@@ -35,6 +35,37 @@ inline constexpr const char *kManifestName = "manifest.json";
 /// The index of an `export --layout blocks` folder (BUNDLE.md "Block layout"): not a runnable
 /// bundle (its packages are weightless), told apart from one by this file in place of the manifest.
 inline constexpr const char *kBlocksIndexName = "blocks.json";
+/// A block layout's names as Hugging Face's `spaces.aoti_blocks_load(module, repo_id, variant)`
+/// asks the Hub for them (spaces 0.51.3, spaces/zero/torch/aoti.py): each block class's package is
+/// `withVariant(CLASS, variant)/kBlockPackageName`, the loader's config
+/// `withVariant(kBlocksConfigStem, variant) + ".json"`.
+inline constexpr const char *kBlockPackageName = "package.pt2";
+inline constexpr const char *kBlocksConfigStem = "config";
+/// `name` with a variant as spaces' `_variant(name, variant)` spells it: "Block" and "fp8" give
+/// "Block.fp8"; an empty variant gives `name` unchanged.
+inline std::string withVariant(const std::string &name, const std::string &variant)
+{
+    return variant.empty() ? name : name + "." + variant;
+}
+/// Why `variant` cannot name a block layout's variant, or "" when it can: 1 to 64 characters of
+/// letters, digits, '_', '-' and '.', the first a letter or digit. The variant becomes part of a
+/// folder name and a file name, on disk and in a Hub repository, so a path separator, a leading
+/// dot ("..", hidden files), spaces and control characters are refused. Never throws.
+inline std::string variantProblem(std::string_view variant)
+{
+    const auto alnum = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    };
+    if (variant.empty() || variant.size() > 64)
+        return "a variant has 1 to 64 characters";
+    if (!alnum(variant.front()))
+        return "a variant starts with a letter or a digit";
+    for (const char c : variant)
+        if (!alnum(c) && c != '_' && c != '-' && c != '.')
+            return "a variant holds only letters, digits, '_', '-' and '.' (it names the folders "
+                   "CLASS.VARIANT/ and the file config.VARIANT.json)";
+    return {};
+}
 inline constexpr const char *kSignatureName = "manifest.sig"; ///< signed bundles (bundle/signing.h)
 inline constexpr const char *kPackagesDir = "packages";       ///< packages/<bucket>.pt2
 inline constexpr const char *kSharedWeightsDir = "weights";   ///< weights/<sha256>.bin (format 2)

@@ -104,13 +104,26 @@ std::string putInPlace(const Job &ctx, const fs::path &staging, const fs::path &
 
 /// `layout: "blocks"` (BUNDLE.md "Block layout"): a regional compile of `base` (one weightless
 /// package per repeated block class, verified against eager with every instance on its package,
-/// not timed), laid out as `spaces.aoti_blocks_load` reads it: `OUT/<BlockClass>/package.pt2` and
-/// `block.json`, plus `OUT/blocks.json` (the SHA-256 and size of every file, the model, torch and
-/// the verify verdict) and `OUT/report/regional.json` (the compile's result). Written under
-/// OUT.partial-PID and renamed into place; zipped unless `zip` is false. Buckets, a dynamic batch,
-/// shared weights, a signature and Ray do not apply (bad_request). Throws JobFailed.
+/// not timed), laid out as `spaces.aoti_blocks_load(module, repo_id, variant)` reads it:
+/// `OUT/<BlockClass>[.<variant>]/package.pt2` and `block.json`, `OUT/config[.<variant>].json`
+/// (the loader's config: `{}`, no custom kernels to load), plus `OUT/blocks.json` (the variant, the
+/// SHA-256 and size of every file, the model, torch and the verify verdict) and
+/// `OUT/report/regional.json` (the compile's result). Written under OUT.partial-PID and renamed
+/// into place; zipped unless `zip` is false. Buckets, a dynamic batch, shared weights, a
+/// signature, Ray and a bad `variant` (Bundle::variantProblem) are refused (bad_request) before
+/// any compile. Throws JobFailed.
 Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, const Json &request)
 {
+    const Json variantJson = request.value("variant", Json());
+    if (!variantJson.is_null() && !variantJson.is_string())
+        throw JobFailed({"export", Protocol::Code::BadRequest, "'variant' must be a string",
+                         "e.g. --variant fp16 (folders CLASS.fp16/, config.fp16.json)"});
+    const std::string variant = variantJson.is_string() ? variantJson.get<std::string>() : std::string();
+    if (!variantJson.is_null()) {
+        if (const std::string why = Bundle::variantProblem(variant); !why.empty())
+            throw JobFailed({"export", Protocol::Code::BadRequest, "bad variant '" + variant + "': " + why,
+                             "choose a name such as fp16, bf16-sm120 or v2"});
+    }
     for (const char *k : {"buckets", "dynamic_batch", "sign_key", "ray", "shared_weights"}) {
         const Json v = request.value(k, Json());
         if (!v.is_null() && !(v.is_array() && v.empty()))
@@ -145,24 +158,27 @@ Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, co
             throw JobFailed(
                 {"export", Protocol::Code::Internal,
                  "the regional compile names a block '" + cls + "' without its folder under " + layout.string(), ""});
-        fs::copy(layout / cls, staging / cls, fs::copy_options::recursive, ec);
+        // The folder spaces.aoti_blocks_load asks for: CLASS, or CLASS.VARIANT with a variant.
+        const std::string folder = Bundle::withVariant(cls, variant);
+        fs::copy(layout / cls, staging / folder, fs::copy_options::recursive, ec);
         if (ec)
             throw JobFailed({"export", Protocol::Code::Internal,
                              "cannot copy block " + cls + " into '" + staging.string() + "': " + ec.message(),
                              "free some space there or choose another --out"});
         Json files = Json::object();
-        for (const char *name : {"package.pt2", "block.json"}) {
-            const fs::path f = staging / cls / name;
+        for (const char *name : {Bundle::kBlockPackageName, "block.json"}) {
+            const fs::path f = staging / folder / name;
             try {
-                files[cls + "/" + name] = {{"sha256", Bundle::sha256File(f)}, {"bytes", fs::file_size(f)}};
+                files[folder + "/" + name] = {{"sha256", Bundle::sha256File(f)}, {"bytes", fs::file_size(f)}};
             } catch (const std::exception &e) {
                 throw JobFailed({"export", Protocol::Code::Internal,
                                  std::string("cannot hash ") + f.string() + ": " + e.what(), ""});
             }
         }
         blocks.push_back({{"class", cls},
+                          {"folder", folder},
                           {"instances", b.value("instances", Json::array())},
-                          {"package", cls + "/package.pt2"},
+                          {"package", folder + "/" + Bundle::kBlockPackageName},
                           {"package_bytes", b.value("package_bytes", Json())},
                           {"constants", b.value("constants", Json::array()).size()},
                           {"files", files}});
@@ -170,6 +186,21 @@ Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, co
     if (blocks.empty())
         throw JobFailed({"export", Protocol::Code::BadRequest, "the regional compile produced no block package",
                          "export without --layout blocks"});
+    // The loader's config (spaces reads config[.VARIANT].json before the packages and, when it has a
+    // `kernels` list, calls kernels.get_kernel(**entry) for each to register custom ops). The block
+    // packages are AOTInductor's own code calling ATen through the AOTI shim, so there is nothing to
+    // register: `{}`. Written anyway so that the loader finds the variant's config instead of a 404.
+    const std::string configName = Bundle::withVariant(Bundle::kBlocksConfigStem, variant) + ".json";
+    writeJsonAtomic(staging / configName, Json::object());
+    Json config{{"path", configName}, {"kernels", Json::array()}};
+    try {
+        config["sha256"] = Bundle::sha256File(staging / configName);
+        config["bytes"] = fs::file_size(staging / configName);
+    } catch (const std::exception &e) {
+        throw JobFailed(
+            {"export", Protocol::Code::Internal, std::string("cannot hash ") + configName + ": " + e.what(), ""});
+    }
+    const Json variantOrNull = variant.empty() ? Json() : Json(variant);
     const Json verify = result.value("verify", Json::object());
     const Json index{{"format", "aotstudio.blocks"},
                      {"format_version", 1},
@@ -179,9 +210,13 @@ Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, co
                      {"device", result.value("device", "cpu")},
                      {"dtype", result.value("dtype", "fp32")},
                      {"torch_version", result.value("torch_version", "")},
+                     {"variant", variantOrNull},
+                     {"config", config},
                      {"loader",
-                      "spaces.aoti_blocks_load(module, repo_id): a folder per block class, weights from each "
-                      "instance's state_dict() bound with load_constants(user_managed=True)"},
+                      std::string("spaces.aoti_blocks_load(module, repo_id")
+                          + (variant.empty() ? std::string() : ", variant=\"" + variant + "\"")
+                          + "): a folder per block class, weights from each instance's state_dict() bound with "
+                            "load_constants(user_managed=True)"},
                      {"verify",
                       {{"verdict", verify.value("verdict", Json())},
                        {"max_abs_error", result.value("max_abs_error", Json())},
@@ -199,6 +234,8 @@ Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, co
     return Json{{"bundle", out.string()},
                 {"zip", zipPath},
                 {"layout", "blocks"},
+                {"variant", variantOrNull},
+                {"config", config},
                 {"blocks", blocks},
                 {"blocks_json", (out / Bundle::kBlocksIndexName).string()},
                 {"buckets", Json::array()},
@@ -366,6 +403,9 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
     if (layout != "buckets" && layout != "blocks")
         throw fail("export", Protocol::Code::BadRequest, "unknown layout '" + layout + "'",
                    "use buckets (a bundle aotstudio-run loads) or blocks (one weightless package per repeated block)");
+    if (layout != "blocks" && request.contains("variant"))
+        throw fail("export", Protocol::Code::BadRequest, "'variant' applies to the block layout only",
+                   "export with --layout blocks, or drop --variant");
     if (layout == "blocks")
         return exportBlockLayout(ctx, base, out, request);
     std::vector<long> buckets;

@@ -148,6 +148,8 @@ private slots:
     void checkCompatibleTable();
     void inspectPt2Fixtures();
     void batchRuleAndUncoveredSizes();
+    void blockVariantNames_data();
+    void blockVariantNames();
     void inspectNamesDynamicDimensions();
     void inspectBundleReportsProblems();
     void validUtf8ReplacesOnlyBadBytes();
@@ -1212,6 +1214,43 @@ void TestBundle::pickleWalk()
         QVERIFY2(!refusal.isEmpty(), e.what());
         QVERIFY2(QString::fromStdString(e.what()).contains(refusal), e.what());
     }
+}
+
+// The block layout's variant (export --layout blocks --variant): spelled as spaces'
+// `_variant(name, v)` (`name.v`, or `name` without one), and a name that would leave its folder
+// or hide it refused (Bundle::variantProblem). Microseconds.
+void TestBundle::blockVariantNames_data()
+{
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("plain") << QStringLiteral("fp16") << true;
+    QTest::newRow("dash, dot, underscore") << QStringLiteral("bf16-sm_120.v2") << true;
+    QTest::newRow("64 characters") << QString(64, QLatin1Char('a')) << true;
+    QTest::newRow("empty") << QString() << false;
+    QTest::newRow("65 characters") << QString(65, QLatin1Char('a')) << false;
+    QTest::newRow("parent folder") << QStringLiteral("../up") << false;
+    QTest::newRow("dot dot") << QStringLiteral("..") << false;
+    QTest::newRow("hidden") << QStringLiteral(".fp16") << false;
+    QTest::newRow("slash") << QStringLiteral("a/b") << false;
+    QTest::newRow("backslash") << QStringLiteral("a\\b") << false;
+    QTest::newRow("space") << QStringLiteral("fp 16") << false;
+    QTest::newRow("newline") << QStringLiteral("fp16\n") << false;
+    QTest::newRow("leading dash") << QStringLiteral("-fp16") << false;
+}
+
+void TestBundle::blockVariantNames()
+{
+    QFETCH(QString, variant);
+    QFETCH(bool, accepted);
+    const std::string v = variant.toStdString();
+    const std::string why = variantProblem(v);
+    QVERIFY2(why.empty() == accepted, why.c_str());
+    if (accepted) {
+        QCOMPARE(withVariant("Block", v), "Block." + v);
+        QCOMPARE(withVariant(kBlocksConfigStem, v) + ".json", "config." + v + ".json");
+    }
+    QCOMPARE(withVariant("Block", ""), std::string("Block"));
+    QCOMPARE(withVariant(kBlocksConfigStem, "") + ".json", std::string("config.json"));
 }
 
 QTEST_GUILESS_MAIN(TestBundle)
