@@ -32,9 +32,9 @@ struct ExportOptions {
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
     int coldStartRuns = 3;
     std::string runtime = "libtorch";
+    std::vector<std::string> archs; ///< --arch (each bucket's compile)
 };
 
-    std::vector<std::string> archs; ///< --arch (each bucket's compile)
 /// `--buckets batch=1,4,16` (the "batch=" prefix names the dimension; version 1 knows only batch):
 /// the batch sizes, or nullopt when the value cannot be read.
 std::optional<std::vector<long>> parseBuckets(const std::string &spec)
@@ -124,16 +124,16 @@ void addExportOptions(CLI::App &cmd, ExportOptions &o)
                    "stays libtorch and the log names them), 'auto' (lite on the CPU)")
         ->capture_default_str()
         ->check(CLI::IsMember({"libtorch", "lite", "auto"}));
+    cmd.add_option("--arch", o.archs,
+                   "CUDA only: GPU architectures every bucket's kernels are built for besides the compile GPU's, "
+                   "e.g. sm_90,sm_120 (as compile --arch; default with --from: the compile's)")
+        ->delimiter(',');
     cmd.add_flag("--no-shared-weights", o.noSharedWeights,
                  "Keep each bucket's weights inside its package's .so (default with several buckets: every distinct "
                  "weight stored once in weights/ and bound at load, BUNDLE.md \"Shared weights\")");
     cmd.add_option("--cold-start-runs", o.coldStartRuns,
                    "Fresh processes timed for cold start (bundle and eager); 0 to skip")
         ->capture_default_str()
-    cmd.add_option("--arch", o.archs,
-                   "CUDA only: GPU architectures every bucket's kernels are built for besides the compile GPU's, "
-                   "e.g. sm_90,sm_120 (as compile --arch; default with --from: the compile's)")
-        ->delimiter(',');
         ->check(CLI::Range(0, 100));
     cmd.add_option("--sign", o.signKey,
                    "Sign the bundle with this Ed25519 private key (aotstudio-cli keygen KEYFILE): "
@@ -202,6 +202,8 @@ Json exportRequest(const ExportOptions &o)
         request["shared_weights"] = false;
     if (o.runtime != "libtorch")
         request["runtime"] = o.runtime;
+    if (!o.archs.empty())
+        request["cuda_archs"] = o.archs;
     if (!o.fromCapture.empty())
         request["from_capture"] = std::filesystem::absolute(o.fromCapture).lexically_normal().string();
     if (!o.buckets.empty())
@@ -217,8 +219,6 @@ Json exportRequest(const ExportOptions &o)
     applyRecipe(request, o.recipeOptions, false);
     setRay(request, o.ray);
     return request;
-    if (!o.archs.empty())
-        request["cuda_archs"] = o.archs;
 }
 
 /// An `export --layout blocks` result (exportjob.cpp exportBlockLayout).
