@@ -1152,8 +1152,8 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
         // 8. Report.
         ctx.progress("write", 0, "writing profile.json, CSV and trace.json");
         const VariantReport vr = reportVariants(ctx, variants, measured, req.options, warn);
-        const Json memory
-            = memoryVsEager(variants, src.package, src.options.is_object() && src.options.value("freezing", false), warn);
+        const Json memory = memoryVsEager(variants, src.package,
+                                          src.options.is_object() && src.options.value("freezing", false), warn);
         const KernelReport kr = reportKernels(measured, variants, provenance, req.device);
         const ProfileFiles files(req.out);
         Json result{
