@@ -188,8 +188,9 @@ Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, co
                          "export without --layout blocks"});
     // The loader's config (spaces reads config[.VARIANT].json before the packages and, when it has a
     // `kernels` list, calls kernels.get_kernel(**entry) for each to register custom ops). The block
-    // packages are AOTInductor's own code calling ATen through the AOTI shim, so there is nothing to
-    // register: `{}`. Written anyway so that the loader finds the variant's config instead of a 404.
+    // packages are AOTInductor's own code calling ATen through the AOTI shim, and which Hub repository
+    // would provide an op from outside torch is not known here: `{}` (BUNDLE.md "Block layout").
+    // Written anyway so that the loader finds the variant's config instead of a 404.
     const std::string configName = Bundle::withVariant(Bundle::kBlocksConfigStem, variant) + ".json";
     writeJsonAtomic(staging / configName, Json::object());
     Json config{{"path", configName}, {"kernels", Json::array()}};
