@@ -295,9 +295,12 @@ Json captureTraffic(const Job &ctx, const fs::path &bundle, const Json &proposal
     const std::string dimension = buckets.value("dimension", "");
     std::map<long long, long long> histogram;
     for (const auto &d : proposal.value("dims", Json::array()))
-        if (d.value("name", "") == dimension)
-            for (const auto &[size, calls] : d.value("histogram", Json::object()).items())
-                histogram[std::atoll(size.c_str())] += calls.get<long long>();
+        if (d.value("name", "") == dimension) {
+            const Json sizes = d.value("histogram", Json::object()); // items() must not outlive it
+            for (const auto &[size, calls] : sizes.items())
+                if (calls.is_number_integer())
+                    histogram[std::atoll(size.c_str())] += calls.get<long long>();
+        }
     Bundle::BucketTraffic t;
     try {
         t = Bundle::bucketTraffic(Bundle::loadManifest(bundle), histogram);
