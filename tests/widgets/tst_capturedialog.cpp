@@ -172,6 +172,7 @@ private Q_SLOTS:
         dialog->findChild<QCheckBox *>(QStringLiteral("capturePadSafe"))->setChecked(false);
         QVERIFY2(dialog->bucketSummary().contains(QStringLiteral("padding waste 0.0%")), qPrintable(dialog->bucketSummary()));
 
+        QVERIFY(QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR)));
         const QString png = QDir(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR)).filePath(QStringLiteral("capture_dialog.png"));
         QVERIFY(dialog->grab().save(png));
         qInfo("screenshot: %s", qPrintable(png));
