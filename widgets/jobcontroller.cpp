@@ -172,6 +172,27 @@ void JobController::startEngine()
     Q_EMIT engineStateChanged();
 }
 
+bool JobController::setTarget(const QString &name)
+{
+    if (name == m_client->target())
+        return true;
+    if (isBusy()) {
+        Q_EMIT failed(tr("The target cannot change while a job runs: cancel it or wait for it to finish."));
+        return false;
+    }
+    const bool running = m_client->state() != Client::EngineClient::State::NotRunning;
+    m_client->setTarget(name);
+    Q_EMIT logMessage(0, QStringLiteral("info"),
+                      name.isEmpty() ? tr("Jobs run in the studio's own engine from now on.")
+                                     : tr("Jobs run in the engine of target %1 from now on.").arg(name));
+    if (running) {
+        Q_EMIT engineRestarting();
+        m_client->restart();
+        Q_EMIT engineStateChanged();
+    }
+    return true;
+}
+
 void JobController::restartEngine()
 {
     Q_EMIT engineRestarting();

@@ -85,6 +85,13 @@ public:
      * compileWhenReady() does not start: it never falls back to another device silently.
      */
     void setRequestedDevice(const QString &device);
+    /**
+     * Runs the jobs from now on in the engine of target environment `name` (empty: the studio's
+     * own; EngineClient::setTarget()): a running engine is restarted into it, a remote one over
+     * ssh gets `--target NAME`. Refused (false, failed() says why) while a job runs; earlier jobs
+     * and their results stay, each naming the target it ran in.
+     */
+    bool setTarget(const QString &name);
     /// Why `device` cannot be used with the connected engine; empty when it can.
     QString deviceUnavailableReason(const QString &device) const;
 

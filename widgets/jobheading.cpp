@@ -39,6 +39,8 @@ QString JobHeading::heading(const Client::JobRecord &job)
         parts << QFileInfo(text("from")).fileName();
     if (!text("device").isEmpty())
         parts << text("device");
+    if (!job.target.isEmpty())
+        parts << (job.torchVersion.isEmpty() ? job.target : tr("%1 (torch %2)").arg(job.target, job.torchVersion));
     if (!text("dtype").isEmpty() && text("dtype") != QLatin1String("fp32"))
         parts << text("dtype");
     if (r.value(QLatin1String("regional")).toBool())

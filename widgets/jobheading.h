@@ -18,8 +18,9 @@ class JobHeading
 public:
     /// A request type ("compile", "profile", …) in the UI language; an unknown one as given.
     static QString kindName(const QString &kind);
-    /// "job 3 · compile · sample:mlp · cpu · bf16": the job's id, kind and what its request
-    /// names (model or package or bundle, device, dtype when not fp32, regional, max-autotune).
+    /// "job 3 · compile · sample:mlp · cpu · zerogpu (torch 2.11.0) · bf16": the job's id, kind and
+    /// what its request names (model or package or bundle, device), the target environment of the
+    /// engine that ran it (only when not the studio's own), dtype when not fp32, regional, max-autotune.
     static QString heading(const Client::JobRecord &job);
     /// Where the job stands: "running: Compile (45%)", "failed at Load: <message>",
     /// "cancelled during Compile", "done in 28.1 s" (the stages' seconds added up).

@@ -4,11 +4,14 @@
 #include "charthelpers.h"
 #include "compareview.h"
 #include "graphpanel.h"
+#include "graphview/graphview.h"
+#include "helpwindows.h"
 #include "inspectorpanel.h"
+#include "jobspanel.h"
 #include "kernelspanel.h"
+#include "logview.h"
 #include "memorypanel.h"
 #include "numberformat.h"
-#include "logview.h"
 #include "pipelinepanel.h"
 #include "profilepanel.h"
 #include "quantizationpanel.h"
@@ -53,6 +56,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <functional>
+
 // Q_INIT_RESOURCE must be called from the global namespace; the widgets library is static, so
 // the linker would drop the unreferenced resource object otherwise.
 static void initStudioResources()
@@ -69,6 +75,25 @@ constexpr auto KeyModel = "compile/model";
 constexpr auto KeyDevice = "compile/device";
 constexpr auto KeyOutput = "compile/output";
 constexpr auto KeyLanguage = "ui/language";
+constexpr auto KeyTarget = "engine/target";
+/// A combo box that calls `beforePopup` before it opens, so its items are read fresh (targets
+/// are added and removed by aotstudio-cli target, outside the studio).
+class RefreshingComboBox : public QComboBox
+{
+public:
+    RefreshingComboBox(QWidget *parent, std::function<void()> beforePopup)
+        : QComboBox(parent)
+        , m_beforePopup(std::move(beforePopup))
+    { }
+    void showPopup() override
+    {
+        m_beforePopup();
+        QComboBox::showPopup();
+    }
+
+private:
+    std::function<void()> m_beforePopup;
+};
 /// A scroll area that scrolls only vertically: never narrower than its content's minimum width, so
 /// nothing is cut at its right edge (zh_CN at 1366 px: the summary's values were cut under a
 /// horizontal scroll bar), and it tells the layout when that width changes.
@@ -297,7 +322,7 @@ void MainWindow::createActions()
 
     m_quantizeAction = new QAction(QIcon::fromTheme(QStringLiteral("view-statistics")), tr("&Quantize"), this);
     m_quantizeAction->setObjectName(QStringLiteral("quantizeAction"));
-    m_quantizeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q | Qt::SHIFT));
+    m_quantizeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Q));
     m_quantizeAction->setToolTip(tr("Compare quantization schemes: latency, memory, size and accuracy against "
                                     "fp32 eager (Ctrl+Shift+Q)"));
     connect(m_quantizeAction, &QAction::triggered, m_jobs, &JobController::quantize);
@@ -415,6 +440,21 @@ void MainWindow::createToolBar()
     connect(m_deviceCombo, &QComboBox::activated, this, [this] { m_jobs->setRequestedDevice(QString()); });
     bar->addWidget(new QLabel(tr("Device:"), bar));
     bar->addWidget(m_deviceCombo);
+
+    m_targetCombo = new RefreshingComboBox(bar, [this] { populateTargets(); });
+    m_targetCombo->setObjectName(QStringLiteral("targetCombo"));
+    m_targetCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_targetCombo->setToolTip(
+        tr("The Python + torch the jobs are built with: the studio's own, or a target environment made with "
+           "aotstudio-cli target add (e.g. the torch a GPU service runs). Targets live in %1.")
+            .arg(QDir::toNativeSeparators(Client::EngineClient::targetsDirectory())));
+    populateTargets();
+    connect(m_targetCombo, &QComboBox::activated, this, [this] {
+        if (!m_jobs->setTarget(m_targetCombo->currentData().toString()))
+            selectTarget(m_jobs->client()->target()); // refused while a job runs: show what is in use
+    });
+    bar->addWidget(new QLabel(tr("Target:"), bar));
+    bar->addWidget(m_targetCombo);
     bar->addSeparator();
 
     m_outputEdit = new QLineEdit(bar);
@@ -546,6 +586,11 @@ void MainWindow::createDocks()
     auto *pipeline = addPanelDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
     auto *inspector = addPanelDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea);
     splitDockWidget(pipeline, inspector, Qt::Vertical);
+    // The session's jobs, tabbed with the Inspector: picking one shows it in every dock.
+    m_jobsPanel = new JobsPanel(m_hub);
+    auto *jobs = addPanelDock(m_jobsPanel, tr("Jobs"), QStringLiteral("jobsDock"), Qt::LeftDockWidgetArea);
+    tabifyDockWidget(inspector, jobs);
+    inspector->raise();
     auto *graph = addPanelDock(m_graphPanel, tr("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea);
     m_graphDock = graph;
     auto *kernels = addPanelDock(m_kernelsPanel, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::RightDockWidgetArea);
@@ -600,6 +645,9 @@ void MainWindow::showOpenedSession(Client::Session *loaded)
     if (const auto *failed = SessionController::latestFailedCompile(*loaded))
         m_resultPanel->showError(failed->request.value(QLatin1String("model")).toString(), *failed->error,
                                  Client::VerifyFailure::fromError(*failed->error, loaded->logs(), failed->id));
+    // A bundle folder opened (or a session that exported): the Bundle view with its preflight.
+    if (const auto *exported = loaded->latestSucceeded(QStringLiteral("export")))
+        m_resultPanel->showBundle(Client::ExportResult::fromJson(exported->result));
     // A numerics job is read on its graph: the capture snapshot coloured by error.
     if (const auto *job = m_hub->currentJobRecord(); job && job->numerics)
         m_graphDock->raise();
@@ -703,7 +751,31 @@ void MainWindow::createMenus()
         });
     }
 
+    // Issue 35 item 10: pass stepping and fit from anywhere in the window (the canvas keys work
+    // only while it has focus).
+    view->addSeparator();
+    QAction *nextPass = view->addAction(tr("&Next Pass"), this, [this] { stepPass(+1); });
+    nextPass->setObjectName(QStringLiteral("nextPassAction"));
+    nextPass->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
+    nextPass->setToolTip(tr("Show the graph after the next pass of the job shown (Alt+Down)"));
+    QAction *previousPass = view->addAction(tr("&Previous Pass"), this, [this] { stepPass(-1); });
+    previousPass->setObjectName(QStringLiteral("previousPassAction"));
+    previousPass->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
+    QAction *fitGraph = view->addAction(tr("&Fit Graph"), this, [this] {
+        m_graphDock->raise();
+        m_graphPanel->graphView()->fitToView();
+    });
+    fitGraph->setObjectName(QStringLiteral("fitGraphAction"));
+    fitGraph->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *docs = help->addAction(tr("&Documentation"), this, [this] { HelpWindows::showDocumentation(this); });
+    docs->setObjectName(QStringLiteral("documentationAction"));
+    docs->setShortcut(QKeySequence::HelpContents);
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), this, [this] { HelpWindows::showShortcuts(this); });
+    keys->setObjectName(QStringLiteral("shortcutsAction"));
+    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    help->addSeparator();
     help->addAction(tr("&About AOT Studio"), this, [this] {
         const auto &info = m_jobs->client()->engineInfo();
         QMessageBox::about(
@@ -735,6 +807,7 @@ void MainWindow::restoreSettings()
     if (!model.isEmpty())
         setModel(model);
     selectDevice(settings.value(QLatin1String(KeyDevice), QStringLiteral("cpu")).toString());
+    setTarget(settings.value(QLatin1String(KeyTarget)).toString());
     m_outputEdit->setText(settings.value(QLatin1String(KeyOutput)).toString());
 }
 
@@ -746,6 +819,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QString::fromLatin1(KeyState).arg(screenKey), saveState(LayoutVersion));
     settings.setValue(QLatin1String(KeyModel), m_modelCombo->currentText().trimmed());
     settings.setValue(QLatin1String(KeyDevice), m_deviceCombo->currentData().toString());
+    settings.setValue(QLatin1String(KeyTarget), m_jobs->client()->target());
     settings.setValue(QLatin1String(KeyOutput), m_outputEdit->text().trimmed());
 }
 
@@ -764,6 +838,59 @@ void MainWindow::setDevice(const QString &device)
 {
     selectDevice(device);
     m_jobs->setRequestedDevice(device);
+}
+
+void MainWindow::stepPass(int step)
+{
+    const Client::JobRecord *job = m_hub->currentJobRecord();
+    if (!job || job->snapshots.isEmpty())
+        return;
+    const int count = int(job->snapshots.size());
+    const int current = m_hub->currentSnapshot();
+    const int next = current < 0 ? (step > 0 ? 0 : count - 1) : std::clamp(current + step, 0, count - 1);
+    if (next != current) {
+        m_hub->selectSnapshot(next);
+        m_graphDock->raise();
+    }
+}
+
+void MainWindow::setTarget(const QString &name)
+{
+    if (m_jobs->setTarget(name))
+        selectTarget(name);
+}
+
+void MainWindow::populateTargets()
+{
+    const QString current = m_jobs->client()->target();
+    m_targetCombo->clear();
+    m_targetCombo->addItem(tr("Studio's own"), QString());
+    m_targetCombo->setItemData(0, tr("The engine installed with the studio"), Qt::ToolTipRole);
+    auto *model = qobject_cast<QStandardItemModel *>(m_targetCombo->model());
+    bool found = current.isEmpty();
+    for (const auto &t : Client::EngineClient::availableTargets()) {
+        m_targetCombo->addItem(t.error.isEmpty() ? tr("%1 (torch %2, Python %3)").arg(t.name, t.torch, t.python)
+                                                 : tr("%1 (unusable)").arg(t.name),
+                               t.name);
+        const int index = m_targetCombo->count() - 1;
+        m_targetCombo->setItemData(index, t.error.isEmpty() ? tr("CUDA: %1").arg(t.cuda) : t.error, Qt::ToolTipRole);
+        if (!t.error.isEmpty() && model)
+            model->item(index)->setEnabled(false);
+        found = found || t.name == current;
+    }
+    if (!found) // chosen earlier, since removed: still what the client runs until another is picked
+        m_targetCombo->addItem(tr("%1 (missing)").arg(current), current);
+    selectTarget(current);
+}
+
+void MainWindow::selectTarget(const QString &name)
+{
+    int index = m_targetCombo->findData(name);
+    if (index < 0) {
+        populateTargets();
+        index = m_targetCombo->findData(name);
+    }
+    m_targetCombo->setCurrentIndex(std::max(index, 0));
 }
 
 void MainWindow::selectDevice(const QString &device)
@@ -820,10 +947,9 @@ void MainWindow::exportReportDialog()
 
 CompareView *MainWindow::compareJobs(const QString &a, const QString &b)
 {
-    auto *window = new QWidget(this, Qt::Window);
-    window->setObjectName(QStringLiteral("compareWindow"));
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    window->setWindowTitle(tr("Compare %1 with %2").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
+    QWidget *window
+        = HelpWindows::secondaryWindow(this, QStringLiteral("compareWindow"),
+                                       tr("Compare %1 with %2").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
     auto *view = new CompareView(window);
     auto *layout = new QVBoxLayout(window);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -969,6 +1095,7 @@ void MainWindow::updateActions()
                                              "the whole model. Compile without “Regional compile” (Run Settings) first.")
                                         : m_exportToolTip);
     m_cancelAction->setEnabled(m_jobs->isBusy());
+    m_targetCombo->setEnabled(!m_jobs->isBusy());
 }
 
 void MainWindow::updateEngineStatus()
@@ -988,7 +1115,8 @@ void MainWindow::updateEngineStatus()
                                       info.torchVersion.isEmpty() ? tr("unavailable") : info.torchVersion,
                                       info.cudaVersion.isEmpty() ? tr("none") : info.cudaVersion,
                                       devices.isEmpty() ? tr("no devices") : devices.join(QStringLiteral(", ")));
-        m_engineStatus->setText(remote ? tr("%1 (over SSH) · %2").arg(host, text) : text);
+        const QString where = info.target.isEmpty() ? text : tr("target %1 · %2").arg(info.target, text);
+        m_engineStatus->setText(remote ? tr("%1 (over SSH) · %2").arg(host, where) : where);
         break;
     }
     case State::Starting:

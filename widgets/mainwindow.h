@@ -28,6 +28,7 @@ namespace AotStudio::Widgets {
 class CompareView;
 class GraphPanel;
 class InspectorPanel;
+class JobsPanel;
 class KernelsPanel;
 class MemoryPanel;
 class LogView;
@@ -56,7 +57,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     /// Bumped whenever docks or toolbars change, so an old saved layout is not restored.
-    static constexpr int LayoutVersion = 5;
+    static constexpr int LayoutVersion = 6;
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -100,6 +101,9 @@ public:
      * pending compileWhenReady() does not start: it never falls back to another device silently.
      */
     void setDevice(const QString &device);
+    /// Runs jobs in the engine of target environment `name` (empty: the studio's own) and shows it
+    /// in the toolbar's Target selector (JobController::setTarget(); refused while a job runs).
+    void setTarget(const QString &name);
     /// Output folder for the next jobs; empty = a new folder per job under the app data dir.
     void setOutputDirectory(const QString &path);
     /// JobController::compileWhenReady().
@@ -171,6 +175,11 @@ private:
     void openHfFolder();
     void chooseOutputDirectory();
     void selectDevice(const QString &device);
+    /// View → Next/Previous Pass: the snapshot `step` after (before) the shown one in the shown job.
+    void stepPass(int step);
+    /// Reads the targets again (EngineClient::availableTargets()) into the Target selector.
+    void populateTargets();
+    void selectTarget(const QString &name);
     /// Shows `message` in the status bar until the next action.
     void showFailure(const QString &message);
 
@@ -207,6 +216,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     PipelinePanel *m_pipelinePanel = nullptr;
     GraphPanel *m_graphPanel = nullptr;
+    JobsPanel *m_jobsPanel = nullptr;
     InspectorPanel *m_inspectorPanel = nullptr;
     KernelsPanel *m_kernelsPanel = nullptr;
     MemoryPanel *m_memoryPanel = nullptr;
@@ -224,6 +234,7 @@ private:
     QByteArray m_defaultLayout;
     QComboBox *m_modelCombo = nullptr;
     QComboBox *m_deviceCombo = nullptr;
+    QComboBox *m_targetCombo = nullptr;
     QLineEdit *m_outputEdit = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_stageLabel = nullptr;

@@ -8,12 +8,19 @@
 #include "verifyoutputmodel.h"
 #include "verifytext.h"
 
+#include "graphview/jobtracker.h"
+
 #include "client/stagenames.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QFrame>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -22,7 +29,10 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTextDocumentFragment>
+#include <QUrl>
+
 #include <QVBoxLayout>
+#include <utility>
 
 namespace AotStudio::Widgets {
 
@@ -269,9 +279,43 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_bundlePreflight = addRow(m_bundleForm, tr("Preflight:"), "resultBundlePreflight");
     m_bundlePreflight->setWordWrap(true);
     m_bundlePreflight->setTextFormat(Qt::RichText);
+    // Another GPU worker than the default: the preflight again from the bundle's files, when the
+    // bundle is on this machine (aotstudio-cli preflight BUNDLE --gpu PROFILE does the same).
+    m_bundleProfile = new QComboBox(m_bundleFrame);
+    m_bundleProfile->setObjectName(QStringLiteral("resultBundleProfile"));
+    m_bundleProfile->addItems(Client::ExportResult::gpuProfileNames());
+    m_bundleProfile->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_preflightReader = new JobTracker(this);
+    connect(m_bundleProfile, &QComboBox::activated, this, [this] {
+        if (m_bundleFolder.isEmpty())
+            return;
+        m_bundlePreflight->setText(tr("checking…"));
+        m_preflightReader->start(
+            [folder = m_bundleFolder, profile = m_bundleProfile->currentText()] {
+                QString error;
+                Client::Preflight p = Client::ExportResult::preflightFolder(folder, profile, &error);
+                return std::make_pair(p, error);
+            },
+            [this](std::pair<Client::Preflight, QString> done) {
+                if (done.first.isValid())
+                    showPreflight(done.first);
+                else
+                    m_bundlePreflight->setText(tr("cannot be made: %1").arg(done.second.toHtmlEscaped()));
+            });
+    });
+    m_bundleForm->addRow(tr("GPU worker:"), m_bundleProfile);
+    m_bundleOpenFolder = new QPushButton(tr("Open Folder"), m_bundleFrame);
+    m_bundleOpenFolder->setObjectName(QStringLiteral("resultBundleOpenFolder"));
+    m_bundleOpenFolder->setToolTip(tr("Show the bundle folder in the file manager"));
+    connect(m_bundleOpenFolder, &QPushButton::clicked, this,
+            [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(m_bundleFolder)); });
     auto *bundleLayout = new QVBoxLayout(m_bundleFrame);
     bundleLayout->addWidget(bundleTitle);
     bundleLayout->addLayout(m_bundleForm);
+    auto *bundleButtons = new QHBoxLayout;
+    bundleButtons->addWidget(m_bundleOpenFolder);
+    bundleButtons->addStretch(1);
+    bundleLayout->addLayout(bundleButtons);
     m_bundleFrame->hide();
 
     // Yellow, like the engine banner: the numbers are there but deserve doubt (e.g. noisy timings).
@@ -646,32 +690,51 @@ void ResultPanel::showBundle(const Client::ExportResult &r)
         m_bundleBuiltFor->setText(tr("not recorded (an older engine)"));
         m_bundleBuiltFor->setToolTip(QString());
     }
+    // The Open Folder button and another profile's preflight need the bundle on this machine (a
+    // remote engine's bundle is on its host).
+    const bool local = !r.bundle.isEmpty() && QFileInfo::exists(r.bundle + QStringLiteral("/manifest.json"));
+    m_bundleFolder = local ? r.bundle : QString();
+    m_preflightReader->cancel();
+    m_bundleOpenFolder->setEnabled(local);
+    m_bundleProfile->setEnabled(local);
+    m_bundleProfile->setToolTip(local
+                                    ? tr("Check the bundle against another GPU worker")
+                                    : tr("The bundle is on the engine's machine: aotstudio-cli preflight BUNDLE --gpu "
+                                         "PROFILE checks it there"));
+    if (const int i = m_bundleProfile->findText(r.preflight.profile); i >= 0)
+        m_bundleProfile->setCurrentIndex(i);
     if (r.preflight.isValid()) {
-        const QString verdict = r.preflight.verdict == QLatin1String("ok") ? tr("runs there")
-            : r.preflight.verdict == QLatin1String("refused")            ? tr("does not run there")
-                                                                          : tr("not fully known");
-        QStringList lines{tr("<b>%1</b>: %2").arg(r.preflight.profile.toHtmlEscaped(), verdict)};
-        QStringList details{r.preflight.description};
-        for (const auto &c : r.preflight.checks) {
-            const QString mark = c.status == QLatin1String("ok") ? QStringLiteral("✓")
-                : c.status == QLatin1String("fail")              ? QStringLiteral("✗")
-                : c.status == QLatin1String("warn")              ? QStringLiteral("!")
-                                                                 : QStringLiteral("?");
-            if (c.status == QLatin1String("fail")) // what failed, with the engine's reason
-                lines << QStringLiteral("%1 %2: %3").arg(mark, preflightCheckName(c.name).toHtmlEscaped(), c.summary.toHtmlEscaped());
-            else if (c.status != QLatin1String("ok"))
-                lines << QStringLiteral("%1 %2").arg(mark, preflightCheckName(c.name).toHtmlEscaped());
-            details << QStringLiteral("%1 %2: %3").arg(mark, preflightCheckName(c.name), c.summary);
-        }
-        m_bundlePreflight->setText(lines.join(QStringLiteral("<br>")));
-        m_bundlePreflight->setToolTip(details.join(QLatin1Char('\n')) + QStringLiteral("\n\n")
-                                      + tr("aotstudio-cli preflight BUNDLE --gpu PROFILE checks other GPUs."));
+        showPreflight(r.preflight);
     } else {
         m_bundlePreflight->setText(tr("not made (an older engine)"));
         m_bundlePreflight->setToolTip(QString());
     }
     m_bundleFrame->show();
     m_stack->setCurrentIndex(1);
+}
+
+void ResultPanel::showPreflight(const Client::Preflight &preflight)
+{
+    const QString verdict = preflight.verdict == QLatin1String("ok") ? tr("runs there")
+        : preflight.verdict == QLatin1String("refused")              ? tr("does not run there")
+                                                                     : tr("not fully known");
+    QStringList lines{tr("<b>%1</b>: %2").arg(preflight.profile.toHtmlEscaped(), verdict)};
+    QStringList details{preflight.description};
+    for (const auto &c : preflight.checks) {
+        const QString mark = c.status == QLatin1String("ok") ? QStringLiteral("✓")
+            : c.status == QLatin1String("fail")              ? QStringLiteral("✗")
+            : c.status == QLatin1String("warn")              ? QStringLiteral("!")
+                                                             : QStringLiteral("?");
+        if (c.status == QLatin1String("fail")) // what failed, with the engine's reason
+            lines << QStringLiteral("%1 %2: %3")
+                         .arg(mark, preflightCheckName(c.name).toHtmlEscaped(), c.summary.toHtmlEscaped());
+        else if (c.status != QLatin1String("ok"))
+            lines << QStringLiteral("%1 %2").arg(mark, preflightCheckName(c.name).toHtmlEscaped());
+        details << QStringLiteral("%1 %2: %3").arg(mark, preflightCheckName(c.name), c.summary);
+    }
+    m_bundlePreflight->setText(lines.join(QStringLiteral("<br>")));
+    m_bundlePreflight->setToolTip(details.join(QLatin1Char('\n')) + QStringLiteral("\n\n")
+                                  + tr("aotstudio-cli preflight BUNDLE --gpu PROFILE checks other GPUs."));
 }
 
 bool ResultPanel::hasBundle() const

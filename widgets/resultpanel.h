@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QFormLayout;
 class QFrame;
 class QLabel;
@@ -19,6 +20,7 @@ class QTableView;
 
 namespace AotStudio::Widgets {
 
+class JobTracker;
 class LatencyChart;
 class VerifyOutputModel;
 
@@ -121,6 +123,12 @@ private:
     QLabel *m_bundlePhases;
     QLabel *m_bundleBuiltFor;   ///< the compatibility key in words (BUNDLE.md)
     QLabel *m_bundlePreflight;  ///< the export's preflight against the default GPU profile
+    /// The GPU profile the preflight is against: a local bundle is checked again on a change.
+    QComboBox *m_bundleProfile;
+    QPushButton *m_bundleOpenFolder;
+    JobTracker *m_preflightReader; ///< Bundle::preflight off the UI thread
+    QString m_bundleFolder; ///< the shown bundle's folder; empty when none
+    void showPreflight(const Client::Preflight &preflight);
     QFrame *m_warningFrame;
     QLabel *m_warningText;
     QFrame *m_errorFrame;

@@ -3,7 +3,10 @@
 
 #include "selectionhub.h"
 
+#include "graphview/jobtracker.h"
+
 #include "client/engineinfo.h"
+#include "client/exportresult.h"
 #include "client/session.h"
 
 #include <QDateTime>
@@ -14,6 +17,8 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
+
+#include <utility>
 
 namespace AotStudio::Widgets {
 
@@ -27,6 +32,7 @@ SessionController::SessionController(SelectionHub *hub, QWidget *dialogParent, Q
     , m_hub(hub)
     , m_dialogParent(dialogParent)
     , m_liveSession(new Client::Session(this))
+    , m_bundleReader(new JobTracker(this))
     , m_windowTitle(tr("AOT Studio"))
 {
 }
@@ -137,6 +143,33 @@ bool SessionController::openSession(const QString &path)
 
 bool SessionController::openJobFolder(const QString &folder)
 {
+    if (QDir(folder).exists(QStringLiteral("manifest.json"))) { // a bundle: hashed off the UI thread
+        Q_EMIT statusMessage(tr("Reading the bundle %1…").arg(QDir::toNativeSeparators(folder)), 0);
+        m_bundleReader->start(
+            [folder] {
+                QString error;
+                QJsonObject result = Client::ExportResult::readBundleFolder(folder, QString(), &error);
+                return std::make_pair(result, error);
+            },
+            [this, folder](std::pair<QJsonObject, QString> read) {
+                if (read.first.isEmpty()) {
+                    refuseOpen(tr("Open Job Folder"), read.second);
+                    Q_EMIT bundleOpened(false);
+                    return;
+                }
+                try {
+                    showOpened(Client::Session::fromResult(folder, QStringLiteral("export"), read.first, this),
+                               QFileInfo(folder).fileName());
+                } catch (const Client::SessionError &e) {
+                    refuseOpen(tr("Open Job Folder"), e.message());
+                    Q_EMIT bundleOpened(false);
+                    return;
+                }
+                Q_EMIT statusMessage(tr("Opened the bundle %1.").arg(QDir::toNativeSeparators(folder)), 10000);
+                Q_EMIT bundleOpened(true);
+            });
+        return true;
+    }
     Client::Session *loaded = nullptr;
     try {
         loaded = Client::Session::fromJobFolder(folder, this);
@@ -176,7 +209,8 @@ void SessionController::showOpened(Client::Session *loaded, const QString &name)
 
 void SessionController::openJobFolderDialog()
 {
-    const QString folder = QFileDialog::getExistingDirectory(m_dialogParent, tr("Open Job Folder (numerics.json or tune.json)"));
+    const QString folder = QFileDialog::getExistingDirectory(
+        m_dialogParent, tr("Open Job Folder (numerics.json, tune.json, or a bundle's manifest.json)"));
     if (!folder.isEmpty())
         openJobFolder(folder);
 }

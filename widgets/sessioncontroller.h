@@ -15,6 +15,7 @@ struct JobRecord;
 
 namespace AotStudio::Widgets {
 
+class JobTracker;
 class SelectionHub;
 
 /**
@@ -61,7 +62,10 @@ public:
     /**
      * Shows the result folder of a command-line job (`aotstudio-cli numerics --out DIR`) as a
      * saved session of one job (Client::Session::fromJobFolder). Returns false and shows why
-     * when the folder holds no such result; what was shown before stays.
+     * when the folder holds no such result; what was shown before stays. A bundle folder
+     * (manifest.json: `aotstudio-cli export --out DIR`) is read off the UI thread (every file's
+     * SHA-256 is checked; Client::ExportResult::readBundleFolder) and shown as an export job, the
+     * Bundle view with its preflight; true means the read started, and bundleOpened() follows.
      */
     bool openJobFolder(const QString &folder);
     /**
@@ -86,6 +90,8 @@ public Q_SLOTS:
     void saveSessionDialog();
 
 Q_SIGNALS:
+    /// A bundle folder openJobFolder() read is shown (ok), or could not be read (failed() says why).
+    void bundleOpened(bool ok);
     /// The shown saved session changed to `session` (the hub shows it already).
     void sessionOpened(AotStudio::Client::Session *session);
     void windowTitleChanged(const QString &title);
@@ -110,6 +116,7 @@ private:
     QWidget *m_dialogParent;
     Client::Session *m_liveSession;
     Client::Session *m_openedSession = nullptr; ///< a saved session being shown, or nullptr
+    JobTracker *m_bundleReader; ///< reads an opened bundle folder off the UI thread
     QString m_windowTitle;
 };
 

@@ -37,6 +37,12 @@ struct Options
     QCommandLineOption device{QStringLiteral("device"),
                               QCoreApplication::translate("main", "Device to select: cpu or cuda."),
                               QCoreApplication::translate("main", "device")};
+    QCommandLineOption target{
+        QStringLiteral("target"),
+        QCoreApplication::translate("main",
+                                    "Run jobs in the engine of this target environment (aotstudio-cli target "
+                                    "list names them; \"\" for the studio's own), as the Target selector."),
+        QCoreApplication::translate("main", "name")};
     QCommandLineOption out{QStringLiteral("out"),
                            QCoreApplication::translate("main", "Output folder for the job."),
                            QCoreApplication::translate("main", "dir")};
@@ -71,7 +77,7 @@ struct Options
     {
         parser.addHelpOption();
         parser.addVersionOption();
-        parser.addOptions({model, device, out, compile, screenshot, screenshotAfter, engine, dock, lang});
+        parser.addOptions({model, device, target, out, compile, screenshot, screenshotAfter, engine, dock, lang});
         parser.addPositionalArgument(
             QStringLiteral("session"),
             QCoreApplication::translate(
@@ -252,6 +258,8 @@ int main(int argc, char *argv[])
         window.setModel(parser.value(options.model));
     if (parser.isSet(options.device))
         window.setDevice(device);
+    if (parser.isSet(options.target))
+        window.setTarget(parser.value(options.target));
     if (parser.isSet(options.out))
         window.setOutputDirectory(parser.value(options.out));
     const QStringList positional = parser.positionalArguments();

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow against the fake engine (tests/fixtures/fake_engine.py), offscreen.
+#include "bundle/bundle.h"
+#include "bundle/compat.h"
 #include "client/session.h"
 #include "widgets/exportdialog.h"
 #include "widgets/graphpanel.h"
 #include "widgets/graphview/graphview.h"
+#include "widgets/helpwindows.h"
+#include "widgets/jobheading.h"
 #include "widgets/logview.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultpanel.h"
@@ -31,6 +35,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -44,9 +49,16 @@
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTranslator>
+#include <QTreeWidget>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 using AotStudio::Widgets::ExportDialog;
 using AotStudio::Widgets::MainWindow;
@@ -803,6 +815,221 @@ private Q_SLOTS:
         QVERIFY(w->findChild<QFrame *>(QStringLiteral("resultWarnings"))->isVisible());
         QVERIFY(text(*w, "resultWarningsText").contains(QLatin1String("noisy")));
         screenshot(*w, QStringLiteral("mainwindow_noisy"));
+    }
+
+    // Issue 37: the Target selector lists the target environments (a broken one disabled with its
+    // reason), starts the chosen target's engine in its environment (AOTSTUDIO_TARGET, which the
+    // engine names in hello), jobs name the target they ran in, and a target that went missing
+    // is a banner naming it, not a crash.
+    void targetSelectorRunsTheTargetsEngine()
+    {
+        QTemporaryDir targets;
+        QVERIFY(QDir(targets.path()).mkpath(QStringLiteral("t211")));
+        QVERIFY(QDir(targets.path()).mkpath(QStringLiteral("broken")));
+        const auto write = [](const QString &path, const QByteArray &bytes) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        write(targets.filePath(QStringLiteral("t211/target.json")),
+              QJsonDocument(QJsonObject{{QStringLiteral("format"), 1},
+                                        {QStringLiteral("python"), QStringLiteral("3.12")},
+                                        {QStringLiteral("torch"), QStringLiteral("2.11.0+fake")},
+                                        {QStringLiteral("cuda"), QStringLiteral("cpu")},
+                                        {QStringLiteral("cli"), QStringLiteral("/bin/false")},
+                                        {QStringLiteral("engine"), QStringLiteral(AOTSTUDIO_FAKE_ENGINE)},
+                                        {QStringLiteral("venv_python"), QStringLiteral("/usr/bin/python3")}})
+                  .toJson());
+        write(targets.filePath(QStringLiteral("broken/target.json")), "{");
+        qputenv("AOTSTUDIO_TARGETS_DIR", targets.path().toLocal8Bit());
+        const auto unset = qScopeGuard([] { qunsetenv("AOTSTUDIO_TARGETS_DIR"); });
+
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("sample:mlp"));
+        w->setOutputDirectory(m_out.path());
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QVERIFY(w->engineClient()->engineInfo().target.isEmpty());
+        auto *combo = w->findChild<QComboBox *>(QStringLiteral("targetCombo"));
+        QVERIFY(combo);
+        QCOMPARE(combo->count(), 3); // the studio's own, broken, t211 (by name)
+        QCOMPARE(combo->currentData().toString(), QString());
+        const int broken = combo->findData(QStringLiteral("broken"));
+        const int t211 = combo->findData(QStringLiteral("t211"));
+        QVERIFY(broken > 0 && t211 > 0);
+        QVERIFY(!qobject_cast<QStandardItemModel *>(combo->model())->item(broken)->isEnabled());
+        QVERIFY2(combo->itemData(broken, Qt::ToolTipRole).toString().contains(QLatin1String("JSON")),
+                 qPrintable(combo->itemData(broken, Qt::ToolTipRole).toString()));
+        QVERIFY2(combo->itemText(t211).contains(QLatin1String("2.11.0+fake")), qPrintable(combo->itemText(t211)));
+
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile()); // in the studio's own engine
+        QVERIFY(finished.wait(10000));
+        combo->setCurrentIndex(t211);
+        Q_EMIT combo->activated(t211); // as a user's pick
+        QTRY_COMPARE_WITH_TIMEOUT(w->engineClient()->engineInfo().target, QStringLiteral("t211"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QVERIFY2(text(*w, "engineStatus").contains(QLatin1String("target t211")), qPrintable(text(*w, "engineStatus")));
+        QVERIFY(w->compile()); // in the target's engine
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.last().at(0).toBool(), true);
+        const auto &jobs = w->session()->jobs();
+        QVERIFY(jobs.size() >= 2);
+        QCOMPARE(jobs.first().target, QString()); // the first job keeps the engine it ran in
+        QCOMPARE(jobs.last().target, QStringLiteral("t211"));
+        QCOMPARE(jobs.last().torchVersion, QStringLiteral("2.11.0+fake"));
+        const QString heading = AotStudio::Widgets::JobHeading::heading(jobs.last());
+        QVERIFY2(heading.contains(QLatin1String("t211 (torch 2.11.0+fake)")), qPrintable(heading));
+        QVERIFY(!AotStudio::Widgets::JobHeading::heading(jobs.first()).contains(QLatin1String("t211")));
+        QTRY_VERIFY_WITH_TIMEOUT(text(*w, "pipelineHeading").contains(QLatin1String("t211")), 5000);
+        // The Jobs dock lists both, newest first; picking the older one shows it in every dock.
+        auto *jobsView = w->findChild<QTreeWidget *>(QStringLiteral("jobsView"));
+        QVERIFY(jobsView);
+        QVERIFY(jobsView->topLevelItemCount() >= 2);
+        QVERIFY2(jobsView->topLevelItem(0)->text(0).contains(QLatin1String("t211")),
+                 qPrintable(jobsView->topLevelItem(0)->text(0)));
+        QVERIFY2(jobsView->topLevelItem(0)->text(1).startsWith(QLatin1String("done")),
+                 qPrintable(jobsView->topLevelItem(0)->text(1)));
+        jobsView->setCurrentItem(jobsView->topLevelItem(jobsView->topLevelItemCount() - 1));
+        QTRY_VERIFY_WITH_TIMEOUT(!text(*w, "pipelineHeading").contains(QLatin1String("t211")), 5000);
+        QVERIFY2(text(*w, "pipelineHeading").startsWith(AotStudio::Widgets::JobHeading::heading(jobs.first())),
+                 qPrintable(text(*w, "pipelineHeading")));
+
+        // Removed behind the studio's back: the next start says which target and what to do.
+        QVERIFY(QDir(targets.filePath(QStringLiteral("t211"))).removeRecursively());
+        w->engineClient()->restart();
+        QTRY_VERIFY_WITH_TIMEOUT(banner(*w)->isVisible(), 5000);
+        QVERIFY2(text(*w, "engineBannerText").contains(QLatin1String("t211")),
+                 qPrintable(text(*w, "engineBannerText")));
+        // Back to the studio's own.
+        w->setTarget(QString());
+        w->engineClient()->restart();
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QVERIFY(w->engineClient()->engineInfo().target.isEmpty());
+        QCOMPARE(combo->currentData().toString(), QString());
+    }
+
+    // Issue 35 item 9 / 37 item 4: a bundle folder opened shows the same Bundle view as an export
+    // (buckets, key, cold start, preflight), off the UI thread; another GPU profile re-checks it.
+    void openBundleFolderShowsTheBundleView()
+    {
+        namespace fs = std::filesystem;
+        QTemporaryDir dir;
+        const fs::path root = fs::path(dir.path().toStdString()) / "mlp-bundle";
+        const fs::path tree = fs::path(dir.path().toStdString()) / "tree";
+        const fs::path model = tree / "model" / "data" / "aotinductor" / "model";
+        fs::create_directories(model);
+        fs::create_directories(root / "packages");
+        fs::create_directories(root / "report");
+        std::ofstream(model / "cabc.wrapper_metadata.json")
+            << R"({"AOTI_DEVICE_KEY": "cpu", "AOTI_PLATFORM": "linux", "AOTI_MACHINE": "x86_64", "AOTI_CPU_ISA": "AVX2"})";
+        AotStudio::Bundle::zipDirectory(tree, root / "packages" / "batch4.pt2");
+        std::ofstream(root / "report" / "cold_start.json") << R"({"bundle_ms": 190.0, "eager_ms": 2100.0, "runs": 3,
+                  "phases": {"load_ms": {"median_ms": 150.0}, "first_run_ms": {"median_ms": 2.0}}})";
+        AotStudio::Bundle::ManifestDraft d;
+        d.model = "sample:mlp";
+        d.torchVersion = "2.14.1+cu130";
+        d.device = "cpu";
+        d.inputs = nlohmann::json::array({nlohmann::json{{"shape", {4, 64}}, {"dtype", "float32"}}});
+        d.outputs = d.inputs;
+        d.buckets = nlohmann::json::array(
+            {nlohmann::json{{"name", "batch4"}, {"batch", 4}, {"package", "packages/batch4.pt2"}}});
+        d.compat = AotStudio::Bundle::makeCompat(
+            {{"torch", "2.14.1+cu130"}, {"precision", "fp32"}},
+            {AotStudio::Bundle::readPackageTarget(root / "packages" / "batch4.pt2")}, d.buckets, "cpu", "none");
+        AotStudio::Bundle::writeManifest(root, AotStudio::Bundle::newManifest(d));
+
+        MainWindow w;
+        w.resize(1366, 728);
+        w.show();
+        const QString folder = QString::fromStdString(root.string());
+        QVERIFY(w.openJobFolder(folder));
+        QTRY_VERIFY_WITH_TIMEOUT(w.findChild<QFrame *>(QStringLiteral("resultBundle"))->isVisible(), 10000);
+        QCOMPARE(text(w, "resultBundlePath"), folder);
+        QCOMPARE(text(w, "resultBundleBuckets"), QStringLiteral("batch 4"));
+        QVERIFY2(text(w, "resultBundleBuiltFor").contains(QLatin1String("torch 2.14")),
+                 qPrintable(text(w, "resultBundleBuiltFor")));
+        QVERIFY2(text(w, "resultBundleColdStart").contains(QLatin1String("190")),
+                 qPrintable(text(w, "resultBundleColdStart")));
+        QVERIFY2(text(w, "resultBundlePreflight").contains(QLatin1String("rtx-pro-6000-half")),
+                 qPrintable(text(w, "resultBundlePreflight")));
+        QVERIFY(w.findChild<QPushButton *>(QStringLiteral("resultBundleOpenFolder"))->isEnabled());
+        auto *profile = w.findChild<QComboBox *>(QStringLiteral("resultBundleProfile"));
+        QVERIFY(profile && profile->isEnabled());
+        const int h200 = profile->findText(QStringLiteral("h200"));
+        QVERIFY(h200 > 0);
+        profile->setCurrentIndex(h200);
+        Q_EMIT profile->activated(h200);
+        QTRY_VERIFY_WITH_TIMEOUT(text(w, "resultBundlePreflight").contains(QLatin1String("h200")), 10000);
+        screenshot(w, QStringLiteral("mainwindow_bundle_opened"));
+
+        // A folder that is neither a job nor a bundle: refused by name, the view stays.
+        QTemporaryDir empty;
+        QVERIFY(!w.openJobFolder(empty.path()));
+        if (auto *box = w.findChild<QMessageBox *>(QStringLiteral("sessionErrorBox")))
+            box->close();
+        QCOMPARE(text(w, "resultBundlePath"), folder);
+    }
+
+    // Issue 35 item 10: the shortcut list is read from the live actions (so it cannot drift), the
+    // shipped documentation renders, Esc and Ctrl+W close secondary windows, and Alt+Down/Up step
+    // through the shown job's passes.
+    void helpShortcutsDocumentationAndPassStepping()
+    {
+        auto w = startedWindow();
+        const auto list = AotStudio::Widgets::HelpWindows::shortcuts(w.get());
+        const auto has = [&](const QString &what) {
+            return std::any_of(list.begin(), list.end(), [&](const auto &p) { return p.second == what; });
+        };
+        QVERIFY(has(QStringLiteral("Next Pass")));
+        QVERIFY(has(QStringLiteral("Keyboard Shortcuts")));
+        QVERIFY(std::any_of(list.begin(), list.end(),
+                            [](const auto &p) { return p.second.startsWith(QLatin1String("Graph: ")); }));
+        for (const auto &p : list)
+            QVERIFY2(!p.first.isEmpty() && !p.second.contains(QLatin1Char('&')), qPrintable(p.second));
+
+        w->findChild<QAction *>(QStringLiteral("shortcutsAction"))->trigger();
+        auto *keys = w->findChild<QWidget *>(QStringLiteral("shortcutsWindow"));
+        QVERIFY(keys && keys->isVisible());
+        QCOMPARE(keys->findChild<QTableView *>(QStringLiteral("shortcutsTable"))->model()->rowCount(),
+                 int(list.size()));
+        QVERIFY(QTest::qWaitForWindowActive(keys));
+        QTest::keyClick(keys, Qt::Key_Escape);
+        QTRY_VERIFY(!w->findChild<QWidget *>(QStringLiteral("shortcutsWindow")));
+
+        // A developer build finds the checkout's Markdown.
+        QVERIFY(!AotStudio::Widgets::HelpWindows::documentationFolder().isEmpty());
+        w->findChild<QAction *>(QStringLiteral("documentationAction"))->trigger();
+        auto *docs = w->findChild<QWidget *>(QStringLiteral("documentationWindow"));
+        QVERIFY(docs);
+        auto *docList = docs->findChild<QListWidget *>(QStringLiteral("documentationList"));
+        QVERIFY(docList && docList->count() >= 3);
+        auto *browser = docs->findChild<QTextBrowser *>(QStringLiteral("documentationBrowser"));
+        QVERIFY2(browser->toPlainText().contains(QLatin1String("AOT Studio")),
+                 qPrintable(browser->toPlainText().left(200)));
+        docList->setCurrentRow(1);
+        QVERIFY2(browser->toPlainText().contains(QLatin1String("hello")), "FORMAT.md shows the handshake");
+        QVERIFY(QTest::qWaitForWindowActive(docs));
+        QTest::keyClick(docs, Qt::Key_W, Qt::ControlModifier);
+        QTRY_VERIFY(!w->findChild<QWidget *>(QStringLiteral("documentationWindow")));
+
+        // Pass stepping on a compiled job.
+        w->setModel(QStringLiteral("sample:mlp"));
+        w->setOutputDirectory(m_out.path());
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        auto *hub = w->findChild<AotStudio::Widgets::SelectionHub *>();
+        QVERIFY(hub && hub->currentJobRecord() && hub->currentJobRecord()->snapshots.size() >= 2);
+        const int before = hub->currentSnapshot();
+        auto *next = w->findChild<QAction *>(QStringLiteral("nextPassAction"));
+        auto *previous = w->findChild<QAction *>(QStringLiteral("previousPassAction"));
+        previous->trigger();
+        const int stepped = hub->currentSnapshot();
+        QVERIFY2(stepped >= 0 && (before < 0 || stepped == std::max(before - 1, 0)),
+                 qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(stepped)));
+        next->trigger();
+        QCOMPARE(hub->currentSnapshot(), std::min(stepped + 1, int(hub->currentJobRecord()->snapshots.size()) - 1));
     }
 
     void missingEngineShowsBanner()

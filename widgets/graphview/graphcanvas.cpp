@@ -841,6 +841,15 @@ void GraphCanvas::mouseDoubleClickEvent(QMouseEvent *event)
         Q_EMIT groupToggled(item.index);
 }
 
+QList<QPair<QString, QString>> GraphCanvas::keyBindings()
+{
+    return {{QStringLiteral("+ / ="), tr("zoom in")},
+            {QStringLiteral("-"), tr("zoom out")},
+            {tr("Arrow keys"), tr("pan")},
+            {QStringLiteral("0"), tr("fit the whole graph")},
+            {tr("Wheel"), tr("zoom at the pointer")}};
+}
+
 void GraphCanvas::keyPressEvent(QKeyEvent *event)
 {
     const double step = 60 / m_scale;

@@ -6,6 +6,8 @@
 #include <QColor>
 #include <QHash>
 #include <QImage>
+#include <QList>
+#include <QPair>
 #include <QWidget>
 
 #include <vector>
@@ -42,6 +44,9 @@ class GraphCanvas : public QWidget
 {
     Q_OBJECT
 public:
+    /// The keys keyPressEvent() handles while the canvas has focus, as (key, what it does) in the
+    /// UI language, for Help → Keyboard Shortcuts; kept beside keyPressEvent().
+    static QList<QPair<QString, QString>> keyBindings();
     /// Zoom levels (scene-to-screen scale) where the drawing gets simpler.
     static constexpr double LabelScale = 0.45;
     static constexpr double ArrowScale = 0.3;
