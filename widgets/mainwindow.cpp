@@ -586,11 +586,6 @@ void MainWindow::createDocks()
     auto *pipeline = addPanelDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
     auto *inspector = addPanelDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea);
     splitDockWidget(pipeline, inspector, Qt::Vertical);
-    // The session's jobs, tabbed with the Inspector: picking one shows it in every dock.
-    m_jobsPanel = new JobsPanel(m_hub);
-    auto *jobs = addPanelDock(m_jobsPanel, tr("Jobs"), QStringLiteral("jobsDock"), Qt::LeftDockWidgetArea);
-    tabifyDockWidget(inspector, jobs);
-    inspector->raise();
     auto *graph = addPanelDock(m_graphPanel, tr("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea);
     m_graphDock = graph;
     auto *kernels = addPanelDock(m_kernelsPanel, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::RightDockWidgetArea);
@@ -616,6 +611,12 @@ void MainWindow::createDocks()
     resizeDocks({pipeline, graph}, {qMax(360, width * 26 / 100), qMax(600, width * 55 / 100)}, Qt::Horizontal);
     // The Pipeline's rows are what a compile is followed by: two thirds of the height above the Inspector.
     resizeDocks({pipeline, inspector}, {2, 1}, Qt::Vertical);
+    // The session's jobs, tabbed with the Inspector: picking one shows it in every dock. Tabbed
+    // after the sizes are set: resizeDocks() on a tabbed Inspector grew the window to 1927 px high.
+    m_jobsPanel = new JobsPanel(m_hub);
+    auto *jobs = addPanelDock(m_jobsPanel, tr("Jobs"), QStringLiteral("jobsDock"), Qt::LeftDockWidgetArea);
+    tabifyDockWidget(inspector, jobs);
+    inspector->raise();
     pipeline->setMinimumWidth(260);
 }
 
