@@ -51,6 +51,14 @@
         <source>its SHA-256 does not match the engine&apos;s (the file changed or was damaged on the way); nothing was kept.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: fetching %2 failed: %3 The transfer stopped at byte %4 of %5 and the engine did not come back within %6 s; nothing was kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an unknown size</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::EngineClient</name>
@@ -132,6 +140,10 @@
     </message>
     <message>
         <source>The engine was not found: looked for %1, for %2 on PATH and for %3. Install it with: %4 (or choose its venv with Engine → Choose Local Engine…, or set AOTSTUDIO_ENGINE to its path).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The target environment %1 cannot be started: %2. Choose another target beside Device, or make it with aotstudio-cli target add.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -348,6 +360,262 @@
     </message>
     <message>
         <source>Replaying a burst of requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CaptureDialog</name>
+    <message>
+        <source>Record</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile from Capture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export from Capture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Capture From Script</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Python script that serves the model, e.g. app.py</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Script to Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the script&apos;s arguments, as on a command line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attribute path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attribute path: from a global of the script (model, pipe.unet). Class: the one instance of a qualified class that is called (pkg.mod.Encoder).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop recording after this many calls (the script keeps running)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls kept per input signature (reservoir-sampled over the run): verify runs the package on them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the script after this many seconds; what was recorded is kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder for the Record</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Script:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Module:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Calls:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep inputs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max time:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Record folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the script with the engine&apos;s Python and record every call of the module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the script; the calls recorded so far are kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile %1 with these dynamic ranges; verify runs the package on every recorded shape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export a bundle of %1 with these buckets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compile and export use the window&apos;s model: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n call(s) recorded</source>
+        <translation>
+            <numerusform>%n call recorded</numerusform>
+            <numerusform>%n calls recorded</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Choose the script to run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name the module to record: an attribute path from a global of the script, or its class.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a folder for the record.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine is not running: start it (Engine → Restart engine) and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting the script…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled: the calls recorded so far are in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+Hint: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n call(s) recorded, %1 distinct input signature(s), in %2.</source>
+        <translation>
+            <numerusform>%n call recorded, %1 distinct input signature(s), in %2.</numerusform>
+            <numerusform>%n calls recorded, %1 distinct input signature(s), in %2.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Smallest size the package takes (torch.export specialises 0 and 1: at least 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest size the package takes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(left static: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch sizes of the bundle&apos;s packages, comma-separated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pad-safe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows are independent: a smaller batch may run zero-padded in a larger bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Buckets:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every dimension was the same in every call: the package is static.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 of the calls, padding waste %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>no bucket for %n call(s) (sizes %1)</source>
+        <translation>
+            <numerusform>no bucket for %n call (size %1)</numerusform>
+            <numerusform>no bucket for %n calls (sizes %1)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No buckets: give at least one batch size.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CaptureHistogram</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calls in the range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calls outside the range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calls</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -698,6 +966,109 @@
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Peak memory of A and B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The two compiles&apos; memory plans and fusion decisions (memory.json, fusion.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory plans not compared: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Planned peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Measured peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>neither measured (no profile.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Buffers: %1 paired by the nodes they hold, %2 only in A, %3 only in B.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Buffer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… and %n more</numerusform>
+            <numerusform>… and %n more</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only in A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only in B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fusion decisions not compared: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fusion decisions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 refused pairs and %2 fused kernels in A; %3 and %4 in B.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partial: %1&apos;s decision log is incomplete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A and B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused because (Inductor&apos;s reason)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nodes by fusion status</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::ConnectDialog</name>
@@ -964,6 +1335,34 @@
         <source>input</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>zoom in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>zoom out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arrow keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fit the whole graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wheel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>zoom at the pointer</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::GraphDiffView</name>
@@ -1073,6 +1472,28 @@
     </message>
     <message>
         <source>No node past the tolerance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more refused pair(s) in the Inspector</source>
+        <translation>
+            <numerusform>%n more refused pair in the Inspector</numerusform>
+            <numerusform>%n more refused pairs in the Inspector</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Fusion decisions of job %1: %n refused pair(s).</source>
+        <translation>
+            <numerusform>Fusion decisions of job %1: %n refused pair.</numerusform>
+            <numerusform>Fusion decisions of job %1: %n refused pairs.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No fusion decisions: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This job has no fusion decisions (fusion.json): only a compile made by this version records them.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1211,6 +1632,97 @@
     </message>
     <message>
         <source>Each node&apos;s error against the float64 reference (a numerics job)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour: fusion status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whether Inductor fused each node, considered it and refused (hover a node for the reason), or never considered it (a compile&apos;s fusion decisions; post-grad snapshots)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>considered and refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>considered, another pair fused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never a candidate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no decision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hover a node for the pairs Inductor refused to fuse it in, with its reason</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::HelpWindows</name>
+    <message>
+        <source>Getting started (README)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine protocol and job folders</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundles and aotstudio-run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Profiles and measuring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph snapshots</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Session files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hacking on AOT Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Graph: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AOT Studio Documentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No documentation was found: looked in $AOTSTUDIO_DOCS and in %1. Install the studio with its documentation (cmake --install) or set AOTSTUDIO_DOCS to a folder holding README.md.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2062,6 +2574,74 @@ Time budget (no trial starts after it):</source>
         <source>The last compile was regional: export a bundle from a compile of the whole model.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The target cannot change while a job runs: cancel it or wait for it to finish.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs run in the studio&apos;s own engine from now on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs run in the engine of target %1 from now on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to reproduce: Make Repro needs a compile that failed to compile or verify, or a numerics job that found a divergent node.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Making a repro of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Making a standalone repro of %1 (%2) and running it once in a fresh process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it reproduces the failure in a fresh process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it did NOT reproduce the failure in a fresh process (flaky, or it depends on the engine&apos;s machine or settings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>whether it reproduces is not known (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repro written to %1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repro %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the numerics divergence of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the verify mismatch of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the failed compile of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Making a repro</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make Repro</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a folder that reproduces this failure with plain torch and run it once</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobHeading</name>
@@ -2135,6 +2715,29 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>inputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (torch %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::JobsPanel</name>
+    <message>
+        <source>Job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The session&apos;s jobs, newest first: pick one to show it in every dock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No jobs yet: Compile, Profile or open a session</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2812,6 +3415,126 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make &amp;Repro</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The Python + torch the jobs are built with: the studio&apos;s own, or a target environment made with aotstudio-cli target add (e.g. the torch a GPU service runs). Targets live in %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Capture From Script…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run your own serving script, record every call of one module, and compile or export with the dynamic ranges and buckets its traffic needs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Next Pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the graph after the next pass of the job shown (Alt+Down)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Previous Pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Fit Graph</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Studio&apos;s own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine installed with the studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (torch %2, Python %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (unusable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (missing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The repro reproduces the failure in a fresh process (%1 s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The repro did NOT reproduce the failure in a fresh process: the failure may be flaky, or depend on the engine&apos;s machine, its settings or the engine process.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whether the repro reproduces is not known: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repro</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder: %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder on %1: %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run it again: cd %1 &amp;&amp; python repro.py</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Subgraph: node %1 (%2), %3 side</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a folder that reproduces a failure with plain torch (after a compile that failed to compile or verify, or a numerics job that found a divergence)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write a folder that reproduces %1 with plain torch and run it once in a fresh process (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>target %1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4644,6 +5367,34 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
         <source>not made (an older engine)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be made: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU worker:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the bundle folder in the file manager</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the bundle against another GPU worker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundle is on the engine&apos;s machine: aotstudio-cli preflight BUNDLE --gpu PROFILE checks it there</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>
@@ -5089,7 +5840,15 @@ this scheme&apos;s own eager / compiled: %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open Job Folder (numerics.json or tune.json)</source>
+        <source>Reading the bundle %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened the bundle %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open Job Folder (numerics.json, tune.json, or a bundle&apos;s manifest.json)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -6257,6 +7016,10 @@ start %4 ms, duration %5 µs
     </message>
     <message>
         <source>name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run jobs in the engine of this target environment (aotstudio-cli target list names them; &quot;&quot; for the studio&apos;s own), as the Target selector.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -51,6 +51,14 @@
         <source>its SHA-256 does not match the engine&apos;s (the file changed or was damaged on the way); nothing was kept.</source>
         <translation>其 SHA-256 与引擎给出的不一致（文件已改变或在传输中损坏）；未保留任何内容。</translation>
     </message>
+    <message>
+        <source>%1: fetching %2 failed: %3 The transfer stopped at byte %4 of %5 and the engine did not come back within %6 s; nothing was kept.</source>
+        <translation>%1：获取 %2 失败：%3 传输在第 %4 字节处中断（总大小：%5），且引擎未在 %6 秒内恢复连接；未保留任何内容。</translation>
+    </message>
+    <message>
+        <source>an unknown size</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::EngineClient</name>
@@ -133,6 +141,10 @@
     <message>
         <source>The engine was not found: looked for %1, for %2 on PATH and for %3. Install it with: %4 (or choose its venv with Engine → Choose Local Engine…, or set AOTSTUDIO_ENGINE to its path).</source>
         <translation>未找到引擎：已查找 %1、PATH 中的 %2 以及 %3。请用以下命令安装：%4（或通过“引擎 → 选择本地引擎…”选择它所在的 venv，或将 AOTSTUDIO_ENGINE 设置为引擎的路径）。</translation>
+    </message>
+    <message>
+        <source>The target environment %1 cannot be started: %2. Choose another target beside Device, or make it with aotstudio-cli target add.</source>
+        <translation>无法启动目标环境 %1：%2。请在“设备”旁选择另一个目标，或用 aotstudio-cli target add 创建它。</translation>
     </message>
 </context>
 <context>
@@ -349,6 +361,260 @@
     <message>
         <source>Replaying a burst of requests</source>
         <translation>回放突发请求</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CaptureDialog</name>
+    <message>
+        <source>Record</source>
+        <translation>录制</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Compile from Capture</source>
+        <translation>按捕获结果编译</translation>
+    </message>
+    <message>
+        <source>Export from Capture</source>
+        <translation>按捕获结果导出</translation>
+    </message>
+    <message>
+        <source>Capture From Script</source>
+        <translation>从脚本捕获</translation>
+    </message>
+    <message>
+        <source>the Python script that serves the model, e.g. app.py</source>
+        <translation>提供模型服务的 Python 脚本，例如 app.py</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Script to Run</source>
+        <translation>要运行的脚本</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py);;All files (*)</source>
+        <translation>Python 脚本 (*.py);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>the script&apos;s arguments, as on a command line</source>
+        <translation>脚本的参数，写法与命令行相同</translation>
+    </message>
+    <message>
+        <source>Attribute path</source>
+        <translation>属性路径</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>类</translation>
+    </message>
+    <message>
+        <source>Attribute path: from a global of the script (model, pipe.unet). Class: the one instance of a qualified class that is called (pkg.mod.Encoder).</source>
+        <translation>属性路径：从脚本的某个全局变量出发（model、pipe.unet）。类：被调用的那个限定类的唯一实例（pkg.mod.Encoder）。</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>model</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Stop recording after this many calls (the script keeps running)</source>
+        <translation>录制到这么多次调用后停止录制（脚本继续运行）</translation>
+    </message>
+    <message>
+        <source>Calls kept per input signature (reservoir-sampled over the run): verify runs the package on them</source>
+        <translation>每种输入签名保留的调用数（在整个运行期间蓄水池抽样）：验证时在这些调用上运行编译包</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Stop the script after this many seconds; what was recorded is kept</source>
+        <translation>运行这么多秒后停止脚本；已录制的内容会保留</translation>
+    </message>
+    <message>
+        <source>Folder for the Record</source>
+        <translation>录制结果文件夹</translation>
+    </message>
+    <message>
+        <source>Script:</source>
+        <translation>脚本：</translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation>参数：</translation>
+    </message>
+    <message>
+        <source>Module:</source>
+        <translation>模块：</translation>
+    </message>
+    <message>
+        <source>Calls:</source>
+        <translation>调用数：</translation>
+    </message>
+    <message>
+        <source>Keep inputs:</source>
+        <translation>保留输入：</translation>
+    </message>
+    <message>
+        <source>Max time:</source>
+        <translation>最长时间：</translation>
+    </message>
+    <message>
+        <source>Record folder:</source>
+        <translation>录制文件夹：</translation>
+    </message>
+    <message>
+        <source>Run the script with the engine&apos;s Python and record every call of the module</source>
+        <translation>用引擎的 Python 运行脚本，并录制该模块的每次调用</translation>
+    </message>
+    <message>
+        <source>Stop the script; the calls recorded so far are kept</source>
+        <translation>停止脚本；已录制的调用会保留</translation>
+    </message>
+    <message>
+        <source>Compile %1 with these dynamic ranges; verify runs the package on every recorded shape</source>
+        <translation>以这些动态范围编译 %1；验证时在每个录制到的形状上运行编译包</translation>
+    </message>
+    <message>
+        <source>Export a bundle of %1 with these buckets</source>
+        <translation>以这些档位导出 %1 的部署包</translation>
+    </message>
+    <message>
+        <source>Compile and export use the window&apos;s model: %1</source>
+        <translation>编译和导出使用窗口中的模型：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n call(s) recorded</source>
+        <translation>
+            <numerusform>已录制 %n 次调用</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Choose the script to run.</source>
+        <translation>请选择要运行的脚本。</translation>
+    </message>
+    <message>
+        <source>Name the module to record: an attribute path from a global of the script, or its class.</source>
+        <translation>请指定要录制的模块：从脚本全局变量出发的属性路径，或其类。</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the record.</source>
+        <translation>请为录制结果选择一个文件夹。</translation>
+    </message>
+    <message>
+        <source>The engine is not running: start it (Engine → Restart engine) and try again.</source>
+        <translation>引擎未运行：请先启动它（引擎 → 重启引擎），然后重试。</translation>
+    </message>
+    <message>
+        <source>Starting the script…</source>
+        <translation>正在启动脚本…</translation>
+    </message>
+    <message>
+        <source>Cancelled: the calls recorded so far are in %1</source>
+        <translation>已取消：已录制的调用保存在 %1</translation>
+    </message>
+    <message>
+        <source>%1
+Hint: %2</source>
+        <translation>%1
+提示：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n call(s) recorded, %1 distinct input signature(s), in %2.</source>
+        <translation>
+            <numerusform>已录制 %n 次调用，%1 种不同的输入签名，保存在 %2。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Smallest size the package takes (torch.export specialises 0 and 1: at least 2)</source>
+        <translation>编译包接受的最小尺寸（torch.export 会将 0 和 1 特化：至少为 2）</translation>
+    </message>
+    <message>
+        <source>Largest size the package takes</source>
+        <translation>编译包接受的最大尺寸</translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation>范围：</translation>
+    </message>
+    <message>
+        <source>(left static: %1)</source>
+        <translation>（保持静态：%1）</translation>
+    </message>
+    <message>
+        <source>Batch sizes of the bundle&apos;s packages, comma-separated</source>
+        <translation>部署包中各编译包的批大小，以逗号分隔</translation>
+    </message>
+    <message>
+        <source>Pad-safe</source>
+        <translation>可安全填充</translation>
+    </message>
+    <message>
+        <source>Rows are independent: a smaller batch may run zero-padded in a larger bucket</source>
+        <translation>各行相互独立：较小的批可以补零后在较大的档位中运行</translation>
+    </message>
+    <message>
+        <source>Buckets:</source>
+        <translation>档位：</translation>
+    </message>
+    <message>
+        <source>Every dimension was the same in every call: the package is static.</source>
+        <translation>每次调用的所有维度都相同：编译包是静态的。</translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>警告：</translation>
+    </message>
+    <message>
+        <source>%1: %2 of the calls, padding waste %3</source>
+        <translation>%1：占调用的 %2，填充浪费 %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>no bucket for %n call(s) (sizes %1)</source>
+        <translation>
+            <numerusform>%n 次调用没有对应的档位（尺寸 %1）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No buckets: give at least one batch size.</source>
+        <translation>没有档位：请至少给出一个批大小。</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::CaptureHistogram</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>calls in the range</source>
+        <translation>范围内的调用</translation>
+    </message>
+    <message>
+        <source>calls outside the range</source>
+        <translation>范围外的调用</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>calls</source>
+        <translation>调用数</translation>
     </message>
 </context>
 <context>
@@ -698,6 +964,108 @@
         <source>none</source>
         <translation>无</translation>
     </message>
+    <message>
+        <source>Peak memory of A and B</source>
+        <translation>A 与 B 的峰值内存</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>The two compiles&apos; memory plans and fusion decisions (memory.json, fusion.json)</source>
+        <translation>两次编译的内存规划和融合决策（memory.json、fusion.json）</translation>
+    </message>
+    <message>
+        <source>Memory plans not compared: %1</source>
+        <translation>未比较内存规划：%1</translation>
+    </message>
+    <message>
+        <source>Predicted peak</source>
+        <translation>预测峰值</translation>
+    </message>
+    <message>
+        <source>Planned peak</source>
+        <translation>规划峰值</translation>
+    </message>
+    <message>
+        <source>Measured peak</source>
+        <translation>实测峰值</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>neither measured (no profile.json)</source>
+        <translation>均未测量（没有 profile.json）</translation>
+    </message>
+    <message>
+        <source>Bytes (%1)</source>
+        <translation>字节（%1）</translation>
+    </message>
+    <message>
+        <source>Buffers: %1 paired by the nodes they hold, %2 only in A, %3 only in B.</source>
+        <translation>缓冲区：%1 个按所含节点配对，%2 个仅在 A 中，%3 个仅在 B 中。</translation>
+    </message>
+    <message>
+        <source>Buffer</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>…以及另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Only in A</source>
+        <translation>仅在 A 中</translation>
+    </message>
+    <message>
+        <source>Only in B</source>
+        <translation>仅在 B 中</translation>
+    </message>
+    <message>
+        <source>Fusion decisions not compared: %1</source>
+        <translation>未比较融合决策：%1</translation>
+    </message>
+    <message>
+        <source>Fusion decisions</source>
+        <translation>融合决策</translation>
+    </message>
+    <message>
+        <source>%1 refused pairs and %2 fused kernels in A; %3 and %4 in B.</source>
+        <translation>A 中有 %1 个被拒绝的节点对和 %2 个融合内核；B 中分别为 %3 和 %4。</translation>
+    </message>
+    <message>
+        <source>Partial: %1&apos;s decision log is incomplete.</source>
+        <translation>部分结果：%1 的决策日志不完整。</translation>
+    </message>
+    <message>
+        <source>A and B</source>
+        <translation>A 和 B</translation>
+    </message>
+    <message>
+        <source>Refused because (Inductor&apos;s reason)</source>
+        <translation>拒绝原因（Inductor 给出的）</translation>
+    </message>
+    <message>
+        <source>Nodes by fusion status</source>
+        <translation>按融合状态统计的节点</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::ConnectDialog</name>
@@ -962,6 +1330,34 @@
         <source>input</source>
         <translation>输入</translation>
     </message>
+    <message>
+        <source>zoom in</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>zoom out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>Arrow keys</source>
+        <translation>方向键</translation>
+    </message>
+    <message>
+        <source>pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>fit the whole graph</source>
+        <translation>使整个计算图适应视图</translation>
+    </message>
+    <message>
+        <source>Wheel</source>
+        <translation>滚轮</translation>
+    </message>
+    <message>
+        <source>zoom at the pointer</source>
+        <translation>以指针位置为中心缩放</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::GraphDiffView</name>
@@ -1071,6 +1467,26 @@
     <message>
         <source>No node past the tolerance</source>
         <translation>没有超出容差的节点</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more refused pair(s) in the Inspector</source>
+        <translation>
+            <numerusform>检查器中还有 %n 个被拒绝的节点对</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Fusion decisions of job %1: %n refused pair(s).</source>
+        <translation>
+            <numerusform>作业 %1 的融合决策：%n 个被拒绝的节点对。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No fusion decisions: %1</source>
+        <translation>没有融合决策：%1</translation>
+    </message>
+    <message>
+        <source>This job has no fusion decisions (fusion.json): only a compile made by this version records them.</source>
+        <translation>此作业没有融合决策（fusion.json）：只有用本版本进行的编译才会记录它们。</translation>
     </message>
 </context>
 <context>
@@ -1208,6 +1624,97 @@
     <message>
         <source>Each node&apos;s error against the float64 reference (a numerics job)</source>
         <translation>每个节点相对于 float64 参考值的误差（数值分析作业）</translation>
+    </message>
+    <message>
+        <source>Colour: fusion status</source>
+        <translation>着色：融合状态</translation>
+    </message>
+    <message>
+        <source>Whether Inductor fused each node, considered it and refused (hover a node for the reason), or never considered it (a compile&apos;s fusion decisions; post-grad snapshots)</source>
+        <translation>Inductor 是否融合了每个节点、曾考虑但拒绝（悬停在节点上查看原因），或从未考虑（编译的融合决策；post-grad 快照）</translation>
+    </message>
+    <message>
+        <source>fused</source>
+        <translation>已融合</translation>
+    </message>
+    <message>
+        <source>considered and refused</source>
+        <translation>曾被考虑但被拒绝</translation>
+    </message>
+    <message>
+        <source>considered, another pair fused</source>
+        <translation>曾被考虑，融合了另一对</translation>
+    </message>
+    <message>
+        <source>never a candidate</source>
+        <translation>从未成为候选</translation>
+    </message>
+    <message>
+        <source>no decision</source>
+        <translation>无决策</translation>
+    </message>
+    <message>
+        <source>Hover a node for the pairs Inductor refused to fuse it in, with its reason</source>
+        <translation>悬停在节点上可查看 Inductor 拒绝融合它的节点对及原因</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::HelpWindows</name>
+    <message>
+        <source>Getting started (README)</source>
+        <translation>入门（README）</translation>
+    </message>
+    <message>
+        <source>Engine protocol and job folders</source>
+        <translation>引擎协议与作业文件夹</translation>
+    </message>
+    <message>
+        <source>Bundles and aotstudio-run</source>
+        <translation>部署包与 aotstudio-run</translation>
+    </message>
+    <message>
+        <source>Profiles and measuring</source>
+        <translation>性能分析与测量</translation>
+    </message>
+    <message>
+        <source>Serving</source>
+        <translation>模型服务</translation>
+    </message>
+    <message>
+        <source>Graph snapshots</source>
+        <translation>计算图快照</translation>
+    </message>
+    <message>
+        <source>Session files</source>
+        <translation>会话文件</translation>
+    </message>
+    <message>
+        <source>Hacking on AOT Studio</source>
+        <translation>参与 AOT Studio 开发</translation>
+    </message>
+    <message>
+        <source>Graph: %1</source>
+        <translation>计算图：%1</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>AOT Studio Documentation</source>
+        <translation>AOT Studio 文档</translation>
+    </message>
+    <message>
+        <source>No documentation was found: looked in $AOTSTUDIO_DOCS and in %1. Install the studio with its documentation (cmake --install) or set AOTSTUDIO_DOCS to a folder holding README.md.</source>
+        <translation>未找到文档：已查找 $AOTSTUDIO_DOCS 和 %1。请连同文档一起安装 AOT Studio（cmake --install），或将 AOTSTUDIO_DOCS 设置为包含 README.md 的文件夹。</translation>
     </message>
 </context>
 <context>
@@ -2058,6 +2565,74 @@ Time budget (no trial starts after it):</source>
         <source>The last compile was regional: export a bundle from a compile of the whole model.</source>
         <translation>最近一次编译是分区域编译：请从整个模型的编译结果导出部署包。</translation>
     </message>
+    <message>
+        <source>The target cannot change while a job runs: cancel it or wait for it to finish.</source>
+        <translation>作业运行期间不能更改目标：请取消该作业或等待它完成。</translation>
+    </message>
+    <message>
+        <source>Jobs run in the studio&apos;s own engine from now on.</source>
+        <translation>从现在起，作业在 AOT Studio 自带的引擎中运行。</translation>
+    </message>
+    <message>
+        <source>Jobs run in the engine of target %1 from now on.</source>
+        <translation>从现在起，作业在目标 %1 的引擎中运行。</translation>
+    </message>
+    <message>
+        <source>Nothing to reproduce: Make Repro needs a compile that failed to compile or verify, or a numerics job that found a divergent node.</source>
+        <translation>没有可复现的内容：“生成复现”需要一次编译或验证失败的编译，或一个找到了发散节点的数值分析作业。</translation>
+    </message>
+    <message>
+        <source>Making a repro of %1…</source>
+        <translation>正在生成 %1 的复现…</translation>
+    </message>
+    <message>
+        <source>Making a standalone repro of %1 (%2) and running it once in a fresh process</source>
+        <translation>正在生成 %1 的独立复现（%2），并在新进程中运行一次</translation>
+    </message>
+    <message>
+        <source>it reproduces the failure in a fresh process</source>
+        <translation>它在新进程中复现了该失败</translation>
+    </message>
+    <message>
+        <source>it did NOT reproduce the failure in a fresh process (flaky, or it depends on the engine&apos;s machine or settings)</source>
+        <translation>它在新进程中未能复现该失败（失败不稳定，或取决于引擎所在机器或其设置）</translation>
+    </message>
+    <message>
+        <source>whether it reproduces is not known (%1)</source>
+        <translation>无法确定是否复现（%1）</translation>
+    </message>
+    <message>
+        <source>Repro written to %1: %2.</source>
+        <translation>复现已写入 %1：%2。</translation>
+    </message>
+    <message>
+        <source>Repro %1: %2</source>
+        <translation>复现 %1：%2</translation>
+    </message>
+    <message>
+        <source>the numerics divergence of %1</source>
+        <translation>%1 的数值发散</translation>
+    </message>
+    <message>
+        <source>the verify mismatch of %1</source>
+        <translation>%1 的验证不匹配</translation>
+    </message>
+    <message>
+        <source>the failed compile of %1</source>
+        <translation>%1 的编译失败</translation>
+    </message>
+    <message>
+        <source>Making a repro</source>
+        <translation>生成复现</translation>
+    </message>
+    <message>
+        <source>Make Repro</source>
+        <translation>生成复现</translation>
+    </message>
+    <message>
+        <source>Write a folder that reproduces this failure with plain torch and run it once</source>
+        <translation>写出一个用纯 torch 复现此失败的文件夹，并运行一次</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobHeading</name>
@@ -2132,6 +2707,29 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>inputs</source>
         <translation>输入</translation>
+    </message>
+    <message>
+        <source>%1 (torch %2)</source>
+        <translation>%1（torch %2）</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::JobsPanel</name>
+    <message>
+        <source>Job</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>The session&apos;s jobs, newest first: pick one to show it in every dock</source>
+        <translation>本会话的作业，最新的在前：选择一个即可在所有面板中显示它</translation>
+    </message>
+    <message>
+        <source>No jobs yet: Compile, Profile or open a session</source>
+        <translation>尚无作业：请编译、进行性能分析或打开一个会话</translation>
     </message>
 </context>
 <context>
@@ -2808,6 +3406,126 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>Memory</source>
         <translation>内存</translation>
+    </message>
+    <message>
+        <source>Make &amp;Repro</source>
+        <translation>生成复现(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The Python + torch the jobs are built with: the studio&apos;s own, or a target environment made with aotstudio-cli target add (e.g. the torch a GPU service runs). Targets live in %1.</source>
+        <translation>构建作业所用的 Python + torch：AOT Studio 自带的，或用 aotstudio-cli target add 创建的目标环境（例如某个 GPU 服务所运行的 torch）。目标环境位于 %1。</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Jobs</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>&amp;Capture From Script…</source>
+        <translation>从脚本捕获(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Run your own serving script, record every call of one module, and compile or export with the dynamic ranges and buckets its traffic needs</source>
+        <translation>运行您自己的服务脚本，录制某个模块的每次调用，并按其流量所需的动态范围和档位进行编译或导出</translation>
+    </message>
+    <message>
+        <source>&amp;Next Pass</source>
+        <translation>下一个优化遍(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Show the graph after the next pass of the job shown (Alt+Down)</source>
+        <translation>显示当前作业下一个优化遍之后的计算图（Alt+Down）</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Pass</source>
+        <translation>上一个优化遍(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Graph</source>
+        <translation>计算图适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Studio&apos;s own</source>
+        <translation>AOT Studio 自带</translation>
+    </message>
+    <message>
+        <source>The engine installed with the studio</source>
+        <translation>随 AOT Studio 安装的引擎</translation>
+    </message>
+    <message>
+        <source>%1 (torch %2, Python %3)</source>
+        <translation>%1（torch %2，Python %3）</translation>
+    </message>
+    <message>
+        <source>%1 (unusable)</source>
+        <translation>%1（不可用）</translation>
+    </message>
+    <message>
+        <source>CUDA: %1</source>
+        <translation>CUDA：%1</translation>
+    </message>
+    <message>
+        <source>%1 (missing)</source>
+        <translation>%1（缺失）</translation>
+    </message>
+    <message>
+        <source>The repro reproduces the failure in a fresh process (%1 s).</source>
+        <translation>该复现在新进程中重现了失败（%1 秒）。</translation>
+    </message>
+    <message>
+        <source>The repro did NOT reproduce the failure in a fresh process: the failure may be flaky, or depend on the engine&apos;s machine, its settings or the engine process.</source>
+        <translation>该复现在新进程中未能重现失败：失败可能不稳定，或取决于引擎所在机器、其设置或引擎进程。</translation>
+    </message>
+    <message>
+        <source>Whether the repro reproduces is not known: %1.</source>
+        <translation>无法确定该复现能否重现失败：%1。</translation>
+    </message>
+    <message>
+        <source>Repro</source>
+        <translation>复现</translation>
+    </message>
+    <message>
+        <source>Folder: %1 (%2)</source>
+        <translation>文件夹：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Folder on %1: %2 (%3)</source>
+        <translation>%1 上的文件夹：%2（%3）</translation>
+    </message>
+    <message>
+        <source>Run it again: cd %1 &amp;&amp; python repro.py</source>
+        <translation>再次运行：cd %1 &amp;&amp; python repro.py</translation>
+    </message>
+    <message>
+        <source>Subgraph: node %1 (%2), %3 side</source>
+        <translation>子图：节点 %1（%2），%3 侧</translation>
+    </message>
+    <message>
+        <source>Open Folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>Write a folder that reproduces a failure with plain torch (after a compile that failed to compile or verify, or a numerics job that found a divergence)</source>
+        <translation>写出一个用纯 torch 复现失败的文件夹（在编译或验证失败的编译之后，或在发现数值发散的数值分析作业之后）</translation>
+    </message>
+    <message>
+        <source>Write a folder that reproduces %1 with plain torch and run it once in a fresh process (%2)</source>
+        <translation>写出一个用纯 torch 复现 %1 的文件夹，并在新进程中运行一次（%2）</translation>
+    </message>
+    <message>
+        <source>target %1 · %2</source>
+        <translation>目标 %1 · %2</translation>
     </message>
 </context>
 <context>
@@ -4654,6 +5372,34 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
         <source>not made (an older engine)</source>
         <translation>未进行（旧版引擎）</translation>
     </message>
+    <message>
+        <source>checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>cannot be made: %1</source>
+        <translation>无法进行：%1</translation>
+    </message>
+    <message>
+        <source>GPU worker:</source>
+        <translation>GPU 工作节点：</translation>
+    </message>
+    <message>
+        <source>Open Folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>Show the bundle folder in the file manager</source>
+        <translation>在文件管理器中显示部署包文件夹</translation>
+    </message>
+    <message>
+        <source>Check the bundle against another GPU worker</source>
+        <translation>针对另一种 GPU 工作节点检查部署包</translation>
+    </message>
+    <message>
+        <source>The bundle is on the engine&apos;s machine: aotstudio-cli preflight BUNDLE --gpu PROFILE checks it there</source>
+        <translation>部署包位于引擎所在机器上：在那里用 aotstudio-cli preflight BUNDLE --gpu PROFILE 检查它</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>
@@ -5099,8 +5845,16 @@ this scheme&apos;s own eager / compiled: %3</source>
         <translation>已打开作业文件夹 %1。</translation>
     </message>
     <message>
-        <source>Open Job Folder (numerics.json or tune.json)</source>
-        <translation>打开作业文件夹（numerics.json 或 tune.json）</translation>
+        <source>Reading the bundle %1…</source>
+        <translation>正在读取部署包 %1…</translation>
+    </message>
+    <message>
+        <source>Opened the bundle %1.</source>
+        <translation>已打开部署包 %1。</translation>
+    </message>
+    <message>
+        <source>Open Job Folder (numerics.json, tune.json, or a bundle&apos;s manifest.json)</source>
+        <translation>打开作业文件夹（numerics.json、tune.json，或部署包的 manifest.json）</translation>
     </message>
 </context>
 <context>
@@ -6265,6 +7019,10 @@ start %4 ms, duration %5 µs
     <message>
         <source>name</source>
         <translation>名称</translation>
+    </message>
+    <message>
+        <source>Run jobs in the engine of this target environment (aotstudio-cli target list names them; &quot;&quot; for the studio&apos;s own), as the Target selector.</source>
+        <translation>在此目标环境的引擎中运行作业（aotstudio-cli target list 列出其名称；&quot;&quot; 表示 AOT Studio 自带的引擎），同“目标”选择器。</translation>
     </message>
 </context>
 </TS>
