@@ -5395,6 +5395,10 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
         <source>The bundle is on the engine&apos;s machine: aotstudio-cli preflight BUNDLE --gpu PROFILE checks it there</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Bundle %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>

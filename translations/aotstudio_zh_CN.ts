@@ -5400,6 +5400,10 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
         <source>The bundle is on the engine&apos;s machine: aotstudio-cli preflight BUNDLE --gpu PROFILE checks it there</source>
         <translation>部署包位于引擎所在机器上：在那里用 aotstudio-cli preflight BUNDLE --gpu PROFILE 检查它</translation>
     </message>
+    <message>
+        <source>Bundle %1</source>
+        <translation>部署包 %1</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>

@@ -388,6 +388,7 @@ QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char 
 
 void ResultPanel::showResult(const Client::CompileResult &r)
 {
+    setCompileSectionVisible(true);
     // A regional result's compiled side is the model with its blocks' packages bound in.
     if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_compiled)))
         label->setText(r.isRegional() ? tr("Regional median:") : tr("Compiled median:"));
@@ -709,6 +710,13 @@ void ResultPanel::showBundle(const Client::ExportResult &r)
         m_bundlePreflight->setText(tr("not made (an older engine)"));
         m_bundlePreflight->setToolTip(QString());
     }
+    // A bundle opened on its own (File → Open Job Folder): no compile to show above it, so no
+    // empty compile rows and chart, and the heading names the bundle.
+    if (!hasResult() || m_bundleAlone) {
+        m_bundleAlone = true;
+        setCompileSectionVisible(false);
+        m_title->setText(tr("Bundle %1").arg(QFileInfo(r.bundle).fileName()));
+    }
     m_bundleFrame->show();
     m_stack->setCurrentIndex(1);
 }
@@ -735,6 +743,16 @@ void ResultPanel::showPreflight(const Client::Preflight &preflight)
     m_bundlePreflight->setText(lines.join(QStringLiteral("<br>")));
     m_bundlePreflight->setToolTip(details.join(QLatin1Char('\n')) + QStringLiteral("\n\n")
                                   + tr("aotstudio-cli preflight BUNDLE --gpu PROFILE checks other GPUs."));
+}
+
+void ResultPanel::setCompileSectionVisible(bool visible)
+{
+    m_bundleAlone = !visible;
+    for (int row = 0; row < m_form->rowCount(); ++row)
+        m_form->setRowVisible(row, visible);
+    m_chart->setVisible(visible);
+    if (!visible)
+        m_verifyTable->hide();
 }
 
 bool ResultPanel::hasBundle() const

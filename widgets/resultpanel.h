@@ -129,6 +129,10 @@ private:
     JobTracker *m_preflightReader; ///< Bundle::preflight off the UI thread
     QString m_bundleFolder; ///< the shown bundle's folder; empty when none
     void showPreflight(const Client::Preflight &preflight);
+    /// Shows or hides the compile rows, the verify table and the latency chart (hidden for a
+    /// bundle shown on its own, with no compile result).
+    void setCompileSectionVisible(bool visible);
+    bool m_bundleAlone = false; ///< the page shows a bundle without a compile result
     QFrame *m_warningFrame;
     QLabel *m_warningText;
     QFrame *m_errorFrame;
