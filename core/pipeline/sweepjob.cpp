@@ -830,8 +830,9 @@ Json runSweep(std::int64_t id, const Json &request, const EventFn &emit, std::st
         // Shapes from real traffic join every target's plan (a bundle bucket: those it accepts).
         Json captureSummary;
         const auto recorded = recordedShapes(job, request, captureSummary);
-        for (const auto &n : captureSummary.value("notes", Json::array()))
-            log("warning", "sweep: " + n.get<std::string>());
+        if (captureSummary.is_object()) // null without from_capture: value() would throw on it
+            for (const auto &n : captureSummary.value("notes", Json::array()))
+                log("warning", "sweep: " + n.get<std::string>());
 
         pointOptions.scratch = out / (".sweep-" + std::to_string(::getpid()));
         if (pointOptions.isolate)
