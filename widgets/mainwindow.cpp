@@ -708,8 +708,8 @@ void MainWindow::createMenus()
     engine->addAction(m_profileAction);
     engine->addAction(m_quantizeAction);
     engine->addAction(m_numericsAction);
-    engine->addAction(m_reproAction);
     engine->addAction(m_tuneAction);
+    engine->addAction(m_reproAction);
     engine->addAction(m_sweepAction);
     engine->addAction(m_sweepBundleAction);
     engine->addAction(m_cancelAction);

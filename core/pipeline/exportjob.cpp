@@ -387,9 +387,8 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
             base["shapes"] = source["options"]["shapes"];
         sourceRule = Bundle::batchRule(source.value("guards", Json()));
     }
-    for (const char *k :
-         {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic", "shapes",
-          "cuda_archs"}) {
+    for (const char *k : {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic",
+                          "shapes", "cuda_archs"}) {
         if (request.contains(k))
             base[k] = request[k];
     }

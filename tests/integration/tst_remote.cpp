@@ -206,7 +206,8 @@ private Q_SLOTS:
             m_server.dropConnections(); // the network goes away mid-transfer
             QTRY_VERIFY_WITH_TIMEOUT(!engineFailed.isEmpty(), 10000);
             const QString dropped = engineFailed.first().first().toString();
-            QVERIFY2(dropped.contains(QLatin1String("127.0.0.1")) && dropped.contains(QLatin1String("connection was lost")),
+            QVERIFY2(dropped.contains(QLatin1String("127.0.0.1"))
+                         && dropped.contains(QLatin1String("connection was lost")),
                      qPrintable(dropped));
             QVERIFY(fetched.isEmpty() && fetchFailed.isEmpty()); // waiting for the link, not given up
             QCOMPARE(store.suspendedCount(), 1);
@@ -215,7 +216,8 @@ private Q_SLOTS:
             QVERIFY2(connectClient(client, &failure), qPrintable(failure));
             const qint64 reconnectMs = sinceDrop.elapsed();
             QTRY_VERIFY_WITH_TIMEOUT(!fetched.isEmpty() || !fetchFailed.isEmpty(), 60000);
-            QVERIFY2(fetchFailed.isEmpty(), fetchFailed.isEmpty() ? "" : qPrintable(fetchFailed.first().at(1).toString()));
+            QVERIFY2(fetchFailed.isEmpty(),
+                     fetchFailed.isEmpty() ? "" : qPrintable(fetchFailed.first().at(1).toString()));
             QCOMPARE(store.resumedCount(), 1);
             QCOMPARE(sha256Of(store.localPath(big.fileName())), sha256Of(big.fileName()));
             // 24 MiB is 6 slices of 4 MiB, each received once when the transfer resumes from its
@@ -269,7 +271,8 @@ private Q_SLOTS:
         QVERIFY2(connectClient(client, &failure), qPrintable(failure));
         const QString out = m_jobs + QStringLiteral("/compile-drop");
         const QJsonObject request{{QStringLiteral("model"), QStringLiteral("sample:mlp")},
-                                  {QStringLiteral("device"), QStringLiteral("cpu")}, {QStringLiteral("out"), out}};
+                                  {QStringLiteral("device"), QStringLiteral("cpu")},
+                                  {QStringLiteral("out"), out}};
         QSignalSpy progress(&client, &EngineClient::progress);
         QSignalSpy results(&client, &EngineClient::resultReceived);
         QSignalSpy errors(&client, &EngineClient::errorReceived);
@@ -284,7 +287,8 @@ private Q_SLOTS:
         const auto lost = errors.first().at(1).value<EngineError>();
         QCOMPARE(errors.first().first().toLongLong(), id);
         QCOMPARE(lost.code, QStringLiteral("engine_crashed"));
-        QVERIFY2(lost.message.contains(QLatin1String("127.0.0.1")) && lost.message.contains(QLatin1String("connection was lost")),
+        QVERIFY2(lost.message.contains(QLatin1String("127.0.0.1"))
+                     && lost.message.contains(QLatin1String("connection was lost")),
                  qPrintable(lost.message));
         qInfo("job reported lost %lld ms after the drop", sinceDrop.elapsed());
         // Nothing of the unfinished job outside a staging folder: no result.json, no package.
@@ -297,9 +301,11 @@ private Q_SLOTS:
         const qint64 again = client.submitJob(QStringLiteral("compile"), request);
         QVERIFY(again > 0);
         QTRY_VERIFY_WITH_TIMEOUT(!results.isEmpty() || !errors.isEmpty(), 600000);
-        QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors.first().at(1).value<EngineError>().message));
+        QVERIFY2(errors.isEmpty(),
+                 errors.isEmpty() ? "" : qPrintable(errors.first().at(1).value<EngineError>().message));
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/result.json")));
-        const QStringList partial = QDir(out).entryList({QStringLiteral(".partial-*")}, QDir::AllEntries | QDir::Hidden);
+        const QStringList partial
+            = QDir(out).entryList({QStringLiteral(".partial-*")}, QDir::AllEntries | QDir::Hidden);
         QVERIFY2(partial.isEmpty(), qPrintable(partial.join(u' ')));
     }
 

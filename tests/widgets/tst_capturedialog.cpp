@@ -145,7 +145,7 @@ private Q_SLOTS:
         CaptureHistogram *batch = hists.at(0);
         QCOMPARE(batch->name(), QStringLiteral("batch"));
         QCOMPARE(batch->histogram().value(1), 27LL); // size 1 in 27 calls
-        QCOMPARE(batch->rangeMin(), 2LL);            // export specialises 1: the range starts at 2
+        QCOMPARE(batch->rangeMin(), 2LL); // export specialises 1: the range starts at 2
         QCOMPARE(batch->rangeMax(), 16LL);
         QCOMPARE(batch->callsOutsideRange(), 27LL);
         QCOMPARE(batch->buckets(), (QList<long long>{4, 8, 16}));
@@ -155,7 +155,8 @@ private Q_SLOTS:
         QCOMPARE(calls, 300LL);
         // The bucket shares the bundle's own policy gives equal the proposal's.
         const QString shares = dialog->bucketSummary();
-        QVERIFY2(shares.contains(QStringLiteral("batch4: 42.0% of the calls, padding waste 33.7%")), qPrintable(shares));
+        QVERIFY2(shares.contains(QStringLiteral("batch4: 42.0% of the calls, padding waste 33.7%")),
+                 qPrintable(shares));
         QVERIFY2(shares.contains(QStringLiteral("batch16: 24.3% of the calls")), qPrintable(shares));
 
         // Edits: the batch from 1 is refused by export, so a user may narrow it; the buckets follow.
@@ -170,10 +171,12 @@ private Q_SLOTS:
         QVERIFY2(dialog->bucketSummary().contains(QStringLiteral("no bucket for 73 call")),
                  qPrintable(dialog->bucketSummary()));
         dialog->findChild<QCheckBox *>(QStringLiteral("capturePadSafe"))->setChecked(false);
-        QVERIFY2(dialog->bucketSummary().contains(QStringLiteral("padding waste 0.0%")), qPrintable(dialog->bucketSummary()));
+        QVERIFY2(dialog->bucketSummary().contains(QStringLiteral("padding waste 0.0%")),
+                 qPrintable(dialog->bucketSummary()));
 
         QVERIFY(QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR)));
-        const QString png = QDir(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR)).filePath(QStringLiteral("capture_dialog.png"));
+        const QString png
+            = QDir(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR)).filePath(QStringLiteral("capture_dialog.png"));
         QVERIFY(dialog->grab().save(png));
         qInfo("screenshot: %s", qPrintable(png));
 
