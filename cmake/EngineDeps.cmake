@@ -45,35 +45,7 @@ find_package(pybind11 CONFIG REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 
-# Bundles (core/bundle): SHA-256 from OpenSSL's libcrypto, zips from libzip (Debian: libssl-dev,
-# libzip-dev). libzip through pkg-config: Debian 12's libzip CMake config names /usr/bin/zipcmp
-# (package libzip-tools) and stops the configure with an error when that is not installed.
-find_package(OpenSSL REQUIRED COMPONENTS Crypto)
-find_package(PkgConfig)
-if(PKG_CONFIG_FOUND)
-  pkg_check_modules(LIBZIP IMPORTED_TARGET libzip>=1.7)
-endif()
-if(TARGET PkgConfig::LIBZIP)
-  set(AOTSTUDIO_LIBZIP_TARGET PkgConfig::LIBZIP)
-else()
-  # No pkg-config (a bare GPU machine's image) or no libzip.pc: zip.h and the library by name, as
-  # the carry kit of tools/gpu-kit.sh lays them out (a static libzip.a with zlib inside it).
-  find_path(AOTSTUDIO_LIBZIP_INCLUDE_DIR zip.h)
-  find_library(AOTSTUDIO_LIBZIP_LIBRARY zip)
-  if(NOT AOTSTUDIO_LIBZIP_INCLUDE_DIR OR NOT AOTSTUDIO_LIBZIP_LIBRARY OR NOT EXISTS "${AOTSTUDIO_LIBZIP_INCLUDE_DIR}/zipconf.h")
-    message(FATAL_ERROR "libzip >= 1.7 not found (Debian: libzip-dev; a GPU machine: the carry kit of tools/gpu-kit.sh)")
-  endif()
-  file(STRINGS "${AOTSTUDIO_LIBZIP_INCLUDE_DIR}/zipconf.h" _zipver REGEX "#define LIBZIP_VERSION \"")
-  string(REGEX REPLACE ".*\"([0-9.]+).*" "\\1" _zipver "${_zipver}")
-  if(_zipver VERSION_LESS 1.7)
-    message(FATAL_ERROR "libzip ${_zipver} in ${AOTSTUDIO_LIBZIP_INCLUDE_DIR} is older than 1.7")
-  endif()
-  add_library(aotstudio_libzip UNKNOWN IMPORTED)
-  set_target_properties(aotstudio_libzip PROPERTIES IMPORTED_LOCATION "${AOTSTUDIO_LIBZIP_LIBRARY}"
-    INTERFACE_INCLUDE_DIRECTORIES "${AOTSTUDIO_LIBZIP_INCLUDE_DIR}")
-  set(AOTSTUDIO_LIBZIP_TARGET aotstudio_libzip)
-  message(STATUS "libzip ${_zipver}: ${AOTSTUDIO_LIBZIP_LIBRARY} (no pkg-config)")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/BundleDeps.cmake)
 message(STATUS "AOT Studio: OpenSSL ${OPENSSL_VERSION} crypto ${OPENSSL_CRYPTO_LIBRARY}, headers ${OPENSSL_INCLUDE_DIR}; "
                "nlohmann_json ${nlohmann_json_DIR}; CLI11 ${CLI11_DIR}; libzip ${LIBZIP_LINK_LIBRARIES}${AOTSTUDIO_LIBZIP_LIBRARY}")
 
