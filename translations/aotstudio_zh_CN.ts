@@ -2717,7 +2717,7 @@ Time budget (no trial starts after it):</source>
     <name>AotStudio::Widgets::JobsPanel</name>
     <message>
         <source>Job</source>
-        <translation>作业</translation>
+        <translation>任务</translation>
     </message>
     <message>
         <source>State</source>
@@ -2725,11 +2725,11 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>The session&apos;s jobs, newest first: pick one to show it in every dock</source>
-        <translation>本会话的作业，最新的在前：选择一个即可在所有面板中显示它</translation>
+        <translation>本会话的任务，最新的在前：选择一个即可在所有面板中显示它</translation>
     </message>
     <message>
         <source>No jobs yet: Compile, Profile or open a session</source>
-        <translation>尚无作业：请编译、进行性能分析或打开一个会话</translation>
+        <translation>尚无任务：请编译、进行性能分析或打开一个会话</translation>
     </message>
 </context>
 <context>
@@ -3421,7 +3421,7 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>Jobs</source>
-        <translation>作业</translation>
+        <translation>任务</translation>
     </message>
     <message>
         <source>&amp;Capture From Script…</source>
