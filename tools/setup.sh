@@ -65,6 +65,17 @@ fi
 STAMP="$VENV/.aotstudio-requirements"
 WANT="$(cat "$ROOT/tools/requirements.txt" "$ROOT/tools/constraints.txt" "$ROOT/tools/requirements-nodeps.txt" | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
+  # torch with its CUDA wheels takes ~6.5 GB in .venv and pip unpacks ~3 GB more in TMPDIR; a full
+  # disk otherwise fails halfway with pip's "OSError: [Errno 28]" and leaves a half-filled .venv.
+  need_kb=$((10 * 1024 * 1024))
+  for dir in "$VENV" "${TMPDIR:-/tmp}"; do
+    free_kb="$(df -Pk "$dir" | awk 'NR==2 {print $4}')"
+    if [ -n "$free_kb" ] && [ "$free_kb" -lt "$need_kb" ]; then
+      say "error: $((free_kb / 1024 / 1024)) GB free under $dir; installing torch and its CUDA libraries needs about 10 GB."
+      say "Free disk space (old build trees under build/, ~/.cache/pip, TMPDIR) or point TMPDIR elsewhere, then run this again."
+      exit 1
+    fi
+  done
   say "installing pinned Python packages into .venv (torch with its CUDA libraries is a few GB; first time takes minutes)"
   "$VENV/bin/python" -m pip install -q --upgrade pip >&2
   "$VENV/bin/python" -m pip install -q -r "$ROOT/tools/requirements.txt" -c "$ROOT/tools/constraints.txt" >&2
