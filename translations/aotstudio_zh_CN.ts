@@ -1716,6 +1716,14 @@ Hint: %2</source>
         <source>No documentation was found: looked in $AOTSTUDIO_DOCS and in %1. Install the studio with its documentation (cmake --install) or set AOTSTUDIO_DOCS to a folder holding README.md.</source>
         <translation>未找到文档：已查找 $AOTSTUDIO_DOCS 和 %1。请连同文档一起安装 AOT Studio（cmake --install），或将 AOTSTUDIO_DOCS 设置为包含 README.md 的文件夹。</translation>
     </message>
+    <message>
+        <source>Design</source>
+        <translation>设计</translation>
+    </message>
+    <message>
+        <source>Code style</source>
+        <translation>代码风格</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::InputsDialog</name>

@@ -31,14 +31,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Json readJsonFile(const fs::path &path)
-{
-    std::ifstream in(path);
-    if (!in)
-        return Json();
-    return Json::parse(in, nullptr, false);
-}
-
 /// Export's stages: one compile per bucket fills "buckets" (each a sub-job carrying `bucket`).
 constexpr StageSpan kExportStages[] = {{"buckets", 0.05, 0.85}, {"cold_start", 0.85, 0.95}, {"package", 0.95, 1.00}};
 

@@ -28,7 +28,7 @@ MAX_BYTES = 1 << 20
 # Comment leaders a quoted heading may run across: "// ", "/// ", " * ", "# ".
 _CONTINUATION = re.compile(r"\n[ \t]*(?:///?|\*(?!/)|#)?[ \t]*")
 _DESIGN_REF = re.compile(r"DESIGN\.md,?\s*§\s*(\d+)")
-_STYLE_REF = re.compile(r"STYLE\.md:?\s*\"([^\"]{1,200})\"")
+_STYLE_REF = re.compile(r"STYLE\.md(?::\s*|\s+)\"([^\"]{1,200})\"")  # a space or colon: not a path string "…STYLE.md", …
 _OLD_COPY = re.compile(r"\.\./shared/(?:DESIGN|STYLE)\.md")
 _BACKTICK = re.compile(r"`([^`\n]+)`")
 _LINK = re.compile(r"\]\(([^)\s]+)\)")

@@ -25,6 +25,7 @@ from . import compilecache, compileplan, doctor, dynamic, graph_json, guards, ke
 from . import inputs as structured
 from . import shapes as example_shapes
 from .errors import FrontendError, compile_hint, export_hint, one_line, user_location
+from .files import atomic_file, move_into_place
 from .messages import text
 from .models import batched_inputs, resize_batch, resolve_model  # noqa: F401 (importable from job)
 from .options import DEFAULT_TOLERANCE, DEVICES, DTYPES  # noqa: F401 (importable from job)
@@ -104,8 +105,7 @@ def _plain_weight_files(package: str) -> None:
         infos = src.infolist()
         if not any(marker in i.filename for i in infos):
             return
-        tmp = package + ".plain"
-        with zipfile.ZipFile(tmp, "w") as dst:
+        with atomic_file(package, "wb") as out, zipfile.ZipFile(out, "w") as dst:
             for info in infos:
                 data = src.read(info.filename)
                 if marker in info.filename and not info.filename.endswith("/"):
@@ -115,7 +115,6 @@ def _plain_weight_files(package: str) -> None:
                         torch.save(value.detach().as_subclass(torch.Tensor), buffer)
                         data = buffer.getvalue()
                 dst.writestr(info, data)
-    os.replace(tmp, package)
 
 
 class CompileJob:
@@ -485,7 +484,7 @@ class CompileJob:
                     self.reuse["ccache"] = ccache_stats.read()
             if self.external_weights:
                 _plain_weight_files(path)
-            os.replace(path, final)
+            move_into_place(path, final)
             os.rmdir(partial_dir)
             try:
                 compileplan.write_raw(plan, trace_root)  # inside trace/: kept and restored by the compile cache
