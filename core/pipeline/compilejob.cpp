@@ -597,6 +597,8 @@ Json runCompile(const Job &ctx, const Json &request)
             {"memory", compiled.value("memory", Json())},
             {"fusion", compiled.value("fusion", Json())},
             {"options", compiled.value("options", Json::object())},
+            // Which recipe the compile used and why (recipe.py; FORMAT.md "compile result").
+            {"recipe", compiled.value("recipe", Json())},
         };
         return result;
     } catch (const Python::FrontendException &e) {

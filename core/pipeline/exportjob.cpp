@@ -11,6 +11,7 @@
 #include "bundle/signing.h"
 #include "bundle/weights.h"
 #include "profiler/statistics.h"
+#include "protocol/messages.h"
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
 
@@ -348,6 +349,29 @@ Json captureTraffic(const Job &ctx, const fs::path &bundle, const Json &proposal
              "padded to its batch B; its waste is (B - b) / B, averaged over the calls"}};
 }
 
+/// The export result's `recipe` (FORMAT.md "export result"): the first bucket's compile's (every
+/// bucket's compile decides on the same graph features; the batch changes no share), its freezing
+/// cost counted over the bundle's `buckets`: each package keeps its own copy of the weights.
+Json bundleRecipe(Json recipe, std::size_t buckets)
+{
+    if (!recipe.is_object())
+        return Json();
+    if (Json &cost = recipe["cost"]; cost.is_object()) {
+        const double weights = cost.value("weight_bytes", 0.0);
+        const double extra = weights * static_cast<double>(buckets > 0 ? buckets - 1 : 0);
+        const Protocol::Text reason = Protocol::text(
+            "recipe.freezing_cost",
+            Json{{"mb", weights / 1e6}, {"buckets", static_cast<long>(buckets)}, {"extra_mb", extra / 1e6}});
+        cost["buckets"] = buckets;
+        cost["extra_bytes"] = static_cast<long long>(extra);
+        cost["reason"] = reason.english;
+        cost["reason_msg"] = reason.msg();
+    } else {
+        recipe.erase("cost");
+    }
+    return recipe;
+}
+
 } // namespace
 
 Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::stop_token stop)
@@ -388,7 +412,7 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
         sourceRule = Bundle::batchRule(source.value("guards", Json()));
     }
     for (const char *k : {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic",
-                          "shapes", "cuda_archs"}) {
+                          "shapes", "cuda_archs", "recipe"}) {
         if (request.contains(k))
             base[k] = request[k];
     }
@@ -746,7 +770,11 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
         ctx.log("warning", std::string("no preflight: ") + e.what());
     }
     const Json capture = proposal.is_object() ? captureTraffic(ctx, out, proposal, request["from_capture"]) : Json();
+    const Json recipe = bundleRecipe(first.value("recipe", Json()), bucketsJson.size());
+    if (recipe.contains("cost") && bucketsJson.size() > 1)
+        ctx.log("info", recipe["cost"].value("reason", std::string()));
     return Json{{"bundle", out.string()},
+                {"recipe", recipe},
                 {"zip", zipPath},
                 {"capture", capture},
                 {"compat", draft.compat},
