@@ -10,6 +10,7 @@
 
 #include "graphview/jobtracker.h"
 
+#include "client/enginetext.h"
 #include "client/stagenames.h"
 
 #include <QApplication>
@@ -177,6 +178,9 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_package = addRow(m_form, tr("Package:"), "resultPackage");
     m_device = addRow(m_form, tr("Device:"), "resultDevice");
     m_torch = addRow(m_form, tr("Torch version:"), "resultTorch");
+    // Which compile recipe the engine used and why (FORMAT.md "compile result" `recipe`).
+    m_recipe = addRow(m_form, tr("Recipe:"), "resultRecipe");
+    m_recipe->setWordWrap(true);
     m_inputs = addRow(m_form, tr("Inputs:"), "resultInputs");
     m_maxAbsError = addRow(m_form, tr("Max abs error:"), "resultMaxAbsError");
     // Verification per output (absent from older results: the rows are hidden then).
@@ -405,6 +409,7 @@ void ResultPanel::showResult(const Client::CompileResult &r)
     }
     m_device->setText(r.device);
     m_torch->setText(r.torchVersion);
+    showRecipe(r.raw.value(QLatin1String("recipe")).toObject());
     QStringList inputs;
     for (const auto &t : r.inputs)
         inputs << t.text();
@@ -438,6 +443,32 @@ void ResultPanel::showResult(const Client::CompileResult &r)
     m_bundleFrame->hide(); // a bundle belongs to the result it was exported from
     m_stack->setCurrentIndex(1);
     showFigure(Client::SpeedupFigure::fromCompile(r.raw));
+}
+
+QString ResultPanel::recipeText(const QJsonObject &recipe)
+{
+    const QString name = recipe.value(QLatin1String("name")).toString();
+    if (name.isEmpty())
+        return {};
+    const QString by = recipe.value(QLatin1String("chosen_by")).toString();
+    const QString who = by == QLatin1String("rule")    ? tr("chosen by the rule")
+        : by == QLatin1String("probe")                 ? tr("chosen by a timed probe")
+        : by == QLatin1String("user")                  ? tr("as requested")
+                                                       : by;
+    QString text = tr("%1, %2: %3").arg(name, who, Client::EngineText::field(recipe, QStringLiteral("reason")));
+    const QJsonObject cost = recipe.value(QLatin1String("cost")).toObject();
+    if (!cost.isEmpty())
+        text += QLatin1Char('\n') + tr("Cost: %1").arg(Client::EngineText::field(cost, QStringLiteral("reason")));
+    return text;
+}
+
+void ResultPanel::showRecipe(const QJsonObject &recipe)
+{
+    const QString text = recipeText(recipe);
+    m_recipe->setText(text);
+    m_recipe->setToolTip(tr("The compile's Inductor option set: Run Settings → Recipe; Auto picks it per model "
+                            "after export"));
+    m_form->setRowVisible(m_recipe, !text.isEmpty()); // older results and regional compiles have none
 }
 
 void ResultPanel::showVerify(const Client::VerifyResult &v)
