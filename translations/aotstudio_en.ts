@@ -6996,7 +6996,7 @@ start %4 ms, duration %5 µs
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>freezing keeps the weights ({mb:.1f} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.1f} MB more than one shared copy, on disk and in memory once all are loaded</source>
+        <source>freezing keeps the weights ({mb:.3g} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.3g} MB more than one shared copy, on disk and in memory once all are loaded</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -6998,8 +6998,8 @@ start %4 ms, duration %5 µs
         <translation>量化模型：冻结随其量化方式而定（有量化/反量化节点或 int8-static 时开启），因此不自动选择配方</translation>
     </message>
     <message>
-        <source>freezing keeps the weights ({mb:.1f} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.1f} MB more than one shared copy, on disk and in memory once all are loaded</source>
-        <translation>冻结会把权重（{mb:.1f} MB）作为打包常量保留在每个包内，不能共享：{buckets:d} 个档位比共享一份多占 {extra_mb:.1f} MB，磁盘上如此，全部加载后内存中亦然</translation>
+        <source>freezing keeps the weights ({mb:.3g} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.3g} MB more than one shared copy, on disk and in memory once all are loaded</source>
+        <translation>冻结会把权重（{mb:.1f} MB）作为打包常量保留在每个包内，不能共享：{buckets:d} 个档位比共享一份多占 {extra_mb:.3g} MB，磁盘上如此，全部加载后内存中亦然</translation>
     </message>
 </context>
 <context>

@@ -81,7 +81,7 @@ const CatalogEntry kCatalog[] = {
     {"recipe.user_named", QT_TRANSLATE_NOOP("EngineMessage", "named by the request (recipe {name})"), "name:name"},
     {"recipe.user_fields", QT_TRANSLATE_NOOP("EngineMessage", "the request sets {fields} itself (command-line flags or a recipe file), so no recipe is chosen"), "fields:str"},
     {"recipe.quantized", QT_TRANSLATE_NOOP("EngineMessage", "a quantized model: freezing follows its quantization (on for quantize/dequantize nodes and int8-static), so no recipe is chosen"), ""},
-    {"recipe.freezing_cost", QT_TRANSLATE_NOOP("EngineMessage", "freezing keeps the weights ({mb:.1f} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.1f} MB more than one shared copy, on disk and in memory once all are loaded"), "mb:float,buckets:int,extra_mb:float"},
+    {"recipe.freezing_cost", QT_TRANSLATE_NOOP("EngineMessage", "freezing keeps the weights ({mb:.3g} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.3g} MB more than one shared copy, on disk and in memory once all are loaded"), "mb:float,buckets:int,extra_mb:float"},
 };
 
 const int kCatalogSize = int(sizeof(kCatalog) / sizeof(kCatalog[0]));

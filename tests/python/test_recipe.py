@@ -69,7 +69,7 @@ class Rule(unittest.TestCase):
         c = recipe.freezing_cost(46_796_608, 3)
         self.assertEqual((c["weights_shared"], c["buckets"], c["extra_bytes"]), (False, 3, 2 * 46_796_608))
         self.assertEqual(c["reason_msg"]["id"], "recipe.freezing_cost")
-        self.assertIn("46.8 MB", c["reason"])
+        self.assertIn("(46.8 MB)", c["reason"])
         self.assertEqual(recipe.freezing_cost(10, 1)["extra_bytes"], 0)
 
 
