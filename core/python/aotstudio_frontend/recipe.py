@@ -8,13 +8,14 @@ graph alone (:func:`features`, :func:`decide`): no model run, no extra compile, 
 walk over the graph's nodes (milliseconds) and keeps the compile cache key a function of the
 options it chose.
 
-The rule (measured on this project's samples and corpus, PROFILE.md "Recipe choice"): on the CPU,
-freezing when convolutions carry at least :data:`CONV_SHARE_MIN` of the graph's multiply-add
-FLOPs, AOTInductor's defaults otherwise. Freezing folds batch norms into the convolutions and
-pre-packs their weights for oneDNN (sample:resnet18 1.49x the defaults' speed); on a graph of
-linear layers it turns each into a oneDNN linear call whose per-call cost exceeds what packing
-saves at these sizes (sample:transformer 0.82x, sample:mlp about 0.3x). On CUDA nothing has been
-measured yet: the defaults, said as such.
+The rule (measured on this project's samples and corpus, core/profiler/PROFILE.md "Recipe
+choice"): on the CPU, freezing when convolutions carry at least :data:`CONV_SHARE_MIN` of the
+graph's multiply-add FLOPs, AOTInductor's defaults otherwise. Freezing folds batch norms into the
+convolutions and pre-packs their weights for oneDNN (sample:resnet18 1.36x the defaults' speed,
+sample:convnet 1.19x); on a graph of linear layers it turns each into a oneDNN linear call whose
+per-call cost exceeds what packing saves at these sizes (sample:mlp 0.29x). On CUDA nothing has
+been measured yet: the defaults, said as such. No timed probe runs (``chosen_by`` "probe" is
+reserved for one): the rule costs milliseconds, a probe two compiles.
 """
 
 from dataclasses import dataclass
@@ -45,9 +46,11 @@ TABLE = (
 AUTO = "auto"
 
 #: Freezing on the CPU from this share of the multiply-add FLOPs in convolutions up (0..1).
-#: Measured (PROFILE.md "Recipe choice"): every conv-dominated model there has a share above
-#: 0.97 and every transformer below 0.05 (ViT's patch embedding), so the threshold sits in a
-#: wide empty gap; 0.5 says "most of the work is convolutions" and no measured model is near it.
+#: The shares measured (features(), PROFILE.md "Recipe choice"): sample:resnet18 and
+#: sample:convnet 0.9997, timm ResNet-50 0.994, the corpus's diffusers UNet 0.65; the corpus's
+#: tiny ViT 0.24 (its patch embedding; about 0.01 in ViT-B/16 at 224x224) and every other
+#: transformer and the MLP 0. 0.5 says "most of the work is convolutions"; the UNet is the one
+#: model between the groups.
 CONV_SHARE_MIN = 0.5
 
 
