@@ -4822,6 +4822,29 @@ measurement %6</source>
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::RecipeText</name>
+    <message>
+        <source>chosen by the rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>chosen by a timed probe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as requested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::ReportWriter</name>
     <message>
         <source>%1 already exists; choose a new folder name for the report.</source>
@@ -5401,30 +5424,6 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
     </message>
     <message>
         <source>Recipe:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>chosen by the rule</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>chosen by a timed probe</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>as requested</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1, %2: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cost: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The compile&apos;s Inductor option set: Run Settings → Recipe; Auto picks it per model after export</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

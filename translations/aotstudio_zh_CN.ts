@@ -4826,6 +4826,29 @@ measurement %6</source>
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::RecipeText</name>
+    <message>
+        <source>chosen by the rule</source>
+        <translation>由规则选定</translation>
+    </message>
+    <message>
+        <source>chosen by a timed probe</source>
+        <translation>由计时探测选定</translation>
+    </message>
+    <message>
+        <source>as requested</source>
+        <translation>按请求指定</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1，%2：%3</translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation>代价：%1</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::ReportWriter</name>
     <message>
         <source>%1 already exists; choose a new folder name for the report.</source>
@@ -5407,30 +5430,6 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
     <message>
         <source>Recipe:</source>
         <translation>配方：</translation>
-    </message>
-    <message>
-        <source>chosen by the rule</source>
-        <translation>由规则选定</translation>
-    </message>
-    <message>
-        <source>chosen by a timed probe</source>
-        <translation>由计时探测选定</translation>
-    </message>
-    <message>
-        <source>as requested</source>
-        <translation>按请求指定</translation>
-    </message>
-    <message>
-        <source>%1, %2: %3</source>
-        <translation>%1，%2：%3</translation>
-    </message>
-    <message>
-        <source>Cost: %1</source>
-        <translation>代价：%1</translation>
-    </message>
-    <message>
-        <source>The compile&apos;s Inductor option set: Run Settings → Recipe; Auto picks it per model after export</source>
-        <translation>编译所用的 Inductor 选项组：运行设置 → 配方；“自动”在导出后按模型选择</translation>
     </message>
 </context>
 <context>

@@ -4,13 +4,13 @@
 #include "latencychart.h"
 #include "measurementtext.h"
 #include "numberformat.h"
+#include "recipetext.h"
 #include "tableutil.h"
 #include "verifyoutputmodel.h"
 #include "verifytext.h"
 
 #include "graphview/jobtracker.h"
 
-#include "client/enginetext.h"
 #include "client/stagenames.h"
 
 #include <QApplication>
@@ -178,9 +178,7 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_package = addRow(m_form, tr("Package:"), "resultPackage");
     m_device = addRow(m_form, tr("Device:"), "resultDevice");
     m_torch = addRow(m_form, tr("Torch version:"), "resultTorch");
-    // Which compile recipe the engine used and why (FORMAT.md "compile result" `recipe`).
-    m_recipe = addRow(m_form, tr("Recipe:"), "resultRecipe");
-    m_recipe->setWordWrap(true);
+    m_recipe = addRow(m_form, tr("Recipe:"), "resultRecipe"); // which recipe and why (RecipeText)
     m_inputs = addRow(m_form, tr("Inputs:"), "resultInputs");
     m_maxAbsError = addRow(m_form, tr("Max abs error:"), "resultMaxAbsError");
     // Verification per output (absent from older results: the rows are hidden then).
@@ -193,16 +191,13 @@ ResultPanel::ResultPanel(QWidget *parent)
                                     "statistic): then eager and the package are checked to advance alike"));
     m_eager = addRow(m_form, tr("Eager median:"), "resultEager");
     m_compiled = addRow(m_form, tr("Compiled median:"), "resultCompiled");
-    m_speedup = addRow(m_form, tr("Speedup:"), "resultSpeedup");
-    m_speedup->setWordWrap(true);
+    m_speedup = addRow(m_form, tr("Speedup:"), "resultSpeedup"); // addRow's labels wrap
     // The verdict on its own line: whether the machine allowed a fair measurement, and why not.
     m_verdict = addRow(m_form, tr("Measurement:"), "resultVerdict");
-    m_verdict->setWordWrap(true);
     m_verdict->setTextFormat(Qt::RichText);
     m_threads = addRow(m_form, tr("Threads:"), "resultThreads");
     m_threads->setToolTip(tr("Intra-op threads of eager and compiled alike"));
     m_source = addRow(m_form, tr("Measured by:"), "resultSource");
-    m_source->setWordWrap(true);
     m_runs = addRow(m_form, tr("Timed runs:"), "resultRuns");
     // Paths have no break points: they are cut at the edge (the tooltip has them whole).
     m_package->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -409,7 +404,8 @@ void ResultPanel::showResult(const Client::CompileResult &r)
     }
     m_device->setText(r.device);
     m_torch->setText(r.torchVersion);
-    showRecipe(r.raw.value(QLatin1String("recipe")).toObject());
+    m_recipe->setText(RecipeText::describe(r.raw.value(QLatin1String("recipe")).toObject()));
+    m_form->setRowVisible(m_recipe, !m_recipe->text().isEmpty()); // older results and regional compiles have none
     QStringList inputs;
     for (const auto &t : r.inputs)
         inputs << t.text();
@@ -434,41 +430,13 @@ void ResultPanel::showResult(const Client::CompileResult &r)
         QStringList items;
         for (const QString &w : warnings)
             items << w.toHtmlEscaped();
-        m_warningText->setText(
-            tr("<b>Warning:</b> %1")
-                .arg(items.join(QStringLiteral("<br>"))));
+        m_warningText->setText(tr("<b>Warning:</b> %1").arg(items.join(QStringLiteral("<br>"))));
         m_warningFrame->show();
     }
     m_compile = r;
     m_bundleFrame->hide(); // a bundle belongs to the result it was exported from
     m_stack->setCurrentIndex(1);
     showFigure(Client::SpeedupFigure::fromCompile(r.raw));
-}
-
-QString ResultPanel::recipeText(const QJsonObject &recipe)
-{
-    const QString name = recipe.value(QLatin1String("name")).toString();
-    if (name.isEmpty())
-        return {};
-    const QString by = recipe.value(QLatin1String("chosen_by")).toString();
-    const QString who = by == QLatin1String("rule")    ? tr("chosen by the rule")
-        : by == QLatin1String("probe")                 ? tr("chosen by a timed probe")
-        : by == QLatin1String("user")                  ? tr("as requested")
-                                                       : by;
-    QString text = tr("%1, %2: %3").arg(name, who, Client::EngineText::field(recipe, QStringLiteral("reason")));
-    const QJsonObject cost = recipe.value(QLatin1String("cost")).toObject();
-    if (!cost.isEmpty())
-        text += QLatin1Char('\n') + tr("Cost: %1").arg(Client::EngineText::field(cost, QStringLiteral("reason")));
-    return text;
-}
-
-void ResultPanel::showRecipe(const QJsonObject &recipe)
-{
-    const QString text = recipeText(recipe);
-    m_recipe->setText(text);
-    m_recipe->setToolTip(tr("The compile's Inductor option set: Run Settings → Recipe; Auto picks it per model "
-                            "after export"));
-    m_form->setRowVisible(m_recipe, !text.isEmpty()); // older results and regional compiles have none
 }
 
 void ResultPanel::showVerify(const Client::VerifyResult &v)

@@ -71,19 +71,12 @@ public:
     QStandardItemModel *regionalBlocksModel() const { return m_regionalModel; }
     /// Everything shown, as "Label: value" lines (what the Copy button puts on the clipboard).
     QString summaryText() const;
-    /**
-     * A compile result's `recipe` (FORMAT.md "compile result") in the UI language: "freezing, chosen
-     * by the rule: REASON" and, with freezing, a second line "Cost: …"; empty for an object without
-     * a name (older results, regional compiles).
-     */
-    static QString recipeText(const QJsonObject &recipe);
 
 private:
     QLabel *addRow(QFormLayout *form, const QString &label, const char *objectName);
     void setErrorText(QString headline, const QString &stageName, const Client::EngineError &e);
     void copyToClipboard();
     void showVerify(const Client::VerifyResult &verify);
-    void showRecipe(const QJsonObject &recipe);
     /// The regional section of @p r (hidden for a whole compile).
     void showRegional(const Client::CompileResult &r);
     static void fitTableHeight(QTableView *view);

@@ -260,6 +260,27 @@ Client::QuantizeRequest RunSettings::quantizeRequest(const Client::CompileReques
     return r;
 }
 
+namespace {
+/// The compile recipe choice (RunSettings::recipe; FORMAT.md "compile" `recipe`): Auto, the
+/// defaults, freezing, max-autotune, or the tune option set a recipe set, kept as it is.
+QComboBox *recipeCombo(const QString &current, QWidget *parent)
+{
+    auto *combo = new QComboBox(parent);
+    combo->setObjectName(QStringLiteral("compileRecipe"));
+    combo->addItem(RunSettingsDialog::tr("Auto (chosen per model)"), QStringLiteral("auto"));
+    combo->addItem(RunSettingsDialog::tr("AOTInductor defaults"), QStringLiteral("defaults"));
+    combo->addItem(RunSettingsDialog::tr("Freezing"), QStringLiteral("freezing"));
+    combo->addItem(RunSettingsDialog::tr("Max-autotune"), QStringLiteral("max_autotune"));
+    if (combo->findData(current) < 0)
+        combo->addItem(current, current);
+    combo->setCurrentIndex(std::max(0, combo->findData(current)));
+    combo->setToolTip(RunSettingsDialog::tr("Auto picks the recipe from the exported graph (on the CPU: freezing when "
+                                            "convolutions carry most of the work) and the result says which and why; "
+                                            "the boxes below add to any recipe"));
+    return combo;
+}
+} // namespace
+
 RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString &model, QWidget *parent)
     : QDialog(parent)
     , m_original(settings)
@@ -267,7 +288,7 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     , m_shapes(settings.shapes(model))
     , m_shapesLabel(new QLabel(this))
     , m_dtype(new QComboBox(this))
-    , m_recipe(new QComboBox(this))
+    , m_recipe(recipeCombo(settings.recipe, this))
     , m_freezing(new QCheckBox(tr("Freezing (fold weights into constants)"), this))
     , m_maxAutotune(new QCheckBox(tr("Max-autotune (benchmark kernel choices; slow compile)"), this))
     , m_regional(new QCheckBox(tr("Regional compile (each repeated block compiled once, weights bound at run time)"), this))
@@ -294,17 +315,6 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     m_dtype->addItem(tr("bfloat16"), QStringLiteral("bf16"));
     m_dtype->addItem(tr("float16"), QStringLiteral("fp16"));
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(settings.dtype)));
-    m_recipe->setObjectName(QStringLiteral("compileRecipe"));
-    m_recipe->addItem(tr("Auto (chosen per model)"), QStringLiteral("auto"));
-    m_recipe->addItem(tr("AOTInductor defaults"), QStringLiteral("defaults"));
-    m_recipe->addItem(tr("Freezing"), QStringLiteral("freezing"));
-    m_recipe->addItem(tr("Max-autotune"), QStringLiteral("max_autotune"));
-    if (m_recipe->findData(settings.recipe) < 0) // another of tune's option sets, kept as it is
-        m_recipe->addItem(settings.recipe, settings.recipe);
-    m_recipe->setCurrentIndex(std::max(0, m_recipe->findData(settings.recipe)));
-    m_recipe->setToolTip(tr("Auto picks the recipe from the exported graph (on the CPU: freezing when convolutions "
-                            "carry most of the work) and the result says which and why; the boxes below add to any "
-                            "recipe"));
     m_freezing->setChecked(settings.freezing);
     m_maxAutotune->setChecked(settings.maxAutotune);
     m_regional->setObjectName(QStringLiteral("regionalCompile"));
@@ -386,7 +396,6 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     m_threads->setValue(settings.threads);
     m_threads->setToolTip(tr("Intra-op threads for eager and compiled alike; the engine refuses more than the CPUs it "
                              "may use (affinity and cgroup quota) and records the count in every result"));
-
     // The Inputs dialog (Model → Inputs…) edits the shapes; here they are shown and can be reset.
     m_shapesLabel->setObjectName(QStringLiteral("shapesLabel"));
     m_shapesLabel->setWordWrap(true);
@@ -408,7 +417,6 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     auto *shapesRow = new QHBoxLayout;
     shapesRow->addWidget(m_shapesLabel, 1);
     shapesRow->addWidget(resetShapes);
-
     auto *compile = new QGroupBox(tr("Compile"), this);
     auto *compileForm = new QFormLayout(compile);
     compileForm->addRow(tr("Data type:"), m_dtype);

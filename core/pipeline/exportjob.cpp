@@ -351,8 +351,9 @@ Json captureTraffic(const Job &ctx, const fs::path &bundle, const Json &proposal
 
 /// The export result's `recipe` (FORMAT.md "export result"): the first bucket's compile's (every
 /// bucket's compile decides on the same graph features; the batch changes no share), its freezing
-/// cost counted over the bundle's `buckets`: each package keeps its own copy of the weights.
-Json bundleRecipe(Json recipe, std::size_t buckets)
+/// cost counted over the bundle's `buckets` (each package keeps its own copy of the weights) and
+/// logged when there are several.
+Json bundleRecipe(const Job &ctx, Json recipe, std::size_t buckets)
 {
     if (!recipe.is_object())
         return Json();
@@ -366,6 +367,8 @@ Json bundleRecipe(Json recipe, std::size_t buckets)
         cost["extra_bytes"] = static_cast<long long>(extra);
         cost["reason"] = reason.english;
         cost["reason_msg"] = reason.msg();
+        if (buckets > 1)
+            ctx.log("info", reason);
     } else {
         recipe.erase("cost");
     }
@@ -506,7 +509,6 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
             throw fail("export", Protocol::Code::BadRequest, e.what(), "make a key with aotstudio-cli keygen KEYFILE");
         }
     }
-
     // 2. Staging directory next to the destination (removed unless it is renamed into place).
     const fs::path staging = prepareStaging(out);
     fs::create_directories(staging / Bundle::kPackagesDir, ec);
@@ -770,11 +772,8 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
         ctx.log("warning", std::string("no preflight: ") + e.what());
     }
     const Json capture = proposal.is_object() ? captureTraffic(ctx, out, proposal, request["from_capture"]) : Json();
-    const Json recipe = bundleRecipe(first.value("recipe", Json()), bucketsJson.size());
-    if (recipe.contains("cost") && bucketsJson.size() > 1)
-        ctx.log("info", recipe["cost"].value("reason", std::string()));
     return Json{{"bundle", out.string()},
-                {"recipe", recipe},
+                {"recipe", bundleRecipe(ctx, first.value("recipe", Json()), bucketsJson.size())},
                 {"zip", zipPath},
                 {"capture", capture},
                 {"compat", draft.compat},

@@ -50,8 +50,11 @@ class Rule(unittest.TestCase):
     def test_threshold_is_a_share_of_flops_not_a_count(self):
         # Many small convolutions beside big matrix multiplies (ViT's patch embedding): defaults.
         self.assertEqual(recipe.decide(feats(conv=10, matmul=90, convs=12)).name, "defaults")
-        self.assertEqual(recipe.decide(feats(conv=50, matmul=50, convs=1)).name, "freezing")
-        self.assertEqual(recipe.decide(feats(conv=49, matmul=51, convs=1)).name, "defaults")
+        self.assertEqual(recipe.decide(feats(conv=80, matmul=20, convs=1)).name, "freezing")
+        self.assertEqual(recipe.decide(feats(conv=79, matmul=21, convs=1)).name, "defaults")
+        # The corpus's diffusers UNet (0.65 of its FLOPs in 33 convolutions): freezing measured no gain.
+        self.assertEqual(recipe.decide(feats(conv=249036800, matmul=76447744, attention=56098816, convs=33)).name,
+                         "defaults")
 
     def test_no_compute_and_gpu_keep_the_defaults(self):
         d = recipe.decide(feats())

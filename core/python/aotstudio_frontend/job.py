@@ -21,7 +21,7 @@ import time
 import torch
 import torch.utils._pytree as pytree
 
-from . import compilecache, compileplan, doctor, dynamic, graph_json, guards, kernels, outdir, verify
+from . import compilecache, compileplan, doctor, dynamic, graph_json, guards, kernels, outdir, recipe, verify
 from . import inputs as structured
 from . import shapes as example_shapes
 from .errors import FrontendError, compile_hint, export_hint, one_line, user_location
@@ -150,7 +150,6 @@ class CompileJob:
         self.qdq_nodes = 0  # quantize/dequantize nodes in the exported graph (a PT2E-quantized model)
         self.max_autotune = opts.max_autotune
         self.inductor = opts.inductor  # further Inductor options (a recipe's, tune.py)
-        self.recipe = None  # recipe.Decision: made at the end of export() (choose_recipe)
         # Weights outside the package's .so (BUNDLE.md "Shared weights"); off again with freezing.
         self.external_weights = opts.external_weights
         self.runtime = opts.runtime  # "lite": link_libtorch=False, checked and verified by lite.py
@@ -356,7 +355,7 @@ class CompileJob:
                 self.log("warning", f"the graph holds {self.qdq_nodes} quantize/dequantize nodes but freezing is off: "
                                     "Inductor will dequantize the weights and compute in fp32; pass --freezing")
         dynamic.check(self)
-        self.choose_recipe()
+        self.recipe = recipe.choose(self)  # recipe.Decision: which recipe and why (applied to self)
         try:
             self.guards = guards.collect(self.program, self.dim_names, getattr(self, "input_names", None))
             if getattr(self, "output_specs", None):
@@ -376,51 +375,6 @@ class CompileJob:
         self._mark()
         self.snapshot("capture", "", self.program.graph)
         return {"nodes": nodes, "guards": self.guards}
-
-    def choose_recipe(self):
-        """The compile's recipe (recipe.py; FORMAT.md "compile result" ``recipe``), after export: a
-        name the request gave ("user"), the request's own freezing/max_autotune/inductor fields or a
-        quantization ("user", nothing changed), else recipe.decide() on the exported graph ("rule"),
-        whose options are applied here. Returns the recipe.Decision (also ``self.recipe``)."""
-        from . import recipe as recipes
-        opts = self.options
-
-        def current():
-            return recipes.name_of(self.freezing, self.max_autotune, self.dtype_name, self.inductor,
-                                   self.dtype_name if opts.recipe == recipes.AUTO else "fp32")
-
-        if opts.recipe != recipes.AUTO:
-            decision = recipes.Decision(opts.recipe, "user", text("recipe.user_named", name=opts.recipe))
-        elif self.quant is not None or self.qdq_nodes:
-            decision = recipes.Decision(current(), "user", text("recipe.quantized"))
-        elif opts.recipe_fields:
-            decision = recipes.Decision(current(), "user",
-                                        text("recipe.user_fields", fields=", ".join(opts.recipe_fields)))
-        else:
-            decision = recipes.decide(recipes.features(self.program, self.device))
-            chosen = recipes.options_of(decision.name)
-            self.freezing = self.freezing or bool(chosen.get("freezing", False))
-            self.max_autotune = self.max_autotune or bool(chosen.get("max_autotune", False))
-            self.inductor = dict(chosen.get("inductor", {}), **self.inductor)
-        self.recipe = decision
-        self.log("info", f"recipe {decision.name} (chosen by {decision.chosen_by}): {decision.reason}")
-        return decision
-
-    def _recipe_json(self, plan_summary: dict) -> dict:
-        """The compile result's ``recipe``: the decision and, with freezing, its cost to a bundle
-        (recipe.freezing_cost: weights inside the package, from the memory plan's constants or the
-        program's parameters and buffers)."""
-        if self.recipe is None:
-            return None
-        out = self.recipe.to_json()
-        if self.freezing:
-            from . import recipe as recipes
-            weights = (plan_summary.get("memory") or {}).get("constants_bytes")
-            if not isinstance(weights, (int, float)) or weights <= 0:
-                weights = (self.recipe.features or {}).get("parameter_bytes") or recipes.features(
-                    self.program, self.device)["parameter_bytes"]
-            out["cost"] = recipes.freezing_cost(int(weights), 1)
-        return out
 
     def decompose(self) -> dict:
         """Core ATen decomposition (``run_decompositions()``), kept as a snapshot of what the
@@ -575,8 +529,7 @@ class CompileJob:
                                          "runs in fp32 with extra quantize/dequantize work"})
                 self.log("warning", warnings[-1]["message"] + "; " + warnings[-1]["hint"])
         return {"package": final, "package_bytes": size, "stages": self.stages, "warnings": warnings,
-                "compat": self._compat(options),
-                "runtime": self.runtime, "lite_missing": self.lite_missing,  # lite.py; FORMAT.md "runtime"
+                "compat": self._compat(options), "runtime": self.runtime, "lite_missing": self.lite_missing,  # lite.py
                 "kernels": self.kernel_summary, "guards_path": self.guards_path,
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
                 # The native C++ build's wall time inside this compile (null when the package was reused).
@@ -584,12 +537,10 @@ class CompileJob:
                 "reuse": self.reuse,
                 # memory.json and fusion.json beside the package (compileplan.py; FORMAT.md "Memory plan").
                 "memory": plan_summary["memory"], "fusion": plan_summary["fusion"],
-                # Which recipe and why (recipe.py; FORMAT.md "compile result"), with freezing's cost.
-                "recipe": self._recipe_json(plan_summary),
+                "recipe": recipe.result_json(self, plan_summary),  # FORMAT.md "compile result"
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
                             "dynamic": self.dynamic_specs, "shapes": self.shapes or None,
-                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
-                            "cache": self.cache,
+                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache, "cache": self.cache,
                             "external_weights": self.external_weights, "inductor": self.inductor,
                             "cuda_archs": self.cuda_archs or None}}
 

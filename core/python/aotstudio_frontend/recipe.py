@@ -47,11 +47,13 @@ AUTO = "auto"
 
 #: Freezing on the CPU from this share of the multiply-add FLOPs in convolutions up (0..1).
 #: The shares measured (features(), PROFILE.md "Recipe choice"): sample:resnet18 and
-#: sample:convnet 0.9997, timm ResNet-50 0.994, the corpus's diffusers UNet 0.65; the corpus's
-#: tiny ViT 0.24 (its patch embedding; about 0.01 in ViT-B/16 at 224x224) and every other
-#: transformer and the MLP 0. 0.5 says "most of the work is convolutions"; the UNet is the one
-#: model between the groups.
-CONV_SHARE_MIN = 0.5
+#: sample:convnet 0.9997, timm ResNet-50 0.994 (freezing 1.19x to 2.94x the defaults); the
+#: corpus's diffusers UNet 0.65 (freezing 0.955x, interval 0.875-1.087: no measurable gain, and it
+#: costs the bundle its shared weights, so the defaults); the corpus's tiny ViT 0.24 (its patch
+#: embedding; about 0.01 in ViT-B/16 at 224x224), every other transformer and the MLP 0 (freezing
+#: 0.29x to 0.93x). 0.8 sits between the UNet and the convolution nets; nothing between 0.65 and
+#: 0.99 was measured.
+CONV_SHARE_MIN = 0.8
 
 
 def names() -> list:
@@ -219,3 +221,44 @@ def freezing_cost(weight_bytes: int, buckets: int = 1) -> dict:
     reason = text("recipe.freezing_cost", mb=weight_bytes / 1e6, buckets=int(buckets), extra_mb=extra / 1e6)
     return {"weights_shared": False, "weight_bytes": int(weight_bytes), "buckets": int(buckets),
             "extra_bytes": extra, "reason": str(reason), "reason_msg": msg_of(reason)}
+
+
+# -- a compile job's recipe (job.py calls these) ---------------------------------------------------
+def choose(job) -> Decision:
+    """The recipe of CompileJob ``job`` after its export (FORMAT.md "compile result" ``recipe``): a
+    name the request gave ("user"), the request's own freezing/max_autotune/inductor fields or a
+    quantization ("user", nothing changed), else decide() on the exported graph ("rule"), whose
+    options are applied to ``job`` (freezing, max_autotune, inductor). Logged at info."""
+    opts = job.options
+    if opts.recipe != AUTO:
+        decision = Decision(opts.recipe, "user", text("recipe.user_named", name=opts.recipe))
+    elif job.quant is not None or job.qdq_nodes or opts.recipe_fields:
+        current = name_of(job.freezing, job.max_autotune, job.dtype_name, job.inductor, job.dtype_name)
+        decision = Decision(current, "user", text("recipe.user_fields", fields=", ".join(opts.recipe_fields))
+                            if opts.recipe_fields and job.quant is None and not job.qdq_nodes
+                            else text("recipe.quantized"))
+    else:
+        decision = decide(features(job.program, job.device))
+        chosen = options_of(decision.name)
+        job.freezing = job.freezing or bool(chosen.get("freezing", False))
+        job.max_autotune = job.max_autotune or bool(chosen.get("max_autotune", False))
+        job.inductor = dict(chosen.get("inductor", {}), **job.inductor)
+    job.log("info", f"recipe {decision.name} (chosen by {decision.chosen_by}): {decision.reason}")
+    return decision
+
+
+def result_json(job, plan_summary: dict) -> dict:
+    """The compile result's ``recipe``: choose()'s decision and, with freezing, its cost to a bundle
+    (freezing_cost: one copy of the weights is the memory plan's constants_bytes, else the program's
+    parameters and buffers). None when no recipe was chosen (a regional compile)."""
+    decision = getattr(job, "recipe", None)
+    if decision is None:
+        return None
+    out = decision.to_json()
+    if job.freezing:
+        weights = (plan_summary.get("memory") or {}).get("constants_bytes")
+        if not isinstance(weights, (int, float)) or weights <= 0:
+            weights = (decision.features or {}).get("parameter_bytes") or features(job.program, job.device)[
+                "parameter_bytes"]
+        out["cost"] = freezing_cost(int(weights), 1)
+    return out
