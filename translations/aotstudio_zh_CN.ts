@@ -4834,6 +4834,29 @@ measurement %6</source>
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::RecipeText</name>
+    <message>
+        <source>chosen by the rule</source>
+        <translation>由规则选定</translation>
+    </message>
+    <message>
+        <source>chosen by a timed probe</source>
+        <translation>由计时探测选定</translation>
+    </message>
+    <message>
+        <source>as requested</source>
+        <translation>按请求指定</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1，%2：%3</translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation>代价：%1</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::ReportWriter</name>
     <message>
         <source>%1 already exists; choose a new folder name for the report.</source>
@@ -5412,6 +5435,10 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
         <source>Bundle %1</source>
         <translation>部署包 %1</translation>
     </message>
+    <message>
+        <source>Recipe:</source>
+        <translation>配方：</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>
@@ -5626,6 +5653,30 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
     <message>
         <source>Compiles the whole model too and times it against the model with compiled blocks: compile time and latency of both</source>
         <translation>同时编译整个模型，并与使用已编译块的模型对比计时：比较两者的编译时间和延迟</translation>
+    </message>
+    <message>
+        <source>Auto (chosen per model)</source>
+        <translation>自动（按模型选择）</translation>
+    </message>
+    <message>
+        <source>AOTInductor defaults</source>
+        <translation>AOTInductor 默认设置</translation>
+    </message>
+    <message>
+        <source>Freezing</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <source>Max-autotune</source>
+        <translation>max-autotune</translation>
+    </message>
+    <message>
+        <source>Auto picks the recipe from the exported graph (on the CPU: freezing when convolutions carry most of the work) and the result says which and why; the boxes below add to any recipe</source>
+        <translation>“自动”根据导出的图选择配方（在 CPU 上：卷积承担大部分计算时启用冻结），结果会说明选了哪个及原因；下面的选项会叠加到任何配方上</translation>
+    </message>
+    <message>
+        <source>Recipe:</source>
+        <translation>配方：</translation>
     </message>
 </context>
 <context>
@@ -6924,6 +6975,38 @@ start %4 ms, duration %5 µs
     <message>
         <source>ccache: {hits:d} of {calls:d} C++ compiles reused ({uncacheable:d} links and probes are never cached)</source>
         <translation>ccache：{calls:d} 次 C++ 编译中复用了 {hits:d} 次（{uncacheable:d} 次链接和探测从不缓存）</translation>
+    </message>
+    <message>
+        <source>convolutions are {share:.0f}% of the graph&apos;s {gflops:.3g} GFLOP ({convs:d} convolutions) on the CPU: freezing folds batch norms into them and pre-packs their weights for oneDNN</source>
+        <translation>在 CPU 上，卷积占该图 {gflops:.3g} GFLOP 的 {share:.0f}%（{convs:d} 个卷积）：冻结会把批归一化折叠进卷积，并为 oneDNN 预先打包其权重</translation>
+    </message>
+    <message>
+        <source>convolutions are {share:.0f}% of the graph&apos;s {gflops:.3g} GFLOP on the CPU (freezing from {threshold:.0f}%): AOTInductor&apos;s defaults, as freezing makes matrix multiplies oneDNN calls that are slower at these sizes</source>
+        <translation>在 CPU 上，卷积占该图 {gflops:.3g} GFLOP 的 {share:.0f}%（达到 {threshold:.0f}% 才冻结）：使用 AOTInductor 默认设置，因为冻结会把矩阵乘法变成在这些尺寸下更慢的 oneDNN 调用</translation>
+    </message>
+    <message>
+        <source>the graph has no convolution or matrix multiply: AOTInductor&apos;s defaults (freezing has nothing to pack)</source>
+        <translation>该图没有卷积或矩阵乘法：使用 AOTInductor 默认设置（冻结没有可打包的权重）</translation>
+    </message>
+    <message>
+        <source>no recipe rule is measured on {device} yet: AOTInductor&apos;s defaults</source>
+        <translation>尚未在 {device} 上测量过配方规则：使用 AOTInductor 默认设置</translation>
+    </message>
+    <message>
+        <source>named by the request (recipe {name})</source>
+        <translation>由请求指定（配方 {name}）</translation>
+    </message>
+    <message>
+        <source>the request sets {fields} itself (command-line flags or a recipe file), so no recipe is chosen</source>
+        <translation>请求自行设置了 {fields}（命令行选项或配方文件），因此不自动选择配方</translation>
+    </message>
+    <message>
+        <source>a quantized model: freezing follows its quantization (on for quantize/dequantize nodes and int8-static), so no recipe is chosen</source>
+        <translation>量化模型：冻结随其量化方式而定（有量化/反量化节点或 int8-static 时开启），因此不自动选择配方</translation>
+    </message>
+    <message>
+        <source>freezing keeps the weights ({mb:.3g} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.3g} MB more than one shared copy, on disk and in memory once all are loaded</source>
+        <translation>冻结会把权重（{mb:.1f} MB）作为打包常量保留在每个包内，不能共享：{buckets:d} 个档位比共享一份多占 {extra_mb:.3g} MB，磁盘上如此，全部加载后内存中亦然</translation>
     </message>
 </context>
 <context>

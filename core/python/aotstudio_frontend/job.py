@@ -21,7 +21,7 @@ import time
 import torch
 import torch.utils._pytree as pytree
 
-from . import compilecache, compileplan, doctor, dynamic, graph_json, guards, kernels, outdir, verify
+from . import compilecache, compileplan, doctor, dynamic, graph_json, guards, kernels, outdir, recipe, verify
 from . import inputs as structured
 from . import shapes as example_shapes
 from .errors import FrontendError, compile_hint, export_hint, one_line, user_location
@@ -354,6 +354,7 @@ class CompileJob:
                 self.log("warning", f"the graph holds {self.qdq_nodes} quantize/dequantize nodes but freezing is off: "
                                     "Inductor will dequantize the weights and compute in fp32; pass --freezing")
         dynamic.check(self)
+        self.recipe = recipe.choose(self)  # recipe.Decision: which recipe and why (applied to self)
         try:
             self.guards = guards.collect(self.program, self.dim_names, getattr(self, "input_names", None))
             if getattr(self, "output_specs", None):
@@ -527,8 +528,7 @@ class CompileJob:
                                          "runs in fp32 with extra quantize/dequantize work"})
                 self.log("warning", warnings[-1]["message"] + "; " + warnings[-1]["hint"])
         return {"package": final, "package_bytes": size, "stages": self.stages, "warnings": warnings,
-                "compat": self._compat(options),
-                "runtime": self.runtime, "lite_missing": self.lite_missing,  # lite.py; FORMAT.md "runtime"
+                "compat": self._compat(options), "runtime": self.runtime, "lite_missing": self.lite_missing,  # lite.py
                 "kernels": self.kernel_summary, "guards_path": self.guards_path,
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
                 # The native C++ build's wall time inside this compile (null when the package was reused).
@@ -536,10 +536,10 @@ class CompileJob:
                 "reuse": self.reuse,
                 # memory.json and fusion.json beside the package (compileplan.py; FORMAT.md "Memory plan").
                 "memory": plan_summary["memory"], "fusion": plan_summary["fusion"],
+                "recipe": recipe.result_json(self, plan_summary),  # FORMAT.md "compile result"
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
                             "dynamic": self.dynamic_specs, "shapes": self.shapes or None,
-                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
-                            "cache": self.cache,
+                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache, "cache": self.cache,
                             "external_weights": self.external_weights, "inductor": self.inductor,
                             "cuda_archs": self.cuda_archs or None}}
 
