@@ -28,12 +28,13 @@ constexpr StageSpan kStages[] = {
 /// A staged compile's output folder (FORMAT.md, "Output folder"): commit() moves the staged files
 /// into OUT once every stage succeeded; a job that ends any other way abandons them (the previous
 /// compile's files go to OUT/previous-<time>/, an unverified package becomes model.unverified.pt2).
-class StagedOutput {
+class StagedOutput
+{
 public:
     StagedOutput(Python::CompileJob &job, const Job &stages)
-        : m_job(job), m_stages(stages)
-    {
-    }
+        : m_job(job)
+        , m_stages(stages)
+    { }
     StagedOutput(const StagedOutput &) = delete;
     StagedOutput &operator=(const StagedOutput &) = delete;
     ~StagedOutput()
@@ -81,7 +82,8 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
     try {
         guards = Bundle::InputGuards::parse(guardsJson, "the compile's guards");
     } catch (const Bundle::BundleError &e) {
-        throw JobFailed({"verify", Protocol::Code::Internal, e.what(), "this is a bug in AOT Studio; please report it with the model"});
+        throw JobFailed({"verify", Protocol::Code::Internal, e.what(),
+                         "this is a bug in AOT Studio; please report it with the model"});
     }
     if (!guards->isDynamic() && !fromCapture)
         return {{"shapes", nullptr}, {"recorded", nullptr}};
@@ -101,7 +103,8 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
     try {
         plan = Bundle::planSweep(*guards, example, b);
     } catch (const Bundle::BundleError &e) {
-        throw JobFailed({"verify", Protocol::Code::Internal, e.what(), "this is a bug in AOT Studio; please report it with the model"});
+        throw JobFailed({"verify", Protocol::Code::Internal, e.what(),
+                         "this is a bug in AOT Studio; please report it with the model"});
     }
     const auto valuesText = [](const Json &values) {
         std::string where;
@@ -161,13 +164,15 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
             for (const auto &x : r["reasons"])
                 why += (why.empty() ? "" : ", ") + x.get<std::string>();
             const std::string where = p.recorded ? "the recorded shape " + p.label : valuesText(r["values"]);
-            throw JobFailed({"verify", Protocol::Code::Mismatch,
-                             "the package matches eager on the example but not at " + where + " (" + why + ", input shapes " +
-                                 r["shapes"].dump() + "): " + r["outcome"].get<std::string>() +
-                                 (r["message"].get<std::string>().empty() ? "" : ": " + r["message"].get<std::string>()),
-                             "the compiled code is wrong at sizes other than the example; narrow the range (--dynamic "
-                             "INPUT:DIM:MIN:MAX), or sweep the package to see which sizes fail "
-                             "(aotstudio-cli sweep --package OUT/model.unverified.pt2 --model SPEC with this compile's --dtype and --dynamic)"});
+            throw JobFailed(
+                {"verify", Protocol::Code::Mismatch,
+                 "the package matches eager on the example but not at " + where + " (" + why + ", input shapes "
+                     + r["shapes"].dump() + "): " + r["outcome"].get<std::string>()
+                     + (r["message"].get<std::string>().empty() ? "" : ": " + r["message"].get<std::string>()),
+                 "the compiled code is wrong at sizes other than the example; narrow the range (--dynamic "
+                 "INPUT:DIM:MIN:MAX), or sweep the package to see which sizes fail "
+                 "(aotstudio-cli sweep --package OUT/model.unverified.pt2 --model SPEC with this compile's --dtype and "
+                 "--dynamic)"});
         }
     }
     runner.setInputs(job.inputs());
@@ -270,7 +275,7 @@ namespace {
 /// against the whole model compiled, with "compare_whole"), all paired as a normal compile's
 /// measure stage. Stages: compile (the blocks), verify, [export + compile + load_package of the
 /// whole model], measure.
-template <typename Stage>
+template<typename Stage>
 Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, StagedOutput &output, const Json &loaded,
                  const Stage &stage)
 {
@@ -284,7 +289,8 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
     if (request.value("compare_whole", false)) {
         const auto t0 = std::chrono::steady_clock::now();
         stage("export", "capturing the whole graph for comparison", [&](Json &) { return job.exportGraph(); });
-        const Json compiled = stage("compile", "compiling the whole model for comparison", [&](Json &) { return job.compile(); });
+        const Json compiled
+            = stage("compile", "compiling the whole model for comparison", [&](Json &) { return job.compile(); });
         const double wholeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         stage("load_package", "loading the whole package", [&](Json &) {
             try {
@@ -294,15 +300,14 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
                 throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(), "recompile it here"});
             }
         });
-        whole = {{"package", compiled.at("package")}, {"package_bytes", compiled.value("package_bytes", 0)},
+        whole = {{"package", compiled.at("package")},
+                 {"package_bytes", compiled.value("package_bytes", 0)},
                  {"compile_seconds", wholeSeconds}};
     }
-    Json blocks = stage("compile", "compiling each repeated block once (regional)", [&](Json &) {
-        return job.call("regional_compile");
-    });
-    const Json verified = stage("verify", "comparing the model with compiled blocks to eager", [&](Json &) {
-        return job.call("regional_verify");
-    });
+    Json blocks = stage("compile", "compiling each repeated block once (regional)",
+                        [&](Json &) { return job.call("regional_compile"); });
+    const Json verified = stage("verify", "comparing the model with compiled blocks to eager",
+                                [&](Json &) { return job.call("regional_verify"); });
     std::vector<Profiler::Summary> summaries(3);
     std::vector<Profiler::RatioInterval> ratios(2);
     Json measurement;
@@ -381,229 +386,216 @@ Json runCompile(const Job &ctx, const Json &request)
         ctx.log(level, message, msg);
     };
     const std::stop_token &stop = ctx.stopToken();
-    // A stage of this job; the frontend's errors become JobFailed inside it (their code is the
-    // stage's failedCode(): the output folder keeps an unverified package on a mismatch).
+    // A stage of this job; the frontend's errors are JobFailed (Python::FrontendException), their
+    // code the stage's failedCode(): the output folder keeps an unverified package on a mismatch.
     const auto stage = [&](std::string_view name, const std::string &message, auto &&body) {
-        return ctx.stage(name, message, [&](Json &a) {
-            try {
-                return body(a);
-            } catch (const Python::FrontendException &e) {
-                if (!e.details().empty())
-                    log("debug", e.details());
-                throw JobFailed(e.error());
-            }
-        });
+        return ctx.stage(name, message, body);
     };
     const auto options = measureOptionsFrom(request);
     if (request.contains("verify_shapes") && !request["verify_shapes"].is_number_integer())
-        throw JobFailed({"load", Protocol::Code::BadRequest, "'verify_shapes' must be an integer", "send a JSON integer"});
+        throw JobFailed(
+            {"load", Protocol::Code::BadRequest, "'verify_shapes' must be an integer", "send a JSON integer"});
     const int threads = applyThreads(request);
     const std::string device = request.value("device", std::string("cpu"));
 
-    try {
-        Json staged = request;
-        staged["staging"] = true; // files reach OUT only when the job succeeds
-        Python::CompileJob job(staged, log, ctx.sink(), ctx.stopToken());
-        StagedOutput output(job, ctx);
-        const Json loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
-        if (request.value("regional", false))
-            return runRegional(ctx, request, job, output, loaded, stage);
-        const Json exported = stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
-        const Json decomposed = stage("decompose", "decomposing to core ATen", [&](Json &) { return job.decompose(); });
-        Json compiled = stage("compile", "compiling with AOTInductor (passes, fusion, codegen, C++ build)", [&](Json &a) {
-            Json r = job.compile();
-            // The native C++ build's share of the stage (the frontend times Inductor's builds).
-            if (const auto b = r.find("native_build"); b != r.end() && b->is_object())
-                ctx.part("native_build", b->value("seconds", 0.0));
-            a["package"] = r.at("package");
-            if (const auto k = r.find("kernels"); k != r.end() && k->is_object() && k->contains("path") && !(*k)["path"].is_null())
-                a["kernels"] = (*k)["path"];
-            // The memory plan and fusion decisions beside the package (FORMAT.md "Memory plan").
-            for (const char *name : {"memory", "fusion"})
-                if (const auto m = r.find(name); m != r.end() && m->is_object() && m->value("available", false))
-                    a[name] = (*m)["path"];
-            return r;
-        });
-        std::string package = compiled.at("package").get<std::string>();
+    Json staged = request;
+    staged["staging"] = true; // files reach OUT only when the job succeeds
+    Python::CompileJob job(staged, log, ctx.sink(), ctx.stopToken());
+    StagedOutput output(job, ctx);
+    const Json loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
+    if (request.value("regional", false))
+        return runRegional(ctx, request, job, output, loaded, stage);
+    const Json exported
+        = stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
+    const Json decomposed = stage("decompose", "decomposing to core ATen", [&](Json &) { return job.decompose(); });
+    Json compiled = stage("compile", "compiling with AOTInductor (passes, fusion, codegen, C++ build)", [&](Json &a) {
+        Json r = job.compile();
+        // The native C++ build's share of the stage (the frontend times Inductor's builds).
+        if (const auto b = r.find("native_build"); b != r.end() && b->is_object())
+            ctx.part("native_build", b->value("seconds", 0.0));
+        a["package"] = r.at("package");
+        if (const auto k = r.find("kernels");
+            k != r.end() && k->is_object() && k->contains("path") && !(*k)["path"].is_null())
+            a["kernels"] = (*k)["path"];
+        // The memory plan and fusion decisions beside the package (FORMAT.md "Memory plan").
+        for (const char *name : {"memory", "fusion"})
+            if (const auto m = r.find(name); m != r.end() && m->is_object() && m->value("available", false))
+                a[name] = (*m)["path"];
+        return r;
+    });
+    std::string package = compiled.at("package").get<std::string>();
 
-        std::unique_ptr<Runtime::AotiRunner> runner;
-        stage("load_package", "loading the package with LibTorch", [&](Json &) {
-            try {
-                runner = Runtime::AotiRunner::load(package, device);
-                runner->setInputs(job.inputs());
-            } catch (const Runtime::RuntimeError &e) {
-                throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
-                                 "the package may be for another device or torch version; recompile it here"});
-            }
-        });
+    std::unique_ptr<Runtime::AotiRunner> runner;
+    stage("load_package", "loading the package with LibTorch", [&](Json &) {
+        try {
+            runner = Runtime::AotiRunner::load(package, device);
+            runner->setInputs(job.inputs());
+        } catch (const Runtime::RuntimeError &e) {
+            throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
+                             "the package may be for another device or torch version; recompile it here"});
+        }
+    });
 
-        std::vector<std::string> shapeWarnings; // range ends eager itself failed at, or left out
-        Json verified = stage("verify", "comparing the compiled outputs with eager", [&](Json &) {
-            Json v = verifyPackage(job, *runner);
-            const Json checked = verifyShapes(job, *runner, exported.value("guards", Json()),
-                                              std::clamp(request.value("verify_shapes", -1), -1, 64), request, log);
-            const Json &shapes = checked["shapes"];
-            if (v.contains("verify") && v["verify"].is_object()) {
-                v["verify"]["shapes"] = shapes;
-                // The verdict says what beyond the example was checked, and what was not.
-                if (shapes.is_object()) {
-                    // A range end that was also recorded is checked once, as a recorded shape.
-                    std::size_t recordedEnds = 0;
-                    for (const auto &p :
-                         checked["recorded"].is_object() ? checked["recorded"]["points"] : Json::array())
-                        for (const auto &reason : p.value("reasons", Json::array()))
-                            if (reason.get<std::string>().rfind("range ", 0) == 0) {
-                                ++recordedEnds;
-                                break;
-                            }
-                    const std::size_t ends = shapes["points"].size() + recordedEnds;
-                    std::string more = "; " + std::to_string(ends) + " range-end shape" + (ends == 1 ? "" : "s")
-                        + " matched"
-                        + (recordedEnds ? " (" + std::to_string(recordedEnds) + " of them recorded shapes)"
-                                        : std::string());
-                    if (shapes.value("left_out", 0) > 0)
-                        more += ", " + std::to_string(shapes.value("left_out", 0)) + " left out by --verify-shapes";
-                    v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
-                    for (const auto &n : shapes.value("notes", Json::array()))
-                        shapeWarnings.push_back("verify: " + n.get<std::string>());
-                    if (shapes.value("left_out", 0) > 0)
-                        shapeWarnings.push_back("verify: " + std::to_string(shapes.value("left_out", 0))
-                                                + " range ends were not checked (--verify-shapes "
-                                                + std::to_string(shapes.value("budget", 0))
-                                                + "); aotstudio-cli sweep checks them all");
-                }
-            }
-            if (const Json &rec = checked["recorded"];
-                rec.is_object() && v.contains("verify") && v["verify"].is_object()) {
-                v["verify"]["recorded"] = rec;
-                // The verdict says how many recorded shapes matched, of how many distinct ones.
-                const std::size_t matched = rec.value("matched", std::size_t{0}),
-                                  distinct = rec.value("distinct", std::size_t{0});
-                const std::size_t refused = rec["outside"].size();
-                std::string more = "; " + std::to_string(matched) + " recorded shape" + (matched == 1 ? "" : "s")
-                    + " matched (" + rec.value("chosen", std::string()) + ")";
-                if (refused)
-                    more += ", " + std::to_string(refused) + " outside the package's ranges";
-                if (distinct == 0)
-                    more = "; the capture recorded no call with this model's inputs";
+    std::vector<std::string> shapeWarnings; // range ends eager itself failed at, or left out
+    Json verified = stage("verify", "comparing the compiled outputs with eager", [&](Json &) {
+        Json v = verifyPackage(job, *runner);
+        const Json checked = verifyShapes(job, *runner, exported.value("guards", Json()),
+                                          std::clamp(request.value("verify_shapes", -1), -1, 64), request, log);
+        const Json &shapes = checked["shapes"];
+        if (v.contains("verify") && v["verify"].is_object()) {
+            v["verify"]["shapes"] = shapes;
+            // The verdict says what beyond the example was checked, and what was not.
+            if (shapes.is_object()) {
+                // A range end that was also recorded is checked once, as a recorded shape.
+                std::size_t recordedEnds = 0;
+                for (const auto &p : checked["recorded"].is_object() ? checked["recorded"]["points"] : Json::array())
+                    for (const auto &reason : p.value("reasons", Json::array()))
+                        if (reason.get<std::string>().rfind("range ", 0) == 0) {
+                            ++recordedEnds;
+                            break;
+                        }
+                const std::size_t ends = shapes["points"].size() + recordedEnds;
+                std::string more = "; " + std::to_string(ends) + " range-end shape" + (ends == 1 ? "" : "s")
+                    + " matched"
+                    + (recordedEnds ? " (" + std::to_string(recordedEnds) + " of them recorded shapes)"
+                                    : std::string());
+                if (shapes.value("left_out", 0) > 0)
+                    more += ", " + std::to_string(shapes.value("left_out", 0)) + " left out by --verify-shapes";
                 v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
-                for (const auto &o : rec.value("outside", Json::array()))
-                    shapeWarnings.push_back("verify: a recorded shape is outside what the package accepts: "
-                                            + o.get<std::string>());
-                for (const auto &n2 : rec.value("notes", Json::array()))
-                    shapeWarnings.push_back("verify: " + n2.get<std::string>());
-                if (rec.value("left_out", 0) > 0)
-                    shapeWarnings.push_back(
-                        "verify: " + std::to_string(rec.value("left_out", 0))
-                        + " distinct recorded shapes were not checked (capture_shapes); aotstudio-cli sweep "
-                          "--from-capture with a larger --capture-shapes checks them");
+                for (const auto &n : shapes.value("notes", Json::array()))
+                    shapeWarnings.push_back("verify: " + n.get<std::string>());
+                if (shapes.value("left_out", 0) > 0)
+                    shapeWarnings.push_back("verify: " + std::to_string(shapes.value("left_out", 0))
+                                            + " range ends were not checked (--verify-shapes "
+                                            + std::to_string(shapes.value("budget", 0))
+                                            + "); aotstudio-cli sweep checks them all");
             }
-            for (const auto &w : shapeWarnings)
-                log("warning", w);
-            return v;
-        });
-
-        // Eager and compiled timed in alternating blocks (measurement.h), so a change of machine
-        // load hits both; the speedup carries its interval and the machine's verdict.
-        Profiler::Summary eager, aoti;
-        Profiler::RatioInterval speedup;
-        Json measurement;
-        if (request.value("measure", true)) { // export compiles buckets without timing them
-            stage("measure", "timing eager and compiled, alternating", [&](Json &) {
-                Comparison c({{"eager", [&] { job.runEager(); }, {}, {}}, {"compiled", [&] { runner->run(); }, {}, {}}}, options,
-                             threads, stop);
-                eager = c.summary(0);
-                aoti = c.summary(1);
-                speedup = c.ratio(0, 1);
-                measurement = c.measurement({speedup});
-            });
         }
-        if (stop.stop_requested())
-            throw JobFailed(Protocol::error("measure", Protocol::Code::Cancelled, Protocol::text("cancel.measuring")));
-        compiled = output.commit(compiled); // every stage succeeded: the staged files into OUT
-        package = compiled.at("package").get<std::string>();
-
-        Json warnings = Json::array();
+        if (const Json &rec = checked["recorded"]; rec.is_object() && v.contains("verify") && v["verify"].is_object()) {
+            v["verify"]["recorded"] = rec;
+            // The verdict says how many recorded shapes matched, of how many distinct ones.
+            const std::size_t matched = rec.value("matched", std::size_t{0}),
+                              distinct = rec.value("distinct", std::size_t{0});
+            const std::size_t refused = rec["outside"].size();
+            std::string more = "; " + std::to_string(matched) + " recorded shape" + (matched == 1 ? "" : "s")
+                + " matched (" + rec.value("chosen", std::string()) + ")";
+            if (refused)
+                more += ", " + std::to_string(refused) + " outside the package's ranges";
+            if (distinct == 0)
+                more = "; the capture recorded no call with this model's inputs";
+            v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
+            for (const auto &o : rec.value("outside", Json::array()))
+                shapeWarnings.push_back("verify: a recorded shape is outside what the package accepts: "
+                                        + o.get<std::string>());
+            for (const auto &n2 : rec.value("notes", Json::array()))
+                shapeWarnings.push_back("verify: " + n2.get<std::string>());
+            if (rec.value("left_out", 0) > 0)
+                shapeWarnings.push_back(
+                    "verify: " + std::to_string(rec.value("left_out", 0))
+                    + " distinct recorded shapes were not checked (capture_shapes); aotstudio-cli sweep "
+                      "--from-capture with a larger --capture-shapes checks them");
+        }
         for (const auto &w : shapeWarnings)
-            warnings.push_back(w);
-        if (const Json skipped = decomposed.value("skipped", Json()); skipped.is_string())
-            warnings.push_back(skipped.get<std::string>()
-                               + "; the core ATen snapshot is left out (Inductor "
-                                 "decomposes the exported program itself)");
-        // The front end's findings about the compiled code (e.g. quantized weights computed in fp32).
-        for (const auto &w : compiled.value("warnings", Json::array()))
-            if (w.is_object())
-                warnings.push_back(w.value("message", std::string()) +
-                                   (w.value("hint", std::string()).empty() ? "" : "; " + w.value("hint", std::string())));
-        if (const std::string line = verdictLine(measurement); !line.empty()) {
-            warnings.push_back(line);
-            log(measurement.value("verdict", "") == "unreliable" ? "warning" : "info", line);
-        }
-        if (speedup.estimate > 0)
-            log("info", "speedup " + ratioText(speedup));
-        return Json{
-            {"model", request.value("model", std::string())},
-            {"device", device},
-            {"dtype", request.value("dtype", std::string("fp32"))},
-            {"package", package},
-            {"package_bytes", compiled.value("package_bytes", 0)},
-            {"out", request.value("out", std::string())},
-            {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
-            {"torchao_version", torchaoVersion()},
-            {"cuda_version", loaded.value("cuda_version", std::string())},
-            {"compute_capability", loaded.value("compute_capability", Json())},
-            {"batch", request.value("batch", Json())},
-            {"inputs", loaded.value("inputs", Json::array())},
-            {"outputs", verified.value("outputs", Json::array())},
-            {"parameters", loaded.value("parameters", 0)},
-            {"graph_nodes", exported.value("nodes", 0)},
-            {"max_abs_error", verified.at("max_abs_error")},
-            {"max_rel_error", verified.at("max_rel_error")},
-            {"cosine", verified.value("cosine", 1.0)},
-            {"tolerance", verified.at("tolerance")},
-            {"verify", verified.value("verify", Json())},
-            {"guards", exported.value("guards", Json())},
-            {"eager_ms", eager.medianMs},
-            {"compiled_ms", aoti.medianMs},
-            {"speedup", speedup.estimate},
-            {"speedup_interval", measurement.is_null() ? Json() : ratioJson(speedup)},
-            {"measurement", measurement},
-            {"eager_baseline", loaded.value("eager_baseline", Json())},
-            {"threads", threads},
-            {"runs", std::min(eager.runs, aoti.runs)},
-            {"eager_runs", eager.runs},
-            {"compiled_runs", aoti.runs},
-            {"warnings", warnings},
-            {"eager", summaryJson(eager, options.warmup)},
-            {"compiled", summaryJson(aoti, options.warmup)},
-            {"timer", "std::chrono::steady_clock around each call, in the engine process"},
-            {"export_seconds", ctx.seconds("export")},
-            {"compile_seconds", ctx.seconds("compile")},
-            {"decomposed_nodes", decomposed.value("nodes", 0)},
-            {"non_core_ops", decomposed.value("non_core_ops", Json::array())},
-            {"decompose_skipped", decomposed.value("skipped", Json())},
-            {"stages", compiled.value("stages", Json::array())},
-            {"kernels", compiled.value("kernels", Json::object())},
-            {"inductor_cache", compiled.value("inductor_cache", "disabled")},
-            {"reuse", compiled.value("reuse", Json())},
-            // What the compile contributes to the compatibility key (versions, precision, model and
-            // options hashes; BUNDLE.md "Compatibility key"; the export adds what the package's files say).
-            {"compat", compiled.value("compat", Json())},
-            // What the package is built for (lite.py: "lite" = link_libtorch=False, for aotstudio-run-lite) and,
-            // when a lite compile fell back to libtorch, the functions the lite runtime lacked.
-            {"runtime", compiled.value("runtime", "libtorch")},
-            {"lite_missing", compiled.value("lite_missing", Json::array())},
-            {"native_build", compiled.value("native_build", Json())},
-            {"memory", compiled.value("memory", Json())},
-            {"fusion", compiled.value("fusion", Json())},
-            {"options", compiled.value("options", Json::object())},
-            {"recipe", compiled.value("recipe", Json())}, // which recipe and why (recipe.py)
-        };
-    } catch (const Python::FrontendException &e) {
-        if (!e.details().empty())
-            log("debug", e.details());
-        throw JobFailed(e.error());
+            log("warning", w);
+        return v;
+    });
+
+    // Eager and compiled timed in alternating blocks (measurement.h), so a change of machine
+    // load hits both; the speedup carries its interval and the machine's verdict.
+    Profiler::Summary eager, aoti;
+    Profiler::RatioInterval speedup;
+    Json measurement;
+    if (request.value("measure", true)) { // export compiles buckets without timing them
+        stage("measure", "timing eager and compiled, alternating", [&](Json &) {
+            Comparison c({{"eager", [&] { job.runEager(); }, {}, {}}, {"compiled", [&] { runner->run(); }, {}, {}}},
+                         options, threads, stop);
+            eager = c.summary(0);
+            aoti = c.summary(1);
+            speedup = c.ratio(0, 1);
+            measurement = c.measurement({speedup});
+        });
     }
+    if (stop.stop_requested())
+        throw JobFailed(Protocol::error("measure", Protocol::Code::Cancelled, Protocol::text("cancel.measuring")));
+    compiled = output.commit(compiled); // every stage succeeded: the staged files into OUT
+    package = compiled.at("package").get<std::string>();
+
+    Json warnings = Json::array();
+    for (const auto &w : shapeWarnings)
+        warnings.push_back(w);
+    if (const Json skipped = decomposed.value("skipped", Json()); skipped.is_string())
+        warnings.push_back(skipped.get<std::string>()
+                           + "; the core ATen snapshot is left out (Inductor "
+                             "decomposes the exported program itself)");
+    // The front end's findings about the compiled code (e.g. quantized weights computed in fp32).
+    for (const auto &w : compiled.value("warnings", Json::array()))
+        if (w.is_object())
+            warnings.push_back(w.value("message", std::string())
+                               + (w.value("hint", std::string()).empty() ? "" : "; " + w.value("hint", std::string())));
+    if (const std::string line = verdictLine(measurement); !line.empty()) {
+        warnings.push_back(line);
+        log(measurement.value("verdict", "") == "unreliable" ? "warning" : "info", line);
+    }
+    if (speedup.estimate > 0)
+        log("info", "speedup " + ratioText(speedup));
+    return Json{
+        {"model", request.value("model", std::string())},
+        {"device", device},
+        {"dtype", request.value("dtype", std::string("fp32"))},
+        {"package", package},
+        {"package_bytes", compiled.value("package_bytes", 0)},
+        {"out", request.value("out", std::string())},
+        {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+        {"torchao_version", torchaoVersion()},
+        {"cuda_version", loaded.value("cuda_version", std::string())},
+        {"compute_capability", loaded.value("compute_capability", Json())},
+        {"batch", request.value("batch", Json())},
+        {"inputs", loaded.value("inputs", Json::array())},
+        {"outputs", verified.value("outputs", Json::array())},
+        {"parameters", loaded.value("parameters", 0)},
+        {"graph_nodes", exported.value("nodes", 0)},
+        {"max_abs_error", verified.at("max_abs_error")},
+        {"max_rel_error", verified.at("max_rel_error")},
+        {"cosine", verified.value("cosine", 1.0)},
+        {"tolerance", verified.at("tolerance")},
+        {"verify", verified.value("verify", Json())},
+        {"guards", exported.value("guards", Json())},
+        {"eager_ms", eager.medianMs},
+        {"compiled_ms", aoti.medianMs},
+        {"speedup", speedup.estimate},
+        {"speedup_interval", measurement.is_null() ? Json() : ratioJson(speedup)},
+        {"measurement", measurement},
+        {"eager_baseline", loaded.value("eager_baseline", Json())},
+        {"threads", threads},
+        {"runs", std::min(eager.runs, aoti.runs)},
+        {"eager_runs", eager.runs},
+        {"compiled_runs", aoti.runs},
+        {"warnings", warnings},
+        {"eager", summaryJson(eager, options.warmup)},
+        {"compiled", summaryJson(aoti, options.warmup)},
+        {"timer", "std::chrono::steady_clock around each call, in the engine process"},
+        {"export_seconds", ctx.seconds("export")},
+        {"compile_seconds", ctx.seconds("compile")},
+        {"decomposed_nodes", decomposed.value("nodes", 0)},
+        {"non_core_ops", decomposed.value("non_core_ops", Json::array())},
+        {"decompose_skipped", decomposed.value("skipped", Json())},
+        {"stages", compiled.value("stages", Json::array())},
+        {"kernels", compiled.value("kernels", Json::object())},
+        {"inductor_cache", compiled.value("inductor_cache", "disabled")},
+        {"reuse", compiled.value("reuse", Json())},
+        // What the compile contributes to the compatibility key (versions, precision, model and
+        // options hashes; BUNDLE.md "Compatibility key"; the export adds what the package's files say).
+        {"compat", compiled.value("compat", Json())},
+        // What the package is built for (lite.py: "lite" = link_libtorch=False, for aotstudio-run-lite) and,
+        // when a lite compile fell back to libtorch, the functions the lite runtime lacked.
+        {"runtime", compiled.value("runtime", "libtorch")},
+        {"lite_missing", compiled.value("lite_missing", Json::array())},
+        {"native_build", compiled.value("native_build", Json())},
+        {"memory", compiled.value("memory", Json())},
+        {"fusion", compiled.value("fusion", Json())},
+        {"options", compiled.value("options", Json::object())},
+        {"recipe", compiled.value("recipe", Json())}, // which recipe and why (recipe.py)
+    };
 }
 
 } // namespace AotStudio::Pipeline
