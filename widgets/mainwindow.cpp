@@ -1123,6 +1123,9 @@ void MainWindow::updateEngineStatus()
     case State::Starting:
         m_engineStatus->setText(remote ? tr("Connecting to %1…").arg(host) : tr("Starting engine…"));
         break;
+    case State::Reconnecting:
+        m_engineStatus->setText(tr("Reconnecting to %1…").arg(host));
+        break;
     case State::NotRunning:
     case State::Failed:
         m_engineStatus->setText(remote ? tr("Not connected to %1").arg(host) : tr("Engine not running"));

@@ -6,8 +6,11 @@
 #include "enginetext.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
+#include <QUuid>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
 #include <QSettings>
@@ -41,6 +44,9 @@ EngineClient::~EngineClient()
     // No signals during destruction: receivers may already be half gone.
     m_process->disconnect(this);
     if (m_process->state() != QProcess::NotRunning) {
+        // A detached engine outlives its link: ask it to end (after its running stage).
+        if (!m_sessionId.isEmpty() && m_state == State::Ready)
+            send(QJsonObject{{QLatin1String("type"), QLatin1String("shutdown")}, {QLatin1String("id"), m_nextId++}});
         m_process->closeWriteChannel(); // EOF on stdin lets the engine exit by itself
         if (!m_process->waitForFinished(1000)) {
             m_process->kill();
@@ -62,6 +68,16 @@ void EngineClient::setExtraArguments(const QStringList &arguments)
 void EngineClient::setRemote(const RemoteEngine &remote)
 {
     m_remote = remote.isValid() ? remote : RemoteEngine{};
+}
+
+void EngineClient::setReconnectAttempts(int attempts)
+{
+    m_maxReconnectAttempts = qMax(0, attempts);
+}
+
+int EngineClient::reconnectDelayMs(int attempt)
+{
+    return attempt <= 1 ? 500 : qMin(8000, 500 << qMin(attempt - 1, 4));
 }
 
 void EngineClient::setCancelGracePeriod(int milliseconds)
@@ -159,6 +175,21 @@ void EngineClient::start()
 {
     if (m_process)
         return;
+    if (m_state == State::Reconnecting) { // an attempt now instead of after the backoff
+        launch();
+        return;
+    }
+    m_sessionId = isRemote() && m_maxReconnectAttempts > 0
+                      ? QUuid::createUuid().toString(QUuid::Id128)
+                      : QString();
+    m_instance.clear();
+    m_lastSeq = 0;
+    m_reconnectAttempt = 0;
+    launch();
+}
+
+void EngineClient::launch()
+{
     QString path = resolveEnginePath();
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     if (!m_target.isEmpty() && !isRemote()) {
@@ -181,8 +212,8 @@ void EngineClient::start()
         }
     }
     if (path.isEmpty() && isRemote()) {
-        fail(tr("%1: connecting failed: the ssh program was not found on PATH. Install OpenSSH's client.")
-                 .arg(m_remote.displayName()));
+        giveUpReconnecting(tr("%1: connecting failed: the ssh program was not found on PATH. Install OpenSSH's client.")
+                               .arg(m_remote.displayName()));
         return;
     }
     if (path.isEmpty()) {
@@ -207,13 +238,16 @@ void EngineClient::start()
     m_stderrTail.clear();
     m_expectingExit = false;
     m_wasReady = false;
+    m_attachId = 0;
     m_info = {};
 
     m_process = new QProcess(this);
     m_process->setProgram(path);
     m_process->setProcessEnvironment(environment);
-    const QStringList targetArguments
+    QStringList targetArguments
         = m_target.isEmpty() ? QStringList() : QStringList{QStringLiteral("--target"), m_target};
+    if (isRemote() && !m_sessionId.isEmpty())
+        targetArguments << QStringLiteral("--session") << m_sessionId;
     if (isRemote())
         m_process->setArguments(m_remote.sshArguments(targetArguments + m_extraArguments));
     else
@@ -222,7 +256,8 @@ void EngineClient::start()
     connect(m_process, &QProcess::readyReadStandardError, this, &EngineClient::readStderr);
     connect(m_process, &QProcess::finished, this, &EngineClient::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, &EngineClient::onProcessError);
-    setState(State::Starting);
+    if (m_state != State::Reconnecting)
+        setState(State::Starting);
     m_process->start();
 }
 
@@ -235,6 +270,13 @@ void EngineClient::restart()
 void EngineClient::stop()
 {
     if (!m_process) {
+        if (m_state == State::Reconnecting) {
+            m_reconnectAttempt = 0;
+            m_expectingExit = true;
+            giveUpReconnecting(tr("The engine was stopped before this job ended."));
+            m_expectingExit = false;
+        }
+        m_sessionId.clear();
         if (m_state != State::NotRunning)
             setState(State::NotRunning);
         return;
@@ -253,11 +295,12 @@ void EngineClient::stop()
     }
     if (m_process) // finished() normally tore it down already
         onFinished(0, QProcess::NormalExit);
+    m_sessionId.clear();
 }
 
 qint64 EngineClient::nextRequestId()
 {
-    if (m_state != State::Ready && m_state != State::Starting)
+    if (m_state != State::Ready && m_state != State::Starting && m_state != State::Reconnecting)
         return 0;
     return m_nextId++;
 }
@@ -349,6 +392,13 @@ void EngineClient::escalateCancel(qint64 id)
                             .arg(m_graceMs / 1000.0),
                         tr("Results received earlier are kept.")});
     m_expectingExit = true;
+    if (!m_sessionId.isEmpty() && m_state == State::Ready) {
+        // Killing ssh does not end a detached engine: ask it to end after the running stage, and
+        // start a fresh session.
+        send(QJsonObject{{QLatin1String("type"), QLatin1String("shutdown")}, {QLatin1String("id"), m_nextId++}});
+        m_process->waitForBytesWritten(1000);
+    }
+    m_sessionId.clear();
     m_process->kill();
     if (m_process && !m_process->waitForFinished(3000))
         onFinished(-1, QProcess::CrashExit);
@@ -486,6 +536,24 @@ void EngineClient::handleLine(const QByteArray &line)
         }
         // Anything else with a read's id (the engine's log line of a refusal) goes on as usual.
     }
+    if (document.isObject()) {
+        const QJsonObject o = document.object();
+        // A detached engine's answer to `attach` is transport: neither recorded nor replayed.
+        if (o.value(QLatin1String("type")).toString() == QLatin1String("attached")) {
+            if (m_attachId != 0 && o.value(QLatin1String("id")).toInteger() == m_attachId)
+                handleAttached(o);
+            return;
+        }
+        // Events a reattach replays that arrived before the drop: dropped, once each (FORMAT.md
+        // "Sessions": `seq` rises by one per numbered event of an engine instance).
+        if (const QJsonValue seq = o.value(QLatin1String("seq")); seq.isDouble()) {
+            if (seq.toInteger() <= m_lastSeq) {
+                ++m_duplicateEvents;
+                return;
+            }
+            m_lastSeq = seq.toInteger();
+        }
+    }
     if (m_recording.isOpen()) {
         m_recording.write(line + '\n');
         m_recording.flush();
@@ -498,16 +566,16 @@ void EngineClient::handleLine(const QByteArray &line)
     const QString type = o.value(QLatin1String("type")).toString();
     const qint64 id = o.value(QLatin1String("id")).toInteger();
 
-    if (m_state == State::Starting || m_state == State::Ready)
+    if (m_state == State::Starting || m_state == State::Ready || m_state == State::Reconnecting)
         Q_EMIT eventReceived(o);
-    if (m_state == State::Starting) {
+    if ((m_state == State::Starting || m_state == State::Reconnecting) && m_attachId == 0) {
         if (type == QLatin1String("hello"))
             handleHello(o);
         else
             ++m_skippedLines; // nothing is meaningful before the handshake
         return;
     }
-    if (m_state != State::Ready)
+    if (m_state != State::Ready && m_attachId == 0)
         return;
 
     if (type == QLatin1String("progress")) {
@@ -574,12 +642,144 @@ void EngineClient::handleHello(const QJsonObject &hello)
         Q_EMIT engineFailed(reason);
         return;
     }
+    const QJsonObject session = hello.value(QLatin1String("session")).toObject();
+    if (!m_sessionId.isEmpty() && session.value(QLatin1String("id")).toString() == m_sessionId) {
+        // A detached engine: attach, asking for the events after the last one seen from this
+        // instance (all of them from a new instance: the one before is gone with its jobs).
+        const QString instance = session.value(QLatin1String("instance")).toString();
+        if (instance != m_instance) {
+            m_instanceChanged = !m_instance.isEmpty();
+            m_instance = instance;
+            m_lastSeq = 0;
+        }
+        m_attachId = m_nextId++;
+        send(QJsonObject{{QLatin1String("type"), QLatin1String("attach")},
+                         {QLatin1String("id"), m_attachId},
+                         {QLatin1String("after"), m_lastSeq}});
+        return;
+    }
+    if (m_state == State::Reconnecting) { // an engine without sessions: nothing of ours survived
+        const QList<qint64> active = m_jobs.keys();
+        for (qint64 id : active) {
+            if (!isPending(id))
+                reportLost(id, tr("%1: the connection was lost and the engine that came back does not know job %2 "
+                                  "(it keeps no session), so the job is lost. What it sent before the drop is kept.")
+                                   .arg(m_remote.displayName())
+                                   .arg(id));
+        }
+        m_reconnectAttempt = 0;
+    }
+    becomeReady();
+}
+
+bool EngineClient::isPending(qint64 id) const
+{
+    return std::any_of(m_pending.cbegin(), m_pending.cend(), [id](const QJsonObject &request) {
+        return request.value(QLatin1String("id")).toInteger() == id;
+    });
+}
+
+void EngineClient::becomeReady()
+{
     m_wasReady = true;
     setState(State::Ready);
     Q_EMIT handshakeCompleted(m_info);
     const QList<QJsonObject> pending = std::exchange(m_pending, {});
     for (const QJsonObject &request : pending)
         send(request);
+}
+
+void EngineClient::handleAttached(const QJsonObject &attached)
+{
+    m_attachId = 0;
+    QHash<qint64, QString> onEngine; // job id -> queued, running or finished
+    for (const QJsonValue &job : attached.value(QLatin1String("jobs")).toArray())
+        onEngine.insert(job.toObject().value(QLatin1String("id")).toInteger(),
+                        job.toObject().value(QLatin1String("state")).toString());
+    const bool reattaching = m_state == State::Reconnecting;
+    const bool replaced = std::exchange(m_instanceChanged, false);
+    QList<qint64> continued, lost;
+    const QList<qint64> active = m_jobs.keys();
+    for (qint64 id : active) {
+        if (isPending(id))
+            continue; // never reached an engine: sent now
+        if (!replaced && onEngine.contains(id)
+            && !(attached.value(QLatin1String("gap")).toBool() && onEngine.value(id) == QLatin1String("finished"))) {
+            continued << id; // a finished one's end is in the replay unless the buffer lost it (gap)
+            continue;
+        }
+        lost << id;
+        reportLost(id, tr("%1: the connection was lost and the engine was gone when the studio reconnected, so job "
+                          "%2 is lost. The events and files received before the drop are kept; the job's folder "
+                          "on the host holds no half-written result (jobs write it atomically).")
+                           .arg(m_remote.displayName())
+                           .arg(id));
+    }
+    if (attached.value(QLatin1String("gap")).toBool()) {
+        const QString warning = tr("%1: events %2 to %3 were no longer in the engine's replay buffer; the jobs they "
+                                   "belonged to may show gaps.")
+                                    .arg(m_remote.displayName())
+                                    .arg(attached.value(QLatin1String("after")).toInteger() + 1)
+                                    .arg(attached.value(QLatin1String("first_seq")).toInteger() - 1);
+        Q_EMIT clientMessage(QStringLiteral("warning"), warning);
+        Q_EMIT logMessage(0, QStringLiteral("warning"), warning);
+    }
+    const qint64 milliseconds = reattaching ? QDateTime::currentMSecsSinceEpoch() - m_droppedAtMs : 0;
+    m_reconnectAttempt = 0;
+    becomeReady();
+    if (reattaching)
+        Q_EMIT reattached(continued, lost, milliseconds);
+}
+
+void EngineClient::reportLost(qint64 id, const QString &why)
+{
+    const QString stage = m_jobs.value(id).stage;
+    endJob(id);
+    Q_EMIT errorReceived(id, EngineError{stage, QStringLiteral("engine_crashed"), why, tr("Run the job again.")});
+}
+
+void EngineClient::scheduleReconnect()
+{
+    const int attempt = ++m_reconnectAttempt;
+    const int delay = reconnectDelayMs(attempt);
+    Q_EMIT reconnecting(attempt, m_maxReconnectAttempts, m_dropReason);
+    const QString message = tr("%1: the connection was lost; reconnecting in %2 s (attempt %3 of %4).")
+                                .arg(m_remote.displayName())
+                                .arg(delay / 1000.0)
+                                .arg(attempt)
+                                .arg(m_maxReconnectAttempts);
+    Q_EMIT clientMessage(QStringLiteral("warning"), message);
+    Q_EMIT logMessage(0, QStringLiteral("warning"), message);
+    QTimer::singleShot(delay, this, [this, attempt] {
+        if (m_state == State::Reconnecting && !m_process && m_reconnectAttempt == attempt)
+            launch();
+    });
+}
+
+void EngineClient::giveUpReconnecting(const QString &reason)
+{
+    const bool wasReconnecting = m_state == State::Reconnecting;
+    m_reconnectAttempt = 0;
+    m_attachId = 0;
+    m_sessionId.clear();
+    const QList<QJsonObject> pending = std::exchange(m_pending, {});
+    for (const QJsonObject &request : pending) {
+        const qint64 id = request.value(QLatin1String("id")).toInteger();
+        endJob(id);
+        Q_EMIT errorReceived(id, EngineError{QString(), QStringLiteral("engine_crashed"), reason, QString()});
+    }
+    if (wasReconnecting) {
+        const QList<qint64> lost = m_jobs.keys();
+        m_jobs.clear();
+        for (qint64 id : lost)
+            Q_EMIT errorReceived(id, EngineError{QString(), QStringLiteral("engine_crashed"), reason,
+                                                 tr("Reconnect; if the engine on the host is still running, run the "
+                                                    "job again (its folder is written atomically).")});
+    }
+    if (m_expectingExit)
+        setState(State::NotRunning);
+    else
+        fail(reason);
 }
 
 void EngineClient::endJob(qint64 id)
@@ -601,6 +801,30 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
     m_process->disconnect(this);
     m_process->deleteLater();
     m_process = nullptr;
+    if (!expected && !mismatched && !m_sessionId.isEmpty() && (m_wasReady || m_state == State::Reconnecting)) {
+        // A detached engine outlives its link: reconnect, and the jobs wait (FORMAT.md "Sessions").
+        const QString reason
+            = m_remote.describeExit(status == QProcess::CrashExit ? -1 : exitCode, m_stderrTail, m_wasReady);
+        const QList<qint64> reads = m_reads.values();
+        m_reads.clear();
+        for (qint64 id : reads) // the ArtifactStore resumes them at the next handshake
+            Q_EMIT readFailed(id, EngineError{QStringLiteral("read"), QStringLiteral("engine_crashed"), reason,
+                                              tr("Reconnect and open the file again.")});
+        m_attachId = 0;
+        if (m_state != State::Reconnecting) {
+            m_droppedAtMs = QDateTime::currentMSecsSinceEpoch();
+            m_dropReason = reason;
+            setState(State::Reconnecting);
+        }
+        if (m_reconnectAttempt >= m_maxReconnectAttempts)
+            giveUpReconnecting(tr("%1 Reconnecting failed %2 times; the last attempt: %3")
+                                   .arg(m_dropReason)
+                                   .arg(m_reconnectAttempt)
+                                   .arg(reason));
+        else
+            scheduleReconnect();
+        return;
+    }
     m_pending.clear();
     m_expectingExit = false;
 
@@ -651,6 +875,13 @@ void EngineClient::onProcessError(QProcess::ProcessError error)
     m_process->disconnect(this);
     m_process->deleteLater();
     m_process = nullptr;
+    if (m_state == State::Reconnecting) {
+        if (m_reconnectAttempt >= m_maxReconnectAttempts)
+            giveUpReconnecting(tr("%1 Reconnecting failed: %2").arg(m_dropReason, reason));
+        else
+            scheduleReconnect();
+        return;
+    }
     const QList<QJsonObject> pending = std::exchange(m_pending, {});
     for (const QJsonObject &request : pending) {
         const qint64 id = request.value(QLatin1String("id")).toInteger();
