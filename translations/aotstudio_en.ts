@@ -146,6 +146,34 @@
         <source>The target environment %1 cannot be started: %2. Choose another target beside Device, or make it with aotstudio-cli target add.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: the connection was lost and the engine that came back does not know job %2 (it keeps no session), so the job is lost. What it sent before the drop is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the connection was lost and the engine was gone when the studio reconnected, so job %2 is lost. The events and files received before the drop are kept; the job&apos;s folder on the host holds no half-written result (jobs write it atomically).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: events %2 to %3 were no longer in the engine&apos;s replay buffer; the jobs they belonged to may show gaps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the connection was lost; reconnecting in %2 s (attempt %3 of %4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconnect; if the engine on the host is still running, run the job again (its folder is written atomically).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Reconnecting failed %2 times; the last attempt: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Reconnecting failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::KernelCatalog</name>
@@ -2642,6 +2670,30 @@ Time budget (no trial starts after it):</source>
         <source>Write a folder that reproduces this failure with plain torch and run it once</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Connection to %1 lost — reconnecting (attempt %2 of %3)…&lt;/b&gt; Running jobs go on on the host.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reattached to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reattached to %1; job %2 continued.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reattached to %1; jobs %2 continued.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost (the engine on the host had been restarted): %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 s after the link dropped)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobHeading</name>
@@ -3535,6 +3587,10 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>target %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconnecting to %1…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
