@@ -48,11 +48,158 @@ private:
         return r;
     }
 
+    /// A client for tests/fixtures/fake_session_ssh.py installed as `ssh` first on PATH, with
+    /// its state in `state` and `scenario` (reattach, lost, down).
+    std::unique_ptr<EngineClient> makeSessionClient(const QString &state, const QString &scenario)
+    {
+        const QString bin = m_dir.filePath(QStringLiteral("fake-ssh-bin"));
+        QDir().mkpath(bin);
+        QFile ssh(bin + QStringLiteral("/ssh"));
+        if (!ssh.exists()) {
+            ssh.open(QIODevice::WriteOnly);
+            ssh.write("#!/bin/sh\nexec '" AOTSTUDIO_PYTHON3 "' '" AOTSTUDIO_FAKE_SESSION_SSH "' \"$@\"\n");
+            ssh.close();
+            ssh.setPermissions(ssh.permissions() | QFileDevice::ExeOwner);
+        }
+        if (!qEnvironmentVariable("PATH").startsWith(bin))
+            qputenv("PATH", (bin + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
+        qputenv("FAKE_SSH_STATE", state.toLocal8Bit());
+        qputenv("FAKE_SSH_SCENARIO", scenario.toLocal8Bit());
+        auto client = std::make_unique<EngineClient>();
+        RemoteEngine remote;
+        remote.host = QStringLiteral("fake-host");
+        remote.enginePath = QStringLiteral("/opt/aot/bin/aotstudio-engine");
+        client->setRemote(remote);
+        return client;
+    }
+
+    /// The requests the fake ssh received, in order, over every connection.
+    static QList<QJsonObject> fakeSshRequests(const QString &state)
+    {
+        QList<QJsonObject> requests;
+        QFile f(state + QStringLiteral("/requests.jsonl"));
+        if (f.open(QIODevice::ReadOnly))
+            for (const QByteArray &line : f.readAll().split('\n'))
+                if (!line.trimmed().isEmpty())
+                    requests << QJsonDocument::fromJson(line).object();
+        return requests;
+    }
+
 private Q_SLOTS:
     void init()
     {
         qunsetenv("FAKE_IGNORE_CANCEL");
         qunsetenv("FAKE_REQUEST_LOG");
+    }
+
+    /// A remote link that drops mid-job (issue 41 item 2) against a scripted detached engine
+    /// (tests/fixtures/fake_session_ssh.py): the client reconnects by itself, attaches with the
+    /// last seq it saw (3), drops the replayed events it already has (seq 2 and 3: the fake replays
+    /// them on purpose), and the job's events 1..5 and its result arrive once each, in order.
+    /// Under a second (the first reconnect waits 0.5 s). Label unit.
+    void sessionReattachDropsDuplicates()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("reattach"));
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy reconnecting(client.get(), &EngineClient::reconnecting);
+        QSignalSpy reattached(client.get(), &EngineClient::reattached);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() || !failed.isEmpty(), 30000);
+        QVERIFY(failed.isEmpty());
+        QVERIFY(!client->sessionId().isEmpty());
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QVERIFY(id > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!results.isEmpty() || !errors.isEmpty() || !failed.isEmpty(), 30000);
+        QVERIFY2(errors.isEmpty() && failed.isEmpty(),
+                 failed.isEmpty() ? "job error" : qPrintable(failed.first().first().toString()));
+        QCOMPARE(reconnecting.size(), 1);
+        QCOMPARE(reconnecting.first().at(0).toInt(), 1);
+        QVERIFY2(reconnecting.first().at(2).toString().contains(QLatin1String("fake-host")),
+                 qPrintable(reconnecting.first().at(2).toString()));
+        QCOMPARE(reattached.size(), 1);
+        QCOMPARE(reattached.first().at(0).value<QList<qint64>>(), QList<qint64>{id});
+        QVERIFY(reattached.first().at(1).value<QList<qint64>>().isEmpty());
+        QCOMPARE(progress.size(), 5); // 1, 2, 3 before the drop; 4, 5 after; the replayed 2, 3 dropped
+        for (int i = 0; i < progress.size(); ++i)
+            QCOMPARE(progress.at(i).at(3).toString(), QStringLiteral("step %1").arg(i + 1));
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(client->duplicateEventCount(), 2);
+        QVERIFY(client->isReady());
+        // What the fake saw: the second connection's attach asked for the events after seq 3, with
+        // the same session id on both command lines' --session (one session).
+        const QList<QJsonObject> requests = fakeSshRequests(state.path());
+        QCOMPARE(requests.size(), 3);
+        QCOMPARE(requests.at(0).value(QStringLiteral("type")).toString(), QStringLiteral("attach"));
+        QCOMPARE(requests.at(0).value(QStringLiteral("after")).toInteger(), 0);
+        QCOMPARE(requests.at(2).value(QStringLiteral("type")).toString(), QStringLiteral("attach"));
+        QCOMPARE(requests.at(2).value(QStringLiteral("after")).toInteger(), 3);
+    }
+
+    /// The engine that answers the reconnect is another instance (the old one was killed): the
+    /// job is reported lost with engine_crashed naming the host and what was kept, once. Label unit.
+    void sessionNewInstanceReportsJobLost()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("lost"));
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy reattached(client.get(), &EngineClient::reattached);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 30000);
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!reattached.isEmpty(), 30000);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.first().at(0).toLongLong(), id);
+        const auto error = errors.first().at(1).value<EngineError>();
+        QCOMPARE(error.code, QStringLiteral("engine_crashed"));
+        QVERIFY2(error.message.contains(QLatin1String("fake-host")) && error.message.contains(QLatin1String("lost"))
+                     && error.message.contains(QLatin1String("kept")),
+                 qPrintable(error.message));
+        QCOMPARE(reattached.first().at(1).value<QList<qint64>>(), QList<qint64>{id});
+        QVERIFY(results.isEmpty());
+        QVERIFY(client->isReady());
+        QVERIFY(client->activeJobs().isEmpty());
+        // A new instance is asked for everything (after 0).
+        const QList<QJsonObject> requests = fakeSshRequests(state.path());
+        QCOMPARE(requests.last().value(QStringLiteral("after")).toInteger(), 0);
+    }
+
+    /// The host does not come back: after reconnectAttempts() failed attempts (2 here: 0.5 + 1 s
+    /// of backoff) the job ends with engine_crashed and the engine is reported failed, saying how
+    /// many attempts failed and the last one's reason. Label unit.
+    void sessionGivesUpAfterAttempts()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("down"));
+        client->setReconnectAttempts(2);
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy reconnecting(client.get(), &EngineClient::reconnecting);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 30000);
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
+        QCOMPARE(reconnecting.size(), 2);
+        QCOMPARE(reconnecting.last().at(0).toInt(), 2);
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(QLatin1String("Reconnecting failed 2 times"))
+                     && reason.contains(QLatin1String("connecting")),
+                 qPrintable(reason));
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.first().at(0).toLongLong(), id);
+        QCOMPARE(errors.first().at(1).value<EngineError>().code, QStringLiteral("engine_crashed"));
+        QCOMPARE(client->state(), EngineClient::State::NotRunning);
+        QVERIFY(client->sessionId().isEmpty());
     }
 
     void handshake()
