@@ -2694,6 +2694,10 @@ Time budget (no trial starts after it):</source>
         <source>%1 (%2 s after the link dropped)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Connection to %1 lost — reconnecting (attempt %2 of %3)…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobHeading</name>

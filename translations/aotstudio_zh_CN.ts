@@ -2685,6 +2685,10 @@ Time budget (no trial starts after it):</source>
         <source>%1 (%2 s after the link dropped)</source>
         <translation>%1（连接断开后 %2 秒）</translation>
     </message>
+    <message>
+        <source>Connection to %1 lost — reconnecting (attempt %2 of %3)…</source>
+        <translation>与 %1 的连接已断开 — 正在重新连接（第 %2 次，共 %3 次）…</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobHeading</name>

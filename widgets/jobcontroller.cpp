@@ -133,7 +133,12 @@ JobController::JobController(SessionController *sessions, QWidget *dialogParent,
                                  .arg(attempt)
                                  .arg(attempts),
                              false);
-        Q_EMIT statusMessage(reason, 0);
+        Q_EMIT statusMessage(tr("Connection to %1 lost — reconnecting (attempt %2 of %3)…")
+                                 .arg(m_client->remote().displayName())
+                                 .arg(attempt)
+                                 .arg(attempts),
+                             0);
+        Q_EMIT logMessage(0, QStringLiteral("debug"), reason);
         Q_EMIT engineStateChanged();
     });
     connect(m_client, &EngineClient::reattached, this,

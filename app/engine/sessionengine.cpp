@@ -458,7 +458,11 @@ int DetachedEngine::run()
         m_startupError = Protocol::makeError(0, *error);
 
     const auto leave = [&](int status) {
+        // A clean end leaves nothing behind (a killed engine leaves its lock and log: the next
+        // engine of the session takes the lock over, and the log says what happened).
         ::unlink(socket.c_str());
+        ::unlink(lockPath.c_str());
+        ::unlink((folder / ("engine-" + m_options.id + ".log")).c_str());
         std::fflush(nullptr);
         std::_Exit(status); // Python is never finalized (core/python/frontend.h)
     };

@@ -54,8 +54,9 @@ int runRelay(const SessionOptions &options, const std::vector<std::string> &daem
  * The detached engine (`--detached --session ID`): takes `engine-ID.lock` (another engine of the
  * session holding it: exits 0), listens on `engine-ID.sock` (mode 0600), serves one client at a
  * time (a new connection replaces the old one), and exits after `shutdown` once idle, or after
- * `options.idleExitSeconds` with neither a client nor a queued or running job. Returns the exit
- * status (2: cannot listen).
+ * `options.idleExitSeconds` with neither a client nor a queued or running job, removing its
+ * socket, lock file and log (a killed one leaves the last two). Returns the exit status (2:
+ * cannot listen).
  */
 int runDetachedEngine(const SessionOptions &options);
 

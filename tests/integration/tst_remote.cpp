@@ -469,7 +469,7 @@ private Q_SLOTS:
     }
 
     /// A detached engine with no client and no job exits after its idle timeout (`--idle-exit 8`),
-    /// removing its socket; it was alive after its link dropped (it does not die with it). One
+    /// removing its socket and lock file; it was alive after its link dropped (it does not die with it). One
     /// engine start and the 8 s: about 20 s. Label integration.
     void detachedEngineExitsWhenIdle()
     {
@@ -483,7 +483,8 @@ private Q_SLOTS:
         QVERIFY2(connectClient(client, &failure), qPrintable(failure));
         const qint64 pid = enginePid(events);
         QVERIFY(processAlive(pid));
-        const QString socket = m_server.runtimeDir() + QStringLiteral("/engine-%1.sock").arg(client.sessionId());
+        const QString sessionFiles = m_server.runtimeDir() + QStringLiteral("/engine-") + client.sessionId();
+        const QString socket = sessionFiles + QStringLiteral(".sock");
         QVERIFY2(QFileInfo::exists(socket), qPrintable(socket));
         QCOMPARE(QFileInfo(socket).permissions()
                      & (QFile::ReadGroup | QFile::WriteGroup | QFile::ReadOther | QFile::WriteOther),
@@ -501,6 +502,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 120000);
         qInfo("idle detached engine exited %lld ms after its link dropped (--idle-exit 8)", sinceDrop.elapsed());
         QVERIFY(!QFileInfo::exists(socket));
+        QVERIFY(!QFileInfo::exists(sessionFiles + QStringLiteral(".lock")));
     }
 
     void badInputNamesHostAndStep_data()
