@@ -248,10 +248,19 @@ void EngineClient::launch()
         = m_target.isEmpty() ? QStringList() : QStringList{QStringLiteral("--target"), m_target};
     if (isRemote() && !m_sessionId.isEmpty())
         targetArguments << QStringLiteral("--session") << m_sessionId;
-    if (isRemote())
+    if (isRemote() && !m_sessionId.isEmpty()) {
+        // A link that goes silent (no reset) is given up by ssh after 4 unanswered keepalives 15 s
+        // apart, so the client reconnects within about a minute; options the profile gives win
+        // (ssh takes the first value of an option).
+        RemoteEngine remote = m_remote;
+        remote.sshOptions << QStringLiteral("-o") << QStringLiteral("ServerAliveInterval=15") << QStringLiteral("-o")
+                          << QStringLiteral("ServerAliveCountMax=4");
+        m_process->setArguments(remote.sshArguments(targetArguments + m_extraArguments));
+    } else if (isRemote()) {
         m_process->setArguments(m_remote.sshArguments(targetArguments + m_extraArguments));
-    else
+    } else {
         m_process->setArguments(QStringList{QStringLiteral("--serve")} + m_extraArguments);
+    }
     connect(m_process, &QProcess::readyReadStandardOutput, this, &EngineClient::readStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &EngineClient::readStderr);
     connect(m_process, &QProcess::finished, this, &EngineClient::onFinished);
