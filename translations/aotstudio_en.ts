@@ -174,6 +174,30 @@
         <source>%1 Reconnecting failed: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: another client attached to this studio&apos;s engine session %2, so the engine let this connection go. Its jobs go on there for that client; this studio does not reconnect, so as not to take the session back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the engine that answered keeps no session (its hello has none), so a dropped connection will end its jobs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: job %2 ended on the host while the connection was down, but its last events (%3 to %4 of the engine&apos;s) were no longer in the engine&apos;s replay buffer, so its result did not arrive. Its folder on the host holds what it wrote.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: job %2 goes on, but some of its events (among the engine&apos;s %3 to %4) were no longer in the engine&apos;s replay buffer when the studio reattached: progress, snapshots or log lines from that time are missing from this session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the engine on the host is older than this studio and has no --session, so it was started without one: a dropped connection will end its jobs. Update the engine on the host to keep jobs running across drops.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its result is in its folder on the host when it finishes.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::KernelCatalog</name>
@@ -2687,15 +2711,15 @@ Time budget (no trial starts after it):</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Lost (the engine on the host had been restarted): %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (%2 s after the link dropped)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Connection to %1 lost — reconnecting (attempt %2 of %3)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost (the log says why): %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -19,32 +19,36 @@ using namespace AotStudio;
 namespace {
 void printHelp()
 {
-    std::printf("Usage: aotstudio-engine [--serve]\n\n"
-                "The AOT Studio engine: runs torch.export, AOTInductor and the profiler for the studio\n"
-                "and the CLI. It reads one JSON request per line on stdin and writes one JSON event per\n"
-                "line on stdout (protocol %d, see core/protocol/FORMAT.md); diagnostics go to stderr.\n"
-                "Over ssh it serves a remote GPU machine: ssh HOST aotstudio-engine --serve\n\n"
-                "Options:\n"
-                "  --serve     serve the protocol on stdin/stdout (the default)\n"
-                "  --jobs DIR  let clients read files under DIR (the protocol's read request) besides\n"
-                "              the out folders of this engine's jobs; may be repeated\n"
-                "  --target NAME\n"
-                "              run the engine of the target environment NAME instead (another torch,\n"
-                "              made by aotstudio-cli target add; its hello names the target):\n"
-                "              ssh HOST aotstudio-engine --target zerogpu --serve\n"
-                "  --session ID\n"
-                "              serve through the detached engine of session ID, which outlives this\n"
-                "              process and its ssh link (started here when none runs; it listens on a\n"
-                "              0600 Unix socket in $XDG_RUNTIME_DIR/aotstudio or ~/.cache/aotstudio/engines);\n"
-                "              a client reattaches with the protocol's attach request (FORMAT.md \"Sessions\")\n"
-                "  --idle-exit SECONDS\n"
-                "              with --session: the detached engine exits after SECONDS with no client\n"
-                "              and no job (default %d)\n"
-                "  --version   print the engine and protocol version\n"
-                "  -h, --help  show this help\n\n"
-                "Environment: AOTSTUDIO_PYTHON (python of the torch venv), AOTSTUDIO_PYTHONPATH\n"
-                "(directory holding aotstudio_frontend/), AOTSTUDIO_RUNTIME_DIR (the sessions' folder).\n",
-                Protocol::kProtocolVersion, EngineApp::kDefaultIdleExitSeconds);
+    std::printf(
+        "Usage: aotstudio-engine [--serve]\n\n"
+        "The AOT Studio engine: runs torch.export, AOTInductor and the profiler for the studio\n"
+        "and the CLI. It reads one JSON request per line on stdin and writes one JSON event per\n"
+        "line on stdout (protocol %d, see core/protocol/FORMAT.md); diagnostics go to stderr.\n"
+        "Over ssh it serves a remote GPU machine: ssh HOST aotstudio-engine --serve\n\n"
+        "Options:\n"
+        "  --serve     serve the protocol on stdin/stdout (the default)\n"
+        "  --jobs DIR  let clients read files under DIR (the protocol's read request) besides\n"
+        "              the out folders of this engine's jobs; may be repeated\n"
+        "  --target NAME\n"
+        "              run the engine of the target environment NAME instead (another torch,\n"
+        "              made by aotstudio-cli target add; its hello names the target):\n"
+        "              ssh HOST aotstudio-engine --target zerogpu --serve\n"
+        "  --session ID\n"
+        "              serve through the detached engine of session ID, which outlives this\n"
+        "              process and its ssh link (started here when none runs; it listens on a\n"
+        "              0600 Unix socket in $AOTSTUDIO_RUNTIME_DIR or ~/.cache/aotstudio/engines);\n"
+        "              a client reattaches with the protocol's attach request (FORMAT.md \"Detached engines\")\n"
+        "  --idle-exit SECONDS\n"
+        "              with --session: the detached engine exits after SECONDS with no client\n"
+        "              and no job (default %d)\n"
+        "  --replay-events N\n"
+        "              with --session: events kept for a reattach (default and most %zu;\n"
+        "              tests make it small to see a gap)\n"
+        "  --version   print the engine and protocol version\n"
+        "  -h, --help  show this help\n\n"
+        "Environment: AOTSTUDIO_PYTHON (python of the torch venv), AOTSTUDIO_PYTHONPATH\n"
+        "(directory holding aotstudio_frontend/), AOTSTUDIO_RUNTIME_DIR (the sessions' folder).\n",
+        Protocol::kProtocolVersion, EngineApp::kDefaultIdleExitSeconds, EngineApp::kReplayBufferEvents);
 }
 } // namespace
 
@@ -68,7 +72,8 @@ int main(int argc, char **argv)
     EngineApp::SessionOptions session;
     bool detached = false;
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--session") || !std::strcmp(argv[i], "--idle-exit")) {
+        if (!std::strcmp(argv[i], "--session") || !std::strcmp(argv[i], "--idle-exit")
+            || !std::strcmp(argv[i], "--replay-events")) {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "aotstudio-engine: %s needs a value (try --help)\n", argv[i]);
                 return 2;
@@ -79,6 +84,15 @@ int main(int argc, char **argv)
                     std::fprintf(stderr, "aotstudio-engine: --session %s: %s\n", session.id.c_str(), why.c_str());
                     return 2;
                 }
+            } else if (!std::strcmp(argv[i], "--replay-events")) {
+                char *end = nullptr;
+                const long events = std::strtol(argv[++i], &end, 10);
+                if (!end || *end || events < 1 || events > long(EngineApp::kReplayBufferEvents)) {
+                    std::fprintf(stderr, "aotstudio-engine: --replay-events takes a count from 1 to %zu\n",
+                                 EngineApp::kReplayBufferEvents);
+                    return 2;
+                }
+                session.replayEvents = std::size_t(events);
             } else {
                 char *end = nullptr;
                 const long seconds = std::strtol(argv[++i], &end, 10);
@@ -127,7 +141,8 @@ int main(int argc, char **argv)
         if (const auto self = std::filesystem::read_symlink("/proc/self/exe", ec); !ec)
             daemon[0] = self.string();
         daemon.insert(daemon.end(),
-                      {"--detached", "--session", session.id, "--idle-exit", std::to_string(session.idleExitSeconds)});
+                      {"--detached", "--session", session.id, "--idle-exit", std::to_string(session.idleExitSeconds),
+                       "--replay-events", std::to_string(session.replayEvents)});
         for (const auto &folder : session.readFolders)
             daemon.insert(daemon.end(), {"--jobs", folder});
         return EngineApp::runRelay(session, daemon);

@@ -41,6 +41,8 @@ std::string env(const char *name)
     return v ? v : "";
 }
 
+constexpr const char *kChooseFolder = " (set AOTSTUDIO_RUNTIME_DIR to a folder of this user's, mode 0700)";
+
 fs::path socketPath(const fs::path &folder, const std::string &id)
 {
     return folder / ("engine-" + id + ".sock");
@@ -127,24 +129,25 @@ std::string checkSessionId(const std::string &id)
 
 fs::path sessionFolder(std::string *error)
 {
+    // Not $XDG_RUNTIME_DIR: logind removes it when the user's last session ends, which is what a
+    // dropped link of the only ssh session is; the socket would go with it and the reconnect would
+    // start a second engine beside the first (tmux keeps its socket out of it for the same reason).
     fs::path folder;
     if (const std::string own = env("AOTSTUDIO_RUNTIME_DIR"); !own.empty())
         folder = own;
-    else if (const std::string runtime = env("XDG_RUNTIME_DIR"); !runtime.empty() && fs::is_directory(runtime))
-        folder = fs::path(runtime) / "aotstudio";
     else if (const std::string cache = env("XDG_CACHE_HOME"); !cache.empty())
         folder = fs::path(cache) / "aotstudio" / "engines";
     else if (const std::string home = env("HOME"); !home.empty())
         folder = fs::path(home) / ".cache" / "aotstudio" / "engines";
     else {
-        *error = "neither AOTSTUDIO_RUNTIME_DIR, XDG_RUNTIME_DIR, XDG_CACHE_HOME nor HOME is set";
+        *error = "neither AOTSTUDIO_RUNTIME_DIR, XDG_CACHE_HOME nor HOME is set";
         return {};
     }
     std::error_code ec;
     if (!fs::is_directory(folder)) {
         fs::create_directories(folder.parent_path(), ec);
         if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST) {
-            *error = "cannot create " + folder.string() + ": " + std::strerror(errno);
+            *error = "cannot create " + folder.string() + ": " + std::strerror(errno) + kChooseFolder;
             return {};
         }
     }
@@ -158,6 +161,16 @@ fs::path sessionFolder(std::string *error)
         *error = folder.string() + " must be this user's with mode 0700 (others could reach its engines)";
         return {};
     }
+    // The socket, lock file and log are created here: a folder that takes no file (read-only, full,
+    // another file system's rules) is said now, naming it, not as a failed start of the engine.
+    const fs::path probe = folder / (".probe-" + std::to_string(::getpid()));
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        *error = "cannot create files in " + folder.string() + ": " + std::strerror(errno) + kChooseFolder;
+        return {};
+    }
+    ::close(fd);
+    ::unlink(probe.c_str());
     return folder;
 }
 
@@ -259,6 +272,11 @@ public:
 
 private:
     enum class JobState { Queued, Running, Finished };
+    struct JobEntry {
+        JobState state = JobState::Queued;
+        std::uint64_t firstSeq = 0; ///< the job's first numbered event; 0: none yet
+        std::uint64_t lastSeq = 0; ///< its newest (its `result` or `error` once finished)
+    };
 
     struct Buffered {
         std::uint64_t seq = 0;
@@ -284,7 +302,7 @@ private:
     std::deque<Buffered> m_buffer;
     std::size_t m_bufferBytes = 0;
     std::set<std::int64_t> m_transport; ///< ids of read, ping and cancel requests: answered live only
-    std::map<std::int64_t, JobState> m_jobs;
+    std::map<std::int64_t, JobEntry> m_jobs;
     Json m_hello;
     std::optional<Json> m_startupError;
 };
@@ -320,24 +338,27 @@ void DetachedEngine::sink(const Json &event)
     std::string line = Protocol::toLine(numbered);
     if (const auto job = m_jobs.find(id); id != 0 && job != m_jobs.end()) {
         if (type == "result" || type == "error")
-            job->second = JobState::Finished;
-        else if (job->second == JobState::Queued)
-            job->second = JobState::Running;
+            job->second.state = JobState::Finished;
+        else if (job->second.state == JobState::Queued)
+            job->second.state = JobState::Running;
+        if (job->second.firstSeq == 0)
+            job->second.firstSeq = m_seq;
+        job->second.lastSeq = m_seq;
     }
     if (m_attached)
         writeLocked(line);
     m_bufferBytes += line.size();
     m_buffer.push_back({m_seq, std::move(line)});
-    while (!m_buffer.empty() && (m_buffer.size() > kReplayBufferEvents || m_bufferBytes > kReplayBufferBytes)) {
+    while (!m_buffer.empty() && (m_buffer.size() > m_options.replayEvents || m_bufferBytes > kReplayBufferBytes)) {
         m_bufferBytes -= m_buffer.front().line.size();
         m_buffer.pop_front();
     }
     // Forget the oldest finished jobs beyond 1024 (their events have gone or will go first).
     std::size_t finished = 0;
-    for (const auto &[jobId, state] : m_jobs)
-        finished += state == JobState::Finished;
+    for (const auto &[jobId, job] : m_jobs)
+        finished += job.state == JobState::Finished;
     for (auto it = m_jobs.begin(); finished > 1024 && it != m_jobs.end();) {
-        if (it->second == JobState::Finished) {
+        if (it->second.state == JobState::Finished) {
             it = m_jobs.erase(it);
             --finished;
         } else {
@@ -351,12 +372,16 @@ void DetachedEngine::attach(std::int64_t id, std::uint64_t after)
     std::lock_guard lock(m_mutex);
     const std::uint64_t first = m_buffer.empty() ? m_seq + 1 : m_buffer.front().seq;
     Json jobs = Json::array();
-    for (const auto &[jobId, state] : m_jobs)
+    // Each job with the seq range of its events: a client that missed some (a gap) can tell which
+    // jobs they belonged to, and whether a finished job's end is still replayed.
+    for (const auto &[jobId, job] : m_jobs)
         jobs.push_back({{"id", jobId},
                         {"state",
-                         state == JobState::Queued        ? "queued"
-                             : state == JobState::Running ? "running"
-                                                          : "finished"}});
+                         job.state == JobState::Queued        ? "queued"
+                             : job.state == JobState::Running ? "running"
+                                                              : "finished"},
+                        {"first_seq", job.firstSeq},
+                        {"last_seq", job.lastSeq}});
     std::uint64_t replayed = 0;
     for (const Buffered &b : m_buffer)
         replayed += b.seq > after;
@@ -396,7 +421,7 @@ bool DetachedEngine::handleLine(const std::string &line)
         if (request->type == "read" || request->type == "ping" || request->type == "cancel")
             m_transport.insert(request->id);
         else if (Pipeline::Engine::isJobType(request->type) && !m_jobs.count(request->id))
-            m_jobs[request->id] = JobState::Queued;
+            m_jobs[request->id] = JobEntry{};
     }
     return m_engine->handle(*request);
 }
@@ -404,8 +429,8 @@ bool DetachedEngine::handleLine(const std::string &line)
 bool DetachedEngine::busy()
 {
     std::lock_guard lock(m_mutex);
-    for (const auto &[id, state] : m_jobs)
-        if (state != JobState::Finished)
+    for (const auto &[id, job] : m_jobs)
+        if (job.state != JobState::Finished)
             return true;
     return false;
 }
@@ -486,6 +511,16 @@ int DetachedEngine::run()
                 ::setsockopt(accepted, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
                 std::lock_guard lock(m_mutex);
                 if (m_client >= 0) { // the newer link wins; the old relay sees its end and exits
+                    // Told why first, without waiting (a dead link's relay may not read): a client
+                    // that is still there must not reconnect and take the session back in turn.
+                    const std::string notice
+                        = Protocol::toLine(Json{{"type", "detached"},
+                                                {"id", 0},
+                                                {"reason", "replaced"},
+                                                {"session", m_options.id},
+                                                {"message", "another client attached to session " + m_options.id}})
+                        + '\n';
+                    (void)::send(m_client, notice.data(), notice.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
                     ::shutdown(m_client, SHUT_RDWR);
                     ::close(m_client);
                 }

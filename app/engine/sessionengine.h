@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// An engine that survives its link (issue 41 item 2; FORMAT.md "Sessions: an engine that survives
-// its link"). `aotstudio-engine --serve --session ID` over ssh does not run the engine itself: it
+// An engine that survives its link (issue 41 item 2; FORMAT.md "Detached engines").
+// `aotstudio-engine --serve --session ID` over ssh does not run the engine itself: it
 // is a relay that connects the ssh channel (its stdin and stdout) to the detached engine of session
 // ID, listening on a Unix socket, and starts that engine first when none listens. The detached
 // engine (`--detached`, started by the relay only) runs in a session of its own, keeps running its
@@ -28,6 +28,7 @@ struct SessionOptions {
     std::string id; ///< the session's id: 1 to 64 of [A-Za-z0-9_-]
     std::vector<std::string> readFolders; ///< `--jobs DIR` (absolute paths)
     int idleExitSeconds = kDefaultIdleExitSeconds;
+    std::size_t replayEvents = kReplayBufferEvents; ///< `--replay-events` (tests make it small)
 };
 
 /// Empty when `id` is a usable session id, else why not.
@@ -35,9 +36,10 @@ std::string checkSessionId(const std::string &id);
 
 /**
  * The folder of the detached engines' sockets, lock files and logs, created mode 0700 when
- * missing: $AOTSTUDIO_RUNTIME_DIR, else $XDG_RUNTIME_DIR/aotstudio, else
- * $XDG_CACHE_HOME/aotstudio/engines, else ~/.cache/aotstudio/engines. A folder that is not this
- * user's or that others may enter is refused (empty path, `error` says why).
+ * missing: $AOTSTUDIO_RUNTIME_DIR, else $XDG_CACHE_HOME/aotstudio/engines, else
+ * ~/.cache/aotstudio/engines ($XDG_RUNTIME_DIR is removed at the end of the user's last login
+ * session: a dropped link). A folder that is not this user's, that others may enter, or that takes
+ * no new file is refused (empty path, `error` says why, naming the folder and AOTSTUDIO_RUNTIME_DIR).
  */
 std::filesystem::path sessionFolder(std::string *error);
 

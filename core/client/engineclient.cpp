@@ -239,6 +239,7 @@ void EngineClient::launch()
     m_expectingExit = false;
     m_wasReady = false;
     m_attachId = 0;
+    m_takenOver.clear();
     m_info = {};
 
     m_process = new QProcess(this);
@@ -553,8 +554,21 @@ void EngineClient::handleLine(const QByteArray &line)
                 handleAttached(o);
             return;
         }
+        // Another client attached to this session and the engine let this link go: not a drop to
+        // reconnect from (two clients would take the engine from each other in turn).
+        if (o.value(QLatin1String("type")).toString() == QLatin1String("detached")) {
+            if (!m_sessionId.isEmpty()
+                && o.value(QLatin1String("reason")).toString() == QLatin1String("replaced")) {
+                m_takenOver = tr("%1: another client attached to this studio's engine session %2, so the engine "
+                                 "let this connection go. Its jobs go on there for that client; this studio does "
+                                 "not reconnect, so as not to take the session back.")
+                                  .arg(m_remote.displayName(), m_sessionId);
+                m_sessionId.clear();
+            }
+            return;
+        }
         // Events a reattach replays that arrived before the drop: dropped, once each (FORMAT.md
-        // "Sessions": `seq` rises by one per numbered event of an engine instance).
+        // "Detached engines": `seq` rises by one per numbered event of an engine instance).
         if (const QJsonValue seq = o.value(QLatin1String("seq")); seq.isDouble()) {
             if (seq.toInteger() <= m_lastSeq) {
                 ++m_duplicateEvents;
@@ -667,6 +681,13 @@ void EngineClient::handleHello(const QJsonObject &hello)
                          {QLatin1String("after"), m_lastSeq}});
         return;
     }
+    if (!m_sessionId.isEmpty() && m_state == State::Starting) {
+        // The command named a session but what answered serves none (a wrapper that drops
+        // arguments): the engine dies with its link, so a drop must end the jobs, not reconnect.
+        warnNoSession(tr("%1: the engine that answered keeps no session (its hello has none), so a dropped "
+                         "connection will end its jobs.")
+                          .arg(m_remote.displayName()));
+    }
     if (m_state == State::Reconnecting) { // an engine without sessions: nothing of ours survived
         const QList<qint64> active = m_jobs.keys();
         for (qint64 id : active) {
@@ -679,6 +700,13 @@ void EngineClient::handleHello(const QJsonObject &hello)
         m_reconnectAttempt = 0;
     }
     becomeReady();
+}
+
+void EngineClient::warnNoSession(const QString &message)
+{
+    m_sessionId.clear();
+    Q_EMIT clientMessage(QStringLiteral("warning"), message);
+    Q_EMIT logMessage(0, QStringLiteral("warning"), message);
 }
 
 bool EngineClient::isPending(qint64 id) const
@@ -701,20 +729,52 @@ void EngineClient::becomeReady()
 void EngineClient::handleAttached(const QJsonObject &attached)
 {
     m_attachId = 0;
-    QHash<qint64, QString> onEngine; // job id -> queued, running or finished
+    QHash<qint64, QJsonObject> onEngine; // job id -> {state: queued, running or finished; first_seq, last_seq}
     for (const QJsonValue &job : attached.value(QLatin1String("jobs")).toArray())
-        onEngine.insert(job.toObject().value(QLatin1String("id")).toInteger(),
-                        job.toObject().value(QLatin1String("state")).toString());
+        onEngine.insert(job.toObject().value(QLatin1String("id")).toInteger(), job.toObject());
     const bool reattaching = m_state == State::Reconnecting;
     const bool replaced = std::exchange(m_instanceChanged, false);
+    // Events after..first_seq-1 were dropped from the engine's buffer before this client got them.
+    const bool gap = attached.value(QLatin1String("gap")).toBool();
+    const qint64 lostFrom = attached.value(QLatin1String("after")).toInteger() + 1;
+    const qint64 lostTo = attached.value(QLatin1String("first_seq")).toInteger() - 1;
     QList<qint64> continued, lost;
     const QList<qint64> active = m_jobs.keys();
     for (qint64 id : active) {
         if (isPending(id))
             continue; // never reached an engine: sent now
-        if (!replaced && onEngine.contains(id)
-            && !(attached.value(QLatin1String("gap")).toBool() && onEngine.value(id) == QLatin1String("finished"))) {
-            continued << id; // a finished one's end is in the replay unless the buffer lost it (gap)
+        const QJsonObject job = onEngine.value(id);
+        // An engine before per-job ranges: a job's events may be anywhere.
+        const bool ranged = job.contains(QLatin1String("last_seq"));
+        const qint64 jobFirst = job.value(QLatin1String("first_seq")).toInteger();
+        const qint64 jobLast = job.value(QLatin1String("last_seq")).toInteger();
+        if (!replaced && onEngine.contains(id) && gap && job.value(QLatin1String("state")).toString() == QLatin1String("finished")
+            && (!ranged || jobLast <= lostTo)) {
+            // Its end (the result or error) went with the gap: nothing more of it will come.
+            lost << id;
+            reportLost(id, tr("%1: job %2 ended on the host while the connection was down, but its last events "
+                              "(%3 to %4 of the engine's) were no longer in the engine's replay buffer, so its "
+                              "result did not arrive. Its folder on the host holds what it wrote.")
+                               .arg(m_remote.displayName())
+                               .arg(id)
+                               .arg(lostFrom)
+                               .arg(lostTo));
+            continue;
+        }
+        if (!replaced && onEngine.contains(id)) {
+            continued << id; // a finished one's end is in the replay
+            if (gap && (!ranged || (jobFirst != 0 && jobFirst <= lostTo && jobLast >= lostFrom))) {
+                const QString message
+                    = tr("%1: job %2 goes on, but some of its events (among the engine's %3 to %4) were no longer in "
+                         "the engine's replay buffer when the studio reattached: progress, snapshots or log lines "
+                         "from that time are missing from this session.")
+                          .arg(m_remote.displayName())
+                          .arg(id)
+                          .arg(lostFrom)
+                          .arg(lostTo);
+                Q_EMIT eventsLost(id, lostFrom, lostTo, message);
+                Q_EMIT logMessage(id, QStringLiteral("warning"), message);
+            }
             continue;
         }
         lost << id;
@@ -724,7 +784,7 @@ void EngineClient::handleAttached(const QJsonObject &attached)
                            .arg(m_remote.displayName())
                            .arg(id));
     }
-    if (attached.value(QLatin1String("gap")).toBool()) {
+    if (gap) {
         const QString warning = tr("%1: events %2 to %3 were no longer in the engine's replay buffer; the jobs they "
                                    "belonged to may show gaps.")
                                     .arg(m_remote.displayName())
@@ -811,7 +871,7 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
     m_process->deleteLater();
     m_process = nullptr;
     if (!expected && !mismatched && !m_sessionId.isEmpty() && (m_wasReady || m_state == State::Reconnecting)) {
-        // A detached engine outlives its link: reconnect, and the jobs wait (FORMAT.md "Sessions").
+        // A detached engine outlives its link: reconnect, and the jobs wait (FORMAT.md "Detached engines").
         const QString reason
             = m_remote.describeExit(status == QProcess::CrashExit ? -1 : exitCode, m_stderrTail, m_wasReady);
         const QList<qint64> reads = m_reads.values();
@@ -834,11 +894,23 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
             scheduleReconnect();
         return;
     }
+    if (!expected && !mismatched && !m_sessionId.isEmpty() && m_state == State::Starting && !m_wasReady
+        && m_stderrTail.join(QLatin1Char('\n')).contains(QLatin1String("unknown option '--session'"))) {
+        // An engine from before sessions on the host: start it the old way, and say what that costs.
+        warnNoSession(tr("%1: the engine on the host is older than this studio and has no --session, so it was "
+                         "started without one: a dropped connection will end its jobs. Update the engine on "
+                         "the host to keep jobs running across drops.")
+                          .arg(m_remote.displayName()));
+        launch();
+        return;
+    }
     m_pending.clear();
     m_expectingExit = false;
 
     QString reason;
-    if (!expected && isRemote()) {
+    if (!expected && !m_takenOver.isEmpty()) {
+        reason = m_takenOver;
+    } else if (!expected && isRemote()) {
         reason = m_remote.describeExit(status == QProcess::CrashExit ? -1 : exitCode, m_stderrTail, m_wasReady);
     } else if (!expected) {
         reason = status == QProcess::CrashExit
@@ -864,7 +936,9 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
                                        tr("The engine was stopped before this job ended."),
                                        tr("Run the job again.")}
                          : EngineError{QString(), QStringLiteral("engine_crashed"), reason,
-                                       tr("Restart the engine and run the job again.")});
+                                       m_takenOver.isEmpty()
+                                           ? tr("Restart the engine and run the job again.")
+                                           : tr("Its result is in its folder on the host when it finishes.")});
     }
     if (mismatched)
         return; // stay Failed: the mismatch is the news, not the exit

@@ -33,7 +33,7 @@ namespace AotStudio::Client {
  * fresh engine up. Cancelling is cooperative first (a `cancel` request), then, after
  * cancelGracePeriod(), the engine is killed and restarted and the job reported as cancelled.
  *
- * A remote engine runs detached (FORMAT.md "Sessions"): the ssh command names a session id
+ * A remote engine runs detached (FORMAT.md "Detached engines"): the ssh command names a session id
  * (`--session`), the engine outlives its link, and when the link drops unexpectedly the client
  * reconnects by itself (reconnectAttempts() tries, backoff 0.5, 1, 2, 4, 8, 8 s), sends `attach`
  * with the last event sequence number it saw, drops replayed events it already has, and the
@@ -226,6 +226,11 @@ Q_SIGNALS:
     /// during the drop are replayed), `lost` ones were reported by errorReceived(); `milliseconds`
     /// from seeing the drop to the engine's `attached` answer.
     void reattached(const QList<qint64> &continued, const QList<qint64> &lost, qint64 milliseconds);
+    /// At a reattach, some of job `id`'s events (among the engine's seq `first` to `last`) had
+    /// been dropped from the engine's replay buffer: the job goes on, `message` says what is
+    /// missing (also sent as logMessage(id, "warning", ...)). A finished job whose end was
+    /// dropped is reported lost instead (errorReceived).
+    void eventsLost(qint64 id, qint64 first, qint64 last, const QString &message);
 
 private:
     struct Job
@@ -262,6 +267,9 @@ private:
     bool isPending(qint64 id) const;
     /// Ends job `id` as lost with the engine: an `engine_crashed` error saying what was kept.
     void reportLost(qint64 id, const QString &why);
+    /// The engine serves no session after all (an older engine, or a wrapper that drops
+    /// --session): forget the session id, so a drop ends the jobs; `message` as a warning.
+    void warnNoSession(const QString &message);
 
     QProcess *m_process = nullptr;
     QString m_enginePath;
@@ -289,7 +297,7 @@ private:
     qsizetype m_stderrPending = 0;
     bool m_expectingExit = false;
     QFile m_recording;
-    // Sessions (FORMAT.md "Sessions"): the detached remote engine and reattaching to it.
+    // Sessions (FORMAT.md "Detached engines"): the detached remote engine and reattaching to it.
     int m_maxReconnectAttempts = DefaultReconnectAttempts;
     QString m_sessionId;       ///< --session of the current remote engine; empty: none
     QString m_instance;        ///< the detached engine's instance (its hello's session.instance)
@@ -300,6 +308,7 @@ private:
     qint64 m_droppedAtMs = 0;   ///< QDateTime::currentMSecsSinceEpoch() when the drop was seen
     int m_duplicateEvents = 0;
     bool m_instanceChanged = false; ///< the hello came from another engine instance than before
+    QString m_takenOver; ///< another client attached to the session (`detached`): why this link ended
 };
 
 } // namespace AotStudio::Client

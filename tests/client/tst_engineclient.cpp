@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <sys/types.h>
 #include <unistd.h>
@@ -200,6 +201,123 @@ private Q_SLOTS:
         QCOMPARE(errors.first().at(1).value<EngineError>().code, QStringLiteral("engine_crashed"));
         QCOMPARE(client->state(), EngineClient::State::NotRunning);
         QVERIFY(client->sessionId().isEmpty());
+    }
+
+    /// Events 4 and 5 fell out of the engine's replay buffer while the link was down (`gap`):
+    /// the running job goes on (its result arrives once) and the client says which job lost which
+    /// events (eventsLost, a job log line), instead of showing progress 3 then 6 silently. A job
+    /// that finished with its end among the dropped events is reported lost, not left waiting.
+    /// About a second each. Label unit.
+    void sessionGapIsReported_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::newRow("running") << QStringLiteral("gap");
+        QTest::newRow("finished") << QStringLiteral("gapfinished");
+    }
+    void sessionGapIsReported()
+    {
+        QFETCH(QString, scenario);
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), scenario);
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy lostEvents(client.get(), &EngineClient::eventsLost);
+        QSignalSpy reattached(client.get(), &EngineClient::reattached);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 30000);
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!results.isEmpty() || !errors.isEmpty(), 30000);
+        QCOMPARE(reattached.size(), 1);
+        if (scenario == QLatin1String("gap")) {
+            QVERIFY(errors.isEmpty());
+            QCOMPARE(results.size(), 1);
+            QCOMPARE(reattached.first().at(0).value<QList<qint64>>(), QList<qint64>{id});
+            QCOMPARE(lostEvents.size(), 1);
+            QCOMPARE(lostEvents.first().at(0).toLongLong(), id);
+            QCOMPARE(lostEvents.first().at(1).toLongLong(), 4);
+            QCOMPARE(lostEvents.first().at(2).toLongLong(), 5);
+            const QString message = lostEvents.first().at(3).toString();
+            QVERIFY2(message.contains(QLatin1String("fake-host")) && message.contains(QLatin1String("missing")),
+                     qPrintable(message));
+            QCOMPARE(progress.size(), 5); // 1, 2, 3 before the drop; 6, 7 after; 4 and 5 lost
+            QCOMPARE(progress.last().at(3).toString(), QStringLiteral("step 7"));
+        } else {
+            QVERIFY(results.isEmpty());
+            QCOMPARE(errors.size(), 1);
+            QCOMPARE(errors.first().at(0).toLongLong(), id);
+            const auto error = errors.first().at(1).value<EngineError>();
+            QCOMPARE(error.code, QStringLiteral("engine_crashed"));
+            QVERIFY2(error.message.contains(QLatin1String("replay buffer"))
+                         && error.message.contains(QLatin1String("folder on the host")),
+                     qPrintable(error.message));
+            QCOMPARE(reattached.first().at(1).value<QList<qint64>>(), QList<qint64>{id});
+            QVERIFY(lostEvents.isEmpty());
+        }
+        QVERIFY(client->isReady());
+        QVERIFY(client->activeJobs().isEmpty());
+    }
+
+    /// Another client attached to the session and the engine let this link go with a `detached`
+    /// notice: the client does not reconnect (two clients would take the engine from each other in
+    /// turn); the job ends naming the other client, the engine is reported failed. Label unit.
+    void sessionTakenOverDoesNotReconnect()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("replaced"));
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy reconnecting(client.get(), &EngineClient::reconnecting);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 30000);
+        const QString session = client->sessionId();
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
+        QTest::qWait(1000); // a reconnect would start after 0.5 s
+        QVERIFY(reconnecting.isEmpty());
+        QFile connections(state.path() + QStringLiteral("/connections"));
+        QVERIFY(connections.open(QIODevice::ReadOnly));
+        QCOMPARE(connections.readAll().trimmed(), QByteArray("1"));
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(QLatin1String("another client")) && reason.contains(session), qPrintable(reason));
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.first().at(0).toLongLong(), id);
+        QVERIFY(errors.first().at(1).value<EngineError>().message.contains(QLatin1String("another client")));
+        QVERIFY(client->sessionId().isEmpty()); // nothing asks that engine to shut down later
+    }
+
+    /// The engine on the host predates sessions and refuses --session as an unknown option: the
+    /// client starts it again without one, says that a drop will end its jobs, and works as before
+    /// sessions. Label unit.
+    void sessionOlderEngineFallsBack()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("old"));
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy messages(client.get(), &EngineClient::clientMessage);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() || !failed.isEmpty(), 30000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QVERIFY(client->sessionId().isEmpty());
+        QVERIFY(std::any_of(messages.cbegin(), messages.cend(), [](const QList<QVariant> &m) {
+            return m.at(0).toString() == QLatin1String("warning") && m.at(1).toString().contains(QLatin1String("older"))
+                && m.at(1).toString().contains(QLatin1String("fake-host"));
+        }));
+        QFile argv(state.path() + QStringLiteral("/argv.jsonl"));
+        QVERIFY(argv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = argv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines.at(0).contains("--session"));
+        QVERIFY(!lines.at(1).contains("--session"));
+        client->submitJob(QStringLiteral("compile"),
+                          QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!results.isEmpty(), 30000);
     }
 
     void handshake()
