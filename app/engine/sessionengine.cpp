@@ -101,6 +101,28 @@ std::string lastLine(const fs::path &path)
     return last;
 }
 
+/// A listening socket at `path` (mode 0600), close-on-exec, replacing a stale socket file there
+/// (the caller holds the session's lock); -1 with a line on stderr when it cannot.
+int listenUnix(const fs::path &path)
+{
+    ::unlink(path.c_str());
+    const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, path.c_str(), path.string().size() + 1);
+    const mode_t mask = ::umask(077); // the socket file is created 0600 by bind
+    const bool bound = listener >= 0 && ::bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0;
+    ::umask(mask);
+    if (!bound || ::listen(listener, 4) != 0) {
+        std::fprintf(stderr, "aotstudio-engine: cannot listen on %s: %s\n", path.c_str(), std::strerror(errno));
+        if (listener >= 0)
+            ::close(listener);
+        return -1;
+    }
+    ::chmod(path.c_str(), 0600);
+    return listener;
+}
+
 std::string randomHex(std::size_t bytes)
 {
     std::random_device device;
@@ -453,20 +475,9 @@ int DetachedEngine::run()
                      m_options.id.c_str(), lockPath.c_str());
         return 0;
     }
-    // Holding the lock: a socket file left by a killed engine is stale.
-    ::unlink(socket.c_str());
-    const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_un address{};
-    address.sun_family = AF_UNIX;
-    std::memcpy(address.sun_path, socket.c_str(), socket.string().size() + 1);
-    const mode_t mask = ::umask(077); // the socket file is created 0600 by bind
-    const bool bound = listener >= 0 && ::bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof(address)) == 0;
-    ::umask(mask);
-    if (!bound || ::listen(listener, 4) != 0) {
-        std::fprintf(stderr, "aotstudio-engine: cannot listen on %s: %s\n", socket.c_str(), std::strerror(errno));
+    const int listener = listenUnix(socket);
+    if (listener < 0)
         return 2;
-    }
-    ::chmod(socket.c_str(), 0600);
     std::fprintf(stderr, "aotstudio-engine: session %s (instance %s, pid %d) listening on %s; idle exit after %d s\n",
                  m_options.id.c_str(), m_instance.c_str(), int(::getpid()), socket.c_str(), m_options.idleExitSeconds);
 

@@ -261,6 +261,12 @@ private:
     /// Reconnecting failed for good: every job and pending request ends, engineFailed(reason).
     void giveUpReconnecting(const QString &reason);
     void handleAttached(const QJsonObject &attached);
+    /// A detached engine's transport (`attached`, `detached`) and replayed events already seen:
+    /// handled here, true; anything else false (engineclientsession.cpp).
+    bool handleSessionEvent(const QJsonObject &event);
+    /// The link ended unexpectedly: reconnect to the session, or start an engine from before
+    /// sessions again without one; true when handled so.
+    bool handleSessionEnd(int exitCode, QProcess::ExitStatus status);
     /// Handshake (and attach) done: Ready, handshakeCompleted(), queued requests sent.
     void becomeReady();
     /// Whether request `id` waits in m_pending (never reached an engine).
