@@ -146,6 +146,58 @@
         <source>The target environment %1 cannot be started: %2. Choose another target beside Device, or make it with aotstudio-cli target add.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: the connection was lost and the engine that came back does not know job %2 (it keeps no session), so the job is lost. What it sent before the drop is kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the connection was lost and the engine was gone when the studio reconnected, so job %2 is lost. The events and files received before the drop are kept; the job&apos;s folder on the host holds no half-written result (jobs write it atomically).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: events %2 to %3 were no longer in the engine&apos;s replay buffer; the jobs they belonged to may show gaps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the connection was lost; reconnecting in %2 s (attempt %3 of %4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconnect; if the engine on the host is still running, run the job again (its folder is written atomically).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Reconnecting failed %2 times; the last attempt: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 Reconnecting failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: another client attached to this studio&apos;s engine session %2, so the engine let this connection go. Its jobs go on there for that client; this studio does not reconnect, so as not to take the session back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the engine that answered keeps no session (its hello has none), so a dropped connection will end its jobs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: job %2 ended on the host while the connection was down, but its last events (%3 to %4 of the engine&apos;s) were no longer in the engine&apos;s replay buffer, so its result did not arrive. Its folder on the host holds what it wrote.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: job %2 goes on, but some of its events (among the engine&apos;s %3 to %4) were no longer in the engine&apos;s replay buffer when the studio reattached: progress, snapshots or log lines from that time are missing from this session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the engine on the host is older than this studio and has no --session, so it was started without one: a dropped connection will end its jobs. Update the engine on the host to keep jobs running across drops.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its result is in its folder on the host when it finishes.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::KernelCatalog</name>
@@ -2650,6 +2702,34 @@ Time budget (no trial starts after it):</source>
         <source>Write a folder that reproduces this failure with plain torch and run it once</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Connection to %1 lost — reconnecting (attempt %2 of %3)…&lt;/b&gt; Running jobs go on on the host.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reattached to %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reattached to %1; job %2 continued.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reattached to %1; jobs %2 continued.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2 s after the link dropped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection to %1 lost — reconnecting (attempt %2 of %3)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lost (the log says why): %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobHeading</name>
@@ -3543,6 +3623,10 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>target %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconnecting to %1…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -146,6 +146,58 @@
         <source>The target environment %1 cannot be started: %2. Choose another target beside Device, or make it with aotstudio-cli target add.</source>
         <translation>无法启动目标环境 %1：%2。请在“设备”旁选择另一个目标，或用 aotstudio-cli target add 创建它。</translation>
     </message>
+    <message>
+        <source>%1: the connection was lost and the engine that came back does not know job %2 (it keeps no session), so the job is lost. What it sent before the drop is kept.</source>
+        <translation>%1：连接已断开，重新连接后的引擎不认识任务 %2（它不保留会话），该任务已丢失。断开前收到的内容会保留。</translation>
+    </message>
+    <message>
+        <source>%1: the connection was lost and the engine was gone when the studio reconnected, so job %2 is lost. The events and files received before the drop are kept; the job&apos;s folder on the host holds no half-written result (jobs write it atomically).</source>
+        <translation>%1：连接已断开，重新连接时引擎已不在，任务 %2 已丢失。断开前收到的事件和文件会保留；主机上该任务的文件夹中没有写了一半的结果（任务以原子方式写入）。</translation>
+    </message>
+    <message>
+        <source>%1: events %2 to %3 were no longer in the engine&apos;s replay buffer; the jobs they belonged to may show gaps.</source>
+        <translation>%1：事件 %2 到 %3 已不在引擎的重放缓冲区中；相关任务的记录可能有缺口。</translation>
+    </message>
+    <message>
+        <source>%1: the connection was lost; reconnecting in %2 s (attempt %3 of %4).</source>
+        <translation>%1：连接已断开；%2 秒后重新连接（第 %3 次，共 %4 次）。</translation>
+    </message>
+    <message>
+        <source>Reconnect; if the engine on the host is still running, run the job again (its folder is written atomically).</source>
+        <translation>请重新连接；如果主机上的引擎仍在运行，请重新运行该任务（其文件夹以原子方式写入）。</translation>
+    </message>
+    <message>
+        <source>%1 Reconnecting failed %2 times; the last attempt: %3</source>
+        <translation>%1 重新连接失败 %2 次；最后一次：%3</translation>
+    </message>
+    <message>
+        <source>%1 Reconnecting failed: %2</source>
+        <translation>%1 重新连接失败：%2</translation>
+    </message>
+    <message>
+        <source>%1: another client attached to this studio&apos;s engine session %2, so the engine let this connection go. Its jobs go on there for that client; this studio does not reconnect, so as not to take the session back.</source>
+        <translation>%1：另一个客户端连接到了本工作室的引擎会话 %2，因此引擎断开了此连接。其任务在那里为该客户端继续运行；本工作室不会重新连接，以免再把会话夺回来。</translation>
+    </message>
+    <message>
+        <source>%1: the engine that answered keeps no session (its hello has none), so a dropped connection will end its jobs.</source>
+        <translation>%1：应答的引擎不保持会话（其 hello 中没有会话），因此连接断开会结束其任务。</translation>
+    </message>
+    <message>
+        <source>%1: job %2 ended on the host while the connection was down, but its last events (%3 to %4 of the engine&apos;s) were no longer in the engine&apos;s replay buffer, so its result did not arrive. Its folder on the host holds what it wrote.</source>
+        <translation>%1：任务 %2 在连接断开期间已在主机上结束，但其最后的事件（引擎的第 %3 至 %4 个）已不在引擎的重放缓冲区中，因此未收到其结果。主机上该任务的文件夹保存了它写出的内容。</translation>
+    </message>
+    <message>
+        <source>%1: job %2 goes on, but some of its events (among the engine&apos;s %3 to %4) were no longer in the engine&apos;s replay buffer when the studio reattached: progress, snapshots or log lines from that time are missing from this session.</source>
+        <translation>%1：任务 %2 继续运行，但工作室重新附加时，其部分事件（在引擎的第 %3 至 %4 个之间）已不在引擎的重放缓冲区中：本会话缺少那段时间的进度、快照或日志行。</translation>
+    </message>
+    <message>
+        <source>%1: the engine on the host is older than this studio and has no --session, so it was started without one: a dropped connection will end its jobs. Update the engine on the host to keep jobs running across drops.</source>
+        <translation>%1：主机上的引擎比本工作室旧，不支持 --session，因此已在不使用会话的情况下启动：连接断开会结束其任务。请更新主机上的引擎，以便任务在连接断开后继续运行。</translation>
+    </message>
+    <message>
+        <source>Its result is in its folder on the host when it finishes.</source>
+        <translation>任务完成后，其结果位于主机上该任务的文件夹中。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Client::KernelCatalog</name>
@@ -2641,6 +2693,34 @@ Time budget (no trial starts after it):</source>
         <source>Write a folder that reproduces this failure with plain torch and run it once</source>
         <translation>写出一个用纯 torch 复现此失败的文件夹，并运行一次</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Connection to %1 lost — reconnecting (attempt %2 of %3)…&lt;/b&gt; Running jobs go on on the host.</source>
+        <translation>&lt;b&gt;与 %1 的连接已断开 — 正在重新连接（第 %2 次，共 %3 次）…&lt;/b&gt; 正在运行的任务在主机上继续。</translation>
+    </message>
+    <message>
+        <source>Reattached to %1.</source>
+        <translation>已重新连接到 %1。</translation>
+    </message>
+    <message>
+        <source>Reattached to %1; job %2 continued.</source>
+        <translation>已重新连接到 %1；任务 %2 继续运行。</translation>
+    </message>
+    <message>
+        <source>Reattached to %1; jobs %2 continued.</source>
+        <translation>已重新连接到 %1；任务 %2 继续运行。</translation>
+    </message>
+    <message>
+        <source>%1 (%2 s after the link dropped)</source>
+        <translation>%1（连接断开后 %2 秒）</translation>
+    </message>
+    <message>
+        <source>Connection to %1 lost — reconnecting (attempt %2 of %3)…</source>
+        <translation>与 %1 的连接已断开 — 正在重新连接（第 %2 次，共 %3 次）…</translation>
+    </message>
+    <message>
+        <source>Lost (the log says why): %1.</source>
+        <translation>已丢失（原因见日志）：%1。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobHeading</name>
@@ -3534,6 +3614,10 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>target %1 · %2</source>
         <translation>目标 %1 · %2</translation>
+    </message>
+    <message>
+        <source>Reconnecting to %1…</source>
+        <translation>正在重新连接 %1…</translation>
     </message>
 </context>
 <context>

@@ -124,7 +124,7 @@ JobController::JobController(SessionController *sessions, QWidget *dialogParent,
         Q_EMIT engineProblem(tr("The engine reported a problem: %1").arg(error.message), false);
     });
     connect(m_client, &EngineClient::engineFailed, this, &JobController::onEngineFailed);
-
+    connectRemoteLink(live);
     // Job files are read through the hub's store; a remote engine's come through `read`, and
     // every file of a finished job is fetched into the session's cache at once, so the session
     // reopens later without the engine.

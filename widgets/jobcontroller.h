@@ -13,6 +13,9 @@
 #include <optional>
 
 class QWidget;
+namespace AotStudio::Client {
+class Session;
+}
 
 namespace AotStudio::Widgets {
 
@@ -251,6 +254,8 @@ private:
     void onResult(qint64 id, const QJsonObject &result);
     void onError(qint64 id, const Client::EngineError &error);
     void onEngineFailed(const QString &reason);
+    /// The remote link's signals (jobcontrollerremote.cpp): reconnecting, reattached, events lost.
+    void connectRemoteLink(Client::Session *live);
 
     SessionController *m_sessions;
     QWidget *m_dialogParent;

@@ -1109,8 +1109,7 @@ void MainWindow::updateEngineStatus()
     case State::Ready: {
         const auto &info = client->engineInfo();
         QStringList devices;
-        for (const auto &device : info.devices)
-            devices << device.label();
+        for (const auto &device : info.devices) devices << device.label();
         const QString text = tr("Engine %1 · torch %2 · CUDA %3 · %4")
                                  .arg(info.engineVersion,
                                       info.torchVersion.isEmpty() ? tr("unavailable") : info.torchVersion,
@@ -1121,7 +1120,8 @@ void MainWindow::updateEngineStatus()
         break;
     }
     case State::Starting:
-        m_engineStatus->setText(remote ? tr("Connecting to %1…").arg(host) : tr("Starting engine…"));
+    case State::Reconnecting:
+        m_engineStatus->setText(client->state() == State::Reconnecting ? tr("Reconnecting to %1…").arg(host) : remote ? tr("Connecting to %1…").arg(host) : tr("Starting engine…"));
         break;
     case State::NotRunning:
     case State::Failed:

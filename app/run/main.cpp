@@ -233,6 +233,31 @@ int runBucket(const RunApp::VerifiedBundle &verified, const std::string &bucketN
   }
 }
 
+/// CLI::PositiveNumber's message prints the whole range of a double; this one says what it wants.
+CLI::Validator positiveNumber()
+{
+    return CLI::Validator(
+        [](std::string &value) {
+            char *end = nullptr;
+            const double v = std::strtod(value.c_str(), &end);
+            return end != value.c_str() && *end == '\0' && v > 0 && std::isfinite(v)
+                ? std::string()
+                : "'" + value + "' is not a number above 0";
+        },
+        "NUMBER > 0");
+}
+
+/// `--request-timeout S` (SERVING.md: the per-request deadline of --serve) into `seconds`.
+CLI::Option *addRequestTimeout(CLI::App &app, double &seconds)
+{
+    return app
+        .add_option("--request-timeout", seconds,
+                    "With --serve: seconds a worker may take to answer one request; past it the request is "
+                    "answered with an error naming the deadline and the worker is killed and replaced (0: none)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 86400.0));
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -343,16 +368,8 @@ int main(int argc, char **argv)
     double poissonRate = 0, seconds = 10;
     RunApp::Isolation isolation = RunApp::Isolation::Worker;
     int workers = 1;
-    // CLI::PositiveNumber's message prints the whole range of a double; this one says what it wants.
-    const CLI::Validator positive(
-        [](std::string &value) {
-            char *end = nullptr;
-            const double v = std::strtod(value.c_str(), &end);
-            return end != value.c_str() && *end == '\0' && v > 0 && std::isfinite(v)
-                ? std::string()
-                : "'" + value + "' is not a number above 0";
-        },
-        "NUMBER > 0");
+    double requestTimeout = RunApp::kDefaultRequestTimeoutMs / 1000.0;
+    const CLI::Validator positive = positiveNumber();
     auto *serveOpt = app.add_flag("--serve", serve, "Serve requests (JSON lines on stdin, or on --socket) from a pool of worker "
                                                     "processes forked from this verified, prepared process; see SERVING below");
     auto *isolationOpt =
@@ -368,6 +385,7 @@ int main(int argc, char **argv)
                                                             "runs as many processes at once")
                            ->capture_default_str()
                            ->check(CLI::Range(1, 256));
+    auto *timeoutOpt = addRequestTimeout(app, requestTimeout);
     auto *socketOpt = app.add_option("--socket", socketPath, "With --serve: listen on this Unix socket instead of stdin; its folder "
                                                              "must not exist: it is made with mode 0700 and removed on exit");
     auto *replayOpt = app.add_option("--replay", replayPath, "Replay an arrival trace (JSON lines {\"t_ms\": 12.5, \"batch\": 1}) "
@@ -412,6 +430,8 @@ int main(int argc, char **argv)
     const bool serving = serve || !replayPath.empty() || poissonRate > 0;
     if (eagerOpt->count() > 0 && replayPath.empty() && !(poissonRate > 0))
         return usage(asJson, "--eager-server goes with --replay or --poisson; see --help");
+    if (!serve && timeoutOpt->count() > 0)
+        return usage(asJson, "--request-timeout goes with --serve; see --help");
     if (!serving && (isolationOpt->count() > 0 || workersOpt->count() > 0))
         return usage(asJson, "--isolation and --workers go with --serve, --replay or --poisson; see --help");
     if ((serve && batchOpt) || (serving && !inputPath.empty()))
@@ -461,6 +481,7 @@ int main(int argc, char **argv)
         options.trustArgs = trustPaths;
         options.allowUnsigned = allowUnsigned;
         options.convertLayout = convertLayout;
+        options.requestTimeoutMs = serve ? static_cast<int>(std::lround(requestTimeout * 1000)) : 0;
         try {
             if (eagerOpt->count() > 0)
                 options.eagerServer = RunApp::splitCommandLine(eagerServerLine);

@@ -57,7 +57,15 @@ struct ServeOptions {
     /// --convert-layout: a request's input file in another layout than the package's is copied
     /// into it (the answer's `layout_conversions` says so) instead of refused.
     bool convertLayout = false;
+    /// --request-timeout: a request whose worker has not answered this many ms after it was handed
+    /// over is answered with an error (stage `deadline`) naming the deadline, and its worker is
+    /// killed (SIGKILL) and, for warm workers, replaced. 0: no deadline (the replay's modes).
+    /// `aotstudio-run --serve` defaults to kDefaultRequestTimeoutMs.
+    int requestTimeoutMs = 0;
 };
+
+/// `aotstudio-run --serve`'s request deadline when --request-timeout is not given: 300 s.
+inline constexpr int kDefaultRequestTimeoutMs = 300000;
 
 /// The words of a command line as a POSIX shell splits them (wordexp(3) without command
 /// substitution: quotes and backslashes as in sh, `$VAR` expanded, `$(...)` and backquotes

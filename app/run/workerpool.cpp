@@ -340,6 +340,8 @@ std::vector<Completion> WorkerPool::poll(std::vector<pollfd> &extra, int timeout
         }
     const std::size_t workerFds = fds.size();
     fds.insert(fds.end(), extra.begin(), extra.end());
+    if (const int deadline = msToNextDeadline(); deadline >= 0)
+        timeoutMs = timeoutMs < 0 ? deadline : std::min(timeoutMs, deadline);
     timespec ts{timeoutMs / 1000, static_cast<long>(timeoutMs % 1000) * 1000000L};
     const int n = ::ppoll(fds.data(), fds.size(), timeoutMs < 0 ? nullptr : &ts, mask);
     if (n > 0) {
@@ -354,6 +356,7 @@ std::vector<Completion> WorkerPool::poll(std::vector<pollfd> &extra, int timeout
         for (auto &e : extra)
             e.revents = 0;
     }
+    expireDeadlines(done);
     // Fresh workers replace dead warm ones; queued jobs go to whoever is free.
     dispatch(done);
     for (const Completion &c : done)
@@ -670,16 +673,6 @@ void WorkerPool::readSlot(std::size_t i, std::vector<Completion> &done)
                 failure(*s.job, "worker", "worker " + std::to_string(s.pid) + " " + describeStatus(status), s.pid)});
     }
     m_slots.erase(m_slots.begin() + static_cast<std::ptrdiff_t>(i));
-}
-
-void WorkerPool::workerGone(Slot &s)
-{
-    ::kill(s.pid, SIGKILL);
-    while (::waitpid(s.pid, nullptr, 0) < 0 && errno == EINTR) { }
-    ::close(s.fd);
-    if (s.errFd >= 0)
-        ::close(s.errFd);
-    s = Slot{};
 }
 
 std::string WorkerPool::commandLine() const

@@ -180,6 +180,13 @@ private:
 
     void readSlot(std::size_t i, std::vector<Completion> &done);
 
+    /// Requests past ServeOptions::requestTimeoutMs: answered with a `deadline` error, their
+    /// workers killed (a warm slot is left empty for dispatch() to replace, a request worker's
+    /// slot removed).
+    void expireDeadlines(std::vector<Completion> &done);
+    /// ms until the nearest request deadline (at least 0), or -1 when none runs.
+    int msToNextDeadline() const;
+
     void workerGone(Slot &s);
 
     static nlohmann::json failure(const Job &job, const std::string &stage, const std::string &message, pid_t pid);

@@ -6,6 +6,7 @@
 #include "enginetext.h"
 
 #include <QCoreApplication>
+#include <QUuid>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -41,6 +42,9 @@ EngineClient::~EngineClient()
     // No signals during destruction: receivers may already be half gone.
     m_process->disconnect(this);
     if (m_process->state() != QProcess::NotRunning) {
+        // A detached engine outlives its link: ask it to end (after its running stage).
+        if (!m_sessionId.isEmpty() && m_state == State::Ready)
+            send(QJsonObject{{QLatin1String("type"), QLatin1String("shutdown")}, {QLatin1String("id"), m_nextId++}});
         m_process->closeWriteChannel(); // EOF on stdin lets the engine exit by itself
         if (!m_process->waitForFinished(1000)) {
             m_process->kill();
@@ -159,6 +163,21 @@ void EngineClient::start()
 {
     if (m_process)
         return;
+    if (m_state == State::Reconnecting) { // an attempt now instead of after the backoff
+        launch();
+        return;
+    }
+    m_sessionId = isRemote() && m_maxReconnectAttempts > 0
+                      ? QUuid::createUuid().toString(QUuid::Id128)
+                      : QString();
+    m_instance.clear();
+    m_lastSeq = 0;
+    m_reconnectAttempt = 0;
+    launch();
+}
+
+void EngineClient::launch()
+{
     QString path = resolveEnginePath();
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     if (!m_target.isEmpty() && !isRemote()) {
@@ -181,8 +200,8 @@ void EngineClient::start()
         }
     }
     if (path.isEmpty() && isRemote()) {
-        fail(tr("%1: connecting failed: the ssh program was not found on PATH. Install OpenSSH's client.")
-                 .arg(m_remote.displayName()));
+        giveUpReconnecting(tr("%1: connecting failed: the ssh program was not found on PATH. Install OpenSSH's client.")
+                               .arg(m_remote.displayName()));
         return;
     }
     if (path.isEmpty()) {
@@ -207,22 +226,36 @@ void EngineClient::start()
     m_stderrTail.clear();
     m_expectingExit = false;
     m_wasReady = false;
+    m_attachId = 0;
+    m_takenOver.clear();
     m_info = {};
 
     m_process = new QProcess(this);
     m_process->setProgram(path);
     m_process->setProcessEnvironment(environment);
-    const QStringList targetArguments
+    QStringList targetArguments
         = m_target.isEmpty() ? QStringList() : QStringList{QStringLiteral("--target"), m_target};
-    if (isRemote())
+    if (isRemote() && !m_sessionId.isEmpty())
+        targetArguments << QStringLiteral("--session") << m_sessionId;
+    if (isRemote() && !m_sessionId.isEmpty()) {
+        // A link that goes silent (no reset) is given up by ssh after 4 unanswered keepalives 15 s
+        // apart, so the client reconnects within about a minute; options the profile gives win
+        // (ssh takes the first value of an option).
+        RemoteEngine remote = m_remote;
+        remote.sshOptions << QStringLiteral("-o") << QStringLiteral("ServerAliveInterval=15") << QStringLiteral("-o")
+                          << QStringLiteral("ServerAliveCountMax=4");
+        m_process->setArguments(remote.sshArguments(targetArguments + m_extraArguments));
+    } else if (isRemote()) {
         m_process->setArguments(m_remote.sshArguments(targetArguments + m_extraArguments));
-    else
+    } else {
         m_process->setArguments(QStringList{QStringLiteral("--serve")} + m_extraArguments);
+    }
     connect(m_process, &QProcess::readyReadStandardOutput, this, &EngineClient::readStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &EngineClient::readStderr);
     connect(m_process, &QProcess::finished, this, &EngineClient::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, &EngineClient::onProcessError);
-    setState(State::Starting);
+    if (m_state != State::Reconnecting)
+        setState(State::Starting);
     m_process->start();
 }
 
@@ -235,6 +268,13 @@ void EngineClient::restart()
 void EngineClient::stop()
 {
     if (!m_process) {
+        if (m_state == State::Reconnecting) {
+            m_reconnectAttempt = 0;
+            m_expectingExit = true;
+            giveUpReconnecting(tr("The engine was stopped before this job ended."));
+            m_expectingExit = false;
+        }
+        m_sessionId.clear();
         if (m_state != State::NotRunning)
             setState(State::NotRunning);
         return;
@@ -253,11 +293,12 @@ void EngineClient::stop()
     }
     if (m_process) // finished() normally tore it down already
         onFinished(0, QProcess::NormalExit);
+    m_sessionId.clear();
 }
 
 qint64 EngineClient::nextRequestId()
 {
-    if (m_state != State::Ready && m_state != State::Starting)
+    if (m_state != State::Ready && m_state != State::Starting && m_state != State::Reconnecting)
         return 0;
     return m_nextId++;
 }
@@ -349,6 +390,13 @@ void EngineClient::escalateCancel(qint64 id)
                             .arg(m_graceMs / 1000.0),
                         tr("Results received earlier are kept.")});
     m_expectingExit = true;
+    if (!m_sessionId.isEmpty() && m_state == State::Ready) {
+        // Killing ssh does not end a detached engine: ask it to end after the running stage, and
+        // start a fresh session.
+        send(QJsonObject{{QLatin1String("type"), QLatin1String("shutdown")}, {QLatin1String("id"), m_nextId++}});
+        m_process->waitForBytesWritten(1000);
+    }
+    m_sessionId.clear();
     m_process->kill();
     if (m_process && !m_process->waitForFinished(3000))
         onFinished(-1, QProcess::CrashExit);
@@ -486,6 +534,8 @@ void EngineClient::handleLine(const QByteArray &line)
         }
         // Anything else with a read's id (the engine's log line of a refusal) goes on as usual.
     }
+    if (document.isObject() && handleSessionEvent(document.object()))
+        return; // transport of a detached engine, or a replayed event already seen
     if (m_recording.isOpen()) {
         m_recording.write(line + '\n');
         m_recording.flush();
@@ -498,16 +548,16 @@ void EngineClient::handleLine(const QByteArray &line)
     const QString type = o.value(QLatin1String("type")).toString();
     const qint64 id = o.value(QLatin1String("id")).toInteger();
 
-    if (m_state == State::Starting || m_state == State::Ready)
+    if (m_state == State::Starting || m_state == State::Ready || m_state == State::Reconnecting)
         Q_EMIT eventReceived(o);
-    if (m_state == State::Starting) {
+    if ((m_state == State::Starting || m_state == State::Reconnecting) && m_attachId == 0) {
         if (type == QLatin1String("hello"))
             handleHello(o);
         else
             ++m_skippedLines; // nothing is meaningful before the handshake
         return;
     }
-    if (m_state != State::Ready)
+    if (m_state != State::Ready && m_attachId == 0)
         return;
 
     if (type == QLatin1String("progress")) {
@@ -574,6 +624,45 @@ void EngineClient::handleHello(const QJsonObject &hello)
         Q_EMIT engineFailed(reason);
         return;
     }
+    const QJsonObject session = hello.value(QLatin1String("session")).toObject();
+    if (!m_sessionId.isEmpty() && session.value(QLatin1String("id")).toString() == m_sessionId) {
+        // A detached engine: attach, asking for the events after the last one seen from this
+        // instance (all of them from a new instance: the one before is gone with its jobs).
+        const QString instance = session.value(QLatin1String("instance")).toString();
+        if (instance != m_instance) {
+            m_instanceChanged = !m_instance.isEmpty();
+            m_instance = instance;
+            m_lastSeq = 0;
+        }
+        m_attachId = m_nextId++;
+        send(QJsonObject{{QLatin1String("type"), QLatin1String("attach")},
+                         {QLatin1String("id"), m_attachId},
+                         {QLatin1String("after"), m_lastSeq}});
+        return;
+    }
+    if (!m_sessionId.isEmpty() && m_state == State::Starting) {
+        // The command named a session but what answered serves none (a wrapper that drops
+        // arguments): the engine dies with its link, so a drop must end the jobs, not reconnect.
+        warnNoSession(tr("%1: the engine that answered keeps no session (its hello has none), so a dropped "
+                         "connection will end its jobs.")
+                          .arg(m_remote.displayName()));
+    }
+    if (m_state == State::Reconnecting) { // an engine without sessions: nothing of ours survived
+        const QList<qint64> active = m_jobs.keys();
+        for (qint64 id : active) {
+            if (!isPending(id))
+                reportLost(id, tr("%1: the connection was lost and the engine that came back does not know job %2 "
+                                  "(it keeps no session), so the job is lost. What it sent before the drop is kept.")
+                                   .arg(m_remote.displayName())
+                                   .arg(id));
+        }
+        m_reconnectAttempt = 0;
+    }
+    becomeReady();
+}
+
+void EngineClient::becomeReady()
+{
     m_wasReady = true;
     setState(State::Ready);
     Q_EMIT handshakeCompleted(m_info);
@@ -601,11 +690,15 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
     m_process->disconnect(this);
     m_process->deleteLater();
     m_process = nullptr;
+    if (!expected && !mismatched && handleSessionEnd(exitCode, status))
+        return;
     m_pending.clear();
     m_expectingExit = false;
 
     QString reason;
-    if (!expected && isRemote()) {
+    if (!expected && !m_takenOver.isEmpty()) {
+        reason = m_takenOver;
+    } else if (!expected && isRemote()) {
         reason = m_remote.describeExit(status == QProcess::CrashExit ? -1 : exitCode, m_stderrTail, m_wasReady);
     } else if (!expected) {
         reason = status == QProcess::CrashExit
@@ -631,7 +724,9 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status)
                                        tr("The engine was stopped before this job ended."),
                                        tr("Run the job again.")}
                          : EngineError{QString(), QStringLiteral("engine_crashed"), reason,
-                                       tr("Restart the engine and run the job again.")});
+                                       m_takenOver.isEmpty()
+                                           ? tr("Restart the engine and run the job again.")
+                                           : tr("Its result is in its folder on the host when it finishes.")});
     }
     if (mismatched)
         return; // stay Failed: the mismatch is the news, not the exit
@@ -651,6 +746,13 @@ void EngineClient::onProcessError(QProcess::ProcessError error)
     m_process->disconnect(this);
     m_process->deleteLater();
     m_process = nullptr;
+    if (m_state == State::Reconnecting) {
+        if (m_reconnectAttempt >= m_maxReconnectAttempts)
+            giveUpReconnecting(tr("%1 Reconnecting failed: %2").arg(m_dropReason, reason));
+        else
+            scheduleReconnect();
+        return;
+    }
     const QList<QJsonObject> pending = std::exchange(m_pending, {});
     for (const QJsonObject &request : pending) {
         const qint64 id = request.value(QLatin1String("id")).toInteger();

@@ -34,6 +34,14 @@ namespace AotStudio::Client {
  * engineFailed() and keeps every result it has already received (results()); restart() brings a
  * fresh engine up. Cancelling is cooperative first (a `cancel` request), then, after
  * cancelGracePeriod(), the engine is killed and restarted and the job reported as cancelled.
+ *
+ * A remote engine runs detached (FORMAT.md "Detached engines"): the ssh command names a session id
+ * (`--session`), the engine outlives its link, and when the link drops unexpectedly the client
+ * reconnects by itself (reconnectAttempts() tries, backoff 0.5, 1, 2, 4, 8, 8 s), sends `attach`
+ * with the last event sequence number it saw, drops replayed events it already has, and the
+ * running jobs carry on (reattached()); jobs the engine no longer knows (it was killed or restarted)
+ * end with an `engine_crashed` error naming what was kept. Reads in flight fail and are resumed by
+ * the ArtifactStore at the new handshake.
  */
 class EngineClient : public QObject
 {
@@ -44,6 +52,7 @@ public:
         Starting,   ///< process started, waiting for `hello`
         Ready,      ///< handshake done, requests are accepted
         Failed,     ///< protocol mismatch: the process is left alone and nothing is sent
+        Reconnecting, ///< a remote link dropped: reconnecting to the detached engine; jobs wait
     };
     Q_ENUM(State)
 
@@ -85,6 +94,21 @@ public:
     static QList<TargetInfo> availableTargets();
     /// Where targets live: $AOTSTUDIO_TARGETS_DIR, else $XDG_DATA_HOME/aotstudio/targets.
     static QString targetsDirectory();
+    /// How many times a dropped remote link is reconnected before its jobs are reported lost
+    /// (default DefaultReconnectAttempts; the waits before attempts 1..6 are 0.5, 1, 2, 4, 8 and
+    /// 8 s, about 24 s in all besides the attempts themselves). 0: no detached engine at all (the
+    /// remote engine dies with its link, as before sessions). Takes effect at the next start().
+    void setReconnectAttempts(int attempts);
+    int reconnectAttempts() const { return m_maxReconnectAttempts; }
+    static constexpr int DefaultReconnectAttempts = 6;
+    /// The wait before reconnect attempt `attempt` (1-based): 500 ms doubled per attempt, at most
+    /// 8000 ms.
+    static int reconnectDelayMs(int attempt);
+    /// The detached engine's session id (a random hex string per start()), empty for a local
+    /// engine or with reconnectAttempts() 0.
+    QString sessionId() const { return m_sessionId; }
+    /// Events dropped as already seen after a reattach (their `seq` was not above the last one).
+    int duplicateEventCount() const { return m_duplicateEvents; }
     /// How long cancel() waits for the engine to end the job before killing it; milliseconds.
     void setCancelGracePeriod(int milliseconds);
     int cancelGracePeriod() const { return m_graceMs; }
@@ -197,6 +221,18 @@ Q_SIGNALS:
     void dataReceived(qint64 id, const QJsonObject &data);
     /// readFile() `id` failed: the engine refused it or lacks the file, or the engine went away.
     void readFailed(qint64 id, const AotStudio::Client::EngineError &error);
+    /// The remote link dropped unexpectedly and reconnect `attempt` of `attempts` is scheduled;
+    /// `reason` is why the link ended (RemoteEngine::describeExit()).
+    void reconnecting(int attempt, int attempts, const QString &reason);
+    /// Reattached to the detached engine after a drop: `continued` jobs go on (their events missed
+    /// during the drop are replayed), `lost` ones were reported by errorReceived(); `milliseconds`
+    /// from seeing the drop to the engine's `attached` answer.
+    void reattached(const QList<qint64> &continued, const QList<qint64> &lost, qint64 milliseconds);
+    /// At a reattach, some of job `id`'s events (among the engine's seq `first` to `last`) had
+    /// been dropped from the engine's replay buffer: the job goes on, `message` says what is
+    /// missing (also sent as logMessage(id, "warning", ...)). A finished job whose end was
+    /// dropped is reported lost instead (errorReceived).
+    void eventsLost(qint64 id, qint64 first, qint64 last, const QString &message);
 
 private:
     struct Job
@@ -220,6 +256,28 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onProcessError(QProcess::ProcessError error);
     void escalateCancel(qint64 id);
+    /// Starts the process (start() and each reconnect attempt).
+    void launch();
+    /// The link dropped with jobs possibly running on a detached engine: schedule an attempt.
+    void scheduleReconnect();
+    /// Reconnecting failed for good: every job and pending request ends, engineFailed(reason).
+    void giveUpReconnecting(const QString &reason);
+    void handleAttached(const QJsonObject &attached);
+    /// A detached engine's transport (`attached`, `detached`) and replayed events already seen:
+    /// handled here, true; anything else false (engineclientsession.cpp).
+    bool handleSessionEvent(const QJsonObject &event);
+    /// The link ended unexpectedly: reconnect to the session, or start an engine from before
+    /// sessions again without one; true when handled so.
+    bool handleSessionEnd(int exitCode, QProcess::ExitStatus status);
+    /// Handshake (and attach) done: Ready, handshakeCompleted(), queued requests sent.
+    void becomeReady();
+    /// Whether request `id` waits in m_pending (never reached an engine).
+    bool isPending(qint64 id) const;
+    /// Ends job `id` as lost with the engine: an `engine_crashed` error saying what was kept.
+    void reportLost(qint64 id, const QString &why);
+    /// The engine serves no session after all (an older engine, or a wrapper that drops
+    /// --session): forget the session id, so a drop ends the jobs; `message` as a warning.
+    void warnNoSession(const QString &message);
 
     QProcess *m_process = nullptr;
     QString m_enginePath;
@@ -247,6 +305,18 @@ private:
     qsizetype m_stderrPending = 0;
     bool m_expectingExit = false;
     QFile m_recording;
+    // Sessions (FORMAT.md "Detached engines"): the detached remote engine and reattaching to it.
+    int m_maxReconnectAttempts = DefaultReconnectAttempts;
+    QString m_sessionId;       ///< --session of the current remote engine; empty: none
+    QString m_instance;        ///< the detached engine's instance (its hello's session.instance)
+    qint64 m_lastSeq = 0;      ///< the highest event `seq` received from that instance
+    qint64 m_attachId = 0;     ///< the `attach` request waiting for its `attached` answer
+    int m_reconnectAttempt = 0; ///< attempts made since the drop; 0 when not reconnecting
+    QString m_dropReason;       ///< why the link ended (for messages while reconnecting)
+    qint64 m_droppedAtMs = 0;   ///< QDateTime::currentMSecsSinceEpoch() when the drop was seen
+    int m_duplicateEvents = 0;
+    bool m_instanceChanged = false; ///< the hello came from another engine instance than before
+    QString m_takenOver; ///< another client attached to the session (`detached`): why this link ended
 };
 
 } // namespace AotStudio::Client

@@ -54,6 +54,11 @@ const JobKind *findJobKind(std::string_view type)
 
 } // namespace
 
+bool Engine::isJobType(std::string_view type)
+{
+    return findJobKind(type) != nullptr;
+}
+
 Engine::Engine(Sink sink)
     : m_sink(std::move(sink))
 {

@@ -50,6 +50,10 @@ public:
     /// Block until the queue is empty and no job runs.
     void waitIdle();
 
+    /// Whether requests of `type` are jobs (queued, answered by exactly one `result` or `error`):
+    /// compile, export, profile, quantize, sweep, numerics, tune, inputs, capture, repro.
+    static bool isJobType(std::string_view type);
+
 private:
     struct Job {
         Protocol::Request request;

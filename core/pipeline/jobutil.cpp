@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/jobutil.h"
 #include "pipeline/compilejob.h"
+#include "pipeline/detachedspawn.h"
 #include "pipeline/versions.h"
 
 #include "bundle/bundle.h"
@@ -81,13 +82,11 @@ std::string ProcessResult::describe() const
     return "exit status " + std::to_string(exitCode);
 }
 
-ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector<std::string> &extraEnv, const ProcessOptions &options)
+namespace {
+/// This process's environment with `extraEnv` ("NAME=value") replacing or adding NAME: what every
+/// child of runProcess() and spawnDetached() gets.
+std::vector<std::string> childEnvironment(const std::vector<std::string> &extraEnv)
 {
-    ProcessResult r;
-    if (argv.empty()) {
-        r.error = "no command";
-        return r;
-    }
     std::vector<std::string> env;
     for (char **e = environ; *e; ++e) {
         const std::string_view kv(*e);
@@ -99,6 +98,19 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
             env.emplace_back(kv);
     }
     env.insert(env.end(), extraEnv.begin(), extraEnv.end());
+    return env;
+}
+} // namespace
+
+ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector<std::string> &extraEnv,
+                         const ProcessOptions &options)
+{
+    ProcessResult r;
+    if (argv.empty()) {
+        r.error = "no command";
+        return r;
+    }
+    const std::vector<std::string> env = childEnvironment(extraEnv);
     std::vector<char *> args, envp;
     for (const auto &a : argv)
         args.push_back(const_cast<char *>(a.c_str()));
@@ -229,6 +241,52 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const std::vector
         r.err = errText.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1) + 1);
     }
     return r;
+}
+
+DetachedChild spawnDetached(const std::vector<std::string> &argv, const std::string &logPath,
+                            const std::vector<std::string> &extraEnv)
+{
+    DetachedChild child;
+    if (argv.empty()) {
+        child.error = "no command";
+        return child;
+    }
+    const std::vector<std::string> env = childEnvironment(extraEnv);
+    std::vector<char *> args, envp;
+    for (const auto &a : argv)
+        args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    for (const auto &e : env)
+        envp.push_back(const_cast<char *>(e.c_str()));
+    envp.push_back(nullptr);
+    const char *log = logPath.empty() ? "/dev/null" : logPath.c_str();
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+    // Nothing else: an inherited pipe (an ssh channel) would stay open as long as the child lives.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    // A new session, and the default signal dispositions and an empty mask whatever the parent set.
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    pid_t pid = 0;
+    const int rc = ::posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), envp.data());
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0)
+        child.error = std::string(args[0]) + ": " + std::strerror(rc);
+    else
+        child.pid = pid;
+    return child;
 }
 
 std::string commandLine(const std::vector<std::string> &argv)

@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <sys/types.h>
 #include <unistd.h>
@@ -48,11 +49,275 @@ private:
         return r;
     }
 
+    /// A client for tests/fixtures/fake_session_ssh.py installed as `ssh` first on PATH, with
+    /// its state in `state` and `scenario` (reattach, lost, down).
+    std::unique_ptr<EngineClient> makeSessionClient(const QString &state, const QString &scenario)
+    {
+        const QString bin = m_dir.filePath(QStringLiteral("fake-ssh-bin"));
+        QDir().mkpath(bin);
+        QFile ssh(bin + QStringLiteral("/ssh"));
+        if (!ssh.exists()) {
+            ssh.open(QIODevice::WriteOnly);
+            ssh.write("#!/bin/sh\nexec '" AOTSTUDIO_PYTHON3 "' '" AOTSTUDIO_FAKE_SESSION_SSH "' \"$@\"\n");
+            ssh.close();
+            ssh.setPermissions(ssh.permissions() | QFileDevice::ExeOwner);
+        }
+        if (!qEnvironmentVariable("PATH").startsWith(bin))
+            qputenv("PATH", (bin + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
+        qputenv("FAKE_SSH_STATE", state.toLocal8Bit());
+        qputenv("FAKE_SSH_SCENARIO", scenario.toLocal8Bit());
+        auto client = std::make_unique<EngineClient>();
+        RemoteEngine remote;
+        remote.host = QStringLiteral("fake-host");
+        remote.enginePath = QStringLiteral("/opt/aot/bin/aotstudio-engine");
+        client->setRemote(remote);
+        return client;
+    }
+
+    /// The requests the fake ssh received, in order, over every connection.
+    static QList<QJsonObject> fakeSshRequests(const QString &state)
+    {
+        QList<QJsonObject> requests;
+        QFile f(state + QStringLiteral("/requests.jsonl"));
+        if (f.open(QIODevice::ReadOnly))
+            for (const QByteArray &line : f.readAll().split('\n'))
+                if (!line.trimmed().isEmpty())
+                    requests << QJsonDocument::fromJson(line).object();
+        return requests;
+    }
+
 private Q_SLOTS:
     void init()
     {
         qunsetenv("FAKE_IGNORE_CANCEL");
         qunsetenv("FAKE_REQUEST_LOG");
+    }
+
+    /// A remote link that drops mid-job (issue 41 item 2) against a scripted detached engine
+    /// (tests/fixtures/fake_session_ssh.py): the client reconnects by itself, attaches with the
+    /// last seq it saw (3), drops the replayed events it already has (seq 2 and 3: the fake replays
+    /// them on purpose), and the job's events 1..5 and its result arrive once each, in order.
+    /// Under a second (the first reconnect waits 0.5 s). Label unit.
+    void sessionReattachDropsDuplicates()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("reattach"));
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy reconnecting(client.get(), &EngineClient::reconnecting);
+        QSignalSpy reattached(client.get(), &EngineClient::reattached);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() || !failed.isEmpty(), 30000);
+        QVERIFY(failed.isEmpty());
+        QVERIFY(!client->sessionId().isEmpty());
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QVERIFY(id > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!results.isEmpty() || !errors.isEmpty() || !failed.isEmpty(), 30000);
+        QVERIFY2(errors.isEmpty() && failed.isEmpty(),
+                 failed.isEmpty() ? "job error" : qPrintable(failed.first().first().toString()));
+        QCOMPARE(reconnecting.size(), 1);
+        QCOMPARE(reconnecting.first().at(0).toInt(), 1);
+        QVERIFY2(reconnecting.first().at(2).toString().contains(QLatin1String("fake-host")),
+                 qPrintable(reconnecting.first().at(2).toString()));
+        QCOMPARE(reattached.size(), 1);
+        QCOMPARE(reattached.first().at(0).value<QList<qint64>>(), QList<qint64>{id});
+        QVERIFY(reattached.first().at(1).value<QList<qint64>>().isEmpty());
+        QCOMPARE(progress.size(), 5); // 1, 2, 3 before the drop; 4, 5 after; the replayed 2, 3 dropped
+        for (int i = 0; i < progress.size(); ++i)
+            QCOMPARE(progress.at(i).at(3).toString(), QStringLiteral("step %1").arg(i + 1));
+        QCOMPARE(results.size(), 1);
+        QCOMPARE(client->duplicateEventCount(), 2);
+        QVERIFY(client->isReady());
+        // What the fake saw: the second connection's attach asked for the events after seq 3, with
+        // the same session id on both command lines' --session (one session).
+        const QList<QJsonObject> requests = fakeSshRequests(state.path());
+        QCOMPARE(requests.size(), 3);
+        QCOMPARE(requests.at(0).value(QStringLiteral("type")).toString(), QStringLiteral("attach"));
+        QCOMPARE(requests.at(0).value(QStringLiteral("after")).toInteger(), 0);
+        QCOMPARE(requests.at(2).value(QStringLiteral("type")).toString(), QStringLiteral("attach"));
+        QCOMPARE(requests.at(2).value(QStringLiteral("after")).toInteger(), 3);
+    }
+
+    /// The engine that answers the reconnect is another instance (the old one was killed): the
+    /// job is reported lost with engine_crashed naming the host and what was kept, once. Label unit.
+    void sessionNewInstanceReportsJobLost()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("lost"));
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy reattached(client.get(), &EngineClient::reattached);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 30000);
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!reattached.isEmpty(), 30000);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.first().at(0).toLongLong(), id);
+        const auto error = errors.first().at(1).value<EngineError>();
+        QCOMPARE(error.code, QStringLiteral("engine_crashed"));
+        QVERIFY2(error.message.contains(QLatin1String("fake-host")) && error.message.contains(QLatin1String("lost"))
+                     && error.message.contains(QLatin1String("kept")),
+                 qPrintable(error.message));
+        QCOMPARE(reattached.first().at(1).value<QList<qint64>>(), QList<qint64>{id});
+        QVERIFY(results.isEmpty());
+        QVERIFY(client->isReady());
+        QVERIFY(client->activeJobs().isEmpty());
+        // A new instance is asked for everything (after 0).
+        const QList<QJsonObject> requests = fakeSshRequests(state.path());
+        QCOMPARE(requests.last().value(QStringLiteral("after")).toInteger(), 0);
+    }
+
+    /// The host does not come back: after reconnectAttempts() failed attempts (2 here: 0.5 + 1 s
+    /// of backoff) the job ends with engine_crashed and the engine is reported failed, saying how
+    /// many attempts failed and the last one's reason. Label unit.
+    void sessionGivesUpAfterAttempts()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("down"));
+        client->setReconnectAttempts(2);
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy reconnecting(client.get(), &EngineClient::reconnecting);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 30000);
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
+        QCOMPARE(reconnecting.size(), 2);
+        QCOMPARE(reconnecting.last().at(0).toInt(), 2);
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(QLatin1String("Reconnecting failed 2 times"))
+                     && reason.contains(QLatin1String("connecting")),
+                 qPrintable(reason));
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.first().at(0).toLongLong(), id);
+        QCOMPARE(errors.first().at(1).value<EngineError>().code, QStringLiteral("engine_crashed"));
+        QCOMPARE(client->state(), EngineClient::State::NotRunning);
+        QVERIFY(client->sessionId().isEmpty());
+    }
+
+    /// Events 4 and 5 fell out of the engine's replay buffer while the link was down (`gap`):
+    /// the running job goes on (its result arrives once) and the client says which job lost which
+    /// events (eventsLost, a job log line), instead of showing progress 3 then 6 silently. A job
+    /// that finished with its end among the dropped events is reported lost, not left waiting.
+    /// About a second each. Label unit.
+    void sessionGapIsReported_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::newRow("running") << QStringLiteral("gap");
+        QTest::newRow("finished") << QStringLiteral("gapfinished");
+    }
+    void sessionGapIsReported()
+    {
+        QFETCH(QString, scenario);
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), scenario);
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy progress(client.get(), &EngineClient::progress);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy lostEvents(client.get(), &EngineClient::eventsLost);
+        QSignalSpy reattached(client.get(), &EngineClient::reattached);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 30000);
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!results.isEmpty() || !errors.isEmpty(), 30000);
+        QCOMPARE(reattached.size(), 1);
+        if (scenario == QLatin1String("gap")) {
+            QVERIFY(errors.isEmpty());
+            QCOMPARE(results.size(), 1);
+            QCOMPARE(reattached.first().at(0).value<QList<qint64>>(), QList<qint64>{id});
+            QCOMPARE(lostEvents.size(), 1);
+            QCOMPARE(lostEvents.first().at(0).toLongLong(), id);
+            QCOMPARE(lostEvents.first().at(1).toLongLong(), 4);
+            QCOMPARE(lostEvents.first().at(2).toLongLong(), 5);
+            const QString message = lostEvents.first().at(3).toString();
+            QVERIFY2(message.contains(QLatin1String("fake-host")) && message.contains(QLatin1String("missing")),
+                     qPrintable(message));
+            QCOMPARE(progress.size(), 5); // 1, 2, 3 before the drop; 6, 7 after; 4 and 5 lost
+            QCOMPARE(progress.last().at(3).toString(), QStringLiteral("step 7"));
+        } else {
+            QVERIFY(results.isEmpty());
+            QCOMPARE(errors.size(), 1);
+            QCOMPARE(errors.first().at(0).toLongLong(), id);
+            const auto error = errors.first().at(1).value<EngineError>();
+            QCOMPARE(error.code, QStringLiteral("engine_crashed"));
+            QVERIFY2(error.message.contains(QLatin1String("replay buffer"))
+                         && error.message.contains(QLatin1String("folder on the host")),
+                     qPrintable(error.message));
+            QCOMPARE(reattached.first().at(1).value<QList<qint64>>(), QList<qint64>{id});
+            QVERIFY(lostEvents.isEmpty());
+        }
+        QVERIFY(client->isReady());
+        QVERIFY(client->activeJobs().isEmpty());
+    }
+
+    /// Another client attached to the session and the engine let this link go with a `detached`
+    /// notice: the client does not reconnect (two clients would take the engine from each other in
+    /// turn); the job ends naming the other client, the engine is reported failed. Label unit.
+    void sessionTakenOverDoesNotReconnect()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("replaced"));
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy errors(client.get(), &EngineClient::errorReceived);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy reconnecting(client.get(), &EngineClient::reconnecting);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty(), 30000);
+        const QString session = client->sessionId();
+        const qint64 id = client->submitJob(QStringLiteral("compile"),
+                                            QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
+        QTest::qWait(1000); // a reconnect would start after 0.5 s
+        QVERIFY(reconnecting.isEmpty());
+        QFile connections(state.path() + QStringLiteral("/connections"));
+        QVERIFY(connections.open(QIODevice::ReadOnly));
+        QCOMPARE(connections.readAll().trimmed(), QByteArray("1"));
+        const QString reason = failed.first().first().toString();
+        QVERIFY2(reason.contains(QLatin1String("another client")) && reason.contains(session), qPrintable(reason));
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.first().at(0).toLongLong(), id);
+        QVERIFY(errors.first().at(1).value<EngineError>().message.contains(QLatin1String("another client")));
+        QVERIFY(client->sessionId().isEmpty()); // nothing asks that engine to shut down later
+    }
+
+    /// The engine on the host predates sessions and refuses --session as an unknown option: the
+    /// client starts it again without one, says that a drop will end its jobs, and works as before
+    /// sessions. Label unit.
+    void sessionOlderEngineFallsBack()
+    {
+        QTemporaryDir state;
+        auto client = makeSessionClient(state.path(), QStringLiteral("old"));
+        QSignalSpy ready(client.get(), &EngineClient::handshakeCompleted);
+        QSignalSpy failed(client.get(), &EngineClient::engineFailed);
+        QSignalSpy messages(client.get(), &EngineClient::clientMessage);
+        QSignalSpy results(client.get(), &EngineClient::resultReceived);
+        client->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() || !failed.isEmpty(), 30000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        QVERIFY(client->sessionId().isEmpty());
+        QVERIFY(std::any_of(messages.cbegin(), messages.cend(), [](const QList<QVariant> &m) {
+            return m.at(0).toString() == QLatin1String("warning") && m.at(1).toString().contains(QLatin1String("older"))
+                && m.at(1).toString().contains(QLatin1String("fake-host"));
+        }));
+        QFile argv(state.path() + QStringLiteral("/argv.jsonl"));
+        QVERIFY(argv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = argv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines.at(0).contains("--session"));
+        QVERIFY(!lines.at(1).contains("--session"));
+        client->submitJob(QStringLiteral("compile"),
+                          QJsonObject{{QStringLiteral("model"), QStringLiteral("sample:mlp")}});
+        QTRY_VERIFY_WITH_TIMEOUT(!results.isEmpty(), 30000);
     }
 
     void handshake()

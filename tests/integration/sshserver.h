@@ -56,13 +56,16 @@ public:
         QFile config(path(QStringLiteral("sshd_config")));
         if (!config.open(QIODevice::WriteOnly))
             return QStringLiteral("cannot write sshd_config");
-        config.write(QStringLiteral("Port %1\nListenAddress 127.0.0.1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4\n"
-                                    "UsePAM no\nStrictModes no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                                    "PubkeyAuthentication yes\nPermitRootLogin prohibit-password\nAcceptEnv TORCHINDUCTOR_*\n"
-                                    "LogLevel VERBOSE\n")
-                         .arg(m_port)
-                         .arg(path(QStringLiteral("host_key")), path(QStringLiteral("sshd.pid")), path(QStringLiteral("authorized_keys")))
-                         .toUtf8());
+        config.write(
+            QStringLiteral(
+                "Port %1\nListenAddress 127.0.0.1\nHostKey %2\nPidFile %3\nAuthorizedKeysFile %4\n"
+                "UsePAM no\nStrictModes no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                "PubkeyAuthentication yes\nPermitRootLogin prohibit-password\nAcceptEnv TORCHINDUCTOR_* AOTSTUDIO_*\n"
+                "LogLevel VERBOSE\n")
+                .arg(m_port)
+                .arg(path(QStringLiteral("host_key")), path(QStringLiteral("sshd.pid")),
+                     path(QStringLiteral("authorized_keys")))
+                .toUtf8());
         config.close();
         m_sshd.setProcessChannelMode(QProcess::MergedChannels);
         m_sshd.start(sshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), config.fileName()});
@@ -111,6 +114,9 @@ public:
     }
 
     int port() const { return m_port; }
+    /// The detached engines' folder on the "host" (AOTSTUDIO_RUNTIME_DIR of every session it
+    /// runs): their sockets, lock files and logs, apart from the machine's own.
+    QString runtimeDir() const { return path(QStringLiteral("runtime")); }
     /// A file in the server's temporary folder.
     QString path(const QString &name) const { return m_tmp.filePath(name); }
 
@@ -123,11 +129,16 @@ public:
         r.identityFile = path(QStringLiteral("user_key"));
         r.enginePath = enginePath;
         r.jobFolder = jobFolder;
-        r.sshOptions = {QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + path(QStringLiteral("known_hosts")),
-                        QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=accept-new"),
-                        QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
-                        QStringLiteral("-o"), QStringLiteral("SetEnv=TORCHINDUCTOR_CACHE_DIR=") +
-                                                  qEnvironmentVariable("TORCHINDUCTOR_CACHE_DIR", path(QStringLiteral("inductor")))};
+        r.sshOptions = {QStringLiteral("-o"),
+                        QStringLiteral("UserKnownHostsFile=") + path(QStringLiteral("known_hosts")),
+                        QStringLiteral("-o"),
+                        QStringLiteral("StrictHostKeyChecking=accept-new"),
+                        QStringLiteral("-o"),
+                        QStringLiteral("BatchMode=yes"),
+                        QStringLiteral("-o"),
+                        QStringLiteral("SetEnv=TORCHINDUCTOR_CACHE_DIR=")
+                            + qEnvironmentVariable("TORCHINDUCTOR_CACHE_DIR", path(QStringLiteral("inductor")))
+                            + QStringLiteral(" AOTSTUDIO_RUNTIME_DIR=") + runtimeDir()};
         return r;
     }
 

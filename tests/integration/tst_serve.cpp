@@ -105,6 +105,7 @@ private Q_SLOTS:
     void threeRequestsMatchOneShotRuns();
     void badRequestsAreRefusedAndTheServerStaysUp();
     void killedWorkerIsReplaced();
+    void hungWorkerMeetsTheDeadline();
     void requestIsolationServesOneAfterAnother();
     void socketInAPrivateFolder();
     void replayReportsServerAndSpawnBaseline();
@@ -301,6 +302,41 @@ void TestServe::killedWorkerIsReplaced()
     const QJsonObject after = s.next();
     QVERIFY2(after.value(QLatin1String("ok")).toBool(), QJsonDocument(after).toJson().constData());
     QVERIFY(pidOf(after) != victim);
+    QCOMPARE(outputsOf(after), outputsOf(before));
+    QCOMPARE(s.finish(), 0);
+}
+
+/// A worker that hangs (SIGSTOP) with a request in hand (issue 41 item 5): with --request-timeout 2
+/// the request is answered with a `deadline` error naming the deadline and the worker, the worker
+/// is killed (and reaped: no process left) and replaced, and the next request is served by the
+/// replacement with the same outputs. One server start and the 2 s deadline: a few seconds.
+/// Label integration.
+void TestServe::hungWorkerMeetsTheDeadline()
+{
+    Server s({m_bundle, QStringLiteral("--isolation"), QStringLiteral("worker"), QStringLiteral("--workers"),
+              QStringLiteral("1"), QStringLiteral("--request-timeout"), QStringLiteral("2")});
+    QVERIFY(s.started());
+    s.send(R"({"id": 1, "batch": 4})");
+    const QJsonObject before = s.next();
+    QVERIFY2(before.value(QLatin1String("ok")).toBool(), QJsonDocument(before).toJson().constData());
+    const int victim = pidOf(before);
+    QVERIFY(victim > 0);
+    QCOMPARE(::kill(victim, SIGSTOP), 0);
+    s.send(R"({"id": 2, "batch": 4})");
+    const QJsonObject late = s.next(); // the stopped worker cannot answer: the deadline does
+    QCOMPARE(late.value(QLatin1String("id")).toInt(), 2);
+    QCOMPARE(late.value(QLatin1String("ok")).toBool(true), false);
+    const QJsonObject error = late.value(QLatin1String("error")).toObject();
+    QCOMPARE(error.value(QLatin1String("stage")).toString(), QStringLiteral("deadline"));
+    const QString message = error.value(QLatin1String("message")).toString();
+    QVERIFY2(message.contains(QStringLiteral("worker %1").arg(victim)) && message.contains(QLatin1String("2 s"))
+                 && message.contains(QLatin1String("--request-timeout")),
+             qPrintable(message));
+    QVERIFY(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(victim))); // killed and reaped
+    s.send(R"({"id": 3, "batch": 4})");
+    const QJsonObject after = s.next();
+    QVERIFY2(after.value(QLatin1String("ok")).toBool(), QJsonDocument(after).toJson().constData());
+    QVERIFY(pidOf(after) != victim && pidOf(after) > 0);
     QCOMPARE(outputsOf(after), outputsOf(before));
     QCOMPARE(s.finish(), 0);
 }
