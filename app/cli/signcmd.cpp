@@ -74,15 +74,10 @@ std::optional<std::string> checkSigningKey(const std::string &keyFile)
 
 std::optional<Bundle::TrustStore> loadTrustStore(const std::vector<std::string> &trustPaths, const char *command)
 {
-    std::vector<std::filesystem::path> sources(trustPaths.begin(), trustPaths.end());
-    const bool fromEnvironment = sources.empty();
-    if (fromEnvironment)
-        sources = Bundle::TrustStore::sourcesFromEnvironment();
     try {
-        return Bundle::TrustStore::load(sources);
+        return Bundle::TrustStore::fromCommandLine(trustPaths);
     } catch (const Bundle::BundleError &e) {
-        std::fprintf(stderr, "aotstudio-cli: %s: %s: %s\n", command,
-            fromEnvironment ? Bundle::kTrustEnvironment : "--trust", Bundle::validUtf8(e.what()).c_str());
+        std::fprintf(stderr, "aotstudio-cli: %s: %s\n", command, e.what());
         return std::nullopt;
     }
 }

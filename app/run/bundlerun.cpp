@@ -33,15 +33,10 @@ nlohmann::json errorJson(const std::string &stage, const std::string &message, c
 
 Bundle::TrustStore loadTrustStore(const std::vector<std::string> &trustPaths)
 {
-    const bool fromEnvironment = trustPaths.empty();
-    std::vector<std::filesystem::path> sources(trustPaths.begin(), trustPaths.end());
-    if (fromEnvironment)
-        sources = Bundle::TrustStore::sourcesFromEnvironment();
     try {
-        return Bundle::TrustStore::load(sources);
+        return Bundle::TrustStore::fromCommandLine(trustPaths);
     } catch (const Bundle::BundleError &e) {
-        throw TrustStoreError(
-            std::string(fromEnvironment ? Bundle::kTrustEnvironment : "--trust") + ": " + Bundle::validUtf8(e.what()));
+        throw TrustStoreError(e.what());
     }
 }
 

@@ -370,18 +370,17 @@ int main(int argc, char **argv)
         return usage(asJson, "--bucket needs --input FILE (torch.save of the input tensors of the bucket's shapes)");
     if (threads > 0) {
         ::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1); // read when libgomp loads with the package
+        // OpenBLAS starts its thread pool when it loads (the first GEMM): sized here, not resized after.
+        ::setenv("OPENBLAS_NUM_THREADS", std::to_string(threads).c_str(), 1);
         Lite::setBlasThreads(threads);
     }
 
     // 1. Trust store, open, verify hashes and signature: nothing of the bundle is loaded before.
     Bundle::TrustStore trust;
     try {
-        std::vector<std::filesystem::path> sources(trustPaths.begin(), trustPaths.end());
-        if (sources.empty())
-            sources = Bundle::TrustStore::sourcesFromEnvironment();
-        trust = Bundle::TrustStore::load(sources);
+        trust = Bundle::TrustStore::fromCommandLine(trustPaths);
     } catch (const Bundle::BundleError &e) {
-        return usage(asJson, std::string(trustPaths.empty() ? Bundle::kTrustEnvironment : "--trust") + ": " + e.what());
+        return usage(asJson, e.what());
     }
     const auto tVerify = Clock::now();
     Bundle::OpenedBundle bundle;

@@ -272,6 +272,18 @@ TrustStore TrustStore::load(const std::vector<fs::path> &sources)
     return store;
 }
 
+TrustStore TrustStore::fromCommandLine(const std::vector<std::string> &trustPaths)
+{
+    const bool fromEnvironment = trustPaths.empty();
+    const std::vector<fs::path> sources
+        = fromEnvironment ? sourcesFromEnvironment() : std::vector<fs::path>(trustPaths.begin(), trustPaths.end());
+    try {
+        return load(sources);
+    } catch (const BundleError &e) {
+        throw BundleError(std::string(fromEnvironment ? kTrustEnvironment : "--trust") + ": " + validUtf8(e.what()));
+    }
+}
+
 std::vector<fs::path> TrustStore::sourcesFromEnvironment()
 {
     std::vector<fs::path> out;

@@ -93,6 +93,11 @@ public:
     static TrustStore load(const std::vector<std::filesystem::path> &sources);
     /// The sources named by $AOTSTUDIO_TRUST (':'-separated; empty parts ignored); empty when unset.
     static std::vector<std::filesystem::path> sourcesFromEnvironment();
+    /// A command's trust store: the `--trust` paths when any, else $AOTSTUDIO_TRUST (BUNDLE.md "Who
+    /// may load a bundle"); the one rule every command and runtime uses. Throws BundleError whose
+    /// message starts with where the store came from ("--trust: " or "AOTSTUDIO_TRUST: ") when a
+    /// source is missing or a key does not read: never an empty store in place of a broken one.
+    static TrustStore fromCommandLine(const std::vector<std::string> &trustPaths);
 
     /// Whether any source was given (a configured store may still hold no key, and then trusts none).
     bool configured() const { return !m_sources.empty(); }

@@ -427,6 +427,27 @@ void TestSigning::trustFromEnvironment()
     QCOMPARE(sources[1], fs::path("/c/keys"));
     qunsetenv(kTrustEnvironment);
     QVERIFY(TrustStore::sourcesFromEnvironment().empty());
+
+    // A command's store: --trust wins over the environment; an error names where the store came from.
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    const Keys alice = makeKeys(root, "alice");
+    qputenv(kTrustEnvironment, QByteArray::fromStdString((root / "nowhere").string()));
+    QCOMPARE(TrustStore::fromCommandLine({alice.pub.string()}).keys().size(), std::size_t(1));
+    try {
+        TrustStore::fromCommandLine({});
+        QFAIL("a missing $AOTSTUDIO_TRUST source loaded");
+    } catch (const BundleError &e) {
+        QVERIFY2(std::string(e.what()).rfind(std::string(kTrustEnvironment) + ": ", 0) == 0, e.what());
+    }
+    try {
+        TrustStore::fromCommandLine({(root / "nowhere.pub").string()});
+        QFAIL("a missing --trust source loaded");
+    } catch (const BundleError &e) {
+        QVERIFY2(std::string(e.what()).rfind("--trust: ", 0) == 0 && contains(e.what(), "nowhere.pub"), e.what());
+    }
+    qunsetenv(kTrustEnvironment);
+    QVERIFY(!TrustStore::fromCommandLine({}).configured()); // neither: no store, not an error
     if (!saved.isNull())
         qputenv(kTrustEnvironment, saved);
 }
