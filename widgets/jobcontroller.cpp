@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jobcontroller.h"
 
+#include "resultpanel.h"
+
 #include "connectdialog.h"
 #include "exportdialog.h"
 #include "capturedialog.h"
@@ -26,6 +28,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
+#include <QTextDocumentFragment>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
@@ -711,6 +714,7 @@ void JobController::cancel()
     if (m_currentJob == 0)
         return;
     Q_EMIT stageChanged(tr("Cancelling…"));
+    m_cancelledJob = m_currentJob;
     m_client->cancel(m_currentJob);
 }
 
@@ -912,8 +916,10 @@ void JobController::finishAnalysis(qint64 id)
 
 void JobController::onError(qint64 id, const Client::EngineError &error)
 {
-    // A cancel the user asked for is not an error.
-    Q_EMIT logMessage(id, error.isCancellation() ? QStringLiteral("info") : QStringLiteral("error"),
+    // A cancel the user asked for is not an error, nor is the engine stopped for it (a cancel past
+    // its grace period ends as `engine_restarted`).
+    const bool userStopped = error.isCancellation() || (id == m_cancelledJob && error.code == QLatin1String("engine_restarted"));
+    Q_EMIT logMessage(id, userStopped ? QStringLiteral("info") : QStringLiteral("error"),
                       error.hint.isEmpty() ? error.message : tr("%1 Hint: %2").arg(error.message, error.hint));
     if (id != m_currentJob)
         return;
@@ -982,7 +988,11 @@ void JobController::onError(qint64 id, const Client::EngineError &error)
         box->setObjectName(exporting ? QStringLiteral("exportErrorBox") : QStringLiteral("compileErrorBox"));
         if (!error.hint.isEmpty())
             box->setInformativeText(error.hint);
-        box->setDetailedText(tr("Stage: %1\nCode: %2").arg(Client::StageNames::displayName(error.stage), error.code));
+        QString details = tr("Stage: %1\nCode: %2").arg(Client::StageNames::displayName(error.stage), error.code);
+        // A failure in the user's code: its frames and the lines around the failing one.
+        if (const QString where = ResultPanel::whereHtml(error.where); !where.isEmpty())
+            details += QLatin1Char('\n') + QTextDocumentFragment::fromHtml(where).toPlainText().trimmed();
+        box->setDetailedText(details);
         if (reproducible) {
             QPushButton *repro = box->addButton(tr("Make Repro"), QMessageBox::ActionRole);
             repro->setObjectName(QStringLiteral("makeReproButton"));

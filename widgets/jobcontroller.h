@@ -258,6 +258,7 @@ private:
     std::function<Inputs()> m_inputs;
     RunSettings m_runSettings;
     qint64 m_currentJob = 0;
+    qint64 m_cancelledJob = 0; ///< the job the user last cancelled (its end is logged as info)
     JobKind m_currentKind = JobKind::Compile;
     QString m_currentModel;
     QString m_currentOut;      ///< the running job's output folder (or bundle folder)

@@ -7,7 +7,10 @@
 #include "graphview/graphview.h"
 #include "helpwindows.h"
 #include "inspectorpanel.h"
+#include "jobheading.h"
 #include "jobspanel.h"
+#include "jobview.h"
+#include "language.h"
 #include "kernelspanel.h"
 #include "logview.h"
 #include "memorypanel.h"
@@ -145,6 +148,19 @@ MainWindow::MainWindow(QWidget *parent)
     }
     setDockNestingEnabled(true);
 
+    createWidgets();
+    m_defaultLayout = saveState(LayoutVersion);
+    m_sessions->showLiveSession();
+    restoreSettings();
+    m_modelCombo->setFocus();
+    updateEngineStatus();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createWidgets()
+{
     createActions();
     createToolBar();
     createCentral();
@@ -156,17 +172,81 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_engineStatus);
 
     connectControllers();
-    m_defaultLayout = saveState(LayoutVersion);
-    m_sessions->showLiveSession();
     // The panels follow the hub themselves (HubViewer); the summary in the middle follows here.
     connect(m_hub, &SelectionHub::dataChanged, this, &MainWindow::showSessionResults);
-    restoreSettings();
-    m_modelCombo->setFocus();
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    // A translator installed or removed (View → Language): every string of the window is made
+    // again in the new language, once for the several events one switch sends.
+    if (event->type() == QEvent::LanguageChange && !m_rebuildPending && m_modelCombo) {
+        m_rebuildPending = true;
+        QTimer::singleShot(0, this, [this] {
+            m_rebuildPending = false;
+            rebuildWidgets();
+        });
+    }
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::rebuildWidgets()
+{
+    // What the user set up in this window, kept: the layout, the toolbar's inputs, the log, the
+    // progress. The session, the engine and its jobs, and the selection live in the controllers
+    // and the hub, which stay as they are; the new panels read them from the hub.
+    const QByteArray state = saveState(LayoutVersion);
+    const QString model = m_modelCombo->currentText();
+    const QString device = m_deviceCombo->currentData().toString();
+    const QString output = m_outputEdit->text();
+    const int progress = m_progress->value();
+    const bool elapsedTicking = m_elapsedTick && m_elapsedTick->isActive();
+    std::unique_ptr<LogView> oldLog(m_log);
+    oldLog->setParent(nullptr);
+    m_log = nullptr;
+
+    // Nothing may call into the old widgets from now on.
+    disconnect(m_jobs, nullptr, this, nullptr);
+    disconnect(m_sessions, nullptr, this, nullptr);
+    disconnect(m_hub, nullptr, this, nullptr);
+    disconnect(m_jobs, nullptr, oldLog.get(), nullptr);
+    disconnect(m_sessions, nullptr, oldLog.get(), nullptr);
+    delete m_elapsedTick;
+    m_elapsedTick = nullptr;
+    for (QDockWidget *dock : std::as_const(m_docks)) {
+        removeDockWidget(dock);
+        delete dock;
+    }
+    m_docks.clear();
+    for (QToolBar *bar : findChildren<QToolBar *>(Qt::FindDirectChildrenOnly)) {
+        removeToolBar(bar);
+        delete bar;
+    }
+    delete takeCentralWidget();
+    setMenuBar(new QMenuBar(this)); // deletes the old one and its menus
+    setStatusBar(new QStatusBar(this));
+    qDeleteAll(findChildren<QAction *>(Qt::FindDirectChildrenOnly));
+    m_recentMenu = nullptr;
+
+    createWidgets();
+    m_log->adopt(*oldLog);
+    restoreState(state, LayoutVersion);
+    setModel(model);
+    selectDevice(device);
+    selectTarget(m_jobs->client()->target());
+    m_outputEdit->setText(output);
+    m_progress->setValue(progress);
+    if (elapsedTicking)
+        m_elapsedTick->start();
+    showElapsed();
+    setWindowTitle(m_sessions->windowTitle());
+    m_hub->replay(); // the new panels show the selection as it is
+    showSelectedJob();
+    showSessionResults();
+    updateRecentMenu();
     updateEngineStatus();
     updateActions();
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::connectControllers()
 {
@@ -223,12 +303,25 @@ void MainWindow::connectControllers()
     connect(m_jobs, &Jobs::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(m_jobs, &Jobs::failed, this, &MainWindow::showFailure);
     connect(m_jobs, &Jobs::logMessage, m_log, &LogView::append);
+    // One job per view: a job that ends with an error or a bundle of its own is what the views
+    // show (a compile is followed from its start, SelectionHub::followLive).
+    const auto selectEnded = [this] {
+        if (const qint64 id = m_jobs->currentJob())
+            m_hub->selectJob(id);
+    };
+    connect(m_jobs, &Jobs::exported, this, selectEnded);
+    connect(m_jobs, &Jobs::jobFailed, this, selectEnded);
+    connect(m_jobs, &Jobs::exportFailed, this, selectEnded);
+    connect(m_hub, &SelectionHub::jobChanged, this, &MainWindow::showSelectedJob);
     connect(m_jobs, &Jobs::compiled, m_resultPanel, &ResultPanel::showResult);
     connect(m_jobs, &Jobs::exported, m_resultPanel, &ResultPanel::showBundle);
+    connect(m_jobs, &Jobs::jobFailed, this, [this] { m_resultPanel->setResultVisible(false); });
     connect(m_jobs, &Jobs::jobFailed, m_resultPanel, &ResultPanel::showError);
     connect(m_jobs, &Jobs::exportFailed, m_resultPanel, &ResultPanel::showExportError);
-    connect(m_jobs, &Jobs::resultsReady, this, [this](Jobs::JobKind kind) {
+    connect(m_jobs, &Jobs::resultsReady, this, [this, selectEnded](Jobs::JobKind kind) {
         using Kind = Jobs::JobKind;
+        selectEnded(); // its dock shows it, headed by it
+
         // A numerics job is read on its graph: the hub selected its capture snapshot, coloured by error.
         QDockWidget *dock = kind == Kind::Sweep      ? m_sweepDock
                           : kind == Kind::Profile  ? m_profileDock
@@ -253,6 +346,12 @@ void MainWindow::connectControllers()
 QString MainWindow::languageSetting()
 {
     return QSettings().value(QLatin1String(KeyLanguage)).toString();
+}
+
+void MainWindow::setLanguage(const QString &code)
+{
+    QSettings().setValue(QLatin1String(KeyLanguage), code);
+    Language::install(code); // every widget hears LanguageChange: changeEvent() rebuilds the window
 }
 
 void MainWindow::createActions()
@@ -545,12 +644,40 @@ void MainWindow::createCentral()
     m_resultPanel = new ResultPanel(scroll);
     m_resultPanel->setObjectName(QStringLiteral("resultPanel"));
     scroll->setWidget(m_resultPanel);
+    // Headed by the selected job like every dock: a compile's result, an export's bundle, or why
+    // a job failed; other jobs' results are in their docks.
+    m_resultView = new JobView(
+        m_hub, scroll,
+        [](const Client::JobRecord &job) {
+            return job.finished() && (job.error || job.kind == QLatin1String("compile") || job.kind == QLatin1String("export"));
+        },
+        QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView",
+                          "this view shows a compile's result, an exported bundle or why a job failed; the "
+                          "job's own dock shows its results"),
+        central);
+    m_resultView->setPendingText(QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView", "its result appears here when it ends"));
     auto *layout = new QVBoxLayout(central);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_banner);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(m_resultView, 1);
     setCentralWidget(central);
 }
+
+namespace {
+
+bool isKind(const Client::JobRecord &job, std::initializer_list<const char *> kinds)
+{
+    return std::any_of(kinds.begin(), kinds.end(), [&job](const char *k) { return job.kind == QLatin1String(k); });
+}
+
+/// A job with one graph to show: a compile, profile or numerics job. Quantize, export, tune and
+/// sweep jobs hold several (schemes, buckets, trials): no one of them is the job's graph.
+bool hasGraph(const Client::JobRecord &job)
+{
+    return isKind(job, {"compile", "profile", "numerics"});
+}
+
+} // namespace
 
 QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, const QString &name,
                                       Qt::DockWidgetArea area)
@@ -564,10 +691,17 @@ QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, cons
     return dock;
 }
 
+QDockWidget *MainWindow::addJobDock(QWidget *panel, const QString &title, const QString &name, Qt::DockWidgetArea area,
+                                    JobView::Accepts accepts, const char *shows)
+{
+    return addPanelDock(new JobView(m_hub, panel, std::move(accepts), shows), title, name, area);
+}
+
 void MainWindow::createDocks()
 {
     // The default layout: the pipeline and the inspector on the left, the big views (graph,
-    // kernels, profile, quantization) tabbed on the right, the log along the bottom.
+    // kernels, profile, quantization) tabbed on the right, the log along the bottom. Every view
+    // of one job is headed by the selected job (JobView); the Jobs and Log docks are the session's.
     m_pipelinePanel = new PipelinePanel(m_hub);
     m_graphPanel = new GraphPanel(m_hub);
     m_inspectorPanel = new InspectorPanel(m_hub);
@@ -583,20 +717,45 @@ void MainWindow::createDocks()
     m_tunePanel->follow(m_hub);
     connect(m_tunePanel, &TunePanel::recipeChosen, m_jobs, &JobController::applyRecipeOptions);
     m_log = new LogView;
-    auto *pipeline = addPanelDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
-    auto *inspector = addPanelDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea);
+    const auto kinds = [](std::initializer_list<const char *> list) {
+        const QList<const char *> copy(list);
+        return [copy](const Client::JobRecord &job) {
+            return std::any_of(copy.cbegin(), copy.cend(), [&job](const char *k) { return job.kind == QLatin1String(k); });
+        };
+    };
+    auto *pipeline = addJobDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
+    auto *inspector = addJobDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea,
+                                   hasGraph,
+                                   QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView",
+                                                     "this dock shows the nodes and kernels of a compile, profile or "
+                                                     "numerics job"));
     splitDockWidget(pipeline, inspector, Qt::Vertical);
-    auto *graph = addPanelDock(m_graphPanel, tr("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea);
+    auto *graph = addJobDock(m_graphPanel, tr("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea, hasGraph,
+                               QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView",
+                                                 "this dock shows the graph of a compile, profile or numerics job"));
     m_graphDock = graph;
-    auto *kernels = addPanelDock(m_kernelsPanel, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::RightDockWidgetArea);
-    auto *memory = addPanelDock(m_memoryPanel, tr("Memory"), QStringLiteral("memoryDock"), Qt::RightDockWidgetArea);
-    auto *profile = addPanelDock(m_profilePanel, tr("Profile"), QStringLiteral("profileDock"), Qt::RightDockWidgetArea);
-    auto *quant = addPanelDock(m_quantPanel, tr("Quantization"), QStringLiteral("quantizationDock"), Qt::RightDockWidgetArea);
-    auto *sweep = addPanelDock(m_sweepPanel, tr("Sweep"), QStringLiteral("sweepDock"), Qt::RightDockWidgetArea);
+    auto *kernels = addJobDock(m_kernelsPanel, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::RightDockWidgetArea,
+                                 kinds({"compile", "profile"}),
+                                 QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView",
+                                                   "this dock shows the kernels a compile generated and a profile timed"));
+    auto *memory = addJobDock(m_memoryPanel, tr("Memory"), QStringLiteral("memoryDock"), Qt::RightDockWidgetArea,
+                                kinds({"compile"}),
+                                QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView", "this dock shows a compile's memory plan"));
+    auto *profile = addJobDock(m_profilePanel, tr("Profile"), QStringLiteral("profileDock"), Qt::RightDockWidgetArea,
+                                 kinds({"profile", "compile"}),
+                                 QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView",
+                                                   "this dock shows a profile, or a compile's quick measurement"));
+    auto *quant = addJobDock(m_quantPanel, tr("Quantization"), QStringLiteral("quantizationDock"), Qt::RightDockWidgetArea,
+                               kinds({"quantize"}),
+                               QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView", "this dock shows a quantize job's schemes"));
+    auto *sweep = addJobDock(m_sweepPanel, tr("Sweep"), QStringLiteral("sweepDock"), Qt::RightDockWidgetArea,
+                               kinds({"sweep"}),
+                               QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView", "this dock shows a sweep's shapes"));
     m_profileDock = profile;
     m_quantDock = quant;
     m_sweepDock = sweep;
-    m_tuneDock = addPanelDock(m_tunePanel, tr("Tune"), QStringLiteral("tuneDock"), Qt::RightDockWidgetArea);
+    m_tuneDock = addJobDock(m_tunePanel, tr("Tune"), QStringLiteral("tuneDock"), Qt::RightDockWidgetArea, kinds({"tune"}),
+                              QT_TRANSLATE_NOOP("AotStudio::Widgets::JobView", "this dock shows a tune job's trials"));
     tabifyDockWidget(graph, kernels);
     tabifyDockWidget(kernels, memory);
     tabifyDockWidget(memory, profile);
@@ -654,8 +813,33 @@ void MainWindow::showOpenedSession(Client::Session *loaded)
         m_graphDock->raise();
     else if (m_hub->tune())
         m_tuneDock->raise();
+    showSelectedJob(); // the views name the selected job: the result panel shows that one
     showSessionResults();
     updateActions();
+}
+
+void MainWindow::showSelectedJob()
+{
+    const Client::JobRecord *job = m_hub->currentJobRecord();
+    if (!job || !job->finished() || !session())
+        return;
+    if (job->error) {
+        m_resultPanel->setResultVisible(false);
+        if (job->kind == QLatin1String("export"))
+            m_resultPanel->showExportError(job->request.value(QLatin1String("out")).toString(), *job->error);
+        else
+            m_resultPanel->showError(job->request.value(QLatin1String("model")).toString(), *job->error,
+                                     Client::VerifyFailure::fromError(*job->error, session()->logs(), job->id));
+        return;
+    }
+    if (job->kind == QLatin1String("compile")) {
+        m_resultPanel->clearError();
+        m_resultPanel->showResult(Client::CompileResult::fromJson(job->result));
+        showSessionResults();
+    } else if (job->kind == QLatin1String("export")) {
+        m_resultPanel->clearError();
+        m_resultPanel->showBundle(Client::ExportResult::fromJson(job->result));
+    }
 }
 
 void MainWindow::showSessionResults()
@@ -745,11 +929,8 @@ void MainWindow::createMenus()
         action->setChecked(code == current);
         action->setData(code);
         group->addAction(action);
-        connect(action, &QAction::triggered, this, [this, code = code] {
-            QSettings().setValue(QLatin1String(KeyLanguage), code);
-            statusBar()->showMessage(
-                tr("The language will change the next time AOT Studio starts."), 10000);
-        });
+        action->setObjectName(QStringLiteral("languageAction_%1").arg(code.isEmpty() ? QStringLiteral("system") : code));
+        connect(action, &QAction::triggered, this, [this, code = code] { setLanguage(code); });
     }
 
     // Issue 35 item 10: pass stepping and fit from anywhere in the window (the canvas keys work

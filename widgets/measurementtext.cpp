@@ -136,6 +136,50 @@ QString MeasurementText::verdictHtml(const Client::Measurement &m)
     return QStringLiteral("<b>%1</b>%2").arg(line.left(colon).toHtmlEscaped(), line.mid(colon).toHtmlEscaped());
 }
 
+QString MeasurementText::verdictSummary(const Client::Measurement &m)
+{
+    if (m.reasons.isEmpty())
+        return verdictLine(m); // the verdict's own short sentence
+    constexpr int kMax = 80;
+    QString first = m.reasons.first().trimmed();
+    // "oversubscribed: on average 3.1 other runnable tasks …": the name before the colon.
+    if (const int colon = first.indexOf(QLatin1String(": ")); colon > 0 && colon <= kMax)
+        first = first.left(colon);
+    if (first.size() > kMax)
+        first = first.left(kMax - 1).trimmed() + QChar(0x2026);
+    Client::Measurement one = m;
+    one.reasons = QStringList{first};
+    QString line = verdictLine(one);
+    if (m.reasons.size() > 1)
+        line = tr("%1 (+%n more)", nullptr, int(m.reasons.size() - 1)).arg(line);
+    return line;
+}
+
+QString MeasurementText::verdictSummaryHtml(const Client::Measurement &m)
+{
+    const QString line = verdictSummary(m);
+    const int colon = line.indexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return line.toHtmlEscaped();
+    return QStringLiteral("<b>%1</b>%2").arg(line.left(colon).toHtmlEscaped(), line.mid(colon).toHtmlEscaped());
+}
+
+QString MeasurementText::verdictDetails(const Client::Measurement &m)
+{
+    QStringList lines;
+    if (!m.reasons.isEmpty()) {
+        lines << tr("Measurement %1 because:").arg(verdictName(m));
+        for (const QString &r : m.reasons)
+            lines << QStringLiteral("• ") + r;
+    }
+    if (!m.notes.isEmpty()) {
+        lines << tr("Notes:");
+        for (const QString &n : m.notes)
+            lines << QStringLiteral("• ") + n;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString MeasurementText::threads(int threads, int usableCpus)
 {
     if (threads <= 0)

@@ -43,6 +43,17 @@ public:
     static QString verdictLine(const Client::Measurement &m);
     /// The same as HTML (escaped), the verdict word in bold.
     static QString verdictHtml(const Client::Measurement &m);
+    /**
+     * The verdict as one line, for views (issue 35: "unreliable" is one line, its details on
+     * demand): "unreliable: oversubscribed (+1 more)", the first reason up to its own first colon
+     * and at most 80 characters; verdictDetails() is the rest, shown as the line's tooltip.
+     */
+    static QString verdictSummary(const Client::Measurement &m);
+    /// verdictSummary() as HTML (escaped), the verdict word in bold.
+    static QString verdictSummaryHtml(const Client::Measurement &m);
+    /// Every reason and note of the verdict, one per line ("" when there are none): the details
+    /// verdictSummary() leaves out.
+    static QString verdictDetails(const Client::Measurement &m);
     /// "2 (of 2 usable CPUs)"; "not stated" when unknown.
     static QString threads(int threads, int usableCpus);
     /// Text colour of a verdict (ok green, noisy amber, unreliable and unknown grey).

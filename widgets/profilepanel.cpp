@@ -314,6 +314,7 @@ void ProfilePanel::reset(bool keepTimeline)
     m_throughputModel->clear();
     m_throughputView->hide();
     m_summary->setText(tr("No profile yet: run Profile (or Compile) to measure the model."));
+    m_summary->setToolTip(QString());
     m_gpuSummary->clear();
     const QString note = tr("Not measured: no profile result.");
     for (ChartBox *box : { m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_replay, m_throughput }) {
@@ -417,6 +418,8 @@ void ProfilePanel::setProfile(std::shared_ptr<const Client::ProfileResult> profi
     m_measurement = result.measurement;
 
     m_summary->setText(summaryText(result, variants));
+    // The verdict is one line of the summary; its reasons in full on demand.
+    m_summary->setToolTip(MeasurementText::verdictDetails(m_measurement));
     showLatency(variants);
     showDistribution(variants);
     if (!isProfile) {
@@ -481,7 +484,7 @@ QString ProfilePanel::summaryText(const Client::ProfileResult &result, const QLi
                               .arg(MeasurementText::verdictColor(m_measurement).name(),
                                    background.isValid() ? QStringLiteral("background-color:%1").arg(background.name())
                                                         : QString(),
-                                   tr("Measurement: %1").arg(MeasurementText::verdictHtml(m_measurement)));
+                                   tr("Measurement: %1").arg(MeasurementText::verdictSummaryHtml(m_measurement)));
         lines.insert(speedups.isEmpty() ? 1 : 2, verdict);
         lines.insert(speedups.isEmpty() ? 2 : 3,
                      tr("Threads: %1").arg(MeasurementText::threads(m_measurement.threads, m_measurement.usableCpus)));

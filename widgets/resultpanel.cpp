@@ -22,6 +22,7 @@
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollBar>
@@ -351,7 +352,9 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_errorFrame->setFrameShape(QFrame::StyledPanel);
     m_errorFrame->setStyleSheet(QStringLiteral(
         "#resultError { background: #fdecea; border: 1px solid #e0a4a0; border-radius: 4px; }"
-        "#resultError QLabel { color: #611a15; }"));
+        "#resultError QLabel { color: #611a15; }"
+        "#resultError[cancelled=\"true\"] { background: #eeeeee; border: 1px solid #bdbdbd; }"
+        "#resultError[cancelled=\"true\"] QLabel { color: #424242; }"));
     m_errorText = new QLabel(m_errorFrame);
     m_errorText->setObjectName(QStringLiteral("resultErrorText"));
     m_errorText->setWordWrap(true);
@@ -386,8 +389,14 @@ QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char 
     return value;
 }
 
+void ResultPanel::setResultVisible(bool visible)
+{
+    m_stack->setVisible(visible);
+}
+
 void ResultPanel::showResult(const Client::CompileResult &r)
 {
+    m_stack->show();
     setCompileSectionVisible(true);
     // A regional result's compiled side is the model with its blocks' packages bound in.
     if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_compiled)))
@@ -594,8 +603,9 @@ void ResultPanel::showFigure(const Client::SpeedupFigure &f)
                               : tr("This result predates paired timing: it has no interval."));
 
     const Client::Measurement &m = f.measurement;
-    m_verdict->setText(MeasurementText::verdictHtml(m));
-    m_verdict->setToolTip(m.notes.isEmpty() ? QString() : tr("Notes: %1").arg(m.notes.join(QStringLiteral("; "))));
+    // One line; the reasons in full and the notes on demand (the tooltip).
+    m_verdict->setText(MeasurementText::verdictSummaryHtml(m));
+    m_verdict->setToolTip(MeasurementText::verdictDetails(m));
     m_verdict->setProperty("verdict", m.verdictName);
     m_verdict->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; padding: 1px 3px; }")
                                  .arg(colorCss(MeasurementText::verdictColor(m)),
@@ -719,6 +729,7 @@ void ResultPanel::showBundle(const Client::ExportResult &r)
     }
     m_bundleFrame->show();
     m_stack->setCurrentIndex(1);
+    m_stack->show();
 }
 
 void ResultPanel::showPreflight(const Client::Preflight &preflight)
@@ -789,6 +800,55 @@ void ResultPanel::showExportError(const QString &bundle, const Client::EngineErr
                  stage, e);
 }
 
+QString ResultPanel::whereHtml(const QJsonObject &where)
+{
+    const QJsonArray frames = where.value(QLatin1String("frames")).toArray();
+    if (frames.isEmpty())
+        return {};
+    constexpr int kMaxCode = 110; // a long line must not widen the panel past the view
+    const auto clip = [](QString line) {
+        if (line.size() > kMaxCode)
+            line = line.left(kMaxCode - 1) + QChar(0x2026);
+        return line;
+    };
+    // The user's frames only (the engine left out torch and the studio's own), innermost last.
+    QString html = QStringLiteral("<br><b>%1</b>").arg(tr("In your code (innermost last):").toHtmlEscaped());
+    for (const auto &value : frames) {
+        const QJsonObject f = value.toObject();
+        const QString file = f.value(QLatin1String("file")).toString();
+        //: a traceback frame: %1 file name, %2 line, %3 function
+        QString line = tr("%1:%2, in %3").arg(QFileInfo(file).fileName()).arg(f.value(QLatin1String("line")).toInt())
+                           .arg(f.value(QLatin1String("function")).toString());
+        const QString code = f.value(QLatin1String("code")).toString();
+        html += QStringLiteral("<br>&nbsp;&nbsp;") + line.toHtmlEscaped();
+        if (!code.isEmpty())
+            html += QStringLiteral(": <code>%1</code>").arg(clip(code).toHtmlEscaped());
+    }
+    const QJsonObject excerpt = where.value(QLatin1String("excerpt")).toObject();
+    const QJsonArray lines = excerpt.value(QLatin1String("lines")).toArray();
+    if (!lines.isEmpty()) {
+        const int first = excerpt.value(QLatin1String("first")).toInt(1);
+        const int failing = excerpt.value(QLatin1String("line")).toInt();
+        const int column = excerpt.value(QLatin1String("column")).toInt();
+        const int width = int(QString::number(first + lines.size() - 1).size());
+        html += QStringLiteral("<br><b>%1</b>")
+                    .arg(tr("%1, line %2:").arg(excerpt.value(QLatin1String("file")).toString()).arg(failing).toHtmlEscaped());
+        QStringList rows;
+        for (int i = 0; i < lines.size(); ++i) {
+            const int number = first + i;
+            const QString row = QStringLiteral("%1 %2 %3")
+                                    .arg(number == failing ? QStringLiteral("→") : QStringLiteral(" "))
+                                    .arg(number, width)
+                                    .arg(clip(lines.at(i).toString()));
+            rows << (number == failing ? QStringLiteral("<b>%1</b>").arg(row.toHtmlEscaped()) : row.toHtmlEscaped());
+            if (number == failing && column > 0 && column <= kMaxCode) // a syntax error's column
+                rows << QString(width + 3 + column - 1, QLatin1Char(' ')) + QLatin1Char('^');
+        }
+        html += QStringLiteral("<pre style=\"margin:2px 0\">%1</pre>").arg(rows.join(QLatin1Char('\n')));
+    }
+    return html;
+}
+
 void ResultPanel::setErrorText(QString text, const QString &stageName, const Client::EngineError &e)
 {
     if (!e.stage.isEmpty() && !e.isCancellation())
@@ -798,7 +858,11 @@ void ResultPanel::setErrorText(QString text, const QString &stageName, const Cli
         text += QStringLiteral("<br>") + e.message.toHtmlEscaped();
     if (!e.hint.isEmpty())
         text += QStringLiteral("<br>") + tr("Hint: %1").arg(e.hint.toHtmlEscaped());
+    text += whereHtml(e.where);
     m_errorText->setText(text);
+    // A cancel the user asked for is not drawn as a failure.
+    m_errorFrame->setProperty("cancelled", e.isCancellation());
+    m_errorFrame->setStyleSheet(m_errorFrame->styleSheet());
     m_errorVerifyModel->clear(); // showError() fills it for a failed verification
     m_errorVerifyTable->hide();
     m_errorFrame->show();
