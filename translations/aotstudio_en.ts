@@ -2721,6 +2721,11 @@ Time budget (no trial starts after it):</source>
         <source>%1 (torch %2)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>failed at %1 (%2)</source>
+        <extracomment>%1 the stage, %2 the error code (model_error)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobView</name>
@@ -3732,6 +3737,11 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>Notes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measurement: %1: %2 (every reason: the view&apos;s Measurement line)</source>
+        <extracomment>%1 the verdict word (unreliable, noisy), %2 its first reason&apos;s name</extracomment>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2712,15 +2712,22 @@ Time budget (no trial starts after it):</source>
         <source>%1 (torch %2)</source>
         <translation>%1（torch %2）</translation>
     </message>
+    <message>
+        <source>failed at %1 (%2)</source>
+        <extracomment>%1 the stage, %2 the error code (model_error)</extracomment>
+        <translation>在“%1”阶段失败（%2）</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobView</name>
     <message>
         <source>Nothing for job %1 (%2) yet: %3</source>
+        <extracomment>%1 the job&apos;s number, %2 its kind (&quot;compile&quot;), %3 what the view shows when it has ended</extracomment>
         <translation>任务 %1（%2）暂无内容：%3</translation>
     </message>
     <message>
         <source>Nothing for job %1 (%2): %3</source>
+        <extracomment>%1 the job&apos;s number, %2 its kind (&quot;profile&quot;), %3 what the dock shows</extracomment>
         <translation>任务 %1（%2）在此没有内容：%3</translation>
     </message>
     <message>
@@ -3718,6 +3725,11 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>Notes:</source>
         <translation>备注：</translation>
+    </message>
+    <message>
+        <source>measurement: %1: %2 (every reason: the view&apos;s Measurement line)</source>
+        <extracomment>%1 the verdict word (unreliable, noisy), %2 its first reason&apos;s name</extracomment>
+        <translation>测量：%1：%2（全部原因见视图中的“测量”一行）</translation>
     </message>
 </context>
 <context>
@@ -5467,6 +5479,7 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
     </message>
     <message>
         <source>%1:%2, in %3</source>
+        <extracomment>a traceback frame: %1 file name, %2 line, %3 function</extracomment>
         <translation>%1:%2，在 %3 中</translation>
     </message>
     <message>

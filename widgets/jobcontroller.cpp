@@ -7,6 +7,7 @@
 #include "exportdialog.h"
 #include "capturedialog.h"
 #include "inputsdialog.h"
+#include "measurementtext.h"
 #include "selectionhub.h"
 #include "sessioncontroller.h"
 #include "trustdialog.h"
@@ -96,7 +97,10 @@ JobController::JobController(SessionController *sessions, QWidget *dialogParent,
             live->recordError(id, error);
     });
     connect(live, &Client::Session::logAppended, this,
-            [this](const Client::LogRecord &record) { Q_EMIT logMessage(record.job, record.level, record.message); });
+            [this](const Client::LogRecord &record) {
+                // The verdict's paragraph is said once, in the view's Measurement line: one line here.
+                Q_EMIT logMessage(record.job, record.level, MeasurementText::logLine(record.message));
+            });
     connect(live, &Client::Session::progressed, this, &JobController::onProgress);
     connect(live, &Client::Session::stageFinished, this, [this](qint64 id, const Client::StageRecord &stage) {
         Q_EMIT logMessage(id, QStringLiteral("info"),

@@ -68,7 +68,7 @@ QString JobView::headingText() const
 QString JobView::stateText() const
 {
     const auto *job = m_hub->currentJobRecord();
-    return job ? shortState(JobHeading::state(*job)) : QString();
+    return job ? shortState(JobHeading::briefState(*job)) : QString();
 }
 
 QString JobView::noteText() const
@@ -84,7 +84,8 @@ void JobView::update()
     if (job) {
         const QString state = JobHeading::state(*job);
         m_heading->setText(QStringLiteral("<b>%1</b> — %2")
-                               .arg(JobHeading::heading(*job).toHtmlEscaped(), shortState(state).toHtmlEscaped()));
+                               .arg(JobHeading::heading(*job).toHtmlEscaped(),
+                                    shortState(JobHeading::briefState(*job)).toHtmlEscaped()));
         m_heading->setToolTip(JobHeading::heading(*job) + QLatin1Char('\n') + state);
     }
     m_showsPanel = !job || !m_accepts || m_accepts(*job);

@@ -142,8 +142,12 @@ QString MeasurementText::verdictSummary(const Client::Measurement &m)
         return verdictLine(m); // the verdict's own short sentence
     constexpr int kMax = 80;
     QString first = m.reasons.first().trimmed();
-    // "oversubscribed: on average 3.1 other runnable tasks …": the name before the colon.
-    if (const int colon = first.indexOf(QLatin1String(": ")); colon > 0 && colon <= kMax)
+    // "oversubscribed: on average 3.1 other runnable tasks …": the name before the colon (a
+    // full-width one in a Chinese reason).
+    int colon = first.indexOf(QLatin1String(": "));
+    if (const int wide = first.indexOf(QChar(0xFF1A)); wide > 0 && (colon < 0 || wide < colon))
+        colon = wide;
+    if (colon > 0 && colon <= kMax)
         first = first.left(colon);
     if (first.size() > kMax)
         first = first.left(kMax - 1).trimmed() + QChar(0x2026);
@@ -162,6 +166,25 @@ QString MeasurementText::verdictSummaryHtml(const Client::Measurement &m)
     if (colon <= 0)
         return line.toHtmlEscaped();
     return QStringLiteral("<b>%1</b>%2").arg(line.left(colon).toHtmlEscaped(), line.mid(colon).toHtmlEscaped());
+}
+
+QString MeasurementText::logLine(const QString &engineLine)
+{
+    static const QLatin1String prefix("measurement: ");
+    if (!engineLine.startsWith(prefix))
+        return engineLine;
+    const QString rest = engineLine.mid(prefix.size());
+    const int colon = rest.indexOf(QLatin1String(": "));
+    if (colon <= 0)
+        return engineLine; // a verdict without reasons: already one line
+    const QString verdict = rest.left(colon);
+    QString first = rest.mid(colon + 2);
+    if (const int end = first.indexOf(QLatin1String(": ")); end > 0 && end <= 80)
+        first = first.left(end);
+    else if (first.size() > 80)
+        first = first.left(79).trimmed() + QChar(0x2026);
+    //: %1 the verdict word (unreliable, noisy), %2 its first reason's name
+    return tr("measurement: %1: %2 (every reason: the view's Measurement line)").arg(verdict, first);
 }
 
 QString MeasurementText::verdictDetails(const Client::Measurement &m)

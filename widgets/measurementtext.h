@@ -54,6 +54,12 @@ public:
     /// Every reason and note of the verdict, one per line ("" when there are none): the details
     /// verdictSummary() leaves out.
     static QString verdictDetails(const Client::Measurement &m);
+    /**
+     * The engine's verdict log line ("measurement: unreliable: REASON; REASON …", a paragraph
+     * the command line prints) as one line for the studio's log: the verdict and the first
+     * reason's name; the view's Measurement line has every reason. Other lines unchanged.
+     */
+    static QString logLine(const QString &engineLine);
     /// "2 (of 2 usable CPUs)"; "not stated" when unknown.
     static QString threads(int threads, int usableCpus);
     /// Text colour of a verdict (ok green, noisy amber, unreliable and unknown grey).

@@ -375,6 +375,7 @@ ResultPanel::ResultPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_errorFrame);
     layout->addWidget(m_stack, 1);
+    layout->addStretch(); // the error box at the top while the result under it is hidden
 }
 
 QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char *objectName)

@@ -746,6 +746,8 @@ private Q_SLOTS:
         auto *view = w->findChild<AotStudio::Widgets::JobView *>(QStringLiteral("summaryScrollJobView"));
         QVERIFY(view && view->showsPanel());
         QVERIFY2(view->headingText().contains(QLatin1String("fake:usererror")), qPrintable(view->headingText()));
+        // The header says where it failed in a few words; the box under it has the message.
+        QCOMPARE(view->stateText(), QStringLiteral("failed at Loading the model (model_error)"));
         screenshot(*w, QStringLiteral("mainwindow_user_error"));
         box->close();
     }

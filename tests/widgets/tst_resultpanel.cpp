@@ -2,6 +2,7 @@
 // ResultPanel on hand-made results: run counts, warnings, number format, stage names; a recorded
 // regional compile (issue 14 item 6): its blocks table, compile times and ratios with intervals.
 #include "widgets/latencychart.h"
+#include "widgets/measurementtext.h"
 #include "widgets/resultpanel.h"
 #include "widgets/verifyoutputmodel.h"
 #include "widgets/verifytext.h"
@@ -10,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFrame>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLocale>
@@ -152,6 +154,23 @@ private Q_SLOTS:
         QVERIFY2(details.contains(QLatin1String("eager's OpenMP threads lost the CPU")), qPrintable(details));
         QVERIFY2(details.contains(QLatin1String("run delay")), qPrintable(details));
         QVERIFY2(details.contains(QLatin1String("CPU frequency governor not readable")), qPrintable(details));
+        // The engine's verdict log line (the command line's paragraph) is one line in the log too.
+        const QString engineLine = fixture(QStringLiteral("compile_unreliable_cpu.json"))
+                                       .value(QLatin1String("warnings"))
+                                       .toArray()
+                                       .at(0)
+                                       .toString();
+        const QString logged = AotStudio::Widgets::MeasurementText::logLine(engineLine);
+        QVERIFY2(logged.startsWith(QLatin1String("measurement: unreliable: other runnable tasks averaged 3.1")),
+                 qPrintable(logged));
+        QVERIFY2(!logged.contains(QLatin1String("run delay")) && logged.size() < 160, qPrintable(logged));
+        QCOMPARE(AotStudio::Widgets::MeasurementText::logLine(QStringLiteral("compiling x")),
+                 QStringLiteral("compiling x"));
+        // A Chinese reason is cut at its full-width colon.
+        const auto zh = AotStudio::Client::Measurement::fromJson(QJsonObject{
+            {QStringLiteral("verdict"), QStringLiteral("unreliable")},
+            {QStringLiteral("reasons"), QJsonArray{QStringLiteral("超额占用：计时期间平均有 11.9 个其他可运行任务")}}});
+        QCOMPARE(AotStudio::Widgets::MeasurementText::verdictSummary(zh), QStringLiteral("unreliable: 超额占用"));
         QCOMPARE(text(panel, "resultThreads"), QStringLiteral("2 (of 2 usable CPUs)"));
         QCOMPARE(text(panel, "resultSource"), QStringLiteral("Compile (its quick measurement)"));
         QVERIFY(panel.figuresGreyed());
