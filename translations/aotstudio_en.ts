@@ -3705,10 +3705,6 @@ Time budget (no trial starts after it):</source>
         </translation>
     </message>
     <message>
-        <source>%1 — unreliable measurement: greyed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (%2% CI %3–%4)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3742,6 +3738,10 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>measurement: %1: %2 (every reason: the view&apos;s Measurement line)</source>
         <extracomment>%1 the verdict word (unreliable, noisy), %2 its first reason&apos;s name</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (greyed: unreliable)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

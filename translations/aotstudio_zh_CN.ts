@@ -3693,10 +3693,6 @@ Time budget (no trial starts after it):</source>
         </translation>
     </message>
     <message>
-        <source>%1 — unreliable measurement: greyed</source>
-        <translation>%1 — 测量不可靠：已置灰</translation>
-    </message>
-    <message>
         <source>%1 (%2% CI %3–%4)</source>
         <translation>%1（%2% 置信区间 %3–%4）</translation>
     </message>
@@ -3730,6 +3726,10 @@ Time budget (no trial starts after it):</source>
         <source>measurement: %1: %2 (every reason: the view&apos;s Measurement line)</source>
         <extracomment>%1 the verdict word (unreliable, noisy), %2 its first reason&apos;s name</extracomment>
         <translation>测量：%1：%2（全部原因见视图中的“测量”一行）</translation>
+    </message>
+    <message>
+        <source>%1 (greyed: unreliable)</source>
+        <translation>%1（已置灰：测量不可靠）</translation>
     </message>
 </context>
 <context>

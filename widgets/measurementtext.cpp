@@ -255,7 +255,8 @@ QString MeasurementText::chartTitle(const QString &title, const Client::Measurem
 {
     if (!m.isUnreliable())
         return title;
-    return tr("%1 — unreliable measurement: greyed").arg(title);
+    // Short: the view's Measurement line says why (once per view); a chart only says it is greyed.
+    return tr("%1 (greyed: unreliable)").arg(title);
 }
 
 } // namespace AotStudio::Widgets

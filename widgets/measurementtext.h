@@ -69,7 +69,7 @@ public:
     /// The colour of figures the verdict says not to trust.
     static QColor greyedText();
     /// A chart's title, marked when the verdict is "unreliable" (its bars and boxes are greyed):
-    /// "Latency distribution — unreliable measurement: greyed".
+    /// "Latency distribution (greyed: unreliable)"; the view's one Measurement line says why.
     static QString chartTitle(const QString &title, const Client::Measurement &m);
 };
 

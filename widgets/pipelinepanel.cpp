@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipelinepanel.h"
 
+#include "jobheading.h"
 #include "numberformat.h"
 
 #include "pipelinemodel.h"
@@ -87,8 +88,11 @@ void PipelinePanel::reload()
                     + tr("The stages account for %1 of the engine's %2 s.")
                           .arg(formatPercent(m_model->accountedSeconds() / wall), formatNumber(wall, 'f', 1));
     }
-    // The job and where it stands head the dock (JobView): the summary counts its passes.
-    m_summary->setText(job ? counts + accounted
+    // The job and where it stands head the dock (JobView): the summary counts its passes and,
+    // for a failure, says why it stopped (the header has it in a few words).
+    const QString why = job && job->error && !job->error->isCancellation() ? JobHeading::state(*job) + QLatin1Char('\n')
+                                                                            : QString();
+    m_summary->setText(job ? why + counts + accounted
                            : tr("No compile yet: open a model and press Compile."));
     followSnapshot(m_hub->currentSnapshot());
 }

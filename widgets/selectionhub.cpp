@@ -226,6 +226,10 @@ void SelectionHub::refresh()
     // exists and has data.
     const auto *current = currentJobRecord();
     const auto *latest = m_session->latestWithSnapshots();
+    // A session without graphs (a tune or numerics job folder, a bundle): its latest job, so the
+    // views are headed by it and its own dock shows it.
+    if (!latest && !current && !m_session->jobs().isEmpty())
+        latest = &m_session->jobs().constLast();
     // A job followed live stays shown when it ends, even without snapshots (a compile that failed
     // at load): its views say how far it got and why it stopped.
     const bool followed = current && current->id == m_live;
