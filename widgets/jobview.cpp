@@ -6,6 +6,7 @@
 
 #include <QEvent>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
 namespace AotStudio::Widgets {
@@ -20,6 +21,30 @@ QString shortState(const QString &state, int max = 120)
     if (line.size() > max)
         line = line.left(max - 1).trimmed() + QChar(0x2026);
     return line;
+}
+
+/// `text` as HTML that a narrow dock wraps between words but not inside a short phrase: a number
+/// stays with its neighbours ("job 3", "0.1 s": a no-break space) and a short part ("done in 6.2 s",
+/// "完成，用时 6.2 秒", "性能分析") is one unit, since Chinese may otherwise break between any two
+/// characters ("用" | "时 6.2 秒"). A long part (a path, a failure) wraps as usual.
+QString unbroken(const QString &text)
+{
+    static const QRegularExpression besideDigit(QStringLiteral("(?<=\\d) (?=\\S)|(?<=\\S) (?=\\d)"));
+    QString glued = text;
+    glued.replace(besideDigit, QString(QChar::Nbsp));
+    constexpr int ShortPart = 24;
+    return glued.size() <= ShortPart
+               ? QStringLiteral("<span style=\"white-space:nowrap\">%1</span>").arg(glued.toHtmlEscaped())
+               : glued.toHtmlEscaped();
+}
+
+/// The heading's parts ("job 3 · compile · sample:mlp · cpu"), each kept together, the state after.
+QString headingHtml(const QString &heading, const QString &state)
+{
+    QStringList parts = heading.split(QStringLiteral(" · "));
+    for (QString &part : parts)
+        part = unbroken(part);
+    return QStringLiteral("<b>%1</b> — %2").arg(parts.join(QStringLiteral(" · ")), unbroken(state));
 }
 
 } // namespace
@@ -83,9 +108,7 @@ void JobView::update()
     m_heading->setVisible(job != nullptr);
     if (job) {
         const QString state = JobHeading::state(*job);
-        m_heading->setText(QStringLiteral("<b>%1</b> — %2")
-                               .arg(JobHeading::heading(*job).toHtmlEscaped(),
-                                    shortState(JobHeading::briefState(*job)).toHtmlEscaped()));
+        m_heading->setText(headingHtml(JobHeading::heading(*job), shortState(JobHeading::briefState(*job))));
         m_heading->setToolTip(JobHeading::heading(*job) + QLatin1Char('\n') + state);
     }
     m_showsPanel = !job || !m_accepts || m_accepts(*job);

@@ -56,6 +56,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextDocumentFragment>
 #include <QTranslator>
 #include <QTreeWidget>
 
@@ -332,7 +333,12 @@ private Q_SLOTS:
                 QCOMPARE(view->job(), job.id);
                 QCOMPARE(view->headingText(), heading);
                 auto *label = view->findChild<QLabel *>(QStringLiteral("jobViewHeading"));
-                QVERIFY2(label && label->text().contains(heading.toHtmlEscaped()), qPrintable(where));
+                QVERIFY2(label, qPrintable(where));
+                // As shown: the label's HTML keeps short parts together (no-break spaces, nowrap).
+                const QString shown = QTextDocumentFragment::fromHtml(label->text())
+                                          .toPlainText()
+                                          .replace(QChar::Nbsp, QLatin1Char(' '));
+                QVERIFY2(shown.contains(heading), qPrintable(where + QStringLiteral(": ") + shown));
                 const bool shows = shownBy.value(job.kind).contains(name);
                 QVERIFY2(view->showsPanel() == shows, qPrintable(where));
                 if (!shows) {

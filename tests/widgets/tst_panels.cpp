@@ -243,6 +243,11 @@ private Q_SLOTS:
         session.apply({{"type", "result"}, {"id", 1}, {"result", QJsonObject{{"out", "/o1"}}}});
         QCOMPARE(panel.model()->rowCount(), 2); // the running row is gone
         QVERIFY2(state().startsWith(QLatin1String("done")), qPrintable(state()));
+        // In a narrow dock the header wraps between its parts, never inside "job 1" or the short
+        // state (Chinese breaks between any two characters: "完成，用" | "时 0.1 秒").
+        const QString html = view.findChild<QLabel *>(QStringLiteral("jobViewHeading"))->text();
+        QVERIFY2(html.contains(QStringLiteral("job") + QChar(QChar::Nbsp) + QStringLiteral("1")), qPrintable(html));
+        QVERIFY2(html.contains(QStringLiteral("<span style=\"white-space:nowrap\">done")), qPrintable(html));
 
         // A second compile fails at load: the dock shows it (no rows) and the reason.
         session.recordRequest(
