@@ -270,6 +270,25 @@ void setChartTitle(QCustomPlot *plot, const QString &title)
         element->setText(title);
 }
 
+QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper)
+{
+    if (!(lower > 0) || upper / lower > 1e4) {
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(10);
+        return ticker;
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (double decade = std::pow(10.0, std::floor(std::log10(lower))); decade <= upper; decade *= 10) {
+        for (double m : { 1.0, 2.0, 5.0 }) {
+            const double v = m * decade;
+            if (v >= lower && v <= upper)
+                ticker->addTick(v, formatNumber(v, 'g', 3));
+        }
+    }
+    ticker->setSubTickCount(0);
+    return ticker;
+}
+
 void installPointToolTips(QCustomPlot *plot, PointToolTip toolTip)
 {
     delete plot->findChild<PointToolTips *>(QStringLiteral("pointToolTips"), Qt::FindDirectChildrenOnly);

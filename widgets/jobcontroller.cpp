@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jobcontroller.h"
 
-#include "resultpanel.h"
-
 #include "connectdialog.h"
 #include "exportdialog.h"
 #include "capturedialog.h"
@@ -29,7 +27,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
-#include <QTextDocumentFragment>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
@@ -985,27 +982,8 @@ void JobController::onError(qint64 id, const Client::EngineError &error)
     // A dead engine already has its banner; a cancel was asked for. Neither needs a dialog.
     const bool engineGone = error.code == QLatin1String("engine_crashed")
                             || error.code == QLatin1String("engine_restarted");
-    if (!error.isCancellation() && !engineGone) {
-        auto *box = new QMessageBox(QMessageBox::Warning, exporting ? tr("Export failed") : tr("%1 failed").arg(jobName),
-                                    error.message.isEmpty() ? tr("The job failed.") : error.message, QMessageBox::Ok,
-                                    m_dialogParent);
-        box->setObjectName(exporting ? QStringLiteral("exportErrorBox") : QStringLiteral("compileErrorBox"));
-        if (!error.hint.isEmpty())
-            box->setInformativeText(error.hint);
-        QString details = tr("Stage: %1\nCode: %2").arg(Client::StageNames::displayName(error.stage), error.code);
-        // A failure in the user's code: its frames and the lines around the failing one.
-        if (const QString where = ResultPanel::whereHtml(error.where); !where.isEmpty())
-            details += QLatin1Char('\n') + QTextDocumentFragment::fromHtml(where).toPlainText().trimmed();
-        box->setDetailedText(details);
-        if (reproducible) {
-            QPushButton *repro = box->addButton(tr("Make Repro"), QMessageBox::ActionRole);
-            repro->setObjectName(QStringLiteral("makeReproButton"));
-            repro->setToolTip(tr("Write a folder that reproduces this failure with plain torch and run it once"));
-            connect(repro, &QPushButton::clicked, this, [this] { makeRepro(); });
-        }
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open(); // not exec(): the window (and tests) keep running
-    }
+    if (!error.isCancellation() && !engineGone)
+        showFailureDialog(error, exporting ? tr("Export failed") : tr("%1 failed").arg(jobName), exporting, reproducible);
     finishJob(false);
 }
 

@@ -250,6 +250,9 @@ private:
     void onProgress(qint64 id);
     void onResult(qint64 id, const QJsonObject &result);
     void onError(qint64 id, const Client::EngineError &error);
+    /// The dialog saying a job failed (not for a cancel or a dead engine, which the banner says):
+    /// titled `title`; Make Repro when `reproducible` (jobfailuredialog.cpp).
+    void showFailureDialog(const Client::EngineError &error, const QString &title, bool exporting, bool reproducible);
     void onEngineFailed(const QString &reason);
 
     SessionController *m_sessions;

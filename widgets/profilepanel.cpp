@@ -109,27 +109,6 @@ QString percent(double fraction)
                                 : ProfilePanel::tr("%1%").arg(formatNumber(fraction * 100, 'f', 1));
 }
 
-/// Ticks at 1, 2 and 5 times the powers of ten in [lower, upper] (decades only over wide ranges):
-/// QCPAxisTickerLog labels only the decades, which leaves a range under one decade unlabelled.
-QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper)
-{
-    if (!(lower > 0) || upper / lower > 1e4) {
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        ticker->setLogBase(10);
-        return ticker;
-    }
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (double decade = std::pow(10.0, std::floor(std::log10(lower))); decade <= upper; decade *= 10) {
-        for (double m : { 1.0, 2.0, 5.0 }) {
-            const double v = m * decade;
-            if (v >= lower && v <= upper)
-                ticker->addTick(v, formatNumber(v, 'g', 3));
-        }
-    }
-    ticker->setSubTickCount(0);
-    return ticker;
-}
-
 void resetPlot(QCustomPlot *plot)
 {
     plot->clearPlottables();

@@ -82,8 +82,9 @@ public:
 
 private:
     QLabel *addRow(QFormLayout *form, const QString &label, const char *objectName);
+    /// The error box above the result, hidden (resulterror.cpp, as the error functions).
+    void createErrorBox();
     void setErrorText(QString headline, const QString &stageName, const Client::EngineError &e);
-
     void copyToClipboard();
     void showVerify(const Client::VerifyResult &verify);
     /// The regional section of @p r (hidden for a whole compile).
