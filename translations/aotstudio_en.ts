@@ -1725,6 +1725,14 @@ Hint: %2</source>
         <source>No documentation was found: looked in $AOTSTUDIO_DOCS and in %1. Install the studio with its documentation (cmake --install) or set AOTSTUDIO_DOCS to a folder holding README.md.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Design</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Code style</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::InputsDialog</name>
@@ -4896,6 +4904,29 @@ measurement %6</source>
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::RecipeText</name>
+    <message>
+        <source>chosen by the rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>chosen by a timed probe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as requested</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::ReportWriter</name>
     <message>
         <source>%1 already exists; choose a new folder name for the report.</source>
@@ -5480,6 +5511,10 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
     </message>
     <message>
         <source>%1, line %2:</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>Recipe:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5695,6 +5730,30 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
     </message>
     <message>
         <source>Compiles the whole model too and times it against the model with compiled blocks: compile time and latency of both</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto (chosen per model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AOTInductor defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freezing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max-autotune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto picks the recipe from the exported graph (on the CPU: freezing when convolutions carry most of the work) and the result says which and why; the boxes below add to any recipe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recipe:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -7024,6 +7083,38 @@ start %4 ms, duration %5 µs
     </message>
     <message>
         <source>the graph holds {count:d} quantize/dequantize nodes but freezing is off: Inductor will dequantize the weights and compute in fp32; turn Freezing on in Run Settings…</source>
+        <translation></translation>
+    </message>
+    <message>
+        <source>convolutions are {share:.0f}% of the graph&apos;s {gflops:.3g} GFLOP ({convs:d} convolutions) on the CPU: freezing folds batch norms into them and pre-packs their weights for oneDNN</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>convolutions are {share:.0f}% of the graph&apos;s {gflops:.3g} GFLOP on the CPU (freezing from {threshold:.0f}%): AOTInductor&apos;s defaults, as freezing makes matrix multiplies oneDNN calls that are slower at these sizes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the graph has no convolution or matrix multiply: AOTInductor&apos;s defaults (freezing has nothing to pack)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no recipe rule is measured on {device} yet: AOTInductor&apos;s defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>named by the request (recipe {name})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request sets {fields} itself (command-line flags or a recipe file), so no recipe is chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a quantized model: freezing follows its quantization (on for quantize/dequantize nodes and int8-static), so no recipe is chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>freezing keeps the weights ({mb:.3g} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.3g} MB more than one shared copy, on disk and in memory once all are loaded</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1716,6 +1716,14 @@ Hint: %2</source>
         <source>No documentation was found: looked in $AOTSTUDIO_DOCS and in %1. Install the studio with its documentation (cmake --install) or set AOTSTUDIO_DOCS to a folder holding README.md.</source>
         <translation>未找到文档：已查找 $AOTSTUDIO_DOCS 和 %1。请连同文档一起安装 AOT Studio（cmake --install），或将 AOTSTUDIO_DOCS 设置为包含 README.md 的文件夹。</translation>
     </message>
+    <message>
+        <source>Design</source>
+        <translation>设计</translation>
+    </message>
+    <message>
+        <source>Code style</source>
+        <translation>代码风格</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::InputsDialog</name>
@@ -4899,6 +4907,29 @@ measurement %6</source>
     </message>
 </context>
 <context>
+    <name>AotStudio::Widgets::RecipeText</name>
+    <message>
+        <source>chosen by the rule</source>
+        <translation>由规则选定</translation>
+    </message>
+    <message>
+        <source>chosen by a timed probe</source>
+        <translation>由计时探测选定</translation>
+    </message>
+    <message>
+        <source>as requested</source>
+        <translation>按请求指定</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1，%2：%3</translation>
+    </message>
+    <message>
+        <source>Cost: %1</source>
+        <translation>代价：%1</translation>
+    </message>
+</context>
+<context>
     <name>AotStudio::Widgets::ReportWriter</name>
     <message>
         <source>%1 already exists; choose a new folder name for the report.</source>
@@ -5486,6 +5517,10 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
         <source>%1, line %2:</source>
         <translation>%1，第 %2 行：</translation>
     </message>
+    <message>
+        <source>Recipe:</source>
+        <translation>配方：</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::RunSettingsDialog</name>
@@ -5700,6 +5735,30 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
     <message>
         <source>Compiles the whole model too and times it against the model with compiled blocks: compile time and latency of both</source>
         <translation>同时编译整个模型，并与使用已编译块的模型对比计时：比较两者的编译时间和延迟</translation>
+    </message>
+    <message>
+        <source>Auto (chosen per model)</source>
+        <translation>自动（按模型选择）</translation>
+    </message>
+    <message>
+        <source>AOTInductor defaults</source>
+        <translation>AOTInductor 默认设置</translation>
+    </message>
+    <message>
+        <source>Freezing</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <source>Max-autotune</source>
+        <translation>max-autotune</translation>
+    </message>
+    <message>
+        <source>Auto picks the recipe from the exported graph (on the CPU: freezing when convolutions carry most of the work) and the result says which and why; the boxes below add to any recipe</source>
+        <translation>“自动”根据导出的图选择配方（在 CPU 上：卷积承担大部分计算时启用冻结），结果会说明选了哪个及原因；下面的选项会叠加到任何配方上</translation>
+    </message>
+    <message>
+        <source>Recipe:</source>
+        <translation>配方：</translation>
     </message>
 </context>
 <context>
@@ -7026,6 +7085,38 @@ start %4 ms, duration %5 µs
     <message>
         <source>the graph holds {count:d} quantize/dequantize nodes but freezing is off: Inductor will dequantize the weights and compute in fp32; turn Freezing on in Run Settings…</source>
         <translation>图中有 {count:d} 个量化/反量化节点，但冻结已关闭：Inductor 将反量化权重并以 fp32 计算；请在运行设置中开启冻结</translation>
+    </message>
+    <message>
+        <source>convolutions are {share:.0f}% of the graph&apos;s {gflops:.3g} GFLOP ({convs:d} convolutions) on the CPU: freezing folds batch norms into them and pre-packs their weights for oneDNN</source>
+        <translation>在 CPU 上，卷积占该图 {gflops:.3g} GFLOP 的 {share:.0f}%（{convs:d} 个卷积）：冻结会把批归一化折叠进卷积，并为 oneDNN 预先打包其权重</translation>
+    </message>
+    <message>
+        <source>convolutions are {share:.0f}% of the graph&apos;s {gflops:.3g} GFLOP on the CPU (freezing from {threshold:.0f}%): AOTInductor&apos;s defaults, as freezing makes matrix multiplies oneDNN calls that are slower at these sizes</source>
+        <translation>在 CPU 上，卷积占该图 {gflops:.3g} GFLOP 的 {share:.0f}%（达到 {threshold:.0f}% 才冻结）：使用 AOTInductor 默认设置，因为冻结会把矩阵乘法变成在这些尺寸下更慢的 oneDNN 调用</translation>
+    </message>
+    <message>
+        <source>the graph has no convolution or matrix multiply: AOTInductor&apos;s defaults (freezing has nothing to pack)</source>
+        <translation>该图没有卷积或矩阵乘法：使用 AOTInductor 默认设置（冻结没有可打包的权重）</translation>
+    </message>
+    <message>
+        <source>no recipe rule is measured on {device} yet: AOTInductor&apos;s defaults</source>
+        <translation>尚未在 {device} 上测量过配方规则：使用 AOTInductor 默认设置</translation>
+    </message>
+    <message>
+        <source>named by the request (recipe {name})</source>
+        <translation>由请求指定（配方 {name}）</translation>
+    </message>
+    <message>
+        <source>the request sets {fields} itself (command-line flags or a recipe file), so no recipe is chosen</source>
+        <translation>请求自行设置了 {fields}（命令行选项或配方文件），因此不自动选择配方</translation>
+    </message>
+    <message>
+        <source>a quantized model: freezing follows its quantization (on for quantize/dequantize nodes and int8-static), so no recipe is chosen</source>
+        <translation>量化模型：冻结随其量化方式而定（有量化/反量化节点或 int8-static 时开启），因此不自动选择配方</translation>
+    </message>
+    <message>
+        <source>freezing keeps the weights ({mb:.3g} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.3g} MB more than one shared copy, on disk and in memory once all are loaded</source>
+        <translation>冻结会把权重（{mb:.1f} MB）作为打包常量保留在每个包内，不能共享：{buckets:d} 个档位比共享一份多占 {extra_mb:.3g} MB，磁盘上如此，全部加载后内存中亦然</translation>
     </message>
 </context>
 <context>

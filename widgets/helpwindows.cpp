@@ -47,6 +47,8 @@ constexpr Document kDocuments[] = {
     {"core/graph/SCHEMA.md", QT_TRANSLATE_NOOP("AotStudio::Widgets::HelpWindows", "Graph snapshots")},
     {"core/client/SESSION.md", QT_TRANSLATE_NOOP("AotStudio::Widgets::HelpWindows", "Session files")},
     {"HACKING.md", QT_TRANSLATE_NOOP("AotStudio::Widgets::HelpWindows", "Hacking on AOT Studio")},
+    {"docs/DESIGN.md", QT_TRANSLATE_NOOP("AotStudio::Widgets::HelpWindows", "Design")},
+    {"docs/STYLE.md", QT_TRANSLATE_NOOP("AotStudio::Widgets::HelpWindows", "Code style")},
 };
 
 QString cleanText(QString text)

@@ -4,6 +4,7 @@
 #include "latencychart.h"
 #include "measurementtext.h"
 #include "numberformat.h"
+#include "recipetext.h"
 #include "tableutil.h"
 #include "verifyoutputmodel.h"
 #include "verifytext.h"
@@ -175,6 +176,7 @@ ResultPanel::ResultPanel(QWidget *parent)
     m_package = addRow(m_form, tr("Package:"), "resultPackage");
     m_device = addRow(m_form, tr("Device:"), "resultDevice");
     m_torch = addRow(m_form, tr("Torch version:"), "resultTorch");
+    m_recipe = addRow(m_form, tr("Recipe:"), "resultRecipe"); // which recipe and why (RecipeText)
     m_inputs = addRow(m_form, tr("Inputs:"), "resultInputs");
     m_maxAbsError = addRow(m_form, tr("Max abs error:"), "resultMaxAbsError");
     // Verification per output (absent from older results: the rows are hidden then).
@@ -187,16 +189,13 @@ ResultPanel::ResultPanel(QWidget *parent)
                                     "statistic): then eager and the package are checked to advance alike"));
     m_eager = addRow(m_form, tr("Eager median:"), "resultEager");
     m_compiled = addRow(m_form, tr("Compiled median:"), "resultCompiled");
-    m_speedup = addRow(m_form, tr("Speedup:"), "resultSpeedup");
-    m_speedup->setWordWrap(true);
+    m_speedup = addRow(m_form, tr("Speedup:"), "resultSpeedup"); // addRow's labels wrap
     // The verdict on its own line: whether the machine allowed a fair measurement, and why not.
     m_verdict = addRow(m_form, tr("Measurement:"), "resultVerdict");
-    m_verdict->setWordWrap(true);
     m_verdict->setTextFormat(Qt::RichText);
     m_threads = addRow(m_form, tr("Threads:"), "resultThreads");
     m_threads->setToolTip(tr("Intra-op threads of eager and compiled alike"));
     m_source = addRow(m_form, tr("Measured by:"), "resultSource");
-    m_source->setWordWrap(true);
     m_runs = addRow(m_form, tr("Timed runs:"), "resultRuns");
     // Paths have no break points: they are cut at the edge (the tooltip has them whole).
     m_package->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -390,6 +389,8 @@ void ResultPanel::showResult(const Client::CompileResult &r)
     }
     m_device->setText(r.device);
     m_torch->setText(r.torchVersion);
+    m_recipe->setText(RecipeText::describe(r.raw.value(QLatin1String("recipe")).toObject()));
+    m_form->setRowVisible(m_recipe, !m_recipe->text().isEmpty()); // older results and regional compiles have none
     QStringList inputs;
     for (const auto &t : r.inputs)
         inputs << t.text();
@@ -414,9 +415,7 @@ void ResultPanel::showResult(const Client::CompileResult &r)
         QStringList items;
         for (const QString &w : warnings)
             items << w.toHtmlEscaped();
-        m_warningText->setText(
-            tr("<b>Warning:</b> %1")
-                .arg(items.join(QStringLiteral("<br>"))));
+        m_warningText->setText(tr("<b>Warning:</b> %1").arg(items.join(QStringLiteral("<br>"))));
         m_warningFrame->show();
     }
     m_compile = r;

@@ -96,6 +96,7 @@ private:
     QLabel *m_package;
     QLabel *m_device;
     QLabel *m_torch;
+    QLabel *m_recipe; ///< which recipe and why (the result's `recipe`), hidden without one
     QLabel *m_inputs;
     QLabel *m_maxAbsError;
     QLabel *m_verify;

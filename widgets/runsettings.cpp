@@ -43,6 +43,7 @@ RunSettings RunSettings::load()
     RunSettings r;
     s.beginGroup(QStringLiteral("run"));
     r.dtype = s.value(QStringLiteral("dtype"), r.dtype).toString();
+    r.recipe = s.value(QStringLiteral("recipe"), r.recipe).toString();
     r.freezing = s.value(QStringLiteral("freezing"), r.freezing).toBool();
     r.maxAutotune = s.value(QStringLiteral("maxAutotune"), r.maxAutotune).toBool();
     r.regional = s.value(QStringLiteral("regional"), r.regional).toBool();
@@ -89,6 +90,7 @@ void RunSettings::save() const
     QSettings s;
     s.beginGroup(QStringLiteral("run"));
     s.setValue(QStringLiteral("dtype"), dtype);
+    s.setValue(QStringLiteral("recipe"), recipe);
     s.setValue(QStringLiteral("freezing"), freezing);
     s.setValue(QStringLiteral("maxAutotune"), maxAutotune);
     s.setValue(QStringLiteral("regional"), regional);
@@ -187,9 +189,13 @@ QJsonObject RunSettings::requestFields(const QString &type, const QString &model
     }
     o.insert(QLatin1String("dtype"), dtype);
     if (!tune) {
-        o.insert(QLatin1String("freezing"), freezing);
+        // A compile's freezing is left to its recipe unless ticked (the engine's "auto" decides it).
+        if (!compile || freezing)
+            o.insert(QLatin1String("freezing"), freezing);
         o.insert(QLatin1String("max_autotune"), maxAutotune);
     }
+    if (compile && !recipe.isEmpty() && recipe != QLatin1String("auto"))
+        o.insert(QLatin1String("recipe"), recipe);
     if (const QStringList d = dynamic(model); (compile || tune) && !d.isEmpty())
         o.insert(QLatin1String("dynamic"), QJsonArray::fromStringList(d));
     // Only the compile job knows regional compiles (profile, quantize, export and tune do not).
@@ -209,6 +215,7 @@ QJsonObject RunSettings::requestFields(const QString &type, const QString &model
 
 void RunSettings::applyRecipeOptions(const QJsonObject &options)
 {
+    recipe = QStringLiteral("defaults"); // the recipe's own options, as they are
     freezing = options.value(QLatin1String("freezing")).toBool();
     maxAutotune = options.value(QLatin1String("max_autotune")).toBool();
     const QString recipeDtype = options.value(QLatin1String("dtype")).toString();
@@ -253,6 +260,27 @@ Client::QuantizeRequest RunSettings::quantizeRequest(const Client::CompileReques
     return r;
 }
 
+namespace {
+/// The compile recipe choice (RunSettings::recipe; FORMAT.md "compile" `recipe`): Auto, the
+/// defaults, freezing, max-autotune, or the tune option set a recipe set, kept as it is.
+QComboBox *recipeCombo(const QString &current, QWidget *parent)
+{
+    auto *combo = new QComboBox(parent);
+    combo->setObjectName(QStringLiteral("compileRecipe"));
+    combo->addItem(RunSettingsDialog::tr("Auto (chosen per model)"), QStringLiteral("auto"));
+    combo->addItem(RunSettingsDialog::tr("AOTInductor defaults"), QStringLiteral("defaults"));
+    combo->addItem(RunSettingsDialog::tr("Freezing"), QStringLiteral("freezing"));
+    combo->addItem(RunSettingsDialog::tr("Max-autotune"), QStringLiteral("max_autotune"));
+    if (combo->findData(current) < 0)
+        combo->addItem(current, current);
+    combo->setCurrentIndex(std::max(0, combo->findData(current)));
+    combo->setToolTip(RunSettingsDialog::tr("Auto picks the recipe from the exported graph (on the CPU: freezing when "
+                                            "convolutions carry most of the work) and the result says which and why; "
+                                            "the boxes below add to any recipe"));
+    return combo;
+}
+} // namespace
+
 RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString &model, QWidget *parent)
     : QDialog(parent)
     , m_original(settings)
@@ -260,6 +288,7 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     , m_shapes(settings.shapes(model))
     , m_shapesLabel(new QLabel(this))
     , m_dtype(new QComboBox(this))
+    , m_recipe(recipeCombo(settings.recipe, this))
     , m_freezing(new QCheckBox(tr("Freezing (fold weights into constants)"), this))
     , m_maxAutotune(new QCheckBox(tr("Max-autotune (benchmark kernel choices; slow compile)"), this))
     , m_regional(new QCheckBox(tr("Regional compile (each repeated block compiled once, weights bound at run time)"), this))
@@ -367,7 +396,6 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     m_threads->setValue(settings.threads);
     m_threads->setToolTip(tr("Intra-op threads for eager and compiled alike; the engine refuses more than the CPUs it "
                              "may use (affinity and cgroup quota) and records the count in every result"));
-
     // The Inputs dialog (Model → Inputs…) edits the shapes; here they are shown and can be reset.
     m_shapesLabel->setObjectName(QStringLiteral("shapesLabel"));
     m_shapesLabel->setWordWrap(true);
@@ -389,10 +417,10 @@ RunSettingsDialog::RunSettingsDialog(const RunSettings &settings, const QString 
     auto *shapesRow = new QHBoxLayout;
     shapesRow->addWidget(m_shapesLabel, 1);
     shapesRow->addWidget(resetShapes);
-
     auto *compile = new QGroupBox(tr("Compile"), this);
     auto *compileForm = new QFormLayout(compile);
     compileForm->addRow(tr("Data type:"), m_dtype);
+    compileForm->addRow(tr("Recipe:"), m_recipe);
     compileForm->addRow(m_freezing);
     compileForm->addRow(m_maxAutotune);
     compileForm->addRow(m_regional);
@@ -464,6 +492,7 @@ RunSettings RunSettingsDialog::settings() const
     RunSettings r = m_original;
     r.setShapes(m_model, m_shapes);
     r.dtype = m_dtype->currentData().toString();
+    r.recipe = m_recipe->currentData().toString();
     r.freezing = m_freezing->isChecked();
     r.maxAutotune = m_maxAutotune->isChecked();
     r.regional = m_regional->isChecked();

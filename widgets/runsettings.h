@@ -25,7 +25,12 @@ namespace AotStudio::Widgets {
 struct RunSettings
 {
     QString dtype = QStringLiteral("fp32");  ///< fp32, bf16, fp16
-    bool freezing = false;                   ///< Inductor freezing (constant-folds weights)
+    /// The compile's recipe (FORMAT.md "compile" `recipe`): "auto" (the engine chooses per model
+    /// after export, PROFILE.md "Recipe choice"; not sent), "defaults" or a tune option set name.
+    QString recipe = QStringLiteral("auto");
+    /// Inductor freezing (constant-folds weights); a compile sends it only when on, so that "auto"
+    /// decides it otherwise.
+    bool freezing = false;
     bool maxAutotune = false;                ///< Inductor max-autotune (slow compile)
     /// A compile finds the model's repeated blocks and compiles each class once (FORMAT.md
     /// "Regional compile": `regional`); profile, quantize, export, tune, numerics and sweep
@@ -72,7 +77,8 @@ struct RunSettings
     /**
      * Takes a recipe's `options` (FORMAT.md "Recipe": freezing, max_autotune, dtype, inductor) as
      * the next compile's settings; keys it does not give are reset (freezing and max-autotune off,
-     * no Inductor options), the dtype stays when it gives none.
+     * no Inductor options), the dtype stays when it gives none; the recipe becomes "defaults" so
+     * that the engine's chooser leaves these options as they are.
      */
     void applyRecipeOptions(const QJsonObject &options);
     /// The shapes of `model`'s example inputs the user chose ({input name: [d0, d1, ...]}); empty:
@@ -115,6 +121,7 @@ private:
     QJsonObject m_shapes; ///< m_model's shapes; a reset empties them
     QLabel *m_shapesLabel;
     QComboBox *m_dtype;
+    QComboBox *m_recipe;
     QCheckBox *m_freezing;
     QCheckBox *m_maxAutotune;
     QCheckBox *m_regional;

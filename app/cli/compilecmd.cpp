@@ -22,7 +22,8 @@ namespace {
 
 struct CompileOptions {
     std::string model, device = "cpu", out = "aotstudio-out", dtype = "fp32", submodule, recipe;
-    Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
+    std::string recipeName; ///< --recipe NAME (readRecipeArgument); empty: a file or none (the engine's auto)
+    Json recipeOptions; ///< loadRecipe()'s, when --recipe named a file
     CLI::Option *dtypeOption = nullptr; ///< to tell a given --dtype from the default
     int runs = 200, warmup = 5, minRuns = 20, threads = 0, verifySamples = 2;
     double maxSeconds = 5;
@@ -144,6 +145,8 @@ void printHuman(std::FILE *out, const Json &r)
     const Json interval = r.value("speedup_interval", Json());
     if (interval.is_object())
         std::fprintf(out, "speedup:        %s\n", Pipeline::ratioText(Pipeline::ratioFromJson(interval)).c_str());
+    if (const std::string line = recipeLine(r.value("recipe", Json())); !line.empty())
+        std::fprintf(out, "recipe:         %s\n", line.c_str());
     const Json baseline = r.value("eager_baseline", Json());
     if (baseline.is_object() && baseline.value("kind", "") == "exported_program")
         std::fprintf(out, "eager baseline: %s\n", baseline.value("note", "").c_str());
@@ -256,9 +259,11 @@ void addCompileOptions(CLI::App &cmd, CompileOptions &o)
                    "when the whole model runs once; the same as --model SPEC#PATH");
     cmd.add_flag("--max-autotune", o.maxAutotune, "Inductor max-autotune (benchmarks kernel choices; slow to compile)");
     cmd.add_option("--recipe", o.recipe,
-                   "A recipe file (aotstudio-cli tune writes OUT/recipe.json): its freezing, max-autotune, dtype and "
-                   "Inductor options")
-        ->check(CLI::ExistingFile);
+                   "auto (the default: chosen per model after export by a measured rule, PROFILE.md \"Recipe "
+                   "choice\"; the result says which and why), defaults (AOTInductor's defaults and the flags given), "
+                   "a tune option set (freezing, max_autotune, freezing+max_autotune, no_epilogue_fusion, ...), or a "
+                   "recipe file (aotstudio-cli tune writes OUT/recipe.json): its freezing, max-autotune, dtype and "
+                   "Inductor options");
     cmd.add_flag("--allow-cache", o.allowCache,
                  "Let Inductor reuse its compile cache (faster; a cache hit runs no "
                  "passes, so pass snapshots and the kernel list may be missing)");
@@ -352,6 +357,8 @@ Json compileRequest(const CompileOptions &o)
     setShapes(request, o.shapes);
     applyRecipe(request, o.recipeOptions,
                 o.dtypeOption && o.dtypeOption->count() > 0); // contradictions refused in check
+    if (!o.recipeName.empty())
+        request["recipe"] = o.recipeName; // checked by the engine (recipe.py), which lists the known names
     return request;
 }
 
@@ -360,7 +367,7 @@ std::string checkCompile(CompileOptions &o)
 {
     if (std::string problem = prepareOut(o.out); !problem.empty())
         return problem;
-    if (std::string problem = loadRecipe(o.recipe, o.recipeOptions); !problem.empty())
+    if (std::string problem = readRecipeArgument(o.recipe, o.recipeName, o.recipeOptions); !problem.empty())
         return problem;
     if (Json parsed; !parseShapes(o.shapes, parsed).empty())
         return parseShapes(o.shapes, parsed);

@@ -27,7 +27,8 @@ struct ExportOptions {
     std::string from, model, out, buckets, dynamicBatch, signKey, device, recipe, ray, layout = "buckets";
     std::optional<std::string> variant; ///< --variant (block layout; given even when empty, to refuse "")
     std::string fromCapture; ///< a capture folder whose proposal gives the buckets (issue 39)
-    Json recipeOptions; ///< loadRecipe()'s, when --recipe was given
+    Json recipeOptions; ///< loadRecipe()'s, when --recipe named a file
+    std::string recipeName; ///< --recipe NAME (readRecipeArgument); empty: a file or none (the engine's auto)
     std::vector<std::string> dynamic, shapes;
     bool padSafe = false, noZip = false, json = false, noSharedWeights = false, verbose = false;
     int coldStartRuns = 3;
@@ -70,9 +71,10 @@ std::optional<std::pair<long, long>> parseDynamicBatch(const std::string &spec)
 void addExportOptions(CLI::App &cmd, ExportOptions &o)
 {
     cmd.add_option("--recipe", o.recipe,
-                   "A recipe file (aotstudio-cli tune writes OUT/recipe.json): its freezing, max-autotune, dtype and "
-                   "Inductor options for every bucket")
-        ->check(CLI::ExistingFile);
+                   "auto (the default: chosen per model after export as compile does; freezing keeps the weights in "
+                   "every bucket's package, and the result says what that costs), defaults, a tune option set "
+                   "(freezing, max_autotune, ...), or a recipe file (aotstudio-cli tune writes OUT/recipe.json): its "
+                   "freezing, max-autotune, dtype and Inductor options for every bucket");
     cmd.add_option("--from", o.from, "A compile output directory (its result.json gives model, device, dtype)")
         ->check(CLI::ExistingDirectory);
     cmd.add_option("-m,--model", o.model, "Model spec, instead of or overriding --from");
@@ -152,7 +154,7 @@ std::string checkExport(ExportOptions &o)
 {
     if (o.from.empty() && o.model.empty())
         return "needs a model: pass --from DIR (a compile's output) or --model SPEC";
-    if (std::string problem = loadRecipe(o.recipe, o.recipeOptions); !problem.empty())
+    if (std::string problem = readRecipeArgument(o.recipe, o.recipeName, o.recipeOptions); !problem.empty())
         return problem;
     if (o.variant && o.layout != "blocks")
         return "--variant applies to --layout blocks only (it names the block folders CLASS.VARIANT/); add "
@@ -217,6 +219,8 @@ Json exportRequest(const ExportOptions &o)
     if (o.variant)
         request["variant"] = *o.variant;
     applyRecipe(request, o.recipeOptions, false);
+    if (!o.recipeName.empty())
+        request["recipe"] = o.recipeName;
     setRay(request, o.ray);
     return request;
 }
@@ -258,6 +262,8 @@ void printExport(std::FILE *out, const Json &r)
             std::fprintf(out, "bucket:         %-10s batch %ld  %s\n", b.value("name", "").c_str(),
                          b.value("batch", 0L), b.value("package", "").c_str());
     }
+    if (const std::string line = recipeLine(r.value("recipe", Json())); !line.empty())
+        std::fprintf(out, "recipe:         %s\n", line.c_str());
     if (const Json c = r.value("capture", Json()); c.is_object()) {
         // Recorded traffic through the bucket policy (export --from-capture).
         std::fprintf(out, "recorded calls: %lld in %s; mean padding waste %.1f%%\n", c.value("calls", 0LL),

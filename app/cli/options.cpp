@@ -3,7 +3,9 @@
 
 #include "profiler/machine.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -189,6 +191,25 @@ std::string loadRecipe(const std::string &path, nlohmann::json &recipe)
     return {};
 }
 
+std::string readRecipeArgument(const std::string &value, std::string &name, nlohmann::json &recipe)
+{
+    name.clear();
+    recipe = nlohmann::json();
+    if (value.empty())
+        return {};
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(value, ec))
+        return loadRecipe(value, recipe);
+    const bool isName = std::all_of(value.begin(), value.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '+';
+    });
+    if (!isName)
+        return "--recipe: '" + value
+            + "' is neither a recipe name (auto, defaults, freezing, max_autotune, ...) nor an existing recipe file";
+    name = value;
+    return {};
+}
+
 std::string applyRecipe(nlohmann::json &request, const nlohmann::json &recipe, bool dtypeGiven)
 {
     if (!recipe.is_object())
@@ -203,9 +224,29 @@ std::string applyRecipe(nlohmann::json &request, const nlohmann::json &recipe, b
     for (const char *flag : {"freezing", "max_autotune"})
         if (recipe.value(flag, false))
             request[flag] = true;
+    // The file's choice of freezing stands: without the field the engine's chooser (recipe "auto")
+    // would decide it again.
+    if (recipe.contains("freezing") && !request.contains("freezing"))
+        request["freezing"] = false;
     if (recipe.contains("inductor"))
         request["inductor"] = recipe["inductor"];
     return {};
+}
+
+std::string recipeLine(const nlohmann::json &recipe)
+{
+    if (!recipe.is_object())
+        return {};
+    std::string line = recipe.value("name", std::string("?")) + ", chosen by "
+        + recipe.value("chosen_by", std::string("?")) + ": " + recipe.value("reason", std::string());
+    const nlohmann::json cost = recipe.value("cost", nlohmann::json());
+    if (cost.is_object()) {
+        const double weights = cost.value("weight_bytes", 0.0), extra = cost.value("extra_bytes", 0.0);
+        line += "; weights " + humanBytes(weights) + " inside each package, not shared";
+        if (extra > 0)
+            line += " (" + humanBytes(extra) + " more over " + std::to_string(cost.value("buckets", 1)) + " buckets)";
+    }
+    return line;
 }
 
 std::string humanBytes(double bytes)

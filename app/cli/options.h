@@ -57,9 +57,22 @@ std::string formatNumber(const nlohmann::json &v, const char *format);
 /// unknown key (named), a wrong type. Inductor keys are checked by the engine against its torch.
 std::string loadRecipe(const std::string &path, nlohmann::json &recipe);
 
+/// `--recipe VALUE` of compile, export and quantize: a recipe name (auto, defaults or one of tune's
+/// option sets: lower-case letters, digits, `_` and `+`; checked by the engine, which lists the
+/// known ones) into `name`, or an existing recipe file read by loadRecipe() into `recipe`. A file
+/// wins over a name when both could be meant (`./freezing` names the file in any case). Returns ""
+/// or the usage error (exit 2).
+std::string readRecipeArgument(const std::string &value, std::string &name, nlohmann::json &recipe);
+
 /// Apply `recipe` (loadRecipe()'s) to a compile-like `request`: its freezing and max_autotune turn
-/// those on (a flag on the command line stays on), its dtype and inductor options are set. Returns
-/// "" or the contradiction (exit 2): `--dtype` given as another dtype than the recipe's.
+/// those on (a flag on the command line stays on; a file's freezing is sent even when false, so the
+/// engine's recipe chooser leaves the file's choice as it is), its dtype and inductor options are
+/// set. Returns "" or the contradiction (exit 2): `--dtype` given as another dtype than the recipe's.
 std::string applyRecipe(nlohmann::json &request, const nlohmann::json &recipe, bool dtypeGiven);
+
+/// The one line a compile or export prints for its result's `recipe` (FORMAT.md "compile result"):
+/// "freezing, chosen by rule: REASON; weights 46.8 MB inside each package, not shared". Empty when
+/// `recipe` is not an object (an older engine, a regional compile).
+std::string recipeLine(const nlohmann::json &recipe);
 
 } // namespace AotStudio::Cli

@@ -7,6 +7,8 @@
 #include "exportrequest.h"
 #include "remoteengine.h"
 
+#include "protocol/version.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QHash>
@@ -45,8 +47,8 @@ public:
     };
     Q_ENUM(State)
 
-    /// The protocol version this client speaks.
-    static constexpr int ProtocolVersion = 1;
+    /// The protocol version this client speaks (core/protocol/version.h, shared with the engine).
+    static constexpr int ProtocolVersion = Protocol::kProtocolVersion;
 
     explicit EngineClient(QObject *parent = nullptr);
     ~EngineClient() override;

@@ -81,6 +81,14 @@ const CatalogEntry kCatalog[] = {
     {"machine.governor", QT_TRANSLATE_NOOP("EngineMessage", "CPU frequency scaling governor is '{governor}' (not 'performance'); pairing the variants cancels slow frequency drift"), "governor:name"},
     {"machine.governor_unreadable", QT_TRANSLATE_NOOP("EngineMessage", "CPU frequency governor not readable (common in VMs)"), ""},
     {"machine.throttle_unreadable", QT_TRANSLATE_NOOP("EngineMessage", "thermal throttling counters not readable"), ""},
+    {"recipe.rule_conv_freezing", QT_TRANSLATE_NOOP("EngineMessage", "convolutions are {share:.0f}% of the graph's {gflops:.3g} GFLOP ({convs:d} convolutions) on the CPU: freezing folds batch norms into them and pre-packs their weights for oneDNN"), "share:percent,gflops:float,convs:int"},
+    {"recipe.rule_matmul_defaults", QT_TRANSLATE_NOOP("EngineMessage", "convolutions are {share:.0f}% of the graph's {gflops:.3g} GFLOP on the CPU (freezing from {threshold:.0f}%): AOTInductor's defaults, as freezing makes matrix multiplies oneDNN calls that are slower at these sizes"), "share:percent,gflops:float,threshold:percent"},
+    {"recipe.rule_no_compute", QT_TRANSLATE_NOOP("EngineMessage", "the graph has no convolution or matrix multiply: AOTInductor's defaults (freezing has nothing to pack)"), ""},
+    {"recipe.rule_gpu_defaults", QT_TRANSLATE_NOOP("EngineMessage", "no recipe rule is measured on {device} yet: AOTInductor's defaults"), "device:name"},
+    {"recipe.user_named", QT_TRANSLATE_NOOP("EngineMessage", "named by the request (recipe {name})"), "name:name"},
+    {"recipe.user_fields", QT_TRANSLATE_NOOP("EngineMessage", "the request sets {fields} itself (command-line flags or a recipe file), so no recipe is chosen"), "fields:str"},
+    {"recipe.quantized", QT_TRANSLATE_NOOP("EngineMessage", "a quantized model: freezing follows its quantization (on for quantize/dequantize nodes and int8-static), so no recipe is chosen"), ""},
+    {"recipe.freezing_cost", QT_TRANSLATE_NOOP("EngineMessage", "freezing keeps the weights ({mb:.3g} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.3g} MB more than one shared copy, on disk and in memory once all are loaded"), "mb:float,buckets:int,extra_mb:float"},
 };
 
 const int kCatalogSize = int(sizeof(kCatalog) / sizeof(kCatalog[0]));

@@ -73,12 +73,6 @@ private:
     std::int64_t m_lines = 0;
 };
 
-Json readJson(const fs::path &path)
-{
-    std::ifstream in(path);
-    return in ? Json::parse(in, nullptr, false) : Json();
-}
-
 } // namespace
 
 Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
@@ -155,7 +149,7 @@ Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::
             std::ofstream log(fs::path(out) / "script.log", std::ios::binary | std::ios::trunc);
             log << p.out;
         }
-        Json s = readJson(fs::path(out) / "summary.json");
+        Json s = readJsonFile(fs::path(out) / "summary.json");
         if (!s.is_object())
             throw JobFailed({"record", Protocol::Code::CaptureFailed,
                              "the capture process ended without a summary (" + p.describe()
@@ -178,16 +172,10 @@ Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::
         return s;
     });
     const Json proposal = ctx.stage("propose", "proposing the dynamic shapes and buckets", [&](Json &a) {
-        try {
-            Json r = Python::callFunction("capture_propose", "propose",
-                                          Json::array({fs::absolute(out).string(), waste, maxBuckets}), "propose");
-            a["proposal"] = (fs::path(out) / "proposal.json").string();
-            return r;
-        } catch (const Python::FrontendException &e) {
-            if (!e.details().empty())
-                ctx.log("debug", e.details());
-            throw JobFailed(e.error());
-        }
+        Json r = Python::callFunction("capture_propose", "propose",
+                                      Json::array({fs::absolute(out).string(), waste, maxBuckets}), "propose");
+        a["proposal"] = (fs::path(out) / "proposal.json").string();
+        return r;
     });
     return Json{{"out", out}, {"summary", summary}, {"proposal", proposal}};
 }

@@ -541,7 +541,7 @@ Json runCompile(const Job &ctx, const Json &request)
         }
         if (speedup.estimate > 0)
             log("info", "speedup " + ratioText(speedup));
-        Json result{
+        return Json{
             {"model", request.value("model", std::string())},
             {"device", device},
             {"dtype", request.value("dtype", std::string("fp32"))},
@@ -597,8 +597,8 @@ Json runCompile(const Job &ctx, const Json &request)
             {"memory", compiled.value("memory", Json())},
             {"fusion", compiled.value("fusion", Json())},
             {"options", compiled.value("options", Json::object())},
+            {"recipe", compiled.value("recipe", Json())}, // which recipe and why (recipe.py)
         };
-        return result;
     } catch (const Python::FrontendException &e) {
         if (!e.details().empty())
             log("debug", e.details());

@@ -312,6 +312,9 @@ void Engine::runJob(Job &job)
                           {"queued_seconds", std::chrono::duration<double>(job.started - job.received).count()}};
         emit(Protocol::makeResult(id, result, timing));
     } catch (const JobFailed &e) {
+        // The frontend's traceback (or other details) for whoever reads the engine log.
+        if (!e.details().empty())
+            emit(Protocol::makeLog(id, "debug", e.details()));
         // Not for a bad request: the directory may belong to another job (e.g. "in use").
         const auto &out = job.request.body.value("out", Json());
         if (job.request.type == "compile" && out.is_string() && e.error().code != Protocol::Code::BadRequest) {

@@ -11,6 +11,7 @@
 #include "bundle/signing.h"
 #include "bundle/weights.h"
 #include "profiler/statistics.h"
+#include "protocol/messages.h"
 #include "python/frontend.h"
 #include "runtime/aotirunner.h"
 
@@ -30,14 +31,6 @@ using Protocol::Json;
 namespace fs = std::filesystem;
 
 namespace {
-
-Json readJsonFile(const fs::path &path)
-{
-    std::ifstream in(path);
-    if (!in)
-        return Json();
-    return Json::parse(in, nullptr, false);
-}
 
 /// Export's stages: one compile per bucket fills "buckets" (each a sub-job carrying `bucket`).
 constexpr StageSpan kExportStages[] = {{"buckets", 0.05, 0.85}, {"cold_start", 0.85, 0.95}, {"package", 0.95, 1.00}};
@@ -348,6 +341,32 @@ Json captureTraffic(const Job &ctx, const fs::path &bundle, const Json &proposal
              "padded to its batch B; its waste is (B - b) / B, averaged over the calls"}};
 }
 
+/// The export result's `recipe` (FORMAT.md "export result"): the first bucket's compile's (every
+/// bucket's compile decides on the same graph features; the batch changes no share), its freezing
+/// cost counted over the bundle's `buckets` (each package keeps its own copy of the weights) and
+/// logged when there are several.
+Json bundleRecipe(const Job &ctx, Json recipe, std::size_t buckets)
+{
+    if (!recipe.is_object())
+        return Json();
+    if (Json &cost = recipe["cost"]; cost.is_object()) {
+        const double weights = cost.value("weight_bytes", 0.0);
+        const double extra = weights * static_cast<double>(buckets > 0 ? buckets - 1 : 0);
+        const Protocol::Text reason = Protocol::text(
+            "recipe.freezing_cost",
+            Json{{"mb", weights / 1e6}, {"buckets", static_cast<long>(buckets)}, {"extra_mb", extra / 1e6}});
+        cost["buckets"] = buckets;
+        cost["extra_bytes"] = static_cast<long long>(extra);
+        cost["reason"] = reason.english;
+        cost["reason_msg"] = reason.msg();
+        if (buckets > 1)
+            ctx.log("info", reason);
+    } else {
+        recipe.erase("cost");
+    }
+    return recipe;
+}
+
 } // namespace
 
 Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::stop_token stop)
@@ -388,7 +407,7 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
         sourceRule = Bundle::batchRule(source.value("guards", Json()));
     }
     for (const char *k : {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic",
-                          "shapes", "cuda_archs"}) {
+                          "shapes", "cuda_archs", "recipe"}) {
         if (request.contains(k))
             base[k] = request[k];
     }
@@ -482,7 +501,6 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
             throw fail("export", Protocol::Code::BadRequest, e.what(), "make a key with aotstudio-cli keygen KEYFILE");
         }
     }
-
     // 2. Staging directory next to the destination (removed unless it is renamed into place).
     const fs::path staging = prepareStaging(out);
     fs::create_directories(staging / Bundle::kPackagesDir, ec);
@@ -747,6 +765,7 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
     }
     const Json capture = proposal.is_object() ? captureTraffic(ctx, out, proposal, request["from_capture"]) : Json();
     return Json{{"bundle", out.string()},
+                {"recipe", bundleRecipe(ctx, first.value("recipe", Json()), bucketsJson.size())},
                 {"zip", zipPath},
                 {"capture", capture},
                 {"compat", draft.compat},

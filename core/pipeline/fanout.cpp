@@ -24,11 +24,7 @@ constexpr double kPollSeconds = 0.25;
 
 Json call(const char *function, const Json &args, const char *stage = "load")
 {
-    try {
-        return Python::callFunction("fanout", function, args, stage);
-    } catch (const Python::FrontendException &e) {
-        throw JobFailed(e.error());
-    }
+    return Python::callFunction("fanout", function, args, stage);
 }
 
 Protocol::Error errorFrom(const Json &e)
@@ -113,11 +109,7 @@ std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, 
             Json{{"request", s.request}, {"collect", s.collect}, {"target", s.target.string()}, {"send", send}});
     }
     std::string torch;
-    try {
-        torch = Python::engineInfo().value("torch_version", std::string());
-    } catch (const Python::FrontendException &e) {
-        throw JobFailed(e.error());
-    }
+    torch = Python::engineInfo().value("torch_version", std::string());
     parent.log("info", "joining the Ray cluster at " + address + " (" + std::to_string(subs.size()) + " tasks)");
     const auto t0 = std::chrono::steady_clock::now();
     const int handle = call("start", Json::array({address, engine.string(), torch, list, device})).get<int>();

@@ -60,35 +60,29 @@ Json runInputs(std::int64_t id, const Json &request, const EventFn &emit, std::s
             jobRequest[k] = request[k];
     const ScratchFolder scratch;
     jobRequest["out"] = scratch.path().string();
-    try {
-        Json result;
-        {
-            Python::CompileJob job(
-                jobRequest,
-                [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
-                    ctx.log(level, message, msg);
-                },
-                ctx.sink(), ctx.stopToken());
-            result = ctx.stage("load", "building the model and example inputs", [&](Json &) {
-                const Json loaded = job.load();
-                Json described = job.call("describe_inputs");
-                described["parameters"] = loaded.value("parameters", Json());
-                described["outputs"] = loaded.value("outputs", Json::array());
-                described["torch_version"] = loaded.value("torch_version", std::string());
-                return described;
-            });
-            ctx.checkStop("load"); // a cancel while Python built the model: no result after it
-        } // the job's lock in the scratch folder is released here, before the folder goes
-        result["model"] = model;
-        result["device"] = request.value("device", std::string("cpu"));
-        result["dtype"] = request.value("dtype", std::string("fp32"));
-        result["shapes"] = request.value("shapes", Json());
-        return result;
-    } catch (const Python::FrontendException &e) {
-        if (!e.details().empty())
-            ctx.log("debug", e.details());
-        throw JobFailed(e.error());
-    }
+    Json result;
+    {
+        Python::CompileJob job(
+            jobRequest,
+            [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+                ctx.log(level, message, msg);
+            },
+            ctx.sink(), ctx.stopToken());
+        result = ctx.stage("load", "building the model and example inputs", [&](Json &) {
+            const Json loaded = job.load();
+            Json described = job.call("describe_inputs");
+            described["parameters"] = loaded.value("parameters", Json());
+            described["outputs"] = loaded.value("outputs", Json::array());
+            described["torch_version"] = loaded.value("torch_version", std::string());
+            return described;
+        });
+        ctx.checkStop("load"); // a cancel while Python built the model: no result after it
+    } // the job's lock in the scratch folder is released here, before the folder goes
+    result["model"] = model;
+    result["device"] = request.value("device", std::string("cpu"));
+    result["dtype"] = request.value("dtype", std::string("fp32"));
+    result["shapes"] = request.value("shapes", Json());
+    return result;
 }
 
 } // namespace AotStudio::Pipeline

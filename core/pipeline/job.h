@@ -23,16 +23,8 @@ namespace AotStudio::Pipeline {
 /// Where a job's events go (progress, log, stage_done); result and error are returned/thrown.
 using EventFn = std::function<void(const Protocol::Json &event)>;
 
-/// Thrown when a job ends early; carries the protocol error (code, stage, message, hint).
-class JobFailed : public std::exception {
-public:
-    explicit JobFailed(Protocol::Error error) : m_error(std::move(error)) {}
-    const Protocol::Error &error() const { return m_error; }
-    const char *what() const noexcept override { return m_error.message.c_str(); }
-
-private:
-    Protocol::Error m_error;
-};
+/// Thrown when a job ends early (core/protocol/messages.h); Python::FrontendException is one.
+using JobFailed = Protocol::JobFailed;
 
 /// A stage of a job and the part of the job's progress bar it covers, [begin, end] in [0, 1].
 /// Each job keeps its stages in a `constexpr StageSpan kStages[]` table, in order.

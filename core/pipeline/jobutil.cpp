@@ -6,18 +6,19 @@
 #include "bundle/bundle.h"
 #include "python/frontend.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
-#include <ctime>
-#include <sys/wait.h>
-#include <algorithm>
-#include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
+#include <fstream>
 #include <poll.h>
 #include <spawn.h>
 #include <string_view>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -44,6 +45,15 @@ void writeFileAtomic(const std::filesystem::path &path, const std::string &text)
 void writeJsonAtomic(const std::filesystem::path &path, const Protocol::Json &j)
 {
     writeFileAtomic(path, j.dump(2, ' ', false, Protocol::Json::error_handler_t::replace) + "\n");
+}
+
+Protocol::Json readJsonFile(const std::filesystem::path &path)
+{
+    std::ifstream in(path);
+    if (!in)
+        return nullptr;
+    Protocol::Json j = Protocol::Json::parse(in, nullptr, false);
+    return j.is_discarded() ? nullptr : j;
 }
 
 std::string isoNow()

@@ -22,6 +22,9 @@ Protocol::Json summaryJson(const Profiler::Summary &s, int warmup);
 void writeFileAtomic(const std::filesystem::path &path, const std::string &text);
 /// `j` indented by 2, invalid UTF-8 replaced (a model's strings must not fail the write), atomically.
 void writeJsonAtomic(const std::filesystem::path &path, const Protocol::Json &j);
+/// The JSON in `path`, or null when the file is missing, unreadable or not JSON (a result.json
+/// that may not be there: callers treat null as "not recorded").
+Protocol::Json readJsonFile(const std::filesystem::path &path);
 /// The current UTC time as ISO 8601 ("2026-11-30T14:05:00Z").
 std::string isoNow();
 /// `s` quoted for /bin/sh (single quotes; embedded ones escaped).

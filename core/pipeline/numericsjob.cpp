@@ -48,54 +48,47 @@ Json runNumerics(std::int64_t id, const Json &request, const EventFn &emit, std:
         throw JobFailed({"load", Protocol::Code::BadRequest, "cannot create '" + out.string() + "': " + ec.message(),
                          "choose a writable --out"});
 
-    try {
-        Json jobRequest = request;
-        jobRequest["out"] = out.string();
-        jobRequest.erase("tolerance"); // numerics' own (normalized error), not compile's max abs difference
-        Python::CompileJob job(
-            jobRequest,
-            [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
-                ctx.log(level, message, msg);
-            },
-            ctx.sink(), ctx.stopToken());
-        const Json loaded
-            = ctx.stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
-        ctx.stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
-        const Json begun = job.call("numerics.begin", Json::array({request.value("tolerance", Json())}));
-        ctx.stage("reference", "the graph op by op at " + begun.value("reference_dtype", std::string("float64")),
-                  [&](Json &) { return job.call("numerics.run_reference"); });
-        ctx.stage("eager", "the graph op by op in " + request.value("dtype", std::string("fp32")),
-                  [&](Json &) { return job.call("numerics.run_eager"); });
-        ctx.stage("compile", "compiling with every intermediate as an output (AOTInductor)", [&](Json &a) {
-            Json r = job.call("numerics.compile");
-            a["package"] = r.value("package", Json());
-            return r;
-        });
-        ctx.stage("compiled", "running the exposed package", [&](Json &) { return job.call("numerics.run_compiled"); });
-        return ctx.stage("write", "writing numerics.json", [&](Json &a) {
-            Json result = job.call("numerics.report");
-            result["format"] = "aotstudio.numerics";
-            result["format_version"] = 1;
-            result["created"] = isoNow();
-            result["model"] = model;
-            result["device"] = device;
-            result["out"] = out.string();
-            result["torch_version"] = loaded.value("torch_version", std::string());
-            result["torchao_version"] = torchaoVersion();
-            result["inputs"] = loaded.value("inputs", Json::array());
-            // The request as it came, so that `repro` can export the same program again.
-            result["request"] = request;
-            const fs::path path = out / "numerics.json";
-            result["files"] = {{"numerics_json", path.string()}};
-            writeJsonAtomic(path, result);
-            a["numerics"] = path.string();
-            return result;
-        });
-    } catch (const Python::FrontendException &e) {
-        if (!e.details().empty())
-            ctx.log("debug", e.details());
-        throw JobFailed(e.error());
-    }
+    Json jobRequest = request;
+    jobRequest["out"] = out.string();
+    jobRequest.erase("tolerance"); // numerics' own (normalized error), not compile's max abs difference
+    Python::CompileJob job(
+        jobRequest,
+        [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+            ctx.log(level, message, msg);
+        },
+        ctx.sink(), ctx.stopToken());
+    const Json loaded = ctx.stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
+    ctx.stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
+    const Json begun = job.call("numerics.begin", Json::array({request.value("tolerance", Json())}));
+    ctx.stage("reference", "the graph op by op at " + begun.value("reference_dtype", std::string("float64")),
+              [&](Json &) { return job.call("numerics.run_reference"); });
+    ctx.stage("eager", "the graph op by op in " + request.value("dtype", std::string("fp32")),
+              [&](Json &) { return job.call("numerics.run_eager"); });
+    ctx.stage("compile", "compiling with every intermediate as an output (AOTInductor)", [&](Json &a) {
+        Json r = job.call("numerics.compile");
+        a["package"] = r.value("package", Json());
+        return r;
+    });
+    ctx.stage("compiled", "running the exposed package", [&](Json &) { return job.call("numerics.run_compiled"); });
+    return ctx.stage("write", "writing numerics.json", [&](Json &a) {
+        Json result = job.call("numerics.report");
+        result["format"] = "aotstudio.numerics";
+        result["format_version"] = 1;
+        result["created"] = isoNow();
+        result["model"] = model;
+        result["device"] = device;
+        result["out"] = out.string();
+        result["torch_version"] = loaded.value("torch_version", std::string());
+        result["torchao_version"] = torchaoVersion();
+        result["inputs"] = loaded.value("inputs", Json::array());
+        // The request as it came, so that `repro` can export the same program again.
+        result["request"] = request;
+        const fs::path path = out / "numerics.json";
+        result["files"] = {{"numerics_json", path.string()}};
+        writeJsonAtomic(path, result);
+        a["numerics"] = path.string();
+        return result;
+    });
 }
 
 } // namespace AotStudio::Pipeline

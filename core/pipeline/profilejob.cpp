@@ -63,10 +63,7 @@ struct Provenance {
     static Provenance load(const fs::path &path)
     {
         Provenance p;
-        std::ifstream in(path);
-        if (!in)
-            return p;
-        const Json j = Json::parse(in, nullptr, false);
+        const Json j = readJsonFile(path);
         if (!j.is_object())
             return p;
         for (const auto &k : j.value("kernels", Json::array())) {
@@ -352,8 +349,7 @@ std::unique_ptr<Runtime::AotiRunner> loadPackage(const ProfileRequest &req, cons
 {
     std::error_code ec;
     if (src.source == "given" && !fs::exists(Bundle::InputGuards::sidecarPath(src.package), ec)) {
-        std::ifstream in(fs::path(src.package).parent_path() / "result.json");
-        const Json compiledFor = in ? Json::parse(in, nullptr, false) : Json();
+        const Json compiledFor = readJsonFile(fs::path(src.package).parent_path() / "result.json");
         const Json want = compiledFor.is_object() ? compiledFor.value("inputs", Json()) : Json();
         const Json have = loaded.value("inputs", Json());
         if (want.is_array() && have.is_array() && want != have)
@@ -662,9 +658,8 @@ Json memoryVsEager(const std::vector<Variant> &variants, const std::string &pack
     const fs::path planPath = fs::path(package).parent_path() / "memory.json";
     std::error_code ec;
     if (fs::exists(planPath, ec)) {
-        std::ifstream in(planPath);
-        plan = Json::parse(in, nullptr, false);
-        if (plan.is_discarded() || !plan.is_object() || !plan.value("available", false))
+        plan = readJsonFile(planPath);
+        if (!plan.is_object() || !plan.value("available", false))
             plan = nullptr;
     }
     const auto num = [](const Json &j, const char *key) -> std::optional<double> {
@@ -1103,132 +1098,125 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
     const PackageSource src = obtainPackage(ctx, request, req);
     const Provenance provenance = Provenance::load(src.kernelsJson);
 
-    try {
-        Json jobRequest = request;
-        jobRequest["out"] = req.out.string();
-        Python::CompileJob job(
-            jobRequest,
-            [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
-                ctx.log(level, message, msg);
-            },
-            ctx.sink(), ctx.stopToken());
-        ctx.progress("load", 0, "building the model and example inputs");
-        const Json loaded = job.load();
-        ctx.checkStop("load");
+    Json jobRequest = request;
+    jobRequest["out"] = req.out.string();
+    Python::CompileJob job(
+        jobRequest,
+        [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+            ctx.log(level, message, msg);
+        },
+        ctx.sink(), ctx.stopToken());
+    ctx.progress("load", 0, "building the model and example inputs");
+    const Json loaded = job.load();
+    ctx.checkStop("load");
 
-        // 2. Load the package and check it computes what eager computes on these inputs.
-        ctx.progress("load_package", 0, "loading the package with LibTorch");
-        const auto runner = loadPackage(req, src, job, loaded);
-        for (const auto &c : runner->layoutConversions())
-            ctx.log("warning",
-                    "layout: " + c.message + " (convert_layout; the copy is made once, outside the timed calls)");
-        const Json verified
-            = verifyPackage(job, *runner); // per output, on the example and seeded inputs (compilejob.h)
-        ctx.checkStop("load_package");
+    // 2. Load the package and check it computes what eager computes on these inputs.
+    ctx.progress("load_package", 0, "loading the package with LibTorch");
+    const auto runner = loadPackage(req, src, job, loaded);
+    for (const auto &c : runner->layoutConversions())
+        ctx.log("warning",
+                "layout: " + c.message + " (convert_layout; the copy is made once, outside the timed calls)");
+    const Json verified = verifyPackage(job, *runner); // per output, on the example and seeded inputs (compilejob.h)
+    ctx.checkStop("load_package");
 
-        // 3.-7. Variants timed together, memory, throughput, cold start.
-        std::vector<Variant> variants = makeVariants(req, job, *runner, warn);
-        Measured measured = measureVariants(ctx, req, variants, warn);
-        measureMemory(ctx, variants, req.device);
-        // Throughput against N runners of the package, N threads (throughput.h: runner counts
-        // take turns in rounds, each rate with its interval, scaling against one runner).
-        Json throughput = Json::array();
-        if (req.wanted.count("aoti") && !req.runnerCounts.empty()) {
-            ctx.progress("throughput", 0,
-                         "throughput with " + std::to_string(req.runnerCounts.size())
-                             + " runner count(s), in alternating windows");
-            ThroughputOptions topt;
-            topt.runnerCounts = req.runnerCounts;
-            topt.seconds = req.throughputSeconds;
-            topt.warmup = std::max(3, req.options.warmup);
-            topt.threads = req.threads;
-            topt.convertLayout = req.convertLayout;
-            throughput = measureThroughput(
-                src.package, req.device, [&] { return job.inputs(); }, topt, stop, warn,
-                [&](double f) { ctx.progress("throughput", f, "throughput windows"); });
-            ctx.checkStop("throughput");
-        }
-        std::optional<ProfileBundle> bundle;
-        if (req.coldRuns > 0 || req.replay)
-            bundle = writeProfileBundle(req, src.package, loaded, verified, warn);
-        const Json cold = measureProfileColdStart(ctx, req, bundle, warn);
-        ctx.checkStop("cold_start");
-        const Json replay = measureProfileReplay(ctx, req, bundle, warn);
-        ctx.checkStop("replay");
-
-        // 8. Report.
-        ctx.progress("write", 0, "writing profile.json, CSV and trace.json");
-        const VariantReport vr = reportVariants(ctx, variants, measured, req.options, warn);
-        const Json memory = memoryVsEager(variants, src.package,
-                                          src.options.is_object() && src.options.value("freezing", false), warn);
-        const KernelReport kr = reportKernels(measured, variants, provenance, req.device);
-        const ProfileFiles files(req.out);
-        Json result{
-            {"format", "aotstudio.profile"},
-            {"format_version", 1},
-            {"created", isoNow()},
-            {"model", req.model},
-            {"device", req.device},
-            {"dtype", request.value("dtype", std::string("fp32"))},
-            {"package", src.package},
-            {"package_source", src.source},
-            {"kernels_json", src.kernelsJson.empty() ? Json() : Json(src.kernelsJson.string())},
-            {"stages", src.stages},
-            {"options", src.options},
-            {"out", req.out.string()},
-            {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
-            {"torchao_version", torchaoVersion()},
-            {"cuda_version", loaded.value("cuda_version", std::string())},
-            {"device_info", deviceInfo(req.device, req.threads, measured.cupti.get())},
-            {"inputs", loaded.value("inputs", Json::array())},
-            {"outputs", loaded.value("outputs", Json::array())},
-            {"max_abs_error", verified.value("max_abs_error", Json())},
-            {"verify", verified.value("verify", Json())},
-            {"method",
-             {{"timer", "std::chrono::steady_clock around each call, in the engine process"},
-              {"warmup", req.options.warmup},
-              {"min_runs", req.options.minRuns},
-              {"max_runs", req.options.maxRuns},
-              {"max_seconds", req.options.maxSeconds},
-              {"stable_rel", req.options.stableRel},
-              {"percentiles", "linear interpolation between order statistics (numpy default)"},
-              {"pairing", measured.comparison->pairing()},
-              {"traced_runs",
-               "untraced and traced runs of every variant timed together in alternating blocks, "
-               "the collector on for a sample of each traced block's calls (collector.sample_every)"}}},
-            {"threads", req.threads},
-            {"measurement", vr.measurement},
-            {"eager_baseline", loaded.value("eager_baseline", Json())},
-            {"speedup_interval", vr.speedupIntervals},
-            {"collector", measured.collector},
-            {"variants", vr.variants},
-            {"speedup", vr.speedup},
-            {"memory_vs_eager", memory},
-            {"kernels", kr.kernels},
-            {"ops", kr.ops},
-            {"gpu", kr.gpu},
-            {"cold_start", cold},
-            {"replay", replay},
-            {"throughput", throughput},
-            {"files",
-             {{"profile_json", files.json.string()},
-              {"csv", files.csv.string()},
-              {"kernels_csv", files.kernelsCsv.string()},
-              {"trace", req.trace ? Json(files.trace.string()) : Json()}}},
-            {"warnings", warnings},
-        };
-        writeProfileFiles(files, result, kr, measured.origin, req.trace);
-        ctx.sendEvent(Protocol::makeStageDone(id, "write", 0,
-                                              Json{{"profile", files.json.string()},
-                                                   {"csv", files.csv.string()},
-                                                   {"trace", req.trace ? Json(files.trace.string()) : Json()}}));
-        ctx.progress("write", 1, "profile done");
-        return result;
-    } catch (const Python::FrontendException &e) {
-        if (!e.details().empty())
-            ctx.log("debug", e.details());
-        throw JobFailed(e.error());
+    // 3.-7. Variants timed together, memory, throughput, cold start.
+    std::vector<Variant> variants = makeVariants(req, job, *runner, warn);
+    Measured measured = measureVariants(ctx, req, variants, warn);
+    measureMemory(ctx, variants, req.device);
+    // Throughput against N runners of the package, N threads (throughput.h: runner counts
+    // take turns in rounds, each rate with its interval, scaling against one runner).
+    Json throughput = Json::array();
+    if (req.wanted.count("aoti") && !req.runnerCounts.empty()) {
+        ctx.progress("throughput", 0,
+                     "throughput with " + std::to_string(req.runnerCounts.size())
+                         + " runner count(s), in alternating windows");
+        ThroughputOptions topt;
+        topt.runnerCounts = req.runnerCounts;
+        topt.seconds = req.throughputSeconds;
+        topt.warmup = std::max(3, req.options.warmup);
+        topt.threads = req.threads;
+        topt.convertLayout = req.convertLayout;
+        throughput = measureThroughput(
+            src.package, req.device, [&] { return job.inputs(); }, topt, stop, warn,
+            [&](double f) { ctx.progress("throughput", f, "throughput windows"); });
+        ctx.checkStop("throughput");
     }
+    std::optional<ProfileBundle> bundle;
+    if (req.coldRuns > 0 || req.replay)
+        bundle = writeProfileBundle(req, src.package, loaded, verified, warn);
+    const Json cold = measureProfileColdStart(ctx, req, bundle, warn);
+    ctx.checkStop("cold_start");
+    const Json replay = measureProfileReplay(ctx, req, bundle, warn);
+    ctx.checkStop("replay");
+
+    // 8. Report.
+    ctx.progress("write", 0, "writing profile.json, CSV and trace.json");
+    const VariantReport vr = reportVariants(ctx, variants, measured, req.options, warn);
+    const Json memory
+        = memoryVsEager(variants, src.package, src.options.is_object() && src.options.value("freezing", false), warn);
+    const KernelReport kr = reportKernels(measured, variants, provenance, req.device);
+    const ProfileFiles files(req.out);
+    Json result{
+        {"format", "aotstudio.profile"},
+        {"format_version", 1},
+        {"created", isoNow()},
+        {"model", req.model},
+        {"device", req.device},
+        {"dtype", request.value("dtype", std::string("fp32"))},
+        {"package", src.package},
+        {"package_source", src.source},
+        {"kernels_json", src.kernelsJson.empty() ? Json() : Json(src.kernelsJson.string())},
+        {"stages", src.stages},
+        {"options", src.options},
+        {"out", req.out.string()},
+        {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
+        {"torchao_version", torchaoVersion()},
+        {"cuda_version", loaded.value("cuda_version", std::string())},
+        {"device_info", deviceInfo(req.device, req.threads, measured.cupti.get())},
+        {"inputs", loaded.value("inputs", Json::array())},
+        {"outputs", loaded.value("outputs", Json::array())},
+        {"max_abs_error", verified.value("max_abs_error", Json())},
+        {"verify", verified.value("verify", Json())},
+        {"method",
+         {{"timer", "std::chrono::steady_clock around each call, in the engine process"},
+          {"warmup", req.options.warmup},
+          {"min_runs", req.options.minRuns},
+          {"max_runs", req.options.maxRuns},
+          {"max_seconds", req.options.maxSeconds},
+          {"stable_rel", req.options.stableRel},
+          {"percentiles", "linear interpolation between order statistics (numpy default)"},
+          {"pairing", measured.comparison->pairing()},
+          {"traced_runs",
+           "untraced and traced runs of every variant timed together in alternating blocks, "
+           "the collector on for a sample of each traced block's calls (collector.sample_every)"}}},
+        {"threads", req.threads},
+        {"measurement", vr.measurement},
+        {"eager_baseline", loaded.value("eager_baseline", Json())},
+        {"speedup_interval", vr.speedupIntervals},
+        {"collector", measured.collector},
+        {"variants", vr.variants},
+        {"speedup", vr.speedup},
+        {"memory_vs_eager", memory},
+        {"kernels", kr.kernels},
+        {"ops", kr.ops},
+        {"gpu", kr.gpu},
+        {"cold_start", cold},
+        {"replay", replay},
+        {"throughput", throughput},
+        {"files",
+         {{"profile_json", files.json.string()},
+          {"csv", files.csv.string()},
+          {"kernels_csv", files.kernelsCsv.string()},
+          {"trace", req.trace ? Json(files.trace.string()) : Json()}}},
+        {"warnings", warnings},
+    };
+    writeProfileFiles(files, result, kr, measured.origin, req.trace);
+    ctx.sendEvent(Protocol::makeStageDone(id, "write", 0,
+                                          Json{{"profile", files.json.string()},
+                                               {"csv", files.csv.string()},
+                                               {"trace", req.trace ? Json(files.trace.string()) : Json()}}));
+    ctx.progress("write", 1, "profile done");
+    return result;
 }
 
 } // namespace AotStudio::Pipeline

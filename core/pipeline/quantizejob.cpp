@@ -274,12 +274,8 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
     if (device != "cpu" && device != "cuda")
         throw JobFailed({"load", Protocol::Code::BadRequest, "unknown device '" + device + "'", "use --device cpu or --device cuda"});
 
-    Json schemes;
-    try {
-        schemes = Python::callFunction("quant", "scheme_list", Json::array({request.value("schemes", Json())}), "load");
-    } catch (const Python::FrontendException &e) {
-        throw JobFailed(e.error());
-    }
+    const Json schemes
+        = Python::callFunction("quant", "scheme_list", Json::array({request.value("schemes", Json())}), "load");
     std::error_code ec;
     const fs::path out = fs::absolute(request.value("out", std::string())).lexically_normal();
     fs::create_directories(out, ec);
@@ -362,17 +358,13 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
         SchemeRun run(ctx, scheme, share * static_cast<double>(i) * 0.99, share * 0.99);
         Json row;
         try {
-            try {
-                row = runScheme(run, request, scheme, (out / scheme).string(), options, threads);
-            } catch (const Python::FrontendException &e) {
-                if (!e.details().empty())
-                    run.emit(Protocol::makeLog(id, "debug", e.details()));
-                throw JobFailed(e.error());
-            }
+            row = runScheme(run, request, scheme, (out / scheme).string(), options, threads);
         } catch (const JobFailed &e) {
             const auto &err = e.error();
             if (requestLevel(err.code))
                 throw;
+            if (!e.details().empty()) // the scheme's failure becomes its row: its traceback here
+                run.emit(Protocol::makeLog(id, "debug", e.details()));
             const bool unsupported = err.code == "unsupported";
             row = failedRow(scheme, err);
             run.emit(Protocol::makeLog(id, unsupported ? "info" : "warning",

@@ -139,39 +139,33 @@ Json runRepro(std::int64_t id, const Json &request, const EventFn &emit, std::st
     jobRequest["staging"] = false;
     jobRequest["snapshots"] = false;
     jobRequest["cache"] = false;
-    try {
-        Json record;
-        {
-            Python::CompileJob job(
-                jobRequest,
-                [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
-                    ctx.log(level, message, msg);
-                },
-                ctx.sink(), ctx.stopToken());
-            ctx.stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
-            ctx.stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
-            record = ctx.stage("write", "writing the repro folder", [&](Json &a) {
-                Json what{{"folder", folder.string()}, {"failure", failure}};
-                if (!numerics.is_null())
-                    what["numerics"] = numerics;
-                Json r = job.call(numerics.is_null() ? "write_repro" : "write_numerics_repro", Json::array({what}));
-                a["repro"] = folder.string();
-                return r;
+    Json record;
+    {
+        Python::CompileJob job(
+            jobRequest,
+            [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+                ctx.log(level, message, msg);
+            },
+            ctx.sink(), ctx.stopToken());
+        ctx.stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
+        ctx.stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
+        record = ctx.stage("write", "writing the repro folder", [&](Json &a) {
+            Json what{{"folder", folder.string()}, {"failure", failure}};
+            if (!numerics.is_null())
+                what["numerics"] = numerics;
+            Json r = job.call(numerics.is_null() ? "write_repro" : "write_numerics_repro", Json::array({what}));
+            a["repro"] = folder.string();
+            return r;
+        });
+        if (request.value("run", true))
+            record = ctx.stage("confirm", "running repro.py once in a fresh process", [&](Json &) {
+                return job.call(
+                    "confirm_repro",
+                    Json::array({Json{{"record", record}, {"timeout", request.value("timeout_s", 900.0)}}}));
             });
-            if (request.value("run", true))
-                record = ctx.stage("confirm", "running repro.py once in a fresh process", [&](Json &) {
-                    return job.call(
-                        "confirm_repro",
-                        Json::array({Json{{"record", record}, {"timeout", request.value("timeout_s", 900.0)}}}));
-                });
-        } // the job's lock in the scratch folder is released here, before the folder goes
-        record["job"] = jobDir.string();
-        return record;
-    } catch (const Python::FrontendException &e) {
-        if (!e.details().empty())
-            ctx.log("debug", e.details());
-        throw JobFailed(e.error());
-    }
+    } // the job's lock in the scratch folder is released here, before the folder goes
+    record["job"] = jobDir.string();
+    return record;
 }
 
 } // namespace AotStudio::Pipeline

@@ -88,6 +88,14 @@ inline constexpr MessageSpec kMessageCatalog[] = {
     {"machine.governor", "CPU frequency scaling governor is '{governor}' (not 'performance'); pairing the variants cancels slow frequency drift", "governor:name"},
     {"machine.governor_unreadable", "CPU frequency governor not readable (common in VMs)", ""},
     {"machine.throttle_unreadable", "thermal throttling counters not readable", ""},
+    {"recipe.rule_conv_freezing", "convolutions are {share:.0f}% of the graph's {gflops:.3g} GFLOP ({convs:d} convolutions) on the CPU: freezing folds batch norms into them and pre-packs their weights for oneDNN", "share:percent,gflops:float,convs:int"},
+    {"recipe.rule_matmul_defaults", "convolutions are {share:.0f}% of the graph's {gflops:.3g} GFLOP on the CPU (freezing from {threshold:.0f}%): AOTInductor's defaults, as freezing makes matrix multiplies oneDNN calls that are slower at these sizes", "share:percent,gflops:float,threshold:percent"},
+    {"recipe.rule_no_compute", "the graph has no convolution or matrix multiply: AOTInductor's defaults (freezing has nothing to pack)", ""},
+    {"recipe.rule_gpu_defaults", "no recipe rule is measured on {device} yet: AOTInductor's defaults", "device:name"},
+    {"recipe.user_named", "named by the request (--recipe {name})", "name:name"},
+    {"recipe.user_fields", "the request sets {fields} itself (command-line flags or a recipe file), so no recipe is chosen", "fields:str"},
+    {"recipe.quantized", "a quantized model: freezing follows its quantization (on for quantize/dequantize nodes and int8-static), so no recipe is chosen", ""},
+    {"recipe.freezing_cost", "freezing keeps the weights ({mb:.3g} MB) inside each package as packed constants, not shared: {buckets:d} bucket(s) hold {extra_mb:.3g} MB more than one shared copy, on disk and in memory once all are loaded", "mb:float,buckets:int,extra_mb:float"},
 };
 
 } // namespace AotStudio::Protocol

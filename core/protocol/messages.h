@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "protocol/version.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <istream>
 #include <optional>
 #include <string>
@@ -15,9 +18,6 @@
 namespace AotStudio::Protocol {
 
 using Json = nlohmann::json;
-
-/// Protocol version sent in `hello`. Bump only when an existing message changes meaning or shape.
-inline constexpr int kProtocolVersion = 1;
 
 /// The studio's version (from CMake's project()).
 inline constexpr std::string_view kEngineVersion = AOTSTUDIO_VERSION;
@@ -99,6 +99,28 @@ struct Error {
 
 /// An Error whose message (and hint, when given) are catalog texts.
 Error error(std::string_view stage, std::string_view code, const Text &message, const std::optional<Text> &hint = {});
+
+/// Thrown when a job ends early; carries the protocol error (stage, code, message, hint) and,
+/// when the failure came with one, `details` for the engine log at level debug (a Python
+/// traceback). The one exception a job throws: the frontend's failures are this type too
+/// (Python::FrontendException derives from it), so a job catches neither to translate it;
+/// Engine::runJob sends the error event and logs the details once.
+class JobFailed : public std::exception
+{
+public:
+    explicit JobFailed(Error error, std::string details = {})
+        : m_error(std::move(error))
+        , m_details(std::move(details))
+    { }
+    const Error &error() const { return m_error; }
+    /// The traceback or other text for the debug log; "" when none.
+    const std::string &details() const { return m_details; }
+    const char *what() const noexcept override { return m_error.message.c_str(); }
+
+private:
+    Error m_error;
+    std::string m_details;
+};
 
 /// `hello`: frozen fields first (type, id, protocol, engine_version), then `info`'s fields
 /// (torch_version, cuda_version, python_version, devices, cuda_available) merged in.

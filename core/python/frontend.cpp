@@ -13,13 +13,6 @@ namespace py = pybind11;
 
 namespace AotStudio::Python {
 
-FrontendException::FrontendException(Protocol::Error error, std::string details)
-    : std::runtime_error(error.message)
-    , m_error(std::move(error))
-    , m_details(std::move(details))
-{
-}
-
 namespace {
 
 std::string envOr(const char *name, const std::string &fallback)

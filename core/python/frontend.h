@@ -18,16 +18,13 @@ struct DLManagedTensor;
 namespace AotStudio::Python {
 
 /// A failure reported by the frontend (a FrontendError raised in Python, or any other exception,
-/// reported with code "internal"). `details` holds the full Python traceback for the log.
-class FrontendException : public std::runtime_error {
+/// reported with code "internal"). `details()` holds the full Python traceback for the log. A
+/// Protocol::JobFailed, so it ends a job as it is: jobs catch it only to handle it, never to
+/// translate it (Engine::runJob logs the details).
+class FrontendException : public Protocol::JobFailed
+{
 public:
-    FrontendException(Protocol::Error error, std::string details = {});
-    const Protocol::Error &error() const { return m_error; }
-    const std::string &details() const { return m_details; }
-
-private:
-    Protocol::Error m_error;
-    std::string m_details;
+    using Protocol::JobFailed::JobFailed;
 };
 
 /// Where the interpreter and the frontend come from. Empty fields take the defaults below.

@@ -10,7 +10,15 @@
 //        bench_models --corpus [NAME ...]   the corpus of tests/python/corpus_models.py (BERT, GPT-2,
 //        Llama, T5 encoder, ViT, timm ResNet-50, diffusers UNet; tiny configs, random weights, no
 //        network): per model export and compile time, verify error, speedup over eager with its
-//        interval and the machine's verdict; for its transformers also whole against regional.
+//        interval, the recipe `auto` chose and the machine's verdict; for its transformers also
+//        whole against regional.
+//        bench_models --recipes [SPEC ...]   (issue 38 "Fastest by default"; default the samples mlp,
+//        convnet, transformer, resnet18; `--recipes --corpus [NAME ...]` the corpus): per model the
+//        recipe `compile` chooses (`--recipe auto`) and its package against eager and torch.compile
+//        with their paired 95% intervals, from one `tune --trials defaults,freezing` (eager,
+//        torch.compile and both recipes timed together in one process) plus one `compile` whose
+//        package comes from the compile cache (the tune compiled the same options). Target: the
+//        chosen recipe >= 1.0x the better of eager and torch.compile on every model.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -60,8 +68,49 @@ void corpusRow(const std::string &name, const std::string &spec, const std::file
     std::printf("%s.compiled_median: %.4f ms\n", name.c_str(), num(j, "/compiled_ms"_json_pointer));
     std::printf("%s.speedup: %s x (95%%)\n", name.c_str(),
                 interval(j.value("speedup_interval", nlohmann::json::object())).c_str());
+    std::printf("%s.recipe: %s (chosen by %s)\n", name.c_str(),
+                j.value("/recipe/name"_json_pointer, std::string("?")).c_str(),
+                j.value("/recipe/chosen_by"_json_pointer, std::string("?")).c_str());
     std::printf("%s.verdict: %s\n", name.c_str(),
                 j.value("/measurement/verdict"_json_pointer, std::string("?")).c_str());
+}
+
+/// The recipe `compile` chooses for `spec` against eager and torch.compile (see the file comment);
+/// its rows printed. `out` is a work folder.
+void recipeRows(const std::string &name, const std::string &spec, const std::filesystem::path &out)
+{
+    std::filesystem::create_directories(out);
+    const std::string tuneLog = (out.parent_path() / (name + ".tune.log")).string();
+    const auto t = AotStudio::Bench::cliJson("tune --model '" + spec + "' --out '" + (out / "tune").string()
+                                                 + "' --trials defaults,freezing --max-seconds 3",
+                                             tuneLog);
+    const std::string compileLog = (out.parent_path() / (name + ".compile.log")).string();
+    const auto c = AotStudio::Bench::cliJson("compile --model '" + spec + "' --out '" + (out / "compile").string()
+                                                 + "' --no-snapshots --runs 3 --min-runs 1 --max-seconds 0.2",
+                                             compileLog);
+    if (!t.is_object() || !t.contains("rows") || !c.is_object() || !c.contains("recipe")) {
+        std::printf("%s.status: failed (logs %s, %s)\n", name.c_str(), tuneLog.c_str(), compileLog.c_str());
+        return;
+    }
+    const std::string chosen = c.value("/recipe/name"_json_pointer, std::string("?"));
+    std::printf("%s.recipe: %s (chosen by %s: %s)\n", name.c_str(), chosen.c_str(),
+                c.value("/recipe/chosen_by"_json_pointer, std::string("?")).c_str(),
+                c.value("/recipe/reason"_json_pointer, std::string()).c_str());
+    for (const auto &b : t.value("baselines", nlohmann::json::array()))
+        std::printf("%s.%s_median: %.4f ms\n", name.c_str(), b.value("name", "").c_str(),
+                    num(b, "/median_ms"_json_pointer));
+    for (const auto &row : t.value("rows", nlohmann::json::array())) {
+        const std::string trial = row.value("name", "");
+        const char *mark = trial == chosen ? " (chosen)" : "";
+        std::printf("%s.%s_median: %.4f ms%s\n", name.c_str(), trial.c_str(), num(row, "/median_ms"_json_pointer),
+                    mark);
+        std::printf("%s.%s_vs_eager: %s x (95%%)%s\n", name.c_str(), trial.c_str(),
+                    interval(row.value("speedup_vs_eager_interval", nlohmann::json::object())).c_str(), mark);
+        std::printf("%s.%s_vs_torch_compile: %s x (95%%)%s\n", name.c_str(), trial.c_str(),
+                    interval(row.value("speedup_vs_torch_compile_interval", nlohmann::json::object())).c_str(), mark);
+    }
+    std::printf("%s.verdict: %s\n", name.c_str(),
+                t.value("/measurement/verdict"_json_pointer, std::string("?")).c_str());
 }
 
 /// Regional against whole of `model` (compile --regional --compare-whole into `out`); its rows printed.
@@ -104,6 +153,19 @@ void regionalRows(const std::string &name, const std::string &model, const std::
 int main(int argc, char **argv)
 {
     namespace fs = std::filesystem;
+    const bool recipes = argc > 1 && std::string(argv[1]) == "--recipes";
+    if (recipes) { // drop the flag: what follows is read as the other modes read it
+        --argc;
+        ++argv;
+        if (argc == 1) {
+            const fs::path work = fs::temp_directory_path() / ("aotstudio-bench-recipes-" + std::to_string(::getpid()));
+            for (const char *spec : {"sample:mlp", "sample:convnet", "sample:transformer", "sample:resnet18"})
+                recipeRows(slug(spec), spec, work / slug(spec));
+            std::error_code ec;
+            fs::remove_all(work, ec);
+            return 0;
+        }
+    }
     if (argc > 1 && std::string(argv[1]) == "--corpus") {
         const fs::path work = fs::temp_directory_path() / ("aotstudio-bench-corpus-" + std::to_string(::getpid()));
         fs::create_directories(work);
@@ -128,6 +190,10 @@ int main(int argc, char **argv)
                 continue;
             }
             const std::string spec = specs[name].get<std::string>();
+            if (recipes) {
+                recipeRows(name, spec, work / name);
+                continue;
+            }
             corpusRow(name, spec, work / name);
             if (std::find(transformers.begin(), transformers.end(), name) != transformers.end())
                 regionalRows(name, spec, work / (name + "-regional"));
@@ -141,8 +207,12 @@ int main(int argc, char **argv)
         modelsFrom(argc, argv, {fs::exists(c33) ? c33.lexically_normal().string() + ":make"
                                                 : std::string(AOTSTUDIO_SOURCE_DIR "/tests/fixtures/repeated_blocks_factory.py:make")});
     const fs::path work = fs::temp_directory_path() / ("aotstudio-bench-models-" + std::to_string(::getpid()));
-    for (const auto &model : models)
-        regionalRows(slug(model), model, work / slug(model));
+    for (const auto &model : models) {
+        if (recipes)
+            recipeRows(slug(model), model, work / slug(model));
+        else
+            regionalRows(slug(model), model, work / slug(model));
+    }
     std::error_code ec;
     fs::remove_all(work, ec);
     return 0;

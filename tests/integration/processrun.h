@@ -68,13 +68,19 @@ inline Run cli(const QStringList &args)
     return run(QStringLiteral(AOTSTUDIO_CLI_PATH), args, 600000);
 }
 
-/// `aotstudio-cli compile --json` with few timed runs (the timings are not what these tests check).
+/// `aotstudio-cli compile --json` with few timed runs (the timings are not what these tests check)
+/// and `--recipe defaults` (the recipe chooser is not what they check either) unless `extra` names
+/// a recipe.
 inline Run quickCompile(const QString &model, const QString &out, const QStringList &extra = {})
 {
+    const QStringList recipe = extra.contains(QStringLiteral("--recipe"))
+        ? QStringList()
+        : QStringList{QStringLiteral("--recipe"), QStringLiteral("defaults")};
     return cli(QStringList{QStringLiteral("compile"), QStringLiteral("--model"), model, QStringLiteral("--out"), out,
-                           QStringLiteral("--json"), QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--min-runs"),
-                           QStringLiteral("1"), QStringLiteral("--max-seconds"), QStringLiteral("0.2")} +
-               extra);
+                           QStringLiteral("--json"), QStringLiteral("--runs"), QStringLiteral("3"),
+                           QStringLiteral("--min-runs"), QStringLiteral("1"), QStringLiteral("--max-seconds"),
+                           QStringLiteral("0.2")}
+               + recipe + extra);
 }
 #endif
 

@@ -168,6 +168,17 @@ void TestCli::compileMlp()
     for (const char *s : {"capture", "decompose", "pre_grad", "post_grad", "fusion", "codegen"})
         QVERIFY2(stages.contains(QLatin1String(s)), qPrintable(stages.join(QLatin1Char(' '))));
     QCOMPARE(j.value(QLatin1String("inductor_cache")).toString(), QStringLiteral("disabled"));
+    // The recipe (issue 38 "Fastest by default"): auto, the rule on the exported graph; an MLP has
+    // no convolution, so AOTInductor's defaults, said with the reason's message id and the features.
+    const QJsonObject recipe = j.value(QLatin1String("recipe")).toObject();
+    QCOMPARE(recipe.value(QLatin1String("name")).toString(), QStringLiteral("defaults"));
+    QCOMPARE(recipe.value(QLatin1String("chosen_by")).toString(), QStringLiteral("rule"));
+    QCOMPARE(recipe.value(QLatin1String("reason_msg")).toObject().value(QLatin1String("id")).toString(),
+             QStringLiteral("recipe.rule_matmul_defaults"));
+    QVERIFY(recipe.value(QLatin1String("reason")).toString().contains(QLatin1String("0%")));
+    QCOMPARE(recipe.value(QLatin1String("features")).toObject().value(QLatin1String("convolutions")).toInt(-1), 0);
+    QVERIFY(!recipe.contains(QLatin1String("cost"))); // no freezing, nothing to pay
+    QCOMPARE(j.value(QLatin1String("options")).toObject().value(QLatin1String("freezing")).toBool(true), false);
     // The decomposed graph has only core ATen ops.
     QVERIFY(j.value(QLatin1String("non_core_ops")).toArray().isEmpty());
     const QJsonObject decomposed = readJson(dir.filePath(QStringLiteral("snapshots/002_decompose.json")));
@@ -494,9 +505,11 @@ void TestCli::regionalCompile()
 void TestCli::convnetStagesAndKernels()
 {
     QTemporaryDir dir;
+    // --recipe defaults: the stages and kernels of AOTInductor's defaults (auto freezes a conv net).
     const Run r = runCli({QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:convnet"),
                           QStringLiteral("--out"), dir.path(), QStringLiteral("--json"), QStringLiteral("--runs"),
-                          QStringLiteral("20"), QStringLiteral("--max-seconds"), QStringLiteral("1")});
+                          QStringLiteral("20"), QStringLiteral("--max-seconds"), QStringLiteral("1"),
+                          QStringLiteral("--recipe"), QStringLiteral("defaults")});
     QVERIFY2(r.exitCode == 0, r.err.right(3000).constData());
     const QJsonObject j = TestSupport::result(r.out);
     QVERIFY(j.value(QLatin1String("max_abs_error")).toDouble(-1) < 1e-3);
@@ -677,6 +690,9 @@ void TestCli::badCommandLine_data()
                                     << QStringLiteral("'tpu' is not a device");
     QTest::newRow("dtype typo") << base + QStringList{QStringLiteral("--dtype"), QStringLiteral("fp33")}
                                 << QStringLiteral("--dtype");
+    QTest::newRow("recipe neither name nor file")
+        << base + QStringList{QStringLiteral("--recipe"), QStringLiteral("/no/such/recipe.json")}
+        << QStringLiteral("neither a recipe name");
     QTest::newRow("export buckets") << QStringList{
         QStringLiteral("export"),   QStringLiteral("--model"),    QStringLiteral("sample:mlp"),
         QStringLiteral("--out"),    QStringLiteral("/tmp/never"), QStringLiteral("--buckets"),

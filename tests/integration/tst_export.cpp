@@ -98,10 +98,12 @@ void TestExport::initTestCase()
     // aotstudio-run's package cache (BUNDLE.md "Package cache") in this test's folder, not ~/.cache.
     qputenv("AOTSTUDIO_CACHE_DIR", m_dir.filePath(QStringLiteral("cache")).toUtf8());
     const QString job = m_dir.filePath(QStringLiteral("job"));
-    Run c = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:convnet"),
-                                     QStringLiteral("--out"), job, QStringLiteral("--max-seconds"), QStringLiteral("0"),
-                                     QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--min-runs"), QStringLiteral("1"),
-                                     QStringLiteral("--no-snapshots")});
+    Run c = run(AOTSTUDIO_CLI_PATH,
+                {QStringLiteral("compile"), QStringLiteral("--model"), QStringLiteral("sample:convnet"),
+                 QStringLiteral("--out"), job, QStringLiteral("--max-seconds"), QStringLiteral("0"),
+                 QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--min-runs"), QStringLiteral("1"),
+                 QStringLiteral("--no-snapshots"), QStringLiteral("--recipe"),
+                 QStringLiteral("defaults")}); // shared weights need no freezing
     QVERIFY2(c.exitCode == 0, c.err.right(2000).constData());
     m_key = m_dir.filePath(QStringLiteral("maker.key"));
     const Run k = run(AOTSTUDIO_CLI_PATH, {QStringLiteral("keygen"), m_key, QStringLiteral("--json")}, 60000);

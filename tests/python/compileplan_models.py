@@ -72,7 +72,7 @@ def make_reduction():
 def compile_model(factory: str, out: str) -> dict:
     """One cold compile of ``factory`` in this file into ``out``: the compile stage's result."""
     j = job.CompileJob({"model": f"{os.path.abspath(__file__)}:{factory}", "out": out, "staging": True,
-                        "cache": False, "snapshots": False}, lambda level, message: None)
+                        "cache": False, "snapshots": False, "recipe": "defaults"}, lambda level, message: None)
     try:
         j.load()
         j.export()

@@ -90,8 +90,10 @@ def run_one(name: str, spec: str, root: str) -> dict:
     log = lambda level, message: lines.append(f"[{level}] {message}")
     row = {"name": name, "spec": spec, "ok": False, "export_s": None, "compile_s": None, "max_abs_error": None,
            "outputs": [], "error": None}
+    # recipe "defaults": this checks that each architecture compiles and verifies as AOTInductor's
+    # defaults do; the chooser (recipe.py) has tests of its own (test_recipe.py).
     j = job.CompileJob({"model": spec, "out": os.path.join(root, "out", name), "snapshots": False,
-                        "verify_samples": 1}, log)
+                        "verify_samples": 1, "recipe": "defaults"}, log)
     try:
         j.load()
         t0 = time.perf_counter()

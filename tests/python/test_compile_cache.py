@@ -124,6 +124,16 @@ class Key(unittest.TestCase):
             with self.subTest(change=change):
                 self.assertNotEqual(base, exported(self, dict(MLP, **change)).compile_key())
 
+    def test_the_recipe_is_in_the_key_where_it_changes_the_package(self):
+        """recipe "auto" keys the options it chose: the same key as the recipe it names, and
+        another key where it chose another package (a conv net frozen, recipe.py's rule)."""
+        conv = {"model": os.path.join(os.path.dirname(__file__), "..", "fixtures", "channels_last_factory.py") + ":make"}
+        self.assertEqual(exported(self, MLP).compile_key(), exported(self, dict(MLP, recipe="defaults")).compile_key())
+        auto = exported(self, conv)
+        self.assertEqual((auto.recipe.name, auto.recipe.chosen_by), ("freezing", "rule"))
+        self.assertEqual(auto.compile_key(), exported(self, dict(conv, recipe="freezing")).compile_key())
+        self.assertNotEqual(auto.compile_key(), exported(self, dict(conv, recipe="defaults")).compile_key())
+
     def test_cache_false_has_no_key(self):
         j = exported(self, dict(MLP, cache=False))
         self.assertIsNone(j.compile_key())

@@ -265,6 +265,47 @@ private Q_SLOTS:
         QVERIFY(text(panel, "resultMaxAbsError").startsWith(QLatin1String("5.96e-08")));
     }
 
+    void recipeAndWhy()
+    {
+        ResultPanel panel;
+        panel.resize(760, 520);
+        panel.show();
+        // An older result has no recipe: no row.
+        panel.showResult(CompileResult::fromJson(fixture(QStringLiteral("compile_cpu.json"))));
+        QVERIFY(!panel.findChild<QLabel *>(QStringLiteral("resultRecipe"))->isVisible());
+        QVERIFY(!panel.summaryText().contains(QLatin1String("Recipe:")));
+        // The rule chose freezing (FORMAT.md "compile result" recipe): name, who, why, and its cost.
+        QJsonObject r = fixture(QStringLiteral("compile_cpu.json"));
+        const QJsonObject args{
+            {QStringLiteral("share"), 99.97}, {QStringLiteral("gflops"), 3.63}, {QStringLiteral("convs"), 20}};
+        r.insert(QStringLiteral("recipe"),
+                 QJsonObject{{QStringLiteral("name"), QStringLiteral("freezing")},
+                             {QStringLiteral("chosen_by"), QStringLiteral("rule")},
+                             {QStringLiteral("reason"), QStringLiteral("English from the engine")},
+                             {QStringLiteral("reason_msg"),
+                              QJsonObject{{QStringLiteral("id"), QStringLiteral("recipe.rule_conv_freezing")},
+                                          {QStringLiteral("args"), args}}},
+                             {QStringLiteral("cost"),
+                              QJsonObject{{QStringLiteral("weight_bytes"), 46796608},
+                                          {QStringLiteral("reason"), QStringLiteral("weights per package")}}}});
+        panel.showResult(CompileResult::fromJson(r));
+        const QString shown = text(panel, "resultRecipe");
+        QVERIFY(panel.findChild<QLabel *>(QStringLiteral("resultRecipe"))->isVisible());
+        // The catalog's text with the args filled in, not the English the engine sent.
+        QVERIFY2(shown.startsWith(QLatin1String("freezing, chosen by the rule: convolutions are 100% of the graph's "
+                                                "3.63 GFLOP (20 convolutions)")),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QLatin1String("\nCost: weights per package")), qPrintable(shown));
+        QVERIFY(panel.summaryText().contains(QLatin1String("Recipe: freezing, chosen by the rule")));
+        // Named by the user, no cost.
+        r.insert(QStringLiteral("recipe"),
+                 QJsonObject{{QStringLiteral("name"), QStringLiteral("defaults")},
+                             {QStringLiteral("chosen_by"), QStringLiteral("user")},
+                             {QStringLiteral("reason"), QStringLiteral("named")}});
+        panel.showResult(CompileResult::fromJson(r));
+        QCOMPARE(text(panel, "resultRecipe"), QStringLiteral("defaults, as requested: named"));
+    }
+
     void failedVerificationNamesTheOutput()
     {
         ResultPanel panel;

@@ -9,6 +9,7 @@
 #include "client/exportrequest.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QJsonArray>
@@ -156,6 +157,34 @@ private Q_SLOTS:
         QCOMPARE(loaded.dynamic(QStringLiteral("sample:minilm")).size(), 1);
         QVERIFY(loaded.dynamic(QStringLiteral("other:model")).isEmpty());
         QVERIFY(!QSettings().contains(QStringLiteral("run/dynamic")));
+    }
+
+    void recipeAndFreezing()
+    {
+        // A compile leaves freezing to the engine's recipe (auto) unless ticked; other jobs send it.
+        RunSettings s;
+        QCOMPARE(s.recipe, QStringLiteral("auto"));
+        QJsonObject compile = s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:mlp"));
+        QVERIFY(!compile.contains(QLatin1String("freezing")));
+        QVERIFY(!compile.contains(QLatin1String("recipe"))); // auto: the engine's default
+        QCOMPARE(s.requestFields(QStringLiteral("numerics")).value(QLatin1String("freezing")), QJsonValue(false));
+        s.freezing = true;
+        s.recipe = QStringLiteral("defaults");
+        compile = s.requestFields(QStringLiteral("compile"), QStringLiteral("sample:mlp"));
+        QCOMPARE(compile.value(QLatin1String("freezing")), QJsonValue(true));
+        QCOMPARE(compile.value(QLatin1String("recipe")).toString(), QStringLiteral("defaults"));
+        QVERIFY(!s.requestFields(QStringLiteral("numerics")).contains(QLatin1String("recipe")));
+        // A tune's recipe is taken as it is: recipe "defaults", so auto does not decide again.
+        RunSettings t;
+        t.applyRecipeOptions(QJsonObject{{QStringLiteral("freezing"), false}});
+        QCOMPARE(t.recipe, QStringLiteral("defaults"));
+        // The dialog keeps it.
+        RunSettingsDialog dialog(s);
+        auto *combo = dialog.findChild<QComboBox *>(QStringLiteral("compileRecipe"));
+        QVERIFY(combo);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("defaults"));
+        combo->setCurrentIndex(combo->findData(QStringLiteral("auto")));
+        QCOMPARE(dialog.settings().recipe, QStringLiteral("auto"));
     }
 
     void regionalGoesToCompileOnly()

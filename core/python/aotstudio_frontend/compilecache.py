@@ -80,7 +80,7 @@ import time
 import torch
 import torch.utils._pytree as pytree
 
-from .files import write_json_atomic
+from .files import atomic_file, write_json_atomic
 
 #: Bumped when what an entry holds, or how it is read back, changes: part of every key.
 FORMAT = 1
@@ -213,12 +213,8 @@ def compiler_wrapper(name: str, path: str, ccache: str):
     except OSError:
         current = False
     if not current:
-        os.makedirs(folder, exist_ok=True)
-        tmp = f"{script}{PARTIAL}{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
+        with atomic_file(script, chmod=0o755) as f:
             f.write(text)
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, script)
     os.makedirs(os.path.join(root(), "ccache"), exist_ok=True)
     # Stats logs of engines that are gone.
     for entry in os.listdir(folder):

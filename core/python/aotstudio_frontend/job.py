@@ -21,10 +21,11 @@ import time
 import torch
 import torch.utils._pytree as pytree
 
-from . import compilecache, compileplan, doctor, dynamic, graph_json, guards, kernels, outdir, verify
+from . import compilecache, compileplan, doctor, dynamic, graph_json, guards, kernels, outdir, recipe, verify
 from . import inputs as structured
 from . import shapes as example_shapes
 from .errors import FrontendError, compile_hint, export_hint, one_line, user_location, user_where
+from .files import atomic_file, move_into_place
 from .messages import text
 from .models import batched_inputs, resize_batch, resolve_model  # noqa: F401 (importable from job)
 from .options import DEFAULT_TOLERANCE, DEVICES, DTYPES  # noqa: F401 (importable from job)
@@ -104,8 +105,7 @@ def _plain_weight_files(package: str) -> None:
         infos = src.infolist()
         if not any(marker in i.filename for i in infos):
             return
-        tmp = package + ".plain"
-        with zipfile.ZipFile(tmp, "w") as dst:
+        with atomic_file(package, "wb") as out, zipfile.ZipFile(out, "w") as dst:
             for info in infos:
                 data = src.read(info.filename)
                 if marker in info.filename and not info.filename.endswith("/"):
@@ -115,7 +115,6 @@ def _plain_weight_files(package: str) -> None:
                         torch.save(value.detach().as_subclass(torch.Tensor), buffer)
                         data = buffer.getvalue()
                 dst.writestr(info, data)
-    os.replace(tmp, package)
 
 
 class CompileJob:
@@ -351,6 +350,7 @@ class CompileJob:
             else:
                 self.log("warning", text("export.qdq_freezing_off", count=self.qdq_nodes))
         dynamic.check(self)
+        self.recipe = recipe.choose(self)  # recipe.Decision: which recipe and why (applied to self)
         try:
             self.guards = guards.collect(self.program, self.dim_names, getattr(self, "input_names", None))
             if getattr(self, "output_specs", None):
@@ -481,7 +481,7 @@ class CompileJob:
                     self.reuse["ccache"] = ccache_stats.read()
             if self.external_weights:
                 _plain_weight_files(path)
-            os.replace(path, final)
+            move_into_place(path, final)
             os.rmdir(partial_dir)
             try:
                 compileplan.write_raw(plan, trace_root)  # inside trace/: kept and restored by the compile cache
@@ -524,8 +524,7 @@ class CompileJob:
                                          "runs in fp32 with extra quantize/dequantize work"})
                 self.log("warning", warnings[-1]["message"] + "; " + warnings[-1]["hint"])
         return {"package": final, "package_bytes": size, "stages": self.stages, "warnings": warnings,
-                "compat": self._compat(options),
-                "runtime": self.runtime, "lite_missing": self.lite_missing,  # lite.py; FORMAT.md "runtime"
+                "compat": self._compat(options), "runtime": self.runtime, "lite_missing": self.lite_missing,  # lite.py
                 "kernels": self.kernel_summary, "guards_path": self.guards_path,
                 "inductor_cache": "allowed" if self.allow_cache else "disabled",
                 # The native C++ build's wall time inside this compile (null when the package was reused).
@@ -533,10 +532,10 @@ class CompileJob:
                 "reuse": self.reuse,
                 # memory.json and fusion.json beside the package (compileplan.py; FORMAT.md "Memory plan").
                 "memory": plan_summary["memory"], "fusion": plan_summary["fusion"],
+                "recipe": recipe.result_json(self, plan_summary),  # FORMAT.md "compile result"
                 "options": {"device": self.device, "dtype": self.dtype_name, "freezing": self.freezing,
                             "dynamic": self.dynamic_specs, "shapes": self.shapes or None,
-                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache,
-                            "cache": self.cache,
+                            "max_autotune": self.max_autotune, "allow_cache": self.allow_cache, "cache": self.cache,
                             "external_weights": self.external_weights, "inductor": self.inductor,
                             "cuda_archs": self.cuda_archs or None}}
 

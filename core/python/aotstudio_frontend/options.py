@@ -98,6 +98,8 @@ class CompileOptions:
     freezing_given: bool = False  # else freezing is on for a graph with q/dq nodes
     max_autotune: bool = False
     inductor: dict = field(default_factory=dict)  # further Inductor options (a recipe's)
+    recipe: str = "auto"  # recipe.check()'s: "auto" (chosen after export, recipe.decide) or a TABLE name
+    recipe_fields: list = field(default_factory=list)  # the recipe fields the request sets itself
     external_weights: bool = False
     runtime: str = "libtorch"  # "lite": link_libtorch=False, for aotstudio-run-lite (lite.py)
     lite_runtime: str = None  # the aotstudio-run-lite executable that checks and verifies such a package
@@ -151,7 +153,7 @@ def parse_cuda_archs(value) -> list:
 
 def parse(request: dict) -> CompileOptions:
     """``request`` (the protocol's compile fields: model, device, dtype, out, tolerance, the FLAGS,
-    dynamic, shapes, batch, dynamic_batch, verify_samples, inductor, scheme) as CompileOptions. Checked in
+    dynamic, shapes, batch, dynamic_batch, verify_samples, inductor, recipe, scheme) as CompileOptions. Checked in
     the order below; the first problem raises FrontendError(bad_request) in stage "load", naming the
     field and what it accepts, or quant.Unsupported for a scheme this device cannot run."""
     spec = str(request.get("model", ""))
@@ -161,6 +163,16 @@ def parse(request: dict) -> CompileOptions:
     if dtype_name not in DTYPES:
         raise FrontendError("bad_request", "load", f"unknown dtype '{dtype_name}'",
                             "use --dtype fp32, bf16 or fp16")
+    # The recipe (recipe.py): "auto" is decided after export; a name's options apply now, under
+    # the request's own fields (a flag given stays on, the request's Inductor keys win).
+    from . import recipe as recipes
+    recipe_name = recipes.check(request.get("recipe"))
+    named = recipes.options_of(recipe_name) if recipe_name != recipes.AUTO else {}
+    if "dtype" in named and named["dtype"] != dtype_name:
+        if dtype_name != "fp32":
+            raise FrontendError("bad_request", "load", f"recipe '{recipe_name}' is in {named['dtype']} and the "
+                                f"request's dtype is {dtype_name}", "drop one of them")
+        dtype_name = named["dtype"]
     tolerance = request.get("tolerance", DEFAULT_TOLERANCE[dtype_name])
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not math.isfinite(tolerance) \
             or tolerance < 0:
@@ -190,8 +202,9 @@ def parse(request: dict) -> CompileOptions:
                             "pass how many seeded inputs to verify besides the example, e.g. 2")
     # Further Inductor options (a recipe's, tune.py): checked against this torch's config.
     from .tune import check_inductor_options
-    inductor = check_inductor_options(request.get("inductor"))
-    freezing = bool(request.get("freezing", False))
+    inductor = check_inductor_options(dict(named.get("inductor", {}), **(request.get("inductor") or {}))
+                                      if named.get("inductor") else request.get("inductor"))
+    freezing = bool(request.get("freezing", False)) or bool(named.get("freezing", False))
     scheme = str(request["scheme"]) if request.get("scheme") else None
     if scheme is not None:
         # Before the model, device and out checks, as the job's QuantState always checked it.
@@ -224,8 +237,11 @@ def parse(request: dict) -> CompileOptions:
         dynamic_specs=[str(d) for d in request.get("dynamic", [])], shapes=shapes, batch=batch, dynamic_batch=dynamic_batch,
         static_batch=bool(request.get("static_batch", False)) and dynamic_batch is None,
         verify_samples=verify_samples, staging=bool(request.get("staging", False)), freezing=freezing,
-        freezing_given="freezing" in request, max_autotune=bool(request.get("max_autotune", False)),
-        inductor=inductor,
+        freezing_given="freezing" in request or "freezing" in named,
+        max_autotune=bool(request.get("max_autotune", False)) or bool(named.get("max_autotune", False)),
+        inductor=inductor, recipe=recipe_name,
+        recipe_fields=[k for k in ("freezing", "max_autotune", "inductor") if request.get(k) not in (None, {})
+                       and (k != "max_autotune" or request[k])],
         # Weights outside the package's .so (BUNDLE.md "Shared weights"): an export with several
         # buckets stores each distinct weight once for all of them.
         external_weights=bool(request.get("external_weights", False)),

@@ -24,7 +24,7 @@ import torch.utils._pytree as pytree
 from . import inputs as structured
 from . import verify
 from .errors import FrontendError, one_line
-from .files import write_json_atomic
+from .files import move_into_place, write_json_atomic
 
 
 @dataclasses.dataclass
@@ -172,7 +172,7 @@ class Regional:
                                     "compile the model whole (without --regional)") from exc
             compile_s = time.perf_counter() - t1
             final = os.path.join(folder, "package.pt2")
-            os.replace(path, final)
+            move_into_place(path, final)
             os.rmdir(partial_dir)
             size = os.path.getsize(final)
             constants = sorted(block.state_dict().keys())

@@ -20,6 +20,7 @@ import torch.utils._pytree as pytree
 
 from . import verify
 from .errors import one_line
+from .files import atomic_file
 
 #: Seed of point i's inputs: SEED_BASE + i (the example point uses the example itself).
 SEED_BASE = 7000
@@ -249,9 +250,8 @@ class ShapeSweep:
     def save_inputs(self, index: int, path: str) -> None:
         """Point ``index``'s inputs written with torch.save as a list of tensors (aotstudio-run --input)."""
         leaves, _ = pytree.tree_flatten(self.points[index]["inputs"])
-        tmp = path + ".tmp"
-        torch.save([t.detach().cpu() for t in leaves], tmp)  # strides kept: channels-last stays so
-        os.replace(tmp, path)
+        with atomic_file(path, "wb") as f:
+            torch.save([t.detach().cpu() for t in leaves], f)  # strides kept: channels-last stays so
 
     def compare_file(self, index: int, path: str) -> dict:
         """compare() on outputs that aotstudio-run --save-outputs wrote to ``path`` (a tuple of tensors;

@@ -12,6 +12,7 @@ import time
 
 import torch
 
+from . import recipe
 from .errors import FrontendError, one_line
 
 #: Inductor options a recipe may not set: the job owns them (the debug trace that gives snapshots
@@ -68,20 +69,7 @@ def candidates(device: str, dtype: str, names=None) -> list:
     ``device`` (fp16 and coordinate-descent tuning on the CPU, bf16 without native support) are
     left out, or listed with ``skip`` when asked for by name."""
     cuda = device == "cuda"
-    table = [
-        ("defaults", {}, "AOTInductor's defaults (the baseline every ratio is against)"),
-        ("freezing", {"freezing": True}, "weights folded as constants (conv-bn folding, packed oneDNN weights)"),
-        ("max_autotune", {"max_autotune": True}, "benchmark GEMM/conv templates at compile time"),
-        ("freezing+max_autotune", {"freezing": True, "max_autotune": True}, "both"),
-        ("no_epilogue_fusion", {"inductor": {"epilogue_fusion": False}}, "pointwise ops not fused into GEMM epilogues"),
-        ("freezing+no_layout_optimization", {"freezing": True, "inductor": {"layout_optimization": False}},
-         "frozen, without channels-last layout changes"),
-        ("aggressive_fusion", {"inductor": {"aggressive_fusion": True}}, "fuse nodes without shared memory reads too"),
-        ("coordinate_descent", {"inductor": {"coordinate_descent_tuning": True}}, "Triton block sizes tuned (GPU)"),
-        ("bf16", {"dtype": "bf16"}, "the model and inputs in bfloat16"),
-        ("freezing+bf16", {"freezing": True, "dtype": "bf16"}, "frozen, in bfloat16"),
-        ("fp16", {"dtype": "fp16"}, "the model and inputs in float16 (GPU)"),
-    ]
+    table = recipe.TABLE  # one table: a compile's --recipe NAME names these too
     applies = {
         "coordinate_descent": (cuda, "Triton-only (GPU)"),
         "fp16": (cuda, "float16 is slow on CPUs"),
