@@ -4232,10 +4232,6 @@ not available</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>ms per call: bar median, whiskers p10–p90, ◆ p99</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: median %2
 p10 %3, p90 %4, p99 %5
 mean %6 ± %7, %8 runs</source>
@@ -4670,6 +4666,11 @@ throughput %7 answers/s; CPU busy %8
     </message>
     <message>
         <source>GPU busy not measured: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms per call
+bar median, whiskers p10–p90, ◆ p99</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -4223,10 +4223,6 @@ not available</source>
         <translation>p99 %1</translation>
     </message>
     <message>
-        <source>ms per call: bar median, whiskers p10–p90, ◆ p99</source>
-        <translation>每次调用的 ms：柱为中位数，须线为 p10–p90，◆ 为 p99</translation>
-    </message>
-    <message>
         <source>%1: median %2
 p10 %3, p90 %4, p99 %5
 mean %6 ± %7, %8 runs</source>
@@ -4667,6 +4663,12 @@ p99 %6
     <message>
         <source>GPU busy not measured: %1</source>
         <translation>未测得 GPU 忙碌比例：%1</translation>
+    </message>
+    <message>
+        <source>ms per call
+bar median, whiskers p10–p90, ◆ p99</source>
+        <translation>每次调用的 ms
+柱为中位数，须线为 p10–p90，◆ 为 p99</translation>
     </message>
 </context>
 <context>

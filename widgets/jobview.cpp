@@ -44,7 +44,7 @@ QString headingHtml(const QString &heading, const QString &state)
     QStringList parts = heading.split(QStringLiteral(" · "));
     for (QString &part : parts)
         part = unbroken(part);
-    return QStringLiteral("<b>%1</b> — %2").arg(parts.join(QStringLiteral(" · ")), unbroken(state));
+    return QStringLiteral("<b>%1</b> —&nbsp;%2").arg(parts.join(QStringLiteral(" · ")), unbroken(state));
 }
 
 } // namespace

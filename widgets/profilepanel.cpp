@@ -567,7 +567,7 @@ void ProfilePanel::showLatency(const QList<Variant> &variants)
     keyAxis->grid()->setVisible(false);
     keyAxis->setSubTicks(false);
     valueAxis->setRange(0, upper);
-    valueAxis->setLabel(tr("ms per call: bar median, whiskers p10–p90, ◆ p99"));
+    valueAxis->setLabel(tr("ms per call\nbar median, whiskers p10–p90, ◆ p99")); // one line was cut when narrow
     installPointToolTips(plot, [variants](QCPAbstractPlottable *plottable, int index) {
         int i = plottable->property("variant").toInt();
         if (qobject_cast<QCPGraph *>(plottable)) {
