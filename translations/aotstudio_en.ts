@@ -2809,6 +2809,64 @@ Time budget (no trial starts after it):</source>
         <source>%1 (torch %2)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>failed at %1 (%2)</source>
+        <extracomment>%1 the stage, %2 the error code (model_error)</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::JobView</name>
+    <message>
+        <source>Nothing for job %1 (%2) yet: %3</source>
+        <extracomment>%1 the job&apos;s number, %2 its kind (&quot;compile&quot;), %3 what the view shows when it has ended</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing for job %1 (%2): %3</source>
+        <extracomment>%1 the job&apos;s number, %2 its kind (&quot;profile&quot;), %3 what the dock shows</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this view shows a compile&apos;s result, an exported bundle or why a job failed; the job&apos;s own dock shows its results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its result appears here when it ends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this dock shows the nodes and kernels of a compile, profile or numerics job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this dock shows the graph of a compile, profile or numerics job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this dock shows the kernels a compile generated and a profile timed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this dock shows a compile&apos;s memory plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this dock shows a profile, or a compile&apos;s quick measurement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this dock shows a quantize job&apos;s schemes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this dock shows a sweep&apos;s shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this dock shows a tune job&apos;s trials</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobsPanel</name>
@@ -3131,10 +3189,6 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>System</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The language will change the next time AOT Studio starts.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3743,10 +3797,6 @@ Time budget (no trial starts after it):</source>
         </translation>
     </message>
     <message>
-        <source>%1 — unreliable measurement: greyed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 (%2% CI %3–%4)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3760,6 +3810,30 @@ Time budget (no trial starts after it):</source>
     </message>
     <message>
         <source>no reliable ratio: its %1% interval %2–%3 is wider than the estimate %4×</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (+%n more)</source>
+        <translation>
+            <numerusform>%1 (+%n more)</numerusform>
+            <numerusform>%1 (+%n more)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Measurement %1 because:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measurement: %1: %2 (every reason: the view&apos;s Measurement line)</source>
+        <extracomment>%1 the verdict word (unreliable, noisy), %2 its first reason&apos;s name</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (greyed: unreliable)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4242,10 +4316,6 @@ not available</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>ms per call: bar median, whiskers p10–p90, ◆ p99</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: median %2
 p10 %3, p90 %4, p99 %5
 mean %6 ± %7, %8 runs</source>
@@ -4680,6 +4750,11 @@ throughput %7 answers/s; CPU busy %8
     </message>
     <message>
         <source>GPU busy not measured: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms per call
+bar median, whiskers p10–p90, ◆ p99</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5168,10 +5243,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Notes: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -5513,6 +5584,19 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
     <message>
         <source>Bundle %1</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In your code (innermost last):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1:%2, in %3</source>
+        <extracomment>a traceback frame: %1 file name, %2 line, %3 function</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, line %2:</source>
+        <translation></translation>
     </message>
     <message>
         <source>Recipe:</source>
@@ -7057,6 +7141,34 @@ start %4 ms, duration %5 µs
     <message>
         <source>ccache: {hits:d} of {calls:d} C++ compiles reused ({uncacheable:d} links and probes are never cached)</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA was requested but no CUDA device is available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>choose CPU in the toolbar&apos;s Device selector, or connect to an engine on a machine with an NVIDIA GPU and driver (Engine → Connect to Remote Engine…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>give the missing arguments in the factory (return a dict with args and kwargs), or compile a sub-module that takes these inputs alone: write it after the model in the Model box as SPEC#PATH ({modules})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a dynamic dimension names the input &apos;{index}&apos;, which the model does not have; its inputs: {inputs} (Model → Inputs… lists them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model&apos;s code fixes these sizes (a view/reshape to a constant, a comparison with a constant): make the code size-generic, or make the dimension static again in Model → Inputs…; for a size of 0 or 1 give an example of size &gt;= 2, and for a multiple use a derived Dim (2*Dim(&apos;n&apos;, min=1, max=32)) in the factory&apos;s dynamic_shapes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the graph holds {count:d} quantize/dequantize nodes (a PT2E-quantized model): freezing is on, as Inductor lowers them to quantized kernels only when the weights are frozen (turning Freezing off in Run Settings… keeps it off)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the graph holds {count:d} quantize/dequantize nodes but freezing is off: Inductor will dequantize the weights and compute in fp32; turn Freezing on in Run Settings…</source>
+        <translation></translation>
     </message>
     <message>
         <source>convolutions are {share:.0f}% of the graph&apos;s {gflops:.3g} GFLOP ({convs:d} convolutions) on the CPU: freezing folds batch norms into them and pre-packs their weights for oneDNN</source>

@@ -2800,6 +2800,64 @@ Time budget (no trial starts after it):</source>
         <source>%1 (torch %2)</source>
         <translation>%1（torch %2）</translation>
     </message>
+    <message>
+        <source>failed at %1 (%2)</source>
+        <extracomment>%1 the stage, %2 the error code (model_error)</extracomment>
+        <translation>在“%1”阶段失败（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>AotStudio::Widgets::JobView</name>
+    <message>
+        <source>Nothing for job %1 (%2) yet: %3</source>
+        <extracomment>%1 the job&apos;s number, %2 its kind (&quot;compile&quot;), %3 what the view shows when it has ended</extracomment>
+        <translation>任务 %1（%2）暂无内容：%3</translation>
+    </message>
+    <message>
+        <source>Nothing for job %1 (%2): %3</source>
+        <extracomment>%1 the job&apos;s number, %2 its kind (&quot;profile&quot;), %3 what the dock shows</extracomment>
+        <translation>任务 %1（%2）在此没有内容：%3</translation>
+    </message>
+    <message>
+        <source>this view shows a compile&apos;s result, an exported bundle or why a job failed; the job&apos;s own dock shows its results</source>
+        <translation>此视图显示编译的结果、导出的部署包或任务失败的原因；该任务自己的停靠窗口显示它的结果</translation>
+    </message>
+    <message>
+        <source>its result appears here when it ends</source>
+        <translation>任务结束后结果显示在这里</translation>
+    </message>
+    <message>
+        <source>this dock shows the nodes and kernels of a compile, profile or numerics job</source>
+        <translation>此停靠窗口显示编译、性能分析或数值分析任务的节点和内核</translation>
+    </message>
+    <message>
+        <source>this dock shows the graph of a compile, profile or numerics job</source>
+        <translation>此停靠窗口显示编译、性能分析或数值分析任务的图</translation>
+    </message>
+    <message>
+        <source>this dock shows the kernels a compile generated and a profile timed</source>
+        <translation>此停靠窗口显示编译生成、性能分析计时的内核</translation>
+    </message>
+    <message>
+        <source>this dock shows a compile&apos;s memory plan</source>
+        <translation>此停靠窗口显示编译的内存规划</translation>
+    </message>
+    <message>
+        <source>this dock shows a profile, or a compile&apos;s quick measurement</source>
+        <translation>此停靠窗口显示性能分析，或编译的快速测量</translation>
+    </message>
+    <message>
+        <source>this dock shows a quantize job&apos;s schemes</source>
+        <translation>此停靠窗口显示量化任务的各个方案</translation>
+    </message>
+    <message>
+        <source>this dock shows a sweep&apos;s shapes</source>
+        <translation>此停靠窗口显示形状扫描的各个形状</translation>
+    </message>
+    <message>
+        <source>this dock shows a tune job&apos;s trials</source>
+        <translation>此停靠窗口显示调优任务的各项试验</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::JobsPanel</name>
@@ -3122,10 +3180,6 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>System</source>
         <translation>跟随系统</translation>
-    </message>
-    <message>
-        <source>The language will change the next time AOT Studio starts.</source>
-        <translation>语言将在下次启动 AOT Studio 时更改。</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -3731,10 +3785,6 @@ Time budget (no trial starts after it):</source>
         </translation>
     </message>
     <message>
-        <source>%1 — unreliable measurement: greyed</source>
-        <translation>%1 — 测量不可靠：已置灰</translation>
-    </message>
-    <message>
         <source>%1 (%2% CI %3–%4)</source>
         <translation>%1（%2% 置信区间 %3–%4）</translation>
     </message>
@@ -3749,6 +3799,29 @@ Time budget (no trial starts after it):</source>
     <message>
         <source>no reliable ratio: its %1% interval %2–%3 is wider than the estimate %4×</source>
         <translation>无可靠比值：其 %1% 区间 %2–%3 比估计值 %4× 还宽</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (+%n more)</source>
+        <translation>
+            <numerusform>%1（另有 %n 条）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Measurement %1 because:</source>
+        <translation>测量结果为 %1，原因：</translation>
+    </message>
+    <message>
+        <source>Notes:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>measurement: %1: %2 (every reason: the view&apos;s Measurement line)</source>
+        <extracomment>%1 the verdict word (unreliable, noisy), %2 its first reason&apos;s name</extracomment>
+        <translation>测量：%1：%2（全部原因见视图中的“测量”一行）</translation>
+    </message>
+    <message>
+        <source>%1 (greyed: unreliable)</source>
+        <translation>%1（已置灰：测量不可靠）</translation>
     </message>
 </context>
 <context>
@@ -4234,10 +4307,6 @@ not available</source>
         <translation>p99 %1</translation>
     </message>
     <message>
-        <source>ms per call: bar median, whiskers p10–p90, ◆ p99</source>
-        <translation>每次调用的 ms：柱为中位数，须线为 p10–p90，◆ 为 p99</translation>
-    </message>
-    <message>
         <source>%1: median %2
 p10 %3, p90 %4, p99 %5
 mean %6 ± %7, %8 runs</source>
@@ -4678,6 +4747,12 @@ p99 %6
     <message>
         <source>GPU busy not measured: %1</source>
         <translation>未测得 GPU 忙碌比例：%1</translation>
+    </message>
+    <message>
+        <source>ms per call
+bar median, whiskers p10–p90, ◆ p99</source>
+        <translation>每次调用的 ms
+柱为中位数，须线为 p10–p90，◆ 为 p99</translation>
     </message>
 </context>
 <context>
@@ -5174,10 +5249,6 @@ The package path, accuracy and latency of the compiled model will appear here.</
         <translation>该结果早于配对计时：没有置信区间。</translation>
     </message>
     <message>
-        <source>Notes: %1</source>
-        <translation>备注：%1</translation>
-    </message>
-    <message>
         <source>Profile at %1 (it supersedes the compile&apos;s quick measurement)</source>
         <translation>%1 的性能分析（取代编译时的快速测量）</translation>
     </message>
@@ -5518,6 +5589,19 @@ Every runtime checks it before loading the bundle and refuses another torch, mac
     <message>
         <source>Bundle %1</source>
         <translation>部署包 %1</translation>
+    </message>
+    <message>
+        <source>In your code (innermost last):</source>
+        <translation>在你的代码中（最内层在最后）：</translation>
+    </message>
+    <message>
+        <source>%1:%2, in %3</source>
+        <extracomment>a traceback frame: %1 file name, %2 line, %3 function</extracomment>
+        <translation>%1:%2，在 %3 中</translation>
+    </message>
+    <message>
+        <source>%1, line %2:</source>
+        <translation>%1，第 %2 行：</translation>
     </message>
     <message>
         <source>Recipe:</source>
@@ -7059,6 +7143,34 @@ start %4 ms, duration %5 µs
     <message>
         <source>ccache: {hits:d} of {calls:d} C++ compiles reused ({uncacheable:d} links and probes are never cached)</source>
         <translation>ccache：{calls:d} 次 C++ 编译中复用了 {hits:d} 次（{uncacheable:d} 次链接和探测从不缓存）</translation>
+    </message>
+    <message>
+        <source>CUDA was requested but no CUDA device is available</source>
+        <translation>请求了 CUDA，但没有可用的 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>choose CPU in the toolbar&apos;s Device selector, or connect to an engine on a machine with an NVIDIA GPU and driver (Engine → Connect to Remote Engine…)</source>
+        <translation>在工具栏的设备选择器中选择 CPU，或连接到一台装有 NVIDIA GPU 和驱动的机器上的引擎（引擎 → 连接到远程引擎…）</translation>
+    </message>
+    <message>
+        <source>give the missing arguments in the factory (return a dict with args and kwargs), or compile a sub-module that takes these inputs alone: write it after the model in the Model box as SPEC#PATH ({modules})</source>
+        <translation>在工厂函数中给出缺少的参数（返回含 args 和 kwargs 的字典），或编译只接受这些输入的子模块：在模型框中模型之后写成 SPEC#PATH（{modules}）</translation>
+    </message>
+    <message>
+        <source>a dynamic dimension names the input &apos;{index}&apos;, which the model does not have; its inputs: {inputs} (Model → Inputs… lists them)</source>
+        <translation>动态维度指定的输入 &apos;{index}&apos; 在模型中不存在；模型的输入：{inputs}（模型 → 输入… 列出了它们）</translation>
+    </message>
+    <message>
+        <source>the model&apos;s code fixes these sizes (a view/reshape to a constant, a comparison with a constant): make the code size-generic, or make the dimension static again in Model → Inputs…; for a size of 0 or 1 give an example of size &gt;= 2, and for a multiple use a derived Dim (2*Dim(&apos;n&apos;, min=1, max=32)) in the factory&apos;s dynamic_shapes</source>
+        <translation>模型代码固定了这些尺寸（view/reshape 为常量、与常量比较）：让代码与尺寸无关，或在 模型 → 输入… 中把该维度改回静态；尺寸为 0 或 1 时请给出尺寸 &gt;= 2 的示例，倍数关系请在工厂函数的 dynamic_shapes 中使用派生 Dim（2*Dim(&apos;n&apos;, min=1, max=32)）</translation>
+    </message>
+    <message>
+        <source>the graph holds {count:d} quantize/dequantize nodes (a PT2E-quantized model): freezing is on, as Inductor lowers them to quantized kernels only when the weights are frozen (turning Freezing off in Run Settings… keeps it off)</source>
+        <translation>图中有 {count:d} 个量化/反量化节点（PT2E 量化模型）：已开启冻结，因为只有冻结权重时 Inductor 才会把它们降级为量化内核（在运行设置中关闭冻结可保持关闭）</translation>
+    </message>
+    <message>
+        <source>the graph holds {count:d} quantize/dequantize nodes but freezing is off: Inductor will dequantize the weights and compute in fp32; turn Freezing on in Run Settings…</source>
+        <translation>图中有 {count:d} 个量化/反量化节点，但冻结已关闭：Inductor 将反量化权重并以 fp32 计算；请在运行设置中开启冻结</translation>
     </message>
     <message>
         <source>convolutions are {share:.0f}% of the graph&apos;s {gflops:.3g} GFLOP ({convs:d} convolutions) on the CPU: freezing folds batch norms into them and pre-packs their weights for oneDNN</source>

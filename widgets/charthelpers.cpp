@@ -45,6 +45,33 @@ QString elideMiddle(const QString &text, int maxChars)
 }
 
 namespace {
+
+/// A chart's title that wraps at the chart's width rather than being cut at both edges (a
+/// distribution's "box p10–p90, whiskers min–p99, …" in a 370 px chart at 1366×768, zh_CN).
+/// QCPTextElement asks for its whole text's width on one line.
+class WrappingTitle : public QCPTextElement
+{
+public:
+    WrappingTitle(QCustomPlot *plot, const QString &text, const QFont &font)
+        : QCPTextElement(plot, text, font)
+    {
+        setTextFlags(Qt::AlignCenter | Qt::TextWordWrap);
+    }
+
+protected:
+    QSize minimumOuterSizeHint() const override
+    {
+        // As tall as the text wrapped at the plot's width needs; as narrow as the plot.
+        const int horizontal = mMargins.left() + mMargins.right();
+        const int width = qMax(40, mParentPlot->viewport().width() - horizontal);
+        const QRect text = QFontMetrics(mFont).boundingRect(0, 0, width, 0, mTextFlags, mText);
+        return {horizontal, text.height() + mMargins.top() + mMargins.bottom()};
+    }
+    QSize maximumOuterSizeHint() const override
+    {
+        return {QWIDGETSIZE_MAX, minimumOuterSizeHint().height()};
+    }
+};
 /// Owns the tooltip callback of one plot; found again by pointToolTipAt().
 class PointToolTips : public QObject
 {
@@ -231,7 +258,7 @@ QCustomPlot *createChart(const QString &objectName, const QString &title, QWidge
     plot->plotLayout()->insertRow(0);
     QFont font = plot->font();
     font.setBold(true);
-    auto *element = new QCPTextElement(plot, title, font);
+    auto *element = new WrappingTitle(plot, title, font);
     element->setObjectName(QStringLiteral("chartTitle"));
     plot->plotLayout()->addElement(0, 0, element);
     return plot;
@@ -241,6 +268,25 @@ void setChartTitle(QCustomPlot *plot, const QString &title)
 {
     if (auto *element = dynamic_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0)))
         element->setText(title);
+}
+
+QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper)
+{
+    if (!(lower > 0) || upper / lower > 1e4) {
+        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
+        ticker->setLogBase(10);
+        return ticker;
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (double decade = std::pow(10.0, std::floor(std::log10(lower))); decade <= upper; decade *= 10) {
+        for (double m : { 1.0, 2.0, 5.0 }) {
+            const double v = m * decade;
+            if (v >= lower && v <= upper)
+                ticker->addTick(v, formatNumber(v, 'g', 3));
+        }
+    }
+    ticker->setSubTickCount(0);
+    return ticker;
 }
 
 void installPointToolTips(QCustomPlot *plot, PointToolTip toolTip)

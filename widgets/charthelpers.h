@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QJsonValue>
 #include <QList>
+#include <QSharedPointer>
 #include <QStackedWidget>
 #include <QString>
 #include <QVector>
@@ -11,6 +12,7 @@
 #include <functional>
 
 class QCPAbstractPlottable;
+class QCPAxisTicker;
 class QCPBars;
 class QCustomPlot;
 class QLabel;
@@ -38,6 +40,10 @@ QCustomPlot *createChart(const QString &objectName, const QString &title, QWidge
 
 /// Replaces the title set by createChart().
 void setChartTitle(QCustomPlot *plot, const QString &title);
+
+/// A log axis's ticks at 1, 2 and 5 times the powers of ten in [lower, upper] (decades only over
+/// ranges wider than four decades): QCPAxisTickerLog labels only the decades.
+QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper);
 
 /// Text for the data point @p dataIndex of @p plottable; empty for none.
 using PointToolTip = std::function<QString(QCPAbstractPlottable *plottable, int dataIndex)>;

@@ -5,6 +5,7 @@
 #include "exportdialog.h"
 #include "capturedialog.h"
 #include "inputsdialog.h"
+#include "measurementtext.h"
 #include "selectionhub.h"
 #include "sessioncontroller.h"
 #include "trustdialog.h"
@@ -93,7 +94,10 @@ JobController::JobController(SessionController *sessions, QWidget *dialogParent,
             live->recordError(id, error);
     });
     connect(live, &Client::Session::logAppended, this,
-            [this](const Client::LogRecord &record) { Q_EMIT logMessage(record.job, record.level, record.message); });
+            [this](const Client::LogRecord &record) {
+                // The verdict's paragraph is said once, in the view's Measurement line: one line here.
+                Q_EMIT logMessage(record.job, record.level, MeasurementText::logLine(record.message));
+            });
     connect(live, &Client::Session::progressed, this, &JobController::onProgress);
     connect(live, &Client::Session::stageFinished, this, [this](qint64 id, const Client::StageRecord &stage) {
         Q_EMIT logMessage(id, QStringLiteral("info"),
@@ -711,6 +715,7 @@ void JobController::cancel()
     if (m_currentJob == 0)
         return;
     Q_EMIT stageChanged(tr("Cancelling…"));
+    m_cancelledJob = m_currentJob;
     m_client->cancel(m_currentJob);
 }
 
@@ -912,8 +917,10 @@ void JobController::finishAnalysis(qint64 id)
 
 void JobController::onError(qint64 id, const Client::EngineError &error)
 {
-    // A cancel the user asked for is not an error.
-    Q_EMIT logMessage(id, error.isCancellation() ? QStringLiteral("info") : QStringLiteral("error"),
+    // A cancel the user asked for is not an error, nor is the engine stopped for it (a cancel past
+    // its grace period ends as `engine_restarted`).
+    const bool userStopped = error.isCancellation() || (id == m_cancelledJob && error.code == QLatin1String("engine_restarted"));
+    Q_EMIT logMessage(id, userStopped ? QStringLiteral("info") : QStringLiteral("error"),
                       error.hint.isEmpty() ? error.message : tr("%1 Hint: %2").arg(error.message, error.hint));
     if (id != m_currentJob)
         return;
@@ -975,23 +982,8 @@ void JobController::onError(qint64 id, const Client::EngineError &error)
     // A dead engine already has its banner; a cancel was asked for. Neither needs a dialog.
     const bool engineGone = error.code == QLatin1String("engine_crashed")
                             || error.code == QLatin1String("engine_restarted");
-    if (!error.isCancellation() && !engineGone) {
-        auto *box = new QMessageBox(QMessageBox::Warning, exporting ? tr("Export failed") : tr("%1 failed").arg(jobName),
-                                    error.message.isEmpty() ? tr("The job failed.") : error.message, QMessageBox::Ok,
-                                    m_dialogParent);
-        box->setObjectName(exporting ? QStringLiteral("exportErrorBox") : QStringLiteral("compileErrorBox"));
-        if (!error.hint.isEmpty())
-            box->setInformativeText(error.hint);
-        box->setDetailedText(tr("Stage: %1\nCode: %2").arg(Client::StageNames::displayName(error.stage), error.code));
-        if (reproducible) {
-            QPushButton *repro = box->addButton(tr("Make Repro"), QMessageBox::ActionRole);
-            repro->setObjectName(QStringLiteral("makeReproButton"));
-            repro->setToolTip(tr("Write a folder that reproduces this failure with plain torch and run it once"));
-            connect(repro, &QPushButton::clicked, this, [this] { makeRepro(); });
-        }
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open(); // not exec(): the window (and tests) keep running
-    }
+    if (!error.isCancellation() && !engineGone)
+        showFailureDialog(error, exporting ? tr("Export failed") : tr("%1 failed").arg(jobName), exporting, reproducible);
     finishJob(false);
 }
 

@@ -253,6 +253,9 @@ private:
     void onProgress(qint64 id);
     void onResult(qint64 id, const QJsonObject &result);
     void onError(qint64 id, const Client::EngineError &error);
+    /// The dialog saying a job failed (not for a cancel or a dead engine, which the banner says):
+    /// titled `title`; Make Repro when `reproducible` (jobfailuredialog.cpp).
+    void showFailureDialog(const Client::EngineError &error, const QString &title, bool exporting, bool reproducible);
     void onEngineFailed(const QString &reason);
     /// The remote link's signals (jobcontrollerremote.cpp): reconnecting, reattached, events lost.
     void connectRemoteLink(Client::Session *live);
@@ -263,6 +266,7 @@ private:
     std::function<Inputs()> m_inputs;
     RunSettings m_runSettings;
     qint64 m_currentJob = 0;
+    qint64 m_cancelledJob = 0; ///< the job the user last cancelled (its end is logged as info)
     JobKind m_currentKind = JobKind::Compile;
     QString m_currentModel;
     QString m_currentOut;      ///< the running job's output folder (or bundle folder)

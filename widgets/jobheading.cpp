@@ -69,4 +69,13 @@ QString JobHeading::state(const Client::JobRecord &job)
     return tr("running: %1 (%2%)").arg(stage(job.currentStage)).arg(qRound(job.fraction * 100));
 }
 
+QString JobHeading::briefState(const Client::JobRecord &job)
+{
+    if (job.error && !job.error->isCancellation()) {
+        //: %1 the stage, %2 the error code (model_error)
+        return tr("failed at %1 (%2)").arg(Client::StageNames::displayName(job.error->stage), job.error->code);
+    }
+    return state(job);
+}
+
 } // namespace AotStudio::Widgets

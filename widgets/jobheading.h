@@ -25,6 +25,9 @@ public:
     /// Where the job stands: "running: Compile (45%)", "failed at Load: <message>",
     /// "cancelled during Compile", "done in 28.1 s" (the stages' seconds added up).
     static QString state(const Client::JobRecord &job);
+    /// state() in a few words, for a header beside the heading: a failure without its message
+    /// ("failed at Load (model_error)"; the view under it, or the tooltip, has the message).
+    static QString briefState(const Client::JobRecord &job);
 };
 
 } // namespace AotStudio::Widgets

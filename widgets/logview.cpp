@@ -66,6 +66,14 @@ void LogView::setTextFilter(const QString &text)
     m_search->setText(text);
 }
 
+void LogView::adopt(const LogView &other)
+{
+    m_entries = other.m_entries;
+    m_filter->setCurrentIndex(other.m_filter->currentIndex());
+    m_search->setText(other.m_search->text());
+    refilter();
+}
+
 int LogView::levelRank(const QString &level)
 {
     if (level == QLatin1String("debug"))

@@ -26,6 +26,9 @@ public:
     void clear();
     /// Shows only lines containing `text` (case-insensitive); empty shows all.
     void setTextFilter(const QString &text);
+    /// Takes `other`'s lines, level filter and search text (a window rebuilt for another
+    /// language keeps its log; the lines are formatted in the new one).
+    void adopt(const LogView &other);
 
 private:
     struct Entry

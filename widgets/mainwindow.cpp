@@ -6,25 +6,19 @@
 #include "graphpanel.h"
 #include "graphview/graphview.h"
 #include "helpwindows.h"
-#include "inspectorpanel.h"
-#include "jobspanel.h"
-#include "kernelspanel.h"
+#include "jobheading.h"
+#include "jobview.h"
+#include "language.h"
 #include "logview.h"
-#include "memorypanel.h"
 #include "numberformat.h"
-#include "pipelinepanel.h"
 #include "profilepanel.h"
-#include "quantizationpanel.h"
 #include "resultpanel.h"
 #include "selectionhub.h"
 #include "sessionreport.h"
-#include "sweeppanel.h"
-#include "tunepanel.h"
 
 #include "client/engineclient.h"
 #include "client/measurement.h"
 #include "client/session.h"
-#include "client/verifyresult.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -36,7 +30,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
-#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -46,8 +39,6 @@
 #include <QTimer>
 #include <QUrl>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QScreen>
 #include <QSettings>
 #include <QStandardItemModel>
@@ -94,33 +85,6 @@ public:
 private:
     std::function<void()> m_beforePopup;
 };
-/// A scroll area that scrolls only vertically: never narrower than its content's minimum width, so
-/// nothing is cut at its right edge (zh_CN at 1366 px: the summary's values were cut under a
-/// horizontal scroll bar), and it tells the layout when that width changes.
-class VerticalScrollArea : public QScrollArea
-{
-public:
-    explicit VerticalScrollArea(QWidget *parent) : QScrollArea(parent)
-    {
-        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    }
-    QSize minimumSizeHint() const override
-    {
-        QSize s = QScrollArea::minimumSizeHint();
-        if (widget())
-            s.setWidth(std::max(s.width(), widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width()
-                                               + 2 * frameWidth()));
-        return s;
-    }
-
-protected:
-    bool eventFilter(QObject *o, QEvent *e) override
-    {
-        if (o == widget() && e->type() == QEvent::LayoutRequest)
-            updateGeometry();
-        return QScrollArea::eventFilter(o, e);
-    }
-};
 
 } // namespace
 
@@ -145,6 +109,19 @@ MainWindow::MainWindow(QWidget *parent)
     }
     setDockNestingEnabled(true);
 
+    createWidgets();
+    m_defaultLayout = saveState(LayoutVersion);
+    m_sessions->showLiveSession();
+    restoreSettings();
+    m_modelCombo->setFocus();
+    updateEngineStatus();
+    updateActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createWidgets()
+{
     createActions();
     createToolBar();
     createCentral();
@@ -156,17 +133,81 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addPermanentWidget(m_engineStatus);
 
     connectControllers();
-    m_defaultLayout = saveState(LayoutVersion);
-    m_sessions->showLiveSession();
     // The panels follow the hub themselves (HubViewer); the summary in the middle follows here.
     connect(m_hub, &SelectionHub::dataChanged, this, &MainWindow::showSessionResults);
-    restoreSettings();
-    m_modelCombo->setFocus();
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    // A translator installed or removed (View → Language): every string of the window is made
+    // again in the new language, once for the several events one switch sends.
+    if (event->type() == QEvent::LanguageChange && !m_rebuildPending && m_modelCombo) {
+        m_rebuildPending = true;
+        QTimer::singleShot(0, this, [this] {
+            m_rebuildPending = false;
+            rebuildWidgets();
+        });
+    }
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::rebuildWidgets()
+{
+    // What the user set up in this window, kept: the layout, the toolbar's inputs, the log, the
+    // progress. The session, the engine and its jobs, and the selection live in the controllers
+    // and the hub, which stay as they are; the new panels read them from the hub.
+    const QByteArray state = saveState(LayoutVersion);
+    const QString model = m_modelCombo->currentText();
+    const QString device = m_deviceCombo->currentData().toString();
+    const QString output = m_outputEdit->text();
+    const int progress = m_progress->value();
+    const bool elapsedTicking = m_elapsedTick && m_elapsedTick->isActive();
+    std::unique_ptr<LogView> oldLog(m_log);
+    oldLog->setParent(nullptr);
+    m_log = nullptr;
+
+    // Nothing may call into the old widgets from now on.
+    disconnect(m_jobs, nullptr, this, nullptr);
+    disconnect(m_sessions, nullptr, this, nullptr);
+    disconnect(m_hub, nullptr, this, nullptr);
+    disconnect(m_jobs, nullptr, oldLog.get(), nullptr);
+    disconnect(m_sessions, nullptr, oldLog.get(), nullptr);
+    delete m_elapsedTick;
+    m_elapsedTick = nullptr;
+    for (QDockWidget *dock : std::as_const(m_docks)) {
+        removeDockWidget(dock);
+        delete dock;
+    }
+    m_docks.clear();
+    for (QToolBar *bar : findChildren<QToolBar *>(Qt::FindDirectChildrenOnly)) {
+        removeToolBar(bar);
+        delete bar;
+    }
+    delete takeCentralWidget();
+    setMenuBar(new QMenuBar(this)); // deletes the old one and its menus
+    setStatusBar(new QStatusBar(this));
+    qDeleteAll(findChildren<QAction *>(Qt::FindDirectChildrenOnly));
+    m_recentMenu = nullptr;
+
+    createWidgets();
+    m_log->adopt(*oldLog);
+    restoreState(state, LayoutVersion);
+    setModel(model);
+    selectDevice(device);
+    selectTarget(m_jobs->client()->target());
+    m_outputEdit->setText(output);
+    m_progress->setValue(progress);
+    if (elapsedTicking)
+        m_elapsedTick->start();
+    showElapsed();
+    setWindowTitle(m_sessions->windowTitle());
+    m_hub->replay(); // the new panels show the selection as it is
+    showSelectedJob();
+    showSessionResults();
+    updateRecentMenu();
     updateEngineStatus();
     updateActions();
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::connectControllers()
 {
@@ -223,12 +264,25 @@ void MainWindow::connectControllers()
     connect(m_jobs, &Jobs::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(m_jobs, &Jobs::failed, this, &MainWindow::showFailure);
     connect(m_jobs, &Jobs::logMessage, m_log, &LogView::append);
+    // One job per view: a job that ends with an error or a bundle of its own is what the views
+    // show (a compile is followed from its start, SelectionHub::followLive).
+    const auto selectEnded = [this] {
+        if (const qint64 id = m_jobs->currentJob())
+            m_hub->selectJob(id);
+    };
+    connect(m_jobs, &Jobs::exported, this, selectEnded);
+    connect(m_jobs, &Jobs::jobFailed, this, selectEnded);
+    connect(m_jobs, &Jobs::exportFailed, this, selectEnded);
+    connect(m_hub, &SelectionHub::jobChanged, this, &MainWindow::showSelectedJob);
     connect(m_jobs, &Jobs::compiled, m_resultPanel, &ResultPanel::showResult);
     connect(m_jobs, &Jobs::exported, m_resultPanel, &ResultPanel::showBundle);
+    connect(m_jobs, &Jobs::jobFailed, this, [this] { m_resultPanel->setResultVisible(false); });
     connect(m_jobs, &Jobs::jobFailed, m_resultPanel, &ResultPanel::showError);
     connect(m_jobs, &Jobs::exportFailed, m_resultPanel, &ResultPanel::showExportError);
-    connect(m_jobs, &Jobs::resultsReady, this, [this](Jobs::JobKind kind) {
+    connect(m_jobs, &Jobs::resultsReady, this, [this, selectEnded](Jobs::JobKind kind) {
         using Kind = Jobs::JobKind;
+        selectEnded(); // its dock shows it, headed by it
+
         // A numerics job is read on its graph: the hub selected its capture snapshot, coloured by error.
         QDockWidget *dock = kind == Kind::Sweep      ? m_sweepDock
                           : kind == Kind::Profile  ? m_profileDock
@@ -253,6 +307,12 @@ void MainWindow::connectControllers()
 QString MainWindow::languageSetting()
 {
     return QSettings().value(QLatin1String(KeyLanguage)).toString();
+}
+
+void MainWindow::setLanguage(const QString &code)
+{
+    QSettings().setValue(QLatin1String(KeyLanguage), code);
+    Language::install(code); // every widget hears LanguageChange: changeEvent() rebuilds the window
 }
 
 void MainWindow::createActions()
@@ -516,158 +576,6 @@ void MainWindow::showElapsed()
                                          : tr("%1:%2 min").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0')));
 }
 
-void MainWindow::createCentral()
-{
-    auto *central = new QWidget(this);
-    m_banner = new QFrame(central);
-    m_banner->setObjectName(QStringLiteral("engineBanner"));
-    m_banner->setStyleSheet(QStringLiteral(
-        "#engineBanner { background: #fff4e5; border: 1px solid #f0b35a; border-radius: 4px; }"
-        "#engineBanner QLabel { color: #663c00; }"));
-    m_bannerText = new QLabel(m_banner);
-    m_bannerText->setObjectName(QStringLiteral("engineBannerText"));
-    m_bannerText->setWordWrap(true);
-    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *restart = new QPushButton(tr("Restart engine"), m_banner);
-    restart->setObjectName(QStringLiteral("restartEngineButton"));
-    m_restartButton = restart;
-    connect(restart, &QPushButton::clicked, m_jobs, &JobController::restartEngine);
-    auto *bannerLayout = new QHBoxLayout(m_banner);
-    bannerLayout->addWidget(m_bannerText, 1);
-    bannerLayout->addWidget(restart, 0, Qt::AlignVCenter);
-    m_banner->hide();
-
-    // The summary scrolls vertically rather than claim height; its width is what its content needs.
-    auto *scroll = new VerticalScrollArea(central);
-    scroll->setObjectName(QStringLiteral("summaryScroll"));
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    m_resultPanel = new ResultPanel(scroll);
-    m_resultPanel->setObjectName(QStringLiteral("resultPanel"));
-    scroll->setWidget(m_resultPanel);
-    auto *layout = new QVBoxLayout(central);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_banner);
-    layout->addWidget(scroll, 1);
-    setCentralWidget(central);
-}
-
-QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, const QString &name,
-                                      Qt::DockWidgetArea area)
-{
-    auto *dock = new QDockWidget(title, this);
-    dock->setObjectName(name);
-    panel->setParent(dock);
-    dock->setWidget(panel);
-    addDockWidget(area, dock);
-    m_docks.append(dock);
-    return dock;
-}
-
-void MainWindow::createDocks()
-{
-    // The default layout: the pipeline and the inspector on the left, the big views (graph,
-    // kernels, profile, quantization) tabbed on the right, the log along the bottom.
-    m_pipelinePanel = new PipelinePanel(m_hub);
-    m_graphPanel = new GraphPanel(m_hub);
-    m_inspectorPanel = new InspectorPanel(m_hub);
-    m_kernelsPanel = new KernelsPanel(m_hub);
-    m_memoryPanel = new MemoryPanel(m_hub);
-    m_profilePanel = new ProfilePanel;
-    m_profilePanel->follow(m_hub);
-    m_quantPanel = new QuantizationPanel;
-    m_quantPanel->follow(m_hub);
-    m_sweepPanel = new SweepPanel;
-    m_sweepPanel->follow(m_hub);
-    m_tunePanel = new TunePanel;
-    m_tunePanel->follow(m_hub);
-    connect(m_tunePanel, &TunePanel::recipeChosen, m_jobs, &JobController::applyRecipeOptions);
-    m_log = new LogView;
-    auto *pipeline = addPanelDock(m_pipelinePanel, tr("Pipeline"), QStringLiteral("pipelineDock"), Qt::LeftDockWidgetArea);
-    auto *inspector = addPanelDock(m_inspectorPanel, tr("Inspector"), QStringLiteral("inspectorDock"), Qt::LeftDockWidgetArea);
-    splitDockWidget(pipeline, inspector, Qt::Vertical);
-    auto *graph = addPanelDock(m_graphPanel, tr("Graph"), QStringLiteral("graphDock"), Qt::RightDockWidgetArea);
-    m_graphDock = graph;
-    auto *kernels = addPanelDock(m_kernelsPanel, tr("Kernels"), QStringLiteral("kernelsDock"), Qt::RightDockWidgetArea);
-    auto *memory = addPanelDock(m_memoryPanel, tr("Memory"), QStringLiteral("memoryDock"), Qt::RightDockWidgetArea);
-    auto *profile = addPanelDock(m_profilePanel, tr("Profile"), QStringLiteral("profileDock"), Qt::RightDockWidgetArea);
-    auto *quant = addPanelDock(m_quantPanel, tr("Quantization"), QStringLiteral("quantizationDock"), Qt::RightDockWidgetArea);
-    auto *sweep = addPanelDock(m_sweepPanel, tr("Sweep"), QStringLiteral("sweepDock"), Qt::RightDockWidgetArea);
-    m_profileDock = profile;
-    m_quantDock = quant;
-    m_sweepDock = sweep;
-    m_tuneDock = addPanelDock(m_tunePanel, tr("Tune"), QStringLiteral("tuneDock"), Qt::RightDockWidgetArea);
-    tabifyDockWidget(graph, kernels);
-    tabifyDockWidget(kernels, memory);
-    tabifyDockWidget(memory, profile);
-    tabifyDockWidget(profile, quant);
-    tabifyDockWidget(quant, sweep);
-    tabifyDockWidget(sweep, m_tuneDock);
-    graph->raise();
-    addPanelDock(m_log, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
-    // Widths in proportion to the window (1366 px: 360 | ~250 summary | ~750 graph; 1920 px:
-    // 500 | ~350 | ~1070), so a large screen gives the Pipeline's columns room too.
-    const int width = this->width();
-    resizeDocks({pipeline, graph}, {qMax(360, width * 26 / 100), qMax(600, width * 55 / 100)}, Qt::Horizontal);
-    // The Pipeline's rows are what a compile is followed by: two thirds of the height above the Inspector.
-    resizeDocks({pipeline, inspector}, {2, 1}, Qt::Vertical);
-    // The session's jobs, tabbed with the Inspector: picking one shows it in every dock. Tabbed
-    // after the sizes are set: resizeDocks() on a tabbed Inspector grew the window to 1927 px high.
-    m_jobsPanel = new JobsPanel(m_hub);
-    auto *jobs = addPanelDock(m_jobsPanel, tr("Jobs"), QStringLiteral("jobsDock"), Qt::LeftDockWidgetArea);
-    tabifyDockWidget(inspector, jobs);
-    inspector->raise();
-    pipeline->setMinimumWidth(260);
-}
-
-void MainWindow::resetLayout()
-{
-    restoreState(m_defaultLayout, LayoutVersion);
-    for (auto *dock : std::as_const(m_docks))
-        dock->show();
-    m_graphDock->raise();
-}
-
-void MainWindow::showOpenedSession(Client::Session *loaded)
-{
-    // The toolbar follows what the session ran, so Compile repeats it rather than something else.
-    for (auto it = loaded->jobs().crbegin(); it != loaded->jobs().crend(); ++it) {
-        const QString model = it->request.value(QLatin1String("model")).toString();
-        if (model.isEmpty())
-            continue;
-        setModel(model);
-        selectDevice(it->request.value(QLatin1String("device")).toString());
-        break;
-    }
-    m_resultPanel->clearError();
-    if (const auto *compile = loaded->latestSucceeded(QStringLiteral("compile")))
-        m_resultPanel->showResult(Client::CompileResult::fromJson(compile->result));
-    // The session's last compile failed (e.g. verification): say so, as it was said live.
-    if (const auto *failed = SessionController::latestFailedCompile(*loaded))
-        m_resultPanel->showError(failed->request.value(QLatin1String("model")).toString(), *failed->error,
-                                 Client::VerifyFailure::fromError(*failed->error, loaded->logs(), failed->id));
-    // A bundle folder opened (or a session that exported): the Bundle view with its preflight.
-    if (const auto *exported = loaded->latestSucceeded(QStringLiteral("export")))
-        m_resultPanel->showBundle(Client::ExportResult::fromJson(exported->result));
-    // A numerics job is read on its graph: the capture snapshot coloured by error.
-    if (const auto *job = m_hub->currentJobRecord(); job && job->numerics)
-        m_graphDock->raise();
-    else if (m_hub->tune())
-        m_tuneDock->raise();
-    showSessionResults();
-    updateActions();
-}
-
-void MainWindow::showSessionResults()
-{
-    // One truth per screen: a later profile of the compiled model supersedes the compile's quick
-    // measurement in the result panel too, which says which one it shows.
-    const Client::SpeedupFigure figure = Client::SpeedupFigure::current(*session());
-    if (figure.source == Client::SpeedupFigure::Source::Profile && m_resultPanel->hasResult()
-        && m_resultPanel->figure().model == figure.model && m_resultPanel->figure().device == figure.device)
-        m_resultPanel->showFigure(figure);
-}
-
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -745,11 +653,8 @@ void MainWindow::createMenus()
         action->setChecked(code == current);
         action->setData(code);
         group->addAction(action);
-        connect(action, &QAction::triggered, this, [this, code = code] {
-            QSettings().setValue(QLatin1String(KeyLanguage), code);
-            statusBar()->showMessage(
-                tr("The language will change the next time AOT Studio starts."), 10000);
-        });
+        action->setObjectName(QStringLiteral("languageAction_%1").arg(code.isEmpty() ? QStringLiteral("system") : code));
+        connect(action, &QAction::triggered, this, [this, code = code] { setLanguage(code); });
     }
 
     // Issue 35 item 10: pass stepping and fit from anywhere in the window (the canvas keys work

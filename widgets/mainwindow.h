@@ -2,6 +2,7 @@
 #pragma once
 
 #include "jobcontroller.h"
+#include "jobview.h"
 #include "sessioncontroller.h"
 
 #include <QElapsedTimer>
@@ -70,6 +71,10 @@ public:
 
     /// The language stored in the settings: "" (follow the system), "en" or "zh_CN".
     static QString languageSetting();
+    /// View → Language: stores `code` ("" the system's, "en", "zh_CN") and switches to it at once
+    /// (Language::install(), then rebuildWidgets()): the session, its jobs, the engine and the
+    /// selection stay open.
+    void setLanguage(const QString &code);
 
     /// The selection hub every panel follows.
     SelectionHub *selectionHub() const { return m_hub; }
@@ -142,14 +147,34 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    /// LanguageChange: rebuildWidgets() once the new translator is in.
+    void changeEvent(QEvent *event) override;
 
 private:
+    /// Actions, toolbars, the central result panel, docks, menus and the status bar, wired to
+    /// the controllers and the hub.
+    void createWidgets();
+    /**
+     * A live language switch (issue 35): every widget of the window made again in the language
+     * now installed, from the same controllers and hub, so the session, the engine, its jobs and
+     * the selection stay as they are, and so do the layout, the toolbar's inputs and the log.
+     * One mechanism for every string: no widget needs a retranslate function of its own.
+     */
+    void rebuildWidgets();
     void createActions();
     void createToolBar();
     void createCentral();
     void createDocks();
     void connectControllers();
+    /// A dock of the session (Jobs, Log): `panel` as it is.
     QDockWidget *addPanelDock(QWidget *panel, const QString &title, const QString &name, Qt::DockWidgetArea area);
+    /// A dock of one job: `panel` headed by the hub's selected job (JobView; `accepts` and
+    /// `shows` as there), every such dock through this one mechanism.
+    QDockWidget *addJobDock(QWidget *panel, const QString &title, const QString &name, Qt::DockWidgetArea area,
+                            JobView::Accepts accepts = {}, const char *shows = nullptr);
+    /// The result panel follows the selected job: a compile's result, an export's bundle, a
+    /// failure's error box.
+    void showSelectedJob();
     void showSessionResults();
     /// What an opened session ran: the toolbar and the summary follow it.
     void showOpenedSession(Client::Session *session);
@@ -244,9 +269,11 @@ private:
     QFrame *m_banner = nullptr;
     QLabel *m_bannerText = nullptr;
     ResultPanel *m_resultPanel = nullptr;
+    JobView *m_resultView = nullptr; ///< the result panel headed by the selected job
     LogView *m_log = nullptr;
     QLabel *m_engineStatus = nullptr;
-    bool m_failureShown = false; ///< the status bar names a failed job until the next action
+    bool m_failureShown = false;
+    bool m_rebuildPending = false; ///< a LanguageChange's rebuildWidgets() is queued ///< the status bar names a failed job until the next action
 };
 
 } // namespace AotStudio::Widgets

@@ -136,6 +136,73 @@ QString MeasurementText::verdictHtml(const Client::Measurement &m)
     return QStringLiteral("<b>%1</b>%2").arg(line.left(colon).toHtmlEscaped(), line.mid(colon).toHtmlEscaped());
 }
 
+QString MeasurementText::verdictSummary(const Client::Measurement &m)
+{
+    if (m.reasons.isEmpty())
+        return verdictLine(m); // the verdict's own short sentence
+    constexpr int kMax = 80;
+    QString first = m.reasons.first().trimmed();
+    // "oversubscribed: on average 3.1 other runnable tasks …": the name before the colon (a
+    // full-width one in a Chinese reason).
+    int colon = first.indexOf(QLatin1String(": "));
+    if (const int wide = first.indexOf(QChar(0xFF1A)); wide > 0 && (colon < 0 || wide < colon))
+        colon = wide;
+    if (colon > 0 && colon <= kMax)
+        first = first.left(colon);
+    if (first.size() > kMax)
+        first = first.left(kMax - 1).trimmed() + QChar(0x2026);
+    Client::Measurement one = m;
+    one.reasons = QStringList{first};
+    QString line = verdictLine(one);
+    if (m.reasons.size() > 1)
+        line = tr("%1 (+%n more)", nullptr, int(m.reasons.size() - 1)).arg(line);
+    return line;
+}
+
+QString MeasurementText::verdictSummaryHtml(const Client::Measurement &m)
+{
+    const QString line = verdictSummary(m);
+    const int colon = line.indexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return line.toHtmlEscaped();
+    return QStringLiteral("<b>%1</b>%2").arg(line.left(colon).toHtmlEscaped(), line.mid(colon).toHtmlEscaped());
+}
+
+QString MeasurementText::logLine(const QString &engineLine)
+{
+    static const QLatin1String prefix("measurement: ");
+    if (!engineLine.startsWith(prefix))
+        return engineLine;
+    const QString rest = engineLine.mid(prefix.size());
+    const int colon = rest.indexOf(QLatin1String(": "));
+    if (colon <= 0)
+        return engineLine; // a verdict without reasons: already one line
+    const QString verdict = rest.left(colon);
+    QString first = rest.mid(colon + 2);
+    if (const int end = first.indexOf(QLatin1String(": ")); end > 0 && end <= 80)
+        first = first.left(end);
+    else if (first.size() > 80)
+        first = first.left(79).trimmed() + QChar(0x2026);
+    //: %1 the verdict word (unreliable, noisy), %2 its first reason's name
+    return tr("measurement: %1: %2 (every reason: the view's Measurement line)").arg(verdict, first);
+}
+
+QString MeasurementText::verdictDetails(const Client::Measurement &m)
+{
+    QStringList lines;
+    if (!m.reasons.isEmpty()) {
+        lines << tr("Measurement %1 because:").arg(verdictName(m));
+        for (const QString &r : m.reasons)
+            lines << QStringLiteral("• ") + r;
+    }
+    if (!m.notes.isEmpty()) {
+        lines << tr("Notes:");
+        for (const QString &n : m.notes)
+            lines << QStringLiteral("• ") + n;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString MeasurementText::threads(int threads, int usableCpus)
 {
     if (threads <= 0)
@@ -188,7 +255,8 @@ QString MeasurementText::chartTitle(const QString &title, const Client::Measurem
 {
     if (!m.isUnreliable())
         return title;
-    return tr("%1 — unreliable measurement: greyed").arg(title);
+    // Short: the view's Measurement line says why (once per view); a chart only says it is greyed.
+    return tr("%1 (greyed: unreliable)").arg(title);
 }
 
 } // namespace AotStudio::Widgets

@@ -43,6 +43,23 @@ public:
     static QString verdictLine(const Client::Measurement &m);
     /// The same as HTML (escaped), the verdict word in bold.
     static QString verdictHtml(const Client::Measurement &m);
+    /**
+     * The verdict as one line, for views (issue 35: "unreliable" is one line, its details on
+     * demand): "unreliable: oversubscribed (+1 more)", the first reason up to its own first colon
+     * and at most 80 characters; verdictDetails() is the rest, shown as the line's tooltip.
+     */
+    static QString verdictSummary(const Client::Measurement &m);
+    /// verdictSummary() as HTML (escaped), the verdict word in bold.
+    static QString verdictSummaryHtml(const Client::Measurement &m);
+    /// Every reason and note of the verdict, one per line ("" when there are none): the details
+    /// verdictSummary() leaves out.
+    static QString verdictDetails(const Client::Measurement &m);
+    /**
+     * The engine's verdict log line ("measurement: unreliable: REASON; REASON …", a paragraph
+     * the command line prints) as one line for the studio's log: the verdict and the first
+     * reason's name; the view's Measurement line has every reason. Other lines unchanged.
+     */
+    static QString logLine(const QString &engineLine);
     /// "2 (of 2 usable CPUs)"; "not stated" when unknown.
     static QString threads(int threads, int usableCpus);
     /// Text colour of a verdict (ok green, noisy amber, unreliable and unknown grey).
@@ -52,7 +69,7 @@ public:
     /// The colour of figures the verdict says not to trust.
     static QColor greyedText();
     /// A chart's title, marked when the verdict is "unreliable" (its bars and boxes are greyed):
-    /// "Latency distribution — unreliable measurement: greyed".
+    /// "Latency distribution (greyed: unreliable)"; the view's one Measurement line says why.
     static QString chartTitle(const QString &title, const Client::Measurement &m);
 };
 

@@ -2,7 +2,6 @@
 #include "memorypanel.h"
 
 #include "charthelpers.h"
-#include "jobheading.h"
 #include "selectionhub.h"
 
 #include <qcustomplot.h>
@@ -68,13 +67,6 @@ MemoryPanel::MemoryPanel(SelectionHub *hub, QWidget *parent)
     : QWidget(parent)
     , m_hub(hub)
 {
-    m_heading = new QLabel(this);
-    m_heading->setObjectName(QStringLiteral("memoryHeading"));
-    m_heading->setWordWrap(true);
-    QFont bold = m_heading->font();
-    bold.setBold(true);
-    m_heading->setFont(bold);
-    m_heading->hide();
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("memorySummary"));
     m_summary->setWordWrap(true);
@@ -120,7 +112,6 @@ MemoryPanel::MemoryPanel(SelectionHub *hub, QWidget *parent)
     split->setSizes({700, 160});
     m_table->setMinimumHeight(90);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_heading);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
 
@@ -154,13 +145,11 @@ void MemoryPanel::showNote(const QString &note)
 void MemoryPanel::reload()
 {
     const Client::JobRecord *job = m_hub ? m_hub->currentJobRecord() : nullptr;
-    // The job whose plan this is (or is awaited), named as every dock names it.
-    m_heading->setText(job ? JobHeading::heading(*job) : QString());
-    m_heading->setVisible(job && job->kind == QLatin1String("compile"));
+    // The job whose plan this is is named above the dock (JobView), which also says when the
+    // selected job is not a compile: nothing of another job is kept here.
     if (!job || job->kind != QLatin1String("compile")) {
-        if (!m_plan || !job)
-            showNote(tr("Compile a model to see how its package plans memory: every buffer's lifetime, "
-                        "which ones reuse storage, and where the peak is."));
+        showNote(tr("Compile a model to see how its package plans memory: every buffer's lifetime, "
+                 "which ones reuse storage, and where the peak is."));
         return;
     }
     if (job->result.isEmpty()) {

@@ -21,7 +21,7 @@ class ChartBox;
 class SelectionHub;
 
 /**
- * The Memory dock (headed by the job, JobHeading): how the current compile's package plans its memory (FORMAT.md "Memory plan",
+ * The Memory dock (headed by the job, JobView): how the current compile's package plans its memory (FORMAT.md "Memory plan",
  * memory.json beside the package). A summary line (Inductor's predicted peak and the planned
  * peak, where each is, the weights apart), the live bytes along the kernel order (both curves,
  * the peak marked) above a Gantt of every buffer's lifetime on the same step axis (coloured by
@@ -60,7 +60,6 @@ private:
     SelectionHub *m_hub;
     QString m_shownPath; ///< the memory.json shown ("" when none)
     std::shared_ptr<const Client::MemoryPlan> m_plan;
-    QLabel *m_heading; ///< JobHeading::heading() of the compile shown
     QLabel *m_summary;
     ChartBox *m_chart;
     QStandardItemModel *m_model;

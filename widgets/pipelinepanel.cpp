@@ -23,7 +23,6 @@ PipelinePanel::PipelinePanel(SelectionHub *hub, QWidget *parent)
     , m_proxy(new PipelineFilterModel(this))
     , m_view(new QTableView(this))
     , m_showUnchanged(new QCheckBox(tr("Show unchanged passes"), this))
-    , m_heading(new QLabel(this))
     , m_summary(new QLabel(this))
 {
     m_proxy->setSourceModel(m_model);
@@ -37,17 +36,10 @@ PipelinePanel::PipelinePanel(SelectionHub *hub, QWidget *parent)
     m_view->horizontalHeader()->setSortIndicatorShown(false);
     m_showUnchanged->setToolTip(tr("Also list the passes that ran and left the graph as it was"));
     m_summary->setWordWrap(true);
-    m_heading->setObjectName(QStringLiteral("pipelineHeading"));
-    m_heading->setWordWrap(true);
-    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont bold = m_heading->font();
-    bold.setBold(true);
-    m_heading->setFont(bold);
     m_summary->setObjectName(QStringLiteral("pipelineSummary"));
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_heading);
     layout->addWidget(m_showUnchanged);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_summary);
@@ -78,8 +70,6 @@ void PipelinePanel::reload()
     m_model->setRunningStage(job && !job->finished()
                                  ? (job->currentStage.isEmpty() ? QStringLiteral("load") : job->currentStage)
                                  : QString());
-    m_heading->setText(job ? JobHeading::heading(*job) : QString());
-    m_heading->setVisible(job != nullptr);
     int passes = 0, unchanged = 0, files = 0;
     for (const auto &s : snapshots) {
         if (!s.pass.isEmpty())
@@ -98,7 +88,11 @@ void PipelinePanel::reload()
                     + tr("The stages account for %1 of the engine's %2 s.")
                           .arg(formatPercent(m_model->accountedSeconds() / wall), formatNumber(wall, 'f', 1));
     }
-    m_summary->setText(job ? JobHeading::state(*job) + QLatin1Char('\n') + counts + accounted
+    // The job and where it stands head the dock (JobView): the summary counts its passes and,
+    // for a failure, says why it stopped (the header has it in a few words).
+    const QString why = job && job->error && !job->error->isCancellation() ? JobHeading::state(*job) + QLatin1Char('\n')
+                                                                            : QString();
+    m_summary->setText(job ? why + counts + accounted
                            : tr("No compile yet: open a model and press Compile."));
     followSnapshot(m_hub->currentSnapshot());
 }

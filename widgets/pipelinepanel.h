@@ -48,7 +48,6 @@ private:
     PipelineFilterModel *m_proxy;
     QTableView *m_view;
     QCheckBox *m_showUnchanged;
-    QLabel *m_heading;
     QLabel *m_summary;
 };
 

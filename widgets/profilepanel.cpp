@@ -109,27 +109,6 @@ QString percent(double fraction)
                                 : ProfilePanel::tr("%1%").arg(formatNumber(fraction * 100, 'f', 1));
 }
 
-/// Ticks at 1, 2 and 5 times the powers of ten in [lower, upper] (decades only over wide ranges):
-/// QCPAxisTickerLog labels only the decades, which leaves a range under one decade unlabelled.
-QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper)
-{
-    if (!(lower > 0) || upper / lower > 1e4) {
-        auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-        ticker->setLogBase(10);
-        return ticker;
-    }
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (double decade = std::pow(10.0, std::floor(std::log10(lower))); decade <= upper; decade *= 10) {
-        for (double m : { 1.0, 2.0, 5.0 }) {
-            const double v = m * decade;
-            if (v >= lower && v <= upper)
-                ticker->addTick(v, formatNumber(v, 'g', 3));
-        }
-    }
-    ticker->setSubTickCount(0);
-    return ticker;
-}
-
 void resetPlot(QCustomPlot *plot)
 {
     plot->clearPlottables();
@@ -314,6 +293,7 @@ void ProfilePanel::reset(bool keepTimeline)
     m_throughputModel->clear();
     m_throughputView->hide();
     m_summary->setText(tr("No profile yet: run Profile (or Compile) to measure the model."));
+    m_summary->setToolTip(QString());
     m_gpuSummary->clear();
     const QString note = tr("Not measured: no profile result.");
     for (ChartBox *box : { m_latency, m_distribution, m_memory, m_timelineBox, m_kernels, m_coldStart, m_replay, m_throughput }) {
@@ -417,6 +397,8 @@ void ProfilePanel::setProfile(std::shared_ptr<const Client::ProfileResult> profi
     m_measurement = result.measurement;
 
     m_summary->setText(summaryText(result, variants));
+    // The verdict is one line of the summary; its reasons in full on demand.
+    m_summary->setToolTip(MeasurementText::verdictDetails(m_measurement));
     showLatency(variants);
     showDistribution(variants);
     if (!isProfile) {
@@ -481,7 +463,7 @@ QString ProfilePanel::summaryText(const Client::ProfileResult &result, const QLi
                               .arg(MeasurementText::verdictColor(m_measurement).name(),
                                    background.isValid() ? QStringLiteral("background-color:%1").arg(background.name())
                                                         : QString(),
-                                   tr("Measurement: %1").arg(MeasurementText::verdictHtml(m_measurement)));
+                                   tr("Measurement: %1").arg(MeasurementText::verdictSummaryHtml(m_measurement)));
         lines.insert(speedups.isEmpty() ? 1 : 2, verdict);
         lines.insert(speedups.isEmpty() ? 2 : 3,
                      tr("Threads: %1").arg(MeasurementText::threads(m_measurement.threads, m_measurement.usableCpus)));
@@ -585,7 +567,7 @@ void ProfilePanel::showLatency(const QList<Variant> &variants)
     keyAxis->grid()->setVisible(false);
     keyAxis->setSubTicks(false);
     valueAxis->setRange(0, upper);
-    valueAxis->setLabel(tr("ms per call: bar median, whiskers p10–p90, ◆ p99"));
+    valueAxis->setLabel(tr("ms per call\nbar median, whiskers p10–p90, ◆ p99")); // one line was cut when narrow
     installPointToolTips(plot, [variants](QCPAbstractPlottable *plottable, int index) {
         int i = plottable->property("variant").toInt();
         if (qobject_cast<QCPGraph *>(plottable)) {

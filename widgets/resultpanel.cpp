@@ -11,8 +11,6 @@
 
 #include "graphview/jobtracker.h"
 
-#include "client/stagenames.h"
-
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -345,32 +343,13 @@ ResultPanel::ResultPanel(QWidget *parent)
     pageLayout->addWidget(m_chart, 1);
     m_stack->addWidget(page);
 
-    m_errorFrame = new QFrame(this);
-    m_errorFrame->setObjectName(QStringLiteral("resultError"));
-    m_errorFrame->setFrameShape(QFrame::StyledPanel);
-    m_errorFrame->setStyleSheet(QStringLiteral(
-        "#resultError { background: #fdecea; border: 1px solid #e0a4a0; border-radius: 4px; }"
-        "#resultError QLabel { color: #611a15; }"));
-    m_errorText = new QLabel(m_errorFrame);
-    m_errorText->setObjectName(QStringLiteral("resultErrorText"));
-    m_errorText->setWordWrap(true);
-    m_errorText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorVerifyTable = new QTableView(m_errorFrame);
-    m_errorVerifyTable->setObjectName(QStringLiteral("resultErrorVerifyTable"));
-    setUpTableView(m_errorVerifyTable, m_errorVerifyModel);
-    m_errorVerifyTable->setSortingEnabled(false);
-    m_errorVerifyTable->hide();
-    connect(m_errorVerifyTable->horizontalScrollBar(), &QScrollBar::rangeChanged, this,
-            [view = m_errorVerifyTable] { fitTableHeight(view); });
-    auto *errorLayout = new QVBoxLayout(m_errorFrame);
-    errorLayout->addWidget(m_errorText);
-    errorLayout->addWidget(m_errorVerifyTable);
-    m_errorFrame->hide();
+    createErrorBox();
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_errorFrame);
     layout->addWidget(m_stack, 1);
+    layout->addStretch(); // the error box at the top while the result under it is hidden
 }
 
 QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char *objectName)
@@ -385,8 +364,14 @@ QLabel *ResultPanel::addRow(QFormLayout *form, const QString &label, const char 
     return value;
 }
 
+void ResultPanel::setResultVisible(bool visible)
+{
+    m_stack->setVisible(visible);
+}
+
 void ResultPanel::showResult(const Client::CompileResult &r)
 {
+    m_stack->show();
     setCompileSectionVisible(true);
     // A regional result's compiled side is the model with its blocks' packages bound in.
     if (auto *label = qobject_cast<QLabel *>(m_form->labelForField(m_compiled)))
@@ -593,8 +578,9 @@ void ResultPanel::showFigure(const Client::SpeedupFigure &f)
                               : tr("This result predates paired timing: it has no interval."));
 
     const Client::Measurement &m = f.measurement;
-    m_verdict->setText(MeasurementText::verdictHtml(m));
-    m_verdict->setToolTip(m.notes.isEmpty() ? QString() : tr("Notes: %1").arg(m.notes.join(QStringLiteral("; "))));
+    // One line; the reasons in full and the notes on demand (the tooltip).
+    m_verdict->setText(MeasurementText::verdictSummaryHtml(m));
+    m_verdict->setToolTip(MeasurementText::verdictDetails(m));
     m_verdict->setProperty("verdict", m.verdictName);
     m_verdict->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; padding: 1px 3px; }")
                                  .arg(colorCss(MeasurementText::verdictColor(m)),
@@ -718,6 +704,7 @@ void ResultPanel::showBundle(const Client::ExportResult &r)
     }
     m_bundleFrame->show();
     m_stack->setCurrentIndex(1);
+    m_stack->show();
 }
 
 void ResultPanel::showPreflight(const Client::Preflight &preflight)
@@ -757,58 +744,6 @@ void ResultPanel::setCompileSectionVisible(bool visible)
 bool ResultPanel::hasBundle() const
 {
     return hasResult() && m_bundleFrame->isVisibleTo(this);
-}
-
-void ResultPanel::showError(const QString &model, const Client::EngineError &e,
-                            const Client::VerifyFailure &failure)
-{
-    setErrorText(e.isCancellation() ? tr("<b>%1 was cancelled.</b>").arg(model.toHtmlEscaped())
-                                    : tr("<b>Compiling %1 failed</b>").arg(model.toHtmlEscaped()),
-                 Client::StageNames::displayName(e.stage), e);
-    const QString failed = VerifyText::failure(failure);
-    if (!failed.isEmpty())
-        m_errorText->setText(m_errorText->text() + QStringLiteral("<br><b>%1</b>").arg(failed.toHtmlEscaped()));
-    m_errorVerifyModel->setOutputs(failure.outputs);
-    m_errorVerifyTable->setVisible(!failure.outputs.isEmpty());
-    if (!failure.outputs.isEmpty()) {
-        m_errorVerifyTable->resizeColumnsToContents();
-        fitTableHeight(m_errorVerifyTable);
-    }
-}
-
-void ResultPanel::showExportError(const QString &bundle, const Client::EngineError &e)
-{
-    // The engine names its bundle-level failures "export", which for a compile means
-    // torch.export: say what it is here.
-    const QString stage = e.stage == QLatin1String("export") ? tr("Writing the bundle")
-                                                             : Client::StageNames::displayName(e.stage);
-    setErrorText(e.isCancellation()
-                     ? tr("<b>Exporting %1 was cancelled.</b>").arg(bundle.toHtmlEscaped())
-                     : tr("<b>Exporting %1 failed</b>").arg(bundle.toHtmlEscaped()),
-                 stage, e);
-}
-
-void ResultPanel::setErrorText(QString text, const QString &stageName, const Client::EngineError &e)
-{
-    if (!e.stage.isEmpty() && !e.isCancellation())
-        text += QLatin1Char(' ')
-                + tr("in stage <i>%1</i> (%2).").arg(stageName.toHtmlEscaped(), e.code);
-    if (!e.message.isEmpty())
-        text += QStringLiteral("<br>") + e.message.toHtmlEscaped();
-    if (!e.hint.isEmpty())
-        text += QStringLiteral("<br>") + tr("Hint: %1").arg(e.hint.toHtmlEscaped());
-    m_errorText->setText(text);
-    m_errorVerifyModel->clear(); // showError() fills it for a failed verification
-    m_errorVerifyTable->hide();
-    m_errorFrame->show();
-}
-
-void ResultPanel::clearError()
-{
-    m_errorFrame->hide();
-    m_errorText->clear();
-    m_errorVerifyModel->clear();
-    m_errorVerifyTable->hide();
 }
 
 bool ResultPanel::hasResult() const

@@ -58,6 +58,10 @@ public:
     bool hasBundle() const;
     /// Hides the previous error while a new job runs.
     void clearError();
+    /// Shows or hides the result below the error box: hidden while the job shown is a failure of
+    /// its own (one job per view: not the previous compile's numbers under it); showResult() and
+    /// showBundle() show it again.
+    void setResultVisible(bool visible);
     bool hasResult() const;
     /// True while the result's per-output verification is shown (false for older results).
     bool showsVerification() const;
@@ -69,11 +73,17 @@ public:
     /// The shown regional compile's blocks: class, instances, parameters each, compile time (s),
     /// package size; one row per block class in the engine's order.
     QStandardItemModel *regionalBlocksModel() const { return m_regionalModel; }
+    /// An error's `where` (FORMAT.md "Where it failed") as HTML: the user's frames, then the
+    /// source around the failing line with it marked; "" when there is none. The one rendering:
+    /// the error box here and the failure dialog's details (as plain text) use it.
+    static QString whereHtml(const QJsonObject &where);
     /// Everything shown, as "Label: value" lines (what the Copy button puts on the clipboard).
     QString summaryText() const;
 
 private:
     QLabel *addRow(QFormLayout *form, const QString &label, const char *objectName);
+    /// The error box above the result, hidden (resulterror.cpp, as the error functions).
+    void createErrorBox();
     void setErrorText(QString headline, const QString &stageName, const Client::EngineError &e);
     void copyToClipboard();
     void showVerify(const Client::VerifyResult &verify);

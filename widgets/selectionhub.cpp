@@ -143,24 +143,35 @@ std::shared_ptr<const Client::ProfileResult> SelectionHub::latestProfile() const
     return job ? job->profile : nullptr;
 }
 
+const Client::JobRecord *SelectionHub::currentJobOf(std::initializer_list<const char *> kinds) const
+{
+    const Client::JobRecord *job = currentJobRecord();
+    if (!job)
+        return nullptr;
+    for (const char *kind : kinds) {
+        if (job->kind == QLatin1String(kind))
+            return job;
+    }
+    return nullptr;
+}
+
 std::shared_ptr<const Client::ProfileResult> SelectionHub::profile() const
 {
-    if (auto p = latestProfile())
-        return p;
-    const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("compile")) : nullptr;
+    // A profile job's result, or a compile's latency view (ProfileResult::Kind::Compile).
+    const auto *job = currentJobOf({"profile", "compile"});
     return job ? job->profile : nullptr;
 }
 
 std::shared_ptr<const Client::QuantizeResult> SelectionHub::quantize() const
 {
-    const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("quantize")) : nullptr;
+    const auto *job = currentJobOf({"quantize"});
     return job ? job->quantize : nullptr;
 }
 
 QString SelectionHub::resultError(const QString &kind) const
 {
-    const auto *job = m_session ? m_session->latestSucceeded(kind) : nullptr;
-    return job ? job->resultError : QString();
+    const auto *job = currentJobRecord();
+    return job && job->kind == kind ? job->resultError : QString();
 }
 
 std::shared_ptr<const Client::NumericsResult> SelectionHub::numerics() const
@@ -171,13 +182,13 @@ std::shared_ptr<const Client::NumericsResult> SelectionHub::numerics() const
 
 std::shared_ptr<const Client::TuneResult> SelectionHub::tune() const
 {
-    const Client::JobRecord *job = m_session ? m_session->latestSucceeded(QStringLiteral("tune")) : nullptr;
+    const auto *job = currentJobOf({"tune"});
     return job ? job->tune : nullptr;
 }
 
 std::shared_ptr<const Client::SweepResult> SelectionHub::sweep() const
 {
-    const auto *job = m_session ? m_session->latestSucceeded(QStringLiteral("sweep")) : nullptr;
+    const auto *job = currentJobOf({"sweep"});
     return job ? job->sweep : nullptr;
 }
 
@@ -215,10 +226,17 @@ void SelectionHub::refresh()
     // exists and has data.
     const auto *current = currentJobRecord();
     const auto *latest = m_session->latestWithSnapshots();
+    // A session without graphs (a tune or numerics job folder, a bundle): its latest job, so the
+    // views are headed by it and its own dock shows it.
+    if (!latest && !current && !m_session->jobs().isEmpty())
+        latest = &m_session->jobs().constLast();
     // A job followed live stays shown when it ends, even without snapshots (a compile that failed
     // at load): its views say how far it got and why it stopped.
     const bool followed = current && current->id == m_live;
-    if (latest && !followed && (!current || current->snapshots.isEmpty() || latest->id > current->id)) {
+    // A finished job (a quantize, sweep or tune the window selected for its result, an export that
+    // failed) stays shown too, though it has no snapshots: its docks show it or say why it failed.
+    const bool empty = current && current->snapshots.isEmpty() && !current->finished();
+    if (latest && !followed && (!current || empty || latest->id > current->id)) {
         const bool changed = latest->id != m_job;
         selectJob(latest->id);
         if (changed)
@@ -227,6 +245,20 @@ void SelectionHub::refresh()
         loadKernels(true); // the same job gained data (its profile's kernel times)
     }
     Q_EMIT dataChanged();
+}
+
+void SelectionHub::replay()
+{
+    notify([this](HubViewer *v) {
+        v->onSessionChanged(m_session);
+        v->onJobChanged(m_job);
+        v->onSnapshotChanged(m_snapshot);
+        if (!m_node.isEmpty())
+            v->onNodeChanged(m_node);
+        if (!m_kernel.isEmpty())
+            v->onKernelChanged(m_kernel);
+        v->onResultsChanged();
+    });
 }
 
 void SelectionHub::followLive(qint64 id)

@@ -69,20 +69,21 @@ public:
     }
     /// The parsed snapshots of the session, shared by the hub, the graph and the diff view.
     std::shared_ptr<SnapshotCache> snapshots() const { return m_snapshots; }
-    /// The latest successful profile of the session, else the latest compile's latency view
-    /// (ProfileResult::Kind::Compile); null when none. Parsed once by the session.
+    /// The selected job's profile: a `profile` job's result or a compile's latency view
+    /// (ProfileResult::Kind::Compile); null for other jobs or none (one job per view: no dock
+    /// shows another job's rows under the selected job's heading). Parsed once by the session.
     std::shared_ptr<const Client::ProfileResult> profile() const;
     /// The latest successful `profile` job's result only (null when none).
     std::shared_ptr<const Client::ProfileResult> latestProfile() const;
-    /// The latest successful quantize result of the session (null when none).
+    /// The selected job's quantize result (null for other jobs or none).
     std::shared_ptr<const Client::QuantizeResult> quantize() const;
-    /// Why the latest successful job of `kind` has no typed result (its result was refused by the
-    /// reader); empty when it has one or there is none.
+    /// Why the selected job, when of `kind`, has no typed result (its result was refused by the
+    /// reader); empty when it has one, or is of another kind, or none is selected.
     QString resultError(const QString &kind) const;
     /// The current job's numerics result (a `numerics` job; null for other jobs or none): the
     /// graph panel colours the capture snapshot's nodes by their error, the inspector shows them.
     std::shared_ptr<const Client::NumericsResult> numerics() const;
-    /// The latest successful tune result of the session (null when none).
+    /// The selected job's tune result (null for other jobs or none).
     std::shared_ptr<const Client::TuneResult> tune() const;
     /// The current job's fusion decisions (its result's `fusion.path`, fusion.json, FORMAT.md
     /// "Fusion decisions"), read through resolve() once per file and shared by the Inspector and
@@ -90,7 +91,7 @@ public:
     /// (being fetched: dataChanged() follows); a file that does not parse gives an object with
     /// `available` false and `reason` naming the file and the field.
     std::shared_ptr<const Client::FusionDecisions> fusionDecisions() const;
-    /// The latest successful sweep result of the session (null when none).
+    /// The selected job's sweep result (null for other jobs or none).
     std::shared_ptr<const Client::SweepResult> sweep() const;
     /// Registers `viewer`, called from now on for every change (see HubViewer) until `owner`
     /// (the viewer's QObject) is destroyed. It is not called for the current state: a viewer
@@ -115,6 +116,9 @@ public Q_SLOTS:
     void selectKernel(const QString &nameOrId);
     /// Re-reads kernels and results after the session gained data (a job finished).
     void refresh();
+    /// Calls every viewer with the selection as it is (session, job, snapshot, node, kernel,
+    /// results) without changing it: panels made anew (a language switch) show it.
+    void replay();
     /// Job `id` of the session changed while it runs: a newer compile (or a job that took its
     /// first graph snapshot) takes the views at once, so no view shows the previous job's rows
     /// as current; an update of the shown job goes to the viewers' onJobUpdated().
@@ -132,6 +136,8 @@ Q_SIGNALS:
     void dataChanged();
 
 private:
+    /// The selected job when it is of one of `kinds`, else nullptr.
+    const Client::JobRecord *currentJobOf(std::initializer_list<const char *> kinds) const;
     void loadKernels(bool keepShown = false);
     void onFetched(const QString &enginePath);
     template <class F>

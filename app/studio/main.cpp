@@ -2,6 +2,7 @@
 // The studio's main: parse the command line, install the translation, show the window, start
 // the engine. Everything else lives in aotstudio_widgets and aotstudio_client.
 #include "client/remoteengine.h"
+#include "widgets/language.h"
 #include "widgets/mainwindow.h"
 
 #include <QApplication>
@@ -175,29 +176,18 @@ QString requestedLanguage(const QStringList &arguments)
     return MainWindow::languageSetting();
 }
 
-void installTranslations(QCoreApplication &app, const QString &language)
+void installTranslations(const QString &language)
 {
-    QLocale locale = language.isEmpty() ? QLocale::system() : QLocale(language);
     // The .qm files are compiled into the widgets library by qt_add_translations (/i18n).
-    auto *studio = new QTranslator(&app);
-    if (studio->load(locale, QStringLiteral("aotstudio"), QStringLiteral("_"),
-                     QStringLiteral(":/i18n"))) {
-        app.installTranslator(studio);
-    } else if (!language.isEmpty()) {
+    if (!AotStudio::Widgets::Language::install(language)) {
         // Asked for by name, so say that it is not there instead of quietly showing English;
         // numbers follow the language shown, not the one asked for.
         std::fprintf(stderr, "%s\n",
-                     qPrintable(QCoreApplication::translate(
-                                    "main", "aotstudio: language \"%1\" is not available, using "
-                                            "English. Available languages: %2.")
+                     qPrintable(QCoreApplication::translate("main",
+                                                            "aotstudio: language \"%1\" is not available, using "
+                                                            "English. Available languages: %2.")
                                     .arg(language, availableLanguages().join(QStringLiteral(", ")))));
-        locale = QLocale(QLocale::English, QLocale::UnitedStates);
     }
-    QLocale::setDefault(locale);
-    auto *qt = new QTranslator(&app); // standard dialog buttons, when Qt's own are installed
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
-                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        app.installTranslator(qt);
 }
 
 /// Prints a command-line error the way QCommandLineParser does and returns the exit code 2.
@@ -224,7 +214,7 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(QStringLiteral("AOTStudio"));
     QCoreApplication::setApplicationVersion(QStringLiteral(AOTSTUDIO_VERSION));
 
-    installTranslations(*app, requestedLanguage(QCoreApplication::arguments()));
+    installTranslations(requestedLanguage(QCoreApplication::arguments()));
     if (gui) {
         QApplication::setDesktopFileName(QStringLiteral("io.github.aotstudio.AOTStudio"));
         QApplication::setApplicationDisplayName(QCoreApplication::translate("main", "AOT Studio"));

@@ -10,7 +10,8 @@ EngineError EngineError::fromJson(const QJsonObject &event)
     return EngineError{event.value(QLatin1String("stage")).toString(),
                        event.value(QLatin1String("code")).toString(),
                        EngineText::field(event, QStringLiteral("message")),
-                       EngineText::field(event, QStringLiteral("hint"))};
+                       EngineText::field(event, QStringLiteral("hint")),
+                       event.value(QLatin1String("where")).toObject()};
 }
 
 } // namespace AotStudio::Client

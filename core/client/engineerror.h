@@ -14,6 +14,10 @@ struct EngineError
     QString code;
     QString message;
     QString hint;
+    /// Where in the user's code it failed (FORMAT.md "Where it failed"): `frames` (the user's own
+    /// frames, innermost last) and `excerpt` (the source around the failing line); empty when the
+    /// failure is not in the user's code or the engine predates it.
+    QJsonObject where = {};
 
     static EngineError fromJson(const QJsonObject &event);
     bool isCancellation() const { return code == QLatin1String("cancelled"); }

@@ -166,6 +166,8 @@ Json makeError(std::int64_t id, const Error &error)
         j["message_msg"] = error.messageMsg;
     if (error.hintMsg.is_object())
         j["hint_msg"] = error.hintMsg;
+    if (error.where.is_object())
+        j["where"] = error.where;
     return j;
 }
 

@@ -91,6 +91,10 @@ struct Error {
     std::string hint;
     Json messageMsg = nullptr;
     Json hintMsg = nullptr;
+    /// Where in the user's code it failed (FORMAT.md "Where it failed"): `frames` (the traceback
+    /// trimmed to the user's frames) and `excerpt` (the source around the failing line); null
+    /// when the failure is not in the user's code.
+    Json where = nullptr;
 };
 
 /// An Error whose message (and hint, when given) are catalog texts.

@@ -103,6 +103,9 @@ Protocol::Json msgOf(const py::object &text)
         err.hint = py::str(value.attr("hint"));
         err.messageMsg = msgOf(value.attr("message"));
         err.hintMsg = msgOf(value.attr("hint"));
+        // The user's frames and the source around the failing line (errors.user_where()).
+        if (py::hasattr(value, "where") && !value.attr("where").is_none())
+            err.where = toJson(value.attr("where"));
     } else {
         err.code = Protocol::Code::Internal;
         err.stage = stage;

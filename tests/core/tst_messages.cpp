@@ -282,6 +282,12 @@ void TestMessages::makeError_carriesAllFields()
     QCOMPARE(j.at("code").get<std::string>(), std::string("export_failed"));
     QCOMPARE(j.at("message").get<std::string>(), e.message);
     QCOMPARE(j.at("hint").get<std::string>(), e.hint);
+    QVERIFY(!j.contains("where")); // none: not sent
+
+    // The user's code that failed (FORMAT.md "Where it failed") goes out as it is.
+    Error user{"load", Code::ModelError, "factory raised", "fix the factory"};
+    user.where = Json{{"frames", Json::array({Json{{"file", "/m/net.py"}, {"line", 6}}})}};
+    QCOMPARE(makeError(12, user).at("where"), user.where);
 
     // An Error from parseRequest goes straight out as an event.
     Error bad;

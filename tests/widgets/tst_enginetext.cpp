@@ -94,6 +94,36 @@ private Q_SLOTS:
         QVERIFY2(hint.contains(QStringLiteral("Model → Open factory")), qPrintable(hint));
     }
 
+    // Issue 35 item 3: the studio's texts name studio actions, never a command-line flag (an entry
+    // whose text has one needs a "studio" text in messages.json).
+    void studioTextsNameNoFlags()
+    {
+        static const QRegularExpression flag(QStringLiteral("(^|[\\s(])--[a-z]"));
+        QStringList withFlags;
+        for (int i = 0; i < EngineText::kCatalogSize; ++i) {
+            const auto &entry = EngineText::kCatalog[i];
+            if (QString::fromUtf8(entry.text).contains(flag))
+                withFlags << QString::fromUtf8(entry.id);
+        }
+        QVERIFY2(withFlags.isEmpty(), qPrintable(withFlags.join(QStringLiteral(", "))));
+        const QString hint = EngineText::render(msg("load.no_cuda.hint"), QStringLiteral("use --device cpu"));
+        QVERIFY2(hint.contains(QStringLiteral("Device selector")), qPrintable(hint));
+    }
+
+    // The error event's `where` (the user's frames and source) reaches the studio as sent.
+    void errorKeepsWhere()
+    {
+        const QJsonObject where{{QStringLiteral("frames"),
+                                 QJsonArray{QJsonObject{{QStringLiteral("file"), QStringLiteral("/m/net.py")},
+                                                        {QStringLiteral("line"), 6}}}}};
+        const EngineError e = EngineError::fromJson(QJsonObject{{QStringLiteral("type"), QStringLiteral("error")},
+                                                                {QStringLiteral("code"), QStringLiteral("model_error")},
+                                                                {QStringLiteral("where"), where}});
+        QCOMPARE(e.where, where);
+        QVERIFY(
+            EngineError::fromJson(QJsonObject{{QStringLiteral("code"), QStringLiteral("internal")}}).where.isEmpty());
+    }
+
     void errorsAndReasonsArriveTranslated()
     {
         loadChinese();

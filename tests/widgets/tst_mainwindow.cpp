@@ -8,8 +8,11 @@
 #include "widgets/graphview/graphview.h"
 #include "widgets/helpwindows.h"
 #include "widgets/jobheading.h"
+#include "widgets/jobview.h"
 #include "widgets/logview.h"
 #include "widgets/mainwindow.h"
+#include "widgets/memorypanel.h"
+#include "widgets/profilepanel.h"
 #include "widgets/resultpanel.h"
 #include "widgets/runsettings.h"
 #include "widgets/selectionhub.h"
@@ -53,6 +56,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextDocumentFragment>
 #include <QTranslator>
 #include <QTreeWidget>
 
@@ -125,6 +129,19 @@ private:
         w->show();
         w->startEngine();
         return w;
+    }
+
+    /// The header of dock `dock` (its JobView: one mechanism for every dock); null when it has none.
+    static AotStudio::Widgets::JobView *jobView(const MainWindow &w, const QString &dock)
+    {
+        auto *d = w.findChild<QDockWidget *>(dock);
+        return d ? qobject_cast<AotStudio::Widgets::JobView *>(d->widget()) : nullptr;
+    }
+
+    static QString pipelineHeading(const MainWindow &w)
+    {
+        auto *view = jobView(w, QStringLiteral("pipelineDock"));
+        return view ? view->headingText() : QStringLiteral("<no pipeline header>");
     }
 
     static QFrame *banner(const MainWindow &w)
@@ -252,6 +269,105 @@ private Q_SLOTS:
         QCOMPARE(sent[2].value(QLatin1String("package")).toString(), w->lastResult()->package);
         QCOMPARE(sent[2].value(QLatin1String("out")).toString(), QDir(dir.filePath(QStringLiteral("out"))).filePath(QStringLiteral("sweep")));
         QVERIFY(!sent[3].contains(QLatin1String("package")));
+    }
+
+    // One job per view (issue 35): whatever job the hub selects, every dock and the result panel
+    // are headed by it through the one header (JobView), and a dock with nothing for it says so
+    // rather than showing another job's rows (the Profile dock shows the selected profile, not
+    // the session's latest one).
+    void everyDockNamesTheSelectedJob()
+    {
+        using AotStudio::Widgets::JobHeading;
+        using AotStudio::Widgets::JobView;
+        QTemporaryDir dir;
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("sample:mlp"));
+        w->setOutputDirectory(dir.filePath(QStringLiteral("out")));
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QFile package(w->lastResult()->package);
+        QVERIFY(package.open(QIODevice::WriteOnly));
+        package.close();
+        QVERIFY(w->profile());
+        QVERIFY(finished.wait(10000));
+        QVERIFY(w->sweep());
+        QVERIFY(finished.wait(10000));
+        w->findChild<QAction *>(QStringLiteral("numericsAction"))->trigger();
+        QVERIFY(finished.wait(10000));
+        w->setModel(QStringLiteral("sample:convnet"));
+        QVERIFY(w->profile());
+        QVERIFY(finished.wait(10000));
+
+        const auto &jobs = w->session()->jobs();
+        QHash<QString, QList<qint64>> byKind;
+        for (const auto &job : jobs)
+            byKind[job.kind] << job.id;
+        QCOMPARE(byKind.value(QStringLiteral("profile")).size(), 2);
+        QCOMPARE(byKind.value(QStringLiteral("sweep")).size(), 1);
+        QCOMPARE(byKind.value(QStringLiteral("numerics")).size(), 1);
+        const QStringList docks{"pipelineDock", "inspectorDock",    "graphDock", "kernelsDock", "memoryDock",
+                                "profileDock",  "quantizationDock", "sweepDock", "tuneDock"};
+        const auto *hub = w->selectionHub();
+        auto *profilePanel = w->findChild<AotStudio::Widgets::ProfilePanel *>();
+        auto *sweepPanel = w->findChild<AotStudio::Widgets::SweepPanel *>();
+        auto *resultView = w->findChild<JobView *>(QStringLiteral("summaryScrollJobView"));
+        QVERIFY(resultView);
+        // What each dock must show (panel) or say it has nothing for, per kind.
+        const QHash<QString, QStringList> shownBy{
+            {QStringLiteral("compile"),
+             {"pipelineDock", "inspectorDock", "graphDock", "kernelsDock", "memoryDock", "profileDock"}},
+            {QStringLiteral("profile"), {"pipelineDock", "inspectorDock", "graphDock", "kernelsDock", "profileDock"}},
+            {QStringLiteral("sweep"), {"pipelineDock", "sweepDock"}},
+            {QStringLiteral("numerics"), {"pipelineDock", "inspectorDock", "graphDock"}},
+        };
+        for (const auto &job : jobs) {
+            w->selectionHub()->selectJob(job.id);
+            QTRY_COMPARE(hub->currentJob(), job.id);
+            const QString heading = JobHeading::heading(job);
+            for (const QString &name : docks) {
+                const QString where = QStringLiteral("%1, job %2 (%3)").arg(name).arg(job.id).arg(job.kind);
+                auto *view = jobView(*w, name);
+                QVERIFY2(view, qPrintable(where));
+                QCOMPARE(view->job(), job.id);
+                QCOMPARE(view->headingText(), heading);
+                auto *label = view->findChild<QLabel *>(QStringLiteral("jobViewHeading"));
+                QVERIFY2(label, qPrintable(where));
+                // As shown: the label's HTML keeps short parts together (no-break spaces, nowrap).
+                const QString shown = QTextDocumentFragment::fromHtml(label->text())
+                                          .toPlainText()
+                                          .replace(QChar::Nbsp, QLatin1Char(' '));
+                QVERIFY2(shown.contains(heading), qPrintable(where + QStringLiteral(": ") + shown));
+                const bool shows = shownBy.value(job.kind).contains(name);
+                QVERIFY2(view->showsPanel() == shows, qPrintable(where));
+                if (!shows) {
+                    QVERIFY2(view->noteText().startsWith(
+                                 QStringLiteral("Nothing for job %1 (%2): this dock shows ").arg(job.id).arg(job.kind)),
+                             qPrintable(where + QStringLiteral(": ") + view->noteText()));
+                    QVERIFY(!view->panel()->isVisibleTo(view));
+                }
+            }
+            QCOMPARE(resultView->headingText(), heading);
+            QCOMPARE(resultView->showsPanel(), job.kind == QLatin1String("compile"));
+            // The selected job's own results, never the session's latest of the kind.
+            if (job.kind == QLatin1String("profile") || job.kind == QLatin1String("compile")) {
+                QVERIFY(job.profile);
+                QTRY_COMPARE(profilePanel->profile(), job.profile);
+            }
+            if (job.kind == QLatin1String("sweep"))
+                QVERIFY2(sweepPanel->verdictText().contains(QLatin1String("passed")),
+                         qPrintable(sweepPanel->verdictText()));
+        }
+        // The older profile is shown as itself, though a newer one exists.
+        const auto *first = w->session()->job(byKind.value(QStringLiteral("profile")).first());
+        const auto *second = w->session()->job(byKind.value(QStringLiteral("profile")).last());
+        QVERIFY(first->profile != second->profile);
+        w->findChild<QDockWidget *>(QStringLiteral("profileDock"))->raise(); // a hidden panel redraws when shown
+        w->selectionHub()->selectJob(first->id);
+        QTRY_COMPARE(profilePanel->profile(), first->profile);
+        w->findChild<QDockWidget *>(QStringLiteral("memoryDock"))->raise();
+        screenshot(*w, QStringLiteral("one_job_per_view_memory_of_a_profile"));
     }
 
     // Regional compile (issue 14 item 6): Run Settings' choice goes on the compile request only,
@@ -498,8 +614,16 @@ private Q_SLOTS:
         QCOMPARE(panel->result()->budgetSeconds, 120.0);
         QCOMPARE(panel->model()->rowCount(), 4); // two trials, two baselines
         QVERIFY2(panel->summaryText().contains(QLatin1String("recipe: defaults")), qPrintable(panel->summaryText()));
+        // The Tune dock shows the tune job, headed by it; its trials' snapshots are no one graph:
+        // the Graph dock says it has nothing for it.
         const auto *current = w->selectionHub()->currentJobRecord();
-        QVERIFY(!current || current->kind != QLatin1String("tune")); // trials' snapshots are no one graph
+        QVERIFY(current && current->kind == QLatin1String("tune"));
+        QVERIFY(jobView(*w, QStringLiteral("tuneDock"))->showsPanel());
+        QVERIFY(!jobView(*w, QStringLiteral("graphDock"))->showsPanel());
+        QVERIFY2(jobView(*w, QStringLiteral("graphDock"))
+                     ->noteText()
+                     .startsWith(QStringLiteral("Nothing for job %1 (tune)").arg(current->id)),
+                 qPrintable(jobView(*w, QStringLiteral("graphDock"))->noteText()));
         QVERIFY2(log(*w).contains(QLatin1String("Tuning the compile recipe of sample:mlp on cpu into")),
                  qPrintable(log(*w)));
         QVERIFY2(w->statusBar()->currentMessage().contains(QLatin1String("recipe: defaults")),
@@ -596,6 +720,41 @@ private Q_SLOTS:
         // The engine itself is fine: no banner.
         QVERIFY(!banner(*w)->isVisible());
         screenshot(*w, QStringLiteral("mainwindow_error"));
+        box->close();
+    }
+
+    // Issue 35 item 3: a factory that raises (the engine's `where`, fake:usererror as
+    // models.py sends it): the result panel and the dialog's details show the user's frames and
+    // the lines around the failing one, not a traceback through torch and the studio.
+    void userCodeErrorShowsItsLines()
+    {
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("fake:usererror"));
+        w->setOutputDirectory(m_out.filePath(QStringLiteral("usererror")));
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        const QString panel = text(*w, "resultErrorText");
+        QVERIFY2(panel.contains(QLatin1String("In your code")), qPrintable(panel));
+        QVERIFY2(panel.contains(QLatin1String("net.py:10, in factory: <code>helper(3)</code>")), qPrintable(panel));
+        QVERIFY2(panel.contains(QStringLiteral("→ 6     raise ValueError")), qPrintable(panel));
+        auto *box = w->findChild<QMessageBox *>(QStringLiteral("compileErrorBox"));
+        QVERIFY(box);
+        QVERIFY2(box->detailedText().contains(QLatin1String("net.py:6, in helper")), qPrintable(box->detailedText()));
+        QVERIFY2(box->detailedText().contains(QStringLiteral("→ 6     raise ValueError")),
+                 qPrintable(box->detailedText()));
+        // The hint by its id: the studio's own words.
+        QVERIFY2(box->informativeText().startsWith(QLatin1String("fix the factory")),
+                 qPrintable(box->informativeText()));
+        // The job is the one every view shows: the result panel is headed by it.
+        auto *view = w->findChild<AotStudio::Widgets::JobView *>(QStringLiteral("summaryScrollJobView"));
+        QVERIFY(view && view->showsPanel());
+        QVERIFY2(view->headingText().contains(QLatin1String("fake:usererror")), qPrintable(view->headingText()));
+        // The header says where it failed in a few words; the box under it has the message.
+        QCOMPARE(view->stateText(), QStringLiteral("failed at Loading the model (model_error)"));
+        screenshot(*w, QStringLiteral("mainwindow_user_error"));
         box->close();
     }
 
@@ -880,7 +1039,7 @@ private Q_SLOTS:
         const QString heading = AotStudio::Widgets::JobHeading::heading(jobs.last());
         QVERIFY2(heading.contains(QLatin1String("t211 (torch 2.11.0+fake)")), qPrintable(heading));
         QVERIFY(!AotStudio::Widgets::JobHeading::heading(jobs.first()).contains(QLatin1String("t211")));
-        QTRY_VERIFY_WITH_TIMEOUT(text(*w, "pipelineHeading").contains(QLatin1String("t211")), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(pipelineHeading(*w).contains(QLatin1String("t211")), 5000);
         // The Jobs dock lists both, newest first; picking the older one shows it in every dock.
         auto *jobsView = w->findChild<QTreeWidget *>(QStringLiteral("jobsView"));
         QVERIFY(jobsView);
@@ -890,9 +1049,9 @@ private Q_SLOTS:
         QVERIFY2(jobsView->topLevelItem(0)->text(1).startsWith(QLatin1String("done")),
                  qPrintable(jobsView->topLevelItem(0)->text(1)));
         jobsView->setCurrentItem(jobsView->topLevelItem(jobsView->topLevelItemCount() - 1));
-        QTRY_VERIFY_WITH_TIMEOUT(!text(*w, "pipelineHeading").contains(QLatin1String("t211")), 5000);
-        QVERIFY2(text(*w, "pipelineHeading").startsWith(AotStudio::Widgets::JobHeading::heading(jobs.first())),
-                 qPrintable(text(*w, "pipelineHeading")));
+        QTRY_VERIFY_WITH_TIMEOUT(!pipelineHeading(*w).contains(QLatin1String("t211")), 5000);
+        QVERIFY2(pipelineHeading(*w).startsWith(AotStudio::Widgets::JobHeading::heading(jobs.first())),
+                 qPrintable(pipelineHeading(*w)));
 
         // Removed behind the studio's back: the next start says which target and what to do.
         QVERIFY(QDir(targets.filePath(QStringLiteral("t211"))).removeRecursively());
@@ -1059,6 +1218,14 @@ private Q_SLOTS:
         QCOMPARE(text(*w, "stageLabel"), QStringLiteral("Cancelled"));
         QVERIFY(!w->findChild<QMessageBox *>(QStringLiteral("compileErrorBox")));
         QVERIFY(text(*w, "resultErrorText").contains(QLatin1String("cancelled")));
+        // The user's cancel is news, not an error: an info line, the box not drawn as a failure.
+        const QStringList lines = log(*w).split(QLatin1Char('\n'));
+        const auto cancelLine = std::find_if(lines.crbegin(), lines.crend(),
+                                             [](const QString &l) { return l.contains(QLatin1String("cancel")); });
+        QVERIFY(cancelLine != lines.crend());
+        QVERIFY2(cancelLine->contains(QLatin1String("  info  ")) && !cancelLine->contains(QLatin1String("error")),
+                 qPrintable(*cancelLine));
+        QVERIFY(w->findChild<QFrame *>(QStringLiteral("resultError"))->property("cancelled").toBool());
     }
 
     void exportActionNeedsACompile()
@@ -1247,6 +1414,83 @@ private Q_SLOTS:
         const QSize screen = w.screen()->size();
         QVERIFY(QSettings().contains(QStringLiteral("window/%1x%2/state").arg(screen.width()).arg(screen.height())));
         QCOMPARE(MainWindow::languageSetting(), QString());
+    }
+
+    // Issue 35 item 4: View → Language applies at once: the window is made again in Chinese from
+    // the same session, engine and selection (no restart), and back.
+    void liveLanguageSwitch()
+    {
+        const auto restore = qScopeGuard([] {
+            QSettings().remove(QStringLiteral("ui/language"));
+            QLocale::setDefault(QLocale::c());
+        });
+        auto w = startedWindow();
+        w->setModel(QStringLiteral("sample:mlp"));
+        w->setOutputDirectory(m_out.filePath(QStringLiteral("lang")));
+        QTRY_VERIFY_WITH_TIMEOUT(w->engineClient()->isReady(), 10000);
+        QSignalSpy finished(w.get(), &MainWindow::jobFinished);
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QFile package(w->lastResult()->package);
+        QVERIFY(package.open(QIODevice::WriteOnly));
+        package.close();
+        QVERIFY(w->profile());
+        QVERIFY(finished.wait(10000));
+        auto *hub = w->selectionHub();
+        const qint64 compileJob = w->session()->jobs().first().id;
+        hub->selectJob(compileJob);
+        AotStudio::Client::Session *session = w->session();
+        AotStudio::Client::EngineClient *client = w->engineClient();
+        const qsizetype jobCount = session->jobs().size();
+        w->findChild<AotStudio::Widgets::LogView *>()->append(0, QStringLiteral("info"),
+                                                              QStringLiteral("a line before the switch"));
+        QCOMPARE(w->findChild<QDockWidget *>(QStringLiteral("pipelineDock"))->windowTitle(),
+                 QStringLiteral("Pipeline"));
+        w->findChild<QDockWidget *>(QStringLiteral("memoryDock"))->raise();
+
+        auto *zh = w->findChild<QAction *>(QStringLiteral("languageAction_zh_CN"));
+        QVERIFY(zh);
+        zh->trigger();
+        QTRY_COMPARE(w->findChild<QDockWidget *>(QStringLiteral("pipelineDock"))->windowTitle(),
+                     QStringLiteral("流水线"));
+        QCOMPARE(MainWindow::languageSetting(), QStringLiteral("zh_CN"));
+        QCOMPARE(w->findChildren<QDockWidget *>().size(), 11); // made again, not added to
+        QCOMPARE(w->findChild<QDockWidget *>(QStringLiteral("profileDock"))->windowTitle(), QStringLiteral("性能分析"));
+        QStringList menus;
+        for (QAction *top : w->menuBar()->actions())
+            menus << top->text();
+        QVERIFY2(menus.contains(QStringLiteral("视图(&V)")), qPrintable(menus.join(QLatin1Char('|'))));
+        QCOMPARE(w->findChild<QAction *>(QStringLiteral("compileAction"))->text(), QStringLiteral("编译(&C)"));
+        // The same session, engine and selection; every header in Chinese.
+        QCOMPARE(w->session(), session);
+        QCOMPARE(w->engineClient(), client);
+        QVERIFY(client->isReady());
+        QCOMPARE(session->jobs().size(), jobCount);
+        QCOMPARE(hub->currentJob(), compileJob);
+        const QString heading = jobView(*w, QStringLiteral("memoryDock"))->headingText();
+        QVERIFY2(heading.startsWith(QStringLiteral("任务 %1 · 编译 · sample:mlp").arg(compileJob)),
+                 qPrintable(heading));
+        auto *jobsView = w->findChild<QTreeWidget *>(QStringLiteral("jobsView"));
+        QCOMPARE(jobsView->topLevelItemCount(), int(jobCount));
+        QVERIFY2(jobsView->topLevelItem(0)->text(0).startsWith(QStringLiteral("任务 ")),
+                 qPrintable(jobsView->topLevelItem(0)->text(0)));
+        QVERIFY2(log(*w).contains(QLatin1String("a line before the switch")), qPrintable(log(*w))); // the log kept
+        QVERIFY(w->findChild<AotStudio::Widgets::ResultPanel *>()->hasResult());
+        QCOMPARE(w->findChild<QComboBox *>(QStringLiteral("modelCombo"))->currentText(), QStringLiteral("sample:mlp"));
+        QTRY_VERIFY(onTop(w->findChild<AotStudio::Widgets::MemoryPanel *>())); // the layout kept
+        screenshot(*w, QStringLiteral("language_switched_zh_CN"));
+        // The engine still takes jobs, and the new widgets follow them.
+        QVERIFY(w->compile());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(session->jobs().size(), jobCount + 1);
+        QTRY_VERIFY(jobView(*w, QStringLiteral("pipelineDock"))
+                        ->headingText()
+                        .startsWith(QStringLiteral("任务 %1 ").arg(session->jobs().last().id)));
+
+        w->setLanguage(QStringLiteral("en"));
+        QTRY_COMPARE(w->findChild<QDockWidget *>(QStringLiteral("pipelineDock"))->windowTitle(),
+                     QStringLiteral("Pipeline"));
+        QVERIFY(jobView(*w, QStringLiteral("pipelineDock"))->headingText().startsWith(QStringLiteral("job ")));
     }
 
     void chineseTranslation()

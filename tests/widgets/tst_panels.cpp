@@ -5,6 +5,7 @@
 #include "graphpanel.h"
 #include "graphview/graphview.h"
 #include "inspectorpanel.h"
+#include "jobview.h"
 #include "kernelspanel.h"
 #include "kerneltablemodel.h"
 #include "logview.h"
@@ -203,10 +204,14 @@ private Q_SLOTS:
         // job that fails before any snapshot stays shown and says why it stopped.
         SelectionHub hub;
         Client::Session session;
-        PipelinePanel panel(&hub);
+        // Headed as every dock is (JobView, MainWindow::addJobDock).
+        auto *pipeline = new PipelinePanel(&hub);
+        JobView view(&hub, pipeline);
+        PipelinePanel &panel = *pipeline;
         QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         hub.setSession(&session);
-        const auto heading = [&panel] { return panel.findChild<QLabel *>(QStringLiteral("pipelineHeading"))->text(); };
+        const auto heading = [&view] { return view.headingText(); };
+        const auto state = [&view] { return view.stateText(); };
         const auto summary = [&panel] { return panel.findChild<QLabel *>(QStringLiteral("pipelineSummary"))->text(); };
 
         session.recordRequest(
@@ -224,7 +229,7 @@ private Q_SLOTS:
                        {"nodes", 10},
                        {"path", "/o1/a.json"}});
         QCOMPARE(panel.model()->rowCount(), 2);
-        QVERIFY2(summary().contains(QLatin1String("running")), qPrintable(summary()));
+        QVERIFY2(state().contains(QLatin1String("running")), qPrintable(state()));
         panel.view()->setCurrentIndex(panel.view()->model()->index(0, 0));
         session.apply({{"type", "snapshot"},
                        {"id", 1},
@@ -237,7 +242,12 @@ private Q_SLOTS:
         QCOMPARE(panel.model()->index(1, PipelineModel::DeltaColumn).data().toString(), QStringLiteral("-2"));
         session.apply({{"type", "result"}, {"id", 1}, {"result", QJsonObject{{"out", "/o1"}}}});
         QCOMPARE(panel.model()->rowCount(), 2); // the running row is gone
-        QVERIFY2(summary().startsWith(QLatin1String("done")), qPrintable(summary()));
+        QVERIFY2(state().startsWith(QLatin1String("done")), qPrintable(state()));
+        // In a narrow dock the header wraps between its parts, never inside "job 1" or the short
+        // state (Chinese breaks between any two characters: "完成，用" | "时 0.1 秒").
+        const QString html = view.findChild<QLabel *>(QStringLiteral("jobViewHeading"))->text();
+        QVERIFY2(html.contains(QStringLiteral("job") + QChar(QChar::Nbsp) + QStringLiteral("1")), qPrintable(html));
+        QVERIFY2(html.contains(QStringLiteral("<span style=\"white-space:nowrap\">done")), qPrintable(html));
 
         // A second compile fails at load: the dock shows it (no rows) and the reason.
         session.recordRequest(
@@ -254,6 +264,8 @@ private Q_SLOTS:
         QCOMPARE(panel.model()->rowCount(), 0);
         QVERIFY2(summary().contains(QLatin1String("failed at")) && summary().contains(QLatin1String("/m/missing.py")),
                  qPrintable(summary()));
+        QVERIFY2(state().startsWith(QLatin1String("failed at")) && !state().contains(QLatin1String("/m/missing.py")),
+                 qPrintable(state())); // the header in a few words
 
         // A quantize job never takes the dock.
         session.recordRequest(QJsonObject{{"type", "quantize"}, {"id", 3}, {"model", "sample:mlp"}});
@@ -455,9 +467,11 @@ private Q_SLOTS:
         profile.follow(&hub);
         quant.follow(&hub);
         hub.setSession(&session);
+        hub.selectJob(1); // each panel says why for the job selected
         QVERIFY(!profile.profile());
         QVERIFY(
             profile.findChild<QLabel *>(QStringLiteral("profileSummary"))->text().contains(QStringLiteral("variants")));
+        hub.selectJob(2);
         QVERIFY(quant.findChild<QLabel *>(QStringLiteral("quantizationSummary"))
                     ->text()
                     .contains(QStringLiteral("layers")));
@@ -477,16 +491,20 @@ private Q_SLOTS:
         QVERIFY(hub->kernels());
         QVERIFY(hub->kernels()->hasMeasurements());
         QVERIFY(hub->profile() && hub->profile()->isProfile());
-        QVERIFY(hub->quantize());
+        QVERIFY(!hub->quantize()); // one job per view: the profile job's, not the session's quantize
         // Parsed once by the session: the panels show the very objects the session holds.
         QCOMPARE(w.findChild<ProfilePanel *>()->profile(), hub->profile());
+        const qint64 profileJob = hub->currentJob();
+        hub->selectJob(w.session()->latestSucceeded(QStringLiteral("quantize"))->id);
+        QVERIFY(hub->quantize());
         QCOMPARE(w.findChild<QuantizationPanel *>()->quantization(), hub->quantize());
+        QVERIFY(!w.findChild<QuantizationPanel *>()->charts().isEmpty());
+        hub->selectJob(profileJob);
         auto *profile = w.findChild<ProfilePanel *>();
         auto *quant = w.findChild<QuantizationPanel *>();
         QVERIFY(profile && quant);
         QVERIFY(profile->waitForTrace());
         QVERIFY(profile->charts().size() >= 4); // latency, distribution, timeline, kernels at least
-        QVERIFY(!quant->charts().isEmpty());
         auto *pipeline = w.findChild<PipelinePanel *>();
         const int shown = pipeline->view()->model()->rowCount();
         pipeline->setShowUnchanged(true);

@@ -22,6 +22,8 @@
 #include <QTranslator>
 #include <qcustomplot.h>
 
+#include <memory>
+
 using namespace AotStudio::Widgets;
 
 namespace {
@@ -234,10 +236,10 @@ private Q_SLOTS:
         // The distribution beside them: boxes grey, the title says why; the latency title too.
         for (QCPStatisticalBox *box : plottables<QCPStatisticalBox>(distribution))
             QCOMPARE(box->brush().color().saturation(), 0);
-        QVERIFY2(distributionTitle->text().endsWith(QStringLiteral("— unreliable measurement: greyed")),
-            qPrintable(distributionTitle->text()));
+        QVERIFY2(distributionTitle->text().endsWith(QStringLiteral(" (greyed: unreliable)")),
+                 qPrintable(distributionTitle->text()));
         auto *latencyTitle = dynamic_cast<QCPTextElement *>(latency->plotLayout()->element(0, 0));
-        QCOMPARE(latencyTitle->text(), QStringLiteral("Median latency per call — unreliable measurement: greyed"));
+        QCOMPARE(latencyTitle->text(), QStringLiteral("Median latency per call (greyed: unreliable)"));
         saveTabs(panel, QStringLiteral("profile_unreliable"));
     }
 
@@ -484,6 +486,32 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QDir().mkpath(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR));
         QVERIFY(panel.grab().save(QStringLiteral(AOTSTUDIO_SCREENSHOT_DIR "/profile_compile_result.png")));
+    }
+
+    void chartTitleWrapsInANarrowChart()
+    {
+        // A title wider than its chart wraps onto more lines instead of being cut at both edges
+        // (the distribution's title in a 370 px chart at 1366×768), and is one line again with room.
+        const QString title
+            = QStringLiteral("Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on");
+        std::unique_ptr<QCustomPlot> plot(createChart(QStringLiteral("narrowChart"), title));
+        auto *element = dynamic_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0));
+        QVERIFY(element);
+        const QFontMetrics metrics(element->font());
+        QVERIFY(metrics.horizontalAdvance(title) > 300);
+        const auto layOut = [&plot](int width) {
+            plot->resize(width, 240);
+            plot->setViewport(plot->rect());
+            plot->replot();
+        };
+        layOut(300);
+        QVERIFY2(element->outerRect().height() >= 2 * metrics.height(),
+                 qPrintable(QString::number(element->outerRect().height())));
+        QVERIFY(element->outerRect().width() <= 300);
+        QVERIFY(plot->axisRect()->outerRect().width() <= 300);
+        layOut(1600);
+        QVERIFY2(element->outerRect().height() < 2 * metrics.height(),
+                 qPrintable(QString::number(element->outerRect().height())));
     }
 
     void kernelClicksAndHighlight()

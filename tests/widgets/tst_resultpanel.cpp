@@ -2,6 +2,7 @@
 // ResultPanel on hand-made results: run counts, warnings, number format, stage names; a recorded
 // regional compile (issue 14 item 6): its blocks table, compile times and ratios with intervals.
 #include "widgets/latencychart.h"
+#include "widgets/measurementtext.h"
 #include "widgets/resultpanel.h"
 #include "widgets/verifyoutputmodel.h"
 #include "widgets/verifytext.h"
@@ -10,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFrame>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLocale>
@@ -42,6 +44,12 @@ constexpr auto PlainResult = R"({
   "model":"sample:mlp","device":"cpu","package":"/jobs/2/model.pt2","torch_version":"2.14.1",
   "max_abs_error":1.2e-7,"tolerance":0.001,"eager_ms":0.081,"compiled_ms":0.034,"speedup":2.38,
   "runs":30})";
+
+/// `text` with ' for " (JSON written inside a C++ string without escapes).
+QByteArray json(const char *text)
+{
+    return QByteArray(text).replace('\'', '"');
+}
 
 QJsonObject fixture(const QString &name)
 {
@@ -137,7 +145,32 @@ private Q_SLOTS:
         const QString verdict = text(panel, "resultVerdict");
         QVERIFY2(verdict.contains(QLatin1String("<b>unreliable</b>")), qPrintable(verdict));
         QVERIFY2(verdict.contains(QLatin1String("other runnable tasks averaged 3.1")), qPrintable(verdict));
-        QVERIFY(verdict.contains(QLatin1String("run delay")));
+        // One line (issue 35): the first reason, shortened, and how many more; all of them on demand.
+        QVERIFY2(verdict.contains(QLatin1String("(+1 more)")), qPrintable(verdict));
+        QVERIFY2(!verdict.contains(QLatin1String("run delay")) && !verdict.contains(QLatin1String("OpenMP")),
+                 qPrintable(verdict));
+        QVERIFY2(verdict.size() < 140, qPrintable(verdict));
+        const QString details = panel.findChild<QLabel *>(QStringLiteral("resultVerdict"))->toolTip();
+        QVERIFY2(details.contains(QLatin1String("eager's OpenMP threads lost the CPU")), qPrintable(details));
+        QVERIFY2(details.contains(QLatin1String("run delay")), qPrintable(details));
+        QVERIFY2(details.contains(QLatin1String("CPU frequency governor not readable")), qPrintable(details));
+        // The engine's verdict log line (the command line's paragraph) is one line in the log too.
+        const QString engineLine = fixture(QStringLiteral("compile_unreliable_cpu.json"))
+                                       .value(QLatin1String("warnings"))
+                                       .toArray()
+                                       .at(0)
+                                       .toString();
+        const QString logged = AotStudio::Widgets::MeasurementText::logLine(engineLine);
+        QVERIFY2(logged.startsWith(QLatin1String("measurement: unreliable: other runnable tasks averaged 3.1")),
+                 qPrintable(logged));
+        QVERIFY2(!logged.contains(QLatin1String("run delay")) && logged.size() < 160, qPrintable(logged));
+        QCOMPARE(AotStudio::Widgets::MeasurementText::logLine(QStringLiteral("compiling x")),
+                 QStringLiteral("compiling x"));
+        // A Chinese reason is cut at its full-width colon.
+        const auto zh = AotStudio::Client::Measurement::fromJson(QJsonObject{
+            {QStringLiteral("verdict"), QStringLiteral("unreliable")},
+            {QStringLiteral("reasons"), QJsonArray{QStringLiteral("超额占用：计时期间平均有 11.9 个其他可运行任务")}}});
+        QCOMPARE(AotStudio::Widgets::MeasurementText::verdictSummary(zh), QStringLiteral("unreliable: 超额占用"));
         QCOMPARE(text(panel, "resultThreads"), QStringLiteral("2 (of 2 usable CPUs)"));
         QCOMPARE(text(panel, "resultSource"), QStringLiteral("Compile (its quick measurement)"));
         QVERIFY(panel.figuresGreyed());
@@ -560,6 +593,65 @@ private Q_SLOTS:
         QCoreApplication::removeTranslator(&translator);
         QVERIFY2(!shown.contains(QLatin1String("load_package")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("加载")), qPrintable(shown));
+    }
+
+    // Issue 35 item 3: a failure in the user's code shows the user's frames (not torch's, not the
+    // studio's) and the source around the failing line, the line marked; a syntax error its column.
+    void errorShowsTheUsersCode()
+    {
+        ResultPanel panel;
+        panel.resize(760, 620);
+        panel.show();
+        const QJsonObject where
+            = QJsonDocument::fromJson(
+                  json("{ "
+                       "'frames': [{'file': '/m/net.py', 'line': 10, 'function': 'factory', 'code': 'helper(3)'}, "
+                       "{'file': '/m/net.py', 'line': 6, 'function': 'helper', 'code': 'raise ValueError(n)'}], "
+                       "'excerpt': {'file': '/m/net.py', 'line': 6, 'first': 4, "
+                       "'lines': ['def helper(n):', '    x = torch.zeros(n)', '    raise ValueError(n)', '', 'def "
+                       "factory():']} "
+                       "} "))
+                  .object();
+        QVERIFY(!where.isEmpty());
+        EngineError error{QStringLiteral("load"), QStringLiteral("model_error"),
+                          QStringLiteral("factory 'factory' in '/m/net.py' raised ValueError: 3 at /m/net.py:6"),
+                          QStringLiteral("fix the factory; it must return (model, example_inputs)"), where};
+        panel.showError(QStringLiteral("/m/net.py:factory"), error);
+        const QString shown = text(panel, "resultErrorText");
+        QVERIFY2(shown.contains(QLatin1String("In your code")), qPrintable(shown));
+        QVERIFY2(shown.contains(QLatin1String("net.py:10, in factory: <code>helper(3)</code>")), qPrintable(shown));
+        QVERIFY2(shown.indexOf(QLatin1String("in factory")) < shown.indexOf(QLatin1String("in helper")),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QLatin1String("/m/net.py, line 6:")), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("<b>→ 6     raise ValueError(n)</b>")), qPrintable(shown));
+        QVERIFY2(shown.contains(QLatin1String("  5     x = torch.zeros(n)")), qPrintable(shown));
+        QVERIFY(!panel.findChild<QFrame *>(QStringLiteral("resultError"))->property("cancelled").toBool());
+        screenshot(panel, QStringLiteral("resultpanel_user_error"));
+
+        // A syntax error: its one frame and a caret under the column.
+        error.where
+            = QJsonDocument::fromJson(json("{ "
+                                           "'frames': [{'file': '/m/broken.py', 'line': 3, 'function': '<module>', "
+                                           "'code': 'def factory(:'}], "
+                                           "'excerpt': {'file': '/m/broken.py', 'line': 3, 'first': 1, 'column': 13, "
+                                           "'lines': ['import torch', '', 'def factory(:', '    return 1']} "
+                                           "} "))
+                  .object();
+        panel.showError(QStringLiteral("/m/broken.py:factory"), error);
+        const QString syntax = text(panel, "resultErrorText");
+        QVERIFY2(syntax.contains(QStringLiteral("<b>→ 3 def factory(:</b>\n") + QString(16, QLatin1Char(' '))
+                                 + QLatin1Char('^')),
+                 qPrintable(syntax));
+        // No `where` (an engine error, an older engine): nothing of it.
+        panel.showError(QStringLiteral("sample:mlp"),
+                        EngineError{QStringLiteral("compile"), QStringLiteral("compile_failed"), QStringLiteral("boom"),
+                                    QString()});
+        QVERIFY(!text(panel, "resultErrorText").contains(QLatin1String("In your code")));
+        // A cancel is not drawn as a failure.
+        panel.showError(QStringLiteral("sample:mlp"),
+                        EngineError{QStringLiteral("compile"), QStringLiteral("cancelled"), QStringLiteral("cancelled"),
+                                    QString()});
+        QVERIFY(panel.findChild<QFrame *>(QStringLiteral("resultError"))->property("cancelled").toBool());
     }
 };
 

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from . import guards
 from . import inputs as structured
 from .errors import FrontendError
+from .messages import text
 
 
 def resolve_names(job, model, count: int) -> None:
@@ -30,8 +31,7 @@ def resolve_names(job, model, count: int) -> None:
                 import difflib
                 close = difflib.get_close_matches(index, names, n=3, cutoff=0.4)
                 raise FrontendError("bad_request", "load",
-                                    f"--dynamic names the input '{index}', which the model does not have; its "
-                                    f"inputs: {', '.join(names)}",
+                                    text("load.dynamic_unknown_input", index=index, inputs=", ".join(names)),
                                     f"did you mean {close[0]}?" if close else "use one of the names above or an index")
             index = names.index(index)
         resolved.append((index, dim, lo, hi, name))
@@ -173,10 +173,7 @@ def check(job) -> None:
                if item["size"] in (0, 1) else "the model's code needs this size")
         parts.append(f"dimension {item['dim']} of input {item['input']} ({item['label']}) was requested dynamic "
                      f"but the exported program has it fixed at {item['size']}: {why}")
-    hint = ("the model's code fixes these sizes (a view/reshape to a constant, a comparison with a constant): make "
-            "the code size-generic, or drop the dimension from --dynamic; for a size of 0 or 1 give an example of "
-            "size >= 2, and for a multiple use a derived Dim (2*Dim('n', min=1, max=32)) in the factory's "
-            "dynamic_shapes")
+    hint = text("export.fixed_dims.hint")
     raise FrontendError("export_failed", "export",
                         f"'{job.spec}' did not export as asked: " + "; ".join(parts), hint)
 

@@ -12,12 +12,14 @@ class FrontendError(Exception):
     naming what failed and a hint saying what to do. Anything else escaping the frontend is
     reported with code ``internal``."""
 
-    def __init__(self, code: str, stage: str, message: str, hint: str = ""):
+    def __init__(self, code: str, stage: str, message: str, hint: str = "", where: dict | None = None):
         super().__init__(message)
         self.code = code
         self.stage = stage
         self.message = message
         self.hint = hint
+        #: Where in the user's code it failed (user_where()), sent as the error event's ``where``.
+        self.where = where
 
 
 #: The module names a model file is imported under (models.py: ``aotstudio_user_<hash>``, unique per
@@ -34,6 +36,8 @@ def user_module(name: str) -> str:
 def user_frame(exc: BaseException, path_hint: str | None = None) -> str:
     """Return ``file:line`` of the innermost traceback frame in the user's file (or the innermost
     frame at all when ``path_hint`` is None or never seen), for error messages."""
+    if isinstance(exc, SyntaxError) and exc.filename:  # its traceback is importlib's, not the file's
+        return f"{exc.filename}:{exc.lineno}"
     frames = traceback.extract_tb(exc.__traceback__)
     chosen = None
     for frame in frames:
@@ -104,3 +108,54 @@ def one_line(exc: BaseException) -> str:
     where = f" raised in {frames[-1].name}() ({frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})" \
         if frames else ""
     return f"{type(exc).__name__} (no message){where}"
+
+
+#: Lines of source shown on each side of the failing line in an error's ``where.excerpt``.
+EXCERPT_CONTEXT = 3
+#: The most frames of the user's code an error's ``where.frames`` keeps (the innermost ones).
+MAX_USER_FRAMES = 8
+
+
+def _is_library(filename: str) -> bool:
+    return any(p in filename for p in LIBRARY_PATHS) or filename.startswith("<frozen ")
+
+
+def _excerpt(filename: str, line: int) -> dict | None:
+    """``{"file", "line", "first", "lines"}``: the source of ``filename`` from ``first`` to a few
+    lines after ``line`` (EXCERPT_CONTEXT each side); None when the file cannot be read."""
+    import linecache
+
+    if not filename or line <= 0:
+        return None
+    linecache.checkcache(filename)
+    source = linecache.getlines(filename)
+    if not source or line > len(source):
+        return None
+    first = max(1, line - EXCERPT_CONTEXT)
+    last = min(len(source), line + EXCERPT_CONTEXT)
+    return {"file": filename, "line": line, "first": first,
+            "lines": [source[i - 1].rstrip("\n") for i in range(first, last + 1)]}
+
+
+def user_where(exc: BaseException) -> dict | None:
+    """Where ``exc`` failed in the user's code, for the error event's ``where`` (FORMAT.md "Where it
+    failed"): ``frames``, the traceback trimmed to the user's own frames (libraries, the studio's
+    front end and generated code left out; innermost last, at most MAX_USER_FRAMES), each
+    ``{"file", "line", "function", "code"}``, and ``excerpt``, the source around the innermost one
+    (a SyntaxError's own file and line: its traceback holds no frame of the file). None when no
+    frame is the user's."""
+    frames = [{"file": f.filename, "line": f.lineno or 0, "function": f.name, "code": (f.line or "").strip()}
+              for f in traceback.extract_tb(exc.__traceback__) if not _is_library(f.filename)]
+    if isinstance(exc, SyntaxError) and exc.filename and not _is_library(exc.filename):
+        frames.append({"file": exc.filename, "line": exc.lineno or 0, "function": "<module>",
+                       "code": (exc.text or "").strip()})
+    if not frames:
+        return None
+    frames = frames[-MAX_USER_FRAMES:]
+    where = {"frames": frames}
+    excerpt = _excerpt(frames[-1]["file"], frames[-1]["line"])
+    if excerpt:
+        if isinstance(exc, SyntaxError) and exc.offset:
+            excerpt["column"] = exc.offset
+        where["excerpt"] = excerpt
+    return where

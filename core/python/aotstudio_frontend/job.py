@@ -24,7 +24,7 @@ import torch.utils._pytree as pytree
 from . import compilecache, compileplan, doctor, dynamic, graph_json, guards, kernels, outdir, recipe, verify
 from . import inputs as structured
 from . import shapes as example_shapes
-from .errors import FrontendError, compile_hint, export_hint, one_line, user_location
+from .errors import FrontendError, compile_hint, export_hint, one_line, user_location, user_where
 from .files import atomic_file, move_into_place
 from .messages import text
 from .models import batched_inputs, resize_batch, resolve_model  # noqa: F401 (importable from job)
@@ -210,8 +210,7 @@ class CompileJob:
     def load(self) -> dict:
         """Build the model and example inputs on the requested device."""
         if self.device == "cuda" and not torch.cuda.is_available():
-            raise FrontendError("no_device", "load", "CUDA was requested but no CUDA device is available",
-                                "use --device cpu, or run the engine on a machine with an NVIDIA GPU and driver")
+            raise FrontendError("no_device", "load", text("load.no_cuda"), text("load.no_cuda.hint"))
         model, inputs, _origin = resolve_model(self.spec, self.log)
         if isinstance(model, torch.export.ExportedProgram):
             # A saved program: capture is already done; run it as a module for eager.
@@ -267,13 +266,13 @@ class CompileJob:
             raise FrontendError("model_error", "load",
                                 f"the eager forward of '{self.spec}' on inputs ({shapes}) raised {one_line(exc)}"
                                 + (f" at {where}" if where else "") + (f"; {missing}" if missing else ""),
-                                "give the missing arguments in the factory (return a dict with args and kwargs)"
-                                + (f", or compile a sub-module that takes these inputs alone (--submodule "
-                                   f"{' / '.join(subs)})" if subs else "") if missing else
+                                (text("load.forward_missing.hint", modules=" / ".join(subs)) if subs else
+                                 "give the missing arguments in the factory (return a dict with args and kwargs)")
+                                if missing else
                                 "check that the example inputs match what forward() expects"
                                 + (f" (the shapes of {', '.join(self.shapes)} were changed by 'shapes': inputs that "
                                    "share a dimension, such as ids and their attention mask, must be changed together)"
-                                   if self.shapes else "")) from exc
+                                   if self.shapes else ""), where=user_where(exc)) from exc
         # What forward returns must be tensors in a structure the package can describe; then each
         # output leaf gets its name from that structure ("logits", "hidden.0").
         doctor.check_outputs(example_out, self.spec, self.log)
@@ -347,12 +346,9 @@ class CompileJob:
         if self.qdq_nodes and not self.freezing:
             if not self.freezing_given:
                 self.freezing = True
-                self.log("info", f"the graph holds {self.qdq_nodes} quantize/dequantize nodes (a PT2E-quantized model): "
-                                 "freezing is on, as Inductor lowers them to quantized kernels only when the weights "
-                                 "are frozen (--no-freezing keeps it off)")
+                self.log("info", text("export.qdq_freezing_on", count=self.qdq_nodes))
             else:
-                self.log("warning", f"the graph holds {self.qdq_nodes} quantize/dequantize nodes but freezing is off: "
-                                    "Inductor will dequantize the weights and compute in fp32; pass --freezing")
+                self.log("warning", text("export.qdq_freezing_off", count=self.qdq_nodes))
         dynamic.check(self)
         self.recipe = recipe.choose(self)  # recipe.Decision: which recipe and why (applied to self)
         try:

@@ -17,7 +17,7 @@ import torch.utils._pytree as pytree
 
 from . import doctor, samples, sources
 from . import inputs as structured
-from .errors import USER_MODULES, FrontendError, one_line, user_frame, user_module
+from .errors import USER_MODULES, FrontendError, one_line, user_frame, user_module, user_where
 from .messages import text
 
 
@@ -42,7 +42,7 @@ def _load_factory(spec: str):
         raise FrontendError("model_error", "load",
                             text("load.import_raised", path=path, error=one_line(exc),
                                  location=user_frame(exc, os.path.abspath(path))),
-                            text("load.import_raised.hint")) from exc
+                            text("load.import_raised.hint"), where=user_where(exc)) from exc
     factory = getattr(module, name, None)
     if not callable(factory):
         raise FrontendError("unknown_model", "load", text("load.no_callable", path=path, name=name),
@@ -53,7 +53,7 @@ def _load_factory(spec: str):
         raise FrontendError("model_error", "load",
                             text("load.factory_raised", name=name, path=path, error=one_line(exc),
                                  location=user_frame(exc, os.path.abspath(path))),
-                            text("load.factory_raised.hint")) from exc
+                            text("load.factory_raised.hint"), where=user_where(exc)) from exc
     return made, path
 
 
@@ -177,7 +177,7 @@ def _capture_submodule(model, args, kwargs, path: str, spec: str):
         if not captured:
             raise FrontendError("model_error", "load",
                                 f"running '{spec}' to capture the inputs of '{path}' raised {one_line(exc)}",
-                                "the whole model must run on its example inputs once") from exc
+                                "the whole model must run on its example inputs once", where=user_where(exc)) from exc
     finally:
         handle.remove()
     if not captured:
