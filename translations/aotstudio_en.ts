@@ -1548,6 +1548,18 @@ Hint: %2</source>
         <source>This job has no fusion decisions (fusion.json): only a compile made by this version records them.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No graph: this job stopped before its first snapshot.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No graph yet: the first snapshot appears when export finishes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No graph: this job records no graph snapshots; pick a compile in the Jobs dock.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::GraphView</name>
@@ -2995,11 +3007,11 @@ Time budget (no trial starts after it):</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Median latency per call (ms); whiskers p10–p90 — unreliable measurement: greyed</source>
+        <source>Regional</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Regional</source>
+        <source>Median latency per call (ms); whiskers p10–p90 (greyed: unreliable)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1540,6 +1540,18 @@ Hint: %2</source>
         <source>This job has no fusion decisions (fusion.json): only a compile made by this version records them.</source>
         <translation>此作业没有融合决策（fusion.json）：只有用本版本进行的编译才会记录它们。</translation>
     </message>
+    <message>
+        <source>No graph: this job stopped before its first snapshot.</source>
+        <translation>无计算图：此任务在第一个快照之前就已停止。</translation>
+    </message>
+    <message>
+        <source>No graph yet: the first snapshot appears when export finishes.</source>
+        <translation>尚无计算图：导出完成后将出现第一个快照。</translation>
+    </message>
+    <message>
+        <source>No graph: this job records no graph snapshots; pick a compile in the Jobs dock.</source>
+        <translation>无计算图：此任务不记录计算图快照；请在“任务”面板中选择一个编译任务。</translation>
+    </message>
 </context>
 <context>
     <name>AotStudio::Widgets::GraphView</name>
@@ -2985,12 +2997,12 @@ Time budget (no trial starts after it):</source>
         <translation>p90 %1 毫秒 ▸</translation>
     </message>
     <message>
-        <source>Median latency per call (ms); whiskers p10–p90 — unreliable measurement: greyed</source>
-        <translation>每次调用的延迟中位数（毫秒）；误差线为 p10–p90 — 测量不可靠：已置灰</translation>
-    </message>
-    <message>
         <source>Regional</source>
         <translation>区域编译</translation>
+    </message>
+    <message>
+        <source>Median latency per call (ms); whiskers p10–p90 (greyed: unreliable)</source>
+        <translation>每次调用的延迟中位数（毫秒）；误差线为 p10–p90（已置灰：测量不可靠）</translation>
     </message>
 </context>
 <context>

@@ -54,6 +54,7 @@ GraphPanel::GraphPanel(SelectionHub *hub, QWidget *parent)
     m_search->setPlaceholderText(tr("Search by name, op, module or source line…"));
     m_search->setClearButtonEnabled(true);
     m_title->setWordWrap(true);
+    m_title->setObjectName(QStringLiteral("graphTitle"));
 
     auto *nodes = new QWidget(this);
     auto *nodesLayout = new QVBoxLayout(nodes);
@@ -133,18 +134,32 @@ void GraphPanel::reload()
     const auto snapshot = m_hub->snapshot();
     if (snapshot != m_model->snapshot())
         m_model->setSnapshot(snapshot);
-    const auto *record = m_hub->currentSnapshotRecord();
-    if (snapshot && record)
-        m_title->setText(tr("%1 — %n node(s)", nullptr, int(snapshot->nodes.size())).arg(record->label()));
-    else if (!m_hub->snapshotError().isEmpty())
-        m_title->setText(m_hub->snapshotError());
-    else
-        m_title->setText(tr("No snapshot selected: pick a stage or pass in the Pipeline panel."));
+    updateTitle();
     if (snapshot != m_graphView->snapshot())
         m_graphView->setSnapshotInBackground(snapshot);
     syncDiff();
     highlightKernel(m_hub->currentKernel());
     updateNumerics();
+}
+
+void GraphPanel::updateTitle()
+{
+    const auto snapshot = m_hub->snapshot();
+    const auto *record = m_hub->currentSnapshotRecord();
+    if (snapshot && record)
+        m_title->setText(tr("%1 — %n node(s)", nullptr, int(snapshot->nodes.size())).arg(record->label()));
+    else if (!m_hub->snapshotError().isEmpty())
+        m_title->setText(m_hub->snapshotError());
+    else if (const auto *job = m_hub->currentJobRecord(); job && job->snapshots.isEmpty() && job->error)
+        // A job that stopped before its first snapshot (a model that does not load, an export
+        // that fails): there is no graph to pick, and the header above says where it stopped.
+        m_title->setText(tr("No graph: this job stopped before its first snapshot."));
+    else if (job && job->snapshots.isEmpty() && !job->finished())
+        m_title->setText(tr("No graph yet: the first snapshot appears when export finishes."));
+    else if (job && job->snapshots.isEmpty()) // a job of another kind (a bundle's profile, a tune)
+        m_title->setText(tr("No graph: this job records no graph snapshots; pick a compile in the Jobs dock."));
+    else
+        m_title->setText(tr("No snapshot selected: pick a stage or pass in the Pipeline panel."));
 }
 
 void GraphPanel::updateNumerics()

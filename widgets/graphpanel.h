@@ -40,14 +40,17 @@ public:
     void onSessionChanged(Client::Session *) override { reload(); }
     void onJobChanged(qint64) override
     {
+        updateTitle();
         loadKernelData();
         updateNumerics();
     }
+    void onJobUpdated(qint64) override { updateTitle(); }
     void onSnapshotChanged(int) override { reload(); }
     void onNodeChanged(const QString &name) override { followNode(name); }
     void onKernelChanged(const QString &nameOrId) override { highlightKernel(nameOrId); }
     void onResultsChanged() override
     {
+        updateTitle(); // a job that ended (it may have ended without a snapshot)
         loadKernelData();
         updateNumerics();
     }
@@ -68,6 +71,8 @@ public:
 
 private:
     void reload();
+    /// The line above the graph: the snapshot shown, why none can be, or what to pick.
+    void updateTitle();
     void followNode(const QString &name);
     void highlightKernel(const QString &nameOrId);
     void loadKernelData();

@@ -50,7 +50,7 @@ void LatencyChart::setResult(const Client::CompileResult &result, bool greyed)
     keyAxis->setTicker(ticker);
     keyAxis->setRange(0.4, 2.6);
     keyAxis->grid()->setVisible(false);
-    valueAxis->setLabel(greyed ? tr("Median latency per call (ms); whiskers p10–p90 — unreliable measurement: greyed")
+    valueAxis->setLabel(greyed ? tr("Median latency per call (ms); whiskers p10–p90 (greyed: unreliable)")
                                : tr("Median latency per call (ms); whiskers p10–p90"));
     valueAxis->setLabelColor(greyed ? QColor(0x75, 0x75, 0x75) : palette().color(QPalette::Text));
 

@@ -208,6 +208,8 @@ private Q_SLOTS:
         auto *pipeline = new PipelinePanel(&hub);
         JobView view(&hub, pipeline);
         PipelinePanel &panel = *pipeline;
+        GraphPanel graph(&hub);
+        const auto graphTitle = [&graph] { return graph.findChild<QLabel *>(QStringLiteral("graphTitle"))->text(); };
         QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
         hub.setSession(&session);
         const auto heading = [&view] { return view.headingText(); };
@@ -254,6 +256,7 @@ private Q_SLOTS:
             QJsonObject{{"type", "compile"}, {"id", 2}, {"model", "/m/missing.py:make"}, {"device", "cpu"}});
         QCOMPARE(hub.currentJob(), qint64(2));
         QCOMPARE(panel.model()->snapshots().size(), 0);
+        QVERIFY2(graphTitle().startsWith(QLatin1String("No graph yet")), qPrintable(graphTitle()));
         session.apply({{"type", "error"},
                        {"id", 2},
                        {"stage", "load"},
@@ -266,6 +269,8 @@ private Q_SLOTS:
                  qPrintable(summary()));
         QVERIFY2(state().startsWith(QLatin1String("failed at")) && !state().contains(QLatin1String("/m/missing.py")),
                  qPrintable(state())); // the header in a few words
+        // The Graph dock says there is no graph for this job, not "pick a stage".
+        QVERIFY2(graphTitle().startsWith(QLatin1String("No graph:")), qPrintable(graphTitle()));
 
         // A quantize job never takes the dock.
         session.recordRequest(QJsonObject{{"type", "quantize"}, {"id", 3}, {"model", "sample:mlp"}});
