@@ -4344,7 +4344,7 @@ p10 %3，p90 %4，p99 %5
     </message>
     <message>
         <source>ms per call (log)</source>
-        <translation>每次调用的 ms（对数）</translation>
+        <translation>每次调用的毫秒数（对数）</translation>
     </message>
     <message>
         <source>Latency distribution: box p10–p90, whiskers min–p99, ○ max; pale: collector on</source>

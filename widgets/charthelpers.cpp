@@ -4,6 +4,7 @@
 #include "numberformat.h"
 
 #include <QLabel>
+#include <QRegularExpression>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QToolTip>
@@ -334,6 +335,15 @@ void ChartBox::showNote(const QString &note)
 bool ChartBox::isMeasured() const
 {
     return currentWidget() == m_content;
+}
+
+QString stackedTickLabel(const QString &label)
+{
+    static const QRegularExpression parenthesis(QStringLiteral("\\s*[(\uFF08]"));
+    const QRegularExpressionMatch m = parenthesis.match(label);
+    if (!m.hasMatch() || m.capturedStart() == 0)
+        return label;
+    return label.left(m.capturedStart()) + QLatin1Char('\n') + label.mid(m.capturedEnd() - 1);
 }
 
 } // namespace AotStudio::Widgets

@@ -45,6 +45,11 @@ void setChartTitle(QCustomPlot *plot, const QString &title);
 /// ranges wider than four decades): QCPAxisTickerLog labels only the decades.
 QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper);
 
+/// A category label for a narrow axis: a line break before its parenthesis ("Eager (Python)" ->
+/// "Eager\n(Python)", "即时执行（Python）" likewise), so neighbouring labels do not run together;
+/// a label without one is returned as it is.
+QString stackedTickLabel(const QString &label);
+
 /// Text for the data point @p dataIndex of @p plottable; empty for none.
 using PointToolTip = std::function<QString(QCPAbstractPlottable *plottable, int dataIndex)>;
 

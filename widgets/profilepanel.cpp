@@ -616,7 +616,7 @@ void ProfilePanel::showDistribution(const QList<Variant> &variants)
     for (int i = 0; i < variants.size(); ++i) {
         const Variant &v = variants.at(i);
         const double key = i + 1;
-        ticker->addTick(key, v.available ? variantLabel(v.name) : tr("%1\nnot available").arg(variantLabel(v.name)));
+        ticker->addTick(key, v.available ? stackedTickLabel(variantLabel(v.name)) : tr("%1\nnot available").arg(variantLabel(v.name)));
         if (!v.available)
             continue;
         for (const bool traced : { false, true }) {

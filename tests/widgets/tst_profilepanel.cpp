@@ -262,8 +262,15 @@ private Q_SLOTS:
         QCOMPARE(ticks.size(), 3);
         QVERIFY2(ticks.first().contains(QLatin1String("not available")), qPrintable(ticks.first()));
 
-        // Distribution: a box per variant, collector off and on.
-        QCOMPARE(plottables<QCPStatisticalBox>(chart(panel, "profileDistributionChart")).size(), 4);
+        // Distribution: a box per variant, collector off and on; its category labels stacked before
+        // their parenthesis so that neighbours in the narrow chart do not run together.
+        QCustomPlot *distribution = chart(panel, "profileDistributionChart");
+        QCOMPARE(plottables<QCPStatisticalBox>(distribution).size(), 4);
+        const auto categories = qSharedPointerDynamicCast<QCPAxisTickerText>(distribution->xAxis->ticker())->ticks();
+        QCOMPARE(categories.value(1), QStringLiteral("Eager\n(Python)"));
+        QCOMPARE(stackedTickLabel(QStringLiteral("即时执行（Python）")), QStringLiteral("即时执行\n（Python）"));
+        QCOMPARE(stackedTickLabel(QStringLiteral("AOTInductor")), QStringLiteral("AOTInductor"));
+        QCOMPARE(stackedTickLabel(QStringLiteral("(x)")), QStringLiteral("(x)")); // nothing to stack above it
 
         // Memory: 64 KiB and 40 KiB.
         const auto memory = plottables<QCPBars>(chart(panel, "profileMemoryChart"));
