@@ -19,6 +19,7 @@ import torch
 import torch.utils._pytree as pytree
 
 from .errors import FrontendError, one_line
+from .input_samples import generate_samples
 
 #: Seeded inputs checked besides the example unless the request says otherwise (``verify_samples``).
 DEFAULT_SAMPLES = 2
@@ -250,7 +251,6 @@ class Verifier:
         if self.stateful:
             self.calls.append({"source": "example, second call", "seed": None, "inputs": example})
         if self.samples > 0:
-            from .quant import generate_samples
             for k in range(1, self.samples + 1):
                 drawn = generate_samples(example, 2, seed=SEED_BASE + k)[1]
                 self.calls.append({"source": "seeded", "seed": SEED_BASE + k,

@@ -13,15 +13,15 @@ The package's parts:
 
 - ``schemes.py``: the scheme table (name -> how to quantize, which layers it quantizes, what the
   device needs), ``SCHEMES`` and the request checks (``scheme_list``, ``check_scheme``);
-- ``data.py``: calibration and evaluation samples (from a ``torch.save`` file or generated);
 - ``metrics.py``: accuracy against fp32 eager, per-layer errors, the quantized ops of a graph;
 - ``state.py``: :class:`QuantState`, one scheme inside a compile job.
 
 The C++ side calls ``quant.scheme_list`` (Python::callFunction) and the job's ``quant.*`` methods
-(CompileJob::call); verify.py imports ``generate_samples``: all of them resolve from here.
+(CompileJob::call): all of them resolve from here. Calibration and evaluation samples come from
+``..input_samples`` (shared with verify).
 """
 
-from .data import generate_samples, load_samples
+from ..input_samples import generate_samples, load_samples
 from .schemes import SCHEMES, Unsupported, check_device, check_scheme, scheme_list
 from .state import QuantState
 

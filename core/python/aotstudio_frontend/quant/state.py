@@ -15,7 +15,7 @@ from ..errors import one_line
 from ..files import write_json_atomic
 from . import metrics
 from ..verify import like, named_tensors
-from .data import sample_sets
+from ..input_samples import sample_sets
 from .schemes import LAYER_TYPES, TABLE, check_device, check_scheme, pt2e_layers
 
 

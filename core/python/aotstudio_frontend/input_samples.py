@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Calibration and evaluation data of a ``quantize`` request: samples read from a ``torch.save``
-file or generated like the example inputs (seeded, so that runs compare), checked against the
-shapes the compiled package takes."""
+"""Input samples beyond the example: read from a ``torch.save`` file or generated like the example
+inputs (seeded, so that runs compare), checked against the shapes the compiled package takes. Used
+by verify (its seeded calls) and by quantize (calibration and evaluation data); a module of its own
+so that neither imports the other (verify -> quant -> state -> verify was a cycle)."""
 
 import os
 
 import torch
 
-from ..errors import FrontendError, one_line
+from .errors import FrontendError, one_line
 
 
 def _as_tuple(sample) -> tuple:
