@@ -56,7 +56,6 @@ fi
 # for layout alone. Remove an entry once its branch has landed and `tools/check-format.sh --fix`
 # has been run over it, so that it is checked like the rest.
 EXCLUDED=(
-    'app/run/'
     'core/runtime/'
     'core/bundle/'
     'core/client/'

@@ -2,7 +2,7 @@
 // `aotstudio-cli target add|list|remove` (README "Target environments"): the command line is
 // checked here, before any Python starts; `add` and `remove` run tools/target.py (the venv, pip,
 // tools/build-wheel.sh: work a script does with fewer lines and that needs the source tree anyway)
-// through Pipeline::runProcess, its progress lines passed on as they come; `list` reads the
+// through Process::runProcess, its progress lines passed on as they come; `list` reads the
 // target.json files itself (targets.h).
 #include "bundle/targets.h"
 #include "command.h"
@@ -127,7 +127,7 @@ int runScript(const TargetOptions &o, const std::vector<std::string> &args, cons
     ::sigaction(SIGINT, &sa, nullptr);
     ::sigaction(SIGTERM, &sa, nullptr);
     std::stop_source stop;
-    Pipeline::ProcessOptions po;
+    Process::ProcessOptions po;
     po.stop = stop.get_token();
     po.onTick = [&] {
         if (g_stop.load())
@@ -141,7 +141,7 @@ int runScript(const TargetOptions &o, const std::vector<std::string> &args, cons
     };
     // The script stops its own children and removes its partial folder on SIGINT; runProcess sends it
     // on the stop and SIGKILLs after 5 s, and the next target command sweeps what a kill left.
-    const Pipeline::ProcessResult r = Pipeline::runProcess(argv, {}, po);
+    const Process::ProcessResult r = Process::runProcess(argv, {}, po);
     const std::string line = r.out.substr(0, r.out.find('\n'));
     const json envelope = json::parse(line, nullptr, false);
     if (!r.error.empty() || !envelope.is_object())

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sessionengine.h"
 
-#include "pipeline/detachedspawn.h"
 #include "pipeline/engine.h"
+#include "process/childprocess.h"
 #include "protocol/linewriter.h"
 
 #include <chrono>
@@ -218,7 +218,7 @@ int runRelay(const SessionOptions &options, const std::vector<std::string> &daem
     int engine = connectUnix(socket);
     if (engine < 0) {
         const fs::path log = folder / ("engine-" + options.id + ".log");
-        const Pipeline::DetachedChild child = Pipeline::spawnDetached(daemonArgv, log.string());
+        const Process::DetachedChild child = Process::spawnDetached(daemonArgv, log.string());
         if (!child.error.empty()) {
             std::fprintf(stderr, "aotstudio-engine: cannot start the detached engine: %s\n", child.error.c_str());
             return 1;

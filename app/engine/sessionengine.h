@@ -45,7 +45,7 @@ std::filesystem::path sessionFolder(std::string *error);
 
 /**
  * The relay (`--serve --session ID`): connects to the detached engine of `options.id`, starting it
- * as `daemonArgv` (Pipeline::spawnDetached, its output appended to `engine-ID.log` in the session
+ * as `daemonArgv` (Process::spawnDetached, its output appended to `engine-ID.log` in the session
  * folder) when nothing listens, then copies stdin to the engine and the engine to the protocol's
  * stdout until either side ends. Returns the exit status: 0 when a side ended, 1 when the engine
  * could not be started or reached within 120 s (a line on stderr says why).

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "targets.h"
 
+#include "process/childprocess.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace AotStudio::Bundle {
 
@@ -179,19 +178,9 @@ std::string execInTarget(const std::string &name, const std::vector<std::string>
     if (::access(exe.c_str(), X_OK) != 0)
         return "--target " + name + ": its " + what + " " + exe + " is missing or not executable; remove the "
             + "target and add it again";
-    std::vector<std::string> base;
-    for (char **e = environ; *e; ++e)
-        base.emplace_back(*e);
-    const std::vector<std::string> envs = targetEnvironment(t, base);
-    std::vector<char *> argv, envp;
-    for (const auto &a : args)
-        argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    for (const auto &e : envs)
-        envp.push_back(const_cast<char *>(e.c_str()));
-    envp.push_back(nullptr);
-    ::execve(exe.c_str(), argv.data(), envp.data());
-    return "--target " + name + ": cannot run " + exe + ": " + std::strerror(errno);
+    // The one child-process mechanism builds argv and envp (process/childprocess.h).
+    const std::vector<std::string> env = targetEnvironment(t, Process::childEnvironment({}));
+    return "--target " + name + ": cannot run " + Process::execReplacing(exe, args, env);
 }
 
 } // namespace AotStudio::Bundle

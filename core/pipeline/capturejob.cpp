@@ -134,7 +134,7 @@ Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::
         argv.insert(argv.end(), args.begin(), args.end());
         LineCounter counter(fs::path(out) / "calls.jsonl");
         const auto t0 = std::chrono::steady_clock::now();
-        ProcessOptions options;
+        Process::ProcessOptions options;
         options.stop = ctx.stopToken();
         options.stdoutTail = kScriptLogBytes;
         options.onTick = [&] {
@@ -144,7 +144,8 @@ Json runCapture(std::int64_t id, const Json &request, const EventFn &emit, std::
             const double within = calls ? double(n) / double(*calls) : maxSeconds ? s / *maxSeconds : 0.0;
             ctx.progress("record", within, std::to_string(n) + " calls recorded");
         };
-        const ProcessResult p = runProcess(argv, {"PYTHONPATH=" + Python::frontendDirectory()}, options);
+        const Process::ProcessResult p
+            = Process::runProcess(argv, {"PYTHONPATH=" + Python::frontendDirectory()}, options);
         {
             std::ofstream log(fs::path(out) / "script.log", std::ios::binary | std::ios::trunc);
             log << p.out;

@@ -57,7 +57,7 @@ Json measureColdStart(const ColdStartSpec &spec, std::stop_token stop, const std
     for (int i = 0; i < spec.runs && !stop.stop_requested(); ++i) {
         double b = -1, e = -1;
         const auto runBundle = [&] {
-            const auto p = runProcess(runArgv);
+            const auto p = Process::runProcess(runArgv);
             if (!p.ok()) {
                 if (!warnedRun)
                     warn("aotstudio-run failed on the cold-start bundle (" + p.describe() + (p.err.empty() ? "" : ": " + p.err) + "): " + commandLine(runArgv));
@@ -74,7 +74,7 @@ Json measureColdStart(const ColdStartSpec &spec, std::stop_token stop, const std
                         phases[k].push_back(cold[k].get<double>());
         };
         const auto runEager = [&] {
-            const auto p = runProcess(eagerArgv, eagerEnv);
+            const auto p = Process::runProcess(eagerArgv, eagerEnv);
             if (!p.ok()) {
                 if (!warnedEager)
                     warn("the eager cold-start process failed (" + p.describe() + (p.err.empty() ? "" : ": " + p.err) + "): " + commandLine(eagerArgv));
@@ -181,12 +181,12 @@ Json measureBurstReplay(const ReplaySpec &spec, const fs::path &bundle, long lon
             argv.insert(argv.end(), {"--eager-server", commandLine(eagerArgv)});
         // Every request is answered before aotstudio-run exits, however long a saturated mode's
         // queue is: allow two seconds per request and mode beyond the trace itself.
-        ProcessOptions po;
+        Process::ProcessOptions po;
         po.timeoutSeconds = 120 + 2.0 * rate * spec.seconds * static_cast<double>(modesRun.size())
             + (eagerArgv.empty() ? 0.0 : 300.0); // the eager servers' start: import torch, build the model
         po.stop = stop;
         // The eager server finds the frontend package as the engine's own Python does.
-        const ProcessResult p = runProcess(argv, {"PYTHONPATH=" + Python::frontendDirectory()}, po);
+        const Process::ProcessResult p = Process::runProcess(argv, {"PYTHONPATH=" + Python::frontendDirectory()}, po);
         if (p.stopped)
             break;
         const Json envelope = Json::parse(p.out, nullptr, false);

@@ -41,7 +41,7 @@ Json runIsolated(Python::CompileJob &job, int index, const PointOptions &options
     fs::remove(out, ec);
     job.call("sweep.save_inputs", Json::array({index, in.string()}));
     const fs::path runtime = selfDir() / "aotstudio-run";
-    ProcessOptions po;
+    Process::ProcessOptions po;
     po.timeoutSeconds = options.timeoutSeconds;
     std::vector<std::string> argv{runtime.string(), "--package", package,     "--device",
                                   options.device,   "--input",   in.string(), "--save-outputs",
@@ -60,7 +60,7 @@ Json runIsolated(Python::CompileJob &job, int index, const PointOptions &options
             writeJsonAtomic(guardsFile, runner.guards()->raw());
         argv.insert(argv.end(), {"--guards", guardsFile.string()});
     }
-    const ProcessResult p = runProcess(argv, {}, po);
+    const Process::ProcessResult p = Process::runProcess(argv, {}, po);
     fs::remove(in, ec);
     r["package_ms"] = p.wallMs;
     if (p.timedOut) {

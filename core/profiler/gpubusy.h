@@ -4,7 +4,7 @@
 // which one or more kernels ran on the device, whoever ran them (every worker process of a pool
 // and anything else on the GPU). NVML is opened with dlopen (libnvidia-ml.so.1, installed with
 // the driver); nothing here initialises CUDA, so the resident server of aotstudio-run --serve may
-// use it before it forks its workers (app/run/serve.h, the fork rules).
+// use it before it forks its workers (app/run/SERVING.md "The fork rules").
 
 #include <nlohmann/json.hpp>
 

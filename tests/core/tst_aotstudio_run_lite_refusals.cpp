@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // aotstudio-run-lite's pre-load checks on fake bundles (text files as packages), the ones
-// aotstudio-run makes (app/run/bundlerun.cpp checkRunsHere): the compatibility key against this
+// aotstudio-run makes (core/serve/bundlerun.cpp checkRunsHere): the compatibility key against this
 // machine and the lite runtime, then the shared weights' binding. A refused bundle stops before
 // its package is touched; one that passes goes on to load the fake package, which fails (stage
 // `failed`), so "refused" and "got past the checks" are told apart. Then the input admission the

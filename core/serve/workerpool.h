@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The scheduler of aotstudio-run --serve and of the replay: a queue of requests and a pool of
-// worker processes fork()ed from the prepared parent (or, for the replay's baseline, spawned
-// aotstudio-run processes), driven by the caller's poll loop. The fork rules are serve.h's.
-#include "serve.h"
+// The scheduler of aotstudio-run --serve and of the replay (app/run/SERVING.md): a queue of
+// requests and a pool of worker processes fork()ed from the prepared parent (or, for the replay's
+// baselines, spawned processes), driven by the caller's poll loop. Every child starts through the
+// one child-process mechanism (process/childprocess.h). What a worker does with a request is its
+// WorkerBody (workerbody.h); the fork rules are SERVING.md's. Torch-free.
+#include "process/childprocess.h"
+#include "serve/serveoptions.h"
+#include "serve/workerbody.h"
 
 #include <nlohmann/json.hpp>
 
-#include <chrono>
-#include <cstdint>
+#include <cstddef>
 #include <deque>
 #include <optional>
 #include <string>
@@ -18,44 +21,11 @@
 #include <signal.h>
 #include <sys/types.h>
 
-namespace AotStudio::RunApp {
-
-using Clock = std::chrono::steady_clock;
-
-/// Milliseconds from `a` to `b`.
-double msBetween(Clock::time_point a, Clock::time_point b);
+namespace AotStudio::Serve {
 
 /// Write all of `data` to `fd` (send() with MSG_NOSIGNAL when `socket`); false when the other end
 /// is gone.
 bool writeAll(int fd, const std::string &data, bool socket);
-
-/// In a child right after fork(): die with the parent (PR_SET_PDEATHSIG, then getppid() checked;
-/// exits at once when the parent is already gone), default signals and mask, `closeFds` closed,
-/// stdin from /dev/null and stdout onto stderr (prints from a package must not reach the answers),
-/// and `threads` as LibTorch's intra-op thread count.
-void becomeWorker(pid_t parent, const std::vector<int> &closeFds, int threads);
-
-/// What a worker is asked: a batch of generated inputs or an input file (the request's "id" stays
-/// with the parent).
-struct WorkRequest {
-    std::optional<long long> batch;
-    std::uint64_t seed = 0;
-    std::string input;
-
-    nlohmann::json toJson() const
-    {
-        return {{"batch", batch ? nlohmann::json(*batch) : nlohmann::json()}, {"seed", seed}, {"input", input}};
-    }
-    static WorkRequest fromJson(const nlohmann::json &j)
-    {
-        WorkRequest r;
-        if (j.contains("batch") && j["batch"].is_number_integer())
-            r.batch = j["batch"].get<long long>();
-        r.seed = j.value("seed", std::uint64_t{0});
-        r.input = j.value("input", std::string());
-        return r;
-    }
-};
 
 /// A request in the scheduler.
 struct Job {
@@ -72,7 +42,8 @@ struct Completion {
 };
 
 /// The scheduler: a queue of jobs and a pool of workers (ServeOptions::isolation), driven by
-/// poll() from the caller's loop. No threads. Answers come back in completion order.
+/// poll() from the caller's loop. No threads. Jobs are handed out in arrival order; answers come
+/// back in completion order.
 class WorkerPool
 {
 public:
@@ -83,16 +54,18 @@ public:
     /// queued requests fail with the last server's last words instead of waiting forever.
     static constexpr int kMaxEagerRestarts = 3;
 
-    WorkerPool(const VerifiedBundle &vb, const ServeOptions &options);
+    /// `body` must outlive the pool.
+    WorkerPool(WorkerBody &body, const ServeOptions &options);
     ~WorkerPool() { stop(); }
     WorkerPool(const WorkerPool &) = delete;
     WorkerPool &operator=(const WorkerPool &) = delete;
 
-    /// Descriptors of the server (its socket, its clients) that children must not keep.
+    /// Descriptors of the server (its socket, its clients) that forked workers must not keep.
     std::vector<int> *serverFds = nullptr;
 
-    /// Ready the packages and start the warm workers (worker isolation) or the eager servers
-    /// (eager). Throws Refusal("failed") when a worker cannot be forked or a server not started.
+    /// Ready the body (WorkerBody::prepare) and start the warm workers (worker isolation) or the
+    /// eager servers (eager). Throws Refusal("failed") when a worker cannot be forked or a server
+    /// not started.
     void start();
 
     /// Wait until every eager server has written its ready line (other modes are ready at once),
@@ -124,9 +97,10 @@ public:
     std::size_t queued() const { return m_queue.size(); }
     std::size_t inFlight() const;
 
-    /// Start what can start, wait up to `timeoutMs` for a worker's answer or for one of `extra`
-    /// (their revents are set for the caller), and return the finished jobs. `mask`: the signal
-    /// mask during the wait (ppoll), so a stop signal ends it.
+    /// Start what can start, wait up to `timeoutMs` (-1: until something happens) for a worker's
+    /// answer, a request's deadline or one of `extra` (their revents are set for the caller), and
+    /// return the finished jobs. `mask`: the signal mask during the wait (ppoll), so a stop signal
+    /// ends it; null: the current one.
     std::vector<Completion> poll(std::vector<pollfd> &extra, int timeoutMs, const sigset_t *mask);
 
     /// End every worker: warm ones see their channel close and exit; running request or spawn
@@ -147,26 +121,34 @@ private:
 
     /// Warm slots (worker isolation and eager servers) stay for many jobs and are replaced when
     /// they die; the others are one process per job.
-    bool warmSlots() const { return m_options.isolation == Isolation::Worker || m_options.isolation == Isolation::Eager; }
+    bool warmSlots() const
+    {
+        return m_options.isolation == Isolation::Worker || m_options.isolation == Isolation::Eager;
+    }
 
-    std::vector<int> childCloseFds(int keep) const;
+    /// The set-up of a forked worker (SERVING.md "The fork rules"): dies with the parent, default
+    /// signals, the server's other descriptors and `ownEnd` closed, stdin from /dev/null and stdout
+    /// onto stderr (prints from a package must not reach the answers).
+    Process::ChildSpec workerSpec(int ownEnd) const;
 
     void forkWarm(Slot &s);
 
-    /// A warm worker: one request line in, one answer line out, packages kept per bucket. Ends
-    /// when the parent closes the channel (the packages are unloaded first, removing LibTorch's
-    /// extraction of them).
-    [[noreturn]] void warmWorkerLoop(int fd);
+    /// A warm worker: one request line in, one answer line out, what the body loaded kept. Ends
+    /// when the parent closes the channel (WorkerBody::leaveWorker first). Returns the exit status.
+    int warmWorkerLoop(int fd);
 
     void dispatch(std::vector<Completion> &done);
+    void dispatchWarm(std::vector<Completion> &done);
+    /// Eager servers that keep dying: with none alive and no restart left, the queue fails.
+    void failQueueWithoutServers(std::vector<Completion> &done);
+    void dispatchPerRequest(std::vector<Completion> &done);
 
     std::string forkForRequest(Slot &s);
 
-    /// The baseline: `aotstudio-run BUNDLE --batch B --seed S --iters 0 --warmup 0 --json` (and
-    /// the server's trust options), stdout to a pipe, posix_spawn with an argv (no shell).
+    /// The spawn baseline: WorkerBody::spawnCommand, stdout to a pipe, stderr to /dev/null.
     std::string spawnForRequest(Slot &s);
 
-    /// An eager server: options.eagerServer posix_spawn()ed with a socket pair as stdin and stdout,
+    /// An eager server: options.eagerServer spawned with a socket pair as stdin and stdout,
     /// stderr to an unlinked temporary file, OMP_NUM_THREADS set to its share of the CPUs. Not
     /// ready until its first line. Throws Refusal("failed") when it cannot be started.
     void spawnServer(Slot &s);
@@ -179,6 +161,10 @@ private:
     std::string commandLine() const;
 
     void readSlot(std::size_t i, std::vector<Completion> &done);
+    /// Answers in a warm slot's buffer (a replacement eager server's ready line first).
+    void takeWarmAnswers(Slot &s, std::vector<Completion> &done);
+    /// A slot's channel closed: a warm worker died, or a request or spawn worker ended.
+    void slotEnded(std::size_t i, std::vector<Completion> &done);
 
     /// Requests past ServeOptions::requestTimeoutMs: answered with a `deadline` error, their
     /// workers killed (a warm slot is left empty for dispatch() to replace, a request worker's
@@ -187,16 +173,21 @@ private:
     /// ms until the nearest request deadline (at least 0), or -1 when none runs.
     int msToNextDeadline() const;
 
+    /// Kill and reap a slot's process, close its channel and leave it empty.
     void workerGone(Slot &s);
+
+    /// "killed by SIGKILL", "exited with status 3 before answering".
+    static std::string describeStatus(int status);
+    /// An eager server's first line: {"ready": true, ...} (any other line before it is skipped).
+    static bool isReadyLine(const nlohmann::json &line);
 
     static nlohmann::json failure(const Job &job, const std::string &stage, const std::string &message, pid_t pid);
 
     /// The response line from a worker's answer (or an aotstudio-run --json result for spawn).
     nlohmann::json response(const Job &job, const nlohmann::json &answer, const Slot &s, Clock::time_point now) const;
 
-    const VerifiedBundle &m_vb;
+    WorkerBody &m_body;
     ServeOptions m_options;
-    pid_t m_parent;
     int m_threads = 1;
     Counters m_counters;
     int m_restarts = 0; ///< eager servers started again (kMaxEagerRestarts)
@@ -205,4 +196,4 @@ private:
     std::deque<Job> m_queue;
 };
 
-} // namespace AotStudio::RunApp
+} // namespace AotStudio::Serve

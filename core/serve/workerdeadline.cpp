@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The pool's per-request deadline (`--request-timeout`, SERVING.md): when poll() must wake for the
 // nearest one, and answering the requests past theirs (the worker killed and replaced); and
-// workerGone(), how a worker is killed and reaped. Apart from workerpool.cpp, which is over the size
-// budget (tools/check-size.py).
-#include "workerpool.h"
+// workerGone(), how a worker is killed and reaped.
+#include "serve/workerpool.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-namespace AotStudio::RunApp {
+namespace AotStudio::Serve {
 
 int WorkerPool::msToNextDeadline() const
 {
@@ -25,7 +21,8 @@ int WorkerPool::msToNextDeadline() const
     for (const auto &s : m_slots) {
         if (!s.job || s.pid <= 0)
             continue;
-        const int left = std::max(0, static_cast<int>(std::ceil(m_options.requestTimeoutMs - msBetween(s.dispatched, now))));
+        const int left
+            = std::max(0, static_cast<int>(std::ceil(m_options.requestTimeoutMs - msBetween(s.dispatched, now))));
         next = next < 0 ? left : std::min(next, left);
     }
     return next;
@@ -53,8 +50,7 @@ void WorkerPool::expireDeadlines(std::vector<Completion> &done)
             m_lastDeath = why;
             workerGone(s); // an empty slot: dispatch() forks its replacement
         } else {
-            ::kill(pid, SIGKILL);
-            while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) { }
+            Process::killAndReap(pid);
             ::close(s.fd);
             m_slots.erase(m_slots.begin() + static_cast<std::ptrdiff_t>(i));
         }
@@ -63,12 +59,11 @@ void WorkerPool::expireDeadlines(std::vector<Completion> &done)
 
 void WorkerPool::workerGone(Slot &s)
 {
-    ::kill(s.pid, SIGKILL);
-    while (::waitpid(s.pid, nullptr, 0) < 0 && errno == EINTR) { }
+    Process::killAndReap(s.pid);
     ::close(s.fd);
     if (s.errFd >= 0)
         ::close(s.errFd);
     s = Slot{};
 }
 
-} // namespace AotStudio::RunApp
+} // namespace AotStudio::Serve

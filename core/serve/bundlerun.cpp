@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "bundlerun.h"
+#include "serve/bundlerun.h"
 
 #include "bundle/text.h"
 #include "bundle/weights.h"
@@ -8,35 +8,16 @@
 #include <algorithm>
 #include <chrono>
 
-namespace AotStudio::RunApp {
+namespace AotStudio::Serve {
 
 using nlohmann::json;
-
-std::string oneLine(const std::string &message)
-{
-    std::string line = Bundle::validUtf8(message);
-    std::replace_if(
-        line.begin(), line.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-    return line;
-}
-
-nlohmann::json errorJson(const std::string &stage, const std::string &message, const std::string &hint,
-    const std::string &givenCode)
-{
-    const std::string code = !givenCode.empty() ? givenCode
-                             : stage == "refused" ? Protocol::Code::Refused
-                             : stage == "request" ? Protocol::Code::BadRequest
-                             : stage == "worker"  ? Protocol::Code::Internal
-                                                  : Protocol::Code::Failed;
-    return {{"stage", stage}, {"code", code}, {"message", oneLine(message)}, {"hint", oneLine(hint)}};
-}
 
 Bundle::TrustStore loadTrustStore(const std::vector<std::string> &trustPaths)
 {
     try {
         return Bundle::TrustStore::fromCommandLine(trustPaths);
     } catch (const Bundle::BundleError &e) {
-        throw TrustStoreError(e.what());
+        throw UsageError(e.what());
     }
 }
 
@@ -78,8 +59,9 @@ void checkRunsHere(const VerifiedBundle &vb, bool cudaAvailable, const std::stri
             std::string all;
             for (const auto &w : unbound)
                 all += (all.empty() ? "" : "; ") + w;
-            throw Refusal("refused", "bundle '" + vb.path + "': its weights do not bind: " + all +
-                                         " (export it again; nothing of it was loaded)");
+            throw Refusal("refused",
+                          "bundle '" + vb.path + "': its weights do not bind: " + all
+                              + " (export it again; nothing of it was loaded)");
         }
     } catch (const Bundle::BundleError &e) {
         throw Refusal("refused", "bundle '" + vb.path + "': " + e.what());
@@ -103,8 +85,8 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
         const auto info = plan.inputFile->info();
         if (info.size() != m.inputs.size())
             throw Refusal("refused",
-                "input file '" + inputPath + "' has " + std::to_string(info.size())
-                    + " tensors; the bundle's model takes " + std::to_string(m.inputs.size()));
+                          "input file '" + inputPath + "' has " + std::to_string(info.size())
+                              + " tensors; the bundle's model takes " + std::to_string(m.inputs.size()));
         if (info.front().shape.empty())
             throw Refusal("refused", "input file '" + inputPath + "': the first tensor has no batch dimension");
         plan.batch = info.front().shape.front();
@@ -119,8 +101,8 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
         };
         // With guards in the manifest, the bucket's guards judge the sizes (dynamic dimensions
         // besides the batch); without, every size but the batch must be the manifest's.
-        const bool guarded = std::all_of(
-            m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.guards != nullptr; });
+        const bool guarded = std::all_of(m.buckets.begin(), m.buckets.end(),
+                                         [](const Bundle::Bucket &b) { return b.guards != nullptr; });
         for (std::size_t i = 0; i < info.size(); ++i) {
             const auto &want = m.inputs[i];
             const auto &got = info[i];
@@ -129,15 +111,16 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
                 same = want.shape[d] == Bundle::kBatchDim ? got.shape[d] == plan.batch : want.shape[d] == got.shape[d];
             if (!same || Bundle::normalizeDtype(want.dtype) != Bundle::normalizeDtype(got.dtype))
                 throw Refusal("refused",
-                    "input file '" + inputPath + "': tensor " + std::to_string(i)
-                        + (want.name.empty() ? std::string() : " (" + want.name + ")") + " is " + got.dtype
-                        + dims(got.shape) + "; the bundle's model takes " + want.dtype + dims(want.shape) + " (batch "
-                        + std::to_string(plan.batch) + " from the first tensor)");
+                              "input file '" + inputPath + "': tensor " + std::to_string(i)
+                                  + (want.name.empty() ? std::string() : " (" + want.name + ")") + " is " + got.dtype
+                                  + dims(got.shape) + "; the bundle's model takes " + want.dtype + dims(want.shape)
+                                  + " (batch " + std::to_string(plan.batch) + " from the first tensor)");
         }
         if (batch && *batch != plan.batch)
             throw Refusal("refused",
-                "batch " + std::to_string(*batch) + " (--batch, or a request's \"batch\") differs from the input file's batch "
-                    + std::to_string(plan.batch) + "; give one of them");
+                          "batch " + std::to_string(*batch)
+                              + " (--batch, or a request's \"batch\") differs from the input file's batch "
+                              + std::to_string(plan.batch) + "; give one of them");
     } else if (batch) {
         plan.batch = *batch;
     } else {
@@ -168,8 +151,8 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
         }
         if (plan.choice.bucket.guards) {
             if (auto v = plan.choice.bucket.guards->check(shapes)) {
-                const auto dyn = std::find_if(
-                    m.buckets.begin(), m.buckets.end(), [](const Bundle::Bucket &b) { return b.isDynamic(); });
+                const auto dyn = std::find_if(m.buckets.begin(), m.buckets.end(),
+                                              [](const Bundle::Bucket &b) { return b.isDynamic(); });
                 bool moved = false;
                 if (dyn != m.buckets.end() && dyn->name != plan.choice.bucket.name && dyn->guards) {
                     for (std::size_t i = 0; i < shapes.size(); ++i)
@@ -182,7 +165,7 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
                 }
                 if (!moved)
                     throw Refusal("refused",
-                        "bundle '" + bundlePath + "', bucket " + plan.choice.bucket.name + ": " + v->message);
+                                  "bundle '" + bundlePath + "', bucket " + plan.choice.bucket.name + ": " + v->message);
             }
         }
     }
@@ -190,7 +173,8 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
     return plan;
 }
 
-std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners, bool convertLayout)
+std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners,
+                                                bool convertLayout)
 {
     try {
         // Extracted once per package hash (the manifest's, verified) into the package cache, and
@@ -202,7 +186,8 @@ std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const 
             options.sha256 = entry->second.sha256;
         options.weightFiles = bucket.weightsUnder(vb.bundle.root);
         options.convertLayout = convertLayout;
-        auto runner = Runtime::AotiRunner::load((vb.bundle.root / bucket.package).string(), vb.bundle.manifest.device, options);
+        auto runner
+            = Runtime::AotiRunner::load((vb.bundle.root / bucket.package).string(), vb.bundle.manifest.device, options);
         runner->setGuards(bucket.guards); // every input set is checked before a call
         return runner;
     } catch (const Runtime::RuntimeError &e) {
@@ -210,8 +195,8 @@ std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const 
     }
 }
 
-void setRequestInputs(
-    Runtime::AotiRunner &runner, const VerifiedBundle &vb, const RequestPlan &plan, std::uint64_t seed)
+void setRequestInputs(Runtime::AotiRunner &runner, const VerifiedBundle &vb, const RequestPlan &plan,
+                      std::uint64_t seed)
 {
     const Bundle::Manifest &m = vb.bundle.manifest;
     if (plan.inputFile) {
@@ -227,11 +212,6 @@ void setRequestInputs(
     runner.setGeneratedInputs(specs, plan.batch, seed);
 }
 
-json conversionsJson(const std::vector<Runtime::LayoutConversion> &conversions)
-{
-    return Bundle::conversionsJson(conversions);
-}
-
 json outputsJson(const Bundle::Manifest &manifest, const std::vector<Runtime::OutputSummary> &outputs)
 {
     json out = json::array();
@@ -240,10 +220,15 @@ json outputsJson(const Bundle::Manifest &manifest, const std::vector<Runtime::Ou
         const std::string name = i < manifest.outputs.size() && !manifest.outputs[i].name.empty()
             ? manifest.outputs[i].name
             : "output " + std::to_string(i);
-        out.push_back({{"name", name}, {"shape", o.shape}, {"dtype", o.dtype}, {"sum", o.sum}, {"mean", o.mean},
-            {"first", o.first}, {"non_finite", o.nonFinite}});
+        out.push_back({{"name", name},
+                       {"shape", o.shape},
+                       {"dtype", o.dtype},
+                       {"sum", o.sum},
+                       {"mean", o.mean},
+                       {"first", o.first},
+                       {"non_finite", o.nonFinite}});
     }
     return out;
 }
 
-} // namespace AotStudio::RunApp
+} // namespace AotStudio::Serve

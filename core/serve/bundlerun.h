@@ -1,55 +1,29 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The steps of aotstudio-run that the one-shot run and the serving mode (serve.h) share, so that
-// both apply the same trust, verification and input rules and give the same messages: the trust
-// store, open + verify + signature, "can it run here", a request's bucket and inputs, and the
-// outputs' summary as --json prints it.
+// The steps of aotstudio-run that the one-shot run (oneshot.h) and the serving workers
+// (bundleworker.h) share, so that both apply the same trust, verification and input rules and give
+// the same messages: the trust store, open + verify + signature, "can it run here", a request's
+// bucket and inputs, and the outputs' summary as --json prints it. The torch-free header of the
+// runtime (runtime/aotirunner.h: pimpl + DLPack); linking it maps LibTorch.
 #include "bundle/bundle.h"
 #include "bundle/signing.h"
 #include "runtime/aotirunner.h"
+#include "serve/serveerror.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace AotStudio::RunApp {
-
-/// A request or a bundle that aotstudio-run does not run: `stage` "refused" (the bundle, the
-/// device, the inputs) or "failed" (loading or running), and a one-line message. `code` is the
-/// FORMAT.md error code when it is not the stage's own (errorJson()): `untrusted` for a bundle
-/// the trust store does not admit (Bundle::refusalIsTrust), as the engine says for the same bundle.
-class Refusal : public std::runtime_error
-{
-public:
-    Refusal(std::string stage, const std::string &message, std::string code = {})
-        : std::runtime_error(message)
-        , m_stage(std::move(stage))
-        , m_code(std::move(code))
-    { }
-    const std::string &stage() const { return m_stage; }
-    const std::string &code() const { return m_code; }
-
-private:
-    std::string m_stage;
-    std::string m_code;
-};
-
-/// A trust store that cannot be read (a usage error, exit 2); the message names its source
-/// ("--trust: ..." or "$AOTSTUDIO_TRUST: ...").
-class TrustStoreError : public std::runtime_error
-{
-public:
-    using std::runtime_error::runtime_error;
-};
+namespace AotStudio::Serve {
 
 /// The trust store from `--trust` paths, else from $AOTSTUDIO_TRUST (BUNDLE.md "Who may load a
-/// bundle"). Throws TrustStoreError when a path is missing or a key does not read: never an empty
-/// store in place of a broken one.
+/// bundle"). Throws UsageError (exit 2) when a path is missing or a key does not read, the
+/// message naming its source ("--trust: ..." or "$AOTSTUDIO_TRUST: ..."): never an empty store in
+/// place of a broken one.
 Bundle::TrustStore loadTrustStore(const std::vector<std::string> &trustPaths);
 
 /// A bundle opened, every hash verified and its signature accepted by the trust rules.
@@ -94,33 +68,17 @@ RequestPlan planRequest(const VerifiedBundle &vb, std::optional<long long> batch
 /// (--convert-layout): an input in another layout is copied into the package's (and reported by
 /// layoutConversions()) instead of refused. Loading runs the package's native code. Throws
 /// Refusal("failed") naming the package.
-std::unique_ptr<Runtime::AotiRunner> loadBucket(
-    const VerifiedBundle &vb, const Bundle::Bucket &bucket, int numRunners = 1, bool convertLayout = false);
-
-/// The inputs the runner copied into the package's layout, as --json and --serve print them:
-/// [{input, name, from, to, message}] (strides in elements).
-nlohmann::json conversionsJson(const std::vector<Runtime::LayoutConversion> &conversions);
+std::unique_ptr<Runtime::AotiRunner> loadBucket(const VerifiedBundle &vb, const Bundle::Bucket &bucket,
+                                                int numRunners = 1, bool convertLayout = false);
 
 /// Give `runner` the request's inputs: the file's tensors padded to the bucket's batch, or
 /// generated ones (floating N(0, 1) from `seed`, integers zero; padding rows zero). Throws
 /// Runtime::InputRefused when the guards refuse them, Runtime::RuntimeError otherwise.
-void setRequestInputs(
-    Runtime::AotiRunner &runner, const VerifiedBundle &vb, const RequestPlan &plan, std::uint64_t seed);
+void setRequestInputs(Runtime::AotiRunner &runner, const VerifiedBundle &vb, const RequestPlan &plan,
+                      std::uint64_t seed);
 
 /// The outputs as `aotstudio-run --json` prints them: [{name, shape, dtype, sum, mean, first,
 /// non_finite}], named after the manifest's outputs ("output N" when unnamed).
 nlohmann::json outputsJson(const Bundle::Manifest &manifest, const std::vector<Runtime::OutputSummary> &outputs);
 
-/// One line, valid UTF-8, no newlines: for refusals on stderr and in JSON.
-std::string oneLine(const std::string &message);
-
-/// The error object of aotstudio-run, in the one-shot envelope and on a --serve response line
-/// alike (FORMAT.md "Command-line tools"): {"stage", "code", "message", "hint"}. `stage` is where
-/// it ended: "refused" (the bundle, the input or the trust store said no), "failed" (loading or
-/// running), "request" (a malformed --serve request), "worker" (a worker died or answered
-/// garbage), "replay"; `code` follows from it (refused, failed, bad_request, internal) unless
-/// given (a Refusal's code(): untrusted).
-nlohmann::json errorJson(const std::string &stage, const std::string &message, const std::string &hint = "",
-    const std::string &code = "");
-
-} // namespace AotStudio::RunApp
+} // namespace AotStudio::Serve
