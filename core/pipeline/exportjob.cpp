@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/exportjob.h"
 #include "pipeline/coldstart.h"
+#include "pipeline/compilejob.h"
 #include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/jobutil.h"
-#include "pipeline/compilejob.h"
 #include "pipeline/detachedspawn.h"
+#include "pipeline/job.h"
 #include "pipeline/versions.h"
 
 #include "bundle/bundle.h"

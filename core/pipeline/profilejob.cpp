@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/profilejob.h"
+#include "pipeline/compilejob.h"
 #include "pipeline/coldstart.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
+#include "pipeline/steps.h"
 #include "pipeline/throughput.h"
 #include "pipeline/versions.h"
 
@@ -1116,7 +1118,7 @@ Json runProfile(std::int64_t id, const Json &request, const EventFn &emit, std::
     for (const auto &c : runner->layoutConversions())
         ctx.log("warning",
                 "layout: " + c.message + " (convert_layout; the copy is made once, outside the timed calls)");
-    const Json verified = verifyPackage(job, *runner); // per output, on the example and seeded inputs (compilejob.h)
+    const Json verified = verifyPackage(job, *runner); // per output, on the example and seeded inputs (steps.h)
     ctx.checkStop("load_package");
 
     // 3.-7. Variants timed together, memory, throughput, cold start.

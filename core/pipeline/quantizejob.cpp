@@ -3,6 +3,7 @@
 #include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
+#include "pipeline/steps.h"
 #include "pipeline/versions.h"
 
 #include "profiler/trace.h"
@@ -116,7 +117,7 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
         }
     });
     const Json verified = run("verify", "comparing the package with the quantized eager model", [&] {
-        // The compile pipeline's verify (compilejob.h), per output; this job's tolerance of 1e30
+        // The compile pipeline's verify (steps.h), per output; this job's tolerance of 1e30
         // makes only NaN fail it: accuracy against fp32 is the row's own figure.
         return verifyPackage(job, *runner);
     });

@@ -4,6 +4,7 @@
 #include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
+#include "pipeline/steps.h"
 #include "pipeline/versions.h"
 
 #include "bundle/guards.h"
