@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bundle/guards.h"
 #include "bundle/bundle.h"
+#include "bundle/guards_p.h"
 
 #include <algorithm>
 #include <array>
@@ -12,117 +13,9 @@ using nlohmann::json;
 
 namespace AotStudio::Bundle {
 
+using namespace GuardsDetail;
+
 namespace {
-
-constexpr std::size_t kMaxInputs = 4096;
-constexpr std::size_t kMaxRank = 64;
-constexpr std::size_t kMaxSymbols = 1024;
-constexpr std::size_t kMaxNodes = 512;
-constexpr int kMaxDepth = 32;
-constexpr std::size_t kMaxStack = 64;
-constexpr std::size_t kStackSymbols = 64; ///< symbol values live on the stack up to this many
-
-enum Op : std::uint8_t { Const, Sym, Add, Mul, FloorDiv, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Not, Max, Min };
-
-struct OpName {
-    const char *name;
-    Op op;
-    int minArgs;
-    int maxArgs;
-};
-constexpr OpName kOps[] = {
-    {"+", Add, 1, 1 << 14},   {"*", Mul, 1, 1 << 14},   {"//", FloorDiv, 2, 2}, {"%", Mod, 2, 2},
-    {"==", Eq, 2, 2},         {"!=", Ne, 2, 2},         {"<", Lt, 2, 2},        {"<=", Le, 2, 2},
-    {">", Gt, 2, 2},          {">=", Ge, 2, 2},         {"and", And, 1, 1 << 14}, {"or", Or, 1, 1 << 14},
-    {"not", Not, 1, 1},       {"max", Max, 1, 1 << 14}, {"min", Min, 1, 1 << 14},
-};
-
-[[noreturn]] void fail(const std::string &origin, const std::string &field, const std::string &problem)
-{
-    throw BundleError(origin + ": " + field + ": " + problem);
-}
-
-std::string shortDump(const json &j)
-{
-    std::string s = j.dump(-1, ' ', true, json::error_handler_t::replace);
-    return s.size() > 60 ? s.substr(0, 57) + "..." : s;
-}
-
-std::optional<std::int64_t> optionalInt(const json &j, const char *key, const std::string &origin, const std::string &where)
-{
-    if (!j.contains(key) || j.at(key).is_null())
-        return std::nullopt;
-    if (!j.at(key).is_number_integer())
-        fail(origin, where + "." + key, "must be an integer or null");
-    if (j.at(key).is_number_unsigned() && j.at(key).get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-        fail(origin, where + "." + key, "is out of range");
-    return j.at(key).get<std::int64_t>();
-}
-
-std::string optionalText(const json &j, const char *key)
-{
-    return j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : std::string();
-}
-
-struct Compiler {
-    const std::string &origin;
-    const std::vector<std::string> &symbolIds;
-    std::vector<InputGuards::Instr> code;
-    std::uint64_t symbols = 0;
-    std::size_t depth = 0; ///< stack depth now
-    std::size_t maxDepth = 0;
-
-    int symbolIndex(const std::string &id) const
-    {
-        const auto it = std::find(symbolIds.begin(), symbolIds.end(), id);
-        return it == symbolIds.end() ? -1 : static_cast<int>(it - symbolIds.begin());
-    }
-
-    void push(InputGuards::Instr i, std::size_t popped)
-    {
-        depth = depth - popped + 1;
-        maxDepth = std::max(maxDepth, depth);
-        code.push_back(i);
-    }
-
-    void compile(const json &node, const std::string &where, int level)
-    {
-        if (level > kMaxDepth)
-            fail(origin, where, "expression nested deeper than " + std::to_string(kMaxDepth) + " levels");
-        if (code.size() >= kMaxNodes)
-            fail(origin, where, "expression longer than " + std::to_string(kMaxNodes) + " nodes");
-        if (node.is_boolean()) {
-            push({Const, 0, node.get<bool>() ? 1 : 0}, 0);
-        } else if (node.is_number_integer()) {
-            if (node.is_number_unsigned() && node.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-                fail(origin, where, "constant out of range");
-            push({Const, 0, node.get<std::int64_t>()}, 0);
-        } else if (node.is_string()) {
-            const int s = symbolIndex(node.get<std::string>());
-            if (s < 0)
-                fail(origin, where, "unknown symbol '" + node.get<std::string>() + "' (not in \"symbols\")");
-            symbols |= std::uint64_t{1} << std::min(s, 63);
-            push({Sym, 0, s}, 0);
-        } else if (node.is_array() && !node.empty() && node.at(0).is_string()) {
-            const std::string name = node.at(0).get<std::string>();
-            const auto *op = std::find_if(std::begin(kOps), std::end(kOps), [&](const OpName &o) { return name == o.name; });
-            if (op == std::end(kOps))
-                fail(origin, where, "unknown operator '" + name + "'");
-            const int argc = static_cast<int>(node.size()) - 1;
-            if (argc < op->minArgs || argc > op->maxArgs)
-                fail(origin, where, "operator '" + name + "' with " + std::to_string(argc) + " operands");
-            for (int i = 1; i <= argc; ++i)
-                compile(node.at(static_cast<std::size_t>(i)), where, level + 1);
-            if ((op->op == FloorDiv || op->op == Mod) && (code.back().op != Const || code.back().value == 0))
-                fail(origin, where, "'" + name + "' needs a non-zero constant divisor");
-            push({op->op, static_cast<std::uint16_t>(argc), 0}, static_cast<std::size_t>(argc));
-        } else {
-            fail(origin, where, "not an expression: " + shortDump(node));
-        }
-        if (maxDepth > kMaxStack)
-            fail(origin, where, "expression too wide to evaluate");
-    }
-};
 
 /// Evaluate `code` on `values`; false when arithmetic overflows.
 bool evaluate(const std::vector<InputGuards::Instr> &code, const std::int64_t *values, std::int64_t &result)
@@ -249,9 +142,17 @@ std::string intList(const std::int64_t *v, std::size_t n)
     return s + (n > 16 ? ", ...)" : ")");
 }
 
-/// The strides of a named dense layout ("contiguous", "channels_last" for rank 4,
-/// "channels_last_3d" for rank 5) at `sizes`; false for any other name or rank.
-bool namedLayoutStrides(const std::string &layout, const std::int64_t *sizes, std::size_t rank, std::int64_t *out)
+/// A violation of the guards at input `input`, dimension `dim` (-1: the call or the input as a
+/// whole), whose size or stride is `value`.
+std::optional<GuardViolation> violation(int input, int dim, std::int64_t value, std::string rule, std::string message)
+{
+    return std::optional<GuardViolation>(GuardViolation{input, dim, value, std::move(rule), std::move(message)});
+}
+
+} // namespace
+
+bool GuardsDetail::namedLayoutStrides(const std::string &layout, const std::int64_t *sizes, std::size_t rank,
+                                      std::int64_t *out)
 {
     if (layout == "contiguous") {
         contiguousStrides(sizes, rank, out);
@@ -271,6 +172,8 @@ bool namedLayoutStrides(const std::string &layout, const std::int64_t *sizes, st
     }
     return true;
 }
+
+namespace {
 
 /// A name for the layout of an input's `strides`: contiguous, channels_last(_3d), a permuted dense
 /// layout, expanded (a stride of 0), or a strided view (sliced, overlapping or with gaps).
@@ -304,209 +207,6 @@ std::string layoutName(const std::int64_t *sizes, std::size_t rank, const std::i
 
 } // namespace
 
-InputGuards InputGuards::parse(const json &j, const std::string &origin)
-{
-    InputGuards g;
-    if (!j.is_object())
-        throw BundleError(origin + ": guards must be a JSON object");
-    if (j.contains("format") && !(j.at("format").is_string() && j.at("format").get<std::string>() == kGuardsFormat))
-        fail(origin, "format", "must be \"" + std::string(kGuardsFormat) + "\"");
-    if (j.contains("version")) {
-        if (!j.at("version").is_number_integer())
-            fail(origin, "version", "must be an integer");
-        if (j.at("version").get<long long>() > kGuardsVersion)
-            fail(origin, "version", std::to_string(j.at("version").get<long long>()) + " is newer than this program reads (" +
-                                        std::to_string(kGuardsVersion) + "); use a newer AOT Studio");
-    }
-
-    // Symbols first: dimensions and expressions refer to them by id.
-    std::vector<std::string> ids;
-    if (j.contains("symbols")) {
-        const json &syms = j.at("symbols");
-        if (!syms.is_array())
-            fail(origin, "symbols", "must be an array of {symbol, min, max}");
-        if (syms.size() > kMaxSymbols)
-            fail(origin, "symbols", "more than " + std::to_string(kMaxSymbols) + " symbols");
-        for (std::size_t i = 0; i < syms.size(); ++i) {
-            const std::string where = "symbols[" + std::to_string(i) + "]";
-            const json &s = syms.at(i);
-            if (!s.is_object() || !s.contains("symbol") || !s.at("symbol").is_string() || s.at("symbol").get<std::string>().empty())
-                fail(origin, where, "must be an object with a non-empty string \"symbol\"");
-            Symbol sym;
-            sym.id = s.at("symbol").get<std::string>();
-            if (std::find(ids.begin(), ids.end(), sym.id) != ids.end())
-                fail(origin, where, "symbol '" + sym.id + "' is listed twice");
-            sym.min = optionalInt(s, "min", origin, where);
-            sym.max = optionalInt(s, "max", origin, where);
-            sym.declaredMin = optionalInt(s, "declared_min", origin, where);
-            sym.declaredMax = optionalInt(s, "declared_max", origin, where);
-            if (sym.min && sym.max && *sym.min > *sym.max)
-                fail(origin, where, "min " + std::to_string(*sym.min) + " is above max " + std::to_string(*sym.max));
-            const std::string name = optionalText(s, "name");
-            const std::string label = optionalText(s, "label");
-            sym.label = !name.empty() ? name : !label.empty() ? label : sym.id;
-            ids.push_back(sym.id);
-            g.m_symbols.push_back(std::move(sym));
-        }
-    }
-    const auto compile = [&](const json &tree, const std::string &where, std::string text, std::string source) {
-        Compiler c{origin, ids, {}, 0, 0, 0};
-        c.compile(tree, where, 0);
-        return Expr{std::move(c.code), c.symbols, std::move(text), std::move(source)};
-    };
-
-    if (!j.contains("inputs") || !j.at("inputs").is_array())
-        fail(origin, "inputs", "missing or not an array");
-    const json &inputs = j.at("inputs");
-    if (inputs.size() > kMaxInputs)
-        fail(origin, "inputs", "more than " + std::to_string(kMaxInputs) + " inputs");
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const std::string where = "inputs[" + std::to_string(i) + "]";
-        const json &in = inputs.at(i);
-        if (!in.is_object())
-            fail(origin, where, "must be an object");
-        Input input;
-        input.name = optionalText(in, "name");
-        input.dtype = optionalText(in, "dtype");
-        if (input.dtype.rfind("torch.", 0) == 0)
-            input.dtype.erase(0, 6);
-        if (input.name.empty())
-            input.name = "input" + std::to_string(i);
-        if (optionalText(in, "kind") == "constant") {
-            input.constant = true;
-            g.m_inputs.push_back(std::move(input));
-            continue;
-        }
-        if (!in.contains("dims") || !in.at("dims").is_array())
-            fail(origin, where + ".dims", "missing or not an array");
-        const json &dims = in.at("dims");
-        if (dims.size() > kMaxRank)
-            fail(origin, where + ".dims", "more than " + std::to_string(kMaxRank) + " dimensions");
-        if (in.contains("rank") && !(in.at("rank").is_number_integer() && in.at("rank").get<long long>() == static_cast<long long>(dims.size())))
-            fail(origin, where + ".rank", "must equal the number of dims");
-        for (std::size_t d = 0; d < dims.size(); ++d) {
-            const std::string dw = where + ".dims[" + std::to_string(d) + "]";
-            const json &dj = dims.at(d);
-            if (!dj.is_object())
-                fail(origin, dw, "must be an object");
-            if (dj.contains("dim") && !(dj.at("dim").is_number_integer() && dj.at("dim").get<long long>() == static_cast<long long>(d)))
-                fail(origin, dw + ".dim", "must be " + std::to_string(d) + " (dims are listed in order)");
-            Dim dim;
-            dim.text = optionalText(dj, "text");
-            if (dj.contains("size")) {
-                const auto size = optionalInt(dj, "size", origin, dw);
-                if (!size || *size < 0)
-                    fail(origin, dw + ".size", "must be an integer >= 0");
-                dim.kind = Dim::Static;
-                dim.size = *size;
-            } else if (dj.contains("symbol")) {
-                if (!dj.at("symbol").is_string())
-                    fail(origin, dw + ".symbol", "must be a string");
-                const auto it = std::find(ids.begin(), ids.end(), dj.at("symbol").get<std::string>());
-                if (it == ids.end())
-                    fail(origin, dw + ".symbol", "unknown symbol '" + dj.at("symbol").get<std::string>() + "' (not in \"symbols\")");
-                dim.kind = Dim::Affine;
-                dim.symbol = static_cast<int>(it - ids.begin());
-                dim.coeff = optionalInt(dj, "coeff", origin, dw).value_or(1);
-                dim.offset = optionalInt(dj, "offset", origin, dw).value_or(0);
-                if (dim.coeff == 0 || dim.coeff == INT64_MIN)
-                    fail(origin, dw + ".coeff", "must be a non-zero integer");
-            } else if (dj.contains("expr") && dj.value("checkable", false) == true) {
-                dim.kind = Dim::Expression;
-                dim.expr = static_cast<int>(g.m_dimExprs.size());
-                g.m_dimExprs.push_back(compile(dj.at("expr"), dw + ".expr", dim.text, {}));
-            } else {
-                dim.kind = Dim::Free;
-                ++g.m_unchecked;
-            }
-            input.dims.push_back(std::move(dim));
-        }
-        input.layout = optionalText(in, "layout");
-        if (in.contains("strides")) {
-            const json &strides = in.at("strides");
-            if (!strides.is_array() || strides.size() != dims.size())
-                fail(origin, where + ".strides", "must be an array with one entry per dimension");
-            for (std::size_t d = 0; d < strides.size(); ++d) {
-                const std::string sw = where + ".strides[" + std::to_string(d) + "]";
-                const json &sj = strides.at(d);
-                Stride stride;
-                if (sj.is_number_integer()) {
-                    if (sj.is_number_unsigned() && sj.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-                        fail(origin, sw, "is out of range");
-                    stride.value = sj.get<std::int64_t>();
-                } else if (sj.is_object() && sj.contains("expr") && sj.value("checkable", false) == true) {
-                    stride.kind = Stride::Expression;
-                    stride.expr = static_cast<int>(g.m_dimExprs.size());
-                    g.m_dimExprs.push_back(compile(sj.at("expr"), sw + ".expr", optionalText(sj, "text"), {}));
-                } else if (sj.is_object()) {
-                    stride.kind = Stride::Unchecked;
-                } else {
-                    fail(origin, sw, "must be an integer or an object {expr, checkable, text}");
-                }
-                input.strides.push_back(stride);
-            }
-            input.staticStrides = std::all_of(input.strides.begin(), input.strides.end(),
-                                              [](const Stride &s) { return s.kind == Stride::Static; });
-            input.fallbackLayout = input.layout;
-            if (!input.staticStrides && input.strides.size() <= kMaxRank) {
-                std::array<std::int64_t, kMaxRank> sizes{}, probe{}; // only the name and the rank matter here
-                input.namedSymbolic = namedLayoutStrides(input.layout, sizes.data(), input.strides.size(), probe.data());
-            }
-            g.m_recordsStrides = true;
-        }
-        g.m_inputs.push_back(std::move(input));
-    }
-
-    for (const char *section : {"checks", "assertions"}) {
-        if (!j.contains(section))
-            continue;
-        const json &items = j.at(section);
-        if (!items.is_array())
-            fail(origin, section, "must be an array");
-        for (std::size_t i = 0; i < items.size(); ++i) {
-            const std::string where = std::string(section) + "[" + std::to_string(i) + "]";
-            const json &item = items.at(i);
-            if (!item.is_object())
-                fail(origin, where, "must be an object");
-            if (item.contains("checkable") && !item.at("checkable").is_boolean())
-                fail(origin, where + ".checkable", "must be true or false");
-            if (!item.value("checkable", false) || !item.contains("expr")) {
-                ++g.m_unchecked;
-                continue;
-            }
-            std::string text = optionalText(item, "text");
-            if (text.empty())
-                text = optionalText(item, "message");
-            g.m_checks.push_back(compile(item.at("expr"), where + ".expr", text, optionalText(item, "source")));
-        }
-    }
-    g.m_json = j;
-    return g;
-}
-
-fs::path InputGuards::sidecarPath(const fs::path &package)
-{
-    return package.parent_path() / (package.stem().string() + kGuardsSidecarSuffix);
-}
-
-std::optional<InputGuards> InputGuards::loadSidecar(const fs::path &package)
-{
-    const fs::path file = sidecarPath(package);
-    std::error_code ec;
-    if (!fs::exists(file, ec))
-        return std::nullopt;
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw BundleError("cannot read the package's guards '" + file.string() + "'");
-    json j;
-    try {
-        j = json::parse(in);
-    } catch (const json::exception &e) {
-        throw BundleError("the package's guards '" + file.string() + "' are not valid JSON: " + e.what());
-    }
-    return parse(j, file.string());
-}
-
 std::string InputGuards::where(int input, int dim) const
 {
     const auto &in = m_inputs[static_cast<std::size_t>(input)];
@@ -533,9 +233,6 @@ bool InputGuards::bound(const Expr &e, std::uint64_t boundMask, const std::int32
 
 std::optional<GuardViolation> InputGuards::check(std::span<const ShapeRef> inputs) const
 {
-    const auto violation = [](int input, int dim, std::int64_t value, std::string rule, std::string message) {
-        return std::optional<GuardViolation>(GuardViolation{input, dim, value, std::move(rule), std::move(message)});
-    };
     if (inputs.size() != m_inputs.size())
         return violation(-1, -1, static_cast<std::int64_t>(inputs.size()), std::to_string(m_inputs.size()) + " inputs",
                          "the package takes " + std::to_string(m_inputs.size()) + " inputs; the call has " +
@@ -558,7 +255,20 @@ std::optional<GuardViolation> InputGuards::check(std::span<const ShapeRef> input
         std::fill_n(binder, n, -1);
     }
     std::uint64_t boundMask = 0;
+    if (auto v = checkDims(inputs, values, binder, boundMask))
+        return v;
+    if (auto v = checkExpressions(inputs, values, binder, boundMask))
+        return v;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        if (inputs[i].strides && !m_inputs[i].constant)
+            if (auto v = checkStrides(i, inputs[i], values, boundMask, binder))
+                return v;
+    return std::nullopt;
+}
 
+std::optional<GuardViolation> InputGuards::checkDims(std::span<const ShapeRef> inputs, std::int64_t *values,
+                                                     std::int32_t *binder, std::uint64_t &boundMask) const
+{
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const Input &spec = m_inputs[i];
         if (spec.constant)
@@ -628,7 +338,13 @@ std::optional<GuardViolation> InputGuards::check(std::span<const ShapeRef> input
         }
     }
 
-    const auto allBound = [&](const Expr &e) { return bound(e, boundMask, binder, n); };
+    return std::nullopt;
+}
+
+std::optional<GuardViolation> InputGuards::checkExpressions(std::span<const ShapeRef> inputs, const std::int64_t *values,
+                                                            const std::int32_t *binder, std::uint64_t boundMask) const
+{
+    const auto allBound = [&](const Expr &e) { return bound(e, boundMask, binder, m_symbols.size()); };
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const Input &spec = m_inputs[i];
         for (std::size_t d = 0; d < spec.dims.size(); ++d) {
@@ -680,10 +396,6 @@ std::optional<GuardViolation> InputGuards::check(std::span<const ShapeRef> input
                          sizes + ", which violates the guard " + e.text + (e.source.empty() ? "" : " (" + e.source + ")") +
                              (ok ? "" : " (cannot be evaluated: overflow)"));
     }
-    for (std::size_t i = 0; i < inputs.size(); ++i)
-        if (inputs[i].strides && !m_inputs[i].constant)
-            if (auto v = checkStrides(i, inputs[i], values, boundMask, binder))
-                return v;
     return std::nullopt;
 }
 

@@ -197,7 +197,28 @@ private:
         bool namedSymbolic = false;
     };
 
+    // parse()'s steps (guardsparse.cpp): each reads one section of the JSON into this object;
+    // `ids` are the symbols' ids in order (expressions and dimensions name them). Throw
+    // BundleError naming the field.
+    static Expr compileExpr(const nlohmann::json &tree, const std::string &where, const std::string &origin,
+                            const std::vector<std::string> &ids, std::string text, std::string source);
+    std::vector<std::string> parseSymbols(const nlohmann::json &j, const std::string &origin);
+    Input parseInput(const nlohmann::json &in, const std::string &where, std::size_t index, const std::string &origin,
+                     const std::vector<std::string> &ids);
+    Dim parseDim(const nlohmann::json &dj, const std::string &where, std::size_t d, const std::string &origin,
+                 const std::vector<std::string> &ids);
+    void parseStrides(const nlohmann::json &strides, const std::string &where, std::size_t rank, const std::string &origin,
+                      const std::vector<std::string> &ids, Input &input);
+    void parseChecks(const nlohmann::json &j, const std::string &origin, const std::vector<std::string> &ids);
+
     std::string where(int input, int dim) const;
+    // check()'s passes: the static and affine dimensions of every input, binding each symbol to
+    // the first size that names it (`values`, `binder`: input * kMaxRank + dim, `boundMask`);
+    // then the dimension expressions and the checks over the bound symbols; then the strides.
+    std::optional<GuardViolation> checkDims(std::span<const ShapeRef> inputs, std::int64_t *values, std::int32_t *binder,
+                                            std::uint64_t &boundMask) const;
+    std::optional<GuardViolation> checkExpressions(std::span<const ShapeRef> inputs, const std::int64_t *values,
+                                                   const std::int32_t *binder, std::uint64_t boundMask) const;
     std::optional<GuardViolation> checkStrides(std::size_t input, const ShapeRef &shape, const std::int64_t *values,
                                                std::uint64_t boundMask, const std::int32_t *binder) const;
     static bool bound(const Expr &e, std::uint64_t boundMask, const std::int32_t *binder, std::size_t symbolCount);

@@ -135,6 +135,78 @@ json describeSafely(F &&describe)
     }
 }
 
+/// A file of an AOTInductor package (`rest`: its path under data/aotinductor/, MODEL/FILE) into
+/// `models[MODEL]`: counted, a shared object listed (never opened or loaded), the metadata and the
+/// kernel count read from their JSON files.
+void addAotiFile(json &models, zip_t *z, zip_uint64_t index, zip_uint64_t size, const std::string &rest)
+{
+    const auto slash = rest.find('/');
+    if (slash == std::string::npos)
+        return;
+    const std::string model = rest.substr(0, slash);
+    const std::string file = rest.substr(slash + 1);
+    json &m = models[model];
+    if (!m.contains("metadata")) {
+        m["metadata"] = json::object();
+        m["shared_objects"] = json::array();
+        m["files"] = 0;
+    }
+    m["files"] = m["files"].get<int>() + 1;
+    if (file.size() > 3 && file.compare(file.size() - 3, 3, ".so") == 0)
+        m["shared_objects"].push_back(file); // listed, never opened or loaded
+    const std::string suffix = "_metadata.json";
+    if (file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        if (auto data = readEntry(z, index, size)) {
+            const json meta = json::parse(*data, nullptr, false);
+            if (meta.is_object())
+                for (const auto &[k, v] : meta.items())
+                    m["metadata"][k] = v;
+        }
+    }
+    if (file == "kernel_information.json") {
+        if (auto data = readEntry(z, index, size)) {
+            const json info = json::parse(*data, nullptr, false);
+            if (info.is_object())
+                m["kernels"] = info.size();
+        }
+    }
+}
+
+/// An exported program's models/MODEL.json entry: its schema and torch version, node count, inputs,
+/// outputs and ops by target; {"readable": false} when it has no graph.
+json describeProgram(zip_t *z, zip_uint64_t index, zip_uint64_t size)
+{
+    json m = json::object();
+    const auto data = readEntry(z, index, size);
+    const json program = data ? json::parse(*data, nullptr, false) : json();
+    const json *graph = nullptr;
+    if (program.is_object() && program.contains("graph_module") && program["graph_module"].is_object() &&
+        program["graph_module"].contains("graph") && program["graph_module"]["graph"].is_object())
+        graph = &program["graph_module"]["graph"];
+    if (!graph) {
+        m["readable"] = false;
+        return m;
+    }
+    if (program.contains("schema_version") && program["schema_version"].is_object())
+        m["schema_version"] = std::to_string(intField(program["schema_version"], "major", 0)) + "." +
+                              std::to_string(intField(program["schema_version"], "minor", 0));
+    if (program.contains("torch_version") && program["torch_version"].is_string())
+        m["torch_version"] = program["torch_version"];
+    std::map<std::string, int> ops;
+    int nodes = 0;
+    if (const auto list = graph->find("nodes"); list != graph->end() && list->is_array()) {
+        for (const auto &n : *list) {
+            ++nodes;
+            ++ops[stringField(n, "target", "?")];
+        }
+    }
+    m["nodes"] = nodes;
+    m["inputs"] = arraySize(*graph, "inputs");
+    m["outputs"] = arraySize(*graph, "outputs");
+    m["ops"] = ops;
+    return m;
+}
+
 json describePt2(const fs::path &path)
 {
     int code = 0;
@@ -201,72 +273,14 @@ json describePt2(const fs::path &path)
         }
         const std::string aotiDir = "data/aotinductor/";
         if (rel.rfind(aotiDir, 0) == 0) {
-            const std::string rest = rel.substr(aotiDir.size());
-            const auto slash = rest.find('/');
-            if (slash == std::string::npos)
-                continue;
-            const std::string model = rest.substr(0, slash);
-            const std::string file = rest.substr(slash + 1);
-            json &m = aotiModels[model];
-            if (!m.contains("metadata")) {
-                m["metadata"] = json::object();
-                m["shared_objects"] = json::array();
-                m["files"] = 0;
-            }
-            m["files"] = m["files"].get<int>() + 1;
-            if (file.size() > 3 && file.compare(file.size() - 3, 3, ".so") == 0)
-                m["shared_objects"].push_back(file); // listed, never opened or loaded
-            const std::string suffix = "_metadata.json";
-            if (file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0) {
-                if (auto data = readEntry(z, e.index, e.size)) {
-                    const json meta = json::parse(*data, nullptr, false);
-                    if (meta.is_object())
-                        for (const auto &[k, v] : meta.items())
-                            m["metadata"][k] = v;
-                }
-            }
-            if (file == "kernel_information.json") {
-                if (auto data = readEntry(z, e.index, e.size)) {
-                    const json info = json::parse(*data, nullptr, false);
-                    if (info.is_object())
-                        m["kernels"] = info.size();
-                }
-            }
+            addAotiFile(aotiModels, z, e.index, e.size, rel.substr(aotiDir.size()));
             continue;
         }
         const std::string modelsDir = "models/";
         if (rel.rfind(modelsDir, 0) == 0 && rel.size() > 5 && rel.compare(rel.size() - 5, 5, ".json") == 0 &&
             rel.find('/', modelsDir.size()) == std::string::npos) {
             const std::string model = rel.substr(modelsDir.size(), rel.size() - modelsDir.size() - 5);
-            json m = json::object();
-            const auto data = readEntry(z, e.index, e.size);
-            const json program = data ? json::parse(*data, nullptr, false) : json();
-            const json *graph = nullptr;
-            if (program.is_object() && program.contains("graph_module") && program["graph_module"].is_object() &&
-                program["graph_module"].contains("graph") && program["graph_module"]["graph"].is_object())
-                graph = &program["graph_module"]["graph"];
-            if (!graph) {
-                m["readable"] = false;
-            } else {
-                if (program.contains("schema_version") && program["schema_version"].is_object())
-                    m["schema_version"] = std::to_string(intField(program["schema_version"], "major", 0)) + "." +
-                                          std::to_string(intField(program["schema_version"], "minor", 0));
-                if (program.contains("torch_version") && program["torch_version"].is_string())
-                    m["torch_version"] = program["torch_version"];
-                std::map<std::string, int> ops;
-                int nodes = 0;
-                if (const auto list = graph->find("nodes"); list != graph->end() && list->is_array()) {
-                    for (const auto &n : *list) {
-                        ++nodes;
-                        ++ops[stringField(n, "target", "?")];
-                    }
-                }
-                m["nodes"] = nodes;
-                m["inputs"] = arraySize(*graph, "inputs");
-                m["outputs"] = arraySize(*graph, "outputs");
-                m["ops"] = ops;
-            }
-            epModels[model] = m;
+            epModels[model] = describeProgram(z, e.index, e.size);
         }
     }
     std::vector<std::string> names; // the kind is decided as the runner decides it (pt2Kind)

@@ -106,6 +106,145 @@ std::vector<TensorSpec> parseSpecs(const json &j, const char *key, const std::st
     return specs;
 }
 
+/// A bucket's `weights` (BUNDLE.md "Shared weights": file name -> {file, dtype, numel}) at `where`
+/// into `bucket`. Throws BundleError naming the field (format_version below 2, an unsafe path, a
+/// negative numel).
+void parseWeights(const json &b, const std::string &where, const std::string &origin, int formatVersion, Bucket &bucket)
+{
+    if (formatVersion < 2)
+        fieldError(origin, where + ".weights", "needs format_version 2 (a version-1 runtime would run the package without them)");
+    if (!b.at("weights").is_object())
+        fieldError(origin, where + ".weights", "must be an object {file: path}");
+    for (const auto &[file, w] : b.at("weights").items()) {
+        const std::string at = where + ".weights." + file;
+        if (file.empty() || file.find('/') != std::string::npos || !w.is_object())
+            fieldError(origin, at, "must map a file name to {\"file\", \"dtype\", \"numel\"}");
+        BucketWeight weight;
+        weight.file = requireString(w, "file", origin, at);
+        weight.dtype = requireString(w, "dtype", origin, at);
+        weight.numel = requireInt(w, "numel", origin, at);
+        if (!isSafeRelative(weight.file))
+            fieldError(origin, at + ".file", "'" + weight.file + "' is not a relative path inside the bundle");
+        if (weight.numel < 0)
+            fieldError(origin, at + ".numel", "must be >= 0");
+        bucket.weights[file] = std::move(weight);
+    }
+}
+
+/// The bucket `b` at `where` (BUNDLE.md "Manifest" `buckets[]`): name (not one of `names`, which
+/// gets it), package, exact batch or dynamic range (one dynamic bucket at most among `earlier`),
+/// guards and shared weights. Throws BundleError naming the field.
+Bucket parseBucket(const json &b, const std::string &where, const std::string &origin, int formatVersion,
+                   const std::vector<Bucket> &earlier, std::set<std::string> &names)
+{
+    if (!b.is_object())
+        fieldError(origin, where, "must be an object");
+    Bucket bucket;
+    bucket.name = requireString(b, "name", origin, where);
+    bucket.package = requireString(b, "package", origin, where);
+    if (!isSafeRelative(bucket.package))
+        fieldError(origin, where + ".package", "'" + bucket.package + "' is not a relative path inside the bundle");
+    if (!names.insert(bucket.name).second)
+        fieldError(origin, where + ".name", "'" + bucket.name + "' names two buckets");
+    const bool exact = b.contains("batch");
+    const bool dynamic = b.contains("batch_min") || b.contains("batch_max");
+    if (exact == dynamic)
+        fieldError(origin, where, "needs either \"batch\" (exact) or \"batch_min\" and \"batch_max\" (dynamic)");
+    if (exact) {
+        bucket.batch = requireInt(b, "batch", origin, where);
+        if (*bucket.batch < 1)
+            fieldError(origin, where + ".batch", "must be >= 1");
+    } else {
+        bucket.batchMin = requireInt(b, "batch_min", origin, where);
+        bucket.batchMax = requireInt(b, "batch_max", origin, where);
+        if (bucket.batchMin < 1 || bucket.batchMax < bucket.batchMin)
+            fieldError(origin, where, "needs 1 <= batch_min <= batch_max");
+        for (const auto &other : earlier)
+            if (other.isDynamic())
+                fieldError(origin, where, "a second dynamic bucket (at most one is allowed)");
+    }
+    if (b.contains("guards"))
+        bucket.guards = std::make_shared<const InputGuards>(InputGuards::parse(b.at("guards"), origin + ": " + where + ".guards"));
+    if (b.contains("weights"))
+        parseWeights(b, where, origin, formatVersion, bucket);
+    return bucket;
+}
+
+/// The manifest's `files` (path -> {sha256, bytes}) into `m`: safe relative paths, never the
+/// manifest or its signature, 64 hex digits (lowered), bytes >= 0. Throws BundleError naming the
+/// field.
+void parseFiles(const json &j, const std::string &origin, Manifest &m)
+{
+    if (!j.contains("files") || !j.at("files").is_object())
+        fieldError(origin, "files", "missing or not an object {path: {sha256, bytes}}");
+    for (const auto &[path, entry] : j.at("files").items()) {
+        const std::string where = "files[\"" + path + "\"]";
+        if (!isSafeRelative(path))
+            fieldError(origin, where, "not a relative path inside the bundle");
+        if (path == kManifestName)
+            fieldError(origin, where, "manifest.json does not list itself");
+        if (path == kSignatureName)
+            fieldError(origin, where, "manifest.sig is not listed (it signs manifest.json and sits beside it)");
+        if (!entry.is_object())
+            fieldError(origin, where, "must be an object {sha256, bytes}");
+        FileEntry f;
+        f.sha256 = requireString(entry, "sha256", origin, where);
+        std::transform(f.sha256.begin(), f.sha256.end(), f.sha256.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (!isHex64(f.sha256))
+            fieldError(origin, where + ".sha256", "must be 64 hex digits");
+        const long long bytes = requireInt(entry, "bytes", origin, where);
+        if (bytes < 0)
+            fieldError(origin, where + ".bytes", "must be >= 0");
+        f.bytes = static_cast<std::uintmax_t>(bytes);
+        m.files.emplace(path, std::move(f));
+    }
+}
+
+/// The types of the manifest's `compat` object (BUNDLE.md "Compatibility key"), when present.
+/// Throws BundleError naming the field.
+void checkCompatFields(const json &j, const std::string &origin)
+{
+    if (!j.contains("compat") || j.at("compat").is_null())
+        return;
+    const json &c = j.at("compat");
+    if (!c.is_object())
+        fieldError(origin, "compat", "must be an object (the compatibility key, BUNDLE.md)");
+    for (const char *key : {"key", "torch", "device", "machine", "cpu_isa", "march"})
+        if (c.contains(key) && !c.at(key).is_string() && !c.at(key).is_null())
+            fieldError(origin, std::string("compat.") + key, "must be a string or null");
+    if (c.contains("cpu_features") && (!c.at("cpu_features").is_array() ||
+                                       !std::all_of(c.at("cpu_features").begin(), c.at("cpu_features").end(),
+                                                    [](const json &f) { return f.is_string(); })))
+        fieldError(origin, "compat.cpu_features", "must be an array of CPU flag names");
+    if (c.contains("cuda_archs")) {
+        const json &a = c.at("cuda_archs");
+        if (!a.is_object())
+            fieldError(origin, "compat.cuda_archs", "must be an object {\"sass\": [...], \"ptx\": [...]}");
+        for (const char *key : {"sass", "ptx"})
+            if (a.contains(key) && (!a.at(key).is_array() || !std::all_of(a.at(key).begin(), a.at(key).end(), [](const json &v) {
+                                        return v.is_number_integer();
+                                    })))
+                fieldError(origin, std::string("compat.cuda_archs.") + key, "must be an array of SM numbers (90 = sm_90)");
+    }
+}
+
+/// The manifest's `signer` ({key_id: 16 lowercase hex digits, algorithm}) into `m`, when present.
+/// Throws BundleError naming the field.
+void parseSigner(const json &j, const std::string &origin, Manifest &m)
+{
+    if (!j.contains("signer") || j.at("signer").is_null())
+        return;
+    const json &s = j.at("signer");
+    if (!s.is_object())
+        fieldError(origin, "signer", "must be an object {\"key_id\", \"algorithm\"}");
+    m.signerKeyId = requireString(s, "key_id", origin, "signer");
+    m.signerAlgorithm = requireString(s, "algorithm", origin, "signer");
+    if (m.signerKeyId.size() != 16 || !std::all_of(m.signerKeyId.begin(), m.signerKeyId.end(), [](char c) {
+            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        }))
+        fieldError(origin, "signer.key_id", "must be 16 lowercase hex digits (aotstudio-cli keygen prints it)");
+}
+
 Manifest parseFields(const json &j, const std::string &origin)
 {
     Manifest m;
@@ -153,116 +292,11 @@ Manifest parseFields(const json &j, const std::string &origin)
         fieldError(origin, "buckets", "missing or empty (a bundle has at least one bucket)");
     std::set<std::string> names;
     std::size_t i = 0;
-    for (const auto &b : j.at("buckets")) {
-        const std::string where = "buckets[" + std::to_string(i++) + "]";
-        if (!b.is_object())
-            fieldError(origin, where, "must be an object");
-        Bucket bucket;
-        bucket.name = requireString(b, "name", origin, where);
-        bucket.package = requireString(b, "package", origin, where);
-        if (!isSafeRelative(bucket.package))
-            fieldError(origin, where + ".package", "'" + bucket.package + "' is not a relative path inside the bundle");
-        if (!names.insert(bucket.name).second)
-            fieldError(origin, where + ".name", "'" + bucket.name + "' names two buckets");
-        const bool exact = b.contains("batch");
-        const bool dynamic = b.contains("batch_min") || b.contains("batch_max");
-        if (exact == dynamic)
-            fieldError(origin, where, "needs either \"batch\" (exact) or \"batch_min\" and \"batch_max\" (dynamic)");
-        if (exact) {
-            bucket.batch = requireInt(b, "batch", origin, where);
-            if (*bucket.batch < 1)
-                fieldError(origin, where + ".batch", "must be >= 1");
-        } else {
-            bucket.batchMin = requireInt(b, "batch_min", origin, where);
-            bucket.batchMax = requireInt(b, "batch_max", origin, where);
-            if (bucket.batchMin < 1 || bucket.batchMax < bucket.batchMin)
-                fieldError(origin, where, "needs 1 <= batch_min <= batch_max");
-            for (const auto &other : m.buckets)
-                if (other.isDynamic())
-                    fieldError(origin, where, "a second dynamic bucket (at most one is allowed)");
-        }
-        if (b.contains("guards"))
-            bucket.guards = std::make_shared<const InputGuards>(InputGuards::parse(b.at("guards"), origin + ": " + where + ".guards"));
-        if (b.contains("weights")) {
-            if (m.formatVersion < 2)
-                fieldError(origin, where + ".weights", "needs format_version 2 (a version-1 runtime would run the package without them)");
-            if (!b.at("weights").is_object())
-                fieldError(origin, where + ".weights", "must be an object {file: path}");
-            for (const auto &[file, w] : b.at("weights").items()) {
-                const std::string at = where + ".weights." + file;
-                if (file.empty() || file.find('/') != std::string::npos || !w.is_object())
-                    fieldError(origin, at, "must map a file name to {\"file\", \"dtype\", \"numel\"}");
-                BucketWeight weight;
-                weight.file = requireString(w, "file", origin, at);
-                weight.dtype = requireString(w, "dtype", origin, at);
-                weight.numel = requireInt(w, "numel", origin, at);
-                if (!isSafeRelative(weight.file))
-                    fieldError(origin, at + ".file", "'" + weight.file + "' is not a relative path inside the bundle");
-                if (weight.numel < 0)
-                    fieldError(origin, at + ".numel", "must be >= 0");
-                bucket.weights[file] = std::move(weight);
-            }
-        }
-        m.buckets.push_back(std::move(bucket));
-    }
-
-    if (!j.contains("files") || !j.at("files").is_object())
-        fieldError(origin, "files", "missing or not an object {path: {sha256, bytes}}");
-    for (const auto &[path, entry] : j.at("files").items()) {
-        const std::string where = "files[\"" + path + "\"]";
-        if (!isSafeRelative(path))
-            fieldError(origin, where, "not a relative path inside the bundle");
-        if (path == kManifestName)
-            fieldError(origin, where, "manifest.json does not list itself");
-        if (path == kSignatureName)
-            fieldError(origin, where, "manifest.sig is not listed (it signs manifest.json and sits beside it)");
-        if (!entry.is_object())
-            fieldError(origin, where, "must be an object {sha256, bytes}");
-        FileEntry f;
-        f.sha256 = requireString(entry, "sha256", origin, where);
-        std::transform(f.sha256.begin(), f.sha256.end(), f.sha256.begin(), [](unsigned char c) { return std::tolower(c); });
-        if (!isHex64(f.sha256))
-            fieldError(origin, where + ".sha256", "must be 64 hex digits");
-        const long long bytes = requireInt(entry, "bytes", origin, where);
-        if (bytes < 0)
-            fieldError(origin, where + ".bytes", "must be >= 0");
-        f.bytes = static_cast<std::uintmax_t>(bytes);
-        m.files.emplace(path, std::move(f));
-    }
-
-    if (j.contains("compat") && !j.at("compat").is_null()) {
-        const json &c = j.at("compat");
-        if (!c.is_object())
-            fieldError(origin, "compat", "must be an object (the compatibility key, BUNDLE.md)");
-        for (const char *key : {"key", "torch", "device", "machine", "cpu_isa", "march"})
-            if (c.contains(key) && !c.at(key).is_string() && !c.at(key).is_null())
-                fieldError(origin, std::string("compat.") + key, "must be a string or null");
-        if (c.contains("cpu_features") && (!c.at("cpu_features").is_array() ||
-                                           !std::all_of(c.at("cpu_features").begin(), c.at("cpu_features").end(),
-                                                        [](const json &f) { return f.is_string(); })))
-            fieldError(origin, "compat.cpu_features", "must be an array of CPU flag names");
-        if (c.contains("cuda_archs")) {
-            const json &a = c.at("cuda_archs");
-            if (!a.is_object())
-                fieldError(origin, "compat.cuda_archs", "must be an object {\"sass\": [...], \"ptx\": [...]}");
-            for (const char *key : {"sass", "ptx"})
-                if (a.contains(key) && (!a.at(key).is_array() || !std::all_of(a.at(key).begin(), a.at(key).end(), [](const json &v) {
-                                            return v.is_number_integer();
-                                        })))
-                    fieldError(origin, std::string("compat.cuda_archs.") + key, "must be an array of SM numbers (90 = sm_90)");
-        }
-    }
-    if (j.contains("signer") && !j.at("signer").is_null()) {
-        const json &s = j.at("signer");
-        if (!s.is_object())
-            fieldError(origin, "signer", "must be an object {\"key_id\", \"algorithm\"}");
-        m.signerKeyId = requireString(s, "key_id", origin, "signer");
-        m.signerAlgorithm = requireString(s, "algorithm", origin, "signer");
-        if (m.signerKeyId.size() != 16 || !std::all_of(m.signerKeyId.begin(), m.signerKeyId.end(), [](char c) {
-                return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-            }))
-            fieldError(origin, "signer.key_id", "must be 16 lowercase hex digits (aotstudio-cli keygen prints it)");
-    }
+    for (const auto &b : j.at("buckets"))
+        m.buckets.push_back(parseBucket(b, "buckets[" + std::to_string(i++) + "]", origin, m.formatVersion, m.buckets, names));
+    parseFiles(j, origin, m);
+    checkCompatFields(j, origin);
+    parseSigner(j, origin, m);
     return m;
 }
 

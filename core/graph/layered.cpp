@@ -89,78 +89,46 @@ bool properlyIntersect(const Point &a, const Point &b, const Point &c, const Poi
     return ((o1 > eps && o2 < -eps) || (o1 < -eps && o2 > eps)) && ((o3 > eps && o4 < -eps) || (o3 < -eps && o4 > eps));
 }
 
-} // namespace
-
-std::vector<std::pair<int, int>> normalizedEdges(const Piece &piece)
+/// Topological rank: Kahn's algorithm taking the smallest order key first; when only cycles are
+/// left, the remaining item with the smallest key goes next.
+std::vector<int> topologicalRank(const Piece &piece, const std::vector<std::pair<int, int>> &edges, int n)
 {
-    const int n = static_cast<int>(piece.sizes.size());
-    std::vector<std::pair<int, int>> out;
-    std::set<std::pair<int, int>> seen;
-    for (const auto &[u, v] : piece.edges) {
-        if (u == v || u < 0 || v < 0 || u >= n || v >= n)
-            continue;
-        if (seen.insert({ u, v }).second)
-            out.emplace_back(u, v);
+    std::vector<int> rank(n, -1);
+    const auto key = [&piece, n](int i) {
+        return piece.orderKey.size() == static_cast<std::size_t>(n) ? piece.orderKey[i] : static_cast<double>(i);
+    };
+    std::vector<std::vector<int>> out(n);
+    std::vector<int> indegree(n, 0);
+    for (const auto &[u, v] : edges) {
+        out[u].push_back(v);
+        ++indegree[v];
     }
-    return out;
+    std::set<std::pair<double, int>> ready, remaining;
+    for (int i = 0; i < n; ++i) {
+        remaining.insert({key(i), i});
+        if (indegree[i] == 0)
+            ready.insert({key(i), i});
+    }
+    for (int next = 0; next < n; ++next) {
+        const auto pick = ready.empty() ? *remaining.begin() : *ready.begin();
+        ready.erase(pick);
+        remaining.erase(pick);
+        const int u = pick.second;
+        rank[u] = next;
+        for (int v : out[u]) {
+            if (rank[v] < 0 && --indegree[v] == 0)
+                ready.insert({key(v), v});
+        }
+    }
+    return rank;
 }
 
-Structure buildStructure(const Piece &piece, const Options &options)
+/// Longest-path layering in rank order, then sources (parameters, inputs) pulled down to sit just
+/// above their first user instead of all in the top row. `preds`, `succs`: of the directed edges.
+std::vector<int> longestPathLayers(const std::vector<int> &rank, const std::vector<std::vector<int>> &preds,
+                                   const std::vector<std::vector<int>> &succs)
 {
-    Structure s;
-    const int n = static_cast<int>(piece.sizes.size());
-    s.itemCount = n;
-    s.edges = normalizedEdges(piece);
-    if (n == 0)
-        return s;
-
-    // Topological rank: Kahn's algorithm taking the smallest order key first; when only cycles
-    // are left, the remaining item with the smallest key goes next. Edges against the rank are
-    // reversed, which breaks exactly the cycles (a DAG keeps all its edges pointing down).
-    std::vector<int> rank(n, -1);
-    {
-        const auto key = [&piece, n](int i) {
-            return piece.orderKey.size() == static_cast<std::size_t>(n) ? piece.orderKey[i] : static_cast<double>(i);
-        };
-        std::vector<std::vector<int>> out(n);
-        std::vector<int> indegree(n, 0);
-        for (const auto &[u, v] : s.edges) {
-            out[u].push_back(v);
-            ++indegree[v];
-        }
-        std::set<std::pair<double, int>> ready, remaining;
-        for (int i = 0; i < n; ++i) {
-            remaining.insert({ key(i), i });
-            if (indegree[i] == 0)
-                ready.insert({ key(i), i });
-        }
-        for (int next = 0; next < n; ++next) {
-            const auto pick = ready.empty() ? *remaining.begin() : *ready.begin();
-            ready.erase(pick);
-            remaining.erase(pick);
-            const int u = pick.second;
-            rank[u] = next;
-            for (int v : out[u]) {
-                if (rank[v] < 0 && --indegree[v] == 0)
-                    ready.insert({ key(v), v });
-            }
-        }
-    }
-    std::vector<std::pair<int, int>> directed; // top -> bottom
-    s.reversed.resize(s.edges.size());
-    for (std::size_t e = 0; e < s.edges.size(); ++e) {
-        auto [u, v] = s.edges[e];
-        s.reversed[e] = rank[u] > rank[v];
-        directed.emplace_back(s.reversed[e] ? v : u, s.reversed[e] ? u : v);
-    }
-    std::vector<std::vector<int>> preds(n), succs(n);
-    for (const auto &[u, v] : directed) {
-        preds[v].push_back(u);
-        succs[u].push_back(v);
-    }
-
-    // Longest-path layering in rank order, then sources (parameters, inputs) pulled down to sit
-    // just above their first user instead of all in the top row.
+    const int n = static_cast<int>(rank.size());
     std::vector<int> order(n);
     for (int i = 0; i < n; ++i)
         order[rank[i]] = i;
@@ -177,19 +145,16 @@ Structure buildStructure(const Piece &piece, const Options &options)
             layer[v] = std::max(layer[v], m - 1);
         }
     }
-    int layerCount = 0;
-    for (int v = 0; v < n; ++v)
-        layerCount = std::max(layerCount, layer[v] + 1);
+    return layer;
+}
 
-    // Vertices: items, then one dummy per layer an edge passes through.
+/// The vertices of `s` (its items, layered by `layer`, then one dummy per layer each `directed`
+/// edge passes through), the edges' chains and the up/down neighbours. `seed`: an x per item on
+/// entry (for the initial order), one per dummy appended, interpolated along its edge.
+void addVertices(Structure &s, const std::vector<std::pair<int, int>> &directed, const std::vector<int> &layer,
+                 std::vector<double> &seed)
+{
     s.layerOf = layer;
-    std::vector<double> seed(n);
-    for (int v = 0; v < n; ++v) {
-        const bool hinted = piece.hintX.size() == static_cast<std::size_t>(n) && !std::isnan(piece.hintX[v]);
-        seed[v] = hinted ? piece.hintX[v] : static_cast<double>(rank[v]);
-    }
-    const bool useHints = piece.hintX.size() == static_cast<std::size_t>(n)
-        && std::any_of(piece.hintX.begin(), piece.hintX.end(), [](double x) { return !std::isnan(x); });
     s.chains.resize(s.edges.size());
     for (std::size_t e = 0; e < directed.size(); ++e) {
         const auto [u, v] = directed[e];
@@ -213,56 +178,49 @@ Structure buildStructure(const Piece &piece, const Options &options)
             s.up[chain[i + 1]].push_back(chain[i]);
         }
     }
+}
 
-    // Initial order: the hints when there are any, else the rank, refined by one downward
-    // barycentre pass (a DFS-like start that already follows the flow).
-    s.layers.assign(layerCount, {});
-    for (int v = 0; v < vertexCount; ++v)
-        s.layers[s.layerOf[v]].push_back(v);
-    std::vector<int> position(vertexCount, 0);
-    const auto renumber = [&](int l) {
-        for (std::size_t i = 0; i < s.layers[l].size(); ++i)
-            position[s.layers[l][i]] = static_cast<int>(i);
-    };
-    for (int l = 0; l < layerCount; ++l) {
-        std::stable_sort(s.layers[l].begin(), s.layers[l].end(), [&](int a, int b) { return seed[a] < seed[b]; });
-        renumber(l);
+/// The crossing reduction over the layers of a structure: barycentre (weighted median) sweeps
+/// and adjacent exchanges, with every vertex's position in its layer kept current.
+class OrderSearch
+{
+public:
+    explicit OrderSearch(Structure &s)
+        : m_s(s)
+        , m_layerCount(static_cast<int>(s.layers.size()))
+        , m_position(s.layerOf.size(), 0)
+    { }
+
+    int layerCount() const { return m_layerCount; }
+
+    /// Positions of layer `l` from its order.
+    void renumber(int l)
+    {
+        for (std::size_t i = 0; i < m_s.layers[l].size(); ++i)
+            m_position[m_s.layers[l][i]] = static_cast<int>(i);
     }
 
-    const auto totalCrossings = [&]() {
+    /// Crossings between all consecutive layers.
+    std::size_t totalCrossings() const
+    {
         std::size_t c = 0;
-        for (int l = 0; l + 1 < layerCount; ++l)
-            c += crossingsBetween(s.layers[l], position, s.down, s.layers[l + 1].size());
+        for (int l = 0; l + 1 < m_layerCount; ++l)
+            c += crossingsBetween(m_s.layers[l], m_position, m_s.down, m_s.layers[l + 1].size());
         return c;
-    };
-    const auto sweep = [&](int l, const std::vector<std::vector<int>> &adjacent) {
-        auto &lay = s.layers[l];
-        const auto &other = &adjacent == &s.up ? s.down : s.up;
+    }
+
+    /// Layer `l` ordered by the weighted median of each vertex's neighbours in `adjacent` (s.up or
+    /// s.down).
+    void sweep(int l, const std::vector<std::vector<int>> &adjacent)
+    {
+        auto &lay = m_s.layers[l];
+        const auto &other = &adjacent == &m_s.up ? m_s.down : m_s.up;
         std::vector<double> bary(lay.size());
         for (std::size_t i = 0; i < lay.size(); ++i) {
             // A vertex with no neighbour on the sweep's side (a parameter pulled down next to its
             // user) follows its neighbours on the other side instead of staying where it was.
             const auto &nb = adjacent[lay[i]].empty() ? other[lay[i]] : adjacent[lay[i]];
-            if (nb.empty()) {
-                bary[i] = static_cast<double>(i);
-                continue;
-            }
-            // Weighted median (Gansner et al.): robust against one far neighbour.
-            std::vector<int> p;
-            p.reserve(nb.size());
-            for (int w : nb)
-                p.push_back(position[w]);
-            std::sort(p.begin(), p.end());
-            const std::size_t m = p.size() / 2;
-            if (p.size() % 2 == 1)
-                bary[i] = p[m];
-            else if (p.size() == 2)
-                bary[i] = (p[0] + p[1]) / 2.0;
-            else {
-                const double left = p[m - 1] - p.front(), right = p.back() - p[m];
-                bary[i]
-                    = left + right > 0 ? (p[m - 1] * right + p[m] * left) / (left + right) : (p[m - 1] + p[m]) / 2.0;
-            }
+            bary[i] = nb.empty() ? static_cast<double>(i) : weightedMedian(nb);
         }
         std::vector<int> idx(lay.size());
         std::iota(idx.begin(), idx.end(), 0);
@@ -272,53 +230,97 @@ Structure buildStructure(const Piece &piece, const Options &options)
             sorted[i] = lay[idx[i]];
         lay = std::move(sorted);
         renumber(l);
-    };
-    if (!useHints) {
-        for (int l = 1; l < layerCount; ++l)
-            sweep(l, s.up);
     }
 
-    // Adjacent exchanges (the "transpose" step of Gansner et al.): swap two neighbours in a layer
-    // when that lowers their crossings with both adjacent layers. Returns whether anything moved.
-    const auto pairCrossings = [&](int left, int right) {
-        std::size_t c = 0;
-        for (const auto *adjacent : { &s.up, &s.down }) {
-            for (int a : (*adjacent)[left]) {
-                for (int b : (*adjacent)[right])
-                    c += position[a] > position[b] ? 1 : 0;
-            }
-        }
-        return c;
-    };
-    const auto transpose = [&]() {
+    /// Adjacent exchanges (the "transpose" step of Gansner et al.): swap two neighbours in a layer
+    /// when that lowers their crossings with both adjacent layers. Returns whether anything moved.
+    bool transpose()
+    {
         bool moved = false;
-        for (int l = 0; l < layerCount; ++l) {
-            auto &lay = s.layers[l];
+        for (int l = 0; l < m_layerCount; ++l) {
+            auto &lay = m_s.layers[l];
             for (std::size_t i = 0; i + 1 < lay.size(); ++i) {
                 const int u = lay[i], v = lay[i + 1];
                 if (pairCrossings(v, u) < pairCrossings(u, v)) {
                     std::swap(lay[i], lay[i + 1]);
-                    position[v] = static_cast<int>(i);
-                    position[u] = static_cast<int>(i + 1);
+                    m_position[v] = static_cast<int>(i);
+                    m_position[u] = static_cast<int>(i + 1);
                     moved = true;
                 }
             }
         }
         return moved;
-    };
+    }
 
-    std::size_t best = totalCrossings();
+private:
+    /// Weighted median of the neighbours' positions (Gansner et al.): robust against one far
+    /// neighbour.
+    double weightedMedian(const std::vector<int> &nb) const
+    {
+        std::vector<int> p;
+        p.reserve(nb.size());
+        for (int w : nb)
+            p.push_back(m_position[w]);
+        std::sort(p.begin(), p.end());
+        const std::size_t m = p.size() / 2;
+        if (p.size() % 2 == 1)
+            return p[m];
+        if (p.size() == 2)
+            return (p[0] + p[1]) / 2.0;
+        const double left = p[m - 1] - p.front(), right = p.back() - p[m];
+        return left + right > 0 ? (p[m - 1] * right + p[m] * left) / (left + right) : (p[m - 1] + p[m]) / 2.0;
+    }
+
+    /// Crossings of the edges of `left` and `right` (neighbours in a layer, in that order) with
+    /// both adjacent layers.
+    std::size_t pairCrossings(int left, int right) const
+    {
+        std::size_t c = 0;
+        for (const auto *adjacent : {&m_s.up, &m_s.down}) {
+            for (int a : (*adjacent)[left]) {
+                for (int b : (*adjacent)[right])
+                    c += m_position[a] > m_position[b] ? 1 : 0;
+            }
+        }
+        return c;
+    }
+
+    Structure &m_s;
+    int m_layerCount;
+    std::vector<int> m_position;
+};
+
+/// The order inside each layer of `s` (its vertices layered): by `seed` (the hints when there are
+/// any, else the rank), refined by one downward barycentre pass without hints (a DFS-like start
+/// that already follows the flow); then options.sweeps alternating sweeps with exchanges, the
+/// order with the fewest crossings kept, and exchanges until nothing moves (at most 8 rounds).
+void orderLayers(Structure &s, int layerCount, const std::vector<double> &seed, bool useHints, const Options &options)
+{
+    const int vertexCount = static_cast<int>(s.layerOf.size());
+    s.layers.assign(layerCount, {});
+    for (int v = 0; v < vertexCount; ++v)
+        s.layers[s.layerOf[v]].push_back(v);
+    OrderSearch search(s);
+    for (int l = 0; l < layerCount; ++l) {
+        std::stable_sort(s.layers[l].begin(), s.layers[l].end(), [&](int a, int b) { return seed[a] < seed[b]; });
+        search.renumber(l);
+    }
+    if (!useHints) {
+        for (int l = 1; l < layerCount; ++l)
+            search.sweep(l, s.up);
+    }
+    std::size_t best = search.totalCrossings();
     auto bestLayers = s.layers;
     for (int it = 0; it < options.sweeps && best > 0; ++it) {
         if (it % 2 == 0) {
             for (int l = 1; l < layerCount; ++l)
-                sweep(l, s.up);
+                search.sweep(l, s.up);
         } else {
             for (int l = layerCount - 2; l >= 0; --l)
-                sweep(l, s.down);
+                search.sweep(l, s.down);
         }
-        transpose();
-        const std::size_t c = totalCrossings();
+        search.transpose();
+        const std::size_t c = search.totalCrossings();
         if (c < best) {
             best = c;
             bestLayers = s.layers;
@@ -326,8 +328,65 @@ Structure buildStructure(const Piece &piece, const Options &options)
     }
     s.layers = std::move(bestLayers);
     for (int l = 0; l < layerCount; ++l)
-        renumber(l);
-    for (int round = 0; round < 8 && best > 0 && transpose(); ++round) { }
+        search.renumber(l);
+    for (int round = 0; round < 8 && best > 0 && search.transpose(); ++round) { }
+}
+
+} // namespace
+
+std::vector<std::pair<int, int>> normalizedEdges(const Piece &piece)
+{
+    const int n = static_cast<int>(piece.sizes.size());
+    std::vector<std::pair<int, int>> out;
+    std::set<std::pair<int, int>> seen;
+    for (const auto &[u, v] : piece.edges) {
+        if (u == v || u < 0 || v < 0 || u >= n || v >= n)
+            continue;
+        if (seen.insert({u, v}).second)
+            out.emplace_back(u, v);
+    }
+    return out;
+}
+
+Structure buildStructure(const Piece &piece, const Options &options)
+{
+    Structure s;
+    const int n = static_cast<int>(piece.sizes.size());
+    s.itemCount = n;
+    s.edges = normalizedEdges(piece);
+    if (n == 0)
+        return s;
+
+    // Edges against the topological rank are reversed, which breaks exactly the cycles (a DAG
+    // keeps all its edges pointing down).
+    const std::vector<int> rank = topologicalRank(piece, s.edges, n);
+    std::vector<std::pair<int, int>> directed; // top -> bottom
+    s.reversed.resize(s.edges.size());
+    for (std::size_t e = 0; e < s.edges.size(); ++e) {
+        auto [u, v] = s.edges[e];
+        s.reversed[e] = rank[u] > rank[v];
+        directed.emplace_back(s.reversed[e] ? v : u, s.reversed[e] ? u : v);
+    }
+    std::vector<std::vector<int>> preds(n), succs(n);
+    for (const auto &[u, v] : directed) {
+        preds[v].push_back(u);
+        succs[u].push_back(v);
+    }
+    const std::vector<int> layer = longestPathLayers(rank, preds, succs);
+    int layerCount = 0;
+    for (int v = 0; v < n; ++v)
+        layerCount = std::max(layerCount, layer[v] + 1);
+
+    // Vertices: items, then one dummy per layer an edge passes through; then their order.
+    std::vector<double> seed(n);
+    for (int v = 0; v < n; ++v) {
+        const bool hinted = piece.hintX.size() == static_cast<std::size_t>(n) && !std::isnan(piece.hintX[v]);
+        seed[v] = hinted ? piece.hintX[v] : static_cast<double>(rank[v]);
+    }
+    const bool useHints = piece.hintX.size() == static_cast<std::size_t>(n)
+        && std::any_of(piece.hintX.begin(), piece.hintX.end(), [](double x) { return !std::isnan(x); });
+    addVertices(s, directed, layer, seed);
+    orderLayers(s, layerCount, seed, useHints, options);
     return s;
 }
 

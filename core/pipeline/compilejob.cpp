@@ -2,7 +2,7 @@
 #include "pipeline/compilejob.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
-#include "pipeline/sweepjob.h"
+#include "pipeline/steps.h"
 #include "pipeline/versions.h"
 
 #include "bundle/bundle.h"
@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 namespace AotStudio::Pipeline {
@@ -207,59 +208,12 @@ Json verifyShapes(Python::CompileJob &job, Runtime::AotiRunner &runner, const Js
 
 } // namespace
 
-Json verifyPackage(Python::CompileJob &job, Runtime::AotiRunner &runner)
-{
-    try {
-        const int calls = job.call("verify_begin").get<int>();
-        for (int i = 0; i < calls; ++i) {
-            runner.setInputs(job.callTensors("verify_inputs", Json::array({i})));
-            runner.run();
-            const auto outputs = runner.outputs();
-            job.call("verify_outputs", Json::array({i}), &outputs);
-        }
-        runner.setInputs(job.inputs());
-        return job.call("verify_end");
-    } catch (const Runtime::RuntimeError &e) {
-        throw JobFailed({"verify", Protocol::Code::LoadFailed, e.what(), "see the engine log"});
-    } catch (const Python::FrontendException &e) {
-        Protocol::Error error = e.error();
-        if (error.stage == "measure") // CompileJob::call's stage for errors that are not the frontend's own
-            error.stage = "verify";
-        throw Python::FrontendException(error, e.details());
-    }
-}
-
 const std::span<const StageSpan> kCompileStages(kStages);
 
 Json runCompileAsPart(const Job &parent, Json request, double share, double begin)
 {
     request["measure"] = false;
     return runCompile(parent.sub(begin, share, kCompileStages), request);
-}
-
-Profiler::MeasureOptions measureOptionsFrom(const Json &request)
-{
-    // Wrong types are a bad request naming the field, not an internal error.
-    for (const char *field : {"warmup", "runs", "min_runs"}) {
-        if (request.contains(field) && !request[field].is_number_integer())
-            throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be an integer",
-                             "send a JSON integer"});
-    }
-    if (request.contains("measure") && !request["measure"].is_boolean())
-        throw JobFailed({"load", Protocol::Code::BadRequest, "'measure' must be true or false", "send a JSON boolean"});
-    if (request.contains("max_seconds") && !request["max_seconds"].is_number())
-        throw JobFailed({"load", Protocol::Code::BadRequest, "'max_seconds' must be a number", "send a JSON number"});
-    for (const char *field : {"model", "device", "out", "dtype"}) {
-        if (request.contains(field) && !request[field].is_string())
-            throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be a string",
-                             "send a JSON string"});
-    }
-    Profiler::MeasureOptions o;
-    o.warmup = std::max(0, request.value("warmup", o.warmup));
-    o.maxRuns = std::max(1, request.value("runs", o.maxRuns));
-    o.minRuns = std::clamp(request.value("min_runs", std::min(o.minRuns, o.maxRuns)), 1, o.maxRuns);
-    o.maxSeconds = std::max(0.0, request.value("max_seconds", o.maxSeconds));
-    return o;
 }
 
 Json runCompile(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
@@ -292,13 +246,8 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
         const Json compiled
             = stage("compile", "compiling the whole model for comparison", [&](Json &) { return job.compile(); });
         const double wholeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        stage("load_package", "loading the whole package", [&](Json &) {
-            try {
-                runner = Runtime::AotiRunner::load(compiled.at("package").get<std::string>(), device);
-                runner->setInputs(job.inputs());
-            } catch (const Runtime::RuntimeError &e) {
-                throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(), "recompile it here"});
-            }
+        runner = stage("load_package", "loading the whole package", [&](Json &) {
+            return loadPackage(job, compiled.at("package").get<std::string>(), device, "recompile it here");
         });
         whole = {{"package", compiled.at("package")},
                  {"package_bytes", compiled.value("package_bytes", 0)},
@@ -378,148 +327,130 @@ Json runRegional(const Job &ctx, const Json &request, Python::CompileJob &job, S
     return output.commit(result);
 }
 
-} // namespace
-
-Json runCompile(const Job &ctx, const Json &request)
+/// The compile stage's body: the frontend's compile, with the native C++ build's share of the
+/// stage as a `part` and the stage's artifacts (the package, kernels.json, memory.json and
+/// fusion.json beside it: FORMAT.md "Memory plan") in `artifacts`. Returns the frontend's result.
+Json compileStep(const Job &ctx, Python::CompileJob &job, Json &artifacts)
 {
-    const auto log = [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
-        ctx.log(level, message, msg);
-    };
-    const std::stop_token &stop = ctx.stopToken();
-    // A stage of this job; the frontend's errors are JobFailed (Python::FrontendException), their
-    // code the stage's failedCode(): the output folder keeps an unverified package on a mismatch.
-    const auto stage = [&](std::string_view name, const std::string &message, auto &&body) {
-        return ctx.stage(name, message, body);
-    };
-    const auto options = measureOptionsFrom(request);
-    if (request.contains("verify_shapes") && !request["verify_shapes"].is_number_integer())
-        throw JobFailed(
-            {"load", Protocol::Code::BadRequest, "'verify_shapes' must be an integer", "send a JSON integer"});
-    const int threads = applyThreads(request);
-    const std::string device = request.value("device", std::string("cpu"));
+    Json r = job.compile();
+    // The native C++ build's share of the stage (the frontend times Inductor's builds).
+    if (const auto b = r.find("native_build"); b != r.end() && b->is_object())
+        ctx.part("native_build", b->value("seconds", 0.0));
+    artifacts["package"] = r.at("package");
+    if (const auto k = r.find("kernels");
+        k != r.end() && k->is_object() && k->contains("path") && !(*k)["path"].is_null())
+        artifacts["kernels"] = (*k)["path"];
+    for (const char *name : {"memory", "fusion"})
+        if (const auto m = r.find(name); m != r.end() && m->is_object() && m->value("available", false))
+            artifacts[name] = (*m)["path"];
+    return r;
+}
 
-    Json staged = request;
-    staged["staging"] = true; // files reach OUT only when the job succeeds
-    Python::CompileJob job(staged, log, ctx.sink(), ctx.stopToken());
-    StagedOutput output(job, ctx);
-    const Json loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
-    if (request.value("regional", false))
-        return runRegional(ctx, request, job, output, loaded, stage);
-    const Json exported
-        = stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
-    const Json decomposed = stage("decompose", "decomposing to core ATen", [&](Json &) { return job.decompose(); });
-    Json compiled = stage("compile", "compiling with AOTInductor (passes, fusion, codegen, C++ build)", [&](Json &a) {
-        Json r = job.compile();
-        // The native C++ build's share of the stage (the frontend times Inductor's builds).
-        if (const auto b = r.find("native_build"); b != r.end() && b->is_object())
-            ctx.part("native_build", b->value("seconds", 0.0));
-        a["package"] = r.at("package");
-        if (const auto k = r.find("kernels");
-            k != r.end() && k->is_object() && k->contains("path") && !(*k)["path"].is_null())
-            a["kernels"] = (*k)["path"];
-        // The memory plan and fusion decisions beside the package (FORMAT.md "Memory plan").
-        for (const char *name : {"memory", "fusion"})
-            if (const auto m = r.find(name); m != r.end() && m->is_object() && m->value("available", false))
-                a[name] = (*m)["path"];
-        return r;
-    });
-    std::string package = compiled.at("package").get<std::string>();
-
-    std::unique_ptr<Runtime::AotiRunner> runner;
-    stage("load_package", "loading the package with LibTorch", [&](Json &) {
-        try {
-            runner = Runtime::AotiRunner::load(package, device);
-            runner->setInputs(job.inputs());
-        } catch (const Runtime::RuntimeError &e) {
-            throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
-                             "the package may be for another device or torch version; recompile it here"});
-        }
-    });
-
-    std::vector<std::string> shapeWarnings; // range ends eager itself failed at, or left out
-    Json verified = stage("verify", "comparing the compiled outputs with eager", [&](Json &) {
-        Json v = verifyPackage(job, *runner);
-        const Json checked = verifyShapes(job, *runner, exported.value("guards", Json()),
-                                          std::clamp(request.value("verify_shapes", -1), -1, 64), request, log);
-        const Json &shapes = checked["shapes"];
-        if (v.contains("verify") && v["verify"].is_object()) {
-            v["verify"]["shapes"] = shapes;
-            // The verdict says what beyond the example was checked, and what was not.
-            if (shapes.is_object()) {
-                // A range end that was also recorded is checked once, as a recorded shape.
-                std::size_t recordedEnds = 0;
-                for (const auto &p : checked["recorded"].is_object() ? checked["recorded"]["points"] : Json::array())
-                    for (const auto &reason : p.value("reasons", Json::array()))
-                        if (reason.get<std::string>().rfind("range ", 0) == 0) {
-                            ++recordedEnds;
-                            break;
-                        }
-                const std::size_t ends = shapes["points"].size() + recordedEnds;
-                std::string more = "; " + std::to_string(ends) + " range-end shape" + (ends == 1 ? "" : "s")
-                    + " matched"
-                    + (recordedEnds ? " (" + std::to_string(recordedEnds) + " of them recorded shapes)"
-                                    : std::string());
-                if (shapes.value("left_out", 0) > 0)
-                    more += ", " + std::to_string(shapes.value("left_out", 0)) + " left out by --verify-shapes";
-                v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
-                for (const auto &n : shapes.value("notes", Json::array()))
-                    shapeWarnings.push_back("verify: " + n.get<std::string>());
-                if (shapes.value("left_out", 0) > 0)
-                    shapeWarnings.push_back("verify: " + std::to_string(shapes.value("left_out", 0))
-                                            + " range ends were not checked (--verify-shapes "
-                                            + std::to_string(shapes.value("budget", 0))
-                                            + "); aotstudio-cli sweep checks them all");
+/// verifyShapes()'s range ends into `v` (the verify result): `verify.shapes`, and the verdict
+/// saying what beyond the example was checked and what was not. Appends the warnings (eager
+/// failing at a range end, ends left out) to `warnings`.
+void addRangeEnds(Json &v, const Json &checked, std::vector<std::string> &warnings)
+{
+    const Json &shapes = checked["shapes"];
+    v["verify"]["shapes"] = shapes;
+    if (!shapes.is_object())
+        return;
+    // A range end that was also recorded is checked once, as a recorded shape.
+    std::size_t recordedEnds = 0;
+    for (const auto &p : checked["recorded"].is_object() ? checked["recorded"]["points"] : Json::array())
+        for (const auto &reason : p.value("reasons", Json::array()))
+            if (reason.get<std::string>().rfind("range ", 0) == 0) {
+                ++recordedEnds;
+                break;
             }
-        }
-        if (const Json &rec = checked["recorded"]; rec.is_object() && v.contains("verify") && v["verify"].is_object()) {
-            v["verify"]["recorded"] = rec;
-            // The verdict says how many recorded shapes matched, of how many distinct ones.
-            const std::size_t matched = rec.value("matched", std::size_t{0}),
-                              distinct = rec.value("distinct", std::size_t{0});
-            const std::size_t refused = rec["outside"].size();
-            std::string more = "; " + std::to_string(matched) + " recorded shape" + (matched == 1 ? "" : "s")
-                + " matched (" + rec.value("chosen", std::string()) + ")";
-            if (refused)
-                more += ", " + std::to_string(refused) + " outside the package's ranges";
-            if (distinct == 0)
-                more = "; the capture recorded no call with this model's inputs";
-            v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
-            for (const auto &o : rec.value("outside", Json::array()))
-                shapeWarnings.push_back("verify: a recorded shape is outside what the package accepts: "
-                                        + o.get<std::string>());
-            for (const auto &n2 : rec.value("notes", Json::array()))
-                shapeWarnings.push_back("verify: " + n2.get<std::string>());
-            if (rec.value("left_out", 0) > 0)
-                shapeWarnings.push_back(
-                    "verify: " + std::to_string(rec.value("left_out", 0))
-                    + " distinct recorded shapes were not checked (capture_shapes); aotstudio-cli sweep "
-                      "--from-capture with a larger --capture-shapes checks them");
-        }
-        for (const auto &w : shapeWarnings)
-            log("warning", w);
-        return v;
-    });
+    const std::size_t ends = shapes["points"].size() + recordedEnds;
+    std::string more = "; " + std::to_string(ends) + " range-end shape" + (ends == 1 ? "" : "s") + " matched"
+        + (recordedEnds ? " (" + std::to_string(recordedEnds) + " of them recorded shapes)" : std::string());
+    if (shapes.value("left_out", 0) > 0)
+        more += ", " + std::to_string(shapes.value("left_out", 0)) + " left out by --verify-shapes";
+    v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
+    for (const auto &n : shapes.value("notes", Json::array()))
+        warnings.push_back("verify: " + n.get<std::string>());
+    if (shapes.value("left_out", 0) > 0)
+        warnings.push_back("verify: " + std::to_string(shapes.value("left_out", 0))
+                           + " range ends were not checked (--verify-shapes "
+                           + std::to_string(shapes.value("budget", 0)) + "); aotstudio-cli sweep checks them all");
+}
 
-    // Eager and compiled timed in alternating blocks (measurement.h), so a change of machine
-    // load hits both; the speedup carries its interval and the machine's verdict.
+/// verifyShapes()'s recorded shapes (`rec`, a capture's) into `v`: `verify.recorded`, and the
+/// verdict saying how many matched of how many distinct ones. Appends the warnings (shapes
+/// outside the package's ranges, the capture's notes, shapes left out) to `warnings`.
+void addRecorded(Json &v, const Json &rec, std::vector<std::string> &warnings)
+{
+    v["verify"]["recorded"] = rec;
+    const std::size_t matched = rec.value("matched", std::size_t{0}), distinct = rec.value("distinct", std::size_t{0});
+    const std::size_t refused = rec["outside"].size();
+    std::string more = "; " + std::to_string(matched) + " recorded shape" + (matched == 1 ? "" : "s") + " matched ("
+        + rec.value("chosen", std::string()) + ")";
+    if (refused)
+        more += ", " + std::to_string(refused) + " outside the package's ranges";
+    if (distinct == 0)
+        more = "; the capture recorded no call with this model's inputs";
+    v["verify"]["verdict"] = v["verify"].value("verdict", "") + more;
+    for (const auto &o : rec.value("outside", Json::array()))
+        warnings.push_back("verify: a recorded shape is outside what the package accepts: " + o.get<std::string>());
+    for (const auto &n2 : rec.value("notes", Json::array()))
+        warnings.push_back("verify: " + n2.get<std::string>());
+    if (rec.value("left_out", 0) > 0)
+        warnings.push_back("verify: " + std::to_string(rec.value("left_out", 0))
+                           + " distinct recorded shapes were not checked (capture_shapes); aotstudio-cli sweep "
+                             "--from-capture with a larger --capture-shapes checks them");
+}
+
+/// The verify stage's body: the package against eager on the example (verifyPackage()), then at
+/// the dynamic dimensions' range ends and a capture's recorded shapes (verifyShapes()), merged
+/// into the verify result and its verdict. The warnings of the shapes step are logged and
+/// appended to `warnings`. Returns the verify result.
+Json verifyStep(Python::CompileJob &job, Runtime::AotiRunner &runner, const Json &request, const Json &exported,
+                const std::function<void(const std::string &, const std::string &)> &log,
+                std::vector<std::string> &warnings)
+{
+    Json v = verifyPackage(job, runner);
+    const Json checked = verifyShapes(job, runner, exported.value("guards", Json()),
+                                      std::clamp(request.value("verify_shapes", -1), -1, 64), request, log);
+    const bool hasVerify = v.contains("verify") && v["verify"].is_object();
+    if (hasVerify)
+        addRangeEnds(v, checked, warnings);
+    if (const Json &rec = checked["recorded"]; rec.is_object() && hasVerify)
+        addRecorded(v, rec, warnings);
+    for (const auto &w : warnings)
+        log("warning", w);
+    return v;
+}
+
+/// The measure stage's figures: eager and the package timed in alternating blocks.
+struct CompileTiming {
     Profiler::Summary eager, aoti;
     Profiler::RatioInterval speedup;
-    Json measurement;
-    if (request.value("measure", true)) { // export compiles buckets without timing them
-        stage("measure", "timing eager and compiled, alternating", [&](Json &) {
-            Comparison c({{"eager", [&] { job.runEager(); }, {}, {}}, {"compiled", [&] { runner->run(); }, {}, {}}},
-                         options, threads, stop);
-            eager = c.summary(0);
-            aoti = c.summary(1);
-            speedup = c.ratio(0, 1);
-            measurement = c.measurement({speedup});
-        });
-    }
-    if (stop.stop_requested())
-        throw JobFailed(Protocol::error("measure", Protocol::Code::Cancelled, Protocol::text("cancel.measuring")));
-    compiled = output.commit(compiled); // every stage succeeded: the staged files into OUT
-    package = compiled.at("package").get<std::string>();
+    Json measurement; ///< FORMAT.md "measurement"; null when not measured
+};
 
+/// Eager and compiled timed in alternating blocks (measurement.h), so a change of machine load
+/// hits both; the speedup carries its interval and the machine's verdict.
+CompileTiming timeEagerAndCompiled(Python::CompileJob &job, Runtime::AotiRunner &runner,
+                                   const Profiler::MeasureOptions &options, int threads, const std::stop_token &stop)
+{
+    Comparison c({{"eager", [&] { job.runEager(); }, {}, {}}, {"compiled", [&] { runner.run(); }, {}, {}}}, options,
+                 threads, stop);
+    CompileTiming t;
+    t.eager = c.summary(0);
+    t.aoti = c.summary(1);
+    t.speedup = c.ratio(0, 1);
+    t.measurement = c.measurement({t.speedup});
+    return t;
+}
+
+/// The compile result's warnings (FORMAT.md "compile result" `warnings`): verify's shape
+/// warnings, a skipped decomposition, the front end's findings about the compiled code (e.g.
+/// quantized weights computed in fp32) and the measurement's verdict line (also logged).
+Json compileWarnings(const Job &ctx, const std::vector<std::string> &shapeWarnings, const Json &decomposed,
+                     const Json &compiled, const Json &measurement)
+{
     Json warnings = Json::array();
     for (const auto &w : shapeWarnings)
         warnings.push_back(w);
@@ -527,22 +458,34 @@ Json runCompile(const Job &ctx, const Json &request)
         warnings.push_back(skipped.get<std::string>()
                            + "; the core ATen snapshot is left out (Inductor "
                              "decomposes the exported program itself)");
-    // The front end's findings about the compiled code (e.g. quantized weights computed in fp32).
     for (const auto &w : compiled.value("warnings", Json::array()))
         if (w.is_object())
             warnings.push_back(w.value("message", std::string())
                                + (w.value("hint", std::string()).empty() ? "" : "; " + w.value("hint", std::string())));
     if (const std::string line = verdictLine(measurement); !line.empty()) {
         warnings.push_back(line);
-        log(measurement.value("verdict", "") == "unreliable" ? "warning" : "info", line);
+        ctx.log(measurement.value("verdict", "") == "unreliable" ? "warning" : "info", line);
     }
-    if (speedup.estimate > 0)
-        log("info", "speedup " + ratioText(speedup));
+    return warnings;
+}
+
+/// What the stages of one compile returned, for its result.
+struct CompileStages {
+    Json loaded, exported, decomposed, compiled, verified;
+};
+
+/// FORMAT.md "compile result" from the stages' outputs (`s.compiled` committed into OUT), the
+/// timing and the warnings.
+Json compileResult(const Job &ctx, const Json &request, const CompileStages &s, const CompileTiming &t, int threads,
+                   int warmup, Json warnings)
+{
+    const Json &loaded = s.loaded, &exported = s.exported, &decomposed = s.decomposed, &compiled = s.compiled,
+               &verified = s.verified;
     return Json{
         {"model", request.value("model", std::string())},
-        {"device", device},
+        {"device", request.value("device", std::string("cpu"))},
         {"dtype", request.value("dtype", std::string("fp32"))},
-        {"package", package},
+        {"package", compiled.at("package").get<std::string>()},
         {"package_bytes", compiled.value("package_bytes", 0)},
         {"out", request.value("out", std::string())},
         {"torch_version", loaded.value("torch_version", Runtime::libtorchVersion())},
@@ -560,19 +503,19 @@ Json runCompile(const Job &ctx, const Json &request)
         {"tolerance", verified.at("tolerance")},
         {"verify", verified.value("verify", Json())},
         {"guards", exported.value("guards", Json())},
-        {"eager_ms", eager.medianMs},
-        {"compiled_ms", aoti.medianMs},
-        {"speedup", speedup.estimate},
-        {"speedup_interval", measurement.is_null() ? Json() : ratioJson(speedup)},
-        {"measurement", measurement},
+        {"eager_ms", t.eager.medianMs},
+        {"compiled_ms", t.aoti.medianMs},
+        {"speedup", t.speedup.estimate},
+        {"speedup_interval", t.measurement.is_null() ? Json() : ratioJson(t.speedup)},
+        {"measurement", t.measurement},
         {"eager_baseline", loaded.value("eager_baseline", Json())},
         {"threads", threads},
-        {"runs", std::min(eager.runs, aoti.runs)},
-        {"eager_runs", eager.runs},
-        {"compiled_runs", aoti.runs},
-        {"warnings", warnings},
-        {"eager", summaryJson(eager, options.warmup)},
-        {"compiled", summaryJson(aoti, options.warmup)},
+        {"runs", std::min(t.eager.runs, t.aoti.runs)},
+        {"eager_runs", t.eager.runs},
+        {"compiled_runs", t.aoti.runs},
+        {"warnings", std::move(warnings)},
+        {"eager", summaryJson(t.eager, warmup)},
+        {"compiled", summaryJson(t.aoti, warmup)},
         {"timer", "std::chrono::steady_clock around each call, in the engine process"},
         {"export_seconds", ctx.seconds("export")},
         {"compile_seconds", ctx.seconds("compile")},
@@ -596,6 +539,57 @@ Json runCompile(const Job &ctx, const Json &request)
         {"options", compiled.value("options", Json::object())},
         {"recipe", compiled.value("recipe", Json())}, // which recipe and why (recipe.py)
     };
+}
+
+} // namespace
+
+Json runCompile(const Job &ctx, const Json &request)
+{
+    const auto log = [&](const std::string &level, const std::string &message, const Json &msg = nullptr) {
+        ctx.log(level, message, msg);
+    };
+    // A stage of this job; the frontend's errors are JobFailed (Python::FrontendException), their
+    // code the stage's failedCode(): the output folder keeps an unverified package on a mismatch.
+    const auto stage = [&](std::string_view name, const std::string &message, auto &&body) {
+        return ctx.stage(name, message, body);
+    };
+    const auto options = measureOptionsFrom(request);
+    if (request.contains("verify_shapes") && !request["verify_shapes"].is_number_integer())
+        throw JobFailed(
+            {"load", Protocol::Code::BadRequest, "'verify_shapes' must be an integer", "send a JSON integer"});
+    const int threads = applyThreads(request);
+    const std::string device = request.value("device", std::string("cpu"));
+
+    Json staged = request;
+    staged["staging"] = true; // files reach OUT only when the job succeeds
+    Python::CompileJob job(staged, log, ctx.sink(), ctx.stopToken());
+    StagedOutput output(job, ctx);
+    CompileStages s;
+    s.loaded = stage("load", "building the model and example inputs", [&](Json &) { return job.load(); });
+    if (request.value("regional", false))
+        return runRegional(ctx, request, job, output, s.loaded, stage);
+    s.exported = stage("export", "capturing the graph with torch.export", [&](Json &) { return job.exportGraph(); });
+    s.decomposed = stage("decompose", "decomposing to core ATen", [&](Json &) { return job.decompose(); });
+    s.compiled = stage("compile", "compiling with AOTInductor (passes, fusion, codegen, C++ build)",
+                       [&](Json &a) { return compileStep(ctx, job, a); });
+    const auto runner = stage("load_package", "loading the package with LibTorch", [&](Json &) {
+        return loadPackage(job, s.compiled.at("package").get<std::string>(), device,
+                           "the package may be for another device or torch version; recompile it here");
+    });
+    std::vector<std::string> shapeWarnings; // range ends eager itself failed at, or left out
+    s.verified = stage("verify", "comparing the compiled outputs with eager",
+                       [&](Json &) { return verifyStep(job, *runner, request, s.exported, log, shapeWarnings); });
+    CompileTiming timing;
+    if (request.value("measure", true)) // export compiles buckets without timing them
+        stage("measure", "timing eager and compiled, alternating",
+              [&](Json &) { timing = timeEagerAndCompiled(job, *runner, options, threads, ctx.stopToken()); });
+    if (ctx.stopRequested())
+        throw JobFailed(Protocol::error("measure", Protocol::Code::Cancelled, Protocol::text("cancel.measuring")));
+    s.compiled = output.commit(s.compiled); // every stage succeeded: the staged files into OUT
+    Json warnings = compileWarnings(ctx, shapeWarnings, s.decomposed, s.compiled, timing.measurement);
+    if (timing.speedup.estimate > 0)
+        log("info", "speedup " + ratioText(timing.speedup));
+    return compileResult(ctx, request, s, timing, threads, options.warmup, std::move(warnings));
 }
 
 } // namespace AotStudio::Pipeline

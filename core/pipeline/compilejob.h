@@ -2,18 +2,9 @@
 #pragma once
 
 #include "pipeline/job.h"
-#include "profiler/measure.h"
 #include "protocol/messages.h"
 
-#include <functional>
 #include <stop_token>
-
-namespace AotStudio::Python {
-class CompileJob;
-}
-namespace AotStudio::Runtime {
-class AotiRunner;
-}
 
 namespace AotStudio::Pipeline {
 
@@ -25,17 +16,6 @@ extern const std::span<const StageSpan> kCompileStages;
 /// `request` with `measure` false, as a sub-job of `parent` filling [`begin`, `begin` + `share`]
 /// of its bar. Returns the compile result; throws as runCompile().
 Protocol::Json runCompileAsPart(const Job &parent, Protocol::Json request, double share, double begin = 0.0);
-
-/// The one verify of a package against eager (FORMAT.md, "verify"), used by compile, profile and
-/// quantize: the frontend plans the calls (the example, a second one for a stateful model, seeded
-/// inputs of the same shapes and layout), `runner` runs each from C++ and the frontend compares
-/// its outputs with eager's, output by output (against a higher-precision reference for
-/// bf16/fp16). Returns the frontend's verify result; throws Python::FrontendException (mismatch)
-/// or JobFailed (the package failed to run). Leaves the example inputs set for measuring.
-Protocol::Json verifyPackage(Python::CompileJob &job, Runtime::AotiRunner &runner);
-
-/// Measuring options of a `compile` request (FORMAT.md): warmup, runs, min_runs, max_seconds.
-Profiler::MeasureOptions measureOptionsFrom(const Protocol::Json &request);
 
 /// Run one `compile` request: load -> export -> compile (AOTInductor .pt2) -> load_package (LibTorch)
 /// -> verify against eager -> measure eager and compiled with one C++ timer. Emits progress and

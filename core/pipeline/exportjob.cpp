@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/exportjob.h"
 #include "pipeline/coldstart.h"
+#include "pipeline/compilejob.h"
+#include "pipeline/exportsteps.h"
 #include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 
@@ -29,71 +31,12 @@ namespace AotStudio::Pipeline {
 
 using Protocol::Json;
 namespace fs = std::filesystem;
+using namespace ExportSteps;
 
 namespace {
 
 /// Export's stages: one compile per bucket fills "buckets" (each a sub-job carrying `bucket`).
 constexpr StageSpan kExportStages[] = {{"buckets", 0.05, 0.85}, {"cold_start", 0.85, 0.95}, {"package", 0.95, 1.00}};
-
-/// The staging folder of an export to `out`, `OUT.partial-<pid>` beside it, created with its
-/// report/ folder; stale ones of killed exports go first, with the half-written zips
-/// (OUT.zip.partial-PID) of exports killed while zipping. Throws JobFailed (bad_request) when it
-/// cannot be made.
-fs::path prepareStaging(const fs::path &out)
-{
-    std::error_code ec;
-    const fs::path staging = out.parent_path() / (out.filename().string() + ".partial-" + std::to_string(::getpid()));
-    for (const auto &e : fs::directory_iterator(out.parent_path().empty() ? "." : out.parent_path(), ec)) {
-        const std::string name = e.path().filename().string(), stem = out.filename().string();
-        if (name.rfind(stem + ".partial-", 0) == 0 || name.rfind(stem + ".zip.partial-", 0) == 0)
-            fs::remove_all(e.path(), ec);
-    }
-    fs::create_directories(staging / Bundle::kReportDir, ec);
-    if (ec)
-        throw JobFailed({"export", Protocol::Code::BadRequest,
-                         "cannot create '" + staging.string() + "': " + ec.message(),
-                         "choose a writable location for --out"});
-    return staging;
-}
-
-/// Removes the staging folder when the export does not get to rename it into place.
-struct StagingCleanup {
-    fs::path dir;
-    ~StagingCleanup()
-    {
-        std::error_code e;
-        if (!dir.empty())
-            fs::remove_all(dir, e);
-    }
-};
-
-/// The last step of both layouts: `staging` renamed to `out` in one step (a reader never sees a
-/// half-written bundle; `cleanup` then lets it be), then `OUT.zip` when `zip` (through a temporary
-/// name: Bundle::zipDirectory). `what` names it in messages ("bundle", "block layout"). Returns the
-/// zip's path, "" when not asked for or not written (a warning says why). Throws JobFailed
-/// (internal) when the rename fails; `cleanup` then removes the staging folder.
-std::string putInPlace(const Job &ctx, const fs::path &staging, const fs::path &out, StagingCleanup &cleanup, bool zip,
-                       const std::string &what)
-{
-    ctx.progress("package", 0, "writing the " + what + " and its zip");
-    std::error_code ec;
-    fs::rename(staging, out, ec);
-    if (ec)
-        throw JobFailed({"export", Protocol::Code::Internal,
-                         "cannot move the " + what + " into '" + out.string() + "': " + ec.message(), ""});
-    cleanup.dir.clear();
-    std::string zipPath;
-    if (zip) {
-        try {
-            Bundle::zipDirectory(out, out.string() + ".zip");
-            zipPath = out.string() + ".zip";
-        } catch (const Bundle::BundleError &e) {
-            ctx.log("warning", std::string("zip not written: ") + e.what());
-        }
-    }
-    ctx.progress("package", 1, what + " written");
-    return zipPath;
-}
 
 /// `layout: "blocks"` (BUNDLE.md "Block layout"): a regional compile of `base` (one weightless
 /// package per repeated block class, verified against eager with every instance on its package,
@@ -241,159 +184,34 @@ Json exportBlockLayout(const Job &ctx, const Json &base, const fs::path &out, co
                 {"signer", nullptr}};
 }
 
-/// The export request with a capture's proposed buckets (issue 39; FORMAT.md "export"
-/// `from_capture`): the proposal's `export` object (capture_propose.py) fills `buckets`,
-/// `pad_safe` and, without `from`, `dynamic` where the request leaves them out. `proposal` gets
-/// proposal.json. Throws JobFailed (bad_request) for a folder without a proposal or a proposal
-/// without buckets.
-Json withCapture(const Json &request, Json &proposal)
-{
-    if (!request.contains("from_capture"))
-        return request;
-    const Json folder = request["from_capture"];
-    const fs::path path = fs::path(folder.is_string() ? folder.get<std::string>() : std::string()) / "proposal.json";
-    proposal = folder.is_string() ? readJsonFile(path) : Json();
-    if (!proposal.is_object())
-        throw JobFailed({"export", Protocol::Code::BadRequest, "no capture proposal at '" + path.string() + "'",
-                         "pass the --out folder of aotstudio-cli capture (it writes proposal.json)"});
-    const Json proposed = proposal.value("export", Json());
-    if (!proposed.is_object()) {
-        std::string why;
-        for (const auto &n : proposal.value("notes", Json::array()))
-            if (n.is_string() && n.get<std::string>().find("batch") != std::string::npos)
-                why = n.get<std::string>();
-        throw JobFailed({"export", Protocol::Code::BadRequest,
-                         "the capture's proposal has no buckets" + (why.empty() ? std::string() : ": " + why),
-                         "export with --buckets or --dynamic-batch of your own"});
-    }
-    Json r = request;
-    if (!r.contains("buckets") && !r.contains("dynamic_batch") && proposed.value("buckets", Json::array()).is_array()
-        && !proposed["buckets"].empty())
-        r["buckets"] = proposed["buckets"];
-    if (!request.contains("pad_safe") || (!request.contains("buckets") && !request.value("pad_safe", false)))
-        r["pad_safe"] = proposed.value("pad_safe", false);
-    if (!r.contains("dynamic") && !r.contains("from") && proposed.value("dynamic", Json()).is_array())
-        r["dynamic"] = proposed["dynamic"];
-    return r;
-}
+/// What an export compiles: the compile request every bucket starts from.
+struct ExportSource {
+    Json base = Json::object(); ///< model, device, dtype and compile options
+    std::optional<Bundle::BatchRule> rule; ///< dimension 0 as the --from compile accepted it
+};
 
-/// What share of the recorded calls each bucket of the bundle at `bundle` serves, and its padding
-/// waste (Bundle::bucketTraffic over the proposal's batch histogram); null when the proposal has
-/// no batch dimension. Logs one line per bucket.
-Json captureTraffic(const Job &ctx, const fs::path &bundle, const Json &proposal, const Json &folder)
+/// The request's compile fields over those of the compile folder it names (`from`: a successful
+/// compile's result.json). Throws JobFailed(bad_request) for a folder that holds no verified
+/// compile, and when there is no model at all.
+ExportSource readSource(const Json &request)
 {
-    const Json buckets = proposal.value("buckets", Json());
-    if (!buckets.is_object())
-        return Json();
-    const std::string dimension = buckets.value("dimension", "");
-    std::map<long long, long long> histogram;
-    for (const auto &d : proposal.value("dims", Json::array()))
-        if (d.value("name", "") == dimension) {
-            const Json sizes = d.value("histogram", Json::object()); // items() must not outlive it
-            for (const auto &[size, calls] : sizes.items())
-                if (calls.is_number_integer())
-                    histogram[std::atoll(size.c_str())] += calls.get<long long>();
-        }
-    Bundle::BucketTraffic t;
-    try {
-        t = Bundle::bucketTraffic(Bundle::loadManifest(bundle), histogram);
-    } catch (const Bundle::BundleError &e) {
-        ctx.log("warning", std::string("no share of recorded calls per bucket: ") + e.what());
-        return Json();
-    }
-    const auto sizesText = [](const std::vector<long long> &sizes) {
-        std::string s;
-        for (const auto v : sizes)
-            s += (s.empty() ? "" : ",") + std::to_string(v);
-        return s;
-    };
-    const auto pct = [](double x) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
-        return std::string(buf);
-    };
-    Json rows = Json::array();
-    for (const auto &row : t.buckets) {
-        rows.push_back({{"name", row.name},
-                        {"calls", row.calls},
-                        {"share", row.share},
-                        {"waste", row.waste},
-                        {"sizes", row.sizes}});
-        ctx.log("info",
-                "bucket " + row.name + " serves " + pct(row.share) + " of the recorded calls ("
-                    + std::to_string(row.calls) + ", " + dimension + " "
-                    + (row.sizes.empty() ? std::string("none") : sizesText(row.sizes)) + "), padding waste "
-                    + pct(row.waste));
-    }
-    if (t.unservedCalls)
-        ctx.log("warning",
-                std::to_string(t.unservedCalls) + " recorded calls (" + dimension + " " + sizesText(t.unservedSizes)
-                    + ") have no bucket in the bundle: aotstudio-run refuses them");
-    return {{"folder", folder},
-            {"dimension", dimension},
-            {"calls", t.calls},
-            {"buckets", rows},
-            {"unserved", {{"calls", t.unservedCalls}, {"sizes", t.unservedSizes}}},
-            {"waste", t.waste},
-            {"bound", buckets.value("bound", Json())},
-            {"definition",
-             "a call of b rows runs in the bucket aotstudio-run picks (BUNDLE.md \"Choosing a bucket\"), "
-             "padded to its batch B; its waste is (B - b) / B, averaged over the calls"}};
-}
-
-/// The export result's `recipe` (FORMAT.md "export result"): the first bucket's compile's (every
-/// bucket's compile decides on the same graph features; the batch changes no share), its freezing
-/// cost counted over the bundle's `buckets` (each package keeps its own copy of the weights) and
-/// logged when there are several.
-Json bundleRecipe(const Job &ctx, Json recipe, std::size_t buckets)
-{
-    if (!recipe.is_object())
-        return Json();
-    if (Json &cost = recipe["cost"]; cost.is_object()) {
-        const double weights = cost.value("weight_bytes", 0.0);
-        const double extra = weights * static_cast<double>(buckets > 0 ? buckets - 1 : 0);
-        const Protocol::Text reason = Protocol::text(
-            "recipe.freezing_cost",
-            Json{{"mb", weights / 1e6}, {"buckets", static_cast<long>(buckets)}, {"extra_mb", extra / 1e6}});
-        cost["buckets"] = buckets;
-        cost["extra_bytes"] = static_cast<long long>(extra);
-        cost["reason"] = reason.english;
-        cost["reason_msg"] = reason.msg();
-        if (buckets > 1)
-            ctx.log("info", reason);
-    } else {
-        recipe.erase("cost");
-    }
-    return recipe;
-}
-
-} // namespace
-
-Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::stop_token stop)
-{
-    const Job ctx(id, emit, stop, kExportStages);
-    const auto fail = [](const std::string &stage, const char *code, const std::string &message, const std::string &hint) {
-        return JobFailed({stage, code, message, hint});
-    };
-    Json proposal; // a capture's proposal.json (from_capture)
-    const Json request = withCapture(given, proposal);
-    // 1. What to compile: the request, or the compile job directory it names.
-    Json base = Json::object();
-    std::optional<Bundle::BatchRule> sourceRule; ///< dimension 0 as the --from compile accepted it
+    ExportSource src;
+    Json &base = src.base;
     if (request.contains("from")) {
         const fs::path from = request.value("from", std::string());
         std::error_code unverifiedEc;
         // A failed compile leaves its package under this name (FORMAT.md, "Output folder").
         if (const fs::path unverified = from / "model.unverified.pt2"; fs::exists(unverified, unverifiedEc))
-            throw fail("export", Protocol::Code::BadRequest,
-                       "'" + unverified.string() + "' did not pass verification against eager (see " +
-                           (from / "error.json").string() + "); the folder holds no verified compile",
-                       "fix the model or the --tolerance and compile it again into that folder, or export with "
-                       "--model SPEC");
+            throw JobFailed({"export", Protocol::Code::BadRequest,
+                             "'" + unverified.string() + "' did not pass verification against eager (see "
+                                 + (from / "error.json").string() + "); the folder holds no verified compile",
+                             "fix the model or the --tolerance and compile it again into that folder, or export with "
+                             "--model SPEC"});
         const Json source = readJsonFile(from / "result.json");
         if (!source.is_object())
-            throw fail("export", Protocol::Code::BadRequest, "'" + from.string() + "' has no readable result.json",
-                       "pass --from the output directory of a successful compile");
+            throw JobFailed({"export", Protocol::Code::BadRequest,
+                             "'" + from.string() + "' has no readable result.json",
+                             "pass --from the output directory of a successful compile"});
         base["model"] = source.value("model", "");
         base["device"] = source.value("device", "cpu");
         base["dtype"] = source.value("dtype", "fp32");
@@ -404,7 +222,7 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
             base["dynamic"] = source["options"]["dynamic"];
         if (source.contains("options") && source["options"].value("shapes", Json()).is_object())
             base["shapes"] = source["options"]["shapes"];
-        sourceRule = Bundle::batchRule(source.value("guards", Json()));
+        src.rule = Bundle::batchRule(source.value("guards", Json()));
     }
     for (const char *k : {"model", "device", "dtype", "freezing", "max_autotune", "inductor", "tolerance", "dynamic",
                           "shapes", "cuda_archs", "recipe"}) {
@@ -412,56 +230,57 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
             base[k] = request[k];
     }
     if (base.value("model", std::string()).empty())
-        throw fail("export", Protocol::Code::BadRequest, "export needs a model or --from DIR", "pass --from DIR or --model SPEC");
-    const std::string outString = request.value("out", std::string());
-    if (outString.empty())
-        throw fail("export", Protocol::Code::BadRequest, "no bundle path given", "pass --out BUNDLE");
-    const fs::path out = fs::absolute(outString).lexically_normal();
-    std::error_code ec;
-    if (fs::exists(out, ec))
-        throw fail("export", Protocol::Code::BadRequest, "'" + out.string() + "' already exists",
-                   "remove it or choose another --out (an export never overwrites a bundle)");
-    const std::string layout = request.value("layout", std::string("buckets"));
-    if (layout != "buckets" && layout != "blocks")
-        throw fail("export", Protocol::Code::BadRequest, "unknown layout '" + layout + "'",
-                   "use buckets (a bundle aotstudio-run loads) or blocks (one weightless package per repeated block)");
-    if (layout != "blocks" && request.contains("variant"))
-        throw fail("export", Protocol::Code::BadRequest, "'variant' applies to the block layout only",
-                   "export with --layout blocks, or drop --variant");
-    if (layout == "blocks")
-        return exportBlockLayout(ctx, base, out, request);
-    std::vector<long> buckets;
+        throw JobFailed({"export", Protocol::Code::BadRequest, "export needs a model or --from DIR",
+                         "pass --from DIR or --model SPEC"});
+    return src;
+}
+
+/// The bundle's bucket policy (FORMAT.md "export"): exact batch sizes and a dynamic batch range.
+struct BucketPolicy {
+    std::vector<long> exact; ///< `buckets`
+    Json dynamicBatch; ///< `dynamic_batch`: [min, max], or null
+};
+
+/// The request's buckets and dynamic batch, checked against the source compile's rule for
+/// dimension 0. The compile's own rule for dimension 0 is kept unless buckets decide the batch:
+/// without --buckets and --dynamic-batch the bundle is one bucket built as the compile was (a
+/// dynamic dimension 0 with its range and relation, e.g. 2*b, stays so). --dynamic-batch makes
+/// dimension 0 of every input one plain batch, so it cannot stand for a derived one (2*b, 3*b+1).
+/// Dynamic dimensions besides the batch stay dynamic in every bucket (`src.base`'s `dynamic`
+/// loses dimension 0 when buckets decide it). Warns of sizes the compile accepted that no bucket
+/// answers. Throws JobFailed(bad_request).
+BucketPolicy readBucketPolicy(const Job &ctx, const Json &request, ExportSource &src)
+{
+    BucketPolicy policy;
     for (const auto &b : request.value("buckets", Json::array())) {
         if (!b.is_number_integer() || b.get<long>() < 1)
-            throw fail("export", Protocol::Code::BadRequest, "buckets must be positive batch sizes",
-                       "e.g. --buckets batch=1,4,16");
-        buckets.push_back(b.get<long>());
+            throw JobFailed({"export", Protocol::Code::BadRequest, "buckets must be positive batch sizes",
+                             "e.g. --buckets batch=1,4,16"});
+        policy.exact.push_back(b.get<long>());
     }
     const Json dynamicBatch = request.value("dynamic_batch", Json());
     if (!dynamicBatch.is_null()
         && !(dynamicBatch.is_array() && dynamicBatch.size() == 2 && dynamicBatch[0].is_number_integer()
              && dynamicBatch[1].is_number_integer() && dynamicBatch[0].get<long>() >= 1
              && dynamicBatch[0].get<long>() <= dynamicBatch[1].get<long>()))
-        throw fail("export", Protocol::Code::BadRequest, "dynamic_batch must be [min, max] with 1 <= min <= max",
-                   "e.g. --dynamic-batch 1:64");
-    // The compile's own rule for dimension 0 is kept unless buckets decide the batch: without
-    // --buckets and --dynamic-batch the bundle is one bucket built as the compile was (a dynamic
-    // dimension 0 with its range and relation, e.g. 2*b, stays so). --dynamic-batch makes dimension
-    // 0 of every input one plain batch, so it cannot stand for a derived one (2*b, 3*b+1).
-    const bool bucketsDecide = !buckets.empty() || !dynamicBatch.is_null();
-    if (sourceRule && sourceRule->dynamic && !sourceRule->plain && !dynamicBatch.is_null())
-        throw fail("export", Protocol::Code::BadRequest,
-                   "the compile's dimension 0 is not a plain batch (" + sourceRule->text
-                       + "): --dynamic-batch would make it one and drop that rule, so the bundle would take sizes the "
-                         "compile refused",
-                   "export without --dynamic-batch (one bucket with the compile's rule), with exact --buckets of "
-                   "sizes the rule allows, or both");
-    // Dynamic dimensions besides the batch (a sequence length, an image size) stay dynamic in every
-    // bucket; when buckets decide the batch, dimension 0 is theirs.
-    if (base.contains("dynamic")) {
+        throw JobFailed({"export", Protocol::Code::BadRequest, "dynamic_batch must be [min, max] with 1 <= min <= max",
+                         "e.g. --dynamic-batch 1:64"});
+    policy.dynamicBatch = dynamicBatch;
+    const bool bucketsDecide = !policy.exact.empty() || !dynamicBatch.is_null();
+    const auto &rule = src.rule;
+    if (rule && rule->dynamic && !rule->plain && !dynamicBatch.is_null())
+        throw JobFailed(
+            {"export", Protocol::Code::BadRequest,
+             "the compile's dimension 0 is not a plain batch (" + rule->text
+                 + "): --dynamic-batch would make it one and drop that rule, so the bundle would take sizes the "
+                   "compile refused",
+             "export without --dynamic-batch (one bucket with the compile's rule), with exact --buckets of "
+             "sizes the rule allows, or both"});
+    if (Json &base = src.base; base.contains("dynamic")) {
         if (!base["dynamic"].is_array())
-            throw fail("export", Protocol::Code::BadRequest, "'dynamic' must be a list of \"INPUT:DIM[:MIN:MAX][=NAME]\" strings",
-                       "e.g. --dynamic 0:1:1:512=seq");
+            throw JobFailed({"export", Protocol::Code::BadRequest,
+                             "'dynamic' must be a list of \"INPUT:DIM[:MIN:MAX][=NAME]\" strings",
+                             "e.g. --dynamic 0:1:1:512=seq"});
         Json kept = Json::array();
         for (const auto &d : base["dynamic"]) {
             const std::string spec = d.is_string() ? d.get<std::string>() : std::string();
@@ -474,298 +293,270 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
         base["dynamic"] = kept;
     }
     // A bucket policy that leaves sizes the compile accepted without a bucket: said, with the sizes.
-    if (sourceRule && sourceRule->dynamic && bucketsDecide) {
-        std::vector<long long> exact(buckets.begin(), buckets.end());
+    if (rule && rule->dynamic && bucketsDecide) {
+        std::vector<long long> exact(policy.exact.begin(), policy.exact.end());
         std::optional<std::pair<long long, long long>> range;
         if (dynamicBatch.is_array())
             range = {dynamicBatch[0].get<long long>(), dynamicBatch[1].get<long long>()};
-        const std::string gaps
-            = Bundle::uncoveredBatchSizes(*sourceRule, exact, range, request.value("pad_safe", false));
+        const std::string gaps = Bundle::uncoveredBatchSizes(*rule, exact, range, request.value("pad_safe", false));
         if (!gaps.empty())
             ctx.log("warning",
-                    "the compile accepted dimension 0 sizes " + std::to_string(sourceRule->lo()) + ".."
-                        + (sourceRule->hi() ? std::to_string(*sourceRule->hi()) : std::string("inf"))
-                        + (sourceRule->plain ? "" : " (" + sourceRule->text + ")")
-                        + "; these have no bucket in the bundle: " + gaps
+                    "the compile accepted dimension 0 sizes " + std::to_string(rule->lo()) + ".."
+                        + (rule->hi() ? std::to_string(*rule->hi()) : std::string("inf"))
+                        + (rule->plain ? "" : " (" + rule->text + ")") + "; these have no bucket in the bundle: " + gaps
                         + " (aotstudio-run refuses them; add buckets or --dynamic-batch to cover them)");
     }
-    // The signing key (BUNDLE.md "Signature"), read before any compile so a bad one fails at once.
-    std::optional<Bundle::SigningKey> signingKey;
-    if (const Json k = request.value("sign_key", Json()); !k.is_null()) {
-        if (!k.is_string() || k.get<std::string>().empty())
-            throw fail("export", Protocol::Code::BadRequest, "sign_key must be the path of a private key file",
-                       "make one with aotstudio-cli keygen KEYFILE");
-        try {
-            signingKey = Bundle::SigningKey::load(k.get<std::string>());
-        } catch (const Bundle::BundleError &e) {
-            throw fail("export", Protocol::Code::BadRequest, e.what(), "make a key with aotstudio-cli keygen KEYFILE");
-        }
-    }
-    // 2. Staging directory next to the destination (removed unless it is renamed into place).
-    const fs::path staging = prepareStaging(out);
-    fs::create_directories(staging / Bundle::kPackagesDir, ec);
-    if (ec)
-        throw fail("export", Protocol::Code::BadRequest, "cannot create '" + staging.string() + "': " + ec.message(),
-                   "choose a writable location for --out");
-    StagingCleanup cleanup{staging};
+    return policy;
+}
 
-    // 3. One compile per bucket (plus the dynamic one), each verified against eager.
-    struct Planned {
-        std::string name;
-        Json request;
-        Json bucket;
-    };
-    std::vector<Planned> plan;
-    for (long b : buckets) {
+/// The signing key (BUNDLE.md "Signature"), read before any compile so a bad one fails at once;
+/// none without `sign_key`. Throws JobFailed(bad_request).
+std::optional<Bundle::SigningKey> readSigningKey(const Json &request)
+{
+    const Json k = request.value("sign_key", Json());
+    if (k.is_null())
+        return std::nullopt;
+    if (!k.is_string() || k.get<std::string>().empty())
+        throw JobFailed({"export", Protocol::Code::BadRequest, "sign_key must be the path of a private key file",
+                         "make one with aotstudio-cli keygen KEYFILE"});
+    try {
+        return Bundle::SigningKey::load(k.get<std::string>());
+    } catch (const Bundle::BundleError &e) {
+        throw JobFailed(
+            {"export", Protocol::Code::BadRequest, e.what(), "make a key with aotstudio-cli keygen KEYFILE"});
+    }
+}
+
+/// One compile per bucket of `policy` (an exact bucket a static build; the dynamic one traced at
+/// a batch of 2 where allowed, since torch.export specialises a size-1 dimension), or one
+/// "default" bucket built as `base` says.
+std::vector<PlannedBucket> planBuckets(const Json &base, const BucketPolicy &policy)
+{
+    std::vector<PlannedBucket> plan;
+    for (long b : policy.exact) {
         Json r = base;
         r["batch"] = b;
         r["static_batch"] = true; // an exact bucket is a static build, whatever the factory's dynamic_shapes say
         plan.push_back({"batch" + std::to_string(b), r, {{"batch", b}}});
     }
-    if (!dynamicBatch.is_null()) {
-        const long lo = dynamicBatch[0].get<long>(), hi = dynamicBatch[1].get<long>();
+    if (!policy.dynamicBatch.is_null()) {
+        const long lo = policy.dynamicBatch[0].get<long>(), hi = policy.dynamicBatch[1].get<long>();
         Json r = base;
-        // torch.export specialises a size-1 example dimension; trace the dynamic one with 2 rows when allowed.
         r["batch"] = std::clamp<long>(2, lo, hi);
-        r["dynamic_batch_all_inputs"] = Json::array({lo, hi});
+        // Dimension 0 of every input is the batch; the count comes from a cheap load-free
+        // guess: the frontend checks indices and reports a clear error if one is wrong.
+        r["dynamic_batch"] = Json::array({lo, hi});
         plan.push_back({"dynamic", r, {{"batch_min", lo}, {"batch_max", hi}}});
     }
-    if (plan.empty()) {
-        Json r = base;
-        plan.push_back({"default", r, Json::object()});
-    }
+    if (plan.empty())
+        plan.push_back({"default", base, Json::object()});
+    return plan;
+}
 
-    // Weights once per bundle (BUNDLE.md "Shared weights"): with several buckets each package is
-    // compiled with its weights outside the .so, and each distinct weight file is stored once.
+/// How every bucket's package is built.
+struct BuildOptions {
+    bool sharedWeights = false; ///< weights once per bundle (BUNDLE.md "Shared weights")
+    std::string runtime = "libtorch"; ///< "libtorch" or "lite"
+    fs::path liteRuntime; ///< aotstudio-run-lite beside the engine
+};
+
+/// The request's `shared_weights` (default: with several buckets each package is compiled with its
+/// weights outside the .so, and each distinct weight file is stored once) and `runtime` (BUNDLE.md
+/// "The libtorch-free runtime": "lite" compiles with link_libtorch=False, checked and verified by
+/// aotstudio-run-lite (lite.py); a bucket whose package needs a function it lacks is compiled for
+/// libtorch instead and says which; "auto": lite on the CPU, libtorch elsewhere; default
+/// libtorch). Throws JobFailed(bad_request).
+BuildOptions readBuildOptions(const Json &request, const Json &base, std::size_t buckets)
+{
+    BuildOptions o;
     const Json sharedRequest = request.value("shared_weights", Json());
     if (!sharedRequest.is_null() && !sharedRequest.is_boolean())
-        throw fail("export", Protocol::Code::BadRequest, "shared_weights must be true or false", "");
-    const bool sharedWeights = sharedRequest.is_boolean() ? sharedRequest.get<bool>() : plan.size() > 1;
-    // The runtime the packages are built for (BUNDLE.md "The libtorch-free runtime"): "lite" compiles
-    // with link_libtorch=False, checked and verified by aotstudio-run-lite (lite.py); a bucket whose
-    // package needs a function it lacks is compiled for libtorch instead and says which. "auto": lite
-    // on the CPU, libtorch elsewhere. Default libtorch.
-    std::string runtime = request.value("runtime", std::string("libtorch"));
-    if (runtime != "libtorch" && runtime != "lite" && runtime != "auto")
-        throw fail("export", Protocol::Code::BadRequest, "runtime must be 'libtorch', 'lite' or 'auto'", "");
-    if (runtime == "auto")
-        runtime = base.value("device", std::string("cpu")) == "cpu" ? "lite" : "libtorch";
-    const fs::path liteRuntime = selfDir() / "aotstudio-run-lite";
-    if (runtime == "lite" && !fs::exists(liteRuntime, ec))
-        throw fail("export", Protocol::Code::BadRequest,
-                   "--runtime lite needs aotstudio-run-lite next to the engine (" + liteRuntime.string() + ")",
-                   "build or install the aotstudio-run-lite target");
-    // Each bucket's compile request: measure false, graphs of the first bucket only.
-    std::vector<Json> compiles;
+        throw JobFailed({"export", Protocol::Code::BadRequest, "shared_weights must be true or false", ""});
+    o.sharedWeights = sharedRequest.is_boolean() ? sharedRequest.get<bool>() : buckets > 1;
+    o.runtime = request.value("runtime", std::string("libtorch"));
+    if (o.runtime != "libtorch" && o.runtime != "lite" && o.runtime != "auto")
+        throw JobFailed({"export", Protocol::Code::BadRequest, "runtime must be 'libtorch', 'lite' or 'auto'", ""});
+    if (o.runtime == "auto")
+        o.runtime = base.value("device", std::string("cpu")) == "cpu" ? "lite" : "libtorch";
+    o.liteRuntime = selfDir() / "aotstudio-run-lite";
+    std::error_code ec;
+    if (o.runtime == "lite" && !fs::exists(o.liteRuntime, ec))
+        throw JobFailed({"export", Protocol::Code::BadRequest,
+                         "--runtime lite needs aotstudio-run-lite next to the engine (" + o.liteRuntime.string() + ")",
+                         "build or install the aotstudio-run-lite target"});
+    return o;
+}
+
+/// Each bucket's request made its compile request: into staging/work/<name>, measure false,
+/// graphs of the first bucket only, weights and runtime as `build` says.
+void setCompileRequests(std::vector<PlannedBucket> &plan, const fs::path &staging, const BuildOptions &build)
+{
     for (std::size_t i = 0; i < plan.size(); ++i) {
-        Json r = plan[i].request;
+        Json &r = plan[i].request;
         r["out"] = (staging / "work" / plan[i].name).string();
         r["measure"] = false;
         r["snapshots"] = i == 0; // graphs of the first bucket only
-        r["external_weights"] = sharedWeights;
-        if (runtime == "lite") {
+        r["external_weights"] = build.sharedWeights;
+        if (build.runtime == "lite") {
             r["runtime"] = "lite";
-            r["lite_runtime"] = liteRuntime.string();
-        }
-        if (r.contains("dynamic_batch_all_inputs")) {
-            // Dimension 0 of every input is the batch; the count comes from a cheap load-free
-            // guess: the frontend checks indices and reports a clear error if one is wrong.
-            r["dynamic_batch"] = r["dynamic_batch_all_inputs"];
-            r.erase("dynamic_batch_all_inputs");
-        }
-        compiles.push_back(std::move(r));
-    }
-    Json first;
-    Json bucketsJson = Json::array(); // the manifest's
-    Json origins = Json::array(); // where each bucket compiled: in the result, not the manifest
-    // What one bucket's compile left in staging/work/<name> goes into the bundle (the same
-    // whether it compiled here or on a Ray node); `origin` is where it compiled (fanout.h).
-    const auto addBucket = [&](std::size_t i, const Json &result, const Json &origin) {
-        const auto &p = plan[i];
-        const fs::path work = staging / "work" / p.name;
-        const std::string rel = std::string(Bundle::kPackagesDir) + "/" + p.name + ".pt2";
-        fs::copy_file(result.value("package", ""), staging / rel, fs::copy_options::overwrite_existing, ec);
-        if (ec) {
-            // libstdc++ reports a copy cut short by a full disk as an I/O error: say which it was.
-            std::string why = ec.message();
-            std::error_code sizeEc, spaceEc;
-            const auto size = fs::file_size(result.value("package", ""), sizeEc);
-            const auto space = fs::space(staging, spaceEc);
-            if (!sizeEc && !spaceEc && space.available < size)
-                why = "no space left on the device (" + std::to_string(space.available) + " bytes free, the package is " +
-                      std::to_string(size) + " bytes)";
-            throw fail("export", Protocol::Code::Internal, "cannot copy the package of bucket " + p.name + " into '" +
-                           staging.string() + "': " + why, "free some space there or choose another --out");
-        }
-        Json report = result;
-        for (const char *key : {"host", "device_name", "node"})
-            report[key] = origin.value(key, Json());
-        writeJsonAtomic(staging / Bundle::kReportDir / (p.name + ".json"), report);
-        if (i == 0) {
-            first = result;
-            if (fs::is_directory(work / "snapshots"))
-                fs::copy(work / "snapshots", staging / Bundle::kGraphsDir, fs::copy_options::recursive, ec);
-            if (fs::exists(work / "kernels.json"))
-                fs::copy_file(work / "kernels.json", staging / Bundle::kGraphsDir / "kernels.json", ec);
-        }
-        Json bucket = p.bucket;
-        if (p.name == "default") {
-            // The compile's own dimension 0: dynamic (its range; the guards keep the relation) or
-            // the example's size.
-            const auto rule = Bundle::batchRule(result.value("guards", Json()));
-            const Json in0 = result.value("inputs", Json::array());
-            if (rule && rule->dynamic) {
-                bucket["batch_min"] = std::max<long long>(1, rule->lo());
-                bucket["batch_max"] = rule->hi().value_or(Bundle::kUnboundedBatch);
-            } else if (!in0.empty() && !in0[0].value("shape", Json::array()).empty()) {
-                bucket["batch"] = in0[0]["shape"][0];
-            }
-        }
-        bucket["name"] = p.name;
-        bucket["package"] = rel;
-        if (result.value("runtime", std::string()) == "lite")
-            bucket["runtime"] = "lite"; // absent: libtorch (aotstudio-run-lite refuses such a bucket)
-        else if (const Json missing = result.value("lite_missing", Json::array()); !missing.empty())
-            ctx.log("warning",
-                    "bucket " + p.name + " is built for libtorch: aotstudio-run-lite lacks " + missing.dump());
-        if (sharedWeights) {
-            try {
-                const auto moved = Bundle::shareWeights(staging / rel, staging, &Runtime::writeRawWeight);
-                for (const auto &[file, w] : moved)
-                    bucket["weights"][file] = {{"file", w.file}, {"dtype", w.dtype}, {"numel", w.numel}};
-            } catch (const Bundle::BundleError &e) {
-                throw fail("export", Protocol::Code::Internal, e.what(), "free some space there or choose another --out");
-            }
-        }
-        // What this bucket's package accepts (FORMAT.md "guards"): aotstudio-run checks each call
-        // against it; it carries the dynamic dimensions other than the batch and their ranges.
-        if (const Json g = result.value("guards", Json()); g.is_object())
-            bucket["guards"] = g;
-        bucketsJson.push_back(bucket);
-        origins.push_back(origin);
-    };
-    const std::string device = base.value("device", std::string("cpu"));
-    const std::string ray = rayAddress(request);
-    if (!ray.empty()) {
-        // Every bucket a `compile` of its own on a Ray node, all at once (fanout.h); each comes
-        // back into staging/work/<bucket> and goes into the bundle here, in plan order.
-        std::vector<SubRequest> subs;
-        for (std::size_t i = 0; i < plan.size(); ++i) {
-            Json r = compiles[i];
-            r["type"] = "compile";
-            r["id"] = 1;
-            r["model"] = absoluteModelSpec(r.value("model", std::string()));
-            subs.push_back({Json{{"bucket", plan[i].name}}, r, "", staging / "work" / plan[i].name, {}});
-        }
-        const auto outcomes = runOnRay(ctx, 0.05, 0.8, ray, subs, device);
-        for (std::size_t i = 0; i < outcomes.size(); ++i) {
-            const auto &o = outcomes[i];
-            if (o.error) { // as a bucket that fails here: the export fails, naming it and its host
-                Protocol::Error e = *o.error;
-                const std::string host = o.origin.value("host", std::string());
-                e.message = "bucket " + plan[i].name + (host.empty() ? " (on Ray)" : " (on Ray host " + host + ")")
-                    + ": " + e.message;
-                throw JobFailed(e);
-            }
-        }
-        for (std::size_t i = 0; i < outcomes.size(); ++i)
-            addBucket(i, outcomes[i].result, outcomes[i].origin);
-    } else {
-        const Json here = localOrigin(device);
-        const double share = 0.8 / static_cast<double>(plan.size()); // of "buckets", in the job's fractions
-        for (std::size_t i = 0; i < plan.size(); ++i) {
-            if (stop.stop_requested())
-                throw fail("export", Protocol::Code::Cancelled, "cancelled before bucket " + plan[i].name, "");
-            // The bucket's compile fills its part of "buckets"; its events carry `bucket` (FORMAT.md).
-            const Json result = runCompile(
-                ctx.sub(0.05 + share * static_cast<double>(i), share, kCompileStages, Json{{"bucket", plan[i].name}}),
-                compiles[i]);
-            addBucket(i, result, here);
+            r["lite_runtime"] = build.liteRuntime.string();
         }
     }
-    fs::remove_all(staging / "work", ec);
+}
 
-    // 4. Manifest (hashes of every file), verified as the runtime will.
-    Bundle::ManifestDraft draft;
-    draft.created = isoNow();
-    draft.producer = std::string("aotstudio ") + std::string(Protocol::kEngineVersion);
-    draft.model = base.value("model", "");
-    draft.torchVersion = first.value("torch_version", "");
-    draft.cudaVersion = first.value("cuda_version", "");
-    draft.device = first.value("device", "cpu");
-    draft.computeCapability = first.value("compute_capability", Json());
-    draft.quantization = request.value("quantization", "none");
-    draft.inputs = first.value("inputs", Json::array());
-    draft.outputs = first.value("outputs", Json::array());
-    draft.padSafe = request.value("pad_safe", false);
-    draft.buckets = bucketsJson;
-    if (signingKey)
-        draft.signer = signingKey->signerJson();
-    // The compatibility key (BUNDLE.md): the compile's versions and hashes, and what each bucket's
-    // package was built for, read from its files (CPU ISA and -march, GPU architectures).
-    try {
-        std::vector<Bundle::PackageTarget> targets;
-        for (const auto &b : bucketsJson)
-            targets.push_back(Bundle::readPackageTarget(staging / b.value("package", std::string())));
-        draft.compat
-            = Bundle::makeCompat(first.value("compat", Json()), targets, bucketsJson, draft.device, draft.quantization);
-        ctx.log("info", "compatibility key: " + draft.compat.value("key", std::string()));
-    } catch (const Bundle::BundleError &e) {
-        throw fail("export", Protocol::Code::Internal,
-                   std::string("cannot read what the packages were built for: ") + e.what(), "");
+/// Every bucket a `compile` of its own on a Ray node, all at once (fanout.h); each comes back
+/// into staging/work/<bucket> and goes into `layout` here, in plan order. A bucket that fails
+/// fails the export, naming it and its host.
+void compileOnRay(const Job &ctx, const std::string &ray, const std::string &device,
+                  const std::vector<PlannedBucket> &plan, const fs::path &staging, BundleLayout &layout)
+{
+    std::vector<SubRequest> subs;
+    for (const auto &p : plan) {
+        Json r = p.request;
+        r["type"] = "compile";
+        r["id"] = 1;
+        r["model"] = absoluteModelSpec(r.value("model", std::string()));
+        subs.push_back({Json{{"bucket", p.name}}, r, "", staging / "work" / p.name, {}});
     }
-    const Json manifest = Bundle::newManifest(draft);
-    // Every manifest written is signed at once (writeManifest removes the previous signature), so
-    // the cold-start runs below load the bundle exactly as it will ship.
-    const auto finishManifest = [&] {
-        try {
-            Bundle::writeManifest(staging, manifest);
-            if (signingKey)
-                Bundle::signBundle(staging, *signingKey);
-            // No hash cache: the staging folder is renamed next, so its entries would name a dead path.
-            const auto problems = Bundle::verify(staging, Bundle::loadManifest(staging), /*hashCache=*/false);
-            if (!problems.empty())
-                throw fail("export", Protocol::Code::Internal, "the new bundle does not verify: " + problems.front().message, "");
-        } catch (const Bundle::BundleError &e) {
-            throw fail("export", Protocol::Code::Internal, e.what(), "");
+    const auto outcomes = runOnRay(ctx, 0.05, 0.8, ray, subs, device);
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        const auto &o = outcomes[i];
+        if (o.error) { // as a bucket that fails here: the export fails, naming it and its host
+            Protocol::Error e = *o.error;
+            const std::string host = o.origin.value("host", std::string());
+            e.message = "bucket " + plan[i].name + (host.empty() ? " (on Ray)" : " (on Ray host " + host + ")") + ": "
+                + e.message;
+            throw JobFailed(e);
         }
-    };
-    finishManifest();
+    }
+    for (std::size_t i = 0; i < outcomes.size(); ++i)
+        layout.addBucket(plan[i], outcomes[i].result, outcomes[i].origin);
+}
 
-    // 5. Cold start (coldstart.h): fresh processes, aotstudio-run on the staged bundle against eager Python.
+/// Every bucket compiled here, one after another, each a sub-job filling its part of "buckets"
+/// (its events carry `bucket`, FORMAT.md), into `layout`. Throws JobFailed (the compile's, or
+/// cancelled between buckets).
+void compileHere(const Job &ctx, const std::string &device, const std::vector<PlannedBucket> &plan,
+                 BundleLayout &layout)
+{
+    const Json here = localOrigin(device);
+    const double share = 0.8 / static_cast<double>(plan.size()); // of "buckets", in the job's fractions
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        if (ctx.stopRequested())
+            throw JobFailed({"export", Protocol::Code::Cancelled, "cancelled before bucket " + plan[i].name, ""});
+        const Json result = runCompile(
+            ctx.sub(0.05 + share * static_cast<double>(i), share, kCompileStages, Json{{"bucket", plan[i].name}}),
+            plan[i].request);
+        layout.addBucket(plan[i], result, here);
+    }
+}
+
+/// Cold start (coldstart.h): fresh aotstudio-run processes on the staged bundle against eager
+/// Python, `cold_start_runs` of each (default 3; 0: none). Written to report/cold_start.json, and
+/// the manifest written again (with `key`'s signature) to cover it. FORMAT.md's "cold start"
+/// object, empty when not measured.
+Json bundleColdStart(const Job &ctx, const Json &request, const Json &base, const BundleLayout &layout,
+                     const fs::path &staging, const Json &manifest, const Bundle::SigningKey *key)
+{
     Json cold = Json::object();
+    const Json &buckets = layout.buckets();
     const int coldRuns = std::max(0, request.value("cold_start_runs", 3));
-    const long coldBatch = bucketsJson.empty() ? 1 : bucketsJson[0].value("batch", bucketsJson[0].value("batch_min", 1L));
-    if (coldRuns > 0 && !stop.stop_requested()) {
+    const long coldBatch = buckets.empty() ? 1 : buckets[0].value("batch", buckets[0].value("batch_min", 1L));
+    if (coldRuns > 0 && !ctx.stopRequested()) {
         ctx.progress("cold_start", 0, "timing cold start (fresh processes)");
-        cold = measureColdStart({staging, coldBatch, base.value("model", ""), first.value("device", "cpu"), coldRuns,
+        cold = measureColdStart({staging, coldBatch, base.value("model", ""), layout.first().value("device", "cpu"),
+                                 coldRuns,
                                  base.value("shapes", Json()).is_object() ? base["shapes"].dump() : std::string()},
-                                stop, [&](const std::string &m) { ctx.log("warning", m); });
+                                ctx.stopToken(), [&](const std::string &m) { ctx.log("warning", m); });
         if (!cold.empty()) {
             writeJsonAtomic(staging / Bundle::kReportDir / Bundle::kColdStartName, cold);
-            finishManifest();
+            writeBundleManifest(staging, manifest, key);
         }
     }
-    if (stop.stop_requested())
-        throw fail("export", Protocol::Code::Cancelled, "cancelled before the bundle was put in place", "");
+    return cold;
+}
 
-    // 6. Into place, then the zip (both through temporary names).
-    const std::string zipPath = putInPlace(ctx, staging, out, cleanup, request.value("zip", true), "bundle");
-    Json labelled = bucketsJson;
-    for (std::size_t i = 0; i < labelled.size(); ++i)
-        for (const char *key : {"host", "device_name", "node"})
-            labelled[i][key] = origins[i].value(key, Json());
-    // Will it run where such bundles are deployed (BUNDLE.md "Preflight"): the default profile,
-    // ZeroGPU's RTX Pro 6000 half card; `aotstudio-cli preflight --gpu` checks others.
-    Json preflight;
+/// Will the bundle at `bundle` run where such bundles are deployed (BUNDLE.md "Preflight"): the
+/// default profile, ZeroGPU's RTX Pro 6000 half card; `aotstudio-cli preflight --gpu` checks
+/// others. Null (and a warning) when it cannot be checked.
+Json bundlePreflight(const Job &ctx, const fs::path &bundle)
+{
     try {
-        preflight = Bundle::preflight(out, Bundle::gpuProfile(Bundle::kDefaultGpuProfile));
+        return Bundle::preflight(bundle, Bundle::gpuProfile(Bundle::kDefaultGpuProfile));
     } catch (const Bundle::BundleError &e) {
         ctx.log("warning", std::string("no preflight: ") + e.what());
     }
+    return Json();
+}
+
+} // namespace
+
+Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::stop_token stop)
+{
+    const Job ctx(id, emit, stop, kExportStages);
+    Json proposal; // a capture's proposal.json (from_capture)
+    const Json request = withCapture(given, proposal);
+    // 1. What to compile: the request, or the compile job directory it names; where it goes.
+    ExportSource src = readSource(request);
+    const Json &base = src.base;
+    const std::string outString = request.value("out", std::string());
+    if (outString.empty())
+        throw JobFailed({"export", Protocol::Code::BadRequest, "no bundle path given", "pass --out BUNDLE"});
+    const fs::path out = fs::absolute(outString).lexically_normal();
+    std::error_code ec;
+    if (fs::exists(out, ec))
+        throw JobFailed({"export", Protocol::Code::BadRequest, "'" + out.string() + "' already exists",
+                         "remove it or choose another --out (an export never overwrites a bundle)"});
+    const std::string layoutName = request.value("layout", std::string("buckets"));
+    if (layoutName != "buckets" && layoutName != "blocks")
+        throw JobFailed(
+            {"export", Protocol::Code::BadRequest, "unknown layout '" + layoutName + "'",
+             "use buckets (a bundle aotstudio-run loads) or blocks (one weightless package per repeated block)"});
+    if (layoutName != "blocks" && request.contains("variant"))
+        throw JobFailed({"export", Protocol::Code::BadRequest, "'variant' applies to the block layout only",
+                         "export with --layout blocks, or drop --variant"});
+    if (layoutName == "blocks")
+        return exportBlockLayout(ctx, base, out, request);
+    const BucketPolicy policy = readBucketPolicy(ctx, request, src);
+    const std::optional<Bundle::SigningKey> signingKey = readSigningKey(request);
+    const Bundle::SigningKey *key = signingKey ? &*signingKey : nullptr;
+    // 2. Staging directory next to the destination (removed unless it is renamed into place).
+    const fs::path staging = prepareStaging(out);
+    fs::create_directories(staging / Bundle::kPackagesDir, ec);
+    if (ec)
+        throw JobFailed({"export", Protocol::Code::BadRequest,
+                         "cannot create '" + staging.string() + "': " + ec.message(),
+                         "choose a writable location for --out"});
+    StagingCleanup cleanup{staging};
+    // 3. One compile per bucket (plus the dynamic one), each verified against eager.
+    std::vector<PlannedBucket> plan = planBuckets(base, policy);
+    const BuildOptions build = readBuildOptions(request, base, plan.size());
+    setCompileRequests(plan, staging, build);
+    BundleLayout layout(ctx, staging, build.sharedWeights);
+    const std::string device = base.value("device", std::string("cpu"));
+    const std::string ray = rayAddress(request);
+    if (!ray.empty())
+        compileOnRay(ctx, ray, device, plan, staging, layout);
+    else
+        compileHere(ctx, device, plan, layout);
+    fs::remove_all(staging / "work", ec);
+    // 4. Manifest (hashes of every file), signed and verified as the runtime will.
+    const Bundle::ManifestDraft draft = bundleDraft(ctx, staging, layout, request, base.value("model", ""), key);
+    const Json manifest = Bundle::newManifest(draft);
+    writeBundleManifest(staging, manifest, key);
+    // 5. Cold start: fresh processes, aotstudio-run on the staged bundle against eager Python.
+    const Json cold = bundleColdStart(ctx, request, base, layout, staging, manifest, key);
+    if (stop.stop_requested())
+        throw JobFailed({"export", Protocol::Code::Cancelled, "cancelled before the bundle was put in place", ""});
+    // 6. Into place, then the zip (both through temporary names).
+    const std::string zipPath = putInPlace(ctx, staging, out, cleanup, request.value("zip", true), "bundle");
+    Json labelled = layout.buckets();
+    for (std::size_t i = 0; i < labelled.size(); ++i)
+        labelOrigin(labelled[i], layout.origins()[i]);
+    const Json preflight = bundlePreflight(ctx, out);
     const Json capture = proposal.is_object() ? captureTraffic(ctx, out, proposal, request["from_capture"]) : Json();
     return Json{{"bundle", out.string()},
-                {"recipe", bundleRecipe(ctx, first.value("recipe", Json()), bucketsJson.size())},
+                {"recipe", bundleRecipe(ctx, layout.first().value("recipe", Json()), layout.buckets().size())},
                 {"zip", zipPath},
                 {"capture", capture},
                 {"compat", draft.compat},
@@ -774,7 +565,7 @@ Json runExport(std::int64_t id, const Json &given, const EventFn &emit, std::sto
                 {"ray", ray.empty() ? Json() : Json{{"address", ray}, {"several_hosts", severalHosts(labelled)}}},
                 {"cold_start", cold},
                 {"model", base.value("model", "")},
-                {"device", first.value("device", "cpu")},
+                {"device", layout.first().value("device", "cpu")},
                 {"manifest", (out / Bundle::kManifestName).string()},
                 {"signer", signingKey ? Json(signingKey->keyId()) : Json()}};
 }

@@ -86,6 +86,12 @@ bool severalHosts(const Json &rows)
     return hosts.size() > 1;
 }
 
+void labelOrigin(Json &row, const Json &origin)
+{
+    for (const char *key : {"host", "device_name", "node"})
+        row[key] = origin.value(key, Json());
+}
+
 std::vector<SubOutcome> runOnRay(const Job &parent, double begin, double share, const std::string &address,
                                  const std::vector<SubRequest> &subs, const std::string &device, bool *cancelledOut)
 {

@@ -55,6 +55,10 @@ Protocol::Json localOrigin(const std::string &device);
 /// Whether `rows` (objects with `host`) were measured on more than one host.
 bool severalHosts(const Protocol::Json &rows);
 
+/// `row`'s `host`, `device_name` and `node` set from `origin` (localOrigin() or a SubOutcome's;
+/// null where `origin` lacks them): where a row of a job was measured or compiled.
+void labelOrigin(Protocol::Json &row, const Protocol::Json &origin);
+
 /// Run `subs` as Ray tasks on the cluster at `address`, all at once (Ray schedules them on its
 /// nodes), filling [begin, begin + share) of `parent`'s bar with their mean progress; each task's
 /// events are sent through `parent` with the sub-request's `fields` (snapshot announcements and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/jobutil.h"
-#include "pipeline/compilejob.h"
+#include "pipeline/job.h"
 #include "pipeline/versions.h"
 
 #include "bundle/bundle.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/measurement.h"
-#include "pipeline/compilejob.h"
+#include "pipeline/job.h"
 
 #include "runtime/aotirunner.h"
 

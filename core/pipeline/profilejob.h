@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "pipeline/compilejob.h"
+#include "pipeline/job.h"
 
 namespace AotStudio::Pipeline {
 

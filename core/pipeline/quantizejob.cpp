@@ -3,6 +3,7 @@
 #include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
+#include "pipeline/steps.h"
 #include "pipeline/versions.h"
 
 #include "profiler/trace.h"
@@ -65,6 +66,57 @@ private:
     Job m_job;
 };
 
+/// Stage "measure" of a scheme: its eager and compiled model and the fp32 eager baseline, timed
+/// together in alternating blocks (measurement.h), so every ratio of the row is paired and has
+/// its interval. Fills the row's latencies, speedups, summaries, measurement and threads.
+void timeScheme(Json &row, Python::CompileJob &job, Runtime::AotiRunner &runner,
+                const Profiler::MeasureOptions &options, int threads, const std::stop_token &stop)
+{
+    Comparison c({{"eager", [&] { job.runEager(); }, {}, {}},
+                  {"compiled", [&] { runner.run(); }, {}, {}},
+                  {"fp32 eager", job.bind("quant.run_fp32_eager"), {}, {}}},
+                 options, threads, stop);
+    const Profiler::Summary eager = c.summary(0), aoti = c.summary(1);
+    const Profiler::RatioInterval speedup = c.ratio(0, 1), vsFp32 = c.ratio(2, 1);
+    row["fp32_eager_ms"] = c.summary(2).medianMs;
+    row["measurement"] = c.measurement({speedup, vsFp32});
+    row["eager_ms"] = eager.medianMs;
+    row["compiled_ms"] = aoti.medianMs;
+    row["speedup"] = speedup.estimate;
+    row["speedup_interval"] = ratioJson(speedup);
+    row["speedup_vs_fp32_eager"] = vsFp32.estimate;
+    row["speedup_vs_fp32_eager_interval"] = ratioJson(vsFp32);
+    row["eager"] = summaryJson(eager, options.warmup);
+    row["compiled"] = summaryJson(aoti, options.warmup);
+    row["threads"] = threads;
+}
+
+/// Stage "evaluate" of a scheme: every evaluation sample through the package, its outputs to the
+/// frontend, then the frontend's report (accuracy against fp32 eager, quantized ops and layers,
+/// the per-layer error table; `compiled`: the compile result, for its kernels.json). Throws
+/// JobFailed (cancelled; load_failed for a sample the package cannot run).
+Json evaluateScheme(Python::CompileJob &job, Runtime::AotiRunner &runner, const Json &compiled,
+                    const std::string &scheme, const std::stop_token &stop)
+{
+    const int n = job.call("quant.eval_count").get<int>();
+    for (int i = 0; i < n; ++i) {
+        if (stop.stop_requested())
+            throw JobFailed({"evaluate", Protocol::Code::Cancelled, "cancelled while evaluating " + scheme, ""});
+        try {
+            runner.setInputs(job.callTensors("quant.eval_capsules", Json::array({i})));
+            runner.run();
+        } catch (const Runtime::RuntimeError &e) {
+            throw JobFailed({"evaluate", Protocol::Code::LoadFailed,
+                             "evaluation sample " + std::to_string(i) + " failed in the package: " + e.what(),
+                             "evaluation samples must have the example inputs' shapes and dtypes"});
+        }
+        const auto outputs = runner.outputs();
+        job.call("quant.eval_outputs", Json::array({i}), &outputs);
+    }
+    const auto &k = compiled.value("kernels", Json::object());
+    return job.call("quant.report", Json::array({k.value("path", Json())}));
+}
+
 Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, const std::string &dir,
                const Profiler::MeasureOptions &options, int threads)
 {
@@ -105,52 +157,23 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
     row["options"] = compiled.value("options", Json::object());
     row["graph_nodes"] = exported.value("nodes", 0);
 
-    std::unique_ptr<Runtime::AotiRunner> runner;
-    run("load_package", "loading the package with LibTorch", [&] {
-        try {
-            runner = Runtime::AotiRunner::load(package, device);
-            runner->setInputs(job.inputs());
-        } catch (const Runtime::RuntimeError &e) {
-            throw JobFailed({"load_package", Protocol::Code::LoadFailed, e.what(),
-                             "the package may be for another device or torch version; recompile it here"});
-        }
+    const auto runner = run("load_package", "loading the package with LibTorch", [&] {
+        return loadPackage(job, package, device,
+                           "the package may be for another device or torch version; recompile it here");
     });
     const Json verified = run("verify", "comparing the package with the quantized eager model", [&] {
-        // The compile pipeline's verify (compilejob.h), per output; this job's tolerance of 1e30
+        // The compile pipeline's verify (steps.h), per output; this job's tolerance of 1e30
         // makes only NaN fail it: accuracy against fp32 is the row's own figure.
         return verifyPackage(job, *runner);
     });
     row["verify_max_abs_error"] = verified.value("max_abs_error", 0.0);
     row["verify"] = verified.value("verify", Json()); // per output against the scheme's own eager model
 
-    // The scheme's eager and compiled model and the fp32 eager baseline, timed together in
-    // alternating blocks (measurement.h): every ratio of this row is paired and has its interval.
-    Profiler::Summary eager, aoti;
-    Profiler::RatioInterval speedup, vsFp32;
-    run("measure", "timing fp32 eager, eager and compiled, alternating", [&] {
-        Comparison c({{"eager", [&] { job.runEager(); }, {}, {}},
-                      {"compiled", [&] { runner->run(); }, {}, {}},
-                      {"fp32 eager", job.bind("quant.run_fp32_eager"), {}, {}}},
-                     options, threads, run.stop());
-        eager = c.summary(0);
-        aoti = c.summary(1);
-        speedup = c.ratio(0, 1);
-        vsFp32 = c.ratio(2, 1);
-        row["fp32_eager_ms"] = c.summary(2).medianMs;
-        row["measurement"] = c.measurement({speedup, vsFp32});
-    });
+    run("measure", "timing fp32 eager, eager and compiled, alternating",
+        [&] { timeScheme(row, job, *runner, options, threads, run.stop()); });
     if (run.stop().stop_requested())
         throw JobFailed(Protocol::error("measure", Protocol::Code::Cancelled,
                                         Protocol::text("cancel.measuring_scheme", {{"scheme", scheme}})));
-    row["eager_ms"] = eager.medianMs;
-    row["compiled_ms"] = aoti.medianMs;
-    row["speedup"] = speedup.estimate;
-    row["speedup_interval"] = ratioJson(speedup);
-    row["speedup_vs_fp32_eager"] = vsFp32.estimate;
-    row["speedup_vs_fp32_eager_interval"] = ratioJson(vsFp32);
-    row["eager"] = summaryJson(eager, options.warmup);
-    row["compiled"] = summaryJson(aoti, options.warmup);
-    row["threads"] = threads;
     if (const std::string line = verdictLine(row["measurement"]); !line.empty())
         log(row["measurement"].value("verdict", "") == "unreliable" ? "warning" : "info", line);
 
@@ -164,25 +187,8 @@ Json runScheme(SchemeRun &run, const Json &request, const std::string &scheme, c
         row["peak_method"] = compiledPeak.method;
     });
 
-    const Json report = run("evaluate", "running the evaluation set through the package", [&] {
-        const int n = job.call("quant.eval_count").get<int>();
-        for (int i = 0; i < n; ++i) {
-            if (run.stop().stop_requested())
-                throw JobFailed({"evaluate", Protocol::Code::Cancelled, "cancelled while evaluating " + scheme, ""});
-            try {
-                runner->setInputs(job.callTensors("quant.eval_capsules", Json::array({i})));
-                runner->run();
-            } catch (const Runtime::RuntimeError &e) {
-                throw JobFailed({"evaluate", Protocol::Code::LoadFailed,
-                                 "evaluation sample " + std::to_string(i) + " failed in the package: " + e.what(),
-                                 "evaluation samples must have the example inputs' shapes and dtypes"});
-            }
-            const auto outputs = runner->outputs();
-            job.call("quant.eval_outputs", Json::array({i}), &outputs);
-        }
-        const auto &k = compiled.value("kernels", Json::object());
-        return job.call("quant.report", Json::array({k.value("path", Json())}));
-    });
+    const Json report = run("evaluate", "running the evaluation set through the package",
+                            [&] { return evaluateScheme(job, *runner, compiled, scheme, run.stop()); });
     for (const char *key : {"accuracy", "quantized_ops", "quantized_layers", "layers", "layers_path"})
         row[key] = report.value(key, Json());
     // A weight scheme that found no layer to quantize measured fp32 again: not a result to pick.
@@ -241,13 +247,26 @@ void writeCsv(const std::string &path, const Json &rows)
     writeFileAtomic(path, csv.text());
 }
 
-} // namespace
+/// A quantize request, validated (FORMAT.md "quantize").
+struct QuantizeRequest {
+    Profiler::MeasureOptions options;
+    int threads = 1; ///< intra-op threads in effect (applyThreads)
+    std::optional<double> maxError; ///< max_error: pick the fastest scheme within it
+    std::string model;
+    std::string device = "cpu";
+    Json schemes; ///< the scheme names (quant.scheme_list: the request's, checked, or the defaults)
+    fs::path out; ///< absolute, created; OUT/<scheme> per scheme
+    std::string ray; ///< each scheme on this Ray cluster, or empty (here)
+};
 
-Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
+/// Validate `request` (every field before any work), apply its thread count, resolve the schemes
+/// and create OUT. Throws JobFailed(bad_request) naming the field (an unknown scheme: the message
+/// lists the valid names), or when OUT or a scheme's folder cannot be made.
+QuantizeRequest readQuantizeRequest(const Json &request)
 {
-    const Job ctx(id, emit, stop, kQuantizeStages);
-    const auto options = measureOptionsFrom(request);
-    const int threads = applyThreads(request);
+    QuantizeRequest q;
+    q.options = measureOptionsFrom(request);
+    q.threads = applyThreads(request);
     for (const char *field : {"calibration_samples", "eval_samples"}) {
         if (request.contains(field) && (!request[field].is_number_integer() || request[field].get<long>() < 1))
             throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be a positive integer",
@@ -258,132 +277,164 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
             throw JobFailed({"load", Protocol::Code::BadRequest, std::string("'") + field + "' must be a file path",
                              "give a file written by torch.save([(input, ...), ...])"});
     }
-    std::optional<double> maxError;
     if (request.contains("max_error")) {
         if (!request["max_error"].is_number() || !(request["max_error"].get<double>() >= 0))
             throw JobFailed({"load", Protocol::Code::BadRequest, "'max_error' must be a number >= 0",
                              "e.g. 0.05 (max abs error against fp32 eager)"});
-        maxError = request["max_error"].get<double>();
+        q.maxError = request["max_error"].get<double>();
     }
-    const std::string model = request.value("model", std::string());
-    if (model.empty())
+    q.model = request.value("model", std::string());
+    if (q.model.empty())
         throw JobFailed({"load", Protocol::Code::BadRequest, "no model given", "pass a model spec such as sample:mlp"});
     if (request.value("out", std::string()).empty())
         throw JobFailed({"load", Protocol::Code::BadRequest, "no output directory given", "pass --out DIR"});
-    const std::string device = request.value("device", std::string("cpu"));
-    if (device != "cpu" && device != "cuda")
-        throw JobFailed({"load", Protocol::Code::BadRequest, "unknown device '" + device + "'", "use --device cpu or --device cuda"});
-
-    const Json schemes
-        = Python::callFunction("quant", "scheme_list", Json::array({request.value("schemes", Json())}), "load");
+    q.device = request.value("device", std::string("cpu"));
+    if (q.device != "cpu" && q.device != "cuda")
+        throw JobFailed({"load", Protocol::Code::BadRequest, "unknown device '" + q.device + "'",
+                         "use --device cpu or --device cuda"});
+    q.schemes = Python::callFunction("quant", "scheme_list", Json::array({request.value("schemes", Json())}), "load");
     std::error_code ec;
-    const fs::path out = fs::absolute(request.value("out", std::string())).lexically_normal();
-    fs::create_directories(out, ec);
-    if (ec || !fs::is_directory(out))
-        throw JobFailed({"load", Protocol::Code::BadRequest, "cannot create output directory '" + out.string() + "'",
+    q.out = fs::absolute(request.value("out", std::string())).lexically_normal();
+    fs::create_directories(q.out, ec);
+    if (ec || !fs::is_directory(q.out))
+        throw JobFailed({"load", Protocol::Code::BadRequest, "cannot create output directory '" + q.out.string() + "'",
                          "choose a writable directory for --out"});
-    for (const auto &s : schemes) {
+    for (const auto &s : q.schemes) {
         // A file in the way of a scheme's directory is the user's, not ours to delete.
-        if (fs::exists(out / s.get<std::string>(), ec) && !fs::is_directory(out / s.get<std::string>(), ec))
+        if (fs::exists(q.out / s.get<std::string>(), ec) && !fs::is_directory(q.out / s.get<std::string>(), ec))
             throw JobFailed({"load", Protocol::Code::BadRequest,
-                             "'" + (out / s.get<std::string>()).string() + "' exists and is not a directory",
+                             "'" + (q.out / s.get<std::string>()).string() + "' exists and is not a directory",
                              "choose another --out"});
     }
+    q.ray = rayAddress(request);
+    return q;
+}
 
-    // A row for a scheme that failed or that the device cannot run; `out` where its files are.
-    const auto failedRow = [&](const std::string &scheme, const Protocol::Error &err) {
-        const bool unsupported = err.code == "unsupported";
-        return Json{{"scheme", scheme},
-                    {"status", unsupported ? "unsupported" : "failed"},
-                    {"reason", err.message},
-                    {"hint", err.hint},
-                    {"stage", err.stage},
-                    {"code", err.code},
-                    {"out", (out / scheme).string()},
-                    {"eager_ms", nullptr},
-                    {"compiled_ms", nullptr},
-                    {"accuracy", nullptr},
-                    {"quantized_ops", Json::array()},
-                    {"quantized_layers", 0},
-                    {"layers", Json::array()}};
-    };
-    // Where each row was measured (fanout.h): its ratios are its own, taken in one process.
-    const auto label = [](Json &row, const Json &origin) {
-        for (const char *key : {"host", "device_name", "node"})
-            row[key] = origin.value(key, Json());
-    };
+/// The row of a scheme that failed or that the device cannot run; `out` where its files are.
+Json failedRow(const fs::path &out, const std::string &scheme, const Protocol::Error &err)
+{
+    const bool unsupported = err.code == "unsupported";
+    return Json{{"scheme", scheme},
+                {"status", unsupported ? "unsupported" : "failed"},
+                {"reason", err.message},
+                {"hint", err.hint},
+                {"stage", err.stage},
+                {"code", err.code},
+                {"out", (out / scheme).string()},
+                {"eager_ms", nullptr},
+                {"compiled_ms", nullptr},
+                {"accuracy", nullptr},
+                {"quantized_ops", Json::array()},
+                {"quantized_layers", 0},
+                {"layers", Json::array()}};
+}
 
-    Json rows = Json::array();
-    const std::string ray = rayAddress(request);
-    if (!ray.empty()) {
-        // Each scheme a quantize of its own on a Ray worker node, all at once (fanout.h); the
-        // report below is made here from their rows.
-        std::vector<SubRequest> subs;
-        for (const auto &s : schemes) {
-            Json sub = request;
-            for (const char *key : {"ray", "max_error"})
-                sub.erase(key);
-            sub["type"] = "quantize";
-            sub["id"] = 1;
-            sub["model"] = absoluteModelSpec(model);
-            sub["schemes"] = Json::array({s});
-            subs.push_back({Json{{"scheme", s}}, sub, s.get<std::string>(), out / s.get<std::string>()});
-        }
-        const auto outcomes = runOnRay(ctx, 0.0, 0.99, ray, subs, device);
-        for (std::size_t i = 0; i < outcomes.size(); ++i) {
-            const std::string scheme = schemes[i].get<std::string>();
-            const auto &o = outcomes[i];
-            Json row;
-            if (o.error) {
-                if (requestLevel(o.error->code))
-                    throw JobFailed(*o.error);
-                row = failedRow(scheme, *o.error);
-                ctx.log("warning", "[" + scheme + "] failed on Ray: " + o.error->message);
-            } else {
-                const Json list = o.result.value("schemes", Json::array());
-                row = list.empty()
-                    ? failedRow(scheme, {"remote", Protocol::Code::RemoteFailed, "the Ray task returned no row", ""})
-                    : list[0];
-            }
-            label(row, o.origin);
-            rows.push_back(row);
-        }
+/// Each scheme a quantize of its own on a Ray worker node, all at once (fanout.h); their rows,
+/// each labelled with where it ran. A request-level failure of one fails the job.
+Json schemesOnRay(const Job &ctx, const QuantizeRequest &q, const Json &request)
+{
+    std::vector<SubRequest> subs;
+    for (const auto &s : q.schemes) {
+        Json sub = request;
+        for (const char *key : {"ray", "max_error"})
+            sub.erase(key);
+        sub["type"] = "quantize";
+        sub["id"] = 1;
+        sub["model"] = absoluteModelSpec(q.model);
+        sub["schemes"] = Json::array({s});
+        subs.push_back({Json{{"scheme", s}}, sub, s.get<std::string>(), q.out / s.get<std::string>()});
     }
-    const Json here = ray.empty() ? localOrigin(device) : Json();
-    const double share = schemes.empty() ? 1.0 : 1.0 / static_cast<double>(schemes.size());
-    for (std::size_t i = 0; ray.empty() && i < schemes.size(); ++i) {
-        const std::string scheme = schemes[i].get<std::string>();
-        if (stop.stop_requested())
+    Json rows = Json::array();
+    const auto outcomes = runOnRay(ctx, 0.0, 0.99, q.ray, subs, q.device);
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        const std::string scheme = q.schemes[i].get<std::string>();
+        const auto &o = outcomes[i];
+        Json row;
+        if (o.error) {
+            if (requestLevel(o.error->code))
+                throw JobFailed(*o.error);
+            row = failedRow(q.out, scheme, *o.error);
+            ctx.log("warning", "[" + scheme + "] failed on Ray: " + o.error->message);
+        } else {
+            const Json list = o.result.value("schemes", Json::array());
+            row = list.empty()
+                ? failedRow(q.out, scheme, {"remote", Protocol::Code::RemoteFailed, "the Ray task returned no row", ""})
+                : list[0];
+        }
+        labelOrigin(row, o.origin);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+/// Each scheme here, one after another, each a sub-job with its share of "schemes" (runScheme);
+/// a scheme that fails becomes its row (failedRow) unless the failure is the request's.
+Json schemesHere(const Job &ctx, const QuantizeRequest &q, const Json &request)
+{
+    Json rows = Json::array();
+    const Json here = localOrigin(q.device);
+    const double share = q.schemes.empty() ? 1.0 : 1.0 / static_cast<double>(q.schemes.size());
+    for (std::size_t i = 0; i < q.schemes.size(); ++i) {
+        const std::string scheme = q.schemes[i].get<std::string>();
+        if (ctx.stopRequested())
             throw JobFailed({"load", Protocol::Code::Cancelled, "cancelled before scheme " + scheme, ""});
         SchemeRun run(ctx, scheme, share * static_cast<double>(i) * 0.99, share * 0.99);
         Json row;
         try {
-            row = runScheme(run, request, scheme, (out / scheme).string(), options, threads);
+            row = runScheme(run, request, scheme, (q.out / scheme).string(), q.options, q.threads);
         } catch (const JobFailed &e) {
             const auto &err = e.error();
             if (requestLevel(err.code))
                 throw;
             if (!e.details().empty()) // the scheme's failure becomes its row: its traceback here
-                run.emit(Protocol::makeLog(id, "debug", e.details()));
+                run.emit(Protocol::makeLog(ctx.id(), "debug", e.details()));
             const bool unsupported = err.code == "unsupported";
-            row = failedRow(scheme, err);
-            run.emit(Protocol::makeLog(id, unsupported ? "info" : "warning",
+            row = failedRow(q.out, scheme, err);
+            run.emit(Protocol::makeLog(ctx.id(), unsupported ? "info" : "warning",
                                        std::string(unsupported ? "unsupported: " : "failed: ")
                                            + err.message)); // `scheme` leads it
         }
-        label(row, here);
+        labelOrigin(row, here);
         rows.push_back(row);
     }
+    return rows;
+}
 
-    // speedup_vs_fp32_eager is measured in each row (the fp32 model timed in the scheme's rounds);
-    // a failed row has none.
-    for (auto &r : rows) {
-        if (r.value("status", "") != "ok" || !r.contains("speedup_vs_fp32_eager")) {
-            r["speedup_vs_fp32_eager"] = nullptr;
-            r["speedup_vs_fp32_eager_interval"] = nullptr;
+/// FORMAT.md "quantize result" `best`: the fastest ok scheme whose max abs error against fp32
+/// eager is within `maxError`. Times from two hosts are never compared: with rows from several
+/// hosts the fastest is the one with the highest speedup over fp32 eager, a ratio each row took
+/// in its own process.
+Json bestScheme(const Json &rows, double maxError)
+{
+    const bool mixed = severalHosts(rows);
+    const char *by = mixed ? "speedup_vs_fp32_eager" : "compiled_ms";
+    Json best{{"max_error", maxError}, {"scheme", nullptr}, {"compiled_ms", nullptr}, {"by", by}};
+    for (const auto &r : rows) {
+        if (r.value("status", "") != "ok" || !r["accuracy"].is_object())
+            continue;
+        const Json &err = r["accuracy"]["max_abs_error"];
+        if (!err.is_number() || err.get<double>() > maxError)
+            continue;
+        if (mixed && !r.value("speedup_vs_fp32_eager", Json()).is_number())
+            continue;
+        const bool better = best["scheme"].is_null()
+            || (mixed ? r.value("speedup_vs_fp32_eager", 0.0) > best.value("speedup_vs_fp32_eager", 0.0)
+                      : r.value("compiled_ms", 0.0) < best.value("compiled_ms", 0.0));
+        if (better) {
+            best["scheme"] = r["scheme"];
+            best["compiled_ms"] = r["compiled_ms"];
+            best["speedup_vs_fp32_eager"] = r.value("speedup_vs_fp32_eager", Json());
+            best["host"] = r.value("host", Json());
         }
     }
+    return best;
+}
 
+/// FORMAT.md "quantize result" from the rows: the calibration and evaluation sets as used, the
+/// peak-memory method, `best` with max_error, the threads (on Ray: the rows' own when they all
+/// agree, else null) and where the rows ran.
+Json quantizeResult(const QuantizeRequest &q, const Json &request, const Json &rows)
+{
     Json calibration{{"source", request.contains("calibration") ? "file" : "generator"},
                      {"path", request.value("calibration", Json())},
                      {"samples", 0}};
@@ -398,52 +449,27 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
     }
     if (calibration.value("samples", 0) == 0) // no int8-static row ran: report what was asked for
         calibration["samples"] = request.value("calibration_samples", 32);
-
-    std::string peakMethod = device == "cuda" ? "cuda_caching_allocator" : "cpu_allocator_reporter";
+    std::string peakMethod = q.device == "cuda" ? "cuda_caching_allocator" : "cpu_allocator_reporter";
     for (const auto &r : rows) {
         if (r.contains("peak_method"))
             peakMethod = r.value("peak_method", peakMethod);
     }
-    Json result{{"model", model},
-                {"device", device},
+    Json result{{"model", q.model},
+                {"device", q.device},
                 {"torch_version", Runtime::libtorchVersion()},
                 {"torchao_version", torchaoVersion()},
-                {"out", out.string()},
+                {"out", q.out.string()},
                 {"baseline", "fp32"},
                 {"calibration", calibration},
                 {"evaluation", evaluation},
                 {"peak_method", peakMethod},
                 {"schemes", rows},
-                {"csv", (out / "quantize.csv").string()},
-                {"json", (out / "quantize.json").string()}};
-    if (maxError) {
-        // Times from two hosts are never compared: with rows from several hosts the fastest is the
-        // one with the highest speedup over fp32 eager, a ratio each row took in its own process.
-        const bool mixed = severalHosts(rows);
-        const char *by = mixed ? "speedup_vs_fp32_eager" : "compiled_ms";
-        Json best{{"max_error", *maxError}, {"scheme", nullptr}, {"compiled_ms", nullptr}, {"by", by}};
-        for (const auto &r : rows) {
-            if (r.value("status", "") != "ok" || !r["accuracy"].is_object())
-                continue;
-            const Json &err = r["accuracy"]["max_abs_error"];
-            if (!err.is_number() || err.get<double>() > *maxError)
-                continue;
-            if (mixed && !r.value("speedup_vs_fp32_eager", Json()).is_number())
-                continue;
-            const bool better = best["scheme"].is_null()
-                || (mixed ? r.value("speedup_vs_fp32_eager", 0.0) > best.value("speedup_vs_fp32_eager", 0.0)
-                          : r.value("compiled_ms", 0.0) < best.value("compiled_ms", 0.0));
-            if (better) {
-                best["scheme"] = r["scheme"];
-                best["compiled_ms"] = r["compiled_ms"];
-                best["speedup_vs_fp32_eager"] = r.value("speedup_vs_fp32_eager", Json());
-                best["host"] = r.value("host", Json());
-            }
-        }
-        result["best"] = best;
-    }
-    result["threads"] = threads;
-    if (!ray.empty()) {
+                {"csv", (q.out / "quantize.csv").string()},
+                {"json", (q.out / "quantize.json").string()}};
+    if (q.maxError)
+        result["best"] = bestScheme(rows, *q.maxError);
+    result["threads"] = q.threads;
+    if (!q.ray.empty()) {
         // Each row ran with its worker's threads (rows' `threads`); one figure only when they agree.
         Json common;
         for (const auto &r : rows) {
@@ -453,9 +479,28 @@ Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std:
         }
         result["threads"] = common.is_string() ? Json() : common;
     }
-    result["ray"] = ray.empty() ? Json() : Json{{"address", ray}, {"several_hosts", severalHosts(rows)}};
-    writeCsv((out / "quantize.csv").string(), rows);
-    writeJsonAtomic(out / "quantize.json", result);
+    result["ray"] = q.ray.empty() ? Json() : Json{{"address", q.ray}, {"several_hosts", severalHosts(rows)}};
+    return result;
+}
+
+} // namespace
+
+Json runQuantize(std::int64_t id, const Json &request, const EventFn &emit, std::stop_token stop)
+{
+    const Job ctx(id, emit, stop, kQuantizeStages);
+    const QuantizeRequest q = readQuantizeRequest(request);
+    Json rows = q.ray.empty() ? schemesHere(ctx, q, request) : schemesOnRay(ctx, q, request);
+    // speedup_vs_fp32_eager is measured in each row (the fp32 model timed in the scheme's rounds);
+    // a failed row has none.
+    for (auto &r : rows) {
+        if (r.value("status", "") != "ok" || !r.contains("speedup_vs_fp32_eager")) {
+            r["speedup_vs_fp32_eager"] = nullptr;
+            r["speedup_vs_fp32_eager_interval"] = nullptr;
+        }
+    }
+    const Json result = quantizeResult(q, request, rows);
+    writeCsv((q.out / "quantize.csv").string(), rows);
+    writeJsonAtomic(q.out / "quantize.json", result);
     ctx.progress("report", 1.0, "quantize done: " + std::to_string(rows.size()) + " schemes");
     return result;
 }

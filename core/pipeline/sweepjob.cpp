@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pipeline/sweepjob.h"
+#include "pipeline/compilejob.h"
 #include "pipeline/fanout.h"
 #include "pipeline/jobutil.h"
 #include "pipeline/measurement.h"
@@ -76,13 +77,6 @@ std::optional<std::pair<std::size_t, std::size_t>> shardOf(const Json &request)
                          "e.g. {\"index\": 0, \"count\": 2}; a sweep with `ray` sets it for its own tasks"});
     return std::pair{static_cast<std::size_t>(s["index"].get<long long>()),
                      static_cast<std::size_t>(s["count"].get<long long>())};
-}
-
-/// Where a row was run (fanout.h): {host, device_name, node} onto it.
-void label(Json &row, const Json &origin)
-{
-    for (const char *key : {"host", "device_name", "node"})
-        row[key] = origin.value(key, Json());
 }
 
 /// A sweep's stages: a package or a bundle is swept from the start; a model is compiled first.
@@ -459,12 +453,12 @@ Json sweepOnRay(const Job &ctx, const Json &request, const SweepSettings &settin
             if (k == 0)
                 targetsJson[t]["points"] = Json::array();
             for (auto p : shardTargets[t].value("points", Json::array())) {
-                label(p, o.origin);
+                labelOrigin(p, o.origin);
                 targetsJson[t]["points"].push_back(std::move(p));
             }
         }
         for (auto row : o.result.value("policy", Json::array())) {
-            label(row, o.origin);
+            labelOrigin(row, o.origin);
             policy.push_back(std::move(row));
         }
         const Json th = o.result.value("threads", Json());
@@ -590,7 +584,7 @@ Json sweepTarget(const Job &ctx, Python::CompileJob &job, const Json &request, c
         const auto &p = plan.points[i];
         ctx.progress("sweep", at.fraction(), t.name + ": " + shapesText(p.shapes));
         Json r = runPoint(job, *runner, static_cast<int>(i), p, plan, *t.guards, options);
-        label(r, at.here);
+        labelOrigin(r, at.here);
         ++at.done;
         logPoint(ctx, t, p, r);
         points.push_back(std::move(r));
@@ -601,7 +595,7 @@ Json sweepTarget(const Job &ctx, Python::CompileJob &job, const Json &request, c
         ctx.progress("sweep", at.fraction(), t.name + ": layouts");
         layout = layoutRows(job, *runner, plan.points.front().shapes, 1 << 21);
         for (auto &row : layout) {
-            label(row, at.here);
+            labelOrigin(row, at.here);
             if (!row["ok"].get<bool>())
                 ctx.log("warning",
                         "sweep " + t.name + " layout: input " + row["input"].dump() + " "
@@ -650,7 +644,7 @@ Json sweepPolicy(const Job &ctx, Python::CompileJob &job, const SweepSubject &su
         ctx.checkStop("sweep");
         ctx.progress("sweep", 1.0, "bucket policy: batch " + std::to_string(batch));
         Json row = policyRow(job, subject.bundle, subject.device, batch, ++index, exampleShapes, runners);
-        label(row, at.here);
+        labelOrigin(row, at.here);
         if (!row["ok"].get<bool>())
             ctx.log("warning",
                     "sweep bucket policy, batch " + std::to_string(batch) + " in " + row["bucket"].get<std::string>()

@@ -2,9 +2,9 @@
 #pragma once
 // The steps of a sweep below runSweep (sweepjob.cpp): engine-internal, not part of the job API.
 // The point-level steps compile's verify shares (runPoint, pointJson, recordedShapes) are in
-// sweepjob.h.
+// steps.h.
 
-#include "pipeline/sweepjob.h"
+#include "pipeline/steps.h"
 #include "protocol/messages.h"
 
 #include <cstdint>
